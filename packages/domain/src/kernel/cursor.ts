@@ -1,0 +1,41 @@
+// Opaque keyset cursors: the position after the last item of a page, encoded as base64url JSON.
+// Clients pass them back unchanged; a cursor that does not decode is an `invalid` request.
+import { Either } from "effect"
+import { fromBase64Url, toBase64Url } from "./digest.js"
+import { Invalid } from "./errors.js"
+
+/** A keyset position: the sort key values of the last row returned. */
+export type CursorPosition = ReadonlyArray<string | number>
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+export const encodeCursor = (position: CursorPosition): string =>
+  toBase64Url(encoder.encode(JSON.stringify(position)))
+
+export const decodeCursor = (cursor: string): Either.Either<CursorPosition, Invalid> => {
+  const invalid = Either.left(
+    new Invalid({ message: "cursor is not valid", issues: [{ path: ["cursor"], rule: "cursor" }] })
+  )
+  const bytes = fromBase64Url(cursor)
+  if (bytes === undefined || cursor.length > 512) return invalid
+  try {
+    const parsed: unknown = JSON.parse(decoder.decode(bytes))
+    if (!Array.isArray(parsed) || parsed.length === 0) return invalid
+    if (!parsed.every((v) => typeof v === "string" || (typeof v === "number" && Number.isFinite(v)))) return invalid
+    return Either.right(parsed as CursorPosition)
+  } catch {
+    return invalid
+  }
+}
+
+/** A page of items and the cursor for the next one (null on the last page). */
+export interface Page<A> {
+  readonly items: ReadonlyArray<A>
+  readonly nextCursor: string | null
+}
+
+export interface PageRequest {
+  readonly limit: number
+  readonly after?: CursorPosition | undefined
+}

@@ -1,0 +1,84 @@
+// The tagged error base shared by every bounded context. Each tag maps to one stable error code of
+// the spec's envelope; details are value-free (paths and rules, or the current concurrency token).
+import { Schema } from "effect"
+
+/** One value-free validation issue: where it is and which rule it broke, never the input itself. */
+export const Issue = Schema.Struct({
+  path: Schema.Array(Schema.Union(Schema.String, Schema.Number)),
+  rule: Schema.String
+})
+export type Issue = typeof Issue.Type
+
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", {
+  message: Schema.String
+}) {}
+
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
+  message: Schema.String,
+  requiredScopes: Schema.optional(Schema.Array(Schema.String))
+}) {}
+
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
+  message: Schema.String
+}) {}
+
+export class Invalid extends Schema.TaggedError<Invalid>()("Invalid", {
+  message: Schema.String,
+  issues: Schema.Array(Issue)
+}) {}
+
+export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
+  message: Schema.String,
+  details: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+}) {}
+
+export class Unprocessable extends Schema.TaggedError<Unprocessable>()("Unprocessable", {
+  message: Schema.String,
+  issues: Schema.optional(Schema.Array(Issue))
+}) {}
+
+export class UnsupportedKind extends Schema.TaggedError<UnsupportedKind>()("UnsupportedKind", {
+  message: Schema.String
+}) {}
+
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  message: Schema.String,
+  retryAfterSeconds: Schema.Number
+}) {}
+
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", {
+  message: Schema.String
+}) {}
+
+/** A storage or infrastructure failure; surfaces as `internal` and is logged, never shown. */
+export class StorageError extends Schema.TaggedError<StorageError>()("StorageError", {
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect)
+}) {}
+
+/** Every domain error, for exhaustive mapping in adapters. */
+export type DomainError =
+  | Unauthorized
+  | Forbidden
+  | NotFound
+  | Invalid
+  | Conflict
+  | Unprocessable
+  | UnsupportedKind
+  | RateLimited
+  | PayloadTooLarge
+  | StorageError
+
+/** The spec's stable error codes, one per tag. */
+export const errorCode = {
+  Unauthorized: "unauthorized",
+  Forbidden: "forbidden",
+  NotFound: "not_found",
+  Invalid: "invalid",
+  Conflict: "conflict",
+  Unprocessable: "unprocessable",
+  UnsupportedKind: "unsupported_kind",
+  RateLimited: "rate_limited",
+  PayloadTooLarge: "payload_too_large",
+  StorageError: "internal"
+} as const satisfies Record<DomainError["_tag"], string>

@@ -1,0 +1,5 @@
+export * from "./canonical-json.js"
+export * from "./cursor.js"
+export * from "./digest.js"
+export * from "./errors.js"
+export * from "./ids.js"

@@ -1,0 +1,44 @@
+// Ports: rate-limit counters and request usage. Backed by shared storage so that several app
+// instances enforce one budget per key.
+import { type Effect, Context } from "effect"
+import type { StorageError } from "../kernel/errors.js"
+
+/** Fixed-window counter result after counting one hit. */
+export interface RateLimitHit {
+  /** Hits in the current window, including this one. */
+  readonly count: number
+  /** When the current window ends (epoch ms). */
+  readonly resetAt: number
+}
+
+export interface RateLimitStoreService {
+  /** Counts one hit on `bucket` in the fixed window of `windowMs` containing `nowMs`. */
+  readonly hit: (bucket: string, windowMs: number, nowMs: number) => Effect.Effect<RateLimitHit, StorageError>
+  /** Current hits without counting one. */
+  readonly peek: (bucket: string, windowMs: number, nowMs: number) => Effect.Effect<RateLimitHit, StorageError>
+}
+
+export class RateLimitStore extends Context.Tag("@folio/domain/RateLimitStore")<
+  RateLimitStore,
+  RateLimitStoreService
+>() {}
+
+export interface RequestRecord {
+  readonly workspaceId: string
+  readonly keyId: string
+  readonly status: number
+  readonly at: Date
+}
+
+export interface RequestCounts {
+  readonly last24h: number
+  readonly last7d: number
+  readonly byStatusLast24h: { readonly ok: number; readonly clientError: number; readonly serverError: number }
+}
+
+export interface UsageStoreService {
+  readonly record: (request: RequestRecord) => Effect.Effect<void, StorageError>
+  readonly counts: (workspaceId: string, now: Date) => Effect.Effect<RequestCounts, StorageError>
+}
+
+export class UsageStore extends Context.Tag("@folio/domain/UsageStore")<UsageStore, UsageStoreService>() {}

@@ -1,0 +1,12 @@
+// The few web-standard globals the pure domain uses. They exist in every modern JS runtime (Node,
+// Deno, browsers, workers); declaring them here keeps the domain free of node and DOM typings.
+declare class TextEncoder {
+  encode(input?: string): Uint8Array
+}
+declare class TextDecoder {
+  constructor(label?: string, options?: { fatal?: boolean })
+  decode(input?: Uint8Array): string
+}
+declare function atob(data: string): string
+declare function btoa(data: string): string
+declare var crypto: { getRandomValues<T extends Uint8Array>(array: T): T }

@@ -1,0 +1,18 @@
+// Tests import the workspace packages from source, so `npm test` needs no build step.
+import { fileURLToPath } from "node:url"
+import { defineConfig } from "vitest/config"
+
+const root = fileURLToPath(new URL(".", import.meta.url))
+
+export default defineConfig({
+  resolve: {
+    alias: [{ find: /^@folio\/([a-z-]+)$/, replacement: `${root}packages/$1/src/index.ts` }]
+  },
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+    reporters: ["default"]
+  }
+})
