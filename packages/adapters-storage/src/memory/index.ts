@@ -1,0 +1,300 @@
+// In-memory adapters for every storage port: the same semantics as the SQL adapters (optimistic
+// writes, unique slugs, keyset pages, fixed-window counters), for embedding and fast tests.
+import {
+  ApiKeyRepository,
+  type ApiKeyRecord,
+  decodeCursor,
+  encodeCursor,
+  FormRepository,
+  type FormRecord,
+  type FormVersionRecord,
+  InvalidCursor,
+  type Page,
+  RateLimitStore,
+  type RequestRecord,
+  ResponseRepository,
+  type ResponseRecord,
+  SlugTaken,
+  StaleForm,
+  UsageStore,
+  type WorkspaceRecord,
+  WorkspaceRepository
+} from "@folio/domain"
+import { Context, Effect, Either, Layer, Option } from "effect"
+import { StorageHealth } from "../health.js"
+
+interface StoredForm extends FormRecord {
+  readonly deletedAt: Date | null
+}
+
+/** Compares keyset positions component-wise (numbers numerically, strings by code unit). */
+const comparePositions = (a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>): number => {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i]
+    const y = b[i]
+    if (x === y) continue
+    if (x === undefined) return -1
+    if (y === undefined) return 1
+    return x < y ? -1 : 1
+  }
+  return 0
+}
+
+/** One descending keyset page over rows already filtered. */
+const pageDescending = <A>(
+  rows: ReadonlyArray<A>,
+  keyOf: (row: A) => ReadonlyArray<string | number>,
+  arity: ReadonlyArray<"number" | "string">,
+  query: { readonly limit: number; readonly cursor?: string | undefined }
+): Either.Either<Page<A>, InvalidCursor> => {
+  let after: ReadonlyArray<string | number> | undefined
+  if (query.cursor !== undefined) {
+    const decoded = decodeCursor(query.cursor)
+    if (Either.isLeft(decoded)) return Either.left(new InvalidCursor())
+    const position = decoded.right
+    if (position.length !== arity.length || position.some((v, i) => typeof v !== arity[i])) {
+      return Either.left(new InvalidCursor())
+    }
+    after = position
+  }
+  const sorted = [...rows].sort((a, b) => comparePositions(keyOf(b), keyOf(a)))
+  const rest = after === undefined ? sorted : sorted.filter((row) => comparePositions(keyOf(row), after) < 0)
+  const items = rest.slice(0, query.limit)
+  const last = items[items.length - 1]
+  const nextCursor = rest.length > query.limit && last !== undefined ? encodeCursor(keyOf(last)) : null
+  return Either.right({ items, nextCursor })
+}
+
+const matchesSearch = (form: FormRecord, search: string | undefined): boolean => {
+  if (search === undefined || search === "") return true
+  const needle = search.toLowerCase()
+  return form.title.toLowerCase().includes(needle) || form.slug.toLowerCase().includes(needle)
+}
+
+export const makeMemoryStorage = () => {
+  const workspaces = new Map<string, WorkspaceRecord>()
+  const keys = new Map<string, ApiKeyRecord>()
+  const forms = new Map<string, StoredForm>()
+  const versions = new Map<string, FormVersionRecord>()
+  const responses = new Map<string, ResponseRecord>()
+  const counters = new Map<string, number>()
+  const requests: Array<RequestRecord> = []
+
+  const liveForm = (workspaceId: string, id: string) => {
+    const form = forms.get(id)
+    return form !== undefined && form.workspaceId === workspaceId && form.deletedAt === null ? form : undefined
+  }
+  const slugTakenBy = (slug: string, exceptId: string) =>
+    [...forms.values()].some((f) => f.slug === slug && f.deletedAt === null && f.id !== exceptId)
+  const strip = ({ deletedAt: _, ...form }: StoredForm): FormRecord => form
+
+  const completedCount = (formId: string) =>
+    [...responses.values()].filter((r) => r.formId === formId && r.status === "completed").length
+
+  const workspaceRepo = WorkspaceRepository.of({
+    create: (ws) => Effect.sync(() => void workspaces.set(ws.id, ws)),
+    get: (id) => Effect.sync(() => Option.fromNullable(workspaces.get(id))),
+    list: Effect.sync(() => [...workspaces.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())),
+    count: Effect.sync(() => workspaces.size),
+    setFeatures: (id, features) =>
+      Effect.sync(() => {
+        const ws = workspaces.get(id)
+        if (ws === undefined) return false
+        workspaces.set(id, { ...ws, features: { ...features } })
+        return true
+      })
+  })
+
+  const keyRepo = ApiKeyRepository.of({
+    create: (key) => Effect.sync(() => void keys.set(key.id, key)),
+    findByPrefix: (prefix) => Effect.sync(() => Option.fromNullable([...keys.values()].find((k) => k.prefix === prefix))),
+    list: (workspaceId) =>
+      Effect.sync(() =>
+        [...keys.values()].filter((k) => k.workspaceId === workspaceId).sort((a, b) => (a.id < b.id ? -1 : 1))
+      ),
+    revoke: (workspaceId, id, at) =>
+      Effect.sync(() => {
+        const key = keys.get(id)
+        if (key === undefined || key.workspaceId !== workspaceId || key.revokedAt !== null) return false
+        keys.set(id, { ...key, revokedAt: at })
+        return true
+      })
+  })
+
+  const formRepo = FormRepository.of({
+    insert: (form) =>
+      Effect.suspend((): Effect.Effect<void, SlugTaken> => {
+        if (slugTakenBy(form.slug, form.id)) return Effect.fail(new SlugTaken(form.slug))
+        forms.set(form.id, { ...form, deletedAt: null })
+        return Effect.void
+      }),
+    get: (workspaceId, id) => Effect.sync(() => Option.map(Option.fromNullable(liveForm(workspaceId, id)), strip)),
+    getBySlug: (slug) =>
+      Effect.sync(() =>
+        Option.map(Option.fromNullable([...forms.values()].find((f) => f.slug === slug && f.deletedAt === null)), strip)
+      ),
+    list: (workspaceId, query) =>
+      Effect.suspend(() => {
+        const rows = [...forms.values()].filter(
+          (f) =>
+            f.workspaceId === workspaceId &&
+            f.deletedAt === null &&
+            (query.kind === undefined || f.kind === query.kind) &&
+            (query.status === undefined || f.status === query.status) &&
+            matchesSearch(f, query.search)
+        )
+        return pageDescending(rows, (f) => [f.updatedAt.getTime(), f.id], ["number", "string"], query).pipe(
+          Either.map((page) => ({
+            nextCursor: page.nextCursor,
+            items: page.items.map((f) => ({
+              id: f.id,
+              title: f.title,
+              slug: f.slug,
+              status: f.status,
+              kind: f.kind,
+              updatedAt: f.updatedAt,
+              responseCount: completedCount(f.id)
+            }))
+          }))
+        )
+      }),
+    save: (next, publish) =>
+      Effect.suspend((): Effect.Effect<void, SlugTaken | StaleForm> => {
+        const current = liveForm(next.workspaceId, next.id)
+        if (current === undefined || current.rowVersion !== next.rowVersion - 1) return Effect.fail(new StaleForm())
+        if (slugTakenBy(next.slug, next.id)) return Effect.fail(new SlugTaken(next.slug))
+        if (publish !== undefined) {
+          const clash = [...versions.values()].some((v) => v.formId === publish.formId && v.version === publish.version)
+          if (clash || publish.formId !== next.id) return Effect.fail(new StaleForm())
+          versions.set(publish.id, publish)
+        }
+        forms.set(next.id, { ...next, deletedAt: null })
+        return Effect.void
+      }),
+    softDelete: (workspaceId, id, at) =>
+      Effect.sync(() => {
+        const form = liveForm(workspaceId, id)
+        if (form === undefined) return false
+        forms.set(id, { ...form, deletedAt: at })
+        return true
+      }),
+    getVersion: (workspaceId, formId, versionId) =>
+      Effect.sync(() => {
+        const v = versions.get(versionId)
+        return Option.fromNullable(
+          v !== undefined && v.workspaceId === workspaceId && v.formId === formId && liveForm(workspaceId, formId)
+            ? v
+            : undefined
+        )
+      }),
+    listVersions: (workspaceId, formId, query) =>
+      Effect.suspend(() => {
+        const rows = liveForm(workspaceId, formId)
+          ? [...versions.values()].filter((v) => v.formId === formId && v.workspaceId === workspaceId)
+          : []
+        return pageDescending(rows, (v) => [v.version], ["number"], query).pipe(
+          Either.map((page) => ({
+            nextCursor: page.nextCursor,
+            items: page.items.map(({ definition: _, ...summary }) => summary)
+          }))
+        )
+      })
+  })
+
+  const responseRepo = ResponseRepository.of({
+    insert: (response) => Effect.sync(() => void responses.set(response.id, response)),
+    update: (response) =>
+      Effect.sync(() => {
+        const current = responses.get(response.id)
+        if (current === undefined || current.workspaceId !== response.workspaceId) return false
+        responses.set(response.id, response)
+        return true
+      }),
+    get: (workspaceId, formId, id) =>
+      Effect.sync(() => {
+        const r = responses.get(id)
+        return Option.fromNullable(r !== undefined && r.workspaceId === workspaceId && r.formId === formId ? r : undefined)
+      }),
+    list: (workspaceId, formId, query) =>
+      Effect.suspend(() => {
+        const rows = [...responses.values()].filter(
+          (r) =>
+            r.workspaceId === workspaceId &&
+            r.formId === formId &&
+            (query.status === undefined || r.status === query.status)
+        )
+        return pageDescending(rows, (r) => [r.createdAt.getTime(), r.id], ["number", "string"], query)
+      }),
+    count: (workspaceId, formId, status) =>
+      Effect.sync(
+        () =>
+          [...responses.values()].filter(
+            (r) => r.workspaceId === workspaceId && r.formId === formId && (status === undefined || r.status === status)
+          ).length
+      )
+  })
+
+  const windowOf = (windowMs: number, nowMs: number) => Math.floor(nowMs / windowMs) * windowMs
+  const rateLimits = RateLimitStore.of({
+    hit: (bucket, windowMs, nowMs) =>
+      Effect.sync(() => {
+        const start = windowOf(windowMs, nowMs)
+        const id = `${bucket}@${start}`
+        const count = (counters.get(id) ?? 0) + 1
+        counters.set(id, count)
+        // Drop windows that ended, so the map stays as small as the set of active buckets.
+        for (const key of counters.keys()) {
+          const at = Number(key.slice(key.lastIndexOf("@") + 1))
+          if (at + windowMs <= start) counters.delete(key)
+        }
+        return { count, resetAt: start + windowMs }
+      }),
+    peek: (bucket, windowMs, nowMs) =>
+      Effect.sync(() => {
+        const start = windowOf(windowMs, nowMs)
+        return { count: counters.get(`${bucket}@${start}`) ?? 0, resetAt: start + windowMs }
+      })
+  })
+
+  const DAY = 86_400_000
+  const usage = UsageStore.of({
+    record: (request) =>
+      Effect.sync(() => {
+        requests.push(request)
+        const horizon = request.at.getTime() - 7 * DAY
+        while (requests.length > 0 && (requests[0]?.at.getTime() ?? 0) < horizon) requests.shift()
+      }),
+    counts: (workspaceId, now) =>
+      Effect.sync(() => {
+        const t = now.getTime()
+        const mine = requests.filter((r) => r.workspaceId === workspaceId && r.at.getTime() <= t)
+        const day = mine.filter((r) => r.at.getTime() > t - DAY)
+        return {
+          last24h: day.length,
+          last7d: mine.filter((r) => r.at.getTime() > t - 7 * DAY).length,
+          byStatusLast24h: {
+            ok: day.filter((r) => r.status < 400).length,
+            clientError: day.filter((r) => r.status >= 400 && r.status < 500).length,
+            serverError: day.filter((r) => r.status >= 500).length
+          }
+        }
+      })
+  })
+
+  return { workspaceRepo, keyRepo, formRepo, responseRepo, rateLimits, usage }
+}
+
+/** Every storage port, in memory, fresh per layer build. */
+export const MemoryStorageLive = Layer.effectContext(
+  Effect.sync(() => {
+    const s = makeMemoryStorage()
+    return Context.make(WorkspaceRepository, s.workspaceRepo).pipe(
+      Context.add(ApiKeyRepository, s.keyRepo),
+      Context.add(FormRepository, s.formRepo),
+      Context.add(ResponseRepository, s.responseRepo),
+      Context.add(RateLimitStore, s.rateLimits),
+      Context.add(UsageStore, s.usage),
+      Context.add(StorageHealth, { check: Effect.void })
+    )
+  })
+)

@@ -1,0 +1,79 @@
+// RateLimitStore and UsageStore over SQL, so every app instance on the same database shares one
+// budget per key and one set of usage counts.
+import { SqlClient } from "@effect/sql"
+import { RateLimitStore, UsageStore } from "@folio/domain"
+import { Effect } from "effect"
+import { orStorageError } from "./errors.js"
+
+const MINUTE = 60_000
+const DAY = 86_400_000
+
+const statusClass = (status: number): number => Math.min(5, Math.max(1, Math.floor(status / 100)))
+
+export const makeRateLimitStore = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  let hitsSinceSweep = 0
+  return RateLimitStore.of({
+    hit: (bucket, windowMs, nowMs) =>
+      orStorageError(
+        Effect.gen(function* () {
+          const start = Math.floor(nowMs / windowMs) * windowMs
+          const rows = yield* sql<{ readonly hits: number }>`
+            insert into rate_limit_windows (bucket, window_start, hits)
+            values (${bucket}, ${new Date(start)}, 1)
+            on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + 1
+            returning hits`
+          // Windows that ended are garbage; sweep them now and then rather than on every hit.
+          if (++hitsSinceSweep >= 1000) {
+            hitsSinceSweep = 0
+            yield* sql`delete from rate_limit_windows where window_start < ${new Date(start - 10 * windowMs)}`
+          }
+          return { count: rows[0]?.hits ?? 1, resetAt: start + windowMs }
+        })
+      ),
+    peek: (bucket, windowMs, nowMs) =>
+      orStorageError(
+        Effect.gen(function* () {
+          const start = Math.floor(nowMs / windowMs) * windowMs
+          const rows = yield* sql<{ readonly hits: number }>`
+            select hits from rate_limit_windows where bucket = ${bucket} and window_start = ${new Date(start)}`
+          return { count: rows[0]?.hits ?? 0, resetAt: start + windowMs }
+        })
+      )
+  })
+})
+
+export const makeUsageStore = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return UsageStore.of({
+    record: (r) =>
+      orStorageError(
+        sql`insert into request_minutes (workspace_id, minute, status_class, requests)
+            values (${r.workspaceId}, ${new Date(Math.floor(r.at.getTime() / MINUTE) * MINUTE)},
+                    ${statusClass(r.status)}, 1)
+            on conflict (workspace_id, minute, status_class)
+            do update set requests = request_minutes.requests + 1`.pipe(Effect.asVoid)
+      ),
+    counts: (workspaceId, now) =>
+      orStorageError(
+        Effect.gen(function* () {
+          const t = now.getTime()
+          // Minute buckets: a bucket counts when its minute began inside the window.
+          const rows = yield* sql<{ readonly status_class: number; readonly day: number; readonly week: number }>`
+            select status_class,
+                   coalesce(sum(requests) filter (where minute > ${new Date(t - DAY)}), 0)::int as day,
+                   sum(requests)::int as week
+            from request_minutes
+            where workspace_id = ${workspaceId} and minute > ${new Date(t - 7 * DAY)} and minute <= ${now}
+            group by status_class`
+          const day = (pred: (c: number) => boolean) =>
+            rows.filter((r) => pred(r.status_class)).reduce((n, r) => n + r.day, 0)
+          return {
+            last24h: day(() => true),
+            last7d: rows.reduce((n, r) => n + r.week, 0),
+            byStatusLast24h: { ok: day((c) => c <= 3), clientError: day((c) => c === 4), serverError: day((c) => c === 5) }
+          }
+        })
+      )
+  })
+})

@@ -1,0 +1,121 @@
+// Storage layers over PostgreSQL: a real server (DATABASE_URL) or embedded PGlite under a data
+// directory. Both run the same migrations and the same repository code.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { SqlClient } from "@effect/sql"
+import { PgClient, PgMigrator } from "@effect/sql-pg"
+import { NodeContext } from "@effect/platform-node"
+import { PGlite } from "@electric-sql/pglite"
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import {
+  ApiKeyRepository,
+  FormRepository,
+  RateLimitStore,
+  ResponseRepository,
+  StorageError,
+  UsageStore,
+  WorkspaceRepository
+} from "@folio/domain"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { StorageHealth } from "../health.js"
+import { makeRateLimitStore, makeUsageStore } from "./counters.js"
+import { orStorageError } from "./errors.js"
+import { makeFormRepository } from "./forms.js"
+import { migrations } from "./migrations.js"
+import { makeResponseRepository } from "./responses.js"
+import { makeApiKeyRepository, makeWorkspaceRepository } from "./workspaces.js"
+
+/** Every storage port over whatever SqlClient is provided. */
+export const SqlRepositoriesLive = Layer.effectContext(
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return Context.make(WorkspaceRepository, yield* makeWorkspaceRepository).pipe(
+      Context.add(ApiKeyRepository, yield* makeApiKeyRepository),
+      Context.add(FormRepository, yield* makeFormRepository),
+      Context.add(ResponseRepository, yield* makeResponseRepository),
+      Context.add(RateLimitStore, yield* makeRateLimitStore),
+      Context.add(UsageStore, yield* makeUsageStore),
+      Context.add(StorageHealth, { check: orStorageError(sql`select 1`.pipe(Effect.asVoid)) })
+    )
+  })
+)
+
+const MigrationsLive = PgMigrator.layer({ loader: migrations }).pipe(Layer.provide(NodeContext.layer))
+
+const withMigrations = <E, R>(client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, E, R>) =>
+  SqlRepositoriesLive.pipe(
+    Layer.provideMerge(MigrationsLive),
+    Layer.provideMerge(client),
+    Layer.mapError((cause) =>
+      cause instanceof StorageError ? cause : new StorageError({ message: "cannot open the database", cause })
+    )
+  )
+
+export interface PgStorageOptions {
+  readonly url: string
+  /** Pool size (default 10). */
+  readonly maxConnections?: number
+}
+
+/** PostgreSQL server storage; migrations run when the layer is built. */
+export const PgStorageLive = (options: PgStorageOptions) =>
+  withMigrations(
+    PgClient.layer({
+      url: Redacted.make(options.url),
+      maxConnections: options.maxConnections ?? 10,
+      applicationName: "folio"
+    })
+  )
+
+export interface PgliteStorageOptions {
+  /** Where PGlite keeps its files; created (with parents) when missing. */
+  readonly dataDir: string
+}
+
+/**
+ * Embedded PostgreSQL (PGlite) behind a private unix socket, reached with the same `pg` driver as a
+ * real server. PGlite is one session, so the pool has exactly one connection: a transaction then
+ * owns the database until it ends (see docs/decisions.md).
+ */
+export const PgliteStorageLive = (options: PgliteStorageOptions) =>
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const dataDir = resolve(options.dataDir)
+      const db = yield* Effect.acquireRelease(
+        Effect.tryPromise({
+          try: async () => {
+            mkdirSync(dataDir, { recursive: true })
+            return await PGlite.create(dataDir)
+          },
+          catch: (cause) => new StorageError({ message: "cannot open the embedded database", cause })
+        }),
+        (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+      )
+      const socketDir = yield* Effect.acquireRelease(
+        Effect.sync(() => mkdtempSync(join(tmpdir(), "folio-pg-"))),
+        (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+      )
+      yield* Effect.acquireRelease(
+        Effect.tryPromise({
+          try: async () => {
+            const server = new PGLiteSocketServer({ db, path: join(socketDir, ".s.PGSQL.5432"), maxConnections: 1 })
+            await server.start()
+            return server
+          },
+          catch: (cause) => new StorageError({ message: "cannot start the embedded database socket", cause })
+        }),
+        (server) => Effect.promise(() => server.stop()).pipe(Effect.ignore)
+      )
+      return withMigrations(
+        PgClient.layer({
+          host: socketDir,
+          port: 5432,
+          database: "postgres",
+          username: "postgres",
+          maxConnections: 1,
+          applicationName: "folio"
+        })
+      )
+    })
+  )

@@ -1,0 +1,55 @@
+// Keyset cursors for SQL lists: the cursor holds the sort key of the last row, and must have the
+// exact shape this list issues (anything else is InvalidCursor, never a query error).
+import { decodeCursor, encodeCursor, InvalidCursor } from "@folio/domain"
+import { Effect, Either } from "effect"
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/** [timestamp, id] positions, for lists ordered by a timestamp then id, descending. */
+export const timeIdCursor = {
+  encode: (at: Date, id: string): string => encodeCursor([at.toISOString(), id]),
+  decode: (cursor: string | undefined) =>
+    Effect.suspend(() => {
+      if (cursor === undefined) return Effect.succeed(undefined)
+      const decoded = decodeCursor(cursor)
+      if (Either.isLeft(decoded)) return Effect.fail(new InvalidCursor())
+      const [at, id, ...rest] = decoded.right
+      if (rest.length > 0 || typeof at !== "string" || typeof id !== "string" || !ISO.test(at) || !UUID.test(id)) {
+        return Effect.fail(new InvalidCursor())
+      }
+      return Effect.succeed({ at, id })
+    })
+}
+
+/** [number] positions, for lists ordered by an integer, descending. */
+export const numberCursor = {
+  encode: (n: number): string => encodeCursor([n]),
+  decode: (cursor: string | undefined) =>
+    Effect.suspend(() => {
+      if (cursor === undefined) return Effect.succeed(undefined)
+      const decoded = decodeCursor(cursor)
+      if (Either.isLeft(decoded)) return Effect.fail(new InvalidCursor())
+      const [n, ...rest] = decoded.right
+      if (rest.length > 0 || typeof n !== "number" || !Number.isInteger(n)) return Effect.fail(new InvalidCursor())
+      return Effect.succeed(n)
+    })
+}
+
+/** Splits a limit+1 fetch into the page and the cursor of its last item. */
+export const toPage = <Row, A>(
+  rows: ReadonlyArray<Row>,
+  limit: number,
+  toItem: (row: Row) => A,
+  cursorOf: (row: Row) => string
+) => {
+  const items = rows.slice(0, limit)
+  const last = items[items.length - 1]
+  return {
+    items: items.map(toItem),
+    nextCursor: rows.length > limit && last !== undefined ? cursorOf(last) : null
+  }
+}
+
+/** Escapes LIKE wildcards so a search term matches literally. */
+export const likeContains = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`

@@ -1,0 +1,8 @@
+// The ordered, forward-only migrations, run at start-up by the @effect/sql migrator. Append new
+// files; never edit one that has shipped.
+import { Migrator } from "@effect/sql"
+import foundation from "./migrations/0001_foundation.js"
+
+export const migrations = Migrator.fromRecord({
+  "0001_foundation": foundation
+})

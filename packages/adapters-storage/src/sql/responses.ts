@@ -1,0 +1,83 @@
+// ResponseRepository over SQL: responses pinned to a form version, listed newest first by keyset.
+import { SqlClient } from "@effect/sql"
+import { ResponseRepository, type ResponseRecord } from "@folio/domain"
+import { Effect, Option } from "effect"
+import { orStorageError } from "./errors.js"
+import { jsonParam } from "./json.js"
+import { timeIdCursor, toPage } from "./keyset.js"
+
+interface ResponseRow {
+  readonly id: string
+  readonly workspace_id: string
+  readonly form_id: string
+  readonly form_version_id: string
+  readonly status: ResponseRecord["status"]
+  readonly answers: Record<string, unknown>
+  readonly meta: Record<string, unknown>
+  readonly created_at: Date
+  readonly updated_at: Date
+  readonly completed_at: Date | null
+}
+
+const toResponse = (row: ResponseRow): ResponseRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  formId: row.form_id,
+  formVersionId: row.form_version_id,
+  status: row.status,
+  answers: row.answers,
+  meta: row.meta,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  completedAt: row.completed_at
+})
+
+export const makeResponseRepository = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return ResponseRepository.of({
+    insert: (r) =>
+      orStorageError(
+        sql`insert into responses (id, workspace_id, form_id, form_version_id, status, answers, meta,
+                                   created_at, updated_at, completed_at)
+            values (${r.id}, ${r.workspaceId}, ${r.formId}, ${r.formVersionId}, ${r.status},
+                    ${jsonParam(r.answers)}::jsonb, ${jsonParam(r.meta)}::jsonb,
+                    ${r.createdAt}, ${r.updatedAt}, ${r.completedAt})`.pipe(Effect.asVoid)
+      ),
+    update: (r) =>
+      orStorageError(
+        sql`update responses set status = ${r.status}, answers = ${jsonParam(r.answers)}::jsonb,
+                                 meta = ${jsonParam(r.meta)}::jsonb, updated_at = ${r.updatedAt},
+                                 completed_at = ${r.completedAt}
+            where id = ${r.id} and workspace_id = ${r.workspaceId} and form_id = ${r.formId}
+            returning id`.pipe(Effect.map((rows) => rows.length > 0))
+      ),
+    get: (workspaceId, formId, id) =>
+      orStorageError(
+        sql<ResponseRow>`select * from responses
+                         where id = ${id} and form_id = ${formId} and workspace_id = ${workspaceId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toResponse))
+        )
+      ),
+    list: (workspaceId, formId, query) =>
+      orStorageError(
+        Effect.gen(function* () {
+          const after = yield* timeIdCursor.decode(query.cursor)
+          const rows = yield* sql<ResponseRow>`
+            select * from responses
+            where form_id = ${formId} and workspace_id = ${workspaceId}
+              ${query.status === undefined ? sql`` : sql`and status = ${query.status}`}
+              ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::timestamptz, ${after.id}::uuid)`}
+            order by created_at desc, id desc
+            limit ${query.limit + 1}`
+          return toPage(rows, query.limit, toResponse, (row) => timeIdCursor.encode(row.created_at, row.id))
+        })
+      ),
+    count: (workspaceId, formId, status) =>
+      orStorageError(
+        sql<{ readonly n: number }>`
+          select count(*)::int as n from responses
+          where form_id = ${formId} and workspace_id = ${workspaceId}
+            ${status === undefined ? sql`` : sql`and status = ${status}`}`.pipe(Effect.map((rows) => rows[0]?.n ?? 0))
+      )
+  })
+})

@@ -1,0 +1,317 @@
+// One contract suite per storage port. `registerStorageContracts` runs them all against a target,
+// sharing one opened adapter per target (PGlite takes seconds to start).
+import {
+  ApiKeyRepository,
+  FormRepository,
+  RateLimitStore,
+  ResponseRepository,
+  UsageStore,
+  WorkspaceRepository
+} from "@folio/domain"
+import { Effect, Either, Option } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { at, form, next, publication, response, uuid, workspace } from "./fixtures.js"
+import type { StorageTarget } from "./targets.js"
+
+type Opened = Awaited<ReturnType<StorageTarget["open"]>>
+type Run = <A, E>(effect: Effect.Effect<A, E, never>) => Promise<A>
+type Ports = WorkspaceRepository | ApiKeyRepository | FormRepository | ResponseRepository | RateLimitStore | UsageStore
+
+export const registerStorageContracts = (target: StorageTarget) => {
+  let opened: Opened | undefined
+  const run = <A, E>(effect: Effect.Effect<A, E, Ports>): Promise<A> => {
+    if (opened === undefined) throw new Error("storage not opened")
+    return opened.runtime.runPromise(effect as Effect.Effect<A, E, never>)
+  }
+  const either = <A, E>(effect: Effect.Effect<A, E, Ports>) => run(Effect.either(effect))
+
+  describe.skipIf(target.skip)(`storage contracts [${target.name}]`, () => {
+    beforeAll(async () => {
+      opened = await target.open()
+    }, 120_000)
+    afterAll(async () => {
+      await opened?.close()
+    })
+
+    const newWorkspace = async () => {
+      const ws = workspace()
+      await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.create(ws))))
+      return ws
+    }
+    const insertForm = async (workspaceId: string, overrides = {}) => {
+      const f = form(workspaceId, overrides)
+      await run(FormRepository.pipe(Effect.flatMap((r) => r.insert(f))))
+      return f
+    }
+    const publish = async (f: ReturnType<typeof form>, publishedAt?: Date) => {
+      const { version, published } = publication(f, publishedAt)
+      await run(FormRepository.pipe(Effect.flatMap((r) => r.save(published, version))))
+      return { version, published }
+    }
+
+    describe(`WorkspaceRepository [${target.name}]`, () => {
+      it("creates, reads, counts and sets features", async () => {
+        const before = await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.count)))
+        const ws = await newWorkspace()
+        const read = await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.get(ws.id))))
+        expect(Option.getOrThrow(read)).toEqual(ws)
+        expect(await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.count)))).toBe(before + 1)
+        expect(await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.setFeatures(ws.id, { ranking: false }))))).toBe(true)
+        const updated = await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.get(ws.id))))
+        expect(Option.getOrThrow(updated).features).toEqual({ ranking: false })
+        expect(await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.setFeatures(uuid(), {}))))).toBe(false)
+        expect(Option.isNone(await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.get(uuid())))))).toBe(true)
+        const all = await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.list)))
+        expect(all.map((w) => w.id)).toContain(ws.id)
+      })
+    })
+
+    describe(`ApiKeyRepository [${target.name}]`, () => {
+      it("finds a key by prefix, lists per workspace and revokes once", async () => {
+        const ws = await newWorkspace()
+        const other = await newWorkspace()
+        const prefix = Math.random().toString(36).slice(2, 8).padEnd(12, "x")
+        const key = {
+          id: uuid(),
+          workspaceId: ws.id,
+          name: "ci",
+          prefix,
+          hash: "b".repeat(64),
+          scopes: ["forms:read", "files:read"],
+          createdAt: at("2026-01-02T00:00:00.000Z"),
+          revokedAt: null,
+          lastUsedAt: null
+        }
+        await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.create(key))))
+        expect(Option.getOrThrow(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.findByPrefix(prefix)))))).toEqual(key)
+        expect(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.list(ws.id))))).toEqual([key])
+        expect(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.list(other.id))))).toEqual([])
+        // Another workspace cannot revoke it.
+        const revokedAt = at("2026-01-03T00:00:00.000Z")
+        expect(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.revoke(other.id, key.id, revokedAt))))).toBe(false)
+        expect(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.revoke(ws.id, key.id, revokedAt))))).toBe(true)
+        expect(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.revoke(ws.id, key.id, revokedAt))))).toBe(false)
+        const found = await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.findByPrefix(prefix))))
+        expect(Option.getOrThrow(found).revokedAt).toEqual(revokedAt)
+      })
+    })
+
+    describe(`FormRepository [${target.name}]`, () => {
+      it("reads a form back only in its own workspace", async () => {
+        const ws = await newWorkspace()
+        const other = await newWorkspace()
+        const f = await insertForm(ws.id)
+        expect(Option.getOrThrow(await run(FormRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id)))))).toEqual(f)
+        expect(Option.isNone(await run(FormRepository.pipe(Effect.flatMap((r) => r.get(other.id, f.id)))))).toBe(true)
+        expect(Option.getOrThrow(await run(FormRepository.pipe(Effect.flatMap((r) => r.getBySlug(f.slug))))).id).toBe(f.id)
+      })
+
+      it("saves optimistically: a stale row version fails with StaleForm and changes nothing", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const first = next(f, { title: "Renamed", draftRevision: 2, updatedAt: at("2026-02-01T11:00:00.000Z") })
+        await run(FormRepository.pipe(Effect.flatMap((r) => r.save(first))))
+        const stale = next(f, { title: "Lost update" })
+        const result = await either(FormRepository.pipe(Effect.flatMap((r) => r.save(stale))))
+        expect(Either.isLeft(result) && result.left._tag).toBe("StaleForm")
+        const read = Option.getOrThrow(await run(FormRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id)))))
+        expect(read).toEqual(first)
+      })
+
+      it("lets exactly one of many concurrent saves with the same expected row version win", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const attempts = Array.from({ length: 10 }, (_, i) => next(f, { title: `Writer ${i}` }))
+        const results = await Promise.all(
+          attempts.map((a) => either(FormRepository.pipe(Effect.flatMap((r) => r.save(a)))))
+        )
+        expect(results.filter(Either.isRight)).toHaveLength(1)
+        expect(results.filter((r) => Either.isLeft(r) && r.left._tag === "StaleForm")).toHaveLength(9)
+      })
+
+      it("publishes atomically: the version row and the form update land together or not at all", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const { version, published } = await publish(f)
+        const read = Option.getOrThrow(await run(FormRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id)))))
+        expect(read.currentVersionId).toBe(version.id)
+        expect(Option.getOrThrow(await run(FormRepository.pipe(Effect.flatMap((r) => r.getVersion(ws.id, f.id, version.id)))))).toEqual(version)
+
+        // A stale publish must not leave its version row behind.
+        const stale = publication(f)
+        const result = await either(FormRepository.pipe(Effect.flatMap((r) => r.save(stale.published, stale.version))))
+        expect(Either.isLeft(result)).toBe(true)
+        const orphan = await run(FormRepository.pipe(Effect.flatMap((r) => r.getVersion(ws.id, f.id, stale.version.id))))
+        expect(Option.isNone(orphan)).toBe(true)
+
+        // The same version number twice is impossible, even with a fresh row version.
+        const dup = publication({ ...published, versionCount: 0 })
+        const dupResult = await either(FormRepository.pipe(Effect.flatMap((r) => r.save(dup.published, dup.version))))
+        expect(Either.isLeft(dupResult) && dupResult.left._tag).toBe("StaleForm")
+      })
+
+      it("keeps slugs unique among live forms and frees them on soft delete", async () => {
+        const ws = await newWorkspace()
+        const a = await insertForm(ws.id)
+        const clash = await either(FormRepository.pipe(Effect.flatMap((r) => r.insert(form(ws.id, { slug: a.slug })))))
+        expect(Either.isLeft(clash) && clash.left._tag).toBe("SlugTaken")
+        const b = await insertForm(ws.id)
+        const rename = await either(FormRepository.pipe(Effect.flatMap((r) => r.save(next(b, { slug: a.slug })))))
+        expect(Either.isLeft(rename) && rename.left._tag).toBe("SlugTaken")
+
+        expect(await run(FormRepository.pipe(Effect.flatMap((r) => r.softDelete(ws.id, a.id, at("2026-04-01T00:00:00.000Z")))))).toBe(true)
+        expect(await run(FormRepository.pipe(Effect.flatMap((r) => r.softDelete(ws.id, a.id, at("2026-04-01T00:00:00.000Z")))))).toBe(false)
+        expect(Option.isNone(await run(FormRepository.pipe(Effect.flatMap((r) => r.get(ws.id, a.id)))))).toBe(true)
+        await run(FormRepository.pipe(Effect.flatMap((r) => r.insert(form(ws.id, { slug: a.slug })))))
+      })
+
+      it("walks every form exactly once, newest first, with filters, search and cursors", async () => {
+        const ws = await newWorkspace()
+        const made = []
+        for (let i = 0; i < 13; i++) {
+          const stamp = at(`2026-05-01T00:00:${String(i % 7).padStart(2, "0")}.000Z`) // ties on updatedAt
+          made.push(
+            await insertForm(ws.id, {
+              title: i % 3 === 0 ? `Feedback ${i}` : `Survey ${i}`,
+              kind: i % 2 === 0 ? "classic" : "interview",
+              updatedAt: stamp
+            })
+          )
+        }
+        const expected = [...made]
+          .sort((x, y) => y.updatedAt.getTime() - x.updatedAt.getTime() || (y.id < x.id ? -1 : 1))
+          .map((f) => f.id)
+        const seen: Array<string> = []
+        let cursor: string | undefined
+        do {
+          const page = await run(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 4, cursor }))))
+          seen.push(...page.items.map((i) => i.id))
+          cursor = page.nextCursor ?? undefined
+        } while (cursor !== undefined)
+        expect(seen).toEqual(expected)
+
+        const interviews = await run(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 100, kind: "interview" }))))
+        expect(interviews.items).toHaveLength(6)
+        const search = await run(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 100, search: "FEEDBACK" }))))
+        expect(search.items.map((i) => i.title).sort()).toEqual(["Feedback 0", "Feedback 12", "Feedback 3", "Feedback 6", "Feedback 9"])
+        const literal = await run(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 100, search: "%" }))))
+        expect(literal.items).toHaveLength(0)
+        const bySlug = await run(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 100, search: made[1]?.slug }))))
+        expect(bySlug.items.map((i) => i.id)).toEqual([made[1]?.id])
+        expect((await run(FormRepository.pipe(Effect.flatMap((r) => r.list(uuid(), { limit: 100 }))))).items).toEqual([])
+
+        for (const bad of ["nope", "WzFd", Buffer.from('["x",1]').toString("base64url")]) {
+          const result = await either(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 5, cursor: bad }))))
+          expect(Either.isLeft(result) && result.left._tag).toBe("InvalidCursor")
+        }
+      })
+
+      it("counts completed responses per form in the list", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const { version } = await publish(f)
+        await run(ResponseRepository.pipe(Effect.flatMap((r) => r.insert(response(f, version.id)))))
+        await run(ResponseRepository.pipe(Effect.flatMap((r) => r.insert(response(f, version.id)))))
+        await run(ResponseRepository.pipe(Effect.flatMap((r) => r.insert(response(f, version.id, { status: "partial", completedAt: null })))))
+        const page = await run(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 10 }))))
+        expect(page.items[0]?.responseCount).toBe(2)
+      })
+
+      it("pages versions newest first and hides another workspace's", async () => {
+        const ws = await newWorkspace()
+        let f = await insertForm(ws.id)
+        for (let i = 0; i < 5; i++) f = (await publish(f, at(`2026-06-0${i + 1}T00:00:00.000Z`))).published
+        const versions: Array<number> = []
+        let cursor: string | undefined
+        do {
+          const page = await run(FormRepository.pipe(Effect.flatMap((r) => r.listVersions(ws.id, f.id, { limit: 2, cursor }))))
+          versions.push(...page.items.map((v) => v.version))
+          expect(page.items.every((v) => !("definition" in v))).toBe(true)
+          cursor = page.nextCursor ?? undefined
+        } while (cursor !== undefined)
+        expect(versions).toEqual([5, 4, 3, 2, 1])
+        const other = await newWorkspace()
+        expect((await run(FormRepository.pipe(Effect.flatMap((r) => r.listVersions(other.id, f.id, { limit: 10 }))))).items).toEqual([])
+      })
+    })
+
+    describe(`ResponseRepository [${target.name}]`, () => {
+      it("stores, updates, lists by status with cursors and counts", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const { version } = await publish(f)
+        const made = []
+        for (let i = 0; i < 7; i++) {
+          const r = response(f, version.id, {
+            createdAt: at(`2026-03-0${i + 1}T00:00:00.000Z`),
+            ...(i % 2 === 1 ? { status: "partial" as const, completedAt: null } : {})
+          })
+          made.push(r)
+          await run(ResponseRepository.pipe(Effect.flatMap((repo) => repo.insert(r))))
+        }
+        expect(await run(ResponseRepository.pipe(Effect.flatMap((r) => r.count(ws.id, f.id))))).toBe(7)
+        expect(await run(ResponseRepository.pipe(Effect.flatMap((r) => r.count(ws.id, f.id, "completed"))))).toBe(4)
+        const seen: Array<string> = []
+        let cursor: string | undefined
+        do {
+          const page = await run(ResponseRepository.pipe(Effect.flatMap((r) => r.list(ws.id, f.id, { limit: 3, cursor, status: "completed" }))))
+          seen.push(...page.items.map((i) => i.id))
+          cursor = page.nextCursor ?? undefined
+        } while (cursor !== undefined)
+        expect(seen).toEqual(made.filter((r) => r.status === "completed").reverse().map((r) => r.id))
+
+        const first = made[1]
+        if (first === undefined) throw new Error("fixture")
+        const done = { ...first, status: "completed" as const, completedAt: at("2026-03-09T00:00:00.000Z"), answers: { x: [1, 2] } }
+        expect(await run(ResponseRepository.pipe(Effect.flatMap((r) => r.update(done))))).toBe(true)
+        expect(Option.getOrThrow(await run(ResponseRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id, first.id)))))).toEqual(done)
+        const other = await newWorkspace()
+        expect(Option.isNone(await run(ResponseRepository.pipe(Effect.flatMap((r) => r.get(other.id, f.id, first.id)))))).toBe(true)
+      })
+    })
+
+    describe(`RateLimitStore [${target.name}]`, () => {
+      it("counts hits per bucket in fixed windows", async () => {
+        const bucket = `key:${uuid()}`
+        const t0 = Date.parse("2026-07-01T00:00:10.000Z")
+        const hits = []
+        for (let i = 0; i < 5; i++) hits.push(await run(RateLimitStore.pipe(Effect.flatMap((r) => r.hit(bucket, 60_000, t0 + i)))))
+        expect(hits.map((h) => h.count)).toEqual([1, 2, 3, 4, 5])
+        expect(hits[0]?.resetAt).toBe(Date.parse("2026-07-01T00:01:00.000Z"))
+        expect((await run(RateLimitStore.pipe(Effect.flatMap((r) => r.peek(bucket, 60_000, t0))))).count).toBe(5)
+        const nextWindow = await run(RateLimitStore.pipe(Effect.flatMap((r) => r.hit(bucket, 60_000, t0 + 60_000))))
+        expect(nextWindow.count).toBe(1)
+        expect((await run(RateLimitStore.pipe(Effect.flatMap((r) => r.peek(`other:${uuid()}`, 60_000, t0))))).count).toBe(0)
+        const concurrent = await Promise.all(
+          Array.from({ length: 20 }, () => run(RateLimitStore.pipe(Effect.flatMap((r) => r.hit(`${bucket}:c`, 60_000, t0)))))
+        )
+        expect(concurrent.map((h) => h.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+      })
+    })
+
+    describe(`UsageStore [${target.name}]`, () => {
+      it("counts a workspace's requests over 24 h and 7 d by status class", async () => {
+        const ws = await newWorkspace()
+        const now = at("2026-08-10T12:00:00.000Z")
+        const ago = (ms: number) => new Date(now.getTime() - ms)
+        const H = 3_600_000
+        const records = [
+          { status: 200, at: ago(1 * H) },
+          { status: 201, at: ago(2 * H) },
+          { status: 404, at: ago(3 * H) },
+          { status: 500, at: ago(4 * H) },
+          { status: 200, at: ago(48 * H) },
+          { status: 429, at: ago(72 * H) },
+          { status: 200, at: ago(8 * 24 * H) }
+        ]
+        for (const r of records) {
+          await run(UsageStore.pipe(Effect.flatMap((u) => u.record({ workspaceId: ws.id, keyId: uuid(), ...r }))))
+        }
+        const counts = await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(ws.id, now))))
+        expect(counts).toEqual({ last24h: 4, last7d: 6, byStatusLast24h: { ok: 2, clientError: 1, serverError: 1 } })
+        const other = await newWorkspace()
+        expect((await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(other.id, now))))).last7d).toBe(0)
+      })
+    })
+  })
+}

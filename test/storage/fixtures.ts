@@ -1,0 +1,79 @@
+// Record builders for the storage contract suites.
+import type { FormRecord, FormVersionRecord, ResponseRecord, WorkspaceRecord } from "@folio/domain"
+
+const hex = (n: number) =>
+  Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join("")
+
+export const uuid = (): string => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`
+
+export const at = (iso: string): Date => new Date(iso)
+
+export const workspace = (name = "Acme"): WorkspaceRecord => ({
+  id: uuid(),
+  name,
+  features: {},
+  createdAt: at("2026-01-01T00:00:00.000Z")
+})
+
+export const form = (workspaceId: string, overrides: Partial<FormRecord> = {}): FormRecord => ({
+  id: uuid(),
+  workspaceId,
+  kind: "classic",
+  title: "Customer survey",
+  slug: `s-${hex(12)}`,
+  status: "draft",
+  draftRevision: 1,
+  draftDefinition: { schemaVersion: 1, blocks: [] },
+  settings: { locale: "en" },
+  settingsSignature: `sha256:${"a".repeat(64)}`,
+  currentVersionId: null,
+  versionCount: 0,
+  rowVersion: 1,
+  createdAt: at("2026-02-01T10:00:00.000Z"),
+  updatedAt: at("2026-02-01T10:00:00.000Z"),
+  ...overrides
+})
+
+/** The next state of `f` as a domain transition would produce it (row version bumped). */
+export const next = (f: FormRecord, changes: Partial<FormRecord>): FormRecord => ({
+  ...f,
+  ...changes,
+  rowVersion: f.rowVersion + 1
+})
+
+export const publication = (f: FormRecord, publishedAt = at("2026-02-02T00:00:00.000Z")) => {
+  const version: FormVersionRecord = {
+    id: uuid(),
+    formId: f.id,
+    workspaceId: f.workspaceId,
+    kind: f.kind,
+    version: f.versionCount + 1,
+    definition: f.draftDefinition,
+    publishedAt
+  }
+  const published = next(f, {
+    status: "published",
+    currentVersionId: version.id,
+    versionCount: version.version,
+    updatedAt: publishedAt
+  })
+  return { version, published }
+}
+
+export const response = (
+  f: FormRecord,
+  formVersionId: string,
+  overrides: Partial<ResponseRecord> = {}
+): ResponseRecord => ({
+  id: uuid(),
+  workspaceId: f.workspaceId,
+  formId: f.id,
+  formVersionId,
+  status: "completed",
+  answers: { blk_aaaaaaaa: "hello" },
+  meta: {},
+  createdAt: at("2026-03-01T00:00:00.000Z"),
+  updatedAt: at("2026-03-01T00:00:00.000Z"),
+  completedAt: at("2026-03-01T00:00:00.000Z"),
+  ...overrides
+})

@@ -1,0 +1,84 @@
+// The storage adapters every contract suite runs against: memory, PGlite in a temp dir, and the real
+// PostgreSQL named by TEST_DATABASE_URL (a fresh database per test file, dropped afterwards).
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
+import { IdGenLive } from "@folio/domain"
+import { Layer, ManagedRuntime } from "effect"
+import pg from "pg"
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
+
+type StorageLayer = ReturnType<typeof storageLayerType>
+const storageLayerType = () => Layer.merge(MemoryStorageLive, IdGenLive)
+
+export interface StorageTarget {
+  readonly name: "memory" | "pglite" | "postgres"
+  readonly skip: boolean
+  /** Builds the runtime (in beforeAll) and returns it with its disposer. */
+  readonly open: () => Promise<{ runtime: ManagedRuntime.ManagedRuntime<Layer.Layer.Success<StorageLayer>, unknown>; close: () => Promise<void> }>
+}
+
+/** Creates a throwaway database on the server of `url`; returns its URL and a dropper. */
+export const createTempDatabase = async (url: string): Promise<{ url: string; drop: () => Promise<void> }> => {
+  const name = `folio_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  const target = new URL(url)
+  target.pathname = `/${name}`
+  return {
+    url: target.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url })
+      await c.connect()
+      await c.query(`drop database if exists ${name} with (force)`)
+      await c.end()
+    }
+  }
+}
+
+const runtimeOf = (layer: Layer.Layer<Layer.Layer.Success<StorageLayer>, unknown>) => ManagedRuntime.make(layer)
+
+export const storageTargets: ReadonlyArray<StorageTarget> = [
+  {
+    name: "memory",
+    skip: false,
+    open: async () => {
+      const runtime = runtimeOf(Layer.merge(MemoryStorageLive, IdGenLive))
+      return { runtime, close: () => runtime.dispose() }
+    }
+  },
+  {
+    name: "pglite",
+    skip: false,
+    open: async () => {
+      const dir = mkdtempSync(join(tmpdir(), "folio-pglite-"))
+      const runtime = runtimeOf(Layer.merge(PgliteStorageLive({ dataDir: join(dir, "db") }), IdGenLive))
+      return {
+        runtime,
+        close: async () => {
+          await runtime.dispose()
+          rmSync(dir, { recursive: true, force: true })
+        }
+      }
+    }
+  },
+  {
+    name: "postgres",
+    skip: TEST_DATABASE_URL === undefined,
+    open: async () => {
+      const db = await createTempDatabase(TEST_DATABASE_URL ?? "")
+      const runtime = runtimeOf(Layer.merge(PgStorageLive({ url: db.url }), IdGenLive))
+      return {
+        runtime,
+        close: async () => {
+          await runtime.dispose()
+          await db.drop()
+        }
+      }
+    }
+  }
+]
