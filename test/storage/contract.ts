@@ -15,7 +15,13 @@ import type { StorageTarget } from "./targets.js"
 
 type Opened = Awaited<ReturnType<StorageTarget["open"]>>
 type Run = <A, E>(effect: Effect.Effect<A, E, never>) => Promise<A>
-type Ports = WorkspaceRepository | ApiKeyRepository | FormRepository | ResponseRepository | RateLimitStore | UsageStore
+type Ports =
+  | WorkspaceRepository
+  | ApiKeyRepository
+  | FormRepository
+  | ResponseRepository
+  | RateLimitStore
+  | UsageStore
 
 export const registerStorageContracts = (target: StorageTarget) => {
   let opened: Opened | undefined
@@ -56,11 +62,17 @@ export const registerStorageContracts = (target: StorageTarget) => {
         const read = await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.get(ws.id))))
         expect(Option.getOrThrow(read)).toEqual(ws)
         expect(await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.count)))).toBe(before + 1)
-        expect(await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.setFeatures(ws.id, { ranking: false }))))).toBe(true)
+        expect(
+          await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.setFeatures(ws.id, { ranking: false }))))
+        ).toBe(true)
         const updated = await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.get(ws.id))))
         expect(Option.getOrThrow(updated).features).toEqual({ ranking: false })
-        expect(await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.setFeatures(uuid(), {}))))).toBe(false)
-        expect(Option.isNone(await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.get(uuid())))))).toBe(true)
+        expect(await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.setFeatures(uuid(), {}))))).toBe(
+          false
+        )
+        expect(Option.isNone(await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.get(uuid())))))).toBe(
+          true
+        )
         const all = await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.list)))
         expect(all.map((w) => w.id)).toContain(ws.id)
       })
@@ -83,14 +95,22 @@ export const registerStorageContracts = (target: StorageTarget) => {
           lastUsedAt: null
         }
         await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.create(key))))
-        expect(Option.getOrThrow(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.findByPrefix(prefix)))))).toEqual(key)
+        expect(
+          Option.getOrThrow(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.findByPrefix(prefix)))))
+        ).toEqual(key)
         expect(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.list(ws.id))))).toEqual([key])
         expect(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.list(other.id))))).toEqual([])
         // Another workspace cannot revoke it.
         const revokedAt = at("2026-01-03T00:00:00.000Z")
-        expect(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.revoke(other.id, key.id, revokedAt))))).toBe(false)
-        expect(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.revoke(ws.id, key.id, revokedAt))))).toBe(true)
-        expect(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.revoke(ws.id, key.id, revokedAt))))).toBe(false)
+        expect(
+          await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.revoke(other.id, key.id, revokedAt))))
+        ).toBe(false)
+        expect(
+          await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.revoke(ws.id, key.id, revokedAt))))
+        ).toBe(true)
+        expect(
+          await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.revoke(ws.id, key.id, revokedAt))))
+        ).toBe(false)
         const found = await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.findByPrefix(prefix))))
         expect(Option.getOrThrow(found).revokedAt).toEqual(revokedAt)
       })
@@ -101,20 +121,32 @@ export const registerStorageContracts = (target: StorageTarget) => {
         const ws = await newWorkspace()
         const other = await newWorkspace()
         const f = await insertForm(ws.id)
-        expect(Option.getOrThrow(await run(FormRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id)))))).toEqual(f)
-        expect(Option.isNone(await run(FormRepository.pipe(Effect.flatMap((r) => r.get(other.id, f.id)))))).toBe(true)
-        expect(Option.getOrThrow(await run(FormRepository.pipe(Effect.flatMap((r) => r.getBySlug(f.slug))))).id).toBe(f.id)
+        expect(
+          Option.getOrThrow(await run(FormRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id)))))
+        ).toEqual(f)
+        expect(
+          Option.isNone(await run(FormRepository.pipe(Effect.flatMap((r) => r.get(other.id, f.id)))))
+        ).toBe(true)
+        expect(
+          Option.getOrThrow(await run(FormRepository.pipe(Effect.flatMap((r) => r.getBySlug(f.slug))))).id
+        ).toBe(f.id)
       })
 
       it("saves optimistically: a stale row version fails with StaleForm and changes nothing", async () => {
         const ws = await newWorkspace()
         const f = await insertForm(ws.id)
-        const first = next(f, { title: "Renamed", draftRevision: 2, updatedAt: at("2026-02-01T11:00:00.000Z") })
+        const first = next(f, {
+          title: "Renamed",
+          draftRevision: 2,
+          updatedAt: at("2026-02-01T11:00:00.000Z")
+        })
         await run(FormRepository.pipe(Effect.flatMap((r) => r.save(first))))
         const stale = next(f, { title: "Lost update" })
         const result = await either(FormRepository.pipe(Effect.flatMap((r) => r.save(stale))))
         expect(Either.isLeft(result) && result.left._tag).toBe("StaleForm")
-        const read = Option.getOrThrow(await run(FormRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id)))))
+        const read = Option.getOrThrow(
+          await run(FormRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id))))
+        )
         expect(read).toEqual(first)
       })
 
@@ -133,35 +165,65 @@ export const registerStorageContracts = (target: StorageTarget) => {
         const ws = await newWorkspace()
         const f = await insertForm(ws.id)
         const { version, published } = await publish(f)
-        const read = Option.getOrThrow(await run(FormRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id)))))
+        const read = Option.getOrThrow(
+          await run(FormRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id))))
+        )
         expect(read.currentVersionId).toBe(version.id)
-        expect(Option.getOrThrow(await run(FormRepository.pipe(Effect.flatMap((r) => r.getVersion(ws.id, f.id, version.id)))))).toEqual(version)
+        expect(
+          Option.getOrThrow(
+            await run(FormRepository.pipe(Effect.flatMap((r) => r.getVersion(ws.id, f.id, version.id))))
+          )
+        ).toEqual(version)
 
         // A stale publish must not leave its version row behind.
         const stale = publication(f)
-        const result = await either(FormRepository.pipe(Effect.flatMap((r) => r.save(stale.published, stale.version))))
+        const result = await either(
+          FormRepository.pipe(Effect.flatMap((r) => r.save(stale.published, stale.version)))
+        )
         expect(Either.isLeft(result)).toBe(true)
-        const orphan = await run(FormRepository.pipe(Effect.flatMap((r) => r.getVersion(ws.id, f.id, stale.version.id))))
+        const orphan = await run(
+          FormRepository.pipe(Effect.flatMap((r) => r.getVersion(ws.id, f.id, stale.version.id)))
+        )
         expect(Option.isNone(orphan)).toBe(true)
 
         // The same version number twice is impossible, even with a fresh row version.
         const dup = publication({ ...published, versionCount: 0 })
-        const dupResult = await either(FormRepository.pipe(Effect.flatMap((r) => r.save(dup.published, dup.version))))
+        const dupResult = await either(
+          FormRepository.pipe(Effect.flatMap((r) => r.save(dup.published, dup.version)))
+        )
         expect(Either.isLeft(dupResult) && dupResult.left._tag).toBe("StaleForm")
       })
 
       it("keeps slugs unique among live forms and frees them on soft delete", async () => {
         const ws = await newWorkspace()
         const a = await insertForm(ws.id)
-        const clash = await either(FormRepository.pipe(Effect.flatMap((r) => r.insert(form(ws.id, { slug: a.slug })))))
+        const clash = await either(
+          FormRepository.pipe(Effect.flatMap((r) => r.insert(form(ws.id, { slug: a.slug }))))
+        )
         expect(Either.isLeft(clash) && clash.left._tag).toBe("SlugTaken")
         const b = await insertForm(ws.id)
-        const rename = await either(FormRepository.pipe(Effect.flatMap((r) => r.save(next(b, { slug: a.slug })))))
+        const rename = await either(
+          FormRepository.pipe(Effect.flatMap((r) => r.save(next(b, { slug: a.slug }))))
+        )
         expect(Either.isLeft(rename) && rename.left._tag).toBe("SlugTaken")
 
-        expect(await run(FormRepository.pipe(Effect.flatMap((r) => r.softDelete(ws.id, a.id, at("2026-04-01T00:00:00.000Z")))))).toBe(true)
-        expect(await run(FormRepository.pipe(Effect.flatMap((r) => r.softDelete(ws.id, a.id, at("2026-04-01T00:00:00.000Z")))))).toBe(false)
-        expect(Option.isNone(await run(FormRepository.pipe(Effect.flatMap((r) => r.get(ws.id, a.id)))))).toBe(true)
+        expect(
+          await run(
+            FormRepository.pipe(
+              Effect.flatMap((r) => r.softDelete(ws.id, a.id, at("2026-04-01T00:00:00.000Z")))
+            )
+          )
+        ).toBe(true)
+        expect(
+          await run(
+            FormRepository.pipe(
+              Effect.flatMap((r) => r.softDelete(ws.id, a.id, at("2026-04-01T00:00:00.000Z")))
+            )
+          )
+        ).toBe(false)
+        expect(Option.isNone(await run(FormRepository.pipe(Effect.flatMap((r) => r.get(ws.id, a.id)))))).toBe(
+          true
+        )
         await run(FormRepository.pipe(Effect.flatMap((r) => r.insert(form(ws.id, { slug: a.slug })))))
       })
 
@@ -184,24 +246,44 @@ export const registerStorageContracts = (target: StorageTarget) => {
         const seen: Array<string> = []
         let cursor: string | undefined
         do {
-          const page = await run(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 4, cursor }))))
+          const page = await run(
+            FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 4, cursor })))
+          )
           seen.push(...page.items.map((i) => i.id))
           cursor = page.nextCursor ?? undefined
         } while (cursor !== undefined)
         expect(seen).toEqual(expected)
 
-        const interviews = await run(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 100, kind: "interview" }))))
+        const interviews = await run(
+          FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 100, kind: "interview" })))
+        )
         expect(interviews.items).toHaveLength(6)
-        const search = await run(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 100, search: "FEEDBACK" }))))
-        expect(search.items.map((i) => i.title).sort()).toEqual(["Feedback 0", "Feedback 12", "Feedback 3", "Feedback 6", "Feedback 9"])
-        const literal = await run(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 100, search: "%" }))))
+        const search = await run(
+          FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 100, search: "FEEDBACK" })))
+        )
+        expect(search.items.map((i) => i.title).sort()).toEqual([
+          "Feedback 0",
+          "Feedback 12",
+          "Feedback 3",
+          "Feedback 6",
+          "Feedback 9"
+        ])
+        const literal = await run(
+          FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 100, search: "%" })))
+        )
         expect(literal.items).toHaveLength(0)
-        const bySlug = await run(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 100, search: made[1]?.slug }))))
+        const bySlug = await run(
+          FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 100, search: made[1]?.slug })))
+        )
         expect(bySlug.items.map((i) => i.id)).toEqual([made[1]?.id])
-        expect((await run(FormRepository.pipe(Effect.flatMap((r) => r.list(uuid(), { limit: 100 }))))).items).toEqual([])
+        expect(
+          (await run(FormRepository.pipe(Effect.flatMap((r) => r.list(uuid(), { limit: 100 }))))).items
+        ).toEqual([])
 
         for (const bad of ["nope", "WzFd", Buffer.from('["x",1]').toString("base64url")]) {
-          const result = await either(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 5, cursor: bad }))))
+          const result = await either(
+            FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 5, cursor: bad })))
+          )
           expect(Either.isLeft(result) && result.left._tag).toBe("InvalidCursor")
         }
       })
@@ -212,7 +294,11 @@ export const registerStorageContracts = (target: StorageTarget) => {
         const { version } = await publish(f)
         await run(ResponseRepository.pipe(Effect.flatMap((r) => r.insert(response(f, version.id)))))
         await run(ResponseRepository.pipe(Effect.flatMap((r) => r.insert(response(f, version.id)))))
-        await run(ResponseRepository.pipe(Effect.flatMap((r) => r.insert(response(f, version.id, { status: "partial", completedAt: null })))))
+        await run(
+          ResponseRepository.pipe(
+            Effect.flatMap((r) => r.insert(response(f, version.id, { status: "partial", completedAt: null })))
+          )
+        )
         const page = await run(FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 10 }))))
         expect(page.items[0]?.responseCount).toBe(2)
       })
@@ -224,14 +310,22 @@ export const registerStorageContracts = (target: StorageTarget) => {
         const versions: Array<number> = []
         let cursor: string | undefined
         do {
-          const page = await run(FormRepository.pipe(Effect.flatMap((r) => r.listVersions(ws.id, f.id, { limit: 2, cursor }))))
+          const page = await run(
+            FormRepository.pipe(Effect.flatMap((r) => r.listVersions(ws.id, f.id, { limit: 2, cursor })))
+          )
           versions.push(...page.items.map((v) => v.version))
           expect(page.items.every((v) => !("definition" in v))).toBe(true)
           cursor = page.nextCursor ?? undefined
         } while (cursor !== undefined)
         expect(versions).toEqual([5, 4, 3, 2, 1])
         const other = await newWorkspace()
-        expect((await run(FormRepository.pipe(Effect.flatMap((r) => r.listVersions(other.id, f.id, { limit: 10 }))))).items).toEqual([])
+        expect(
+          (
+            await run(
+              FormRepository.pipe(Effect.flatMap((r) => r.listVersions(other.id, f.id, { limit: 10 })))
+            )
+          ).items
+        ).toEqual([])
       })
     })
 
@@ -250,23 +344,47 @@ export const registerStorageContracts = (target: StorageTarget) => {
           await run(ResponseRepository.pipe(Effect.flatMap((repo) => repo.insert(r))))
         }
         expect(await run(ResponseRepository.pipe(Effect.flatMap((r) => r.count(ws.id, f.id))))).toBe(7)
-        expect(await run(ResponseRepository.pipe(Effect.flatMap((r) => r.count(ws.id, f.id, "completed"))))).toBe(4)
+        expect(
+          await run(ResponseRepository.pipe(Effect.flatMap((r) => r.count(ws.id, f.id, "completed"))))
+        ).toBe(4)
         const seen: Array<string> = []
         let cursor: string | undefined
         do {
-          const page = await run(ResponseRepository.pipe(Effect.flatMap((r) => r.list(ws.id, f.id, { limit: 3, cursor, status: "completed" }))))
+          const page = await run(
+            ResponseRepository.pipe(
+              Effect.flatMap((r) => r.list(ws.id, f.id, { limit: 3, cursor, status: "completed" }))
+            )
+          )
           seen.push(...page.items.map((i) => i.id))
           cursor = page.nextCursor ?? undefined
         } while (cursor !== undefined)
-        expect(seen).toEqual(made.filter((r) => r.status === "completed").reverse().map((r) => r.id))
+        expect(seen).toEqual(
+          made
+            .filter((r) => r.status === "completed")
+            .reverse()
+            .map((r) => r.id)
+        )
 
         const first = made[1]
         if (first === undefined) throw new Error("fixture")
-        const done = { ...first, status: "completed" as const, completedAt: at("2026-03-09T00:00:00.000Z"), answers: { x: [1, 2] } }
+        const done = {
+          ...first,
+          status: "completed" as const,
+          completedAt: at("2026-03-09T00:00:00.000Z"),
+          answers: { x: [1, 2] }
+        }
         expect(await run(ResponseRepository.pipe(Effect.flatMap((r) => r.update(done))))).toBe(true)
-        expect(Option.getOrThrow(await run(ResponseRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id, first.id)))))).toEqual(done)
+        expect(
+          Option.getOrThrow(
+            await run(ResponseRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id, first.id))))
+          )
+        ).toEqual(done)
         const other = await newWorkspace()
-        expect(Option.isNone(await run(ResponseRepository.pipe(Effect.flatMap((r) => r.get(other.id, f.id, first.id)))))).toBe(true)
+        expect(
+          Option.isNone(
+            await run(ResponseRepository.pipe(Effect.flatMap((r) => r.get(other.id, f.id, first.id))))
+          )
+        ).toBe(true)
       })
     })
 
@@ -275,17 +393,28 @@ export const registerStorageContracts = (target: StorageTarget) => {
         const bucket = `key:${uuid()}`
         const t0 = Date.parse("2026-07-01T00:00:10.000Z")
         const hits = []
-        for (let i = 0; i < 5; i++) hits.push(await run(RateLimitStore.pipe(Effect.flatMap((r) => r.hit(bucket, 60_000, t0 + i)))))
+        for (let i = 0; i < 5; i++)
+          hits.push(await run(RateLimitStore.pipe(Effect.flatMap((r) => r.hit(bucket, 60_000, t0 + i)))))
         expect(hits.map((h) => h.count)).toEqual([1, 2, 3, 4, 5])
         expect(hits[0]?.resetAt).toBe(Date.parse("2026-07-01T00:01:00.000Z"))
-        expect((await run(RateLimitStore.pipe(Effect.flatMap((r) => r.peek(bucket, 60_000, t0))))).count).toBe(5)
-        const nextWindow = await run(RateLimitStore.pipe(Effect.flatMap((r) => r.hit(bucket, 60_000, t0 + 60_000))))
-        expect(nextWindow.count).toBe(1)
-        expect((await run(RateLimitStore.pipe(Effect.flatMap((r) => r.peek(`other:${uuid()}`, 60_000, t0))))).count).toBe(0)
-        const concurrent = await Promise.all(
-          Array.from({ length: 20 }, () => run(RateLimitStore.pipe(Effect.flatMap((r) => r.hit(`${bucket}:c`, 60_000, t0)))))
+        expect(
+          (await run(RateLimitStore.pipe(Effect.flatMap((r) => r.peek(bucket, 60_000, t0))))).count
+        ).toBe(5)
+        const nextWindow = await run(
+          RateLimitStore.pipe(Effect.flatMap((r) => r.hit(bucket, 60_000, t0 + 60_000)))
         )
-        expect(concurrent.map((h) => h.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+        expect(nextWindow.count).toBe(1)
+        expect(
+          (await run(RateLimitStore.pipe(Effect.flatMap((r) => r.peek(`other:${uuid()}`, 60_000, t0))))).count
+        ).toBe(0)
+        const concurrent = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            run(RateLimitStore.pipe(Effect.flatMap((r) => r.hit(`${bucket}:c`, 60_000, t0))))
+          )
+        )
+        expect(concurrent.map((h) => h.count).sort((a, b) => a - b)).toEqual(
+          Array.from({ length: 20 }, (_, i) => i + 1)
+        )
       })
     })
 
@@ -305,10 +434,16 @@ export const registerStorageContracts = (target: StorageTarget) => {
           { status: 200, at: ago(8 * 24 * H) }
         ]
         for (const r of records) {
-          await run(UsageStore.pipe(Effect.flatMap((u) => u.record({ workspaceId: ws.id, keyId: uuid(), ...r }))))
+          await run(
+            UsageStore.pipe(Effect.flatMap((u) => u.record({ workspaceId: ws.id, keyId: uuid(), ...r })))
+          )
         }
         const counts = await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(ws.id, now))))
-        expect(counts).toEqual({ last24h: 4, last7d: 6, byStatusLast24h: { ok: 2, clientError: 1, serverError: 1 } })
+        expect(counts).toEqual({
+          last24h: 4,
+          last7d: 6,
+          byStatusLast24h: { ok: 2, clientError: 1, serverError: 1 }
+        })
         const other = await newWorkspace()
         expect((await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(other.id, now))))).last7d).toBe(0)
       })

@@ -17,11 +17,16 @@ export interface StorageTarget {
   readonly name: "memory" | "pglite" | "postgres"
   readonly skip: boolean
   /** Builds the runtime (in beforeAll) and returns it with its disposer. */
-  readonly open: () => Promise<{ runtime: ManagedRuntime.ManagedRuntime<Layer.Layer.Success<StorageLayer>, unknown>; close: () => Promise<void> }>
+  readonly open: () => Promise<{
+    runtime: ManagedRuntime.ManagedRuntime<Layer.Layer.Success<StorageLayer>, unknown>
+    close: () => Promise<void>
+  }>
 }
 
 /** Creates a throwaway database on the server of `url`; returns its URL and a dropper. */
-export const createTempDatabase = async (url: string): Promise<{ url: string; drop: () => Promise<void> }> => {
+export const createTempDatabase = async (
+  url: string
+): Promise<{ url: string; drop: () => Promise<void> }> => {
   const name = `folio_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
   const admin = new pg.Client({ connectionString: url })
   await admin.connect()
@@ -40,7 +45,8 @@ export const createTempDatabase = async (url: string): Promise<{ url: string; dr
   }
 }
 
-const runtimeOf = (layer: Layer.Layer<Layer.Layer.Success<StorageLayer>, unknown>) => ManagedRuntime.make(layer)
+const runtimeOf = (layer: Layer.Layer<Layer.Layer.Success<StorageLayer>, unknown>) =>
+  ManagedRuntime.make(layer)
 
 export const storageTargets: ReadonlyArray<StorageTarget> = [
   {

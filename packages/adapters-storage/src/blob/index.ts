@@ -1,1 +1,3 @@
-export {}
+export * from "./fs.js"
+export * from "./memory.js"
+export * from "./s3.js"

@@ -82,7 +82,9 @@ export const makeMemoryStorage = () => {
 
   const liveForm = (workspaceId: string, id: string) => {
     const form = forms.get(id)
-    return form !== undefined && form.workspaceId === workspaceId && form.deletedAt === null ? form : undefined
+    return form !== undefined && form.workspaceId === workspaceId && form.deletedAt === null
+      ? form
+      : undefined
   }
   const slugTakenBy = (slug: string, exceptId: string) =>
     [...forms.values()].some((f) => f.slug === slug && f.deletedAt === null && f.id !== exceptId)
@@ -94,7 +96,9 @@ export const makeMemoryStorage = () => {
   const workspaceRepo = WorkspaceRepository.of({
     create: (ws) => Effect.sync(() => void workspaces.set(ws.id, ws)),
     get: (id) => Effect.sync(() => Option.fromNullable(workspaces.get(id))),
-    list: Effect.sync(() => [...workspaces.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())),
+    list: Effect.sync(() =>
+      [...workspaces.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+    ),
     count: Effect.sync(() => workspaces.size),
     setFeatures: (id, features) =>
       Effect.sync(() => {
@@ -107,7 +111,8 @@ export const makeMemoryStorage = () => {
 
   const keyRepo = ApiKeyRepository.of({
     create: (key) => Effect.sync(() => void keys.set(key.id, key)),
-    findByPrefix: (prefix) => Effect.sync(() => Option.fromNullable([...keys.values()].find((k) => k.prefix === prefix))),
+    findByPrefix: (prefix) =>
+      Effect.sync(() => Option.fromNullable([...keys.values()].find((k) => k.prefix === prefix))),
     list: (workspaceId) =>
       Effect.sync(() =>
         [...keys.values()].filter((k) => k.workspaceId === workspaceId).sort((a, b) => (a.id < b.id ? -1 : 1))
@@ -128,10 +133,14 @@ export const makeMemoryStorage = () => {
         forms.set(form.id, { ...form, deletedAt: null })
         return Effect.void
       }),
-    get: (workspaceId, id) => Effect.sync(() => Option.map(Option.fromNullable(liveForm(workspaceId, id)), strip)),
+    get: (workspaceId, id) =>
+      Effect.sync(() => Option.map(Option.fromNullable(liveForm(workspaceId, id)), strip)),
     getBySlug: (slug) =>
       Effect.sync(() =>
-        Option.map(Option.fromNullable([...forms.values()].find((f) => f.slug === slug && f.deletedAt === null)), strip)
+        Option.map(
+          Option.fromNullable([...forms.values()].find((f) => f.slug === slug && f.deletedAt === null)),
+          strip
+        )
       ),
     list: (workspaceId, query) =>
       Effect.suspend(() => {
@@ -161,10 +170,13 @@ export const makeMemoryStorage = () => {
     save: (next, publish) =>
       Effect.suspend((): Effect.Effect<void, SlugTaken | StaleForm> => {
         const current = liveForm(next.workspaceId, next.id)
-        if (current === undefined || current.rowVersion !== next.rowVersion - 1) return Effect.fail(new StaleForm())
+        if (current === undefined || current.rowVersion !== next.rowVersion - 1)
+          return Effect.fail(new StaleForm())
         if (slugTakenBy(next.slug, next.id)) return Effect.fail(new SlugTaken(next.slug))
         if (publish !== undefined) {
-          const clash = [...versions.values()].some((v) => v.formId === publish.formId && v.version === publish.version)
+          const clash = [...versions.values()].some(
+            (v) => v.formId === publish.formId && v.version === publish.version
+          )
           if (clash || publish.formId !== next.id) return Effect.fail(new StaleForm())
           versions.set(publish.id, publish)
         }
@@ -182,7 +194,10 @@ export const makeMemoryStorage = () => {
       Effect.sync(() => {
         const v = versions.get(versionId)
         return Option.fromNullable(
-          v !== undefined && v.workspaceId === workspaceId && v.formId === formId && liveForm(workspaceId, formId)
+          v !== undefined &&
+            v.workspaceId === workspaceId &&
+            v.formId === formId &&
+            liveForm(workspaceId, formId)
             ? v
             : undefined
         )
@@ -213,7 +228,9 @@ export const makeMemoryStorage = () => {
     get: (workspaceId, formId, id) =>
       Effect.sync(() => {
         const r = responses.get(id)
-        return Option.fromNullable(r !== undefined && r.workspaceId === workspaceId && r.formId === formId ? r : undefined)
+        return Option.fromNullable(
+          r !== undefined && r.workspaceId === workspaceId && r.formId === formId ? r : undefined
+        )
       }),
     list: (workspaceId, formId, query) =>
       Effect.suspend(() => {
@@ -229,7 +246,10 @@ export const makeMemoryStorage = () => {
       Effect.sync(
         () =>
           [...responses.values()].filter(
-            (r) => r.workspaceId === workspaceId && r.formId === formId && (status === undefined || r.status === status)
+            (r) =>
+              r.workspaceId === workspaceId &&
+              r.formId === formId &&
+              (status === undefined || r.status === status)
           ).length
       )
   })

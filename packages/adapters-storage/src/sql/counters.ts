@@ -59,7 +59,11 @@ export const makeUsageStore = Effect.gen(function* () {
         Effect.gen(function* () {
           const t = now.getTime()
           // Minute buckets: a bucket counts when its minute began inside the window.
-          const rows = yield* sql<{ readonly status_class: number; readonly day: number; readonly week: number }>`
+          const rows = yield* sql<{
+            readonly status_class: number
+            readonly day: number
+            readonly week: number
+          }>`
             select status_class,
                    coalesce(sum(requests) filter (where minute > ${new Date(t - DAY)}), 0)::int as day,
                    sum(requests)::int as week
@@ -71,7 +75,11 @@ export const makeUsageStore = Effect.gen(function* () {
           return {
             last24h: day(() => true),
             last7d: rows.reduce((n, r) => n + r.week, 0),
-            byStatusLast24h: { ok: day((c) => c <= 3), clientError: day((c) => c === 4), serverError: day((c) => c === 5) }
+            byStatusLast24h: {
+              ok: day((c) => c <= 3),
+              clientError: day((c) => c === 4),
+              serverError: day((c) => c === 5)
+            }
           }
         })
       )

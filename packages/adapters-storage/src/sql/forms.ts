@@ -80,7 +80,10 @@ const toVersionSummary = (row: VersionRow): FormVersionSummaryRecord => ({
   publishedAt: row.published_at
 })
 
-const toVersion = (row: VersionRow): FormVersionRecord => ({ ...toVersionSummary(row), definition: row.definition })
+const toVersion = (row: VersionRow): FormVersionRecord => ({
+  ...toVersionSummary(row),
+  definition: row.definition
+})
 
 const FORM_COLUMNS = `id, workspace_id, kind, title, slug, status, draft_revision, draft_definition, settings,
   settings_signature, current_version_id, version_count, row_version, created_at, updated_at`
@@ -136,7 +139,9 @@ export const makeFormRepository = Effect.gen(function* () {
                   sql`(f.title ilike ${likeContains(query.search)} escape '\\'
                        or f.slug ilike ${likeContains(query.search)} escape '\\')`
                 ]),
-            ...(after === undefined ? [] : [sql`(f.updated_at, f.id) < (${after.at}::timestamptz, ${after.id}::uuid)`])
+            ...(after === undefined
+              ? []
+              : [sql`(f.updated_at, f.id) < (${after.at}::timestamptz, ${after.id}::uuid)`])
           ]
           const rows = yield* sql<SummaryRow>`
             select f.id, f.title, f.slug, f.status, f.kind, f.updated_at,
@@ -165,20 +170,23 @@ export const makeFormRepository = Effect.gen(function* () {
 
     save: (f, publish) =>
       orStorageError(
-        sql
-          .withTransaction(
-            Effect.gen(function* () {
-              if (publish !== undefined) {
-                yield* sql`insert into form_versions (id, form_id, workspace_id, kind, version, definition, published_at)
+        sql.withTransaction(
+          Effect.gen(function* () {
+            if (publish !== undefined) {
+              yield* sql`insert into form_versions (id, form_id, workspace_id, kind, version, definition, published_at)
                   values (${publish.id}, ${publish.formId}, ${publish.workspaceId}, ${publish.kind}, ${publish.version},
                           ${jsonParam(publish.definition)}::jsonb, ${publish.publishedAt})`.pipe(
-                  // Another publish took this version number first: the caller's view is stale.
-                  Effect.catchTag("SqlError", (e): Effect.Effect<never, StaleForm | SqlError> =>
-                    isUniqueViolation(e, "form_versions_form_id_version_key") ? Effect.fail(new StaleForm()) : Effect.fail(e)
-                  )
+                // Another publish took this version number first: the caller's view is stale.
+                Effect.catchTag(
+                  "SqlError",
+                  (e): Effect.Effect<never, StaleForm | SqlError> =>
+                    isUniqueViolation(e, "form_versions_form_id_version_key")
+                      ? Effect.fail(new StaleForm())
+                      : Effect.fail(e)
                 )
-              }
-              const updated = yield* sql`
+              )
+            }
+            const updated = yield* sql`
                 update forms set
                   kind = ${f.kind}, title = ${f.title}, slug = ${f.slug}, status = ${f.status},
                   draft_revision = ${f.draftRevision}, draft_definition = ${jsonParam(f.draftDefinition)}::jsonb,
@@ -188,9 +196,9 @@ export const makeFormRepository = Effect.gen(function* () {
                 where id = ${f.id} and workspace_id = ${f.workspaceId} and deleted_at is null
                   and row_version = ${f.rowVersion - 1}
                 returning id`.pipe(Effect.catchTag("SqlError", slugTaken(f.slug)))
-              if (updated.length === 0) return yield* Effect.fail(new StaleForm())
-            })
-          )
+            if (updated.length === 0) return yield* Effect.fail(new StaleForm())
+          })
+        )
       ),
 
     softDelete: (workspaceId, id, at) =>
@@ -206,7 +214,9 @@ export const makeFormRepository = Effect.gen(function* () {
         sql<VersionRow>`
           select v.* from form_versions v join forms f on f.id = v.form_id
           where v.id = ${versionId} and v.form_id = ${formId} and v.workspace_id = ${workspaceId}
-            and f.deleted_at is null`.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toVersion)))
+            and f.deleted_at is null`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toVersion))
+        )
       ),
 
     listVersions: (workspaceId, formId, query) =>

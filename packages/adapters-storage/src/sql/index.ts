@@ -99,7 +99,11 @@ export const PgliteStorageLive = (options: PgliteStorageOptions) =>
       yield* Effect.acquireRelease(
         Effect.tryPromise({
           try: async () => {
-            const server = new PGLiteSocketServer({ db, path: join(socketDir, ".s.PGSQL.5432"), maxConnections: 1 })
+            const server = new PGLiteSocketServer({
+              db,
+              path: join(socketDir, ".s.PGSQL.5432"),
+              maxConnections: 1
+            })
             await server.start()
             return server
           },

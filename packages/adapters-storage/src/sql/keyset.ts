@@ -15,7 +15,13 @@ export const timeIdCursor = {
       const decoded = decodeCursor(cursor)
       if (Either.isLeft(decoded)) return Effect.fail(new InvalidCursor())
       const [at, id, ...rest] = decoded.right
-      if (rest.length > 0 || typeof at !== "string" || typeof id !== "string" || !ISO.test(at) || !UUID.test(id)) {
+      if (
+        rest.length > 0 ||
+        typeof at !== "string" ||
+        typeof id !== "string" ||
+        !ISO.test(at) ||
+        !UUID.test(id)
+      ) {
         return Effect.fail(new InvalidCursor())
       }
       return Effect.succeed({ at, id })
@@ -31,7 +37,8 @@ export const numberCursor = {
       const decoded = decodeCursor(cursor)
       if (Either.isLeft(decoded)) return Effect.fail(new InvalidCursor())
       const [n, ...rest] = decoded.right
-      if (rest.length > 0 || typeof n !== "number" || !Number.isInteger(n)) return Effect.fail(new InvalidCursor())
+      if (rest.length > 0 || typeof n !== "number" || !Number.isInteger(n))
+        return Effect.fail(new InvalidCursor())
       return Effect.succeed(n)
     })
 }

@@ -77,7 +77,9 @@ export const makeResponseRepository = Effect.gen(function* () {
         sql<{ readonly n: number }>`
           select count(*)::int as n from responses
           where form_id = ${formId} and workspace_id = ${workspaceId}
-            ${status === undefined ? sql`` : sql`and status = ${status}`}`.pipe(Effect.map((rows) => rows[0]?.n ?? 0))
+            ${status === undefined ? sql`` : sql`and status = ${status}`}`.pipe(
+          Effect.map((rows) => rows[0]?.n ?? 0)
+        )
       )
   })
 })

@@ -48,7 +48,9 @@ export const makeWorkspaceRepository = Effect.gen(function* () {
     create: (ws) =>
       orStorageError(
         sql`insert into workspaces (id, name, features, created_at)
-            values (${ws.id}, ${ws.name}, ${JSON.stringify(ws.features)}::jsonb, ${ws.createdAt})`.pipe(Effect.asVoid)
+            values (${ws.id}, ${ws.name}, ${JSON.stringify(ws.features)}::jsonb, ${ws.createdAt})`.pipe(
+          Effect.asVoid
+        )
       ),
     get: (id) =>
       orStorageError(
@@ -57,10 +59,14 @@ export const makeWorkspaceRepository = Effect.gen(function* () {
         )
       ),
     list: orStorageError(
-      sql<WorkspaceRow>`select * from workspaces order by created_at, id`.pipe(Effect.map((rows) => rows.map(toWorkspace)))
+      sql<WorkspaceRow>`select * from workspaces order by created_at, id`.pipe(
+        Effect.map((rows) => rows.map(toWorkspace))
+      )
     ),
     count: orStorageError(
-      sql<{ readonly n: number }>`select count(*)::int as n from workspaces`.pipe(Effect.map((rows) => rows[0]?.n ?? 0))
+      sql<{ readonly n: number }>`select count(*)::int as n from workspaces`.pipe(
+        Effect.map((rows) => rows[0]?.n ?? 0)
+      )
     ),
     setFeatures: (id, features) =>
       orStorageError(

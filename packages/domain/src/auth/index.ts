@@ -1,2 +1,5 @@
 export * from "./api-key.js"
+export * from "./principal.js"
+export * from "./provisioning.js"
+export * from "./rate-limit.js"
 export * from "./scopes.js"

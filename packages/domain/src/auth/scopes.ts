@@ -14,4 +14,5 @@ export const FORMS_SCOPES = [
 export const Scope = Schema.Literal(...FORMS_SCOPES)
 export type Scope = typeof Scope.Type
 
-export const isScope = (value: string): value is Scope => (FORMS_SCOPES as ReadonlyArray<string>).includes(value)
+export const isScope = (value: string): value is Scope =>
+  (FORMS_SCOPES as ReadonlyArray<string>).includes(value)

@@ -22,7 +22,8 @@ export const decodeCursor = (cursor: string): Either.Either<CursorPosition, Inva
   try {
     const parsed: unknown = JSON.parse(decoder.decode(bytes))
     if (!Array.isArray(parsed) || parsed.length === 0) return invalid
-    if (!parsed.every((v) => typeof v === "string" || (typeof v === "number" && Number.isFinite(v)))) return invalid
+    if (!parsed.every((v) => typeof v === "string" || (typeof v === "number" && Number.isFinite(v))))
+      return invalid
     return Either.right(parsed as CursorPosition)
   } catch {
     return invalid

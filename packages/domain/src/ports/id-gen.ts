@@ -18,8 +18,9 @@ const webRandom = (n: number): Uint8Array => globalThis.crypto.getRandomValues(n
 /** Ids from the platform's Web Crypto random source and the Effect clock. */
 export const IdGenLive = Layer.succeed(IdGen, {
   uuid: Effect.sync(() => uuidV4FromBytes(webRandom(16))),
-  uuidV7: Effect.map(Effect.clockWith((clock) => clock.currentTimeMillis), (ms) =>
-    uuidV7FromParts(ms, webRandom(16))
+  uuidV7: Effect.map(
+    Effect.clockWith((clock) => clock.currentTimeMillis),
+    (ms) => uuidV7FromParts(ms, webRandom(16))
   ),
   randomBytes: (n) => Effect.sync(() => webRandom(n))
 })
@@ -39,8 +40,9 @@ export const IdGenSequential = (seed = 1): Layer.Layer<IdGen> =>
     }
     return {
       uuid: Effect.sync(() => uuidV4FromBytes(next())),
-      uuidV7: Effect.map(Effect.clockWith((clock) => clock.currentTimeMillis), (ms) =>
-        uuidV7FromParts(ms, next())
+      uuidV7: Effect.map(
+        Effect.clockWith((clock) => clock.currentTimeMillis),
+        (ms) => uuidV7FromParts(ms, next())
       ),
       randomBytes: (size) =>
         Effect.sync(() => {

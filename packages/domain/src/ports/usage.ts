@@ -15,7 +15,11 @@ export interface RateLimitStoreService {
   /** Counts one hit on `bucket` in the fixed window of `windowMs` containing `nowMs`. */
   readonly hit: (bucket: string, windowMs: number, nowMs: number) => Effect.Effect<RateLimitHit, StorageError>
   /** Current hits without counting one. */
-  readonly peek: (bucket: string, windowMs: number, nowMs: number) => Effect.Effect<RateLimitHit, StorageError>
+  readonly peek: (
+    bucket: string,
+    windowMs: number,
+    nowMs: number
+  ) => Effect.Effect<RateLimitHit, StorageError>
 }
 
 export class RateLimitStore extends Context.Tag("@folio/domain/RateLimitStore")<
@@ -33,7 +37,11 @@ export interface RequestRecord {
 export interface RequestCounts {
   readonly last24h: number
   readonly last7d: number
-  readonly byStatusLast24h: { readonly ok: number; readonly clientError: number; readonly serverError: number }
+  readonly byStatusLast24h: {
+    readonly ok: number
+    readonly clientError: number
+    readonly serverError: number
+  }
 }
 
 export interface UsageStoreService {

@@ -1,0 +1,25 @@
+// The forms REST API as one HttpApi: every group lives under /forms/api/v1 and declares the
+// envelope errors every route can answer with, so the generated OpenAPI document is complete.
+import { HttpApi, OpenApi } from "@effect/platform"
+import { Authentication } from "./auth.js"
+import { InvalidError, PayloadTooLargeError, RateLimitedError, UnauthorizedError } from "./errors.js"
+import { MetaApi } from "./meta/Api.js"
+
+export const FORMS_API_PREFIX = "/forms/api/v1"
+
+export class FormsApi extends HttpApi.make("forms")
+  .add(MetaApi)
+  .addError(InvalidError)
+  .addError(UnauthorizedError)
+  .addError(RateLimitedError)
+  .addError(PayloadTooLargeError)
+  .prefix(FORMS_API_PREFIX)
+  .annotateContext(
+    OpenApi.annotations({
+      title: "Folio Forms API",
+      version: "1.0.0",
+      description: "Author classic and interview forms, publish versions, read responses. Bearer API keys."
+    })
+  ) {}
+
+export { Authentication }

@@ -1,0 +1,60 @@
+// GET /blobs/<key>?exp=&sig=[&fn=]: serves a blob behind a locally signed, expiring URL (the
+// filesystem and memory blob stores' download links). S3 stores hand out presigned URLs instead.
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { BlobStore, verifyBlobSignature } from "@folio/domain"
+import { Clock, Context, Effect, Option } from "effect"
+import { forbidden, internal, notFound } from "../errors.js"
+import { envelopeResponse } from "../middleware.js"
+
+/** The HMAC secret the blob store signs its local URLs with. */
+export class BlobSigningSecret extends Context.Tag("@folio/adapters-http/BlobSigningSecret")<
+  BlobSigningSecret,
+  string
+>() {}
+
+const contentDisposition = (filename: string): string => {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_")
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`
+}
+
+const download = (secret: string, blobs: Context.Tag.Service<BlobStore>) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const url = new URL(request.url, "http://local")
+    let key: string
+    try {
+      key = url.pathname.slice("/blobs/".length).split("/").map(decodeURIComponent).join("/")
+    } catch {
+      return envelopeResponse(notFound("no such file"))
+    }
+    const exp = Number(url.searchParams.get("exp") ?? "")
+    const sig = url.searchParams.get("sig") ?? ""
+    const fn = url.searchParams.get("fn") ?? undefined
+    const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    const check = verifyBlobSignature({ key, expiresAt: exp, filename: fn }, sig, secret, now)
+    if (check !== "valid") {
+      return envelopeResponse(
+        forbidden(check === "expired" ? "download link has expired" : "download link is not valid")
+      )
+    }
+    const object = yield* blobs
+      .get(key)
+      .pipe(Effect.catchTag("StorageError", () => Effect.succeed(Option.none())))
+    if (Option.isNone(object)) return envelopeResponse(notFound("no such file"))
+    return HttpServerResponse.uint8Array(object.value.bytes, {
+      contentType: object.value.contentType,
+      headers: {
+        "cache-control": `private, max-age=${Math.max(0, exp - now)}`,
+        "x-content-type-options": "nosniff",
+        ...(fn === undefined ? {} : { "content-disposition": contentDisposition(fn) })
+      }
+    })
+  }).pipe(Effect.catchAllDefect(() => Effect.succeed(envelopeResponse(internal()))))
+
+export const BlobDownloadRoute = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function* () {
+    const secret = yield* BlobSigningSecret
+    const blobs = yield* BlobStore
+    yield* router.get("/blobs/*", download(secret, blobs))
+  })
+)

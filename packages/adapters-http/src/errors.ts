@@ -1,0 +1,157 @@
+// The forms service's error envelope `{ ok: false, error: { code, message, details? } }`: one
+// schema class per status so OpenAPI documents each, and the mapping from domain errors.
+import { HttpApiSchema } from "@effect/platform"
+import type { DomainError, Issue } from "@folio/domain"
+import { Schema } from "effect"
+
+const body = <Code extends string>(code: Code) =>
+  Schema.Struct({
+    code: Schema.Literal(code),
+    message: Schema.String,
+    details: Schema.optional(Schema.Unknown)
+  })
+
+const envelope = <Code extends string>(code: Code) => ({ ok: Schema.Literal(false), error: body(code) })
+
+export class UnauthorizedError extends Schema.Class<UnauthorizedError>("UnauthorizedError")(
+  envelope("unauthorized"),
+  HttpApiSchema.annotations({ status: 401 })
+) {}
+export class ForbiddenError extends Schema.Class<ForbiddenError>("ForbiddenError")(
+  envelope("forbidden"),
+  HttpApiSchema.annotations({ status: 403 })
+) {}
+export class NotFoundError extends Schema.Class<NotFoundError>("NotFoundError")(
+  envelope("not_found"),
+  HttpApiSchema.annotations({ status: 404 })
+) {}
+export class InvalidError extends Schema.Class<InvalidError>("InvalidError")(
+  envelope("invalid"),
+  HttpApiSchema.annotations({ status: 400 })
+) {}
+export class ConflictError extends Schema.Class<ConflictError>("ConflictError")(
+  envelope("conflict"),
+  HttpApiSchema.annotations({ status: 409 })
+) {}
+export class UnsupportedKindError extends Schema.Class<UnsupportedKindError>("UnsupportedKindError")(
+  envelope("unsupported_kind"),
+  HttpApiSchema.annotations({ status: 409 })
+) {}
+export class UnprocessableError extends Schema.Class<UnprocessableError>("UnprocessableError")(
+  envelope("unprocessable"),
+  HttpApiSchema.annotations({ status: 422 })
+) {}
+export class PayloadTooLargeError extends Schema.Class<PayloadTooLargeError>("PayloadTooLargeError")(
+  envelope("payload_too_large"),
+  HttpApiSchema.annotations({ status: 413 })
+) {}
+export class RateLimitedError extends Schema.Class<RateLimitedError>("RateLimitedError")(
+  envelope("rate_limited"),
+  HttpApiSchema.annotations({ status: 429 })
+) {}
+export class InternalError extends Schema.Class<InternalError>("InternalError")(
+  envelope("internal"),
+  HttpApiSchema.annotations({ status: 500 })
+) {}
+
+export type ApiError =
+  | UnauthorizedError
+  | ForbiddenError
+  | NotFoundError
+  | InvalidError
+  | ConflictError
+  | UnsupportedKindError
+  | UnprocessableError
+  | PayloadTooLargeError
+  | RateLimitedError
+  | InternalError
+
+export const API_ERROR_CLASSES = [
+  UnauthorizedError,
+  ForbiddenError,
+  NotFoundError,
+  InvalidError,
+  ConflictError,
+  UnsupportedKindError,
+  UnprocessableError,
+  PayloadTooLargeError,
+  RateLimitedError,
+  InternalError
+] as const
+
+export const STATUS_OF_CODE: Record<ApiError["error"]["code"], number> = {
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  invalid: 400,
+  conflict: 409,
+  unsupported_kind: 409,
+  unprocessable: 422,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal: 500
+}
+
+export const isApiError = (u: unknown): u is ApiError => API_ERROR_CLASSES.some((C) => u instanceof C)
+
+const withDetails = (details: unknown) => (details === undefined ? {} : { details })
+
+export const unauthorized = (message: string) =>
+  new UnauthorizedError({ ok: false, error: { code: "unauthorized", message } })
+export const forbidden = (message: string, details?: unknown) =>
+  new ForbiddenError({ ok: false, error: { code: "forbidden", message, ...withDetails(details) } })
+export const notFound = (message: string) =>
+  new NotFoundError({ ok: false, error: { code: "not_found", message } })
+export const invalid = (message: string, issues?: ReadonlyArray<Issue>) =>
+  new InvalidError({
+    ok: false,
+    error: { code: "invalid", message, ...withDetails(issues === undefined ? undefined : { issues }) }
+  })
+export const payloadTooLarge = (message: string) =>
+  new PayloadTooLargeError({ ok: false, error: { code: "payload_too_large", message } })
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new RateLimitedError({
+    ok: false,
+    error: { code: "rate_limited", message, details: { retryAfterSeconds } }
+  })
+export const internal = () =>
+  new InternalError({ ok: false, error: { code: "internal", message: "internal server error" } })
+
+/** A domain error as the envelope the client sees. Storage failures never leak their cause. */
+export const fromDomainError = (e: DomainError): ApiError => {
+  switch (e._tag) {
+    case "Unauthorized":
+      return unauthorized(e.message)
+    case "Forbidden":
+      return forbidden(
+        e.message,
+        e.requiredScopes === undefined ? undefined : { requiredScopes: e.requiredScopes }
+      )
+    case "NotFound":
+      return notFound(e.message)
+    case "Invalid":
+      return invalid(e.message, e.issues)
+    case "Conflict":
+      return new ConflictError({
+        ok: false,
+        error: { code: "conflict", message: e.message, ...withDetails(e.details) }
+      })
+    case "Unprocessable":
+      return new UnprocessableError({
+        ok: false,
+        error: {
+          code: "unprocessable",
+          message: e.message,
+          ...withDetails(e.issues === undefined ? undefined : { issues: e.issues })
+        }
+      })
+    case "UnsupportedKind":
+      return new UnsupportedKindError({ ok: false, error: { code: "unsupported_kind", message: e.message } })
+    case "RateLimited":
+      return rateLimited(e.message, e.retryAfterSeconds)
+    case "PayloadTooLarge":
+      return payloadTooLarge(e.message)
+    case "StorageError":
+      return internal()
+  }
+}

@@ -1,0 +1,37 @@
+// Meta endpoints: the key's capabilities and its usage and rate-limit budget.
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Capabilities } from "@folio/domain"
+import { Schema } from "effect"
+import { Authentication } from "../auth.js"
+import { Data } from "../envelope.js"
+import { InternalError, NotFoundError } from "../errors.js"
+
+export const Usage = Schema.Struct({
+  key: Schema.Struct({ id: Schema.String, scopes: Schema.Array(Schema.String) }),
+  rateLimit: Schema.NullOr(
+    Schema.Struct({ limit: Schema.Int, remaining: Schema.Int, resetSeconds: Schema.Int })
+  ),
+  requests: Schema.Struct({
+    last24h: Schema.Int,
+    last7d: Schema.Int,
+    byStatusLast24h: Schema.Struct({ ok: Schema.Int, clientError: Schema.Int, serverError: Schema.Int })
+  })
+}).annotations({ identifier: "Usage" })
+
+export class MetaApi extends HttpApiGroup.make("meta")
+  .add(
+    HttpApiEndpoint.get("capabilities", "/capabilities")
+      .addSuccess(Data(Capabilities))
+      .annotate(
+        OpenApi.Summary,
+        "What this key's workspace can author: form kinds, render modes, block types, features"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("usage", "/usage")
+      .addSuccess(Data(Usage))
+      .annotate(OpenApi.Summary, "This key, its live rate-limit budget and the workspace's request counts")
+  )
+  .addError(NotFoundError)
+  .addError(InternalError)
+  .middleware(Authentication) {}

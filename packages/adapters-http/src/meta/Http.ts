@@ -1,0 +1,59 @@
+// Handlers of the meta group.
+import { HttpApiBuilder } from "@effect/platform"
+import {
+  evaluateCapabilities,
+  KEY_REQUESTS_PER_MINUTE,
+  keyBucket,
+  Principal,
+  RATE_WINDOW_MS,
+  RateLimitStore,
+  decideRate,
+  UsageStore,
+  WorkspaceRepository
+} from "@folio/domain"
+import { Clock, Effect, Option } from "effect"
+import { FormsApi } from "../api.js"
+import { RateLimitPolicy } from "../auth.js"
+import { data } from "../envelope.js"
+import { internal, notFound } from "../errors.js"
+
+export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>
+  Effect.gen(function* () {
+    const workspaces = yield* WorkspaceRepository
+    const limits = yield* RateLimitStore
+    const usage = yield* UsageStore
+    return handlers
+      .handle("capabilities", () =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const workspace = yield* workspaces.get(principal.workspaceId)
+          if (Option.isNone(workspace)) return yield* Effect.fail(notFound("workspace not found"))
+          return data(evaluateCapabilities(workspace.value.features, principal.scopes))
+        }).pipe(Effect.catchTag("StorageError", () => Effect.fail(internal())))
+      )
+      .handle("usage", () =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const policy = yield* RateLimitPolicy
+          const now = yield* Clock.currentTimeMillis
+          const window = yield* limits.peek(keyBucket(principal.keyId), RATE_WINDOW_MS, now)
+          const decision = decideRate(
+            window.count,
+            policy.perKeyPerMinute ?? KEY_REQUESTS_PER_MINUTE,
+            window.resetAt,
+            now
+          )
+          const requests = yield* usage.counts(principal.workspaceId, new Date(now))
+          return data({
+            key: { id: principal.keyId, scopes: principal.scopes },
+            rateLimit: {
+              limit: decision.limit,
+              remaining: decision.remaining,
+              resetSeconds: decision.resetSeconds
+            },
+            requests
+          })
+        }).pipe(Effect.catchTag("StorageError", () => Effect.fail(internal())))
+      )
+  })
+)

@@ -1,0 +1,88 @@
+// Filesystem BlobStore (the default): objects under a root directory, written atomically (temp file
+// + rename) with a JSON sidecar for the content type; keys can never leave the root.
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
+import { dirname, resolve, sep } from "node:path"
+import { BlobStore, StorageError } from "@folio/domain"
+import { Effect, Layer, Option } from "effect"
+import { checkKey, type LocalSigningOptions, localSignedUrl } from "./memory.js"
+
+export interface FsBlobStoreOptions extends LocalSigningOptions {
+  readonly root: string
+}
+
+const META = ".meta.json"
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT"
+
+export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
+  Layer.sync(BlobStore, () => {
+    const root = resolve(options.root)
+    const pathOf = (key: string) => {
+      const path = resolve(root, ...key.split("/"))
+      // Belt and braces: isValidBlobKey already rules out "..", absolute keys and empty segments.
+      if (!path.startsWith(root + sep)) throw new Error("blob key escapes the root")
+      return path
+    }
+    const attempt = <A>(message: string, run: () => Promise<A>) =>
+      Effect.tryPromise({ try: run, catch: (cause) => new StorageError({ message, cause }) })
+
+    return BlobStore.of({
+      put: (key, object) =>
+        Effect.zipRight(
+          checkKey(key),
+          attempt("cannot write blob", async () => {
+            const path = pathOf(key)
+            await mkdir(dirname(path), { recursive: true })
+            const tmp = `${path}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`
+            await writeFile(`${tmp}${META}`, JSON.stringify({ contentType: object.contentType }))
+            await writeFile(tmp, object.bytes)
+            await rename(`${tmp}${META}`, `${path}${META}`)
+            await rename(tmp, path)
+          })
+        ),
+      get: (key) =>
+        Effect.zipRight(
+          checkKey(key),
+          attempt("cannot read blob", async () => {
+            const path = pathOf(key)
+            try {
+              const [bytes, meta] = await Promise.all([readFile(path), readFile(`${path}${META}`, "utf8")])
+              const { contentType } = JSON.parse(meta) as { contentType: string }
+              return Option.some({
+                bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+                contentType
+              })
+            } catch (error) {
+              if (isMissing(error)) return Option.none()
+              throw error
+            }
+          })
+        ),
+      head: (key) =>
+        Effect.zipRight(
+          checkKey(key),
+          attempt("cannot stat blob", async () => {
+            const path = pathOf(key)
+            try {
+              const [info, meta] = await Promise.all([stat(path), readFile(`${path}${META}`, "utf8")])
+              const { contentType } = JSON.parse(meta) as { contentType: string }
+              return Option.some({ size: info.size, contentType })
+            } catch (error) {
+              if (isMissing(error)) return Option.none()
+              throw error
+            }
+          })
+        ),
+      delete: (key) =>
+        Effect.zipRight(
+          checkKey(key),
+          attempt("cannot delete blob", async () => {
+            const path = pathOf(key)
+            await rm(path, { force: true })
+            await rm(`${path}${META}`, { force: true })
+          })
+        ),
+      signedUrl: (key, { expiresInSeconds, filename }) =>
+        Effect.zipRight(checkKey(key), localSignedUrl(options, key, expiresInSeconds, filename))
+    })
+  })

@@ -1,0 +1,67 @@
+// In-memory BlobStore: bytes in a Map, downloads through the same locally signed URLs as the
+// filesystem store (served by the app's /blobs route).
+import { BlobStore, isValidBlobKey, signedBlobPath, StorageError } from "@folio/domain"
+import { Clock, Effect, Layer, Option } from "effect"
+
+export interface LocalSigningOptions {
+  readonly publicOrigin: string
+  readonly signingSecret: string
+}
+
+export const invalidKey = () => new StorageError({ message: "invalid blob key" })
+
+export const checkKey = (key: string) => (isValidBlobKey(key) ? Effect.void : Effect.fail(invalidKey()))
+
+/** A signed URL for `key`, valid for `expiresInSeconds` from the Effect clock. */
+export const localSignedUrl = (
+  options: LocalSigningOptions,
+  key: string,
+  expiresInSeconds: number,
+  filename?: string
+) =>
+  Effect.map(Clock.currentTimeMillis, (ms) => {
+    const expiresAt = Math.floor(ms / 1000) + Math.max(1, Math.floor(expiresInSeconds))
+    return `${options.publicOrigin}${signedBlobPath({ key, expiresAt, filename }, options.signingSecret)}`
+  })
+
+export const MemoryBlobStoreLive = (options: LocalSigningOptions) =>
+  Layer.sync(BlobStore, () => {
+    const objects = new Map<string, { bytes: Uint8Array; contentType: string }>()
+    return BlobStore.of({
+      put: (key, object) =>
+        Effect.zipRight(
+          checkKey(key),
+          Effect.sync(
+            () =>
+              void objects.set(key, { bytes: Uint8Array.from(object.bytes), contentType: object.contentType })
+          )
+        ),
+      get: (key) =>
+        Effect.zipRight(
+          checkKey(key),
+          Effect.sync(() =>
+            Option.map(Option.fromNullable(objects.get(key)), (o) => ({
+              bytes: Uint8Array.from(o.bytes),
+              contentType: o.contentType
+            }))
+          )
+        ),
+      head: (key) =>
+        Effect.zipRight(
+          checkKey(key),
+          Effect.sync(() =>
+            Option.map(Option.fromNullable(objects.get(key)), (o) => ({
+              size: o.bytes.byteLength,
+              contentType: o.contentType
+            }))
+          )
+        ),
+      delete: (key) =>
+        Effect.zipRight(
+          checkKey(key),
+          Effect.sync(() => void objects.delete(key))
+        ),
+      signedUrl: (key, { expiresInSeconds, filename }) =>
+        Effect.zipRight(checkKey(key), localSignedUrl(options, key, expiresInSeconds, filename))
+    })
+  })

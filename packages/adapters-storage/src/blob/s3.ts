@@ -1,0 +1,121 @@
+// S3 BlobStore: any S3-compatible server (path-style by default), the AWS SDK doing all request
+// signing, downloads as presigned GET URLs.
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException
+} from "@aws-sdk/client-s3"
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner"
+import { BlobStore, StorageError } from "@folio/domain"
+import { Effect, Layer, Option } from "effect"
+import { checkKey } from "./memory.js"
+
+export interface S3BlobStoreOptions {
+  readonly endpoint: string
+  readonly region: string
+  readonly bucket: string
+  readonly accessKeyId: string
+  readonly secretAccessKey: string
+  readonly forcePathStyle?: boolean | undefined
+}
+
+const isNotFound = (error: unknown) =>
+  error instanceof S3ServiceException &&
+  (error.name === "NoSuchKey" || error.name === "NotFound" || error.$metadata.httpStatusCode === 404)
+
+/** RFC 6266 / 5987 Content-Disposition for a suggested file name. */
+export const contentDisposition = (filename: string): string => {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_")
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`
+}
+
+export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
+  Layer.scoped(
+    BlobStore,
+    Effect.gen(function* () {
+      const client = yield* Effect.acquireRelease(
+        Effect.sync(
+          () =>
+            new S3Client({
+              endpoint: options.endpoint,
+              region: options.region,
+              forcePathStyle: options.forcePathStyle ?? true,
+              credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+            })
+        ),
+        (c) => Effect.sync(() => c.destroy())
+      )
+      const Bucket = options.bucket
+      const attempt = <A>(message: string, run: (signal: AbortSignal) => Promise<A>) =>
+        Effect.tryPromise({ try: run, catch: (cause) => new StorageError({ message, cause }) })
+      const orNone = <A>(message: string, run: (signal: AbortSignal) => Promise<A>) =>
+        attempt(message, async (signal) => {
+          try {
+            return Option.some(await run(signal))
+          } catch (error) {
+            if (isNotFound(error)) return Option.none<A>()
+            throw error
+          }
+        })
+
+      return BlobStore.of({
+        put: (Key, object) =>
+          Effect.zipRight(
+            checkKey(Key),
+            attempt("cannot write blob", (abortSignal) =>
+              client.send(
+                new PutObjectCommand({ Bucket, Key, Body: object.bytes, ContentType: object.contentType }),
+                { abortSignal }
+              )
+            )
+          ),
+        get: (Key) =>
+          Effect.zipRight(
+            checkKey(Key),
+            orNone("cannot read blob", async (abortSignal) => {
+              const out = await client.send(new GetObjectCommand({ Bucket, Key }), { abortSignal })
+              const bytes = (await out.Body?.transformToByteArray()) ?? new Uint8Array()
+              return { bytes, contentType: out.ContentType ?? "application/octet-stream" }
+            })
+          ),
+        head: (Key) =>
+          Effect.zipRight(
+            checkKey(Key),
+            orNone("cannot stat blob", async (abortSignal) => {
+              const out = await client.send(new HeadObjectCommand({ Bucket, Key }), { abortSignal })
+              return {
+                size: out.ContentLength ?? 0,
+                contentType: out.ContentType ?? "application/octet-stream"
+              }
+            })
+          ),
+        delete: (Key) =>
+          Effect.zipRight(
+            checkKey(Key),
+            attempt("cannot delete blob", (abortSignal) =>
+              client.send(new DeleteObjectCommand({ Bucket, Key }), { abortSignal })
+            ).pipe(Effect.asVoid)
+          ),
+        signedUrl: (Key, { expiresInSeconds, filename }) =>
+          Effect.zipRight(
+            checkKey(Key),
+            attempt("cannot presign blob URL", () =>
+              getSignedUrl(
+                client,
+                new GetObjectCommand({
+                  Bucket,
+                  Key,
+                  ...(filename === undefined
+                    ? {}
+                    : { ResponseContentDisposition: contentDisposition(filename) })
+                }),
+                { expiresIn: Math.max(1, Math.floor(expiresInSeconds)) }
+              )
+            )
+          )
+      })
+    })
+  )

@@ -1,0 +1,56 @@
+// The composed application: one Layer graph from configuration to a listening HTTP server. Used by
+// `main` and by the end-to-end tests, which launch it in-process on port 0.
+import { createServer, type Server } from "node:http"
+import { HttpApiBuilder, HttpMiddleware } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { BlobSigningSecret, FormsHttpLive, ReadinessCheck } from "@folio/adapters-http"
+import { StorageHealth } from "@folio/adapters-storage"
+import { IdGenLive } from "@folio/domain"
+import { Effect, Layer } from "effect"
+import type { AppConfig } from "./config.js"
+import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
+
+/** Readiness = the database answers. */
+const ReadinessLive = Layer.effect(
+  ReadinessCheck,
+  Effect.map(StorageHealth, (health) => ReadinessCheck.of({ check: health.check }))
+)
+
+/**
+ * On shutdown the server stops accepting at once; requests in flight get `graceMs` to finish before
+ * their connections are cut, so a slow client cannot hold the process open.
+ */
+const gracefulClose = (server: Server, graceMs: number) =>
+  Layer.scopedDiscard(
+    Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        server.closeIdleConnections()
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs)
+        timer.unref()
+        server.once("close", () => clearTimeout(timer))
+      })
+    )
+  )
+
+export const appLayer = (config: AppConfig) =>
+  Layer.unwrapEffect(
+    Effect.gen(function* () {
+      const secret = yield* blobSigningSecret(config)
+      const server = createServer({ keepAliveTimeout: 5_000 })
+      const infrastructure = Layer.mergeAll(
+        storageLayer(config),
+        blobStoreLayer(config, secret),
+        IdGenLive,
+        Layer.succeed(BlobSigningSecret, secret)
+      )
+      const http = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+        Layer.provide(FormsHttpLive),
+        Layer.provide(ReadinessLive),
+        // Built after the server, so released before it: connections are told to wind down before
+        // server.close() starts waiting for them.
+        Layer.provideMerge(gracefulClose(server, config.shutdownGraceMs)),
+        Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port, host: config.host }))
+      )
+      return http.pipe(Layer.provideMerge(infrastructure))
+    })
+  )

@@ -1,0 +1,114 @@
+// Command-line administration: workspaces and API keys, against the same storage the server uses
+// (DATABASE_URL, or the embedded database under DATA_DIR while the server is stopped).
+import { parseArgs } from "node:util"
+import { NodeRuntime } from "@effect/platform-node"
+import {
+  ApiKeyRepository,
+  createWorkspace,
+  IdGenLive,
+  issueApiKey,
+  parseScopeList,
+  revokeApiKey,
+  WorkspaceRepository
+} from "@folio/domain"
+import { Console, Effect, Layer, Logger, LogLevel } from "effect"
+import { AppConfig } from "./config.js"
+import { reportFailure } from "./failure.js"
+import { storageLayer } from "./storage.js"
+
+const USAGE = `usage: npm run cli -- <command>
+
+  workspace create NAME
+  workspace list
+  key create --workspace ID --scopes forms:read,forms:write,... [--name NAME]   (--scopes all = every scope)
+  key list --workspace ID
+  key revoke --workspace ID KEY_ID
+`
+
+class UsageError extends Error {}
+
+const parsed = parseArgs({
+  args: process.argv.slice(2),
+  allowPositionals: true,
+  options: {
+    workspace: { type: "string" },
+    scopes: { type: "string" },
+    name: { type: "string" },
+    help: { type: "boolean", short: "h" }
+  },
+  strict: false
+})
+
+const required = (value: string | boolean | undefined, flag: string): string => {
+  if (typeof value !== "string" || value.length === 0) throw new UsageError(`missing --${flag}`)
+  return value
+}
+
+const command = Effect.gen(function* () {
+  const [noun, verb, arg] = parsed.positionals
+  const opts = parsed.values
+  switch (`${noun} ${verb}`) {
+    case "workspace create": {
+      if (arg === undefined) throw new UsageError("missing workspace NAME")
+      const ws = yield* createWorkspace(parsed.positionals.slice(2).join(" "))
+      yield* Console.log(`workspace ${ws.id} "${ws.name}" created`)
+      return
+    }
+    case "workspace list": {
+      const all = yield* WorkspaceRepository.pipe(Effect.flatMap((r) => r.list))
+      for (const ws of all) yield* Console.log(`${ws.id}  ${ws.createdAt.toISOString()}  ${ws.name}`)
+      return
+    }
+    case "key create": {
+      const workspaceId = required(opts.workspace, "workspace")
+      const scopes = yield* parseScopeList(required(opts.scopes, "scopes"))
+      const name = typeof opts.name === "string" ? opts.name : "cli"
+      const { record, plaintext } = yield* issueApiKey({ workspaceId, name, scopes })
+      yield* Console.log(`key ${record.id} created with scopes ${record.scopes.join(",")}`)
+      yield* Console.log("Store it now; it is shown only this once:")
+      yield* Console.log(plaintext)
+      return
+    }
+    case "key list": {
+      const workspaceId = required(opts.workspace, "workspace")
+      const keys = yield* ApiKeyRepository.pipe(Effect.flatMap((r) => r.list(workspaceId)))
+      for (const k of keys) {
+        const state = k.revokedAt === null ? "active " : "revoked"
+        yield* Console.log(`${k.id}  ${state}  folio_${k.prefix}_…  ${k.name}  ${k.scopes.join(",")}`)
+      }
+      return
+    }
+    case "key revoke": {
+      const workspaceId = required(opts.workspace, "workspace")
+      if (arg === undefined) throw new UsageError("missing KEY_ID")
+      yield* revokeApiKey(workspaceId, arg)
+      yield* Console.log(`key ${arg} revoked`)
+      return
+    }
+    default:
+      throw new UsageError(noun === undefined ? "missing command" : `unknown command: ${noun} ${verb ?? ""}`)
+  }
+})
+
+if (parsed.values.help === true || parsed.positionals.length === 0) {
+  process.stdout.write(USAGE)
+  process.exit(parsed.values.help === true ? 0 : 2)
+}
+
+const program = Effect.gen(function* () {
+  const config = yield* AppConfig
+  yield* command.pipe(Effect.provide(Layer.merge(storageLayer(config), IdGenLive)))
+}).pipe(
+  Effect.catchAllDefect((defect) =>
+    defect instanceof UsageError
+      ? Effect.sync(() => {
+          process.stderr.write(`${defect.message}\n\n${USAGE}`)
+          process.exitCode = 2
+        })
+      : Effect.die(defect)
+  ),
+  Effect.catchAllCause(reportFailure),
+  Logger.withMinimumLogLevel(LogLevel.Warning)
+)
+
+NodeRuntime.runMain(program, { disableErrorReporting: true, disablePrettyLogger: true })

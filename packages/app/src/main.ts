@@ -1,0 +1,53 @@
+// The server: `npm start`. Reads configuration, opens storage (embedded PGlite by default), serves
+// HTTP, and on first start with an empty embedded database prints a full-scope key once.
+import { HttpServer } from "@effect/platform"
+import { NodeRuntime } from "@effect/platform-node"
+import { bootstrapIfEmpty } from "@folio/domain"
+import { Effect, Layer, Logger, Option } from "effect"
+import { appLayer } from "./app-layer.js"
+import { AppConfig } from "./config.js"
+import { reportFailure } from "./failure.js"
+import { logLevelOf } from "./logging.js"
+
+const announce = (config: AppConfig) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const server = yield* HttpServer.HttpServer
+      const address =
+        server.address._tag === "TcpAddress" ? `${server.address.hostname}:${server.address.port}` : ""
+      yield* Effect.logInfo("listening").pipe(
+        Effect.annotateLogs({
+          address,
+          publicOrigin: config.publicOrigin,
+          embedded: Option.isNone(config.databaseUrl)
+        })
+      )
+      // Only the embedded database bootstraps itself; a real server is provisioned with the CLI.
+      if (Option.isSome(config.databaseUrl)) return
+      const created = yield* bootstrapIfEmpty()
+      if (Option.isNone(created)) return
+      const { key, workspace } = created.value
+      const lines = [
+        "",
+        `Folio created workspace "${workspace.name}" (${workspace.id}) and an API key with every scope.`,
+        "It is shown only this once; store it now:",
+        "",
+        `  ${key.plaintext}`,
+        "",
+        "Try it:",
+        `  curl -H "Authorization: Bearer ${key.plaintext}" ${config.publicOrigin}/forms/api/v1/capabilities`,
+        ""
+      ]
+      yield* Effect.sync(() => process.stdout.write(`${lines.join("\n")}\n`))
+    })
+  )
+
+const program = Effect.gen(function* () {
+  const config = yield* AppConfig
+  const app = appLayer(config)
+  yield* Layer.launch(announce(config).pipe(Layer.provide(app))).pipe(
+    Logger.withMinimumLogLevel(logLevelOf(config.logLevel))
+  )
+}).pipe(Effect.catchAllCause(reportFailure), Effect.provide(Logger.json))
+
+NodeRuntime.runMain(program, { disableErrorReporting: true, disablePrettyLogger: true })

@@ -1,0 +1,81 @@
+// Runs the built server and CLI as real child processes, the way `npm start` and `npm run cli` do.
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+
+export const root = fileURLToPath(new URL("../..", import.meta.url))
+const run = promisify(execFile)
+
+/** `npm run build` once per test file (incremental, so cheap when dist is current). */
+export const build = async (): Promise<void> => {
+  await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-b"], { cwd: root })
+}
+
+export interface Started {
+  readonly child: ChildProcess
+  readonly origin: string
+  readonly stdout: () => string
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+const baseEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
+  const clean: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production" }
+  return { ...clean, ...env }
+}
+
+/** Starts packages/app/dist/main.js and resolves once it logs that it is listening. */
+export const startServer = (env: Record<string, string>): Promise<Started> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [`${root}packages/app/dist/main.js`], {
+      cwd: root,
+      env: baseEnv({ PORT: "0", ...env }),
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let out = ""
+    let err = ""
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+      child.on("exit", (code, signal) => done({ code, signal }))
+    )
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}\n${err}`)), 60_000)
+    child.stderr?.on("data", (chunk: Buffer) => {
+      err += chunk.toString()
+    })
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString()
+      const line = out.split("\n").find((l) => l.includes('"listening"'))
+      if (line === undefined) return
+      const address = (JSON.parse(line) as { annotations: { address: string } }).annotations.address
+      clearTimeout(timer)
+      // Give the bootstrap (printed right after "listening") a moment to land in stdout.
+      setTimeout(() => resolve({ child, origin: `http://${address}`, stdout: () => out, exited }), 300)
+    })
+    child.on("exit", (code) => {
+      clearTimeout(timer)
+      reject(new Error(`server exited with ${code} before listening:\n${out}\n${err}`))
+    })
+  })
+
+export const runProcess = async (
+  script: "main" | "cli",
+  args: ReadonlyArray<string>,
+  env: Record<string, string>
+): Promise<{ code: number; stdout: string; stderr: string }> => {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [`${root}packages/app/dist/${script}.js`, ...args],
+      {
+        cwd: root,
+        env: baseEnv(env),
+        timeout: 60_000
+      }
+    )
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string }
+    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" }
+  }
+}
+
+export const keyIn = (text: string): string | undefined =>
+  /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(text)?.[0]

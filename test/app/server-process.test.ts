@@ -1,0 +1,136 @@
+// Issue 2's "done means", end to end: `npm start` on the embedded defaults serves health and
+// readiness, prints a working key once, exits 0 on SIGTERM within 5 s, and reuses its data.
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { build, keyIn, runProcess, startServer } from "./process.js"
+
+const dataDir = mkdtempSync(join(tmpdir(), "folio-app-"))
+const env = { DATA_DIR: dataDir, LOG_LEVEL: "info" }
+
+beforeAll(build, 240_000)
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+const stopWithin = async (started: Awaited<ReturnType<typeof startServer>>, ms: number) => {
+  const t0 = Date.now()
+  started.child.kill("SIGTERM")
+  const result = await started.exited
+  return { ...result, elapsed: Date.now() - t0 }
+}
+
+describe("npm start on the embedded defaults", () => {
+  let key = ""
+
+  it("serves /healthz and /readyz, prints a working key once, and exits 0 on SIGTERM", async () => {
+    const server = await startServer(env)
+    try {
+      key = keyIn(server.stdout()) ?? ""
+      expect(key).not.toBe("")
+      expect(server.stdout()).toContain(`curl -H "Authorization: Bearer ${key}"`)
+      expect((await fetch(`${server.origin}/healthz`)).status).toBe(200)
+      expect((await fetch(`${server.origin}/readyz`)).status).toBe(200)
+      const usage = await fetch(`${server.origin}/forms/api/v1/usage`, {
+        headers: { authorization: `Bearer ${key}` }
+      })
+      expect(usage.status).toBe(200)
+      const denied = await fetch(`${server.origin}/forms/api/v1/usage`, {
+        headers: { authorization: "Bearer nope" }
+      })
+      expect(denied.status).toBe(401)
+    } finally {
+      const stopped = await stopWithin(server, 5_000)
+      expect(stopped.code).toBe(0)
+      expect(stopped.elapsed).toBeLessThan(5_000)
+    }
+  })
+
+  it("reuses the same data on the next start: no new key, the old one still works", async () => {
+    const server = await startServer(env)
+    try {
+      expect(keyIn(server.stdout())).toBeUndefined()
+      const usage = await fetch(`${server.origin}/forms/api/v1/usage`, {
+        headers: { authorization: `Bearer ${key}` }
+      })
+      expect(usage.status).toBe(200)
+    } finally {
+      expect((await stopWithin(server, 5_000)).code).toBe(0)
+    }
+  })
+
+  it("refuses a bad config value with one line naming the variable", async () => {
+    const result = await runProcess("main", [], { ...env, PORT: "eighty" })
+    expect(result.code).toBe(1)
+    const lines = result.stderr.trim().split("\n")
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain("PORT")
+  })
+})
+
+describe("the CLI", () => {
+  const cliDir = mkdtempSync(join(tmpdir(), "folio-cli-"))
+  const cliEnv = { DATA_DIR: cliDir }
+  afterAll(() => rmSync(cliDir, { recursive: true, force: true }))
+
+  it("creates a workspace and keys, lists and revokes them; the key authenticates until revoked", async () => {
+    const created = await runProcess("cli", ["workspace", "create", "Acme", "Labs"], cliEnv)
+    expect(created.code).toBe(0)
+    const workspaceId = /workspace ([0-9a-f-]{36})/.exec(created.stdout)?.[1] ?? ""
+    expect(workspaceId).not.toBe("")
+    expect((await runProcess("cli", ["workspace", "list"], cliEnv)).stdout).toContain("Acme Labs")
+
+    const badScopes = await runProcess(
+      "cli",
+      ["key", "create", "--workspace", workspaceId, "--scopes", "forms:fly"],
+      cliEnv
+    )
+    expect(badScopes.code).toBe(1)
+    expect(badScopes.stderr).toContain("scopes")
+
+    const key = await runProcess(
+      "cli",
+      ["key", "create", "--workspace", workspaceId, "--scopes", "forms:read,files:read", "--name", "reader"],
+      cliEnv
+    )
+    expect(key.code).toBe(0)
+    const plaintext = keyIn(key.stdout) ?? ""
+    const keyId = /key ([0-9a-f-]{36}) created/.exec(key.stdout)?.[1] ?? ""
+    expect(plaintext).not.toBe("")
+
+    const listed = await runProcess("cli", ["key", "list", "--workspace", workspaceId], cliEnv)
+    expect(listed.stdout).toContain(keyId)
+    expect(listed.stdout).toContain("forms:read,files:read")
+    expect(listed.stdout).not.toContain(plaintext)
+
+    const server = await startServer(cliEnv)
+    try {
+      const ok = await fetch(`${server.origin}/forms/api/v1/usage`, {
+        headers: { authorization: `Bearer ${plaintext}` }
+      })
+      expect(ok.status).toBe(200)
+      // The server holds the embedded database: the CLI refuses instead of corrupting it.
+      const locked = await runProcess("cli", ["workspace", "list"], cliEnv)
+      expect(locked.code).toBe(1)
+      expect(locked.stderr).toContain("in use")
+    } finally {
+      await stopWithin(server, 5_000)
+    }
+
+    expect((await runProcess("cli", ["key", "revoke", "--workspace", workspaceId, keyId], cliEnv)).code).toBe(
+      0
+    )
+    expect((await runProcess("cli", ["key", "revoke", "--workspace", workspaceId, keyId], cliEnv)).code).toBe(
+      1
+    )
+
+    const again = await startServer(cliEnv)
+    try {
+      const revoked = await fetch(`${again.origin}/forms/api/v1/usage`, {
+        headers: { authorization: `Bearer ${plaintext}` }
+      })
+      expect(revoked.status).toBe(401)
+    } finally {
+      await stopWithin(again, 5_000)
+    }
+  })
+})

@@ -1,0 +1,74 @@
+// Reads every import of the workspace packages' sources (static, re-export and dynamic) with the
+// TypeScript preprocessor, and checks them against DESIGN.md's dependency rule.
+import { readdirSync, readFileSync } from "node:fs"
+import { join, relative, resolve, sep } from "node:path"
+import ts from "typescript"
+
+export const PACKAGES = ["domain", "adapters-storage", "adapters-http", "adapters-mcp", "app"] as const
+export type PackageName = (typeof PACKAGES)[number]
+
+export interface ImportEdge {
+  readonly file: string
+  readonly specifier: string
+}
+
+export interface Violation extends ImportEdge {
+  readonly rule: string
+}
+
+/** What the pure domain may import besides its own files. */
+const DOMAIN_ALLOWED = [/^effect(\/.*)?$/, /^@noble\/hashes(\/.*)?$/, /^canonicalize$/]
+const ADAPTERS: ReadonlyArray<PackageName> = ["adapters-storage", "adapters-http", "adapters-mcp"]
+
+export const importsOf = (source: string): ReadonlyArray<string> =>
+  ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName)
+
+/** The package a relative import lands in, or undefined when it stays inside `pkgDir`. */
+const escapedTo = (root: string, file: string, specifier: string): string | undefined => {
+  if (!specifier.startsWith(".")) return undefined
+  const target = resolve(file, "..", specifier)
+  const rel = relative(join(root, "packages"), target)
+  const pkg = rel.split(sep)[0]
+  return pkg
+}
+
+export const checkImport = (root: string, pkg: PackageName, edge: ImportEdge): Violation | undefined => {
+  const { specifier } = edge
+  const landed = escapedTo(root, edge.file, specifier)
+  if (landed !== undefined && landed !== pkg) {
+    return { ...edge, rule: `${pkg} reaches into another package by a relative path` }
+  }
+  if (specifier.startsWith(".")) return undefined
+  if (pkg === "domain") {
+    return DOMAIN_ALLOWED.some((re) => re.test(specifier))
+      ? undefined
+      : { ...edge, rule: "domain imports only effect and small pure libraries" }
+  }
+  if (ADAPTERS.includes(pkg)) {
+    const other = ADAPTERS.find(
+      (a) => a !== pkg && (specifier === `@folio/${a}` || specifier.startsWith(`@folio/${a}/`))
+    )
+    if (other !== undefined) return { ...edge, rule: `${pkg} imports another adapter (${other})` }
+    if (specifier === "@folio/app" || specifier.startsWith("@folio/app/")) {
+      return { ...edge, rule: `${pkg} imports the app` }
+    }
+  }
+  return undefined
+}
+
+const sourceFiles = (dir: string): ReadonlyArray<string> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return /\.(ts|mts|cts|tsx)$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : []
+  })
+
+export const violationsIn = (root: string): ReadonlyArray<Violation> =>
+  PACKAGES.flatMap((pkg) =>
+    sourceFiles(join(root, "packages", pkg, "src")).flatMap((file) =>
+      importsOf(readFileSync(file, "utf8")).flatMap((specifier) => {
+        const v = checkImport(root, pkg, { file: relative(root, file), specifier })
+        return v === undefined ? [] : [v]
+      })
+    )
+  )
