@@ -12,7 +12,7 @@ const env = { DATA_DIR: dataDir, LOG_LEVEL: "info" }
 beforeAll(build, 240_000)
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-const stopWithin = async (started: Awaited<ReturnType<typeof startServer>>, ms: number) => {
+const stopWithin = async (started: Awaited<ReturnType<typeof startServer>>) => {
   const t0 = Date.now()
   started.child.kill("SIGTERM")
   const result = await started.exited
@@ -39,7 +39,7 @@ describe("npm start on the embedded defaults", () => {
       })
       expect(denied.status).toBe(401)
     } finally {
-      const stopped = await stopWithin(server, 5_000)
+      const stopped = await stopWithin(server)
       expect(stopped.code).toBe(0)
       expect(stopped.elapsed).toBeLessThan(5_000)
     }
@@ -54,7 +54,7 @@ describe("npm start on the embedded defaults", () => {
       })
       expect(usage.status).toBe(200)
     } finally {
-      expect((await stopWithin(server, 5_000)).code).toBe(0)
+      expect((await stopWithin(server)).code).toBe(0)
     }
   })
 
@@ -113,7 +113,7 @@ describe("the CLI", () => {
       expect(locked.code).toBe(1)
       expect(locked.stderr).toContain("in use")
     } finally {
-      await stopWithin(server, 5_000)
+      await stopWithin(server)
     }
 
     expect((await runProcess("cli", ["key", "revoke", "--workspace", workspaceId, keyId], cliEnv)).code).toBe(
@@ -130,7 +130,7 @@ describe("the CLI", () => {
       })
       expect(revoked.status).toBe(401)
     } finally {
-      await stopWithin(again, 5_000)
+      await stopWithin(again)
     }
   })
 })

@@ -3,6 +3,8 @@
 import {
   ApiKeyRepository,
   FormRepository,
+  type FormRecord,
+  type ResponseRecord,
   RateLimitStore,
   ResponseRepository,
   UsageStore,
@@ -14,7 +16,6 @@ import { at, form, next, publication, response, uuid, workspace } from "./fixtur
 import type { StorageTarget } from "./targets.js"
 
 type Opened = Awaited<ReturnType<StorageTarget["open"]>>
-type Run = <A, E>(effect: Effect.Effect<A, E, never>) => Promise<A>
 type Ports =
   | WorkspaceRepository
   | ApiKeyRepository
@@ -229,7 +230,7 @@ export const registerStorageContracts = (target: StorageTarget) => {
 
       it("walks every form exactly once, newest first, with filters, search and cursors", async () => {
         const ws = await newWorkspace()
-        const made = []
+        const made: Array<FormRecord> = []
         for (let i = 0; i < 13; i++) {
           const stamp = at(`2026-05-01T00:00:${String(i % 7).padStart(2, "0")}.000Z`) // ties on updatedAt
           made.push(
@@ -334,7 +335,7 @@ export const registerStorageContracts = (target: StorageTarget) => {
         const ws = await newWorkspace()
         const f = await insertForm(ws.id)
         const { version } = await publish(f)
-        const made = []
+        const made: Array<ResponseRecord> = []
         for (let i = 0; i < 7; i++) {
           const r = response(f, version.id, {
             createdAt: at(`2026-03-0${i + 1}T00:00:00.000Z`),

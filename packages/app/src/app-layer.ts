@@ -3,7 +3,7 @@
 import { createServer, type Server } from "node:http"
 import { HttpApiBuilder, HttpMiddleware } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { BlobSigningSecret, FormsHttpLive, ReadinessCheck } from "@folio/adapters-http"
+import { BlobSigningSecret, FormsHttpLive, RateLimitPolicy, ReadinessCheck } from "@folio/adapters-http"
 import { StorageHealth } from "@folio/adapters-storage"
 import { IdGenLive } from "@folio/domain"
 import { Effect, Layer } from "effect"
@@ -32,16 +32,23 @@ const gracefulClose = (server: Server, graceMs: number) =>
     )
   )
 
-export const appLayer = (config: AppConfig) =>
+/** Storage chosen by the caller instead of by configuration (tests, embedding). */
+export type StorageOverride = ReturnType<typeof storageLayer>
+
+export const appLayer = (config: AppConfig, overrides: { readonly storage?: StorageOverride } = {}) =>
   Layer.unwrapEffect(
     Effect.gen(function* () {
       const secret = yield* blobSigningSecret(config)
       const server = createServer({ keepAliveTimeout: 5_000 })
       const infrastructure = Layer.mergeAll(
-        storageLayer(config),
+        overrides.storage ?? storageLayer(config),
         blobStoreLayer(config, secret),
         IdGenLive,
-        Layer.succeed(BlobSigningSecret, secret)
+        Layer.succeed(BlobSigningSecret, secret),
+        Layer.succeed(RateLimitPolicy, {
+          perKeyPerMinute: config.rateLimitPerKey,
+          authAttemptsPerIpPerMinute: config.authAttemptsPerIp
+        })
       )
       const http = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
         Layer.provide(FormsHttpLive),

@@ -26,6 +26,10 @@ export interface AppConfig {
   readonly blobSigningSecret: Option.Option<Redacted.Redacted<string>>
   readonly logLevel: LogLevelName
   readonly shutdownGraceMs: number
+  /** Requests per minute per API key (spec: 120). */
+  readonly rateLimitPerKey: number
+  /** Authentication attempts per minute per client IP (spec: 600). */
+  readonly authAttemptsPerIp: number
 }
 
 const origin = (name: string) =>
@@ -50,6 +54,12 @@ const port = Config.integer("PORT").pipe(
   Config.withDefault(8080),
   Config.validate({ message: "must be an integer from 0 to 65535", validation: (p) => p >= 0 && p <= 65535 })
 )
+
+const positive = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 })
+  )
 
 const s3 = Config.all({
   endpoint: origin("S3_ENDPOINT"),
@@ -106,6 +116,8 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigError.ConfigError> = Effe
       "error",
       "none"
     )("LOG_LEVEL").pipe(Config.withDefault("info" as const)),
+    rateLimitPerKey: yield* positive("RATE_LIMIT_PER_KEY", 120),
+    authAttemptsPerIp: yield* positive("AUTH_ATTEMPTS_PER_IP", 600),
     shutdownGraceMs: yield* Config.integer("SHUTDOWN_GRACE_MS").pipe(
       Config.withDefault(4000),
       Config.validate({ message: "must be from 0 to 60000", validation: (n) => n >= 0 && n <= 60000 })

@@ -18,7 +18,7 @@ import {
   WorkspaceRepository
 } from "@folio/domain"
 import { Context, Effect, Layer, Redacted } from "effect"
-import { StorageHealth } from "../health.js"
+import { StorageHealth, type StoragePorts } from "../health.js"
 import { makeRateLimitStore, makeUsageStore } from "./counters.js"
 import { orStorageError } from "./errors.js"
 import { makeFormRepository } from "./forms.js"
@@ -43,10 +43,12 @@ export const SqlRepositoriesLive = Layer.effectContext(
 
 const MigrationsLive = PgMigrator.layer({ loader: migrations }).pipe(Layer.provide(NodeContext.layer))
 
-const withMigrations = <E, R>(client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, E, R>) =>
+const withMigrations = <E, R>(
+  client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, E, R>
+): Layer.Layer<StoragePorts, StorageError, R> =>
   SqlRepositoriesLive.pipe(
-    Layer.provideMerge(MigrationsLive),
-    Layer.provideMerge(client),
+    Layer.provide(MigrationsLive),
+    Layer.provide(client),
     Layer.mapError((cause) =>
       cause instanceof StorageError ? cause : new StorageError({ message: "cannot open the database", cause })
     )

@@ -1,0 +1,55 @@
+// Runs the composed application in-process on a free port, with storage chosen by the test.
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { MemoryStorageLive } from "@folio/adapters-storage"
+import { type AppConfig, appLayer, type StorageOverride } from "@folio/app"
+import { Effect, Exit, Layer, Logger, LogLevel, Option, Redacted, Scope } from "effect"
+import { freePort } from "./free-port.js"
+
+export interface RunningApp {
+  readonly origin: string
+  readonly config: AppConfig
+  /** Runs an effect against the app's own services (repositories, blob store, ids). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, AppServices>) => Promise<A>
+  readonly close: () => Promise<void>
+}
+
+type AppServices = Layer.Layer.Success<ReturnType<typeof appLayer>>
+
+export const startApp = async (
+  options: { readonly storage?: StorageOverride; readonly config?: Partial<AppConfig> } = {}
+): Promise<RunningApp> => {
+  const port = await freePort()
+  const dataDir = mkdtempSync(join(tmpdir(), "folio-test-app-"))
+  const config: AppConfig = {
+    port,
+    host: "127.0.0.1",
+    publicOrigin: `http://127.0.0.1:${port}`,
+    dataDir,
+    databaseUrl: Option.none(),
+    blobStore: "memory",
+    s3: Option.none(),
+    blobSigningSecret: Option.some(Redacted.make("test-signing-secret-0123456789abcdef")),
+    logLevel: "none",
+    shutdownGraceMs: 1000,
+    rateLimitPerKey: 120,
+    authAttemptsPerIp: 600,
+    ...options.config
+  }
+  const scope = Effect.runSync(Scope.make())
+  const context = await Effect.runPromise(
+    Layer.buildWithScope(appLayer(config, { storage: options.storage ?? MemoryStorageLive }), scope).pipe(
+      Logger.withMinimumLogLevel(LogLevel.None)
+    )
+  )
+  return {
+    origin: config.publicOrigin,
+    config,
+    run: (effect) => Effect.runPromise(Effect.provide(effect, context)),
+    close: async () => {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}
