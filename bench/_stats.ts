@@ -1,0 +1,33 @@
+// Small statistics and output helpers shared by the benchmarks.
+import { mkdirSync, writeFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+
+export const quantile = (sorted: ReadonlyArray<number>, q: number): number => {
+  if (sorted.length === 0) return Number.NaN
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))
+  return sorted[i] ?? Number.NaN
+}
+
+export const summarize = (samples: ReadonlyArray<number>) => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return { n: sorted.length, median: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) }
+}
+
+export const writeResult = (name: string, result: unknown): string => {
+  const dir = fileURLToPath(new URL("./results/", import.meta.url))
+  mkdirSync(dir, { recursive: true })
+  const file = `${dir}${name}.json`
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`)
+  return file
+}
+
+export const printTable = (rows: ReadonlyArray<Record<string, string | number>>) => {
+  const first = rows[0]
+  if (first === undefined) return
+  const headers = Object.keys(first)
+  const cell = (v: string | number) => (typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : v)
+  const widths = headers.map((h) => Math.max(h.length, ...rows.map((r) => cell(r[h] ?? "").length)))
+  const line = (values: ReadonlyArray<string>) => values.map((v, i) => v.padEnd(widths[i] ?? 0)).join("  ")
+  process.stdout.write(`${line(headers)}\n${line(widths.map((w) => "-".repeat(w)))}\n`)
+  for (const r of rows) process.stdout.write(`${line(headers.map((h) => cell(r[h] ?? "")))}\n`)
+}
