@@ -25,7 +25,8 @@ export const printTable = (rows: ReadonlyArray<Record<string, string | number>>)
   const first = rows[0]
   if (first === undefined) return
   const headers = Object.keys(first)
-  const cell = (v: string | number) => (typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : v)
+  const cell = (v: string | number) =>
+    typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : v
   const widths = headers.map((h) => Math.max(h.length, ...rows.map((r) => cell(r[h] ?? "").length)))
   const line = (values: ReadonlyArray<string>) => values.map((v, i) => v.padEnd(widths[i] ?? 0)).join("  ")
   process.stdout.write(`${line(headers)}\n${line(widths.map((w) => "-".repeat(w)))}\n`)

@@ -37,7 +37,11 @@ const measure = async (name: string, layer: Layer.Layer<StoragePorts, unknown>) 
       draftRevision: 1,
       draftDefinition: {
         schemaVersion: 1,
-        blocks: Array.from({ length: 30 }, (_, i) => ({ id: `blk_${String(i).padStart(8, "0")}`, type: "short_text", label: `Q${i}` }))
+        blocks: Array.from({ length: 30 }, (_, i) => ({
+          id: `blk_${String(i).padStart(8, "0")}`,
+          type: "short_text",
+          label: `Q${i}`
+        }))
       },
       settings: {},
       settingsSignature: null,
@@ -84,7 +88,12 @@ const measure = async (name: string, layer: Layer.Layer<StoragePorts, unknown>) 
     }
 
     const t0 = performance.now()
-    await run(Effect.forEach(Array.from({ length: CONCURRENT_READS }), () => get, { concurrency: CONCURRENT_FIBERS, discard: true }))
+    await run(
+      Effect.forEach(Array.from({ length: CONCURRENT_READS }), () => get, {
+        concurrency: CONCURRENT_FIBERS,
+        discard: true
+      })
+    )
     const seconds = (performance.now() - t0) / 1000
 
     const r = summarize(reads)
@@ -111,7 +120,10 @@ export async function run(): Promise<void> {
     rmSync(dir, { recursive: true, force: true })
   }
 
-  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+  const base =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    "postgres://postgres@127.0.0.1:5432/test"
   const name = `folio_bench_${Date.now().toString(36)}`
   const admin = new pg.Client({ connectionString: base })
   try {
@@ -119,7 +131,9 @@ export async function run(): Promise<void> {
     await admin.query(`create database ${name}`)
     const url = new URL(base)
     url.pathname = `/${name}`
-    rows.push(await measure("postgres", PgStorageLive({ url: url.toString(), maxConnections: CONCURRENT_FIBERS })))
+    rows.push(
+      await measure("postgres", PgStorageLive({ url: url.toString(), maxConnections: CONCURRENT_FIBERS }))
+    )
   } catch (error) {
     process.stdout.write(`postgres skipped: ${error instanceof Error ? error.message : String(error)}\n`)
   } finally {

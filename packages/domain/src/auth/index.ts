@@ -1,4 +1,5 @@
 export * from "./api-key.js"
+export * from "./permissions.js"
 export * from "./principal.js"
 export * from "./provisioning.js"
 export * from "./rate-limit.js"

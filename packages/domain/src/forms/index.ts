@@ -1,1 +1,7 @@
-export {}
+export * from "./definition/index.js"
+export * from "./form.js"
+export * from "./gates.js"
+export * from "./interview/index.js"
+export * from "./json-schema.js"
+export * from "./settings/index.js"
+export * from "./views.js"

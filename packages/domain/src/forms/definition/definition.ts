@@ -1,0 +1,73 @@
+// The classic FormDefinition (schemaVersion 1): its shape schema, the semantic checks that run
+// after it, and the one decoder every adapter uses.
+import { Either, Schema } from "effect"
+import { Invalid, type Issue } from "../../kernel/errors.js"
+import { issuesOf, STRICT_ALL } from "../../kernel/issues.js"
+import { type Block, Block as BlockSchema } from "./blocks.js"
+import { isInputBlockType } from "./block-types.js"
+import { ArrayOf } from "./primitives.js"
+import { LogicRule, Quiz, RandomGroup, Scale } from "./rules.js"
+import { semanticIssues } from "./semantics.js"
+
+export const MAX_BLOCKS = 200
+export const MAX_LOGIC_RULES = 200
+export const MAX_RANDOM_GROUPS = 50
+export const MAX_SCALES = 50
+export const MAX_QUIZZES = 20
+
+export const FormDefinition = Schema.Struct({
+  schemaVersion: Schema.Literal(1),
+  blocks: ArrayOf(BlockSchema, 0, MAX_BLOCKS),
+  logic: Schema.optionalWith(ArrayOf(LogicRule, 0, MAX_LOGIC_RULES), { default: () => [] }),
+  randomGroups: Schema.optional(ArrayOf(RandomGroup, 0, MAX_RANDOM_GROUPS)),
+  scales: Schema.optional(ArrayOf(Scale, 0, MAX_SCALES)),
+  quizzes: Schema.optional(ArrayOf(Quiz, 0, MAX_QUIZZES))
+}).annotations({
+  identifier: "FormDefinition",
+  title: "Classic form definition",
+  description: "schemaVersion 1: typed blocks with branching logic, random groups, scales and quizzes"
+})
+export type FormDefinition = typeof FormDefinition.Type
+export type FormDefinitionEncoded = typeof FormDefinition.Encoded
+
+export const emptyFormDefinition = (): FormDefinition => ({ schemaVersion: 1, blocks: [], logic: [] })
+
+const decodeShape = Schema.decodeUnknownEither(FormDefinition, STRICT_ALL)
+const encodeShape = Schema.encodeEither(FormDefinition)
+
+/** Shape then semantics; every issue is value-free. */
+export const decodeFormDefinition = (input: unknown): Either.Either<FormDefinition, Invalid> => {
+  const shape = decodeShape(input)
+  if (Either.isLeft(shape)) {
+    return Either.left(new Invalid({ message: "definition failed validation", issues: issuesOf(shape.left) }))
+  }
+  const issues: ReadonlyArray<Issue> = semanticIssues(shape.right)
+  return issues.length === 0
+    ? Either.right(shape.right)
+    : Either.left(new Invalid({ message: "definition failed validation", issues }))
+}
+
+/** The stored/wire form of a decoded definition (defaults written out). */
+export const encodeFormDefinition = (definition: FormDefinition): FormDefinitionEncoded =>
+  Either.getOrThrow(encodeShape(definition))
+
+export const inputBlocks = (definition: FormDefinition): ReadonlyArray<Block> =>
+  definition.blocks.filter((b) => isInputBlockType(b.type))
+
+export type DefinitionFeature = "file_upload" | "ranking" | "matrix"
+
+/** Which gated authoring features a definition uses. */
+export const definitionFeatures = (definition: FormDefinition): ReadonlySet<DefinitionFeature> => {
+  const used = new Set<DefinitionFeature>()
+  for (const block of definition.blocks) {
+    if (block.type === "file_upload") used.add("file_upload")
+    if (block.type === "ranking") used.add("ranking")
+    if (
+      (block.type === "multiple_choice" || block.type === "checkboxes") &&
+      block.options.matrixGroupId !== undefined
+    ) {
+      used.add("matrix")
+    }
+  }
+  return used
+}

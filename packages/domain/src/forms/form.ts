@@ -1,0 +1,269 @@
+// The form aggregate as total pure functions over the stored record: create (always a draft),
+// replace definition (CAS on draftRevision), replace settings (CAS on settingsSignature), set slug,
+// publish / unpublish (CAS, immutable numbered versions), duplicate. Storage persists what these
+// return; every returned record bumps rowVersion so the repository can detect a lost race.
+import { Either } from "effect"
+import { Conflict, type Invalid, Invalid as InvalidError, Unprocessable } from "../kernel/errors.js"
+import type { FormKind, FormRecord, FormVersionRecord } from "../ports/forms.js"
+import type { Capabilities } from "../workspace/capabilities.js"
+import {
+  decodeFormDefinition,
+  emptyFormDefinition,
+  encodeFormDefinition,
+  type FormDefinition,
+  inputBlocks
+} from "./definition/definition.js"
+import { checkClassicDefinitionAllowed, checkKindAllowed, checkSettingsAllowed } from "./gates.js"
+import {
+  decodeInterviewDefinition,
+  emptyInterviewDefinition,
+  encodeInterviewDefinition,
+  type InterviewDefinition,
+  interviewHasContent,
+  readStoredInterviewDefinition
+} from "./interview/definition.js"
+import {
+  decodeFormSettings,
+  encodeFormSettings,
+  type FormSettings,
+  settingsSignature
+} from "./settings/settings.js"
+
+export type AnyDefinition = FormDefinition | InterviewDefinition
+
+/** Decodes a definition for `kind` and applies the workspace's gates. */
+export const validateDefinition = (
+  kind: FormKind,
+  input: unknown,
+  caps: Capabilities
+): Either.Either<{ readonly decoded: AnyDefinition; readonly encoded: unknown }, Invalid | Unprocessable> =>
+  Either.gen(function* () {
+    yield* checkKindAllowed(kind, caps)
+    if (kind === "classic") {
+      const decoded = yield* decodeFormDefinition(input)
+      yield* checkClassicDefinitionAllowed(decoded, caps)
+      return { decoded, encoded: encodeFormDefinition(decoded) }
+    }
+    const decoded = yield* decodeInterviewDefinition(input)
+    return { decoded, encoded: encodeInterviewDefinition(decoded) }
+  })
+
+const validateSettings = (input: unknown, caps: Capabilities) =>
+  Either.gen(function* () {
+    const decoded = yield* decodeFormSettings(input)
+    yield* checkSettingsAllowed(decoded, caps)
+    return { decoded, encoded: encodeFormSettings(decoded), signature: settingsSignature(decoded) }
+  })
+
+/** Reads a stored draft or version definition; unreadable legacy data degrades to null. */
+export const readStoredDefinition = (kind: FormKind, stored: unknown): AnyDefinition | null => {
+  if (kind === "interview") return readStoredInterviewDefinition(stored)
+  const decoded = decodeFormDefinition(stored)
+  return Either.isRight(decoded) ? decoded.right : null
+}
+
+export const readStoredSettings = (stored: unknown): FormSettings | null => {
+  const decoded = decodeFormSettings(stored)
+  return Either.isRight(decoded) ? decoded.right : null
+}
+
+/** Public slugs: lowercase letters, digits and single hyphens, 3..64 characters. */
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,63}$/
+
+export const validateSlug = (slug: string): Either.Either<string, Invalid> =>
+  SLUG_PATTERN.test(slug)
+    ? Either.right(slug)
+    : Either.left(
+        new InvalidError({
+          message:
+            "slug must be 3 to 64 lowercase letters, digits or single hyphens, not starting or ending with a hyphen",
+          issues: [{ path: ["slug"], rule: "slug" }]
+        })
+      )
+
+export interface CreateFormCommand {
+  readonly id: string
+  readonly workspaceId: string
+  readonly slug: string
+  readonly kind: FormKind
+  readonly title: string
+  readonly definition?: unknown
+  readonly settings?: unknown
+}
+
+export const createForm = (
+  command: CreateFormCommand,
+  caps: Capabilities,
+  now: Date
+): Either.Either<FormRecord, Invalid | Unprocessable> =>
+  Either.gen(function* () {
+    yield* checkKindAllowed(command.kind, caps)
+    const definition =
+      command.definition === undefined
+        ? command.kind === "classic"
+          ? encodeFormDefinition(emptyFormDefinition())
+          : encodeInterviewDefinition(emptyInterviewDefinition())
+        : (yield* validateDefinition(command.kind, command.definition, caps)).encoded
+    const settings = yield* validateSettings(command.settings ?? {}, caps)
+    return {
+      id: command.id,
+      workspaceId: command.workspaceId,
+      kind: command.kind,
+      title: command.title,
+      slug: command.slug,
+      status: "draft",
+      draftRevision: 1,
+      draftDefinition: definition,
+      settings: settings.encoded,
+      settingsSignature: settings.signature,
+      currentVersionId: null,
+      versionCount: 0,
+      rowVersion: 1,
+      createdAt: now,
+      updatedAt: now
+    }
+  })
+
+const revisionConflict = (form: FormRecord) =>
+  new Conflict({
+    message: "draftRevision does not match: re-read the form and re-apply your change",
+    details: { draftRevision: form.draftRevision }
+  })
+
+const touch = (form: FormRecord, now: Date, changes: Partial<FormRecord>): FormRecord => ({
+  ...form,
+  ...changes,
+  rowVersion: form.rowVersion + 1,
+  updatedAt: now
+})
+
+export const replaceDefinition = (
+  form: FormRecord,
+  command: {
+    readonly definition: unknown
+    readonly expectedDraftRevision: number
+    readonly title?: string | undefined
+  },
+  caps: Capabilities,
+  now: Date
+): Either.Either<FormRecord, Conflict | Invalid | Unprocessable> =>
+  Either.gen(function* () {
+    if (command.expectedDraftRevision !== form.draftRevision)
+      return yield* Either.left(revisionConflict(form))
+    const { encoded } = yield* validateDefinition(form.kind, command.definition, caps)
+    return touch(form, now, {
+      draftDefinition: encoded,
+      draftRevision: form.draftRevision + 1,
+      ...(command.title === undefined ? {} : { title: command.title })
+    })
+  })
+
+export const replaceSettings = (
+  form: FormRecord,
+  command: { readonly settings: unknown; readonly expectedSettingsSignature: string },
+  caps: Capabilities,
+  now: Date
+): Either.Either<FormRecord, Conflict | Invalid | Unprocessable> =>
+  Either.gen(function* () {
+    // Unreadable stored settings have no signature; a full replacement is how they get repaired.
+    if (form.settingsSignature !== null && command.expectedSettingsSignature !== form.settingsSignature) {
+      return yield* Either.left(
+        new Conflict({
+          message: "settingsSignature does not match: re-read the form and re-apply your change",
+          details: { settingsSignature: form.settingsSignature }
+        })
+      )
+    }
+    const settings = yield* validateSettings(command.settings, caps)
+    return touch(form, now, { settings: settings.encoded, settingsSignature: settings.signature })
+  })
+
+export const setSlug = (form: FormRecord, slug: string, now: Date): Either.Either<FormRecord, Invalid> =>
+  Either.map(validateSlug(slug), (valid) => (valid === form.slug ? form : touch(form, now, { slug: valid })))
+
+/** Whether the draft can be published: classic needs an input block, interview a field or goal. */
+export const hasContent = (form: FormRecord): boolean => {
+  const definition = readStoredDefinition(form.kind, form.draftDefinition)
+  if (definition === null) return false
+  return definition.schemaVersion === 1 ? inputBlocks(definition).length > 0 : interviewHasContent(definition)
+}
+
+export const publish = (
+  form: FormRecord,
+  command: { readonly expectedDraftRevision: number },
+  context: { readonly now: Date; readonly versionId: string }
+): Either.Either<
+  { readonly form: FormRecord; readonly version: FormVersionRecord },
+  Conflict | Unprocessable
+> =>
+  Either.gen(function* () {
+    if (command.expectedDraftRevision !== form.draftRevision)
+      return yield* Either.left(revisionConflict(form))
+    if (!hasContent(form)) {
+      return yield* Either.left(
+        new Unprocessable({
+          message:
+            form.kind === "classic"
+              ? "a classic form needs at least one input block to be published"
+              : "an interview needs at least one field or goal to be published"
+        })
+      )
+    }
+    const version: FormVersionRecord = {
+      id: context.versionId,
+      formId: form.id,
+      workspaceId: form.workspaceId,
+      kind: form.kind,
+      version: form.versionCount + 1,
+      definition: form.draftDefinition,
+      publishedAt: context.now
+    }
+    return {
+      version,
+      form: touch(form, context.now, {
+        status: "published",
+        currentVersionId: version.id,
+        versionCount: version.version
+      })
+    }
+  })
+
+/** Published -> draft. Already a draft: nothing changes (the same record comes back). */
+export const unpublish = (
+  form: FormRecord,
+  command: { readonly expectedDraftRevision: number },
+  now: Date
+): Either.Either<FormRecord, Conflict> => {
+  if (command.expectedDraftRevision !== form.draftRevision) return Either.left(revisionConflict(form))
+  return Either.right(form.status === "draft" ? form : touch(form, now, { status: "draft" }))
+}
+
+/** A new draft from an existing form, re-validated through the same creation gates. */
+export const duplicateForm = (
+  source: FormRecord,
+  target: { readonly id: string; readonly slug: string },
+  caps: Capabilities,
+  now: Date
+): Either.Either<FormRecord, Invalid | Unprocessable> => {
+  const definition = readStoredDefinition(source.kind, source.draftDefinition)
+  if (definition === null) {
+    return Either.left(
+      new Unprocessable({ message: "the source form's draft cannot be read, so it cannot be copied" })
+    )
+  }
+  const encoded =
+    definition.schemaVersion === 1 ? encodeFormDefinition(definition) : encodeInterviewDefinition(definition)
+  return createForm(
+    {
+      id: target.id,
+      workspaceId: source.workspaceId,
+      slug: target.slug,
+      kind: source.kind,
+      title: `${source.title} (copy)`.slice(0, 200),
+      definition: encoded,
+      settings: readStoredSettings(source.settings) === null ? {} : source.settings
+    },
+    caps,
+    now
+  )
+}

@@ -1,0 +1,46 @@
+// Capability gates: a workspace's disabled form kinds, render modes and features reject a write
+// with `unprocessable`, naming what is disabled (never the input).
+import { Either } from "effect"
+import { Unprocessable } from "../kernel/errors.js"
+import type { Capabilities } from "../workspace/capabilities.js"
+import { definitionFeatures, type FormDefinition } from "./definition/definition.js"
+import type { FormSettings } from "./settings/settings.js"
+
+const FEATURE_FLAG = { file_upload: "fileUpload", ranking: "ranking", matrix: "matrix" } as const
+
+export const checkKindAllowed = (
+  kind: "classic" | "interview",
+  caps: Capabilities
+): Either.Either<void, Unprocessable> =>
+  kind === "interview" && !caps.formKinds.interview
+    ? Either.left(new Unprocessable({ message: "interview forms are not enabled for this workspace" }))
+    : Either.void
+
+export const checkClassicDefinitionAllowed = (
+  definition: FormDefinition,
+  caps: Capabilities
+): Either.Either<void, Unprocessable> => {
+  const disabled = [...definitionFeatures(definition)].filter((f) => caps.features[FEATURE_FLAG[f]] === false)
+  if (disabled.length === 0) return Either.void
+  return Either.left(
+    new Unprocessable({
+      message: `the definition uses features not enabled for this workspace: ${disabled.join(", ")}`,
+      issues: disabled.map((f) => ({ path: ["definition"], rule: `featureDisabled:${f}` }))
+    })
+  )
+}
+
+export const checkSettingsAllowed = (
+  settings: FormSettings,
+  caps: Capabilities
+): Either.Either<void, Unprocessable> => {
+  const mode = settings.renderMode
+  return mode !== "classic" && !caps.renderModes[mode]
+    ? Either.left(
+        new Unprocessable({
+          message: `render mode ${mode} is not enabled for this workspace`,
+          issues: [{ path: ["settings", "renderMode"], rule: "renderModeDisabled" }]
+        })
+      )
+    : Either.void
+}

@@ -1,0 +1,362 @@
+// The interview definition (kind `interview`, schemaVersion 2) with every field, default and range
+// of forms-api.md, and the reader that turns stored legacy data into v2 or null, never a throw.
+import { Either, Schema } from "effect"
+import { Invalid, type Issue } from "../../kernel/errors.js"
+import { issuesOf, STRICT_ALL } from "../../kernel/issues.js"
+import { ArrayOf, IntBetween, Str, StrBetween } from "../definition/primitives.js"
+
+const d = <A, I>(schema: Schema.Schema<A, I>, value: () => NoInfer<A>) =>
+  Schema.optionalWith(schema, { default: value })
+
+const LocaleMap = (min: number, max: number) =>
+  Schema.Record({ key: StrBetween(2, 10), value: StrBetween(min, max) })
+const Slug = (max: number) =>
+  Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max), Schema.pattern(/^[A-Za-z0-9_-]+$/))
+const Locale = Schema.Literal("ko", "en", "ja")
+const Unit = Schema.Finite.pipe(Schema.between(0, 1))
+
+export const InterviewModule = Schema.Struct({
+  id: Slug(80),
+  labelByLocale: LocaleMap(1, 500),
+  purpose: Schema.optional(Str(2000)),
+  order: d(IntBetween(0, 1000), () => 0),
+  maxFollowups: Schema.optional(IntBetween(0, 30))
+})
+
+export const INTERVIEW_VALUE_TYPES = [
+  "short_text",
+  "long_text",
+  "single_select",
+  "multi_select",
+  "boolean",
+  "number",
+  "scale_1_5",
+  "nps_0_10"
+] as const
+
+export const InterviewField = Schema.Struct({
+  id: Slug(80),
+  labelByLocale: LocaleMap(1, 500),
+  descriptionByLocale: Schema.optional(LocaleMap(1, 2000)),
+  questionByLocale: Schema.optional(LocaleMap(1, 2000)),
+  moduleId: Schema.optional(Slug(80)),
+  valueType: Schema.Literal(...INTERVIEW_VALUE_TYPES),
+  requiredness: d(Schema.Literal("hard", "soft", "optional"), () => "optional" as const),
+  sensitivity: d(Schema.Literal("none", "low", "moderate", "high"), () => "none" as const),
+  priority: d(IntBetween(0, 100), () => 50),
+  options: d(ArrayOf(Schema.Struct({ id: Slug(64), labelByLocale: LocaleMap(1, 500) }), 0, 100), () => []),
+  allowedNonAnswerStates: d(
+    ArrayOf(Schema.Literal("refused", "unknown", "not_applicable", "deferred"), 0, 4),
+    () => ["refused", "unknown", "not_applicable"] as const
+  ),
+  askPolicy: d(
+    Schema.Struct({
+      maxAttempts: d(IntBetween(1, 5), () => 2),
+      allowFollowup: d(Schema.Boolean, () => true),
+      askIfAlreadyImplied: d(Schema.Boolean, () => false)
+    }),
+    () => ({ maxAttempts: 2, allowFollowup: true, askIfAlreadyImplied: false })
+  ),
+  extraction: d(
+    Schema.Struct({
+      allowFreeText: d(Schema.Boolean, () => true),
+      allowInference: d(Schema.Boolean, () => false),
+      confidenceThreshold: d(Unit, () => 0.6),
+      confirmation: d(Schema.Literal("never", "when_ambiguous", "always"), () => "when_ambiguous" as const),
+      requireEvidenceSpan: d(Schema.Boolean, () => true),
+      allowCustomAnswer: Schema.optional(Schema.Boolean)
+    }),
+    () => ({
+      allowFreeText: true,
+      allowInference: false,
+      confidenceThreshold: 0.6,
+      confirmation: "when_ambiguous" as const,
+      requireEvidenceSpan: true
+    })
+  )
+})
+
+export const PROBE_KINDS = [
+  "example",
+  "behavior",
+  "impact",
+  "why",
+  "tradeoff",
+  "emotion",
+  "barrier",
+  "clarify",
+  "temporal_sequence",
+  "comparison",
+  "counterexample",
+  "priority",
+  "laddering"
+] as const
+
+export const InterviewGoal = Schema.Struct({
+  id: Slug(80),
+  labelByLocale: LocaleMap(1, 500),
+  internalRubric: d(Str(2000), () => ""),
+  publicPromptHintByLocale: LocaleMap(1, 2000),
+  anchorQuestionByLocale: Schema.optional(LocaleMap(1, 2000)),
+  moduleId: Schema.optional(Slug(80)),
+  priority: d(IntBetween(0, 100), () => 50),
+  requiredCoverage: d(Unit, () => 0.7),
+  required: d(Schema.Boolean, () => true),
+  allowedProbeKinds: d(
+    ArrayOf(Schema.Literal(...PROBE_KINDS), 0, 13),
+    () => ["example", "why", "impact"] as const
+  ),
+  maxProbes: Schema.optional(IntBetween(1, 20))
+})
+
+export const CAPTURE_TYPES = [
+  "pain_point",
+  "motivation",
+  "barrier",
+  "preference",
+  "emotion",
+  "context",
+  "constraint",
+  "risk",
+  "contradiction",
+  "unexpected_topic",
+  "quote"
+] as const
+
+const defaultPolicy = () => ({
+  maxExchanges: 10,
+  maxFollowups: 4,
+  targetFollowups: 2,
+  maxQuestionCharacters: 280,
+  sessionTtlMinutes: 1440,
+  context: { recentMessageCount: 6, summaryAfterMessages: 10 }
+})
+
+export const InterviewDefinition = Schema.Struct({
+  schemaVersion: d(Schema.Literal(2), () => 2 as const),
+  title: d(Str(200), () => ""),
+  goal: d(Str(2000), () => ""),
+  greetingByLocale: Schema.optional(LocaleMap(1, 2000)),
+  closingByLocale: Schema.optional(LocaleMap(1, 2000)),
+  persona: Schema.optional(
+    Schema.Struct({ name: Schema.optional(Str(80)), tone: Schema.optional(Str(200)) })
+  ),
+  researchBrief: Schema.optional(
+    Schema.Struct({
+      purpose: d(Str(2000), () => ""),
+      participantProfile: d(Str(2000), () => ""),
+      decisionUse: d(Str(2000), () => ""),
+      researchQuestions: d(ArrayOf(StrBetween(1, 1000), 0, 30), () => []),
+      methodologyPresetId: Schema.optional(Slug(80))
+    })
+  ),
+  locales: d(
+    Schema.Struct({
+      default: d(Locale, () => "ko" as const),
+      supported: d(ArrayOf(Locale, 1, 3), () => ["ko"] as const)
+    }),
+    () => ({ default: "ko" as const, supported: ["ko"] as const })
+  ),
+  disclosure: Schema.optional(
+    Schema.Struct({
+      version: StrBetween(1, 100),
+      required: d(Schema.Boolean, () => false),
+      purposeTextByLocale: Schema.optional(LocaleMap(1, 2000)),
+      retentionTextByLocale: Schema.optional(LocaleMap(1, 2000))
+    })
+  ),
+  modules: Schema.optional(ArrayOf(InterviewModule, 0, 20)),
+  fields: d(ArrayOf(InterviewField, 0, 50), () => []),
+  goals: d(ArrayOf(InterviewGoal, 0, 30), () => []),
+  memberCheck: Schema.optional(
+    Schema.Struct({ enabled: d(Schema.Boolean, () => false), allowCorrection: d(Schema.Boolean, () => true) })
+  ),
+  validation: Schema.optional(
+    Schema.Struct({
+      enabled: d(Schema.Boolean, () => false),
+      fieldIds: d(ArrayOf(Slug(80), 0, 20), () => []),
+      itemsPerRespondent: d(IntBetween(1, 20), () => 4),
+      assignmentVersion: d(Slug(80), () => "v1")
+    })
+  ),
+  codebook: Schema.optional(
+    Schema.Struct({
+      version: StrBetween(1, 100),
+      codes: d(
+        ArrayOf(
+          Schema.Struct({
+            id: StrBetween(1, 80),
+            codeType: d(
+              Schema.Literal(
+                "theme",
+                "pain_point",
+                "emotional_signal",
+                "workaround",
+                "revealed_behavior",
+                "contradiction"
+              ),
+              () => "theme" as const
+            ),
+            labelByLocale: LocaleMap(1, 500),
+            descriptionByLocale: Schema.optional(LocaleMap(1, 2000))
+          }),
+          0,
+          100
+        ),
+        () => []
+      ),
+      allowEmergentCodes: d(Schema.Boolean, () => true)
+    })
+  ),
+  policy: d(
+    Schema.Struct({
+      maxExchanges: d(IntBetween(1, 50), () => 10),
+      maxFollowups: d(IntBetween(0, 30), () => 4),
+      targetFollowups: d(IntBetween(0, 30), () => 2),
+      maxQuestionCharacters: d(IntBetween(40, 2000), () => 280),
+      sessionTtlMinutes: d(IntBetween(5, 43200), () => 1440),
+      context: d(
+        Schema.Struct({
+          recentMessageCount: d(IntBetween(1, 50), () => 6),
+          summaryAfterMessages: d(IntBetween(2, 100), () => 10)
+        }),
+        () => ({ recentMessageCount: 6, summaryAfterMessages: 10 })
+      )
+    }),
+    defaultPolicy
+  ),
+  emergentExtraction: Schema.optional(
+    Schema.Struct({
+      enabled: d(Schema.Boolean, () => true),
+      captureTypes: d(
+        ArrayOf(Schema.Literal(...CAPTURE_TYPES), 0, 11),
+        () => ["pain_point", "motivation", "barrier", "preference", "emotion", "unexpected_topic"] as const
+      ),
+      relatednessPolicy: d(
+        Schema.Struct({
+          onlyIfRelatedToFieldOrTopic: d(Schema.Boolean, () => false),
+          allowNovelTheme: d(Schema.Boolean, () => true),
+          requireEvidenceSpan: d(Schema.Boolean, () => true)
+        }),
+        () => ({ onlyIfRelatedToFieldOrTopic: false, allowNovelTheme: true, requireEvidenceSpan: true })
+      ),
+      followupPolicy: d(
+        Schema.Struct({
+          allowEmergentFollowup: d(Schema.Boolean, () => false),
+          maxEmergentFollowupsPerSession: d(IntBetween(0, 10), () => 0)
+        }),
+        () => ({ allowEmergentFollowup: false, maxEmergentFollowupsPerSession: 0 })
+      )
+    })
+  ),
+  experience: Schema.optional(
+    Schema.Struct({
+      theme: Schema.optional(Str(40)),
+      backgroundImageUrl: Schema.optional(Str(2000)),
+      backgroundScrim: Schema.optional(Unit),
+      liveProfile: d(Schema.Boolean, () => true),
+      progress: d(Schema.Boolean, () => true),
+      allowRestart: d(Schema.Boolean, () => false),
+      motion: d(Schema.Literal("full", "reduced"), () => "full" as const)
+    })
+  )
+}).annotations({
+  identifier: "InterviewDefinition",
+  title: "Interview definition",
+  description: "schemaVersion 2: persona, modules, fields, goals and turn budget of an AI interview"
+})
+export type InterviewDefinition = typeof InterviewDefinition.Type
+export type InterviewDefinitionEncoded = typeof InterviewDefinition.Encoded
+
+export const emptyInterviewDefinition = (): InterviewDefinition =>
+  Either.getOrThrow(Schema.decodeUnknownEither(InterviewDefinition)({}))
+
+const duplicateIssues = (
+  items: ReadonlyArray<{ readonly id: string }>,
+  path: string
+): ReadonlyArray<Issue> => {
+  const seen = new Set<string>()
+  return items.flatMap((item, i) => {
+    const dup = seen.has(item.id)
+    seen.add(item.id)
+    return dup ? [{ path: [path, i, "id"], rule: "duplicateId" }] : []
+  })
+}
+
+/** Cross-references inside an interview definition. */
+export const interviewSemanticIssues = (def: InterviewDefinition): ReadonlyArray<Issue> => {
+  const out: Array<Issue> = []
+  const modules = def.modules ?? []
+  const moduleIds = new Set(modules.map((m) => m.id))
+  const fieldIds = new Set(def.fields.map((f) => f.id))
+  out.push(
+    ...duplicateIssues(modules, "modules"),
+    ...duplicateIssues(def.fields, "fields"),
+    ...duplicateIssues(def.goals, "goals")
+  )
+  out.push(
+    ...duplicateIssues(def.codebook?.codes ?? [], "codebook.codes").map((i) => ({
+      ...i,
+      path: ["codebook", "codes", ...i.path.slice(1)]
+    }))
+  )
+  def.fields.forEach((f, i) => {
+    if (f.moduleId !== undefined && !moduleIds.has(f.moduleId))
+      out.push({ path: ["fields", i, "moduleId"], rule: "danglingReference" })
+  })
+  def.goals.forEach((g, i) => {
+    if (g.moduleId !== undefined && !moduleIds.has(g.moduleId))
+      out.push({ path: ["goals", i, "moduleId"], rule: "danglingReference" })
+  })
+  def.validation?.fieldIds.forEach((id, i) => {
+    if (!fieldIds.has(id)) out.push({ path: ["validation", "fieldIds", i], rule: "danglingReference" })
+  })
+  if (!def.locales.supported.includes(def.locales.default))
+    out.push({ path: ["locales", "default"], rule: "notSupported" })
+  return out
+}
+
+const decodeShape = Schema.decodeUnknownEither(InterviewDefinition, STRICT_ALL)
+const decodeLenient = Schema.decodeUnknownEither(InterviewDefinition, { onExcessProperty: "ignore" })
+const encodeShape = Schema.encodeEither(InterviewDefinition)
+
+export const decodeInterviewDefinition = (input: unknown): Either.Either<InterviewDefinition, Invalid> => {
+  const shape = decodeShape(input)
+  if (Either.isLeft(shape)) {
+    return Either.left(
+      new Invalid({ message: "interview definition failed validation", issues: issuesOf(shape.left) })
+    )
+  }
+  const issues = interviewSemanticIssues(shape.right)
+  return issues.length === 0
+    ? Either.right(shape.right)
+    : Either.left(new Invalid({ message: "interview definition failed validation", issues }))
+}
+
+export const encodeInterviewDefinition = (def: InterviewDefinition): InterviewDefinitionEncoded =>
+  Either.getOrThrow(encodeShape(def))
+
+const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * Reads a stored interview definition of any vintage. v2 decodes as is; a v1 or version-less value
+ * is read as v2 with unknown legacy keys dropped; anything that still does not fit yields null.
+ */
+export const readStoredInterviewDefinition = (stored: unknown): InterviewDefinition | null => {
+  try {
+    if (!isRecord(stored)) return null
+    const strict = decodeShape(stored)
+    if (Either.isRight(strict)) return strict.right
+    if (stored.schemaVersion !== undefined && stored.schemaVersion !== 1 && stored.schemaVersion !== 2)
+      return null
+    const upgraded = decodeLenient({ ...stored, schemaVersion: 2 })
+    return Either.isRight(upgraded) ? upgraded.right : null
+  } catch {
+    return null
+  }
+}
+
+/** Publishable when it asks something: at least one field or goal. */
+export const interviewHasContent = (def: InterviewDefinition): boolean =>
+  def.fields.length > 0 || def.goals.length > 0

@@ -1,0 +1,113 @@
+// Wire shapes of the forms service (Form, FormSummary, FormVersionSummary, FormVersion) and the
+// request bodies the spec leaves to us, as schemas the HTTP and MCP adapters encode with.
+import { Schema } from "effect"
+import { Uuid } from "../kernel/ids.js"
+import type {
+  FormRecord,
+  FormSummaryRecord,
+  FormVersionRecord,
+  FormVersionSummaryRecord
+} from "../ports/forms.js"
+import { FormDefinition } from "./definition/definition.js"
+import { readStoredDefinition, readStoredSettings } from "./form.js"
+import { InterviewDefinition } from "./interview/definition.js"
+import { defaultFormSettings, FormSettings } from "./settings/settings.js"
+
+const Kind = Schema.Literal("classic", "interview")
+const Status = Schema.Literal("draft", "published")
+const AnyDefinition = Schema.Union(FormDefinition, InterviewDefinition)
+
+export const Form = Schema.Struct({
+  id: Uuid,
+  title: Schema.String,
+  slug: Schema.String,
+  status: Status,
+  kind: Kind,
+  draftRevision: Schema.Int,
+  draftDefinition: Schema.NullOr(AnyDefinition),
+  settings: FormSettings,
+  settingsSignature: Schema.NullOr(Schema.String),
+  currentVersionId: Schema.NullOr(Uuid),
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date
+}).annotations({ identifier: "Form" })
+export type Form = typeof Form.Type
+
+export const FormSummary = Schema.Struct({
+  id: Uuid,
+  title: Schema.String,
+  slug: Schema.String,
+  status: Status,
+  kind: Kind,
+  updatedAt: Schema.Date,
+  responseCount: Schema.Int
+}).annotations({ identifier: "FormSummary" })
+
+export const FormVersionSummary = Schema.Struct({
+  id: Uuid,
+  formId: Uuid,
+  kind: Kind,
+  version: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
+  publishedAt: Schema.Date
+}).annotations({ identifier: "FormVersionSummary" })
+
+export const FormVersion = Schema.Struct({
+  ...FormVersionSummary.fields,
+  definition: Schema.NullOr(AnyDefinition)
+}).annotations({ identifier: "FormVersion" })
+
+export const toFormView = (record: FormRecord): Form => {
+  const settings = readStoredSettings(record.settings)
+  return {
+    id: record.id,
+    title: record.title,
+    slug: record.slug,
+    status: record.status,
+    kind: record.kind,
+    draftRevision: record.draftRevision,
+    draftDefinition: readStoredDefinition(record.kind, record.draftDefinition),
+    settings: settings ?? defaultFormSettings(),
+    settingsSignature: settings === null ? null : record.settingsSignature,
+    currentVersionId: record.currentVersionId,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt
+  }
+}
+
+export const toFormSummaryView = (r: FormSummaryRecord): typeof FormSummary.Type => ({ ...r })
+
+export const toVersionSummaryView = (r: FormVersionSummaryRecord): typeof FormVersionSummary.Type => ({
+  id: r.id,
+  formId: r.formId,
+  kind: r.kind,
+  version: r.version,
+  publishedAt: r.publishedAt
+})
+
+export const toVersionView = (r: FormVersionRecord): typeof FormVersion.Type => ({
+  ...toVersionSummaryView(r),
+  definition: readStoredDefinition(r.kind, r.definition)
+})
+
+export const CreateFormInput = Schema.Struct({
+  kind: Schema.optionalWith(Kind, { default: () => "classic" as const }),
+  title: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
+  definition: Schema.optional(Schema.Unknown),
+  settings: Schema.optional(Schema.Unknown)
+}).annotations({ identifier: "CreateFormInput" })
+
+export const PatchDefinitionInput = Schema.Struct({
+  definition: Schema.Unknown,
+  expectedDraftRevision: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
+}).annotations({ identifier: "PatchDefinitionInput" })
+
+export const PatchSettingsInput = Schema.Struct({
+  settings: Schema.Unknown,
+  expectedSettingsSignature: Schema.String
+}).annotations({ identifier: "PatchSettingsInput" })
+
+export const SetSlugInput = Schema.Struct({ slug: Schema.String }).annotations({ identifier: "SetSlugInput" })
+
+export const PublicationInput = Schema.Struct({
+  expectedDraftRevision: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
+}).annotations({ identifier: "PublicationInput" })
