@@ -9,10 +9,9 @@ import {
   type Issue,
   STRICT_ALL
 } from "@folio/domain"
-import Ajv from "ajv"
-import addFormats from "ajv-formats"
 import { Either, FastCheck as fc, Schema } from "effect"
 import { describe, expect, it } from "vitest"
+import { makeAjv } from "../support/ajv.js"
 import { definitionShape, validDefinitionArb } from "./arbitraries.js"
 
 const issuesOf = (input: unknown): ReadonlyArray<Issue> => {
@@ -27,8 +26,7 @@ const hasIssue = (input: unknown, path: ReadonlyArray<string | number>, rule?: s
 const shapeDecode = Schema.decodeUnknownEither(FormDefinition, STRICT_ALL)
 const encodeShape = Schema.encodeSync(FormDefinition)
 
-const ajv = new Ajv({ strict: false, allErrors: true })
-addFormats(ajv)
+const ajv = makeAjv()
 const ajvValidate = ajv.compile(formDefinitionJsonSchema)
 
 const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
@@ -84,7 +82,7 @@ describe("mutations: one broken rule is reported at its path", () => {
   it("an unknown key on a block", () => {
     fc.assert(
       fc.property(nonEmpty, fc.nat(), (def, n) => {
-        const encoded = structuredClone(encodeFormDefinition(def)) as {
+        const encoded = structuredClone(encodeFormDefinition(def)) as unknown as {
           blocks: Array<Record<string, unknown>>
         }
         const i = n % encoded.blocks.length
@@ -98,7 +96,7 @@ describe("mutations: one broken rule is reported at its path", () => {
   it("a label over 2000 characters", () => {
     fc.assert(
       fc.property(nonEmpty, fc.nat(), (def, n) => {
-        const encoded = structuredClone(encodeFormDefinition(def)) as {
+        const encoded = structuredClone(encodeFormDefinition(def)) as unknown as {
           blocks: Array<Record<string, unknown>>
         }
         const i = n % encoded.blocks.length
@@ -116,7 +114,7 @@ describe("mutations: one broken rule is reported at its path", () => {
         fc.nat(),
         fc.constantFrom("blk_short", "block_12345678", "blk_bad id!!"),
         (def, n, bad) => {
-          const encoded = structuredClone(encodeFormDefinition(def)) as {
+          const encoded = structuredClone(encodeFormDefinition(def)) as unknown as {
             blocks: Array<Record<string, unknown>>
           }
           const i = n % encoded.blocks.length
@@ -134,7 +132,9 @@ describe("mutations: one broken rule is reported at its path", () => {
         validDefinitionArb.filter((d) => d.blocks.length > 1),
         fc.nat(),
         (def, n) => {
-          const encoded = structuredClone(encodeFormDefinition(def)) as { blocks: Array<{ id: string }> }
+          const encoded = structuredClone(encodeFormDefinition(def)) as unknown as {
+            blocks: Array<{ id: string }>
+          }
           const j = 1 + (n % (encoded.blocks.length - 1))
           ;(encoded.blocks[j] as { id: string }).id = (encoded.blocks[0] as { id: string }).id
           expect(hasIssue(encoded, ["blocks", j, "id"], "duplicateId")).toBe(true)
@@ -150,7 +150,9 @@ describe("mutations: one broken rule is reported at its path", () => {
         validDefinitionArb.filter((d) => d.logic.length > 0),
         fc.nat(),
         (def, n) => {
-          const encoded = structuredClone(encodeFormDefinition(def)) as { logic: Array<{ from: string }> }
+          const encoded = structuredClone(encodeFormDefinition(def)) as unknown as {
+            logic: Array<{ from: string }>
+          }
           const i = n % encoded.logic.length
           ;(encoded.logic[i] as { from: string }).from = "blk_doesnotexist"
           expect(hasIssue(encoded, ["logic", i, "from"], "danglingReference")).toBe(true)

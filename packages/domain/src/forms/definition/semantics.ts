@@ -149,7 +149,9 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
   definition.logic.forEach((rule, i) => {
     const path = ["logic", i]
     mustBeInput(rule.from, [...path, "from"])
-    rule.conditions.forEach((c, j) => mustBeInput(c.blk, [...path, "conditions", j, "blk"]))
+    rule.conditions.forEach((c, j) => {
+      mustBeInput(c.blk, [...path, "conditions", j, "blk"])
+    })
     rule.actions.forEach((action, j) => {
       if (action.type === "skip_to_end") return
       const target = [...path, "actions", j, "target"]
@@ -167,7 +169,9 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
   for (const i of duplicates(groups, (g) => g.id))
     out.push({ path: ["randomGroups", i, "id"], rule: "duplicateId" })
   groups.forEach((group, i) => {
-    group.blockIds.forEach((id, j) => mustExist(id, ["randomGroups", i, "blockIds", j]))
+    group.blockIds.forEach((id, j) => {
+      mustExist(id, ["randomGroups", i, "blockIds", j])
+    })
     for (const j of duplicates(group.blockIds, (id) => id))
       out.push({ path: ["randomGroups", i, "blockIds", j], rule: "duplicateId" })
   })

@@ -8,8 +8,14 @@ import { ArrayOf, IntBetween, Str, StrBetween } from "../definition/primitives.j
 const d = <A, I>(schema: Schema.Schema<A, I>, value: () => NoInfer<A>) =>
   Schema.optionalWith(schema, { default: value })
 
-const LocaleMap = (min: number, max: number) =>
-  Schema.Record({ key: StrBetween(2, 10), value: StrBetween(min, max) })
+// Locale keys are 2..10 characters shaped like a BCP 47 tag (`en`, `ko`, `pt-BR`), which also keeps
+// prototype-polluting keys such as `__proto__` out of decoded maps.
+const LocaleKey = Schema.String.pipe(
+  Schema.minLength(2),
+  Schema.maxLength(10),
+  Schema.pattern(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,6})?$/)
+)
+const LocaleMap = (min: number, max: number) => Schema.Record({ key: LocaleKey, value: StrBetween(min, max) })
 const Slug = (max: number) =>
   Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max), Schema.pattern(/^[A-Za-z0-9_-]+$/))
 const Locale = Schema.Literal("ko", "en", "ja")

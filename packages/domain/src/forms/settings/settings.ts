@@ -6,23 +6,51 @@ import { canonicalJson } from "../../kernel/canonical-json.js"
 import { sha256Hex } from "../../kernel/digest.js"
 import type { Invalid } from "../../kernel/errors.js"
 import { strictDecoder } from "../../kernel/issues.js"
-import { ArrayOf, BlockId, IntBetween, ObjectKey, Str, StrBetween } from "../definition/primitives.js"
+import { RuleAnnotationId } from "../../kernel/issues.js"
+import {
+  ArrayOf,
+  BlockId,
+  IntBetween,
+  isCalendarDate,
+  ObjectKey,
+  Str,
+  StrBetween
+} from "../definition/primitives.js"
 
 const d = <A, I>(schema: Schema.Schema<A, I>, value: () => NoInfer<A>) =>
   Schema.optionalWith(schema, { default: value })
 
 const HexColor = Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/))
+/** Links shown to respondents: absolute http(s) only, so no `javascript:` or `data:` URL gets through. */
 const Uri = Schema.String.pipe(
   Schema.maxLength(2000),
-  Schema.pattern(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/),
-  Schema.annotations({ jsonSchema: { format: "uri" } })
-)
+  Schema.filter((s) => /^https?:\/\/[^\s/?#]+[^\s]*$/.test(s) && URL.canParse(s), {
+    [RuleAnnotationId]: "httpUrl",
+    jsonSchema: { format: "uri", pattern: "^https?://" }
+  })
+).annotations({
+  arbitrary: () => (fc) => fc.webUrl({ validSchemes: ["https", "http"] }).filter((u) => u.length <= 2000)
+})
 const Email = Schema.String.pipe(Schema.maxLength(320), Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/))
+/** An RFC 3339 date-time in UTC (seconds required, trailing `Z`), on a real calendar day. */
 const UtcDateTime = Schema.String.pipe(
-  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/),
-  Schema.filter((s) => !Number.isNaN(Date.parse(s))),
-  Schema.annotations({ jsonSchema: { format: "date-time" } })
-)
+  Schema.filter(
+    (s) => {
+      const m = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?Z$/.exec(s)
+      return m !== null && m[1] !== undefined && isCalendarDate(m[1])
+    },
+    { [RuleAnnotationId]: "utcDateTime", jsonSchema: { format: "date-time", pattern: "Z$" } }
+  )
+).annotations({
+  arbitrary: () => (fc) =>
+    fc
+      .date({
+        min: new Date("2000-01-01T00:00:00Z"),
+        max: new Date("2100-01-01T00:00:00Z"),
+        noInvalidDate: true
+      })
+      .map((d) => d.toISOString())
+})
 
 export const DEFAULT_THEME = {
   primaryColor: "#5b57d6",

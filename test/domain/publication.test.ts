@@ -1,0 +1,269 @@
+// The form aggregate as a state machine, driven by random command sequences against a simple model:
+// versions are numbered 1..n without gaps, published versions never change, draftRevision never
+// decreases and moves exactly on definition writes, stale tokens always conflict with the current
+// token in details, empty forms never publish.
+import {
+  type Capabilities,
+  createForm,
+  duplicateForm,
+  evaluateCapabilities,
+  FORMS_SCOPES,
+  type FormRecord,
+  type FormVersionRecord,
+  publish,
+  replaceDefinition,
+  replaceSettings,
+  requiredScopes,
+  setSlug,
+  toFormView,
+  unpublish
+} from "@folio/domain"
+import { Either, FastCheck as fc } from "effect"
+import { describe, expect, it } from "vitest"
+
+const caps = evaluateCapabilities({}, [...FORMS_SCOPES])
+const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n))
+const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
+const withInput = { schemaVersion: 1, blocks: [{ id: blk(1), type: "short_text", label: "Q" }] }
+const emptyDef = { schemaVersion: 1, blocks: [{ id: blk(1), type: "statement", label: "Hi" }] }
+
+const newForm = (kind: "classic" | "interview" = "classic"): FormRecord =>
+  Either.getOrThrow(
+    createForm({ id: "f1", workspaceId: "w1", slug: "my-form", kind, title: "T" }, caps, at(0))
+  )
+
+type Command =
+  | { readonly _tag: "patch"; readonly stale: boolean; readonly content: boolean }
+  | { readonly _tag: "settings"; readonly stale: boolean; readonly locale: "en" | "ko" | "ja" }
+  | { readonly _tag: "publish"; readonly stale: boolean }
+  | { readonly _tag: "unpublish"; readonly stale: boolean }
+  | { readonly _tag: "slug"; readonly slug: string }
+
+const command: fc.Arbitrary<Command> = fc.oneof(
+  fc.record({ _tag: fc.constant("patch" as const), stale: fc.boolean(), content: fc.boolean() }),
+  fc.record({
+    _tag: fc.constant("settings" as const),
+    stale: fc.boolean(),
+    locale: fc.constantFrom("en" as const, "ko" as const, "ja" as const)
+  }),
+  fc.record({ _tag: fc.constant("publish" as const), stale: fc.boolean() }),
+  fc.record({ _tag: fc.constant("unpublish" as const), stale: fc.boolean() }),
+  fc.record({
+    _tag: fc.constant("slug" as const),
+    slug: fc.constantFrom("ok-slug", "Bad Slug", "x", "another-one")
+  })
+)
+
+describe("publication state machine", () => {
+  it("keeps every invariant under random command sequences", () => {
+    fc.assert(
+      fc.property(fc.array(command, { maxLength: 40 }), (commands) => {
+        let form = newForm()
+        const versions: Array<FormVersionRecord> = []
+        const snapshots = new Map<string, string>()
+        commands.forEach((cmd, step) => {
+          const now = at(step + 1)
+          const before = form
+          const token = (stale: boolean) => (stale ? form.draftRevision + 1 + (step % 3) : form.draftRevision)
+          switch (cmd._tag) {
+            case "patch": {
+              const r = replaceDefinition(
+                form,
+                { definition: cmd.content ? withInput : emptyDef, expectedDraftRevision: token(cmd.stale) },
+                caps,
+                now
+              )
+              if (cmd.stale) {
+                expect(Either.isLeft(r) && r.left._tag === "Conflict" && r.left.details).toEqual({
+                  draftRevision: before.draftRevision
+                })
+              } else {
+                form = Either.getOrThrow(r)
+                expect(form.draftRevision).toBe(before.draftRevision + 1)
+              }
+              break
+            }
+            case "settings": {
+              const expected = cmd.stale ? `sha256:${"0".repeat(64)}` : (form.settingsSignature ?? "")
+              const r = replaceSettings(
+                form,
+                { settings: { locale: cmd.locale }, expectedSettingsSignature: expected },
+                caps,
+                now
+              )
+              if (cmd.stale) {
+                expect(Either.isLeft(r) && r.left._tag === "Conflict" && r.left.details).toEqual({
+                  settingsSignature: before.settingsSignature
+                })
+              } else {
+                form = Either.getOrThrow(r)
+                expect(form.draftRevision).toBe(before.draftRevision)
+              }
+              break
+            }
+            case "publish": {
+              const r = publish(
+                form,
+                { expectedDraftRevision: token(cmd.stale) },
+                { now, versionId: `v${step}` }
+              )
+              const empty =
+                toFormView(form).draftDefinition?.schemaVersion === 1 &&
+                !JSON.stringify(form.draftDefinition).includes("short_text")
+              if (cmd.stale) expect(Either.isLeft(r) && r.left._tag).toBe("Conflict")
+              else if (empty) expect(Either.isLeft(r) && r.left._tag).toBe("Unprocessable")
+              else {
+                const { form: next, version } = Either.getOrThrow(r)
+                versions.push(version)
+                snapshots.set(version.id, JSON.stringify(version))
+                form = next
+                expect(form.status).toBe("published")
+                expect(form.currentVersionId).toBe(version.id)
+                expect(version.definition).toEqual(before.draftDefinition)
+              }
+              break
+            }
+            case "unpublish": {
+              const r = unpublish(form, { expectedDraftRevision: token(cmd.stale) }, now)
+              if (cmd.stale) expect(Either.isLeft(r) && r.left._tag).toBe("Conflict")
+              else {
+                form = Either.getOrThrow(r)
+                expect(form.status).toBe("draft")
+              }
+              break
+            }
+            case "slug": {
+              const r = setSlug(form, cmd.slug, now)
+              const valid = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,63}$/.test(cmd.slug)
+              expect(Either.isRight(r)).toBe(valid)
+              if (valid) form = Either.getOrThrow(r)
+              break
+            }
+          }
+          // Invariants after every step.
+          expect(form.draftRevision).toBeGreaterThanOrEqual(before.draftRevision)
+          if (cmd._tag !== "patch") expect(form.draftRevision).toBe(before.draftRevision)
+          expect(form.rowVersion === before.rowVersion || form.rowVersion === before.rowVersion + 1).toBe(
+            true
+          )
+          if (form !== before) expect(form.rowVersion).toBe(before.rowVersion + 1)
+        })
+        expect(versions.map((v) => v.version)).toEqual(versions.map((_, i) => i + 1))
+        expect(form.versionCount).toBe(versions.length)
+        for (const v of versions) expect(JSON.stringify(v)).toBe(snapshots.get(v.id))
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it("never publishes an empty form (classic without input blocks, interview without fields or goals)", () => {
+    const classic = newForm()
+    expect(
+      Either.isLeft(publish(classic, { expectedDraftRevision: 1 }, { now: at(1), versionId: "v" }))
+    ).toBe(true)
+    const interview = newForm("interview")
+    const r = publish(interview, { expectedDraftRevision: 1 }, { now: at(1), versionId: "v" })
+    expect(Either.isLeft(r) && r.left._tag).toBe("Unprocessable")
+    const withGoal = Either.getOrThrow(
+      replaceDefinition(
+        interview,
+        {
+          definition: {
+            goals: [{ id: "g", labelByLocale: { en: "G" }, publicPromptHintByLocale: { en: "Ask" } }]
+          },
+          expectedDraftRevision: 1
+        },
+        caps,
+        at(2)
+      )
+    )
+    expect(
+      Either.isRight(publish(withGoal, { expectedDraftRevision: 2 }, { now: at(3), versionId: "v" }))
+    ).toBe(true)
+  })
+
+  it("republishing always creates the next version, even without changes", () => {
+    const draft = Either.getOrThrow(
+      replaceDefinition(newForm(), { definition: withInput, expectedDraftRevision: 1 }, caps, at(1))
+    )
+    const first = Either.getOrThrow(
+      publish(draft, { expectedDraftRevision: 2 }, { now: at(2), versionId: "a" })
+    )
+    const second = Either.getOrThrow(
+      publish(first.form, { expectedDraftRevision: 2 }, { now: at(3), versionId: "b" })
+    )
+    expect([first.version.version, second.version.version]).toEqual([1, 2])
+  })
+})
+
+describe("capabilities and gates", () => {
+  const restricted: Capabilities = evaluateCapabilities(
+    { fileUpload: false, interview: false, document: false, matrix: false },
+    ["forms:read"]
+  )
+
+  it("evaluates the workspace's flags over the defaults, exposing only allowlisted features", () => {
+    const c = evaluateCapabilities({ ranking: false, secretOpsFlag: true }, ["forms:read", "bogus"])
+    expect(c.scopes).toEqual(["forms:read"])
+    expect(c.blockTypes.find((b) => b.type === "ranking")).toEqual({
+      type: "ranking",
+      enabled: false,
+      requiredFeature: "ranking"
+    })
+    expect(c.blockTypes).toHaveLength(23)
+    expect(c.features).not.toHaveProperty("secretOpsFlag")
+    expect(c.formKinds.classic).toBe(true)
+  })
+
+  it("rejects disabled kinds, features and render modes with unprocessable", () => {
+    const kind = createForm(
+      { id: "f", workspaceId: "w", slug: "abc", kind: "interview", title: "T" },
+      restricted,
+      at(0)
+    )
+    expect(Either.isLeft(kind) && kind.left._tag).toBe("Unprocessable")
+    const upload = { schemaVersion: 1, blocks: [{ id: blk(1), type: "file_upload", label: "CV" }] }
+    const feature = createForm(
+      { id: "f", workspaceId: "w", slug: "abc", kind: "classic", title: "T", definition: upload },
+      restricted,
+      at(0)
+    )
+    expect(Either.isLeft(feature) && feature.left._tag).toBe("Unprocessable")
+    const mode = createForm(
+      {
+        id: "f",
+        workspaceId: "w",
+        slug: "abc",
+        kind: "classic",
+        title: "T",
+        settings: { renderMode: "document" }
+      },
+      restricted,
+      at(0)
+    )
+    expect(Either.isLeft(mode) && mode.left._tag).toBe("Unprocessable")
+    const source = Either.getOrThrow(
+      createForm(
+        { id: "s", workspaceId: "w", slug: "src", kind: "classic", title: "T", definition: upload },
+        caps,
+        at(0)
+      )
+    )
+    const copy = duplicateForm(source, { id: "c", slug: "copy" }, restricted, at(1))
+    expect(Either.isLeft(copy) && copy.left._tag).toBe("Unprocessable")
+    expect(Either.getOrThrow(duplicateForm(source, { id: "c", slug: "copy" }, caps, at(1)))).toMatchObject({
+      status: "draft",
+      draftRevision: 1,
+      title: "T (copy)"
+    })
+  })
+
+  it("names the scopes each operation needs", () => {
+    expect(requiredScopes("duplicateForm")).toEqual(["forms:write", "forms:read"])
+    expect(requiredScopes("listPartialResponses")).toEqual(["responses:read", "responses:partial:read"])
+    expect(requiredScopes("publish")).toEqual(["forms:publish"])
+    expect(requiredScopes("uploadAsset")).toEqual(["assets:write"])
+    expect(requiredScopes("downloadFile")).toEqual(["files:read"])
+    expect(requiredScopes("capabilities")).toEqual([])
+  })
+})
