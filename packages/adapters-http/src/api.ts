@@ -2,17 +2,26 @@
 // envelope errors every route can answer with, so the generated OpenAPI document is complete.
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Authentication } from "./auth.js"
-import { InvalidError, PayloadTooLargeError, RateLimitedError, UnauthorizedError } from "./errors.js"
+import {
+  InvalidError,
+  PayloadTooLargeError,
+  RateLimitedError,
+  UnauthorizedError,
+  UnsupportedKindError
+} from "./errors.js"
+import { FormsGroup } from "./forms/Api.js"
 import { MetaApi } from "./meta/Api.js"
 
 export const FORMS_API_PREFIX = "/forms/api/v1"
 
 export class FormsApi extends HttpApi.make("forms")
   .add(MetaApi)
+  .add(FormsGroup)
   .addError(InvalidError)
   .addError(UnauthorizedError)
   .addError(RateLimitedError)
   .addError(PayloadTooLargeError)
+  .addError(UnsupportedKindError)
   .prefix(FORMS_API_PREFIX)
   .annotateContext(
     OpenApi.annotations({

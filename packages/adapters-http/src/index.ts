@@ -6,6 +6,7 @@ import { FormsApi } from "./api.js"
 import { AuthenticationLive } from "./auth.js"
 import { BlobDownloadRoute } from "./blobs/index.js"
 import { HealthRoutes } from "./health/routes.js"
+import { FormsLive } from "./forms/Http.js"
 import { MetaLive } from "./meta/Http.js"
 import { EnvelopeMiddlewareLive } from "./middleware.js"
 import { OpenApiRoute } from "./openapi.js"
@@ -20,6 +21,7 @@ export * from "./openapi.js"
 
 export const FormsApiLive = HttpApiBuilder.api(FormsApi).pipe(
   Layer.provide(MetaLive),
+  Layer.provide(FormsLive),
   Layer.provide(AuthenticationLive)
 )
 

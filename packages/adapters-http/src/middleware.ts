@@ -21,6 +21,13 @@ import {
 } from "./errors.js"
 
 export const MAX_BODY_BYTES = 1024 * 1024
+/** Image uploads may carry 5 MiB; one byte more is enough to tell "too large" from "exactly 5 MiB". */
+export const MAX_ASSET_BODY_BYTES = 5 * 1024 * 1024 + 1
+
+const ASSET_ROUTE = /^\/forms\/api\/v1\/forms\/[^/]+\/assets\/?(\?.*)?$/
+
+export const bodyLimitFor = (method: string, url: string): number =>
+  method === "POST" && ASSET_ROUTE.test(url) ? MAX_ASSET_BODY_BYTES : MAX_BODY_BYTES
 
 export const envelopeResponse = (error: ApiError, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(
@@ -98,12 +105,15 @@ export const EnvelopeMiddlewareLive = HttpApiBuilder.middleware((app) =>
     yield* HttpApp.appendPreResponseHandler((_req, response) =>
       Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
     )
+    const limit = bodyLimitFor(request.method, request.url)
     const length = Number(request.headers["content-length"] ?? "0")
-    if (Number.isFinite(length) && length > MAX_BODY_BYTES) {
-      return envelopeResponse(payloadTooLarge(`request body exceeds ${MAX_BODY_BYTES} bytes`))
+    if (Number.isFinite(length) && length > limit) {
+      return envelopeResponse(
+        payloadTooLarge(`request body exceeds ${limit === MAX_BODY_BYTES ? limit : limit - 1} bytes`)
+      )
     }
     return yield* app.pipe(
-      Effect.provideService(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(MAX_BODY_BYTES))),
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(limit))),
       Effect.catchAllCause((cause) =>
         Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : failureToResponse(cause)
       )

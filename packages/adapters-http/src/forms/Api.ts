@@ -1,0 +1,139 @@
+// The forms authoring endpoints of forms-api.md: list, create, read, replace definition, delete,
+// versions, duplicate, publish, unpublish, slug, settings and image assets.
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import {
+  CreateFormInput,
+  Form,
+  FormSummary,
+  FormVersion,
+  FormVersionSummary,
+  PatchDefinitionInput,
+  PatchSettingsInput,
+  PublicationInput,
+  SetSlugInput,
+  Uuid
+} from "@folio/domain"
+import { Schema } from "effect"
+import { Authentication } from "../auth.js"
+import { Data } from "../envelope.js"
+import { ConflictError, ForbiddenError, InternalError, NotFoundError, UnprocessableError } from "../errors.js"
+
+const Limit = Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))
+
+const Page = <A, I>(item: Schema.Schema<A, I>) =>
+  Schema.Struct({ items: Schema.Array(item), nextCursor: Schema.NullOr(Schema.String) })
+
+const idParam = HttpApiSchema.param("id", Uuid)
+const versionIdParam = HttpApiSchema.param("versionId", Uuid)
+
+export const AssetUploaded = Schema.Struct({
+  key: Schema.String,
+  contentType: Schema.String,
+  size: Schema.Int
+}).annotations({
+  identifier: "AssetUploaded"
+})
+
+export class FormsGroup extends HttpApiGroup.make("forms")
+  .add(
+    HttpApiEndpoint.get("list", "/forms")
+      .setUrlParams(
+        Schema.Struct({
+          cursor: Schema.optional(Schema.String),
+          limit: Schema.optional(Limit),
+          search: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
+          kind: Schema.optional(Schema.Literal("classic", "interview")),
+          status: Schema.optional(Schema.Literal("draft", "published"))
+        })
+      )
+      .addSuccess(Data(Page(FormSummary)))
+      .annotate(OpenApi.Summary, "List forms, newest change first (scope forms:read)")
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/forms")
+      .setPayload(CreateFormInput)
+      .addSuccess(Data(Form), { status: 201 })
+      .annotate(OpenApi.Summary, "Create a draft form (scope forms:write)")
+  )
+  .add(
+    HttpApiEndpoint.get("get")`/forms/${idParam}`
+      .addSuccess(Data(Form))
+      .annotate(OpenApi.Summary, "Read a form's draft, settings and concurrency tokens (scope forms:read)")
+  )
+  .add(
+    HttpApiEndpoint.patch("patchDefinition")`/forms/${idParam}`
+      .setPayload(PatchDefinitionInput)
+      .addSuccess(Data(Form))
+      .annotate(
+        OpenApi.Description,
+        "Replace the draft definition. `expectedDraftRevision` must equal the current draftRevision; otherwise 409 conflict with the current token in error.details.draftRevision (re-read, re-apply)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("delete")`/forms/${idParam}`
+      .addSuccess(HttpApiSchema.NoContent)
+      .annotate(OpenApi.Summary, "Soft-delete a form (scope forms:write)")
+  )
+  .add(
+    HttpApiEndpoint.get("listVersions")`/forms/${idParam}/versions`
+      .setUrlParams(Schema.Struct({ cursor: Schema.optional(Schema.String), limit: Schema.optional(Limit) }))
+      .addSuccess(Data(Page(FormVersionSummary)))
+      .annotate(OpenApi.Summary, "Published versions, newest first, definitions omitted (scope forms:read)")
+  )
+  .add(
+    HttpApiEndpoint.get("getVersion")`/forms/${idParam}/versions/${versionIdParam}`
+      .addSuccess(Data(FormVersion))
+      .annotate(OpenApi.Summary, "One immutable version with its definition (scope forms:read)")
+  )
+  .add(
+    HttpApiEndpoint.post("duplicate")`/forms/${idParam}/duplicate`
+      .addSuccess(Data(Form), { status: 201 })
+      .annotate(
+        OpenApi.Summary,
+        "Copy a form into a new draft through the creation gates (scopes forms:write and forms:read)"
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("publish")`/forms/${idParam}/publish`
+      .setPayload(PublicationInput)
+      .addSuccess(Data(Form))
+      .annotate(
+        OpenApi.Description,
+        "Publish the draft as the next immutable version (scope forms:publish). 409 on a stale expectedDraftRevision, 422 for an empty form."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("unpublish")`/forms/${idParam}/unpublish`
+      .setPayload(PublicationInput)
+      .addSuccess(Data(Form))
+      .annotate(OpenApi.Summary, "Return a published form to draft (scope forms:publish)")
+  )
+  .add(
+    HttpApiEndpoint.patch("setSlug")`/forms/${idParam}/slug`
+      .setPayload(SetSlugInput)
+      .addSuccess(Data(Form))
+      .annotate(OpenApi.Summary, "Change the public slug (scope forms:write)")
+  )
+  .add(
+    HttpApiEndpoint.patch("patchSettings")`/forms/${idParam}/settings`
+      .setPayload(PatchSettingsInput)
+      .addSuccess(Data(Form))
+      .annotate(
+        OpenApi.Description,
+        "Replace the settings. `expectedSettingsSignature` must equal the current settingsSignature; otherwise 409 conflict with error.details.settingsSignature."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("uploadAsset")`/forms/${idParam}/assets`
+      .addSuccess(Data(AssetUploaded), { status: 201 })
+      .annotate(
+        OpenApi.Description,
+        "Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most 5 MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write)."
+      )
+  )
+  .addError(ForbiddenError)
+  .addError(NotFoundError)
+  .addError(ConflictError)
+  .addError(UnprocessableError)
+  .addError(InternalError)
+  .middleware(Authentication) {}

@@ -1,0 +1,306 @@
+// The forms use cases behind REST and MCP: each loads what it needs through the ports, applies the
+// pure rules of form.ts, and persists with the storage's optimistic lock. A write that loses a race
+// re-reads and re-applies the same command, so a client's token is judged against fresh state.
+import { Clock, Effect, Either, Option } from "effect"
+import { Principal } from "../auth/principal.js"
+import type { Page } from "../kernel/cursor.js"
+import {
+  Conflict,
+  Invalid,
+  NotFound,
+  PayloadTooLarge,
+  type StorageError,
+  type Unprocessable
+} from "../kernel/errors.js"
+import { BlobStore } from "../ports/blob-store.js"
+import {
+  type FormKind,
+  type FormListQuery,
+  type FormRecord,
+  FormRepository,
+  type FormStatus,
+  type FormVersionRecord,
+  type InvalidCursor,
+  SlugTaken,
+  StaleForm
+} from "../ports/forms.js"
+import { IdGen } from "../ports/id-gen.js"
+import { WorkspaceRepository } from "../ports/workspaces.js"
+import { type Capabilities, evaluateCapabilities } from "../workspace/capabilities.js"
+import { assetKey, MAX_ASSET_BYTES, sniffImage } from "./assets.js"
+import * as rules from "./form.js"
+
+type Ports = FormRepository | WorkspaceRepository | IdGen | Principal
+type WriteError = Conflict | Invalid | Unprocessable | NotFound | StorageError
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+const notFound = () => new NotFound({ message: "form not found" })
+const invalidCursor = () =>
+  new Invalid({
+    message: "cursor is not valid for this list",
+    issues: [{ path: ["cursor"], rule: "cursor" }]
+  })
+
+export const currentCapabilities: Effect.Effect<
+  Capabilities,
+  StorageError | NotFound,
+  WorkspaceRepository | Principal
+> = Effect.gen(function* () {
+  const principal = yield* Principal
+  const workspace = yield* Effect.flatMap(WorkspaceRepository, (r) => r.get(principal.workspaceId))
+  if (Option.isNone(workspace)) return yield* new NotFound({ message: "workspace not found" })
+  return evaluateCapabilities(workspace.value.features, principal.scopes)
+})
+
+/** A live form of the caller's workspace, or not_found (another workspace's id reads as absent). */
+export const loadForm = (
+  id: string
+): Effect.Effect<FormRecord, NotFound | StorageError, FormRepository | Principal> =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const form = yield* Effect.flatMap(FormRepository, (r) => r.get(principal.workspaceId, id))
+    return yield* Option.match(form, { onNone: () => Effect.fail(notFound()), onSome: Effect.succeed })
+  })
+
+const randomSlug = Effect.map(
+  Effect.flatMap(IdGen, (ids) => ids.randomBytes(8)),
+  (bytes) => `f-${Array.from(bytes, (b) => (b % 36).toString(36)).join("")}`
+)
+
+const slugConflict = (slug: string) =>
+  new Conflict({
+    message: "this slug is already used by another form",
+    details: { slug, reason: "slug_taken" }
+  })
+
+/**
+ * Applies `transition` to the current form and saves it; on a lost race (StaleForm) re-reads and
+ * tries again, a few times, before reporting a conflict.
+ */
+const writeForm = <E>(
+  id: string,
+  transition: (
+    form: FormRecord,
+    caps: Capabilities,
+    at: Date
+  ) => Effect.Effect<{ readonly form: FormRecord; readonly version?: FormVersionRecord }, E, IdGen>
+): Effect.Effect<FormRecord, E | WriteError, Ports> =>
+  Effect.gen(function* () {
+    const repo = yield* FormRepository
+    const caps = yield* currentCapabilities
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const current = yield* loadForm(id)
+      const { form, version } = yield* transition(current, caps, yield* now)
+      if (form === current && version === undefined) return current
+      const saved = yield* repo.save(form, version).pipe(
+        Effect.as(true),
+        Effect.catchIf(
+          (e): e is StaleForm => e instanceof StaleForm,
+          () => Effect.succeed(false)
+        ),
+        Effect.catchIf(
+          (e): e is SlugTaken => e instanceof SlugTaken,
+          (e) => Effect.fail(slugConflict(e.slug))
+        )
+      )
+      if (saved) return form
+    }
+    return yield* new Conflict({
+      message: "the form is being changed concurrently; re-read it and re-apply your change"
+    })
+  })
+
+const fromEither = <A, E>(either: Either.Either<A, E>) =>
+  Either.match(either, { onLeft: Effect.fail, onRight: Effect.succeed })
+
+export const listForms = (query: FormListQuery) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    return yield* Effect.flatMap(FormRepository, (r) => r.list(principal.workspaceId, query)).pipe(
+      Effect.catchTag("InvalidCursor", () => Effect.fail(invalidCursor()))
+    )
+  })
+
+export const createFormUseCase = (input: {
+  readonly kind: FormKind
+  readonly title: string
+  readonly definition?: unknown
+  readonly settings?: unknown
+}): Effect.Effect<FormRecord, WriteError, Ports> =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const caps = yield* currentCapabilities
+    const ids = yield* IdGen
+    const repo = yield* FormRepository
+    const id = yield* ids.uuidV7
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const record = yield* fromEither(
+        rules.createForm(
+          {
+            id,
+            workspaceId: principal.workspaceId,
+            slug: yield* randomSlug,
+            kind: input.kind,
+            title: input.title,
+            ...(input.definition === undefined ? {} : { definition: input.definition }),
+            ...(input.settings === undefined ? {} : { settings: input.settings })
+          },
+          caps,
+          yield* now
+        )
+      )
+      const inserted = yield* repo.insert(record).pipe(
+        Effect.as(true),
+        Effect.catchIf(
+          (e): e is SlugTaken => e instanceof SlugTaken,
+          () => Effect.succeed(false)
+        )
+      )
+      if (inserted) return record
+    }
+    return yield* new Conflict({ message: "could not allocate a unique slug; try again" })
+  })
+
+export const duplicateFormUseCase = (sourceId: string): Effect.Effect<FormRecord, WriteError, Ports> =>
+  Effect.gen(function* () {
+    const source = yield* loadForm(sourceId)
+    const caps = yield* currentCapabilities
+    const ids = yield* IdGen
+    const repo = yield* FormRepository
+    const id = yield* ids.uuidV7
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const copy = yield* fromEither(
+        rules.duplicateForm(source, { id, slug: yield* randomSlug }, caps, yield* now)
+      )
+      const inserted = yield* repo.insert(copy).pipe(
+        Effect.as(true),
+        Effect.catchIf(
+          (e): e is SlugTaken => e instanceof SlugTaken,
+          () => Effect.succeed(false)
+        )
+      )
+      if (inserted) return copy
+    }
+    return yield* new Conflict({ message: "could not allocate a unique slug; try again" })
+  })
+
+export const patchDefinition = (
+  id: string,
+  input: { readonly definition: unknown; readonly expectedDraftRevision: number }
+) =>
+  writeForm(id, (form, caps, at) =>
+    Effect.map(fromEither(rules.replaceDefinition(form, input, caps, at)), (next) => ({ form: next }))
+  )
+
+export const patchSettings = (
+  id: string,
+  input: { readonly settings: unknown; readonly expectedSettingsSignature: string }
+) =>
+  writeForm(id, (form, caps, at) =>
+    Effect.map(fromEither(rules.replaceSettings(form, input, caps, at)), (next) => ({ form: next }))
+  )
+
+export const setFormSlug = (id: string, slug: string) =>
+  writeForm(id, (form, _caps, at) =>
+    Effect.map(fromEither(rules.setSlug(form, slug, at)), (next) => ({ form: next }))
+  )
+
+export const publishForm = (id: string, input: { readonly expectedDraftRevision: number }) =>
+  writeForm(id, (form, _caps, at) =>
+    Effect.gen(function* () {
+      const versionId = yield* Effect.flatMap(IdGen, (ids) => ids.uuidV7)
+      return yield* fromEither(rules.publish(form, input, { now: at, versionId }))
+    })
+  )
+
+export const unpublishForm = (id: string, input: { readonly expectedDraftRevision: number }) =>
+  writeForm(id, (form, _caps, at) =>
+    Effect.map(fromEither(rules.unpublish(form, input, at)), (next) => ({ form: next }))
+  )
+
+/** Converges publication state (MCP forms_publication): no new version when already there. */
+export const convergePublication = (
+  id: string,
+  input: { readonly expectedDraftRevision: number; readonly desiredState: FormStatus }
+) =>
+  Effect.gen(function* () {
+    const form = yield* loadForm(id)
+    if (input.desiredState === "draft") return yield* unpublishForm(id, input)
+    if (
+      form.status === "published" &&
+      form.draftRevision === input.expectedDraftRevision &&
+      form.currentVersionId !== null
+    ) {
+      const repo = yield* FormRepository
+      const current = yield* repo.getVersion(form.workspaceId, form.id, form.currentVersionId)
+      if (
+        Option.isSome(current) &&
+        JSON.stringify(current.value.definition) === JSON.stringify(form.draftDefinition)
+      ) {
+        return form
+      }
+    }
+    return yield* publishForm(id, input)
+  })
+
+export const deleteForm = (id: string) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const at = yield* now
+    const deleted = yield* Effect.flatMap(FormRepository, (r) => r.softDelete(principal.workspaceId, id, at))
+    if (!deleted) return yield* Effect.fail(notFound())
+  })
+
+export const listVersions = (
+  id: string,
+  query: { readonly limit: number; readonly cursor?: string | undefined }
+): Effect.Effect<
+  Page<Omit<FormVersionRecord, "definition">>,
+  NotFound | Invalid | StorageError,
+  FormRepository | Principal
+> =>
+  Effect.gen(function* () {
+    const form = yield* loadForm(id)
+    return yield* Effect.flatMap(FormRepository, (r) =>
+      r.listVersions(form.workspaceId, form.id, query)
+    ).pipe(
+      Effect.catchIf(
+        (e): e is InvalidCursor =>
+          typeof e === "object" && e !== null && "_tag" in e && e._tag === "InvalidCursor",
+        () => Effect.fail(invalidCursor())
+      )
+    )
+  })
+
+export const getVersion = (id: string, versionId: string) =>
+  Effect.gen(function* () {
+    const form = yield* loadForm(id)
+    const version = yield* Effect.flatMap(FormRepository, (r) =>
+      r.getVersion(form.workspaceId, form.id, versionId)
+    )
+    return yield* Option.match(version, {
+      onNone: () => Effect.fail(new NotFound({ message: "version not found" })),
+      onSome: Effect.succeed
+    })
+  })
+
+/** Stores one authoring image and returns its object key. */
+export const uploadAsset = (id: string, bytes: Uint8Array) =>
+  Effect.gen(function* () {
+    const form = yield* loadForm(id)
+    if (bytes.byteLength > MAX_ASSET_BYTES) {
+      return yield* new PayloadTooLarge({ message: `images are limited to ${MAX_ASSET_BYTES} bytes` })
+    }
+    const image = sniffImage(bytes)
+    if (image === undefined) {
+      return yield* new Invalid({
+        message: "the upload is not a PNG, JPEG, GIF or WebP image",
+        issues: [{ path: ["body"], rule: "imageType" }]
+      })
+    }
+    const assetId = yield* Effect.flatMap(IdGen, (ids) => ids.uuid)
+    const key = assetKey(form.workspaceId, form.id, assetId, image.ext)
+    yield* Effect.flatMap(BlobStore, (blobs) => blobs.put(key, { bytes, contentType: image.mime }))
+    return { key, contentType: image.mime, size: bytes.byteLength }
+  })
