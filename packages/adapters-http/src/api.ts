@@ -27,7 +27,9 @@ export class FormsApi extends HttpApi.make("forms")
     OpenApi.annotations({
       title: "Folio Forms API",
       version: "1.0.0",
-      description: "Author classic and interview forms, publish versions, read responses. Bearer API keys."
+      description: "Author classic and interview forms, publish versions, read responses. Bearer API keys.",
+      license: { name: "MIT", url: "https://opensource.org/license/mit" },
+      servers: [{ url: "/", description: "This deployment" }]
     })
   ) {}
 

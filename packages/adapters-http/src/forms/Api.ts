@@ -64,6 +64,7 @@ export class FormsGroup extends HttpApiGroup.make("forms")
     HttpApiEndpoint.patch("patchDefinition")`/forms/${idParam}`
       .setPayload(PatchDefinitionInput)
       .addSuccess(Data(Form))
+      .annotate(OpenApi.Summary, "Replace the draft definition (scope forms:write)")
       .annotate(
         OpenApi.Description,
         "Replace the draft definition. `expectedDraftRevision` must equal the current draftRevision; otherwise 409 conflict with the current token in error.details.draftRevision (re-read, re-apply)."
@@ -97,6 +98,7 @@ export class FormsGroup extends HttpApiGroup.make("forms")
     HttpApiEndpoint.post("publish")`/forms/${idParam}/publish`
       .setPayload(PublicationInput)
       .addSuccess(Data(Form))
+      .annotate(OpenApi.Summary, "Publish the draft as a new version (scope forms:publish)")
       .annotate(
         OpenApi.Description,
         "Publish the draft as the next immutable version (scope forms:publish). 409 on a stale expectedDraftRevision, 422 for an empty form."
@@ -118,6 +120,7 @@ export class FormsGroup extends HttpApiGroup.make("forms")
     HttpApiEndpoint.patch("patchSettings")`/forms/${idParam}/settings`
       .setPayload(PatchSettingsInput)
       .addSuccess(Data(Form))
+      .annotate(OpenApi.Summary, "Replace the settings (scope forms:write)")
       .annotate(
         OpenApi.Description,
         "Replace the settings. `expectedSettingsSignature` must equal the current settingsSignature; otherwise 409 conflict with error.details.settingsSignature."
@@ -126,6 +129,7 @@ export class FormsGroup extends HttpApiGroup.make("forms")
   .add(
     HttpApiEndpoint.post("uploadAsset")`/forms/${idParam}/assets`
       .addSuccess(Data(AssetUploaded), { status: 201 })
+      .annotate(OpenApi.Summary, "Upload an authoring image (scope assets:write)")
       .annotate(
         OpenApi.Description,
         "Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most 5 MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write)."
@@ -136,4 +140,5 @@ export class FormsGroup extends HttpApiGroup.make("forms")
   .addError(ConflictError)
   .addError(UnprocessableError)
   .addError(InternalError)
+  .annotate(OpenApi.Description, "Authoring: drafts, concurrency tokens, publication and versions")
   .middleware(Authentication) {}

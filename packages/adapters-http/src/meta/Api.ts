@@ -34,4 +34,5 @@ export class MetaApi extends HttpApiGroup.make("meta")
   )
   .addError(NotFoundError)
   .addError(InternalError)
+  .annotate(OpenApi.Description, "The key's capabilities, usage and rate-limit budget")
   .middleware(Authentication) {}
