@@ -1,6 +1,6 @@
 // Server configuration from the environment (effect Config). Every variable has a safe default for
 // `npm start`; a bad value fails start-up with one line naming the variable.
-import { Config, type ConfigError, Effect, Option, Redacted } from "effect"
+import { Config, type ConfigError, Effect, Either, Option, Redacted } from "effect"
 import { ConfigError as ConfigErrors } from "effect"
 
 export type BlobStoreKind = "fs" | "s3" | "memory"
@@ -32,33 +32,36 @@ export interface AppConfig {
   readonly authAttemptsPerIp: number
 }
 
+/** Like Config.validate, but the failure names its variable (validate alone reports an empty path). */
+const check =
+  <A>(name: string, message: string, validation: (a: A) => boolean) =>
+  (self: Config.Config<A>): Config.Config<A> =>
+    Config.mapOrFail(self, (a) => (validation(a) ? Either.right(a) : Either.left(ConfigErrors.InvalidData([name], message))))
+
+const isOrigin = (value: string): boolean => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value.replace(/\/$/, "")
+  } catch {
+    return false
+  }
+}
+
 const origin = (name: string) =>
   Config.string(name).pipe(
-    Config.validate({
-      message: "must be an origin such as https://forms.example.com (scheme, host, optional port; no path)",
-      validation: (value) => {
-        try {
-          const url = new URL(value)
-          return (
-            (url.protocol === "http:" || url.protocol === "https:") && url.origin === value.replace(/\/$/, "")
-          )
-        } catch {
-          return false
-        }
-      }
-    }),
+    check(name, "must be an origin such as https://forms.example.com (scheme, host, optional port; no path)", isOrigin),
     Config.map((value) => value.replace(/\/$/, ""))
   )
 
 const port = Config.integer("PORT").pipe(
   Config.withDefault(8080),
-  Config.validate({ message: "must be an integer from 0 to 65535", validation: (p) => p >= 0 && p <= 65535 })
+  check("PORT", "must be an integer from 0 to 65535", (p: number) => p >= 0 && p <= 65535)
 )
 
 const positive = (name: string, fallback: number) =>
   Config.integer(name).pipe(
     Config.withDefault(fallback),
-    Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 })
+    check(name, "must be a positive integer", (n: number) => n > 0)
   )
 
 const s3 = Config.all({
@@ -70,6 +73,17 @@ const s3 = Config.all({
   forcePathStyle: Config.boolean("S3_FORCE_PATH_STYLE").pipe(Config.withDefault(true))
 })
 
+/** An optional secret-ish variable where an empty value means unset (as env files often write it). */
+const optionalRedacted = (name: string, message: string, validation: (value: string) => boolean) =>
+  Config.option(Config.string(name)).pipe(
+    Config.map((o) => Option.filter(o, (v) => v.trim() !== "")),
+    Config.mapOrFail((o) =>
+      Option.isSome(o) && !validation(o.value)
+        ? Either.left(ConfigErrors.InvalidData([name], message))
+        : Either.right(Option.map(o, (v) => Redacted.make(v)))
+    )
+  )
+
 /** Reads and validates the configuration; fails with the ConfigError naming each bad variable. */
 export const AppConfig: Effect.Effect<AppConfig, ConfigError.ConfigError> = Effect.gen(function* () {
   const p = yield* port
@@ -77,50 +91,29 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigError.ConfigError> = Effe
   const publicOrigin = yield* origin("PUBLIC_ORIGIN").pipe(
     Config.withDefault(`http://${host === "0.0.0.0" || host === "::" ? "localhost" : host}:${p}`)
   )
-  const blobStore = yield* Config.literal(
-    "fs",
-    "s3",
-    "memory"
-  )("BLOB_STORE").pipe(Config.withDefault("fs" as const))
+  const blobStore = yield* Config.literal("fs", "s3", "memory")("BLOB_STORE").pipe(Config.withDefault("fs" as const))
   return {
     port: p,
     host,
     publicOrigin,
     dataDir: yield* Config.string("DATA_DIR").pipe(
       Config.withDefault("./data"),
-      Config.validate({ message: "must not be empty", validation: (d) => d.trim().length > 0 })
+      check("DATA_DIR", "must not be empty", (d: string) => d.trim().length > 0)
     ),
-    databaseUrl: yield* Config.option(
-      Config.redacted("DATABASE_URL").pipe(
-        Config.validate({
-          message: "must be a postgres:// or postgresql:// URL",
-          validation: (u) => /^postgres(ql)?:\/\//.test(Redacted.value(u))
-        })
-      )
+    databaseUrl: yield* optionalRedacted("DATABASE_URL", "must be a postgres:// or postgresql:// URL", (u) =>
+      /^postgres(ql)?:\/\//.test(u)
     ),
     blobStore,
     s3: blobStore === "s3" ? Option.some(yield* s3) : Option.none(),
-    blobSigningSecret: yield* Config.option(
-      Config.redacted("BLOB_SIGNING_SECRET").pipe(
-        Config.validate({
-          message: "must be at least 32 characters",
-          validation: (s) => Redacted.value(s).length >= 32
-        })
-      )
+    blobSigningSecret: yield* optionalRedacted("BLOB_SIGNING_SECRET", "must be at least 32 characters", (s) => s.length >= 32),
+    logLevel: yield* Config.literal("trace", "debug", "info", "warning", "error", "none")("LOG_LEVEL").pipe(
+      Config.withDefault("info" as const)
     ),
-    logLevel: yield* Config.literal(
-      "trace",
-      "debug",
-      "info",
-      "warning",
-      "error",
-      "none"
-    )("LOG_LEVEL").pipe(Config.withDefault("info" as const)),
     rateLimitPerKey: yield* positive("RATE_LIMIT_PER_KEY", 120),
     authAttemptsPerIp: yield* positive("AUTH_ATTEMPTS_PER_IP", 600),
     shutdownGraceMs: yield* Config.integer("SHUTDOWN_GRACE_MS").pipe(
       Config.withDefault(4000),
-      Config.validate({ message: "must be from 0 to 60000", validation: (n) => n >= 0 && n <= 60000 })
+      check("SHUTDOWN_GRACE_MS", "must be from 0 to 60000", (n: number) => n >= 0 && n <= 60000)
     )
   }
 })

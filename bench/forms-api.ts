@@ -1,0 +1,231 @@
+// HTTP throughput of the forms API, server in its own process, load from autocannon in this one:
+// authenticated GET /forms/{id}, GET /forms (page of 20 out of 10,000), PATCH /forms/{id} with a
+// 50-block definition; a bare node:http + pg baseline for the same primary-key read; and the list
+// at 1,000 vs 100,000 forms. On PGlite and on PostgreSQL.
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+import { PGlite } from "@electric-sql/pglite"
+import { defaultFormSettings, encodeFormSettings, settingsSignature } from "@folio/domain"
+import autocannon from "autocannon"
+import pg from "pg"
+import { printTable, writeResult } from "./_stats.js"
+
+const root = fileURLToPath(new URL("..", import.meta.url))
+const exec = promisify(execFile)
+const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
+const CONNECTIONS = 32
+
+const settings = defaultFormSettings()
+const SEED_SQL = `
+  insert into forms (id, workspace_id, kind, title, slug, status, draft_revision, draft_definition, settings,
+                     settings_signature, current_version_id, version_count, row_version, created_at, updated_at)
+  select gen_random_uuid(), $1::uuid, 'classic', 'Bench form ' || i, $2 || '-' || i, 'draft', 1,
+         '{"schemaVersion":1,"blocks":[],"logic":[]}'::jsonb, $3::jsonb, $4, null, 0, 1,
+         now() - make_interval(secs => i), now() - make_interval(secs => i)
+  from generate_series(1, $5::int) as i`
+const seedParams = (workspaceId: string, prefix: string, n: number) => [
+  workspaceId,
+  prefix,
+  JSON.stringify(encodeFormSettings(settings)),
+  settingsSignature(settings),
+  n
+]
+
+const fiftyBlocks = (round: number) => ({
+  schemaVersion: 1,
+  blocks: Array.from({ length: 50 }, (_, i) => ({
+    id: `blk_${String(i).padStart(8, "0")}`,
+    type: i % 2 === 0 ? "short_text" : "multiple_choice",
+    label: `Question ${i} (round ${round})`,
+    ...(i % 2 === 0 ? {} : { options: { choices: [{ id: "a", label: "Yes" }, { id: "b", label: "No" }] } })
+  }))
+})
+
+const cli = async (env: NodeJS.ProcessEnv, args: ReadonlyArray<string>) =>
+  (await exec(process.execPath, [`${root}packages/app/dist/cli.js`, ...args], { env: { ...process.env, ...env } })).stdout
+
+const provision = async (env: NodeJS.ProcessEnv, name: string) => {
+  const ws = /workspace ([0-9a-f-]{36})/.exec(await cli(env, ["workspace", "create", name]))?.[1] ?? ""
+  const key = /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(await cli(env, ["key", "create", "--workspace", ws, "--scopes", "all"]))?.[0] ?? ""
+  return { ws, key }
+}
+
+const freePort = async () => {
+  const { createServer } = await import("node:net")
+  return new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const a = s.address()
+      s.close(() => resolve(typeof a === "object" && a !== null ? a.port : 0))
+    })
+  })
+}
+
+const startServer = async (env: NodeJS.ProcessEnv): Promise<{ origin: string; child: ChildProcess }> => {
+  const port = await freePort()
+  const child = spawn(process.execPath, [`${root}packages/app/dist/main.js`], {
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: "warning", RATE_LIMIT_PER_KEY: "1000000000", AUTH_ATTEMPTS_PER_IP: "1000000000" },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  const origin = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${origin}/readyz`)).ok) return { origin, child }
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error("server did not become ready")
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.once("exit", () => resolve())
+    child.kill("SIGTERM")
+  })
+
+const load = async (options: autocannon.Options) => {
+  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options })
+  return {
+    "req/s": Math.round(result.requests.average),
+    "p50 ms": result.latency.p50,
+    "p99 ms": result.latency.p99,
+    non2xx: result.non2xx
+  }
+}
+
+const authoring = async (origin: string, key: string) => {
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
+  const forms: Array<string> = []
+  for (let i = 0; i < CONNECTIONS; i++) {
+    const r = await fetch(`${origin}/forms/api/v1/forms`, { method: "POST", headers, body: JSON.stringify({ title: `Patch target ${i}`, definition: fiftyBlocks(0) }) })
+    forms.push(((await r.json()) as { data: { id: string } }).data.id)
+  }
+  const target = forms[0] ?? ""
+  const get = await load({ url: `${origin}/forms/api/v1/forms/${target}`, headers })
+  const list = await load({ url: `${origin}/forms/api/v1/forms?limit=20`, headers })
+  // Each connection edits its own form and carries its revision forward, so every PATCH is a real write.
+  let next = 0
+  const patch = await load({
+    url: origin,
+    headers,
+    requests: [
+      {
+        method: "PATCH",
+        setupRequest: (request, context) => {
+          const ctx = context as { form?: string | undefined; rev?: number; round?: number }
+          if (ctx.form === undefined) {
+            ctx.form = forms[next++ % forms.length]
+            ctx.rev = 1
+            ctx.round = 0
+          }
+          ctx.round = (ctx.round ?? 0) + 1
+          return {
+            ...request,
+            path: `/forms/api/v1/forms/${ctx.form}`,
+            body: JSON.stringify({ definition: fiftyBlocks(ctx.round), expectedDraftRevision: ctx.rev })
+          }
+        },
+        onResponse: (_status, body, context) => {
+          const ctx = context as { rev?: number }
+          try {
+            ctx.rev = (JSON.parse(body) as { data: { draftRevision: number } }).data.draftRevision
+          } catch {
+            // a failed write keeps the old revision
+          }
+        }
+      }
+    ]
+  })
+  return { target, get, list, patch }
+}
+
+export async function run(): Promise<void> {
+  const rows: Array<Record<string, string | number>> = []
+  const row = (backend: string, what: string, r: Record<string, number>) => rows.push({ backend, what, ...r })
+
+  // Embedded PGlite.
+  const dir = mkdtempSync(join(tmpdir(), "folio-bench-api-"))
+  try {
+    const env = { DATA_DIR: dir, DATABASE_URL: "" }
+    const { ws, key } = await provision(env, "bench")
+    const db = new PGlite(join(dir, "pglite"))
+    await db.query(SEED_SQL, seedParams(ws, "pg-lite", 10_000))
+    await db.close()
+    const server = await startServer(env)
+    try {
+      const r = await authoring(server.origin, key)
+      row("pglite", "GET /forms/{id}", r.get)
+      row("pglite", "GET /forms (20 of 10,000)", r.list)
+      row("pglite", "PATCH /forms/{id} (50 blocks)", r.patch)
+    } finally {
+      await stop(server.child)
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+
+  // Real PostgreSQL.
+  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+  const name = `folio_bench_api_${Date.now().toString(36)}`
+  const admin = new pg.Client({ connectionString: base })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  try {
+    const env = { DATABASE_URL: url.toString() }
+    const main = await provision(env, "bench")
+    const small = await provision(env, "thousand")
+    const large = await provision(env, "hundred-thousand")
+    const client = new pg.Client({ connectionString: url.toString() })
+    await client.connect()
+    await client.query(SEED_SQL, seedParams(main.ws, "ten-k", 10_000))
+    await client.query(SEED_SQL, seedParams(small.ws, "one-k", 1_000))
+    await client.query(SEED_SQL, seedParams(large.ws, "hundred-k", 100_000))
+    await client.query("analyze")
+    await client.end()
+
+    const server = await startServer(env)
+    let target = ""
+    try {
+      const r = await authoring(server.origin, main.key)
+      target = r.target
+      row("postgres", "GET /forms/{id}", r.get)
+      row("postgres", "GET /forms (20 of 10,000)", r.list)
+      row("postgres", "PATCH /forms/{id} (50 blocks)", r.patch)
+      row("postgres", "GET /forms (20 of 1,000)", await load({ url: `${server.origin}/forms/api/v1/forms?limit=20`, headers: { authorization: `Bearer ${small.key}` } }))
+      row("postgres", "GET /forms (20 of 100,000)", await load({ url: `${server.origin}/forms/api/v1/forms?limit=20`, headers: { authorization: `Bearer ${large.key}` } }))
+    } finally {
+      await stop(server.child)
+    }
+
+    const raw = spawn(process.execPath, ["--import", "tsx", `${root}bench/_raw-server.ts`], {
+      env: { ...process.env, RAW_DATABASE_URL: url.toString(), RAW_WORKSPACE_ID: main.ws },
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    const port = await new Promise<number>((resolve) => raw.stdout?.once("data", (d: Buffer) => resolve((JSON.parse(d.toString()) as { port: number }).port)))
+    try {
+      row("postgres", "raw node:http + pg, same PK read", await load({ url: `http://127.0.0.1:${port}/forms/${target}` }))
+    } finally {
+      await stop(raw)
+    }
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`)
+    await admin.end()
+  }
+
+  const pgGet = rows.find((r) => r.backend === "postgres" && r.what === "GET /forms/{id}")
+  const rawGet = rows.find((r) => String(r.what).startsWith("raw"))
+  printTable(rows)
+  if (pgGet !== undefined && rawGet !== undefined) {
+    process.stdout.write(
+      `\nGET /forms/{id} on PostgreSQL: ${((Number(pgGet["req/s"]) / Number(rawGet["req/s"])) * 100).toFixed(0)}% of the raw baseline's req/s (target >= 50%), p99 ${pgGet["p99 ms"]} ms (target < 25 ms) at ${CONNECTIONS} connections\n`
+    )
+  }
+  process.stdout.write(`written ${writeResult("forms-api", { at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, rows })}\n`)
+}

@@ -1,0 +1,39 @@
+// Configuration: defaults for `npm start`, and one line naming the variable for each bad value.
+import { AppConfig, describeConfigError } from "@folio/app"
+import { ConfigProvider, Effect, Either, Option } from "effect"
+import { describe, expect, it } from "vitest"
+
+const load = (env: Record<string, string>) =>
+  Effect.runSync(Effect.either(Effect.withConfigProvider(AppConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))))
+
+describe("AppConfig", () => {
+  it("has defaults that run on a fresh machine", () => {
+    const config = Either.getOrThrow(load({}))
+    expect(config).toMatchObject({ port: 8080, host: "127.0.0.1", publicOrigin: "http://127.0.0.1:8080", dataDir: "./data", blobStore: "fs", logLevel: "info", rateLimitPerKey: 120, authAttemptsPerIp: 600 })
+    expect(Option.isNone(config.databaseUrl)).toBe(true)
+  })
+
+  it("treats an empty DATABASE_URL as unset", () => {
+    expect(Option.isNone(Either.getOrThrow(load({ DATABASE_URL: "" })).databaseUrl)).toBe(true)
+  })
+
+  it.each([
+    ["PORT", { PORT: "70000" }],
+    ["PORT", { PORT: "eighty" }],
+    ["PUBLIC_ORIGIN", { PUBLIC_ORIGIN: "https://forms.example.com/path" }],
+    ["DATABASE_URL", { DATABASE_URL: "mysql://x" }],
+    ["BLOB_STORE", { BLOB_STORE: "ftp" }],
+    ["S3_BUCKET", { BLOB_STORE: "s3", S3_ENDPOINT: "http://127.0.0.1:9000", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b" }],
+    ["BLOB_SIGNING_SECRET", { BLOB_SIGNING_SECRET: "short" }],
+    ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
+    ["RATE_LIMIT_PER_KEY", { RATE_LIMIT_PER_KEY: "0" }]
+  ])("names %s when its value is bad", (name, env) => {
+    const result = load(env)
+    expect(Either.isLeft(result)).toBe(true)
+    if (Either.isLeft(result)) {
+      const line = describeConfigError(result.left)
+      expect(line).toContain(name)
+      expect(line.split("\n")).toHaveLength(1)
+    }
+  })
+})
