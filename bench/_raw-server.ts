@@ -28,7 +28,9 @@ const server = createServer((req, res) => {
 })
 server.listen(0, "127.0.0.1", () => {
   const address = server.address()
-  process.stdout.write(`${JSON.stringify({ port: typeof address === "object" && address !== null ? address.port : 0 })}\n`)
+  process.stdout.write(
+    `${JSON.stringify({ port: typeof address === "object" && address !== null ? address.port : 0 })}\n`
+  )
 })
 process.on("SIGTERM", () => {
   server.close()

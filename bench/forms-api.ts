@@ -41,16 +41,32 @@ const fiftyBlocks = (round: number) => ({
     id: `blk_${String(i).padStart(8, "0")}`,
     type: i % 2 === 0 ? "short_text" : "multiple_choice",
     label: `Question ${i} (round ${round})`,
-    ...(i % 2 === 0 ? {} : { options: { choices: [{ id: "a", label: "Yes" }, { id: "b", label: "No" }] } })
+    ...(i % 2 === 0
+      ? {}
+      : {
+          options: {
+            choices: [
+              { id: "a", label: "Yes" },
+              { id: "b", label: "No" }
+            ]
+          }
+        })
   }))
 })
 
 const cli = async (env: NodeJS.ProcessEnv, args: ReadonlyArray<string>) =>
-  (await exec(process.execPath, [`${root}packages/app/dist/cli.js`, ...args], { env: { ...process.env, ...env } })).stdout
+  (
+    await exec(process.execPath, [`${root}packages/app/dist/cli.js`, ...args], {
+      env: { ...process.env, ...env }
+    })
+  ).stdout
 
 const provision = async (env: NodeJS.ProcessEnv, name: string) => {
   const ws = /workspace ([0-9a-f-]{36})/.exec(await cli(env, ["workspace", "create", name]))?.[1] ?? ""
-  const key = /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(await cli(env, ["key", "create", "--workspace", ws, "--scopes", "all"]))?.[0] ?? ""
+  const key =
+    /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(
+      await cli(env, ["key", "create", "--workspace", ws, "--scopes", "all"])
+    )?.[0] ?? ""
   return { ws, key }
 }
 
@@ -67,7 +83,14 @@ const freePort = async () => {
 const startServer = async (env: NodeJS.ProcessEnv): Promise<{ origin: string; child: ChildProcess }> => {
   const port = await freePort()
   const child = spawn(process.execPath, [`${root}packages/app/dist/main.js`], {
-    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: "warning", RATE_LIMIT_PER_KEY: "1000000000", AUTH_ATTEMPTS_PER_IP: "1000000000" },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      LOG_LEVEL: "warning",
+      RATE_LIMIT_PER_KEY: "1000000000",
+      AUTH_ATTEMPTS_PER_IP: "1000000000"
+    },
     stdio: ["ignore", "ignore", "inherit"]
   })
   const origin = `http://127.0.0.1:${port}`
@@ -92,6 +115,7 @@ const load = async (options: autocannon.Options) => {
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options })
   return {
     "req/s": Math.round(result.requests.average),
+    "2xx/s": Math.round(result["2xx"] / result.duration),
     "p50 ms": result.latency.p50,
     "p99 ms": result.latency.p99,
     non2xx: result.non2xx
@@ -102,7 +126,11 @@ const authoring = async (origin: string, key: string) => {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
   const forms: Array<string> = []
   for (let i = 0; i < CONNECTIONS; i++) {
-    const r = await fetch(`${origin}/forms/api/v1/forms`, { method: "POST", headers, body: JSON.stringify({ title: `Patch target ${i}`, definition: fiftyBlocks(0) }) })
+    const r = await fetch(`${origin}/forms/api/v1/forms`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ title: `Patch target ${i}`, definition: fiftyBlocks(0) })
+    })
     forms.push(((await r.json()) as { data: { id: string } }).data.id)
   }
   const target = forms[0] ?? ""
@@ -132,10 +160,15 @@ const authoring = async (origin: string, key: string) => {
         },
         onResponse: (_status, body, context) => {
           const ctx = context as { rev?: number }
+          // A success carries the new revision; a conflict carries the current one in its details.
           try {
-            ctx.rev = (JSON.parse(body) as { data: { draftRevision: number } }).data.draftRevision
+            const parsed = JSON.parse(body) as {
+              data?: { draftRevision: number }
+              error?: { details?: { draftRevision?: number } }
+            }
+            ctx.rev = parsed.data?.draftRevision ?? parsed.error?.details?.draftRevision ?? ctx.rev
           } catch {
-            // a failed write keeps the old revision
+            // keep the old revision
           }
         }
       }
@@ -170,7 +203,10 @@ export async function run(): Promise<void> {
   }
 
   // Real PostgreSQL.
-  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+  const base =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    "postgres://postgres@127.0.0.1:5432/test"
   const name = `folio_bench_api_${Date.now().toString(36)}`
   const admin = new pg.Client({ connectionString: base })
   await admin.connect()
@@ -198,8 +234,22 @@ export async function run(): Promise<void> {
       row("postgres", "GET /forms/{id}", r.get)
       row("postgres", "GET /forms (20 of 10,000)", r.list)
       row("postgres", "PATCH /forms/{id} (50 blocks)", r.patch)
-      row("postgres", "GET /forms (20 of 1,000)", await load({ url: `${server.origin}/forms/api/v1/forms?limit=20`, headers: { authorization: `Bearer ${small.key}` } }))
-      row("postgres", "GET /forms (20 of 100,000)", await load({ url: `${server.origin}/forms/api/v1/forms?limit=20`, headers: { authorization: `Bearer ${large.key}` } }))
+      row(
+        "postgres",
+        "GET /forms (20 of 1,000)",
+        await load({
+          url: `${server.origin}/forms/api/v1/forms?limit=20`,
+          headers: { authorization: `Bearer ${small.key}` }
+        })
+      )
+      row(
+        "postgres",
+        "GET /forms (20 of 100,000)",
+        await load({
+          url: `${server.origin}/forms/api/v1/forms?limit=20`,
+          headers: { authorization: `Bearer ${large.key}` }
+        })
+      )
     } finally {
       await stop(server.child)
     }
@@ -208,9 +258,15 @@ export async function run(): Promise<void> {
       env: { ...process.env, RAW_DATABASE_URL: url.toString(), RAW_WORKSPACE_ID: main.ws },
       stdio: ["ignore", "pipe", "inherit"]
     })
-    const port = await new Promise<number>((resolve) => raw.stdout?.once("data", (d: Buffer) => resolve((JSON.parse(d.toString()) as { port: number }).port)))
+    const port = await new Promise<number>((resolve) =>
+      raw.stdout?.once("data", (d: Buffer) => resolve((JSON.parse(d.toString()) as { port: number }).port))
+    )
     try {
-      row("postgres", "raw node:http + pg, same PK read", await load({ url: `http://127.0.0.1:${port}/forms/${target}` }))
+      row(
+        "postgres",
+        "raw node:http + pg, same PK read",
+        await load({ url: `http://127.0.0.1:${port}/forms/${target}` })
+      )
     } finally {
       await stop(raw)
     }
@@ -227,5 +283,7 @@ export async function run(): Promise<void> {
       `\nGET /forms/{id} on PostgreSQL: ${((Number(pgGet["req/s"]) / Number(rawGet["req/s"])) * 100).toFixed(0)}% of the raw baseline's req/s (target >= 50%), p99 ${pgGet["p99 ms"]} ms (target < 25 ms) at ${CONNECTIONS} connections\n`
     )
   }
-  process.stdout.write(`written ${writeResult("forms-api", { at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, rows })}\n`)
+  process.stdout.write(
+    `written ${writeResult("forms-api", { at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, rows })}\n`
+  )
 }

@@ -4,12 +4,23 @@ import { ConfigProvider, Effect, Either, Option } from "effect"
 import { describe, expect, it } from "vitest"
 
 const load = (env: Record<string, string>) =>
-  Effect.runSync(Effect.either(Effect.withConfigProvider(AppConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))))
+  Effect.runSync(
+    Effect.either(Effect.withConfigProvider(AppConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
+  )
 
 describe("AppConfig", () => {
   it("has defaults that run on a fresh machine", () => {
     const config = Either.getOrThrow(load({}))
-    expect(config).toMatchObject({ port: 8080, host: "127.0.0.1", publicOrigin: "http://127.0.0.1:8080", dataDir: "./data", blobStore: "fs", logLevel: "info", rateLimitPerKey: 120, authAttemptsPerIp: 600 })
+    expect(config).toMatchObject({
+      port: 8080,
+      host: "127.0.0.1",
+      publicOrigin: "http://127.0.0.1:8080",
+      dataDir: "./data",
+      blobStore: "fs",
+      logLevel: "info",
+      rateLimitPerKey: 120,
+      authAttemptsPerIp: 600
+    })
     expect(Option.isNone(config.databaseUrl)).toBe(true)
   })
 
@@ -23,7 +34,15 @@ describe("AppConfig", () => {
     ["PUBLIC_ORIGIN", { PUBLIC_ORIGIN: "https://forms.example.com/path" }],
     ["DATABASE_URL", { DATABASE_URL: "mysql://x" }],
     ["BLOB_STORE", { BLOB_STORE: "ftp" }],
-    ["S3_BUCKET", { BLOB_STORE: "s3", S3_ENDPOINT: "http://127.0.0.1:9000", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b" }],
+    [
+      "S3_BUCKET",
+      {
+        BLOB_STORE: "s3",
+        S3_ENDPOINT: "http://127.0.0.1:9000",
+        S3_ACCESS_KEY_ID: "a",
+        S3_SECRET_ACCESS_KEY: "b"
+      }
+    ],
     ["BLOB_SIGNING_SECRET", { BLOB_SIGNING_SECRET: "short" }],
     ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
     ["RATE_LIMIT_PER_KEY", { RATE_LIMIT_PER_KEY: "0" }]

@@ -36,7 +36,9 @@ export interface AppConfig {
 const check =
   <A>(name: string, message: string, validation: (a: A) => boolean) =>
   (self: Config.Config<A>): Config.Config<A> =>
-    Config.mapOrFail(self, (a) => (validation(a) ? Either.right(a) : Either.left(ConfigErrors.InvalidData([name], message))))
+    Config.mapOrFail(self, (a) =>
+      validation(a) ? Either.right(a) : Either.left(ConfigErrors.InvalidData([name], message))
+    )
 
 const isOrigin = (value: string): boolean => {
   try {
@@ -49,7 +51,11 @@ const isOrigin = (value: string): boolean => {
 
 const origin = (name: string) =>
   Config.string(name).pipe(
-    check(name, "must be an origin such as https://forms.example.com (scheme, host, optional port; no path)", isOrigin),
+    check(
+      name,
+      "must be an origin such as https://forms.example.com (scheme, host, optional port; no path)",
+      isOrigin
+    ),
     Config.map((value) => value.replace(/\/$/, ""))
   )
 
@@ -91,7 +97,11 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigError.ConfigError> = Effe
   const publicOrigin = yield* origin("PUBLIC_ORIGIN").pipe(
     Config.withDefault(`http://${host === "0.0.0.0" || host === "::" ? "localhost" : host}:${p}`)
   )
-  const blobStore = yield* Config.literal("fs", "s3", "memory")("BLOB_STORE").pipe(Config.withDefault("fs" as const))
+  const blobStore = yield* Config.literal(
+    "fs",
+    "s3",
+    "memory"
+  )("BLOB_STORE").pipe(Config.withDefault("fs" as const))
   return {
     port: p,
     host,
@@ -105,10 +115,19 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigError.ConfigError> = Effe
     ),
     blobStore,
     s3: blobStore === "s3" ? Option.some(yield* s3) : Option.none(),
-    blobSigningSecret: yield* optionalRedacted("BLOB_SIGNING_SECRET", "must be at least 32 characters", (s) => s.length >= 32),
-    logLevel: yield* Config.literal("trace", "debug", "info", "warning", "error", "none")("LOG_LEVEL").pipe(
-      Config.withDefault("info" as const)
+    blobSigningSecret: yield* optionalRedacted(
+      "BLOB_SIGNING_SECRET",
+      "must be at least 32 characters",
+      (s) => s.length >= 32
     ),
+    logLevel: yield* Config.literal(
+      "trace",
+      "debug",
+      "info",
+      "warning",
+      "error",
+      "none"
+    )("LOG_LEVEL").pipe(Config.withDefault("info" as const)),
     rateLimitPerKey: yield* positive("RATE_LIMIT_PER_KEY", 120),
     authAttemptsPerIp: yield* positive("AUTH_ATTEMPTS_PER_IP", 600),
     shutdownGraceMs: yield* Config.integer("SHUTDOWN_GRACE_MS").pipe(

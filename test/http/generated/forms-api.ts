@@ -446,1270 +446,657 @@ export interface components {
             /** @enum {string} */
             kind: "classic" | "interview";
             draftRevision: components["schemas"]["Int"];
-            draftDefinition: (components["schemas"]["FormDefinition"] | components["schemas"]["InterviewDefinition"]) | null;
-            settings: components["schemas"]["FormSettings"];
+            draftDefinition: components["schemas"]["AnyDefinition"] | null;
+            settings: components["schemas"]["StoredFormSettings"];
             settingsSignature: string | null;
             currentVersionId: string | null;
             createdAt: components["schemas"]["Date"];
             updatedAt: components["schemas"]["Date"];
         };
-        /**
-         * Classic form definition
-         * @description schemaVersion 1: typed blocks with branching logic, random groups, scales and quizzes
-         */
-        FormDefinition: {
+        AnyDefinition: {
             /** @enum {number} */
             schemaVersion: 1;
-            /**
-             * maxItems(200)
-             * @description an array of at most 200 item(s)
-             */
-            blocks: components["schemas"]["Block"][];
-            /**
-             * maxItems(200)
-             * @description an array of at most 200 item(s)
-             */
-            logic?: components["schemas"]["LogicRule"][];
-            /**
-             * maxItems(50)
-             * @description an array of at most 50 item(s)
-             */
-            randomGroups?: components["schemas"]["RandomGroup"][];
-            /**
-             * maxItems(50)
-             * @description an array of at most 50 item(s)
-             */
-            scales?: components["schemas"]["Scale"][];
-            /**
-             * maxItems(20)
-             * @description an array of at most 20 item(s)
-             */
-            quizzes?: components["schemas"]["Quiz"][];
-        };
-        Block: {
-            /** @enum {string} */
-            type: "short_text";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options?: {
-                /**
-                 * lessThanOrEqualTo(10000)
-                 * @description a number less than or equal to 10000
-                 */
-                maxLength?: components["schemas"]["Int"];
-                /**
-                 * lessThanOrEqualTo(9007199254740991)
-                 * @description a number less than or equal to 9007199254740991
-                 */
-                minLength?: components["schemas"]["Int"];
-                /**
-                 * maxLength(300)
-                 * @description a string at most 300 character(s) long
-                 */
-                pattern?: string;
-                /**
-                 * maxLength(200)
-                 * @description a string at most 200 character(s) long
-                 */
-                placeholder?: string;
+            blocks: ({
                 /** @enum {string} */
-                inputMode?: "text" | "tel" | "url" | "email" | "numeric" | "decimal";
-                /**
-                 * maxLength(40)
-                 * @description a string at most 40 character(s) long
-                 */
-                autoComplete?: string;
-            };
-        } | {
-            /** @enum {string} */
-            type: "long_text";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
+                type: "short_text";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
                 };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options?: {
-                /**
-                 * lessThanOrEqualTo(50000)
-                 * @description a number less than or equal to 50000
-                 */
-                maxLength?: components["schemas"]["Int"];
-                /**
-                 * greaterThan(0)
-                 * @description a positive number
-                 */
-                minLength?: components["schemas"]["Int"];
-                /**
-                 * maxLength(300)
-                 * @description a string at most 300 character(s) long
-                 */
-                pattern?: string;
-                /**
-                 * maxLength(200)
-                 * @description a string at most 200 character(s) long
-                 */
-                placeholder?: string;
-            };
-        } | {
-            /** @enum {string} */
-            type: "multiple_choice";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options: {
-                /**
-                 * maxItems(100)
-                 * @description an array of at most 100 item(s)
-                 */
-                choices: components["schemas"]["Choice"][];
-                allowOther?: boolean;
-                qualityTrap?: {
-                    /**
-                     * maxLength(64)
-                     * @description a string at most 64 character(s) long
-                     */
-                    expectedChoiceId: string;
-                };
-                /** @description a string matching the pattern ^mtx_[A-Za-z0-9_-]{6,}$ */
-                matrixGroupId?: string;
-                /**
-                 * maxLength(500)
-                 * @description a string at most 500 character(s) long
-                 */
-                rowLabel?: string;
-                randomize?: {
-                    /** @enum {string} */
-                    mode: "shuffle" | "reverse";
-                    /**
-                     * between(0, 100)
-                     * @description a number between 0 and 100
-                     */
-                    pinLast?: components["schemas"]["Int"];
-                };
-            };
-        } | {
-            /** @enum {string} */
-            type: "checkboxes";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options: {
-                /**
-                 * maxItems(100)
-                 * @description an array of at most 100 item(s)
-                 */
-                choices: components["schemas"]["Choice"][];
-                /**
-                 * greaterThan(0)
-                 * @description a positive number
-                 */
-                minSelected?: components["schemas"]["Int"];
-                /**
-                 * greaterThan(0)
-                 * @description a positive number
-                 */
-                maxSelected?: components["schemas"]["Int"];
-                allowOther?: boolean;
-                /** @description a string matching the pattern ^mtx_[A-Za-z0-9_-]{6,}$ */
-                matrixGroupId?: string;
-                /**
-                 * maxLength(500)
-                 * @description a string at most 500 character(s) long
-                 */
-                rowLabel?: string;
-                randomize?: {
-                    /** @enum {string} */
-                    mode: "shuffle" | "reverse";
-                    /**
-                     * between(0, 100)
-                     * @description a number between 0 and 100
-                     */
-                    pinLast?: components["schemas"]["Int"];
-                };
-            };
-        } | {
-            /** @enum {string} */
-            type: "dropdown";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options: {
-                /**
-                 * maxItems(100)
-                 * @description an array of at most 100 item(s)
-                 */
-                choices: components["schemas"]["Choice"][];
-                /** @enum {string} */
-                dataset?: "countries";
-                randomize?: {
-                    /** @enum {string} */
-                    mode: "shuffle" | "reverse";
-                    /**
-                     * between(0, 100)
-                     * @description a number between 0 and 100
-                     */
-                    pinLast?: components["schemas"]["Int"];
-                };
-            };
-        } | {
-            /** @enum {string} */
-            type: "ranking";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options: {
-                /**
-                 * maxItems(100)
-                 * @description an array of at most 100 item(s)
-                 */
-                choices: components["schemas"]["Choice"][];
-                randomize?: {
-                    /** @enum {string} */
-                    mode: "shuffle" | "reverse";
-                    /**
-                     * between(0, 100)
-                     * @description a number between 0 and 100
-                     */
-                    pinLast?: components["schemas"]["Int"];
-                };
-            };
-        } | {
-            /** @enum {string} */
-            type: "rating";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options?: {
-                /**
-                 * between(2, 11)
-                 * @description a number between 2 and 11
-                 */
-                scale?: components["schemas"]["Int"];
-                /** @enum {string} */
-                shape?: "number" | "star" | "circle";
-                zeroBased?: boolean;
-                /**
-                 * maxLength(60)
-                 * @description a string at most 60 character(s) long
-                 */
-                lowLabel?: string;
-                /**
-                 * maxLength(60)
-                 * @description a string at most 60 character(s) long
-                 */
-                highLabel?: string;
-            };
-        } | {
-            /** @enum {string} */
-            type: "date";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options?: {
-                min?: components["schemas"]["CalendarDate"];
-                max?: components["schemas"]["CalendarDate"];
-            };
-        } | {
-            /** @enum {string} */
-            type: "datetime";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options?: {
-                min?: components["schemas"]["DateTimeString"];
-                max?: components["schemas"]["DateTimeString"];
-            };
-        } | {
-            /** @enum {string} */
-            type: "time";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options?: {
-                min?: components["schemas"]["TimeOfDay"];
-                max?: components["schemas"]["TimeOfDay"];
-            };
-        } | {
-            /** @enum {string} */
-            type: "date_range";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options?: {
-                min?: components["schemas"]["CalendarDate"];
-                max?: components["schemas"]["CalendarDate"];
-            };
-        } | {
-            /** @enum {string} */
-            type: "email";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options?: {
-                /**
-                 * maxLength(200)
-                 * @description a string at most 200 character(s) long
-                 */
-                placeholder?: string;
-            };
-        } | {
-            /** @enum {string} */
-            type: "number";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options?: {
-                min?: components["schemas"]["Finite"];
-                max?: components["schemas"]["Finite"];
-                integer?: boolean;
-                /**
-                 * greaterThan(0)
-                 * @description a positive number
-                 */
-                step?: components["schemas"]["Finite"];
-                /**
-                 * maxLength(200)
-                 * @description a string at most 200 character(s) long
-                 */
-                placeholder?: string;
-                /**
-                 * maxLength(10)
-                 * @description a string at most 10 character(s) long
-                 */
-                prefix?: string;
-                /**
-                 * maxLength(10)
-                 * @description a string at most 10 character(s) long
-                 */
-                suffix?: string;
-                /**
-                 * between(0, 10)
-                 * @description a number between 0 and 10
-                 */
-                decimals?: components["schemas"]["Int"];
-            };
-        } | {
-            /** @enum {string} */
-            type: "file_upload";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options?: {
-                /**
-                 * between(1, 20)
-                 * @description a number between 1 and 20
-                 */
-                maxFiles?: components["schemas"]["Int"];
-                /**
-                 * between(1, 25)
-                 * @description a number between 1 and 25
-                 */
-                maxSizeMb?: components["schemas"]["Int"];
-                /**
-                 * maxItems(50)
-                 * @description an array of at most 50 item(s)
-                 */
-                acceptedMimeTypes?: string[];
-            };
-        } | {
-            /** @enum {string} */
-            type: "signature";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options?: {
-                /**
-                 * between(80, 800)
-                 * @description a number between 80 and 800
-                 */
-                width?: components["schemas"]["Int"];
-                /**
-                 * between(40, 400)
-                 * @description a number between 40 and 400
-                 */
-                height?: components["schemas"]["Int"];
-            };
-        } | {
-            /** @enum {string} */
-            type: "privacy_consent";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            /** @enum {boolean} */
-            required?: true;
-            options: {
-                /** @enum {string} */
-                mode?: "agree_only" | "agree_or_decline";
-                /**
-                 * maxItems(20)
-                 * @description an array of at most 20 item(s)
-                 */
-                items: string[];
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
-                purpose: string;
-                /**
-                 * maxLength(1000)
-                 * @description a string at most 1000 character(s) long
-                 */
-                retentionPeriod: string;
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
-                refusalNotice: string;
-            };
-        } | {
-            /** @enum {string} */
-            type: "address";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            required?: boolean;
-            options?: Record<string, never>;
-        } | {
-            /** @enum {string} */
-            type: "statement";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            /** @enum {boolean} */
-            required?: false;
-            /**
-             * maxItems(500)
-             * @description an array of at most 500 item(s)
-             */
-            content?: ({
-                /**
-                 * maxLength(4000)
-                 * @description a string at most 4000 character(s) long
-                 */
-                text: string;
-                bold?: boolean;
-                italic?: boolean;
-                underline?: boolean;
-                strike?: boolean;
-                code?: boolean;
-                /**
-                 * maxLength(40)
-                 * @description a string at most 40 character(s) long
-                 */
-                color?: string;
-                /**
-                 * maxLength(40)
-                 * @description a string at most 40 character(s) long
-                 */
-                bg?: string;
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
-                href?: string;
-            } | {
-                fieldRef: components["schemas"]["BlockId"];
-            })[];
-            /** @enum {number} */
-            level?: 1 | 2 | 3;
-            /** @enum {string} */
-            align?: "center" | "right";
-            /** @enum {string} */
-            variant?: "quote" | "callout";
-            /** @enum {string} */
-            listStyle?: "bullet" | "number";
-            options?: Record<string, never>;
-        } | {
-            /** @enum {string} */
-            type: "page_break";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label?: string;
-            /** @enum {boolean} */
-            required?: false;
-            options?: Record<string, never>;
-        } | {
-            /** @enum {string} */
-            type: "divider";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label?: string;
-            /** @enum {boolean} */
-            required?: false;
-            options?: Record<string, never>;
-        } | {
-            /** @enum {string} */
-            type: "image";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label?: string;
-            /** @enum {boolean} */
-            required?: false;
-            /**
-             * maxLength(200)
-             * @description a string matching the pattern ^[A-Za-z0-9/._-]+$
-             */
-            imageKey?: string;
-            /**
-             * maxLength(300)
-             * @description a string at most 300 character(s) long
-             */
-            imageAlt?: string;
-            /** @enum {string} */
-            width?: "small" | "medium" | "full";
-            /**
-             * maxLength(1000)
-             * @description a string at most 1000 character(s) long
-             */
-            caption?: string;
-            /**
-             * between(1, 65535)
-             * @description a number between 1 and 65535
-             */
-            imageWidth?: components["schemas"]["Int"];
-            /**
-             * between(1, 65535)
-             * @description a number between 1 and 65535
-             */
-            imageHeight?: components["schemas"]["Int"];
-            options?: Record<string, never>;
-        } | {
-            /** @enum {string} */
-            type: "calculated_field";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            /** @enum {boolean} */
-            required?: false;
-            options?: {
-                /**
-                 * maxLength(1000)
-                 * @description a string at most 1000 character(s) long
-                 */
-                expression?: string;
-                /**
-                 * between(0, 10)
-                 * @description a number between 0 and 10
-                 */
-                precision?: components["schemas"]["Int"];
-            };
-        } | {
-            /** @enum {string} */
-            type: "hidden_field";
-            id: components["schemas"]["BlockId"];
-            /**
-             * maxLength(4000)
-             * @description a string at most 4000 character(s) long
-             */
-            description?: string;
-            presentation?: {
-                document?: {
-                    /**
-                     * between(3, 12)
-                     * @description a number between 3 and 12
-                     */
-                    span?: components["schemas"]["Int"];
-                    breakBefore?: boolean;
-                    /** @enum {string} */
-                    fieldChrome?: "full" | "field-only";
-                    /** @enum {string} */
-                    controlWidth?: "auto" | "full";
-                };
-            };
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
-            label: string;
-            /** @enum {boolean} */
-            required?: false;
-            options: {
-                /**
-                 * maxLength(64)
-                 * @description a string matching the pattern ^[A-Za-z0-9_-]+$
-                 */
-                param: string;
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
-                defaultValue?: string;
-            };
-        };
-        /** @description a string matching the pattern ^blk_[A-Za-z0-9_-]{8,}$ */
-        BlockId: string;
-        Choice: {
-            /**
-             * maxLength(64)
-             * @description a string at most 64 character(s) long
-             */
-            id: string;
-            /**
-             * maxLength(500)
-             * @description a string at most 500 character(s) long
-             */
-            label: string;
-            /**
-             * maxLength(200)
-             * @description a string matching the pattern ^[A-Za-z0-9/._-]+$
-             */
-            imageKey?: string;
-            /**
-             * maxLength(300)
-             * @description a string at most 300 character(s) long
-             */
-            imageAlt?: string;
-        };
-        /** Format: date */
-        CalendarDate: string;
-        DateTimeString: string;
-        TimeOfDay: string;
-        /**
-         * finite
-         * @description a finite number
-         */
-        Finite: number;
-        LogicRule: {
-            /** @description a string matching the pattern ^lgc_[A-Za-z0-9_-]{6,}$ */
-            id: string;
-            from: components["schemas"]["BlockId"];
-            /** @enum {string} */
-            match?: "any" | "all";
-            /**
-             * maxItems(20)
-             * @description an array of at most 20 item(s)
-             */
-            conditions: {
-                blk: components["schemas"]["BlockId"];
-                /** @enum {string} */
-                op: "eq" | "neq" | "contains" | "not_contains" | "gt" | "gte" | "lt" | "lte" | "is_empty" | "is_filled";
-                value?: string | components["schemas"]["Finite"];
-            }[];
-            /**
-             * maxItems(20)
-             * @description an array of at most 20 item(s)
-             */
-            actions: ({
-                /** @enum {string} */
-                type: "show";
-                target: components["schemas"]["BlockId"];
-            } | {
-                /** @enum {string} */
-                type: "hide";
-                target: components["schemas"]["BlockId"];
-            } | {
-                /** @enum {string} */
-                type: "skip_to";
-                target: components["schemas"]["BlockId"];
-            } | {
-                /** @enum {string} */
-                type: "skip_to_end";
-            })[];
-        };
-        RandomGroup: {
-            /** @description a string matching the pattern ^rng_[A-Za-z0-9_-]{6,}$ */
-            id: string;
-            /**
-             * maxItems(50)
-             * @description an array of at most 50 item(s)
-             */
-            blockIds: components["schemas"]["BlockId"][];
-            /** @enum {string} */
-            mode: "shuffle" | "reverse" | "latin_square";
-        };
-        Scale: {
-            /** @description a string matching the pattern ^[A-Za-z][A-Za-z0-9_-]{0,63}$ */
-            id: string;
-            /**
-             * maxLength(200)
-             * @description a string at most 200 character(s) long
-             */
-            label: string;
-            /**
-             * maxItems(100)
-             * @description an array of at most 100 item(s)
-             */
-            blocks: components["schemas"]["BlockId"][];
-            /**
-             * maxItems(100)
-             * @description an array of at most 100 item(s)
-             */
-            reverse?: components["schemas"]["BlockId"][];
-            /** @enum {string} */
-            aggregation?: "sum" | "mean";
-            /** @enum {string} */
-            missing?: "exclude" | "zero" | "require_all";
-            /**
-             * maxItems(50)
-             * @description an array of at most 50 item(s)
-             */
-            cutoffs?: {
-                min: components["schemas"]["Finite"];
-                /**
-                 * maxLength(200)
-                 * @description a string at most 200 character(s) long
-                 */
                 label: string;
-            }[];
-        };
-        Quiz: {
-            /** @description a string matching the pattern ^[A-Za-z][A-Za-z0-9_-]{0,63}$ */
-            id: string;
-            /**
-             * maxLength(200)
-             * @description a string at most 200 character(s) long
-             */
-            label: string;
-            /**
-             * maxItems(100)
-             * @description an array of at most 100 item(s)
-             */
-            items: {
-                blockId: components["schemas"]["BlockId"];
-                answer: string | components["schemas"]["Finite"] | string[];
-                /**
-                 * lessThanOrEqualTo(10000)
-                 * @description a number less than or equal to 10000
-                 */
-                points: components["schemas"]["Finite"];
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
-                feedbackCorrect?: string;
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
-                feedbackIncorrect?: string;
-            }[];
-            /**
-             * maxItems(50)
-             * @description an array of at most 50 item(s)
-             */
-            cutoffs?: {
-                min: components["schemas"]["Finite"];
-                /**
-                 * maxLength(200)
-                 * @description a string at most 200 character(s) long
-                 */
+                required?: boolean;
+                options?: {
+                    maxLength?: number;
+                    minLength?: number;
+                    pattern?: string;
+                    placeholder?: string;
+                    /** @enum {string} */
+                    inputMode?: "text" | "tel" | "url" | "email" | "numeric" | "decimal";
+                    autoComplete?: string;
+                };
+            } | {
+                /** @enum {string} */
+                type: "long_text";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
                 label: string;
+                required?: boolean;
+                options?: {
+                    maxLength?: number;
+                    minLength?: number;
+                    pattern?: string;
+                    placeholder?: string;
+                };
+            } | {
+                /** @enum {string} */
+                type: "multiple_choice";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options: {
+                    choices: {
+                        id: string;
+                        label: string;
+                        imageKey?: string;
+                        imageAlt?: string;
+                    }[];
+                    allowOther?: boolean;
+                    qualityTrap?: {
+                        expectedChoiceId: string;
+                    };
+                    matrixGroupId?: string;
+                    rowLabel?: string;
+                    randomize?: {
+                        /** @enum {string} */
+                        mode: "shuffle" | "reverse";
+                        pinLast?: number;
+                    };
+                };
+            } | {
+                /** @enum {string} */
+                type: "checkboxes";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options: {
+                    choices: {
+                        id: string;
+                        label: string;
+                        imageKey?: string;
+                        imageAlt?: string;
+                    }[];
+                    minSelected?: number;
+                    maxSelected?: number;
+                    allowOther?: boolean;
+                    matrixGroupId?: string;
+                    rowLabel?: string;
+                    randomize?: {
+                        /** @enum {string} */
+                        mode: "shuffle" | "reverse";
+                        pinLast?: number;
+                    };
+                };
+            } | {
+                /** @enum {string} */
+                type: "dropdown";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options: {
+                    choices: {
+                        id: string;
+                        label: string;
+                        imageKey?: string;
+                        imageAlt?: string;
+                    }[];
+                    /** @enum {string} */
+                    dataset?: "countries";
+                    randomize?: {
+                        /** @enum {string} */
+                        mode: "shuffle" | "reverse";
+                        pinLast?: number;
+                    };
+                };
+            } | {
+                /** @enum {string} */
+                type: "ranking";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options: {
+                    choices: {
+                        id: string;
+                        label: string;
+                        imageKey?: string;
+                        imageAlt?: string;
+                    }[];
+                    randomize?: {
+                        /** @enum {string} */
+                        mode: "shuffle" | "reverse";
+                        pinLast?: number;
+                    };
+                };
+            } | {
+                /** @enum {string} */
+                type: "rating";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options?: {
+                    scale?: number;
+                    /** @enum {string} */
+                    shape?: "number" | "star" | "circle";
+                    zeroBased?: boolean;
+                    lowLabel?: string;
+                    highLabel?: string;
+                };
+            } | {
+                /** @enum {string} */
+                type: "date";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options?: {
+                    min?: string;
+                    max?: string;
+                };
+            } | {
+                /** @enum {string} */
+                type: "datetime";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options?: {
+                    min?: string;
+                    max?: string;
+                };
+            } | {
+                /** @enum {string} */
+                type: "time";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options?: {
+                    min?: string;
+                    max?: string;
+                };
+            } | {
+                /** @enum {string} */
+                type: "date_range";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options?: {
+                    min?: string;
+                    max?: string;
+                };
+            } | {
+                /** @enum {string} */
+                type: "email";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options?: {
+                    placeholder?: string;
+                };
+            } | {
+                /** @enum {string} */
+                type: "number";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options?: {
+                    min?: number;
+                    max?: number;
+                    integer?: boolean;
+                    step?: number;
+                    placeholder?: string;
+                    prefix?: string;
+                    suffix?: string;
+                    decimals?: number;
+                };
+            } | {
+                /** @enum {string} */
+                type: "file_upload";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options?: {
+                    maxFiles?: number;
+                    maxSizeMb?: number;
+                    acceptedMimeTypes?: string[];
+                };
+            } | {
+                /** @enum {string} */
+                type: "signature";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options?: {
+                    width?: number;
+                    height?: number;
+                };
+            } | {
+                /** @enum {string} */
+                type: "privacy_consent";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                /** @enum {boolean} */
+                required?: true;
+                options: {
+                    /** @enum {string} */
+                    mode?: "agree_only" | "agree_or_decline";
+                    items: string[];
+                    purpose: string;
+                    retentionPeriod: string;
+                    refusalNotice: string;
+                };
+            } | {
+                /** @enum {string} */
+                type: "address";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                required?: boolean;
+                options?: Record<string, never>;
+            } | {
+                /** @enum {string} */
+                type: "statement";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                /** @enum {boolean} */
+                required?: false;
+                content?: ({
+                    text: string;
+                    bold?: boolean;
+                    italic?: boolean;
+                    underline?: boolean;
+                    strike?: boolean;
+                    code?: boolean;
+                    color?: string;
+                    bg?: string;
+                    href?: string;
+                } | {
+                    fieldRef: string;
+                })[];
+                /** @enum {number} */
+                level?: 1 | 2 | 3;
+                /** @enum {string} */
+                align?: "center" | "right";
+                /** @enum {string} */
+                variant?: "quote" | "callout";
+                /** @enum {string} */
+                listStyle?: "bullet" | "number";
+                options?: Record<string, never>;
+            } | {
+                /** @enum {string} */
+                type: "page_break";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label?: string;
+                /** @enum {boolean} */
+                required?: false;
+                options?: Record<string, never>;
+            } | {
+                /** @enum {string} */
+                type: "divider";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label?: string;
+                /** @enum {boolean} */
+                required?: false;
+                options?: Record<string, never>;
+            } | {
+                /** @enum {string} */
+                type: "image";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label?: string;
+                /** @enum {boolean} */
+                required?: false;
+                imageKey?: string;
+                imageAlt?: string;
+                /** @enum {string} */
+                width?: "small" | "medium" | "full";
+                caption?: string;
+                imageWidth?: number;
+                imageHeight?: number;
+                options?: Record<string, never>;
+            } | {
+                /** @enum {string} */
+                type: "calculated_field";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                /** @enum {boolean} */
+                required?: false;
+                options?: {
+                    expression?: string;
+                    precision?: number;
+                };
+            } | {
+                /** @enum {string} */
+                type: "hidden_field";
+                id: string;
+                description?: string;
+                presentation?: {
+                    document?: {
+                        span?: number;
+                        breakBefore?: boolean;
+                        /** @enum {string} */
+                        fieldChrome?: "full" | "field-only";
+                        /** @enum {string} */
+                        controlWidth?: "auto" | "full";
+                    };
+                };
+                label: string;
+                /** @enum {boolean} */
+                required?: false;
+                options: {
+                    param: string;
+                    defaultValue?: string;
+                };
+            })[];
+            logic?: {
+                id: string;
+                from: string;
+                /** @enum {string} */
+                match?: "any" | "all";
+                conditions: {
+                    blk: string;
+                    /** @enum {string} */
+                    op: "eq" | "neq" | "contains" | "not_contains" | "gt" | "gte" | "lt" | "lte" | "is_empty" | "is_filled";
+                    value?: string | number;
+                }[];
+                actions: ({
+                    /** @enum {string} */
+                    type: "show";
+                    target: string;
+                } | {
+                    /** @enum {string} */
+                    type: "hide";
+                    target: string;
+                } | {
+                    /** @enum {string} */
+                    type: "skip_to";
+                    target: string;
+                } | {
+                    /** @enum {string} */
+                    type: "skip_to_end";
+                })[];
             }[];
-        };
-        /**
-         * Interview definition
-         * @description schemaVersion 2: persona, modules, fields, goals and turn budget of an AI interview
-         */
-        InterviewDefinition: {
+            randomGroups?: {
+                id: string;
+                blockIds: string[];
+                /** @enum {string} */
+                mode: "shuffle" | "reverse" | "latin_square";
+            }[];
+            scales?: {
+                id: string;
+                label: string;
+                blocks: string[];
+                reverse?: string[];
+                /** @enum {string} */
+                aggregation?: "sum" | "mean";
+                /** @enum {string} */
+                missing?: "exclude" | "zero" | "require_all";
+                cutoffs?: {
+                    min: number;
+                    label: string;
+                }[];
+            }[];
+            quizzes?: {
+                id: string;
+                label: string;
+                items: {
+                    blockId: string;
+                    answer: string | number | string[];
+                    points: number;
+                    feedbackCorrect?: string;
+                    feedbackIncorrect?: string;
+                }[];
+                cutoffs?: {
+                    min: number;
+                    label: string;
+                }[];
+            }[];
+        } | {
             /** @enum {number} */
             schemaVersion?: 2;
-            /**
-             * maxLength(200)
-             * @description a string at most 200 character(s) long
-             */
             title?: string;
-            /**
-             * maxLength(2000)
-             * @description a string at most 2000 character(s) long
-             */
             goal?: string;
             greetingByLocale?: {
                 [key: string]: string;
@@ -1718,58 +1105,22 @@ export interface components {
                 [key: string]: string;
             };
             persona?: {
-                /**
-                 * maxLength(80)
-                 * @description a string at most 80 character(s) long
-                 */
                 name?: string;
-                /**
-                 * maxLength(200)
-                 * @description a string at most 200 character(s) long
-                 */
                 tone?: string;
             };
             researchBrief?: {
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
                 purpose?: string;
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
                 participantProfile?: string;
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
                 decisionUse?: string;
-                /**
-                 * maxItems(30)
-                 * @description an array of at most 30 item(s)
-                 */
                 researchQuestions?: string[];
-                /**
-                 * maxLength(80)
-                 * @description a string matching the pattern ^[A-Za-z0-9_-]+$
-                 */
                 methodologyPresetId?: string;
             };
             locales?: {
                 /** @enum {string} */
                 default?: "ko" | "en" | "ja";
-                /**
-                 * maxItems(3)
-                 * @description an array of at most 3 item(s)
-                 */
                 supported?: ("ko" | "en" | "ja")[];
             };
             disclosure?: {
-                /**
-                 * maxLength(100)
-                 * @description a string at most 100 character(s) long
-                 */
                 version: string;
                 required?: boolean;
                 purposeTextByLocale?: {
@@ -1779,44 +1130,16 @@ export interface components {
                     [key: string]: string;
                 };
             };
-            /**
-             * maxItems(20)
-             * @description an array of at most 20 item(s)
-             */
             modules?: {
-                /**
-                 * maxLength(80)
-                 * @description a string matching the pattern ^[A-Za-z0-9_-]+$
-                 */
                 id: string;
                 labelByLocale: {
                     [key: string]: string;
                 };
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
                 purpose?: string;
-                /**
-                 * between(0, 1000)
-                 * @description a number between 0 and 1000
-                 */
-                order?: components["schemas"]["Int"];
-                /**
-                 * between(0, 30)
-                 * @description a number between 0 and 30
-                 */
-                maxFollowups?: components["schemas"]["Int"];
+                order?: number;
+                maxFollowups?: number;
             }[];
-            /**
-             * maxItems(50)
-             * @description an array of at most 50 item(s)
-             */
             fields?: {
-                /**
-                 * maxLength(80)
-                 * @description a string matching the pattern ^[A-Za-z0-9_-]+$
-                 */
                 id: string;
                 labelByLocale: {
                     [key: string]: string;
@@ -1827,10 +1150,6 @@ export interface components {
                 questionByLocale?: {
                     [key: string]: string;
                 };
-                /**
-                 * maxLength(80)
-                 * @description a string matching the pattern ^[A-Za-z0-9_-]+$
-                 */
                 moduleId?: string;
                 /** @enum {string} */
                 valueType: "short_text" | "long_text" | "single_select" | "multi_select" | "boolean" | "number" | "scale_1_5" | "nps_0_10";
@@ -1838,70 +1157,34 @@ export interface components {
                 requiredness?: "hard" | "soft" | "optional";
                 /** @enum {string} */
                 sensitivity?: "none" | "low" | "moderate" | "high";
-                /**
-                 * between(0, 100)
-                 * @description a number between 0 and 100
-                 */
-                priority?: components["schemas"]["Int"];
-                /**
-                 * maxItems(100)
-                 * @description an array of at most 100 item(s)
-                 */
+                priority?: number;
                 options?: {
-                    /**
-                     * maxLength(64)
-                     * @description a string matching the pattern ^[A-Za-z0-9_-]+$
-                     */
                     id: string;
                     labelByLocale: {
                         [key: string]: string;
                     };
                 }[];
-                /**
-                 * maxItems(4)
-                 * @description an array of at most 4 item(s)
-                 */
                 allowedNonAnswerStates?: ("refused" | "unknown" | "not_applicable" | "deferred")[];
                 askPolicy?: {
-                    /**
-                     * between(1, 5)
-                     * @description a number between 1 and 5
-                     */
-                    maxAttempts?: components["schemas"]["Int"];
+                    maxAttempts?: number;
                     allowFollowup?: boolean;
                     askIfAlreadyImplied?: boolean;
                 };
                 extraction?: {
                     allowFreeText?: boolean;
                     allowInference?: boolean;
-                    /**
-                     * between(0, 1)
-                     * @description a number between 0 and 1
-                     */
-                    confidenceThreshold?: components["schemas"]["Finite"];
+                    confidenceThreshold?: number;
                     /** @enum {string} */
                     confirmation?: "never" | "when_ambiguous" | "always";
                     requireEvidenceSpan?: boolean;
                     allowCustomAnswer?: boolean;
                 };
             }[];
-            /**
-             * maxItems(30)
-             * @description an array of at most 30 item(s)
-             */
             goals?: {
-                /**
-                 * maxLength(80)
-                 * @description a string matching the pattern ^[A-Za-z0-9_-]+$
-                 */
                 id: string;
                 labelByLocale: {
                     [key: string]: string;
                 };
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
                 internalRubric?: string;
                 publicPromptHintByLocale: {
                     [key: string]: string;
@@ -1909,32 +1192,12 @@ export interface components {
                 anchorQuestionByLocale?: {
                     [key: string]: string;
                 };
-                /**
-                 * maxLength(80)
-                 * @description a string matching the pattern ^[A-Za-z0-9_-]+$
-                 */
                 moduleId?: string;
-                /**
-                 * between(0, 100)
-                 * @description a number between 0 and 100
-                 */
-                priority?: components["schemas"]["Int"];
-                /**
-                 * between(0, 1)
-                 * @description a number between 0 and 1
-                 */
-                requiredCoverage?: components["schemas"]["Finite"];
+                priority?: number;
+                requiredCoverage?: number;
                 required?: boolean;
-                /**
-                 * maxItems(13)
-                 * @description an array of at most 13 item(s)
-                 */
                 allowedProbeKinds?: ("example" | "behavior" | "impact" | "why" | "tradeoff" | "emotion" | "barrier" | "clarify" | "temporal_sequence" | "comparison" | "counterexample" | "priority" | "laddering")[];
-                /**
-                 * between(1, 20)
-                 * @description a number between 1 and 20
-                 */
-                maxProbes?: components["schemas"]["Int"];
+                maxProbes?: number;
             }[];
             memberCheck?: {
                 enabled?: boolean;
@@ -1942,37 +1205,13 @@ export interface components {
             };
             validation?: {
                 enabled?: boolean;
-                /**
-                 * maxItems(20)
-                 * @description an array of at most 20 item(s)
-                 */
                 fieldIds?: string[];
-                /**
-                 * between(1, 20)
-                 * @description a number between 1 and 20
-                 */
-                itemsPerRespondent?: components["schemas"]["Int"];
-                /**
-                 * maxLength(80)
-                 * @description a string matching the pattern ^[A-Za-z0-9_-]+$
-                 */
+                itemsPerRespondent?: number;
                 assignmentVersion?: string;
             };
             codebook?: {
-                /**
-                 * maxLength(100)
-                 * @description a string at most 100 character(s) long
-                 */
                 version: string;
-                /**
-                 * maxItems(100)
-                 * @description an array of at most 100 item(s)
-                 */
                 codes?: {
-                    /**
-                     * maxLength(80)
-                     * @description a string at most 80 character(s) long
-                     */
                     id: string;
                     /** @enum {string} */
                     codeType?: "theme" | "pain_point" | "emotional_signal" | "workaround" | "revealed_behavior" | "contradiction";
@@ -1986,50 +1225,18 @@ export interface components {
                 allowEmergentCodes?: boolean;
             };
             policy?: {
-                /**
-                 * between(1, 50)
-                 * @description a number between 1 and 50
-                 */
-                maxExchanges?: components["schemas"]["Int"];
-                /**
-                 * between(0, 30)
-                 * @description a number between 0 and 30
-                 */
-                maxFollowups?: components["schemas"]["Int"];
-                /**
-                 * between(0, 30)
-                 * @description a number between 0 and 30
-                 */
-                targetFollowups?: components["schemas"]["Int"];
-                /**
-                 * between(40, 2000)
-                 * @description a number between 40 and 2000
-                 */
-                maxQuestionCharacters?: components["schemas"]["Int"];
-                /**
-                 * between(5, 43200)
-                 * @description a number between 5 and 43200
-                 */
-                sessionTtlMinutes?: components["schemas"]["Int"];
+                maxExchanges?: number;
+                maxFollowups?: number;
+                targetFollowups?: number;
+                maxQuestionCharacters?: number;
+                sessionTtlMinutes?: number;
                 context?: {
-                    /**
-                     * between(1, 50)
-                     * @description a number between 1 and 50
-                     */
-                    recentMessageCount?: components["schemas"]["Int"];
-                    /**
-                     * between(2, 100)
-                     * @description a number between 2 and 100
-                     */
-                    summaryAfterMessages?: components["schemas"]["Int"];
+                    recentMessageCount?: number;
+                    summaryAfterMessages?: number;
                 };
             };
             emergentExtraction?: {
                 enabled?: boolean;
-                /**
-                 * maxItems(11)
-                 * @description an array of at most 11 item(s)
-                 */
                 captureTypes?: ("pain_point" | "motivation" | "barrier" | "preference" | "emotion" | "context" | "constraint" | "risk" | "contradiction" | "unexpected_topic" | "quote")[];
                 relatednessPolicy?: {
                     onlyIfRelatedToFieldOrTopic?: boolean;
@@ -2038,29 +1245,13 @@ export interface components {
                 };
                 followupPolicy?: {
                     allowEmergentFollowup?: boolean;
-                    /**
-                     * between(0, 10)
-                     * @description a number between 0 and 10
-                     */
-                    maxEmergentFollowupsPerSession?: components["schemas"]["Int"];
+                    maxEmergentFollowupsPerSession?: number;
                 };
             };
             experience?: {
-                /**
-                 * maxLength(40)
-                 * @description a string at most 40 character(s) long
-                 */
                 theme?: string;
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
                 backgroundImageUrl?: string;
-                /**
-                 * between(0, 1)
-                 * @description a number between 0 and 1
-                 */
-                backgroundScrim?: components["schemas"]["Finite"];
+                backgroundScrim?: number;
                 liveProfile?: boolean;
                 progress?: boolean;
                 allowRestart?: boolean;
@@ -2068,22 +1259,17 @@ export interface components {
                 motion?: "full" | "reduced";
             };
         };
-        /** Form settings */
-        FormSettings: {
+        StoredFormSettings: {
             /** @enum {string} */
             renderMode?: "conversational" | "classic" | "document";
             /** @enum {string} */
             locale?: "en" | "ko" | "ja";
             theme?: {
-                /** @description a string matching the pattern ^#[0-9a-fA-F]{6}$ */
                 primaryColor?: string;
-                /** @description a string matching the pattern ^#[0-9a-fA-F]{6}$ */
                 backgroundColor?: string;
-                /** @description a string matching the pattern ^#[0-9a-fA-F]{6}$ */
                 textColor?: string;
                 /** @enum {string} */
                 themeKey?: "cloud" | "ink" | "warm" | "forest";
-                /** @description a string matching the pattern ^#[0-9a-fA-F]{6}$ */
                 accentColor?: string;
                 /** @enum {string} */
                 fontKey?: "pretendard" | "serif" | "nanum";
@@ -2094,15 +1280,7 @@ export interface components {
                 /** @enum {string} */
                 density?: "compact" | "cozy" | "comfortable";
                 reduceMotion?: boolean;
-                /**
-                 * maxLength(200)
-                 * @description a string matching the pattern ^[A-Za-z0-9/._-]+$
-                 */
                 logoKey?: string;
-                /**
-                 * maxLength(200)
-                 * @description a string matching the pattern ^[A-Za-z0-9/._-]+$
-                 */
                 coverKey?: string;
             };
             document?: {
@@ -2111,74 +1289,27 @@ export interface components {
                 showNumbers?: boolean;
             };
             completion?: {
-                /**
-                 * maxLength(200)
-                 * @description a string at most 200 character(s) long
-                 */
                 title?: string;
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
                 body?: string;
-                /**
-                 * maxLength(2000)
-                 * Format: uri
-                 * @description a string at most 2000 character(s) long
-                 */
                 redirectUrl?: string;
                 allowAnother?: boolean;
                 /** @enum {string} */
                 icon?: "check" | "heart" | "party" | "none";
-                /**
-                 * maxLength(80)
-                 * @description a string at most 80 character(s) long
-                 */
                 ctaLabel?: string;
-                /**
-                 * maxLength(2000)
-                 * Format: uri
-                 * @description a string at most 2000 character(s) long
-                 */
                 ctaUrl?: string;
                 confetti?: boolean;
             };
             intro?: {
-                /**
-                 * maxLength(200)
-                 * @description a string at most 200 character(s) long
-                 */
                 title?: string;
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
                 body?: string;
-                /**
-                 * maxLength(80)
-                 * @description a string at most 80 character(s) long
-                 */
                 buttonLabel?: string;
             };
             submission?: {
                 acceptingResponses?: boolean;
-                /**
-                 * maxLength(80)
-                 * @description a string at most 80 character(s) long
-                 */
                 submitLabel?: string;
-                /**
-                 * maxLength(1000)
-                 * @description a string at most 1000 character(s) long
-                 */
                 closedMessage?: string;
-                /** Format: date-time */
                 closesAt?: string;
-                /**
-                 * between(1, 1000000)
-                 * @description a number between 1 and 1000000
-                 */
-                maxResponses?: components["schemas"]["Int"];
+                maxResponses?: number;
                 /** @enum {string} */
                 respondentTracking?: "anonymous";
                 /** @enum {string} */
@@ -2188,52 +1319,24 @@ export interface components {
             notifications?: {
                 responseEmail?: {
                     enabled?: boolean;
-                    /**
-                     * maxItems(5)
-                     * @description an array of at most 5 item(s)
-                     */
                     recipients?: string[];
                 };
                 respondentReceipt?: {
                     enabled?: boolean;
-                    emailBlockId?: components["schemas"]["BlockId"];
+                    emailBlockId?: string;
                 };
             };
             researchCompliance?: {
-                /**
-                 * maxLength(2000)
-                 * @description a string at most 2000 character(s) long
-                 */
                 purpose: string;
-                /**
-                 * maxLength(500)
-                 * @description a string at most 500 character(s) long
-                 */
                 contact: string;
-                /**
-                 * maxItems(20)
-                 * @description an array of at most 20 item(s)
-                 */
                 consentItems: string[];
-                /**
-                 * between(1, 3650)
-                 * @description a number between 1 and 3650
-                 */
-                retentionDays: components["schemas"]["Int"];
+                retentionDays: number;
                 withdrawalEnabled?: boolean;
                 thirdPartyProvision?: {
                     enabled?: boolean;
-                    /**
-                     * maxLength(2000)
-                     * @description a string at most 2000 character(s) long
-                     */
                     details?: string;
                 };
             };
-            /**
-             * maxLength(10000)
-             * @description a string at most 10000 character(s) long
-             */
             customScript?: string;
         };
         PatchDefinitionInput: {
@@ -2272,7 +1375,7 @@ export interface components {
              */
             version: components["schemas"]["Int"];
             publishedAt: components["schemas"]["Date"];
-            definition: (components["schemas"]["FormDefinition"] | components["schemas"]["InterviewDefinition"]) | null;
+            definition: components["schemas"]["AnyDefinition"] | null;
         };
         PublicationInput: {
             /**

@@ -55,17 +55,37 @@ const validateSettings = (input: unknown, caps: Capabilities) =>
     return { decoded, encoded: encodeFormSettings(decoded), signature: settingsSignature(decoded) }
   })
 
-/** Reads a stored draft or version definition; unreadable legacy data degrades to null. */
-export const readStoredDefinition = (kind: FormKind, stored: unknown): AnyDefinition | null => {
-  if (kind === "interview") return readStoredInterviewDefinition(stored)
-  const decoded = decodeFormDefinition(stored)
-  return Either.isRight(decoded) ? decoded.right : null
+/**
+ * A small memo for decoding stored JSON: the same draft is read far more often than it is written,
+ * and decoding is pure, so the result for an identical document can be reused. Bounded, oldest out.
+ */
+const memo = <A>(limit: number, decode: (stored: unknown) => A) => {
+  const cache = new Map<string, A>()
+  return (namespace: string, stored: unknown): A => {
+    const key = `${namespace}:${JSON.stringify(stored)}`
+    const hit = cache.get(key)
+    if (hit !== undefined || cache.has(key)) return hit as A
+    const value = decode(stored)
+    if (cache.size >= limit) {
+      const oldest = cache.keys().next()
+      if (oldest.done !== true) cache.delete(oldest.value)
+    }
+    cache.set(key, value)
+    return value
+  }
 }
 
-export const readStoredSettings = (stored: unknown): FormSettings | null => {
-  const decoded = decodeFormSettings(stored)
-  return Either.isRight(decoded) ? decoded.right : null
-}
+const classicMemo = memo(500, (stored): AnyDefinition | null =>
+  Either.getOrNull(decodeFormDefinition(stored))
+)
+const interviewMemo = memo(500, readStoredInterviewDefinition)
+const settingsMemo = memo(500, (stored): FormSettings | null => Either.getOrNull(decodeFormSettings(stored)))
+
+/** Reads a stored draft or version definition; unreadable legacy data degrades to null. */
+export const readStoredDefinition = (kind: FormKind, stored: unknown): AnyDefinition | null =>
+  kind === "interview" ? interviewMemo("i", stored) : classicMemo("c", stored)
+
+export const readStoredSettings = (stored: unknown): FormSettings | null => settingsMemo("s", stored)
 
 /** Public slugs: lowercase letters, digits and single hyphens, 3..64 characters. */
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,63}$/

@@ -1,6 +1,6 @@
 // Wire shapes of the forms service (Form, FormSummary, FormVersionSummary, FormVersion) and the
 // request bodies the spec leaves to us, as schemas the HTTP and MCP adapters encode with.
-import { Schema } from "effect"
+import { JSONSchema, Schema } from "effect"
 import { Uuid } from "../kernel/ids.js"
 import type {
   FormRecord,
@@ -11,11 +11,20 @@ import type {
 import { FormDefinition } from "./definition/definition.js"
 import { readStoredDefinition, readStoredSettings } from "./form.js"
 import { InterviewDefinition } from "./interview/definition.js"
-import { defaultFormSettings, FormSettings } from "./settings/settings.js"
+import { defaultFormSettings, encodeFormSettings, FormSettings } from "./settings/settings.js"
 
 const Kind = Schema.Literal("classic", "interview")
 const Status = Schema.Literal("draft", "published")
-const AnyDefinition = Schema.Union(FormDefinition, InterviewDefinition)
+/**
+ * Definitions and settings in responses are the stored JSON, already validated and default-filled
+ * when they were written (and re-checked on read): the wire schema documents them in full but does
+ * not re-encode them on every read, which would cost more than the rest of a GET.
+ */
+const documented = <A, I>(schema: Schema.Schema<A, I>, identifier: string) =>
+  Schema.Unknown.annotations({ identifier, jsonSchema: JSONSchema.make(Schema.encodedSchema(schema)) })
+
+const AnyDefinition = documented(Schema.Union(FormDefinition, InterviewDefinition), "AnyDefinition")
+const StoredSettings = documented(FormSettings, "StoredFormSettings")
 
 export const Form = Schema.Struct({
   id: Uuid,
@@ -25,7 +34,7 @@ export const Form = Schema.Struct({
   kind: Kind,
   draftRevision: Schema.Int,
   draftDefinition: Schema.NullOr(AnyDefinition),
-  settings: FormSettings,
+  settings: StoredSettings,
   settingsSignature: Schema.NullOr(Schema.String),
   currentVersionId: Schema.NullOr(Uuid),
   createdAt: Schema.Date,
@@ -65,8 +74,9 @@ export const toFormView = (record: FormRecord): Form => {
     status: record.status,
     kind: record.kind,
     draftRevision: record.draftRevision,
-    draftDefinition: readStoredDefinition(record.kind, record.draftDefinition),
-    settings: settings ?? defaultFormSettings(),
+    draftDefinition:
+      readStoredDefinition(record.kind, record.draftDefinition) === null ? null : record.draftDefinition,
+    settings: settings === null ? encodeFormSettings(defaultFormSettings()) : record.settings,
     settingsSignature: settings === null ? null : record.settingsSignature,
     currentVersionId: record.currentVersionId,
     createdAt: record.createdAt,
@@ -86,7 +96,7 @@ export const toVersionSummaryView = (r: FormVersionSummaryRecord): typeof FormVe
 
 export const toVersionView = (r: FormVersionRecord): typeof FormVersion.Type => ({
   ...toVersionSummaryView(r),
-  definition: readStoredDefinition(r.kind, r.definition)
+  definition: readStoredDefinition(r.kind, r.definition) === null ? null : r.definition
 })
 
 export const CreateFormInput = Schema.Struct({
