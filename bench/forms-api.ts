@@ -159,7 +159,7 @@ const authoring = async (origin: string, key: string) => {
           }
         },
         onResponse: (_status, body, context) => {
-          const ctx = context as { rev?: number }
+          const ctx = context as { rev?: number | undefined }
           // A success carries the new revision; a conflict carries the current one in its details.
           try {
             const parsed = JSON.parse(body) as {
