@@ -447,6 +447,24 @@ export const registerStorageContracts = (target: StorageTarget) => {
         })
         const other = await newWorkspace()
         expect((await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(other.id, now))))).last7d).toBe(0)
+
+        // Batched tallies add up with what is already there, in the same minute buckets.
+        await run(
+          UsageStore.pipe(
+            Effect.flatMap((u) =>
+              u.recordMany([
+                { workspaceId: ws.id, keyId: uuid(), status: 200, at: ago(1 * H), count: 5 },
+                { workspaceId: ws.id, keyId: uuid(), status: 200, at: ago(1 * H), count: 2 },
+                { workspaceId: ws.id, keyId: uuid(), status: 503, at: ago(30 * H), count: 3 }
+              ])
+            )
+          )
+        )
+        expect(await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(ws.id, now))))).toEqual({
+          last24h: 11,
+          last7d: 16,
+          byStatusLast24h: { ok: 9, clientError: 1, serverError: 1 }
+        })
       })
     })
   })

@@ -20,7 +20,7 @@ import {
   RATE_WINDOW_MS,
   type RateDecision,
   RateLimitStore,
-  UsageStore,
+  type RateLimitHit,
   verifyApiKey
 } from "@folio/domain"
 import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
@@ -34,6 +34,7 @@ import {
   UnauthorizedError,
   unauthorized
 } from "./errors.js"
+import { UsageBatcher } from "./usage-batcher.js"
 
 /** The budgets; a Reference so tests and deployments can tighten them without code changes. */
 export class RateLimitPolicy extends Context.Reference<RateLimitPolicy>()(
@@ -71,7 +72,7 @@ export const AuthenticationLive = Layer.effect(
   Effect.gen(function* () {
     const keys = yield* ApiKeyRepository
     const limits = yield* RateLimitStore
-    const usage = yield* UsageStore
+    const batcher = yield* UsageBatcher
     return Authentication.of({
       bearer: (token) =>
         Effect.gen(function* () {
@@ -79,41 +80,46 @@ export const AuthenticationLive = Layer.effect(
           const policy = yield* RateLimitPolicy
           const now = yield* Clock.currentTimeMillis
 
-          // Every attempt counts against the client's IP before any key lookup, so guessing keys is slow.
-          const ipHit = yield* limits.hit(ipBucket(clientIp(request)), RATE_WINDOW_MS, now)
-          const ipDecision = decideRate(ipHit.count, policy.authAttemptsPerIpPerMinute, ipHit.resetAt, now)
-          if (!ipDecision.allowed) {
-            yield* withHeaders({ "retry-after": String(ipDecision.resetSeconds) })
-            return yield* Effect.fail(
-              rateLimited("too many authentication attempts from this address", ipDecision.resetSeconds)
-            )
+          const ipKey = ipBucket(clientIp(request))
+          const tooManyAttempts = (hit: RateLimitHit) => {
+            const d = decideRate(hit.count, policy.authAttemptsPerIpPerMinute, hit.resetAt, now)
+            return d.allowed
+              ? Effect.void
+              : Effect.zipRight(
+                  withHeaders({ "retry-after": String(d.resetSeconds) }),
+                  Effect.fail(
+                    rateLimited("too many authentication attempts from this address", d.resetSeconds)
+                  )
+                )
           }
+          // A rejected attempt still counts against the client's IP, so guessing keys is throttled.
+          const reject = (message: string) =>
+            Effect.flatMap(limits.hit(ipKey, RATE_WINDOW_MS, now), (hit) =>
+              Effect.zipRight(tooManyAttempts(hit), Effect.fail(unauthorized(message)))
+            )
 
           const presented = Redacted.value(token)
           const parsed = parseApiKey(presented)
-          if (parsed === undefined) return yield* Effect.fail(unauthorized("missing or malformed API key"))
+          if (parsed === undefined) return yield* reject("missing or malformed API key")
           const found = yield* keys.findByPrefix(parsed.prefix)
-          if (Option.isNone(found) || !verifyApiKey(presented, found.value.hash)) {
-            return yield* Effect.fail(unauthorized("unknown API key"))
-          }
+          if (Option.isNone(found) || !verifyApiKey(presented, found.value.hash))
+            return yield* reject("unknown API key")
           const key = found.value
-          if (key.revokedAt !== null) return yield* Effect.fail(unauthorized("API key has been revoked"))
+          if (key.revokedAt !== null) return yield* reject("API key has been revoked")
 
-          const hit = yield* limits.hit(keyBucket(key.id), RATE_WINDOW_MS, now)
+          // The attempt and the key's request are counted in one round trip.
+          const [ipHit, hit] = yield* limits.hitMany([ipKey, keyBucket(key.id)], RATE_WINDOW_MS, now)
+          if (ipHit === undefined || hit === undefined) return yield* Effect.fail(internal())
+          yield* tooManyAttempts(ipHit)
           const decision = decideRate(hit.count, policy.perKeyPerMinute, hit.resetAt, now)
           yield* HttpApp.appendPreResponseHandler((_request, response) =>
-            // Usage is recorded off the response path: a counter upsert must not add latency.
             Effect.as(
-              Effect.forkDaemon(
-                Effect.ignoreLogged(
-                  usage.record({
-                    workspaceId: key.workspaceId,
-                    keyId: key.id,
-                    status: response.status,
-                    at: new Date(now)
-                  })
-                )
-              ),
+              batcher.add({
+                workspaceId: key.workspaceId,
+                keyId: key.id,
+                status: response.status,
+                at: new Date(now)
+              }),
               HttpServerResponse.setHeaders(response, rateHeaders(decision))
             )
           )

@@ -10,6 +10,7 @@ import { FormsLive } from "./forms/Http.js"
 import { MetaLive } from "./meta/Http.js"
 import { EnvelopeMiddlewareLive } from "./middleware.js"
 import { OpenApiRoute } from "./openapi.js"
+import { UsageBatcherLive } from "./usage-batcher.js"
 
 export * from "./api.js"
 export * from "./auth.js"
@@ -18,11 +19,13 @@ export * from "./errors.js"
 export * from "./health/routes.js"
 export * from "./middleware.js"
 export * from "./openapi.js"
+export * from "./usage-batcher.js"
 
 export const FormsApiLive = HttpApiBuilder.api(FormsApi).pipe(
   Layer.provide(MetaLive),
   Layer.provide(FormsLive),
-  Layer.provide(AuthenticationLive)
+  Layer.provide(AuthenticationLive),
+  Layer.provide(UsageBatcherLive)
 )
 
 export const FormsHttpLive = Layer.mergeAll(

@@ -15,6 +15,7 @@ import { Clock, Effect, Option } from "effect"
 import { FormsApi } from "../api.js"
 import { RateLimitPolicy } from "../auth.js"
 import { data } from "../envelope.js"
+import { UsageBatcher } from "../usage-batcher.js"
 import { internal, notFound } from "../errors.js"
 
 export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>
@@ -22,6 +23,7 @@ export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>
     const workspaces = yield* WorkspaceRepository
     const limits = yield* RateLimitStore
     const usage = yield* UsageStore
+    const batcher = yield* UsageBatcher
     return handlers
       .handle("capabilities", () =>
         Effect.gen(function* () {
@@ -43,6 +45,7 @@ export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>
             window.resetAt,
             now
           )
+          yield* batcher.flush
           const requests = yield* usage.counts(principal.workspaceId, new Date(now))
           return data({
             key: { id: principal.keyId, scopes: principal.scopes },

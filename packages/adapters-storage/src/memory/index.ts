@@ -11,7 +11,7 @@ import {
   InvalidCursor,
   type Page,
   RateLimitStore,
-  type RequestRecord,
+  type RequestTally,
   ResponseRepository,
   type ResponseRecord,
   SlugTaken,
@@ -78,7 +78,7 @@ export const makeMemoryStorage = () => {
   const versions = new Map<string, FormVersionRecord>()
   const responses = new Map<string, ResponseRecord>()
   const counters = new Map<string, number>()
-  const requests: Array<RequestRecord> = []
+  const requests: Array<RequestTally> = []
 
   const liveForm = (workspaceId: string, id: string) => {
     const form = forms.get(id)
@@ -255,7 +255,15 @@ export const makeMemoryStorage = () => {
   })
 
   const windowOf = (windowMs: number, nowMs: number) => Math.floor(nowMs / windowMs) * windowMs
+  const hitNow = (bucket: string, windowMs: number, nowMs: number) => {
+    const start = windowOf(windowMs, nowMs)
+    const id = `${bucket}@${start}`
+    const count = (counters.get(id) ?? 0) + 1
+    counters.set(id, count)
+    return { count, resetAt: start + windowMs }
+  }
   const rateLimits = RateLimitStore.of({
+    hitMany: (buckets, windowMs, nowMs) => Effect.sync(() => buckets.map((b) => hitNow(b, windowMs, nowMs))),
     hit: (bucket, windowMs, nowMs) =>
       Effect.sync(() => {
         const start = windowOf(windowMs, nowMs)
@@ -278,24 +286,28 @@ export const makeMemoryStorage = () => {
 
   const DAY = 86_400_000
   const usage = UsageStore.of({
-    record: (request) =>
+    record: (request) => Effect.sync(() => void requests.push({ ...request, count: 1 })),
+    recordMany: (tallies) =>
       Effect.sync(() => {
-        requests.push(request)
-        const horizon = request.at.getTime() - 7 * DAY
-        while (requests.length > 0 && (requests[0]?.at.getTime() ?? 0) < horizon) requests.shift()
+        requests.push(...tallies)
+        const latest = Math.max(...tallies.map((t) => t.at.getTime()))
+        const horizon = latest - 8 * DAY
+        for (let i = requests.length - 1; i >= 0; i--)
+          if ((requests[i]?.at.getTime() ?? 0) < horizon) requests.splice(i, 1)
       }),
     counts: (workspaceId, now) =>
       Effect.sync(() => {
         const t = now.getTime()
         const mine = requests.filter((r) => r.workspaceId === workspaceId && r.at.getTime() <= t)
         const day = mine.filter((r) => r.at.getTime() > t - DAY)
+        const sum = (rows: ReadonlyArray<RequestTally>) => rows.reduce((n, r) => n + r.count, 0)
         return {
-          last24h: day.length,
-          last7d: mine.filter((r) => r.at.getTime() > t - 7 * DAY).length,
+          last24h: sum(day),
+          last7d: sum(mine.filter((r) => r.at.getTime() > t - 7 * DAY)),
           byStatusLast24h: {
-            ok: day.filter((r) => r.status < 400).length,
-            clientError: day.filter((r) => r.status >= 400 && r.status < 500).length,
-            serverError: day.filter((r) => r.status >= 500).length
+            ok: sum(day.filter((r) => r.status < 400)),
+            clientError: sum(day.filter((r) => r.status >= 400 && r.status < 500)),
+            serverError: sum(day.filter((r) => r.status >= 500))
           }
         }
       })

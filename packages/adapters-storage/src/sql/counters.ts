@@ -14,6 +14,20 @@ export const makeRateLimitStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   let hitsSinceSweep = 0
   return RateLimitStore.of({
+    hitMany: (buckets, windowMs, nowMs) =>
+      orStorageError(
+        Effect.gen(function* () {
+          if (buckets.length === 0) return []
+          const start = new Date(Math.floor(nowMs / windowMs) * windowMs)
+          const rows = yield* sql<{ readonly bucket: string; readonly hits: number }>`
+            insert into rate_limit_windows
+            ${sql.insert([...new Set(buckets)].map((bucket) => ({ bucket, window_start: start, hits: 1 })))}
+            on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + 1
+            returning bucket, hits`
+          const resetAt = start.getTime() + windowMs
+          return buckets.map((b) => ({ count: rows.find((r) => r.bucket === b)?.hits ?? 1, resetAt }))
+        })
+      ),
     hit: (bucket, windowMs, nowMs) =>
       orStorageError(
         Effect.gen(function* () {
@@ -53,6 +67,39 @@ export const makeUsageStore = Effect.gen(function* () {
                     ${statusClass(r.status)}, 1)
             on conflict (workspace_id, minute, status_class)
             do update set requests = request_minutes.requests + 1`.pipe(Effect.asVoid)
+      ),
+    recordMany: (tallies) =>
+      orStorageError(
+        Effect.gen(function* () {
+          // One row per (workspace, minute, class), so the upsert never touches a row twice.
+          const merged = new Map<
+            string,
+            { workspaceId: string; minute: Date; statusClass: number; count: number }
+          >()
+          for (const t of tallies) {
+            const minute = new Date(Math.floor(t.at.getTime() / MINUTE) * MINUTE)
+            const key = `${t.workspaceId}|${minute.getTime()}|${statusClass(t.status)}`
+            const entry = merged.get(key)
+            if (entry === undefined)
+              merged.set(key, {
+                workspaceId: t.workspaceId,
+                minute,
+                statusClass: statusClass(t.status),
+                count: t.count
+              })
+            else entry.count += t.count
+          }
+          if (merged.size === 0) return
+          const rows = [...merged.values()].map((m) => ({
+            workspace_id: m.workspaceId,
+            minute: m.minute,
+            status_class: m.statusClass,
+            requests: m.count
+          }))
+          yield* sql`insert into request_minutes ${sql.insert(rows)}
+                     on conflict (workspace_id, minute, status_class)
+                     do update set requests = request_minutes.requests + excluded.requests`
+        })
       ),
     counts: (workspaceId, now) =>
       orStorageError(

@@ -14,6 +14,12 @@ export interface RateLimitHit {
 export interface RateLimitStoreService {
   /** Counts one hit on `bucket` in the fixed window of `windowMs` containing `nowMs`. */
   readonly hit: (bucket: string, windowMs: number, nowMs: number) => Effect.Effect<RateLimitHit, StorageError>
+  /** Counts one hit on each bucket in a single round trip; results in the order given. */
+  readonly hitMany: (
+    buckets: ReadonlyArray<string>,
+    windowMs: number,
+    nowMs: number
+  ) => Effect.Effect<ReadonlyArray<RateLimitHit>, StorageError>
   /** Current hits without counting one. */
   readonly peek: (
     bucket: string,
@@ -34,6 +40,11 @@ export interface RequestRecord {
   readonly at: Date
 }
 
+/** `count` requests of one workspace with one status around `at` (aggregated by the caller). */
+export interface RequestTally extends RequestRecord {
+  readonly count: number
+}
+
 export interface RequestCounts {
   readonly last24h: number
   readonly last7d: number
@@ -46,6 +57,8 @@ export interface RequestCounts {
 
 export interface UsageStoreService {
   readonly record: (request: RequestRecord) => Effect.Effect<void, StorageError>
+  /** Many tallies in one write (the HTTP layer batches requests and flushes every second). */
+  readonly recordMany: (tallies: ReadonlyArray<RequestTally>) => Effect.Effect<void, StorageError>
   readonly counts: (workspaceId: string, now: Date) => Effect.Effect<RequestCounts, StorageError>
 }
 

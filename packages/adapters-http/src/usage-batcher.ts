@@ -1,0 +1,56 @@
+// Request usage is counted in memory and written once a second as per-minute tallies, so recording
+// it costs no database round trip on the request path. Pending tallies are flushed before /usage
+// answers and when the server shuts down.
+import { type RequestTally, UsageStore } from "@folio/domain"
+import { Context, Effect, Layer, Schedule } from "effect"
+
+const MINUTE = 60_000
+
+export interface UsageBatcherService {
+  readonly add: (entry: {
+    workspaceId: string
+    keyId: string
+    status: number
+    at: Date
+  }) => Effect.Effect<void>
+  readonly flush: Effect.Effect<void>
+}
+
+export class UsageBatcher extends Context.Tag("@folio/adapters-http/UsageBatcher")<
+  UsageBatcher,
+  UsageBatcherService
+>() {}
+
+export const UsageBatcherLive = Layer.scoped(
+  UsageBatcher,
+  Effect.gen(function* () {
+    const usage = yield* UsageStore
+    let pending = new Map<string, RequestTally>()
+    const flush = Effect.suspend(() => {
+      if (pending.size === 0) return Effect.void
+      const batch = [...pending.values()]
+      pending = new Map()
+      return Effect.catchAll(usage.recordMany(batch), (e) =>
+        Effect.logWarning("usage tallies not recorded", e)
+      )
+    })
+    yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced("1 second")))
+    yield* Effect.addFinalizer(() => flush)
+    return UsageBatcher.of({
+      add: ({ workspaceId, keyId, status, at }) =>
+        Effect.sync(() => {
+          const minute = Math.floor(at.getTime() / MINUTE) * MINUTE
+          const key = `${workspaceId}|${keyId}|${minute}|${status}`
+          const current = pending.get(key)
+          pending.set(key, {
+            workspaceId,
+            keyId,
+            status,
+            at: new Date(minute),
+            count: (current?.count ?? 0) + 1
+          })
+        }),
+      flush
+    })
+  })
+)
