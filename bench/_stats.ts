@@ -32,3 +32,7 @@ export const printTable = (rows: ReadonlyArray<Record<string, string | number>>)
   process.stdout.write(`${line(headers)}\n${line(widths.map((w) => "-".repeat(w)))}\n`)
   for (const r of rows) process.stdout.write(`${line(headers.map((h) => cell(r[h] ?? "")))}\n`)
 }
+
+/** The PostgreSQL server benchmarks use: BENCH_DATABASE_URL, TEST_DATABASE_URL, or the local default. */
+export const benchDatabaseUrl = (): string =>
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"

@@ -12,7 +12,8 @@ import { PGlite } from "@electric-sql/pglite"
 import { defaultFormSettings, encodeFormSettings, settingsSignature } from "@folio/domain"
 import autocannon from "autocannon"
 import pg from "pg"
-import { printTable, writeResult } from "./_stats.js"
+import { createTempDatabase } from "../test/storage/targets.js"
+import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const exec = promisify(execFile)
@@ -199,16 +200,8 @@ export async function run(): Promise<void> {
   }
 
   // Real PostgreSQL.
-  const base =
-    process.env.BENCH_DATABASE_URL ??
-    process.env.TEST_DATABASE_URL ??
-    "postgres://postgres@127.0.0.1:5432/test"
-  const name = `folio_bench_api_${Date.now().toString(36)}`
-  const admin = new pg.Client({ connectionString: base })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  const url = new URL(base)
-  url.pathname = `/${name}`
+  const db = await createTempDatabase(benchDatabaseUrl())
+  const url = new URL(db.url)
   try {
     const env = { DATABASE_URL: url.toString() }
     const main = await provision(env, "bench")
@@ -267,8 +260,7 @@ export async function run(): Promise<void> {
       await stop(raw)
     }
   } finally {
-    await admin.query(`drop database if exists ${name} with (force)`)
-    await admin.end()
+    await db.drop()
   }
 
   const pgGet = rows.find((r) => r.backend === "postgres" && r.what === "GET /forms/{id}")

@@ -6,8 +6,8 @@ import { join } from "node:path"
 import { PgliteStorageLive, PgStorageLive, type StoragePorts } from "@folio/adapters-storage"
 import { FormRepository, type FormRecord, WorkspaceRepository } from "@folio/domain"
 import { Effect, type Layer, ManagedRuntime } from "effect"
-import pg from "pg"
-import { printTable, summarize, writeResult } from "./_stats.js"
+import { createTempDatabase } from "../test/storage/targets.js"
+import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.js"
 
 const READS = 2_000
 const WRITES = 500
@@ -120,25 +120,15 @@ export async function run(): Promise<void> {
     rmSync(dir, { recursive: true, force: true })
   }
 
-  const base =
-    process.env.BENCH_DATABASE_URL ??
-    process.env.TEST_DATABASE_URL ??
-    "postgres://postgres@127.0.0.1:5432/test"
-  const name = `folio_bench_${Date.now().toString(36)}`
-  const admin = new pg.Client({ connectionString: base })
   try {
-    await admin.connect()
-    await admin.query(`create database ${name}`)
-    const url = new URL(base)
-    url.pathname = `/${name}`
-    rows.push(
-      await measure("postgres", PgStorageLive({ url: url.toString(), maxConnections: CONCURRENT_FIBERS }))
-    )
+    const db = await createTempDatabase(benchDatabaseUrl())
+    try {
+      rows.push(await measure("postgres", PgStorageLive({ url: db.url, maxConnections: CONCURRENT_FIBERS })))
+    } finally {
+      await db.drop()
+    }
   } catch (error) {
     process.stdout.write(`postgres skipped: ${error instanceof Error ? error.message : String(error)}\n`)
-  } finally {
-    await admin.query(`drop database if exists ${name} with (force)`).catch(() => undefined)
-    await admin.end().catch(() => undefined)
   }
   printTable(rows)
   process.stdout.write(`written ${writeResult("storage", { at: new Date().toISOString(), rows })}\n`)

@@ -90,16 +90,23 @@ export const issuesOf = (error: ParseResult.ParseError): ReadonlyArray<Issue> =>
 
 export const STRICT_ALL = { errors: "all", onExcessProperty: "error" } as const
 
-/** A strict decoder (unknown keys rejected, every issue reported) that fails with Invalid. */
-export const strictDecoder = <A, I>(schema: Schema.Schema<A, I, never>, what: string) => {
+/**
+ * A strict decoder (unknown keys rejected, every issue reported) that fails with Invalid; `semantics`
+ * runs only on a value whose shape is right and adds its own issues.
+ */
+export const strictDecoder = <A, I>(
+  schema: Schema.Schema<A, I, never>,
+  what: string,
+  semantics: (value: A) => ReadonlyArray<Issue> = () => []
+) => {
   const decode = ParseResult.decodeUnknownEither(schema, STRICT_ALL)
-  return (input: unknown): Either.Either<A, Invalid> =>
-    Either.mapLeft(
-      decode(input),
-      (issue) =>
-        new Invalid({
-          message: `${what} failed validation`,
-          issues: issuesOf(new ParseResult.ParseError({ issue }))
-        })
-    )
+  const invalid = (issues: ReadonlyArray<Issue>) =>
+    new Invalid({ message: `${what} failed validation`, issues })
+  return (input: unknown): Either.Either<A, Invalid> => {
+    const shape = decode(input)
+    if (Either.isLeft(shape))
+      return Either.left(invalid(issuesOf(new ParseResult.ParseError({ issue: shape.left }))))
+    const issues = semantics(shape.right)
+    return issues.length === 0 ? Either.right(shape.right) : Either.left(invalid(issues))
+  }
 }

@@ -1,8 +1,8 @@
 // The classic FormDefinition (schemaVersion 1): its shape schema, the semantic checks that run
 // after it, and the one decoder every adapter uses.
 import { Either, Schema } from "effect"
-import { Invalid, type Issue } from "../../kernel/errors.js"
-import { issuesOf, STRICT_ALL } from "../../kernel/issues.js"
+import type { Invalid } from "../../kernel/errors.js"
+import { strictDecoder } from "../../kernel/issues.js"
 import { type Block, Block as BlockSchema } from "./blocks.js"
 import { isInputBlockType } from "./block-types.js"
 import { ArrayOf } from "./primitives.js"
@@ -32,20 +32,14 @@ export type FormDefinitionEncoded = typeof FormDefinition.Encoded
 
 export const emptyFormDefinition = (): FormDefinition => ({ schemaVersion: 1, blocks: [], logic: [] })
 
-const decodeShape = Schema.decodeUnknownEither(FormDefinition, STRICT_ALL)
 const encodeShape = Schema.encodeEither(FormDefinition)
 
 /** Shape then semantics; every issue is value-free. */
-export const decodeFormDefinition = (input: unknown): Either.Either<FormDefinition, Invalid> => {
-  const shape = decodeShape(input)
-  if (Either.isLeft(shape)) {
-    return Either.left(new Invalid({ message: "definition failed validation", issues: issuesOf(shape.left) }))
-  }
-  const issues: ReadonlyArray<Issue> = semanticIssues(shape.right)
-  return issues.length === 0
-    ? Either.right(shape.right)
-    : Either.left(new Invalid({ message: "definition failed validation", issues }))
-}
+export const decodeFormDefinition: (input: unknown) => Either.Either<FormDefinition, Invalid> = strictDecoder(
+  FormDefinition,
+  "definition",
+  semanticIssues
+)
 
 /** The stored/wire form of a decoded definition (defaults written out). */
 export const encodeFormDefinition = (definition: FormDefinition): FormDefinitionEncoded =>

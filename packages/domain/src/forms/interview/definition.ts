@@ -1,8 +1,8 @@
 // The interview definition (kind `interview`, schemaVersion 2) with every field, default and range
 // of forms-api.md, and the reader that turns stored legacy data into v2 or null, never a throw.
 import { Either, Schema } from "effect"
-import { Invalid, type Issue } from "../../kernel/errors.js"
-import { issuesOf, STRICT_ALL } from "../../kernel/issues.js"
+import type { Invalid, Issue } from "../../kernel/errors.js"
+import { STRICT_ALL, strictDecoder } from "../../kernel/issues.js"
 import { ArrayOf, IntBetween, Str, StrBetween } from "../definition/primitives.js"
 
 const d = <A, I>(schema: Schema.Schema<A, I>, value: () => NoInfer<A>) =>
@@ -326,18 +326,8 @@ const decodeShape = Schema.decodeUnknownEither(InterviewDefinition, STRICT_ALL)
 const decodeLenient = Schema.decodeUnknownEither(InterviewDefinition, { onExcessProperty: "ignore" })
 const encodeShape = Schema.encodeEither(InterviewDefinition)
 
-export const decodeInterviewDefinition = (input: unknown): Either.Either<InterviewDefinition, Invalid> => {
-  const shape = decodeShape(input)
-  if (Either.isLeft(shape)) {
-    return Either.left(
-      new Invalid({ message: "interview definition failed validation", issues: issuesOf(shape.left) })
-    )
-  }
-  const issues = interviewSemanticIssues(shape.right)
-  return issues.length === 0
-    ? Either.right(shape.right)
-    : Either.left(new Invalid({ message: "interview definition failed validation", issues }))
-}
+export const decodeInterviewDefinition: (input: unknown) => Either.Either<InterviewDefinition, Invalid> =
+  strictDecoder(InterviewDefinition, "interview definition", interviewSemanticIssues)
 
 export const encodeInterviewDefinition = (def: InterviewDefinition): InterviewDefinitionEncoded =>
   Either.getOrThrow(encodeShape(def))
