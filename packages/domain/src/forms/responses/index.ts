@@ -1,0 +1,2 @@
+export * from "./answers.js"
+export * from "./logic.js"
