@@ -22,6 +22,7 @@ const repairBlock = (block: Block, index: number): Block => {
   const id = `blk_${String(index).padStart(8, "0")}`
   const b = { ...block, id } as Mutable<Block>
   if (b.type === "statement") return { ...b, content: [] }
+  if (b.type === "calculated_field") return { ...b, options: { ...b.options, expression: "" } } as Block
   if (isChoiceBlock(b as Block)) {
     const options = { ...(b.options as Record<string, unknown>) }
     const choices = (options.choices as ReadonlyArray<{ id: string }>).map((c, j) => ({ ...c, id: `c${j}` }))

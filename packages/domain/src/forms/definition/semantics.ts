@@ -4,6 +4,7 @@
 import type { Issue } from "../../kernel/errors.js"
 import { type Block, type Choice, isChoiceBlock } from "./blocks.js"
 import { isInputBlockType } from "./block-types.js"
+import { ExpressionError, parseExpression, referencesOf } from "./expression.js"
 import type { LogicRule, Quiz, RandomGroup, Scale } from "./rules.js"
 
 interface DefinitionParts {
@@ -15,6 +16,8 @@ interface DefinitionParts {
 }
 
 const SCALE_BLOCK_TYPES = new Set(["rating", "number", "multiple_choice", "dropdown"])
+/** What a calculated field may read: numeric answers, choice positions and earlier calculations. */
+const CALCULABLE_TYPES = new Set(["rating", "number", "multiple_choice", "dropdown", "calculated_field"])
 
 const duplicates = <A>(items: ReadonlyArray<A>, key: (a: A) => string): ReadonlyArray<number> => {
   const seen = new Set<string>()
@@ -126,6 +129,20 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
       block.content?.forEach((run, j) => {
         if ("fieldRef" in run) mustExist(run.fieldRef, [...path, "content", j, "fieldRef"])
       })
+    }
+    if (block.type === "calculated_field" && block.options.expression.trim() !== "") {
+      const at = [...path, "options", "expression"]
+      const parsed = parseExpression(block.options.expression)
+      if (parsed instanceof ExpressionError) out.push({ path: at, rule: `expression:${parsed.rule}` })
+      else {
+        for (const ref of referencesOf(parsed)) {
+          const j = index.get(ref)
+          const target = j === undefined ? undefined : blocks[j]
+          if (j === undefined || target === undefined) out.push({ path: at, rule: "danglingReference" })
+          else if (!CALCULABLE_TYPES.has(target.type)) out.push({ path: at, rule: "notNumeric" })
+          else if (j >= i) out.push({ path: at, rule: "forwardReference" })
+        }
+      }
     }
     out.push(...minMaxIssues(block, path))
   })

@@ -1,11 +1,12 @@
 // Validates a respondent's answers against the pinned form version: the value shape of each block
 // type (forms-api.md answer table), required blocks that were shown, and branching. Issues name the
-// block and the rule, never the value. (Calculated fields, scores and pattern checks come with the
-// responses issue; see docs/decisions.md.)
+// block and the rule, never the value. Calculated fields are computed here (expression.ts); author
+// patterns are not enforced yet (see docs/decisions.md).
 import { Either } from "effect"
 import { Invalid, type Issue } from "../../kernel/errors.js"
 import type { Block } from "../definition/blocks.js"
 import type { FormDefinition } from "../definition/definition.js"
+import { evaluateExpression, ExpressionError, parseExpression } from "../definition/expression.js"
 import { isCalendarDate, isDateTime, isTime } from "../definition/primitives.js"
 import { type Answers, type AnswerValue, visibleBlocks } from "./logic.js"
 
@@ -125,6 +126,23 @@ export const checkAnswer = (block: Block, value: unknown): string | undefined =>
   }
 }
 
+/** The number a calculation reads from an answer: numbers as is, choices by 1-based position. */
+const numericValue = (block: Block | undefined, value: AnswerValue | undefined): number | undefined => {
+  if (block === undefined || value === undefined) return undefined
+  if (typeof value === "number") return value
+  if ((block.type === "multiple_choice" || block.type === "dropdown") && typeof value === "string") {
+    const i = block.options.choices.findIndex((c) => c.id === value)
+    return i < 0 ? undefined : i + 1
+  }
+  return undefined
+}
+
+const roundTo = (value: number, precision: number | undefined): number => {
+  if (precision === undefined) return value
+  const f = 10 ** precision
+  return Math.round(value * f) / f
+}
+
 const isEmptyAnswer = (v: unknown) =>
   v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0)
 
@@ -162,6 +180,14 @@ export const validateAnswers = (
     if (block.type !== "hidden_field") continue
     const value = options.params?.[block.options.param] ?? block.options.defaultValue
     if (value !== undefined) answers[block.id] = value.slice(0, 2000)
+  }
+
+  for (const block of definition.blocks) {
+    if (block.type !== "calculated_field" || block.options.expression.trim() === "") continue
+    const tree = parseExpression(block.options.expression)
+    if (tree instanceof ExpressionError) continue
+    const value = evaluateExpression(tree, (id) => numericValue(blocks.get(id), answers[id]))
+    if (value !== null) answers[block.id] = roundTo(value, block.options.precision)
   }
 
   const visible = visibleBlocks(definition, answers)

@@ -1,2 +1,3 @@
 export * from "./answers.js"
 export * from "./logic.js"
+export * from "./scoring.js"
