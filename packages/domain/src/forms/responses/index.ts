@@ -1,3 +1,4 @@
 export * from "./answers.js"
 export * from "./logic.js"
 export * from "./scoring.js"
+export * from "./presentation.js"
