@@ -11,6 +11,7 @@ import {
 } from "./errors.js"
 import { FormsGroup } from "./forms/Api.js"
 import { MetaApi } from "./meta/Api.js"
+import { RespondentGroup } from "./respondent/Api.js"
 
 export const FORMS_API_PREFIX = "/forms/api/v1"
 
@@ -23,6 +24,8 @@ export class FormsApi extends HttpApi.make("forms")
   .addError(PayloadTooLargeError)
   .addError(UnsupportedKindError)
   .prefix(FORMS_API_PREFIX)
+  // Added after the prefix: the respondent routes live beside the public form at /f/{slug}.
+  .add(RespondentGroup)
   .annotateContext(
     OpenApi.annotations({
       title: "Folio Forms API",

@@ -54,6 +54,19 @@ export class InternalError extends Schema.Class<InternalError>("InternalError")(
   HttpApiSchema.annotations({ status: 500 })
 ) {}
 
+/** Public respondent routes: the form is not taking responses (410), with the author's message. */
+export class ClosedError extends Schema.Class<ClosedError>("ClosedError")(
+  {
+    ok: Schema.Literal(false),
+    error: Schema.Struct({
+      code: Schema.Literal("closed"),
+      message: Schema.String,
+      details: Schema.Struct({ reason: Schema.Literal("not_accepting", "closed_at", "max_responses") })
+    })
+  },
+  HttpApiSchema.annotations({ status: 410 })
+) {}
+
 export type ApiError =
   | UnauthorizedError
   | ForbiddenError
@@ -65,6 +78,7 @@ export type ApiError =
   | PayloadTooLargeError
   | RateLimitedError
   | InternalError
+  | ClosedError
 
 export const API_ERROR_CLASSES = [
   UnauthorizedError,
@@ -76,7 +90,8 @@ export const API_ERROR_CLASSES = [
   UnprocessableError,
   PayloadTooLargeError,
   RateLimitedError,
-  InternalError
+  InternalError,
+  ClosedError
 ] as const
 
 export const STATUS_OF_CODE: Record<ApiError["error"]["code"], number> = {
@@ -89,7 +104,8 @@ export const STATUS_OF_CODE: Record<ApiError["error"]["code"], number> = {
   unprocessable: 422,
   payload_too_large: 413,
   rate_limited: 429,
-  internal: 500
+  internal: 500,
+  closed: 410
 }
 
 export const isApiError = (u: unknown): u is ApiError => API_ERROR_CLASSES.some((C) => u instanceof C)
@@ -118,7 +134,10 @@ export const internal = () =>
   new InternalError({ ok: false, error: { code: "internal", message: "internal server error" } })
 
 /** A domain error as the envelope the client sees. Storage failures never leak their cause. */
-export const fromDomainError = (e: DomainError): ApiError => {
+/** The envelope errors of the authenticated API (every code but the public routes' `closed`). */
+export type AuthoringError = Exclude<ApiError, ClosedError>
+
+export const fromDomainError = (e: DomainError): AuthoringError => {
   switch (e._tag) {
     case "Unauthorized":
       return unauthorized(e.message)

@@ -10,6 +10,7 @@ import { FormsLive } from "./forms/Http.js"
 import { MetaLive } from "./meta/Http.js"
 import { EnvelopeMiddlewareLive } from "./middleware.js"
 import { OpenApiRoute } from "./openapi.js"
+import { RespondentLive } from "./respondent/Http.js"
 import { UsageBatcherLive } from "./usage-batcher.js"
 
 export * from "./api.js"
@@ -24,6 +25,7 @@ export * from "./usage-batcher.js"
 export const FormsApiLive = HttpApiBuilder.api(FormsApi).pipe(
   Layer.provide(MetaLive),
   Layer.provide(FormsLive),
+  Layer.provide(RespondentLive),
   Layer.provide(AuthenticationLive),
   Layer.provide(UsageBatcherLive)
 )

@@ -223,6 +223,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/f/{slug}/form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The published version to render, and whether the form is closed (no auth) */
+        get: operations["respondent.form"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{slug}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a response pinned to the current version; returns its token once (no auth) */
+        post: operations["respondent.start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{slug}/responses/{responseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Save partial answers (values are checked, requiredness is not) (no auth) */
+        patch: operations["respondent.save"];
+        trace?: never;
+    };
+    "/f/{slug}/responses/{responseId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Complete the response: full validation, scores; immutable afterwards unless editing is allowed (no auth) */
+        post: operations["respondent.complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1396,6 +1464,777 @@ export interface components {
             key: string;
             contentType: string;
             size: components["schemas"]["Int"];
+        };
+        PublicForm: {
+            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+            formId: string;
+            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+            formVersionId: string;
+            version: components["schemas"]["Int"];
+            title: string;
+            definition: {
+                /** @enum {number} */
+                schemaVersion: 1;
+                blocks: ({
+                    /** @enum {string} */
+                    type: "short_text";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options?: {
+                        maxLength?: number;
+                        minLength?: number;
+                        pattern?: string;
+                        placeholder?: string;
+                        /** @enum {string} */
+                        inputMode?: "text" | "tel" | "url" | "email" | "numeric" | "decimal";
+                        autoComplete?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "long_text";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options?: {
+                        maxLength?: number;
+                        minLength?: number;
+                        pattern?: string;
+                        placeholder?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "multiple_choice";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options: {
+                        choices: {
+                            id: string;
+                            label: string;
+                            imageKey?: string;
+                            imageAlt?: string;
+                        }[];
+                        allowOther?: boolean;
+                        qualityTrap?: {
+                            expectedChoiceId: string;
+                        };
+                        matrixGroupId?: string;
+                        rowLabel?: string;
+                        randomize?: {
+                            /** @enum {string} */
+                            mode: "shuffle" | "reverse";
+                            pinLast?: number;
+                        };
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "checkboxes";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options: {
+                        choices: {
+                            id: string;
+                            label: string;
+                            imageKey?: string;
+                            imageAlt?: string;
+                        }[];
+                        minSelected?: number;
+                        maxSelected?: number;
+                        allowOther?: boolean;
+                        matrixGroupId?: string;
+                        rowLabel?: string;
+                        randomize?: {
+                            /** @enum {string} */
+                            mode: "shuffle" | "reverse";
+                            pinLast?: number;
+                        };
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "dropdown";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options: {
+                        choices: {
+                            id: string;
+                            label: string;
+                            imageKey?: string;
+                            imageAlt?: string;
+                        }[];
+                        /** @enum {string} */
+                        dataset?: "countries";
+                        randomize?: {
+                            /** @enum {string} */
+                            mode: "shuffle" | "reverse";
+                            pinLast?: number;
+                        };
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "ranking";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options: {
+                        choices: {
+                            id: string;
+                            label: string;
+                            imageKey?: string;
+                            imageAlt?: string;
+                        }[];
+                        randomize?: {
+                            /** @enum {string} */
+                            mode: "shuffle" | "reverse";
+                            pinLast?: number;
+                        };
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "rating";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options?: {
+                        scale?: number;
+                        /** @enum {string} */
+                        shape?: "number" | "star" | "circle";
+                        zeroBased?: boolean;
+                        lowLabel?: string;
+                        highLabel?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "date";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options?: {
+                        min?: string;
+                        max?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "datetime";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options?: {
+                        min?: string;
+                        max?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "time";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options?: {
+                        min?: string;
+                        max?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "date_range";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options?: {
+                        min?: string;
+                        max?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "email";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options?: {
+                        placeholder?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "number";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options?: {
+                        min?: number;
+                        max?: number;
+                        integer?: boolean;
+                        step?: number;
+                        placeholder?: string;
+                        prefix?: string;
+                        suffix?: string;
+                        decimals?: number;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "file_upload";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options?: {
+                        maxFiles?: number;
+                        maxSizeMb?: number;
+                        acceptedMimeTypes?: string[];
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "signature";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options?: {
+                        width?: number;
+                        height?: number;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "privacy_consent";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    /** @enum {boolean} */
+                    required?: true;
+                    options: {
+                        /** @enum {string} */
+                        mode?: "agree_only" | "agree_or_decline";
+                        items: string[];
+                        purpose: string;
+                        retentionPeriod: string;
+                        refusalNotice: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "address";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    required?: boolean;
+                    options?: Record<string, never>;
+                } | {
+                    /** @enum {string} */
+                    type: "statement";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    /** @enum {boolean} */
+                    required?: false;
+                    content?: ({
+                        text: string;
+                        bold?: boolean;
+                        italic?: boolean;
+                        underline?: boolean;
+                        strike?: boolean;
+                        code?: boolean;
+                        color?: string;
+                        bg?: string;
+                        href?: string;
+                    } | {
+                        fieldRef: string;
+                    })[];
+                    /** @enum {number} */
+                    level?: 1 | 2 | 3;
+                    /** @enum {string} */
+                    align?: "center" | "right";
+                    /** @enum {string} */
+                    variant?: "quote" | "callout";
+                    /** @enum {string} */
+                    listStyle?: "bullet" | "number";
+                    options?: Record<string, never>;
+                } | {
+                    /** @enum {string} */
+                    type: "page_break";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label?: string;
+                    /** @enum {boolean} */
+                    required?: false;
+                    options?: Record<string, never>;
+                } | {
+                    /** @enum {string} */
+                    type: "divider";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label?: string;
+                    /** @enum {boolean} */
+                    required?: false;
+                    options?: Record<string, never>;
+                } | {
+                    /** @enum {string} */
+                    type: "image";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label?: string;
+                    /** @enum {boolean} */
+                    required?: false;
+                    imageKey?: string;
+                    imageAlt?: string;
+                    /** @enum {string} */
+                    width?: "small" | "medium" | "full";
+                    caption?: string;
+                    imageWidth?: number;
+                    imageHeight?: number;
+                    options?: Record<string, never>;
+                } | {
+                    /** @enum {string} */
+                    type: "calculated_field";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    /** @enum {boolean} */
+                    required?: false;
+                    options?: {
+                        expression?: string;
+                        precision?: number;
+                    };
+                } | {
+                    /** @enum {string} */
+                    type: "hidden_field";
+                    id: string;
+                    description?: string;
+                    presentation?: {
+                        document?: {
+                            span?: number;
+                            breakBefore?: boolean;
+                            /** @enum {string} */
+                            fieldChrome?: "full" | "field-only";
+                            /** @enum {string} */
+                            controlWidth?: "auto" | "full";
+                        };
+                    };
+                    label: string;
+                    /** @enum {boolean} */
+                    required?: false;
+                    options: {
+                        param: string;
+                        defaultValue?: string;
+                    };
+                })[];
+                logic?: {
+                    id: string;
+                    from: string;
+                    /** @enum {string} */
+                    match?: "any" | "all";
+                    conditions: {
+                        blk: string;
+                        /** @enum {string} */
+                        op: "eq" | "neq" | "contains" | "not_contains" | "gt" | "gte" | "lt" | "lte" | "is_empty" | "is_filled";
+                        value?: string | number;
+                    }[];
+                    actions: ({
+                        /** @enum {string} */
+                        type: "show";
+                        target: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "hide";
+                        target: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "skip_to";
+                        target: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "skip_to_end";
+                    })[];
+                }[];
+                randomGroups?: {
+                    id: string;
+                    blockIds: string[];
+                    /** @enum {string} */
+                    mode: "shuffle" | "reverse" | "latin_square";
+                }[];
+                scales?: {
+                    id: string;
+                    label: string;
+                    blocks: string[];
+                    reverse?: string[];
+                    /** @enum {string} */
+                    aggregation?: "sum" | "mean";
+                    /** @enum {string} */
+                    missing?: "exclude" | "zero" | "require_all";
+                    cutoffs?: {
+                        min: number;
+                        label: string;
+                    }[];
+                }[];
+                quizzes?: {
+                    id: string;
+                    label: string;
+                    items: {
+                        blockId: string;
+                        answer: string | number | string[];
+                        points: number;
+                        feedbackCorrect?: string;
+                        feedbackIncorrect?: string;
+                    }[];
+                    cutoffs?: {
+                        min: number;
+                        label: string;
+                    }[];
+                }[];
+            };
+            settings: {
+                /** @enum {string} */
+                renderMode?: "conversational" | "classic" | "document";
+                /** @enum {string} */
+                locale?: "en" | "ko" | "ja";
+                theme?: {
+                    primaryColor?: string;
+                    backgroundColor?: string;
+                    textColor?: string;
+                    /** @enum {string} */
+                    themeKey?: "cloud" | "ink" | "warm" | "forest";
+                    accentColor?: string;
+                    /** @enum {string} */
+                    fontKey?: "pretendard" | "serif" | "nanum";
+                    /** @enum {string} */
+                    cornerStyle?: "sharp" | "rounded" | "round";
+                    /** @enum {string} */
+                    background?: "plain" | "soft" | "gradient";
+                    /** @enum {string} */
+                    density?: "compact" | "cozy" | "comfortable";
+                    reduceMotion?: boolean;
+                    logoKey?: string;
+                    coverKey?: string;
+                };
+                document?: {
+                    /** @enum {string} */
+                    pageWidth?: "narrow" | "normal" | "wide";
+                    showNumbers?: boolean;
+                };
+                completion?: {
+                    title?: string;
+                    body?: string;
+                    redirectUrl?: string;
+                    allowAnother?: boolean;
+                    /** @enum {string} */
+                    icon?: "check" | "heart" | "party" | "none";
+                    ctaLabel?: string;
+                    ctaUrl?: string;
+                    confetti?: boolean;
+                };
+                intro?: {
+                    title?: string;
+                    body?: string;
+                    buttonLabel?: string;
+                };
+                submission?: {
+                    acceptingResponses?: boolean;
+                    submitLabel?: string;
+                    closedMessage?: string;
+                    closesAt?: string;
+                    maxResponses?: number;
+                    /** @enum {string} */
+                    respondentTracking?: "anonymous";
+                    /** @enum {string} */
+                    repeatResponsePolicy?: "warn" | "soft_block";
+                    allowResponseEditing?: boolean;
+                };
+                notifications?: {
+                    responseEmail?: {
+                        enabled?: boolean;
+                        recipients?: string[];
+                    };
+                    respondentReceipt?: {
+                        enabled?: boolean;
+                        emailBlockId?: string;
+                    };
+                };
+                researchCompliance?: {
+                    purpose: string;
+                    contact: string;
+                    consentItems: string[];
+                    retentionDays: number;
+                    withdrawalEnabled?: boolean;
+                    thirdPartyProvision?: {
+                        enabled?: boolean;
+                        details?: string;
+                    };
+                };
+                customScript?: string;
+            };
+            closed: {
+                reason: string;
+                message: string | null;
+            } | null;
+        };
+        ClosedError: {
+            /** @enum {boolean} */
+            ok: false;
+            error: {
+                /** @enum {string} */
+                code: "closed";
+                message: string;
+                details: {
+                    /** @enum {string} */
+                    reason: "not_accepting" | "closed_at" | "max_responses";
+                };
+            };
+        };
+        StartedResponse: {
+            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+            responseId: string;
+            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+            formVersionId: string;
+            token: string;
+            presentation: {
+                choices: {
+                    [key: string]: string[];
+                };
+                groups: {
+                    [key: string]: string[];
+                };
+            } | null;
+        };
+        RespondentResponse: {
+            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+            responseId: string;
+            /** @enum {string} */
+            status: "partial" | "completed";
+            answers: {
+                [key: string]: unknown;
+            };
+            completedAt: components["schemas"]["Date"] | null;
         };
     };
     responses: never;
@@ -2948,6 +3787,496 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description UnprocessableError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnprocessableError"];
+                };
+            };
+            /** @description RateLimitedError */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "respondent.form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a string at most 64 character(s) long */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicForm"];
+                    };
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description ForbiddenError */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NotFoundError */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description UnsupportedKindError */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description ClosedError */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClosedError"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description UnprocessableError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnprocessableError"];
+                };
+            };
+            /** @description RateLimitedError */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "respondent.start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a string at most 64 character(s) long */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    params?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StartedResponse"];
+                    };
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description ForbiddenError */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NotFoundError */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description UnsupportedKindError */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description ClosedError */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClosedError"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description UnprocessableError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnprocessableError"];
+                };
+            };
+            /** @description RateLimitedError */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "respondent.save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a string at most 64 character(s) long */
+                slug: string;
+                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    answers: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RespondentResponse"];
+                    };
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description ForbiddenError */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NotFoundError */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description UnsupportedKindError */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description ClosedError */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClosedError"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description UnprocessableError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnprocessableError"];
+                };
+            };
+            /** @description RateLimitedError */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "respondent.complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a string at most 64 character(s) long */
+                slug: string;
+                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    answers?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RespondentResponse"];
+                    };
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description ForbiddenError */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NotFoundError */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description UnsupportedKindError */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description ClosedError */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClosedError"];
                 };
             };
             /** @description PayloadTooLargeError */

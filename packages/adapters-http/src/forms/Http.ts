@@ -28,23 +28,23 @@ import { Effect } from "effect"
 import { FormsApi } from "../api.js"
 import { requireScopes } from "../auth.js"
 import { data } from "../envelope.js"
-import { type ApiError, fromDomainError, invalid, isApiError } from "../errors.js"
+import { type AuthoringError, fromDomainError, invalid, isApiError } from "../errors.js"
 
-const toApiError = (e: DomainError | ApiError): Effect.Effect<never, ApiError> =>
+const toApiError = (e: DomainError | AuthoringError): Effect.Effect<never, AuthoringError> =>
   isApiError(e)
-    ? Effect.fail(e)
+    ? Effect.fail(e as AuthoringError)
     : Effect.zipRight(
         e._tag === "StorageError" ? Effect.logError("storage failure", e) : Effect.void,
         Effect.fail(fromDomainError(e))
       )
 
 /** Scope check, then the use case, with every failure as an envelope error. */
-const guarded = <A, E extends DomainError | ApiError, R>(
+const guarded = <A, E extends DomainError | AuthoringError, R>(
   operation: Operation,
   effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, ApiError, R | Principal> =>
+): Effect.Effect<A, AuthoringError, R | Principal> =>
   Effect.zipRight(requireScopes(...OPERATION_SCOPES[operation]), effect).pipe(
-    Effect.catchAll((e: E | ApiError) => toApiError(e))
+    Effect.catchAll((e: E | AuthoringError) => toApiError(e))
   )
 
 export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>

@@ -1,0 +1,91 @@
+// Public respondent routes beside the form page at /f/{slug}: read the published form, start a
+// response, save answers, complete. No API key: a response is written back with the token its start
+// returned.
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { FormDefinition, FormSettings, Uuid } from "@folio/domain"
+import { Schema } from "effect"
+import { Data } from "../envelope.js"
+import {
+  ClosedError,
+  ConflictError,
+  ForbiddenError,
+  InternalError,
+  NotFoundError,
+  UnprocessableError
+} from "../errors.js"
+
+const slug = HttpApiSchema.param("slug", Schema.String.pipe(Schema.maxLength(64)))
+const responseId = HttpApiSchema.param("responseId", Uuid)
+
+const PresentedOrder = Schema.Struct({
+  choices: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) }),
+  groups: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
+})
+
+export const PublicForm = Schema.Struct({
+  formId: Uuid,
+  formVersionId: Uuid,
+  version: Schema.Int,
+  title: Schema.String,
+  definition: Schema.encodedSchema(FormDefinition),
+  settings: Schema.encodedSchema(FormSettings),
+  closed: Schema.NullOr(Schema.Struct({ reason: Schema.String, message: Schema.NullOr(Schema.String) }))
+}).annotations({ identifier: "PublicForm" })
+
+export const StartedResponse = Schema.Struct({
+  responseId: Uuid,
+  formVersionId: Uuid,
+  token: Schema.String,
+  presentation: Schema.NullOr(PresentedOrder)
+}).annotations({ identifier: "StartedResponse" })
+
+export const RespondentResponse = Schema.Struct({
+  responseId: Uuid,
+  status: Schema.Literal("partial", "completed"),
+  answers: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  completedAt: Schema.NullOr(Schema.Date)
+}).annotations({ identifier: "RespondentResponse" })
+
+const Answers = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+export class RespondentGroup extends HttpApiGroup.make("respondent")
+  .add(
+    HttpApiEndpoint.get("form")`/f/${slug}/form`
+      .addSuccess(Data(PublicForm))
+      .annotate(OpenApi.Summary, "The published version to render, and whether the form is closed (no auth)")
+  )
+  .add(
+    HttpApiEndpoint.post("start")`/f/${slug}/responses`
+      .setPayload(
+        Schema.Struct({
+          params: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+        })
+      )
+      .addSuccess(Data(StartedResponse), { status: 201 })
+      .annotate(
+        OpenApi.Summary,
+        "Start a response pinned to the current version; returns its token once (no auth)"
+      )
+  )
+  .add(
+    HttpApiEndpoint.patch("save")`/f/${slug}/responses/${responseId}`
+      .setPayload(Schema.Struct({ token: Schema.String, answers: Answers }))
+      .addSuccess(Data(RespondentResponse))
+      .annotate(OpenApi.Summary, "Save partial answers (values are checked, requiredness is not) (no auth)")
+  )
+  .add(
+    HttpApiEndpoint.post("complete")`/f/${slug}/responses/${responseId}/complete`
+      .setPayload(Schema.Struct({ token: Schema.String, answers: Schema.optional(Answers) }))
+      .addSuccess(Data(RespondentResponse))
+      .annotate(
+        OpenApi.Summary,
+        "Complete the response: full validation, scores; immutable afterwards unless editing is allowed (no auth)"
+      )
+  )
+  .addError(NotFoundError)
+  .addError(ForbiddenError)
+  .addError(ConflictError)
+  .addError(ClosedError)
+  .addError(UnprocessableError)
+  .addError(InternalError)
+  .annotate(OpenApi.Description, "Public respondent routes of a published form") {}

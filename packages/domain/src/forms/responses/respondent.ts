@@ -1,0 +1,220 @@
+// Respondent use cases behind the public form routes (no API key): read the published version,
+// start a response pinned to it, save partial answers, complete. A response is written back only
+// with the secret handed out when it started; a completed one is immutable unless the form allows
+// editing.
+import { Clock, Effect, Either, Option } from "effect"
+import { constantTimeEqual, sha256Hex, toBase64Url } from "../../kernel/digest.js"
+import { Conflict, Forbidden, type Invalid, NotFound, type StorageError } from "../../kernel/errors.js"
+import { type FormRecord, FormRepository, type FormVersionRecord } from "../../ports/forms.js"
+import { IdGen } from "../../ports/id-gen.js"
+import { type ResponseRecord, ResponseRepository } from "../../ports/responses.js"
+import { decodeFormDefinition, type FormDefinition } from "../definition/definition.js"
+import { readStoredSettings } from "../form.js"
+import { defaultFormSettings, type FormSettings } from "../settings/settings.js"
+import { validateAnswers } from "./answers.js"
+import { hasRandomization, type PresentedOrder, presentationOrder } from "./presentation.js"
+import { scoreResponse } from "./scoring.js"
+
+type Ports = FormRepository | ResponseRepository | IdGen
+
+export interface PublishedForm {
+  readonly form: FormRecord
+  readonly version: FormVersionRecord
+  readonly definition: FormDefinition
+  readonly settings: FormSettings
+}
+
+export type ClosedReason = "not_accepting" | "closed_at" | "max_responses"
+
+/** The form is not taking responses; carries the author's closed message. */
+export class FormClosed {
+  readonly _tag = "FormClosed"
+  constructor(
+    readonly reason: ClosedReason,
+    readonly message: string | undefined
+  ) {}
+}
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+const missing = () => new NotFound({ message: "no published form at this address" })
+
+/** The current published version of the form at `slug` (classic forms only for now). */
+export const loadPublishedForm = (
+  slug: string
+): Effect.Effect<PublishedForm, NotFound | StorageError, FormRepository> =>
+  Effect.gen(function* () {
+    const forms = yield* FormRepository
+    const form = yield* Effect.flatMap(
+      forms.getBySlug(slug),
+      Option.match({ onNone: () => Effect.fail(missing()), onSome: Effect.succeed })
+    )
+    if (form.status !== "published" || form.currentVersionId === null || form.kind !== "classic")
+      return yield* missing()
+    const version = yield* Effect.flatMap(
+      forms.getVersion(form.workspaceId, form.id, form.currentVersionId),
+      Option.match({ onNone: () => Effect.fail(missing()), onSome: Effect.succeed })
+    )
+    const definition = decodeFormDefinition(version.definition)
+    if (Either.isLeft(definition)) return yield* missing()
+    return {
+      form,
+      version,
+      definition: definition.right,
+      settings: readStoredSettings(form.settings) ?? defaultFormSettings()
+    }
+  })
+
+/** Why the form is closed right now, if it is. */
+export const closedReason = (
+  settings: FormSettings,
+  completedCount: number,
+  at: Date
+): ClosedReason | undefined => {
+  const s = settings.submission
+  if (!s.acceptingResponses) return "not_accepting"
+  if (s.closesAt !== undefined && Date.parse(s.closesAt) <= at.getTime()) return "closed_at"
+  if (s.maxResponses !== undefined && completedCount >= s.maxResponses) return "max_responses"
+  return undefined
+}
+
+const ensureOpen = (published: PublishedForm) =>
+  Effect.gen(function* () {
+    const completed = yield* Effect.flatMap(ResponseRepository, (r) =>
+      r.count(published.form.workspaceId, published.form.id, "completed")
+    )
+    const reason = closedReason(published.settings, completed, yield* now)
+    if (reason !== undefined)
+      return yield* Effect.fail(new FormClosed(reason, published.settings.submission.closedMessage))
+  })
+
+export interface StartedResponse {
+  readonly response: ResponseRecord
+  /** Shown once: lets this respondent save and complete the response. */
+  readonly token: string
+  readonly presentation: PresentedOrder | null
+}
+
+export const startResponse = (
+  slug: string,
+  params: Readonly<Record<string, string>>
+): Effect.Effect<StartedResponse, NotFound | FormClosed | StorageError, Ports> =>
+  Effect.gen(function* () {
+    const published = yield* loadPublishedForm(slug)
+    yield* ensureOpen(published)
+    const ids = yield* IdGen
+    const responses = yield* ResponseRepository
+    const token = toBase64Url(yield* ids.randomBytes(24))
+    let presentation: PresentedOrder | null = null
+    if (hasRandomization(published.definition)) {
+      const seed = yield* ids.randomBytes(64)
+      let i = 0
+      const assignment = yield* responses.count(published.form.workspaceId, published.form.id)
+      presentation = presentationOrder(
+        published.definition,
+        (n) => ((seed[i++ % seed.length] ?? 0) * 257 + i) % n,
+        assignment
+      )
+    }
+    const at = yield* now
+    const response: ResponseRecord = {
+      id: yield* ids.uuidV7,
+      workspaceId: published.form.workspaceId,
+      formId: published.form.id,
+      formVersionId: published.version.id,
+      status: "partial",
+      answers: {},
+      meta: {
+        tokenHash: sha256Hex(token),
+        params: Object.fromEntries(
+          Object.entries(params)
+            .slice(0, 50)
+            .map(([k, v]) => [k.slice(0, 64), v.slice(0, 2000)])
+        ),
+        ...(presentation === null
+          ? {}
+          : { presentation: { assignmentId: yield* ids.uuid, order: presentation } })
+      },
+      createdAt: at,
+      updatedAt: at,
+      completedAt: null
+    }
+    yield* responses.insert(response)
+    return { response, token, presentation }
+  })
+
+const loadOwnResponse = (published: PublishedForm, responseId: string, token: string) =>
+  Effect.gen(function* () {
+    const found = yield* Effect.flatMap(ResponseRepository, (r) =>
+      r.get(published.form.workspaceId, published.form.id, responseId)
+    )
+    if (Option.isNone(found)) return yield* new NotFound({ message: "response not found" })
+    const hash = found.value.meta.tokenHash
+    if (typeof hash !== "string" || !constantTimeEqual(hash, sha256Hex(token))) {
+      return yield* new Forbidden({ message: "this response belongs to another respondent" })
+    }
+    return found.value
+  })
+
+/** The definition the response was pinned to (it may be older than the current version). */
+const pinnedDefinition = (published: PublishedForm, response: ResponseRecord) =>
+  Effect.gen(function* () {
+    if (response.formVersionId === published.version.id) return published.definition
+    const version = yield* Effect.flatMap(FormRepository, (r) =>
+      r.getVersion(published.form.workspaceId, published.form.id, response.formVersionId)
+    )
+    const decoded = Option.isSome(version) ? decodeFormDefinition(version.value.definition) : undefined
+    if (decoded === undefined || Either.isLeft(decoded))
+      return yield* new NotFound({ message: "form version not found" })
+    return decoded.right
+  })
+
+export const saveAnswers = (
+  slug: string,
+  responseId: string,
+  token: string,
+  answers: unknown,
+  complete: boolean
+): Effect.Effect<
+  ResponseRecord,
+  NotFound | Forbidden | Conflict | Invalid | FormClosed | StorageError,
+  Ports
+> =>
+  Effect.gen(function* () {
+    const published = yield* loadPublishedForm(slug)
+    const current = yield* loadOwnResponse(published, responseId, token)
+    if (current.status === "completed" && published.settings.submission.allowResponseEditing !== true) {
+      return yield* new Conflict({
+        message: "this response is complete and the form does not allow editing it"
+      })
+    }
+    if (current.status !== "completed") yield* ensureOpen(published)
+    const definition = yield* pinnedDefinition(published, current)
+    const params = (current.meta.params ?? {}) as Record<string, string>
+    // Earlier answers carry forward; server-set values (hidden and calculated fields) are recomputed.
+    const serverSet = new Set(
+      definition.blocks
+        .filter((b) => b.type === "hidden_field" || b.type === "calculated_field")
+        .map((b) => b.id)
+    )
+    const earlier = Object.fromEntries(Object.entries(current.answers).filter(([id]) => !serverSet.has(id)))
+    const isObject = typeof answers === "object" && answers !== null && !Array.isArray(answers)
+    const input = isObject ? { ...earlier, ...answers } : answers
+    const valid = yield* validateAnswers(definition, input, {
+      final: complete || current.status === "completed",
+      params
+    })
+    const at = yield* now
+    const next: ResponseRecord = {
+      ...current,
+      status: complete || current.status === "completed" ? "completed" : "partial",
+      answers: valid,
+      meta:
+        complete || current.status === "completed"
+          ? { ...current.meta, scores: scoreResponse(definition, valid) }
+          : current.meta,
+      updatedAt: at,
+      completedAt: current.completedAt ?? (complete ? at : null)
+    }
+    yield* Effect.flatMap(ResponseRepository, (r) => r.update(next))
+    return next
+  })
