@@ -232,6 +232,13 @@ for (const target of targets) {
           ["forms:write"]
         ],
         ["POST", `/forms/${form.id}/assets`, undefined, ["assets:write"]],
+        ["GET", `/forms/${form.id}/responses`, undefined, ["responses:read"]],
+        [
+          "GET",
+          `/forms/${form.id}/responses/00000000-0000-4000-8000-000000000000`,
+          undefined,
+          ["responses:read"]
+        ],
         ["DELETE", `/forms/${form.id}`, undefined, ["forms:write"]]
       ]
       const ws = await newWorkspaceKey(app, [])

@@ -242,3 +242,73 @@ describe("respondent routes", () => {
     expect(done.body.data.answers).toEqual({ [blk(1)]: "still v1" })
   })
 })
+
+describe("reading responses back (REST, responses:read)", () => {
+  it("lists compact and full projections, reads one with its presentation, and gates partial responses", async () => {
+    const form = await publishForm(definition)
+    const ids: Array<string> = []
+    for (const name of ["Ann", "Ben"]) {
+      const { responseId, token } = (await request("POST", `/f/${form.slug}/responses`, {})).body.data as {
+        responseId: string
+        token: string
+      }
+      await request("POST", `/f/${form.slug}/responses/${responseId}/complete`, {
+        token,
+        answers: { [blk(1)]: name, [blk(2)]: "c" }
+      })
+      ids.push(responseId)
+    }
+    const partial = (await request("POST", `/f/${form.slug}/responses`, {})).body.data as {
+      responseId: string
+    }
+
+    const compact = await api("GET", `/forms/${form.id}/responses?limit=1`)
+    expect(compact.status).toBe(200)
+    const page = compact.body.data as { items: Array<Record<string, unknown>>; nextCursor: string }
+    expect(page.items).toHaveLength(1)
+    expect(page.items[0]).toMatchObject({
+      id: ids[1],
+      status: "completed",
+      answerCount: 3,
+      translationSetId: null,
+      responseLocale: null
+    })
+    expect(page.items[0]).not.toHaveProperty("answers")
+    const next = await api(
+      "GET",
+      `/forms/${form.id}/responses?limit=1&cursor=${encodeURIComponent(page.nextCursor)}`
+    )
+    expect((next.body.data as { items: Array<{ id: string }> }).items.map((i) => i.id)).toEqual([ids[0]])
+
+    const full = await api("GET", `/forms/${form.id}/responses?projection=full`)
+    expect(
+      (full.body.data as { items: Array<{ answers: Record<string, unknown> }> }).items.map(
+        (i) => i.answers[blk(1)]
+      )
+    ).toEqual(["Ben", "Ann"])
+
+    const detail = await api("GET", `/forms/${form.id}/responses/${ids[0]}`)
+    expect(detail.body.data).toMatchObject({ id: ids[0], answers: { [blk(1)]: "Ann" }, files: [] })
+    expect(
+      (detail.body.data.presentation as { order: { choices: Record<string, unknown> } }).order.choices
+    ).toHaveProperty(blk(2))
+
+    const partials = await api("GET", `/forms/${form.id}/responses?status=partial`)
+    expect((partials.body.data as { items: Array<{ id: string }> }).items.map((i) => i.id)).toEqual([
+      partial.responseId
+    ])
+    const reader = await newWorkspaceKey(app, ["responses:read"])
+    const denied = await request(
+      "GET",
+      `/forms/api/v1/forms/${form.id}/responses?status=partial`,
+      undefined,
+      reader.key
+    )
+    expect(denied.status).toBe(403)
+    expect((await api("GET", `/forms/${form.id}/responses?limit=101`)).status).toBe(400)
+    // The reader's own workspace does not have this form.
+    expect(
+      (await request("GET", `/forms/api/v1/forms/${form.id}/responses`, undefined, reader.key)).status
+    ).toBe(404)
+  })
+})

@@ -2,6 +2,8 @@
 // versions, duplicate, publish, unpublish, slug, settings and image assets.
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
+  ClassicResponse,
+  ClassicResponseCompact,
   CreateFormInput,
   Form,
   FormSummary,
@@ -25,6 +27,7 @@ const Page = <A, I>(item: Schema.Schema<A, I>) =>
 
 const idParam = HttpApiSchema.param("id", Uuid)
 const versionIdParam = HttpApiSchema.param("versionId", Uuid)
+const responseIdParam = HttpApiSchema.param("responseId", Uuid)
 
 export const AssetUploaded = Schema.Struct({
   key: Schema.String,
@@ -133,6 +136,30 @@ export class FormsGroup extends HttpApiGroup.make("forms")
       .annotate(
         OpenApi.Description,
         "Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most 5 MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listResponses")`/forms/${idParam}/responses`
+      .setUrlParams(
+        Schema.Struct({
+          cursor: Schema.optional(Schema.String),
+          limit: Schema.optional(Limit),
+          status: Schema.optional(Schema.Literal("partial", "completed")),
+          projection: Schema.optional(Schema.Literal("compact", "full"))
+        })
+      )
+      .addSuccess(Data(Page(Schema.Union(ClassicResponseCompact, ClassicResponse))))
+      .annotate(
+        OpenApi.Summary,
+        "Responses, newest first: compact by default, `projection=full` for answers; `status=partial` needs responses:partial:read (scope responses:read)"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getResponse")`/forms/${idParam}/responses/${responseIdParam}`
+      .addSuccess(Data(ClassicResponse))
+      .annotate(
+        OpenApi.Summary,
+        "One response with its answers, files and presented order (scope responses:read)"
       )
   )
   .addError(ForbiddenError)

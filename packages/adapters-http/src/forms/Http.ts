@@ -6,7 +6,9 @@ import {
   type DomainError,
   deleteForm,
   duplicateFormUseCase,
+  getResponse,
   getVersion,
+  listResponses,
   listForms,
   listVersions,
   loadForm,
@@ -17,7 +19,9 @@ import {
   patchSettings,
   publishForm,
   setFormSlug,
+  toCompactView,
   toFormSummaryView,
+  toFullView,
   toFormView,
   toVersionSummaryView,
   toVersionView,
@@ -126,6 +130,31 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
       guarded(
         "updateSettings",
         Effect.map(patchSettings(path.id, payload), (f) => data(toFormView(f)))
+      )
+    )
+    .handle("listResponses", ({ path, urlParams }) =>
+      guarded(
+        urlParams.status === "partial" ? "listPartialResponses" : "listResponses",
+        Effect.map(
+          listResponses(path.id, {
+            limit: urlParams.limit ?? 50,
+            cursor: urlParams.cursor,
+            status: urlParams.status
+          }),
+          (page) =>
+            data({
+              items: page.items.map((r) =>
+                urlParams.projection === "full" ? toFullView(r, false) : toCompactView(r)
+              ),
+              nextCursor: page.nextCursor
+            })
+        )
+      )
+    )
+    .handle("getResponse", ({ path }) =>
+      guarded(
+        "getResponse",
+        Effect.map(getResponse(path.id, path.responseId), (r) => data(toFullView(r, true)))
       )
     )
     .handle("uploadAsset", ({ path }) =>
