@@ -10,19 +10,14 @@ import {
   UsageStore,
   WorkspaceRepository
 } from "@folio/domain"
+import type { StoragePorts } from "@folio/adapters-storage"
 import { Effect, Either, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { at, form, next, publication, response, uuid, workspace } from "./fixtures.js"
 import type { StorageTarget } from "./targets.js"
 
 type Opened = Awaited<ReturnType<StorageTarget["open"]>>
-type Ports =
-  | WorkspaceRepository
-  | ApiKeyRepository
-  | FormRepository
-  | ResponseRepository
-  | RateLimitStore
-  | UsageStore
+type Ports = StoragePorts
 
 export const registerStorageContracts = (target: StorageTarget) => {
   let opened: Opened | undefined
