@@ -312,3 +312,61 @@ describe("reading responses back (REST, responses:read)", () => {
     ).toBe(404)
   })
 })
+
+describe("the responses summary", () => {
+  it("computes per-question and score summaries that match a hand count", async () => {
+    const form = await publishForm(definition)
+    const submissions = [
+      { [blk(1)]: "Ann", [blk(2)]: "a", [blk(3)]: 5, [blk(4)]: 1, [blk(5)]: "ann@example.com" },
+      { [blk(1)]: "Ben", [blk(2)]: "b", [blk(3)]: 3, [blk(4)]: 3, [blk(5)]: "ben@example.com" },
+      { [blk(1)]: "Cy", [blk(2)]: "c", [blk(3)]: 1 }
+    ]
+    for (const answers of submissions) {
+      const { responseId, token } = (await request("POST", `/f/${form.slug}/responses`, {})).body.data as {
+        responseId: string
+        token: string
+      }
+      expect(
+        (await request("POST", `/f/${form.slug}/responses/${responseId}/complete`, { token, answers })).status
+      ).toBe(200)
+    }
+    const summary = await api("GET", `/forms/${form.id}/responses/summary`)
+    expect(summary.status).toBe(200)
+    const { questions, scores } = summary.body.data as {
+      questions: Array<Record<string, unknown>>
+      scores: Array<Record<string, unknown>>
+    }
+    const q = (id: string) => questions.find((x) => x.blockId === id)
+    expect(q(blk(2))).toEqual({
+      kind: "choice",
+      blockId: blk(2),
+      label: "Pick",
+      answered: 3,
+      choices: [
+        { id: "a", label: "A", count: 1, percent: 33.33 },
+        { id: "b", label: "B", count: 1, percent: 33.33 },
+        { id: "c", label: "C", count: 1, percent: 33.33 }
+      ]
+    })
+    expect(q(blk(3))).toMatchObject({ kind: "numeric", answered: 3, average: 3, min: 1, max: 5 })
+    expect(q(blk(1))).toMatchObject({ kind: "text", answered: 3 })
+    expect([...((q(blk(1))?.samples ?? []) as Array<string>)].sort()).toEqual(["Ann", "Ben", "Cy"])
+    // Total = Mood + Energy; the third respondent skipped Energy, so no total.
+    expect(q(blk(7))).toMatchObject({ kind: "numeric", answered: 2, average: 6, min: 6, max: 6 })
+    // Wellbeing = Mood + (6 - Energy): 5 + 5 = 10, 3 + 3 = 6; the third has no Energy (exclude) = 1.
+    expect(scores.find((s) => s.id === "wellbeing")).toMatchObject({
+      kind: "scale",
+      count: 3,
+      average: 17 / 3,
+      min: 1,
+      max: 10
+    })
+    expect(scores.find((s) => s.id === "quiz")).toMatchObject({
+      kind: "quiz",
+      count: 3,
+      average: 2 / 3,
+      min: 0,
+      max: 2
+    })
+  })
+})

@@ -384,6 +384,73 @@ export const registerStorageContracts = (target: StorageTarget) => {
       })
     })
 
+    describe(`ResponseRepository.answerStats [${target.name}]`, () => {
+      it("aggregates completed responses: answered, numbers, choice tokens, positions, samples, scores", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const { version } = await publish(f)
+        const rows = [
+          {
+            answers: { q: "a", n: 2, c: ["x", "y"], t: "first" },
+            scores: [{ id: "s1", score: 3 }],
+            at: "2026-03-01T00:00:00.000Z"
+          },
+          {
+            answers: { q: "b", n: 4, c: ["y"], t: "second" },
+            scores: [{ id: "s1", score: 5 }],
+            at: "2026-03-02T00:00:00.000Z"
+          },
+          {
+            answers: { q: "a", c: ["y", "x"] },
+            scores: [{ id: "s1", score: null }],
+            at: "2026-03-03T00:00:00.000Z"
+          }
+        ]
+        for (const row of rows) {
+          await run(
+            ResponseRepository.pipe(
+              Effect.flatMap((r) =>
+                r.insert(
+                  response(f, version.id, {
+                    answers: row.answers,
+                    meta: { scores: row.scores },
+                    createdAt: at(row.at),
+                    completedAt: at(row.at)
+                  })
+                )
+              )
+            )
+          )
+        }
+        // A partial response never counts.
+        await run(
+          ResponseRepository.pipe(
+            Effect.flatMap((r) =>
+              r.insert(
+                response(f, version.id, { answers: { q: "zzz" }, status: "partial", completedAt: null })
+              )
+            )
+          )
+        )
+        const stats = await run(
+          ResponseRepository.pipe(
+            Effect.flatMap((r) => r.answerStats(ws.id, f.id, { sampleBlockIds: ["t"], samplesPerBlock: 1 }))
+          )
+        )
+        const block = (id: string) => stats.blocks.find((b) => b.blockId === id)
+        expect(block("q")).toMatchObject({ answered: 3, average: null })
+        expect(block("n")).toEqual({ blockId: "n", answered: 2, average: 3, min: 2, max: 4 })
+        const token = (id: string, t: string) => stats.tokens.find((x) => x.blockId === id && x.token === t)
+        expect(token("q", "a")).toMatchObject({ count: 2, avgPosition: null })
+        expect(token("q", "zzz")).toBeUndefined()
+        expect(token("c", "y")).toMatchObject({ count: 3 })
+        expect(token("c", "y")?.avgPosition).toBeCloseTo(4 / 3, 10) // positions 2, 1, 1
+        expect(token("c", "x")?.avgPosition).toBeCloseTo(1.5, 10)
+        expect(stats.samples).toEqual([{ blockId: "t", text: "second" }])
+        expect(stats.scores).toEqual([{ id: "s1", count: 2, average: 4, min: 3, max: 5 }])
+      })
+    })
+
     describe(`RateLimitStore [${target.name}]`, () => {
       it("counts hits per bucket in fixed windows", async () => {
         const bucket = `key:${uuid()}`

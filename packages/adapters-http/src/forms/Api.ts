@@ -155,6 +155,33 @@ export class FormsGroup extends HttpApiGroup.make("forms")
       )
   )
   .add(
+    HttpApiEndpoint.get("responseSummary")`/forms/${idParam}/responses/summary`
+      .addSuccess(
+        Data(
+          Schema.Struct({
+            questions: Schema.Array(Schema.Unknown).annotations({
+              description: "QuestionSummary per block: kind choice | numeric | text | ranking | matrix"
+            }),
+            scores: Schema.Array(
+              Schema.Struct({
+                id: Schema.String,
+                kind: Schema.Literal("scale", "quiz"),
+                label: Schema.String,
+                count: Schema.Int,
+                average: Schema.NullOr(Schema.Number),
+                min: Schema.NullOr(Schema.Number),
+                max: Schema.NullOr(Schema.Number)
+              })
+            )
+          }).annotations({ identifier: "ResponseSummary" })
+        )
+      )
+      .annotate(
+        OpenApi.Summary,
+        "Per-question and score summaries of completed responses; classic forms only (scope responses:read)"
+      )
+  )
+  .add(
     HttpApiEndpoint.get("getResponse")`/forms/${idParam}/responses/${responseIdParam}`
       .addSuccess(Data(ClassicResponse))
       .annotate(

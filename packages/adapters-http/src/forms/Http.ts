@@ -18,6 +18,7 @@ import {
   patchDefinition,
   patchSettings,
   publishForm,
+  responseSummary,
   setFormSlug,
   toCompactView,
   toFormSummaryView,
@@ -150,6 +151,9 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
             })
         )
       )
+    )
+    .handle("responseSummary", ({ path }) =>
+      guarded("responseSummary", Effect.map(responseSummary(path.id), data))
     )
     .handle("getResponse", ({ path }) =>
       guarded(

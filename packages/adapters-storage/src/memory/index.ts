@@ -242,6 +242,83 @@ export const makeMemoryStorage = () => {
         )
         return pageDescending(rows, (r) => [r.createdAt.getTime(), r.id], ["number", "string"], query)
       }),
+    answerStats: (workspaceId, formId, options) =>
+      Effect.sync(() => {
+        const rows = [...responses.values()]
+          .filter((r) => r.workspaceId === workspaceId && r.formId === formId && r.status === "completed")
+          .sort(
+            (a, b) =>
+              (b.completedAt?.getTime() ?? 0) - (a.completedAt?.getTime() ?? 0) || (b.id < a.id ? -1 : 1)
+          )
+        const blocks = new Map<string, { answered: number; nums: Array<number> }>()
+        const tokens = new Map<
+          string,
+          { blockId: string; token: string; count: number; positions: Array<number> }
+        >()
+        const samples: Array<{ blockId: string; text: string }> = []
+        const scores = new Map<string, Array<number>>()
+        for (const r of rows) {
+          for (const [blockId, value] of Object.entries(r.answers)) {
+            const b = blocks.get(blockId) ?? { answered: 0, nums: [] }
+            b.answered++
+            if (typeof value === "number") b.nums.push(value)
+            blocks.set(blockId, b)
+            const add = (token: string, position: number | null) => {
+              const key = `${blockId}\u0000${token}\u0000${position === null ? "s" : "a"}`
+              const t = tokens.get(key) ?? { blockId, token, count: 0, positions: [] }
+              t.count++
+              if (position !== null) t.positions.push(position)
+              tokens.set(key, t)
+            }
+            if (typeof value === "string") {
+              add(value, null)
+              if (
+                options.sampleBlockIds.includes(blockId) &&
+                samples.filter((x) => x.blockId === blockId).length < options.samplesPerBlock
+              ) {
+                samples.push({ blockId, text: value })
+              }
+            }
+            if (Array.isArray(value)) {
+              for (const [i, v] of value.entries()) add(String(v), i + 1)
+            }
+          }
+          const stored = r.meta.scores
+          if (Array.isArray(stored)) {
+            for (const s of stored as Array<{ id?: unknown; score?: unknown }>) {
+              if (typeof s.id !== "string") continue
+              const list = scores.get(s.id) ?? []
+              if (typeof s.score === "number") list.push(s.score)
+              scores.set(s.id, list)
+            }
+          }
+        }
+        const avg = (xs: ReadonlyArray<number>) =>
+          xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length
+        return {
+          blocks: [...blocks].map(([blockId, b]) => ({
+            blockId,
+            answered: b.answered,
+            average: avg(b.nums),
+            min: b.nums.length === 0 ? null : Math.min(...b.nums),
+            max: b.nums.length === 0 ? null : Math.max(...b.nums)
+          })),
+          tokens: [...tokens.values()].map((t) => ({
+            blockId: t.blockId,
+            token: t.token,
+            count: t.count,
+            avgPosition: t.positions.length === 0 ? null : avg(t.positions)
+          })),
+          samples,
+          scores: [...scores].map(([id, xs]) => ({
+            id,
+            count: xs.length,
+            average: avg(xs),
+            min: xs.length === 0 ? null : Math.min(...xs),
+            max: xs.length === 0 ? null : Math.max(...xs)
+          }))
+        }
+      }),
     count: (workspaceId, formId, status) =>
       Effect.sync(
         () =>

@@ -72,6 +72,98 @@ export const makeResponseRepository = Effect.gen(function* () {
           return toPage(rows, query.limit, toResponse, (row) => timeIdCursor.encode(row.created_at, row.id))
         })
       ),
+    answerStats: (workspaceId, formId, options) =>
+      orStorageError(
+        Effect.gen(function* () {
+          const scope = sql`r.form_id = ${formId} and r.workspace_id = ${workspaceId} and r.status = 'completed'`
+          const blocks = yield* sql<{
+            block_id: string
+            answered: number
+            average: number | null
+            min: number | null
+            max: number | null
+          }>`
+            select e.key as block_id, count(*)::int as answered,
+                   avg((e.value #>> '{}')::float8) filter (where jsonb_typeof(e.value) = 'number') as average,
+                   min((e.value #>> '{}')::float8) filter (where jsonb_typeof(e.value) = 'number') as min,
+                   max((e.value #>> '{}')::float8) filter (where jsonb_typeof(e.value) = 'number') as max
+            from responses r cross join lateral jsonb_each(r.answers) e
+            where ${scope}
+            group by e.key`
+          const scalars = yield* sql<{ block_id: string; token: string; count: number }>`
+            select e.key as block_id, e.value #>> '{}' as token, count(*)::int as count
+            from responses r cross join lateral jsonb_each(r.answers) e
+            where ${scope} and jsonb_typeof(e.value) = 'string'
+            group by e.key, e.value #>> '{}'`
+          const elements = yield* sql<{
+            block_id: string
+            token: string
+            count: number
+            avg_position: number
+          }>`
+            select e.key as block_id, a.v as token, count(*)::int as count, avg(a.pos)::float8 as avg_position
+            from responses r cross join lateral jsonb_each(r.answers) e
+                 cross join lateral jsonb_array_elements_text(e.value) with ordinality as a(v, pos)
+            where ${scope} and jsonb_typeof(e.value) = 'array'
+            group by e.key, a.v`
+          const samples =
+            options.sampleBlockIds.length === 0
+              ? []
+              : yield* sql<{ block_id: string; text: string }>`
+                  select block_id, text from (
+                    select e.key as block_id, e.value #>> '{}' as text,
+                           row_number() over (partition by e.key order by r.completed_at desc, r.id desc) as n
+                    from responses r cross join lateral jsonb_each(r.answers) e
+                    where ${scope} and jsonb_typeof(e.value) = 'string' and ${sql.in("e.key", options.sampleBlockIds)}
+                  ) ranked
+                  where n <= ${options.samplesPerBlock}
+                  order by block_id, n`
+          const scores = yield* sql<{
+            id: string
+            count: number
+            average: number | null
+            min: number | null
+            max: number | null
+          }>`
+            select s ->> 'id' as id, count((s ->> 'score')::float8)::int as count,
+                   avg((s ->> 'score')::float8) as average, min((s ->> 'score')::float8) as min,
+                   max((s ->> 'score')::float8) as max
+            from responses r cross join lateral jsonb_array_elements(coalesce(r.meta -> 'scores', '[]'::jsonb)) s
+            where ${scope}
+            group by s ->> 'id'`
+          return {
+            blocks: blocks.map((b) => ({
+              blockId: b.block_id,
+              answered: b.answered,
+              average: b.average,
+              min: b.min,
+              max: b.max
+            })),
+            tokens: [
+              ...scalars.map((t) => ({
+                blockId: t.block_id,
+                token: t.token,
+                count: t.count,
+                avgPosition: null
+              })),
+              ...elements.map((t) => ({
+                blockId: t.block_id,
+                token: t.token,
+                count: t.count,
+                avgPosition: t.avg_position
+              }))
+            ],
+            samples: samples.map((x) => ({ blockId: x.block_id, text: x.text })),
+            scores: scores.map((x) => ({
+              id: x.id,
+              count: x.count,
+              average: x.average,
+              min: x.min,
+              max: x.max
+            }))
+          }
+        })
+      ),
     count: (workspaceId, formId, status) =>
       orStorageError(
         sql<{ readonly n: number }>`

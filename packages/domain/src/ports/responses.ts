@@ -27,6 +27,38 @@ export interface ResponseListQuery {
   readonly status?: ResponseStatus | undefined
 }
 
+/**
+ * Aggregates over the completed responses of a form, computed where the data lives (SQL in the
+ * database adapters), never by loading every response.
+ */
+export interface AnswerStats {
+  /** Responses with a non-empty answer, per block; numeric aggregates where the answers are numbers. */
+  readonly blocks: ReadonlyArray<{
+    readonly blockId: string
+    readonly answered: number
+    readonly average: number | null
+    readonly min: number | null
+    readonly max: number | null
+  }>
+  /** Counts of string answers and of array elements (choices, checkboxes), with the mean 1-based position of array elements. */
+  readonly tokens: ReadonlyArray<{
+    readonly blockId: string
+    readonly token: string
+    readonly count: number
+    readonly avgPosition: number | null
+  }>
+  /** Up to `samplesPerBlock` most recent string answers of the requested blocks. */
+  readonly samples: ReadonlyArray<{ readonly blockId: string; readonly text: string }>
+  /** Stored score aggregates per score id (scales and quizzes). */
+  readonly scores: ReadonlyArray<{
+    readonly id: string
+    readonly count: number
+    readonly average: number | null
+    readonly min: number | null
+    readonly max: number | null
+  }>
+}
+
 export interface ResponseRepositoryService {
   readonly insert: (response: ResponseRecord) => Effect.Effect<void, StorageError>
   readonly update: (response: ResponseRecord) => Effect.Effect<boolean, StorageError>
@@ -41,6 +73,11 @@ export interface ResponseRepositoryService {
     formId: string,
     query: ResponseListQuery
   ) => Effect.Effect<Page<ResponseRecord>, StorageError | InvalidCursor>
+  readonly answerStats: (
+    workspaceId: string,
+    formId: string,
+    options: { readonly sampleBlockIds: ReadonlyArray<string>; readonly samplesPerBlock: number }
+  ) => Effect.Effect<AnswerStats, StorageError>
   readonly count: (
     workspaceId: string,
     formId: string,

@@ -1,0 +1,231 @@
+// Per-question summaries (QuestionSummary) and score summaries of a classic form, built from the
+// storage's aggregates over completed responses and the current version's blocks.
+import { Effect, Either } from "effect"
+import { UnsupportedKind } from "../../kernel/errors.js"
+import { FormRepository } from "../../ports/forms.js"
+import { type AnswerStats, ResponseRepository } from "../../ports/responses.js"
+import type { Block, Choice } from "../definition/blocks.js"
+import { decodeFormDefinition, emptyFormDefinition, type FormDefinition } from "../definition/definition.js"
+import { loadForm } from "../use-cases.js"
+
+const TEXT_TYPES = new Set(["short_text", "long_text", "email", "date", "datetime", "time"])
+const SAMPLES = 5
+
+export type QuestionSummary =
+  | {
+      readonly kind: "choice"
+      readonly blockId: string
+      readonly label: string
+      readonly answered: number
+      readonly choices: ReadonlyArray<{
+        id: string
+        label: string
+        count: number
+        percent: number
+        isOther?: true
+      }>
+    }
+  | {
+      readonly kind: "numeric"
+      readonly blockId: string
+      readonly label: string
+      readonly answered: number
+      readonly average: number | null
+      readonly min: number | null
+      readonly max: number | null
+    }
+  | {
+      readonly kind: "text"
+      readonly blockId: string
+      readonly label: string
+      readonly answered: number
+      readonly samples: ReadonlyArray<string>
+    }
+  | {
+      readonly kind: "ranking"
+      readonly blockId: string
+      readonly label: string
+      readonly answered: number
+      readonly items: ReadonlyArray<{ id: string; label: string; avgRank: number | null; count: number }>
+    }
+  | {
+      readonly kind: "matrix"
+      readonly groupId: string
+      readonly title: string
+      readonly columns: ReadonlyArray<{ id: string; label: string }>
+      readonly rows: ReadonlyArray<{
+        blockId: string
+        rowLabel: string
+        answered: number
+        counts: Readonly<Record<string, number>>
+      }>
+    }
+
+export interface ScoreSummary {
+  readonly id: string
+  readonly kind: "scale" | "quiz"
+  readonly label: string
+  readonly count: number
+  readonly average: number | null
+  readonly min: number | null
+  readonly max: number | null
+}
+
+const percent = (count: number, of: number) => (of === 0 ? 0 : Math.round((count / of) * 10_000) / 100)
+
+export const buildSummaries = (
+  definition: FormDefinition,
+  stats: AnswerStats
+): { readonly questions: ReadonlyArray<QuestionSummary>; readonly scores: ReadonlyArray<ScoreSummary> } => {
+  const answered = new Map(stats.blocks.map((b) => [b.blockId, b]))
+  const tokensOf = (blockId: string, arrays: boolean) =>
+    stats.tokens.filter((t) => t.blockId === blockId && (t.avgPosition !== null) === arrays)
+  const countOf = (blockId: string, token: string, arrays: boolean) =>
+    tokensOf(blockId, arrays).find((t) => t.token === token)?.count ?? 0
+  const questions: Array<QuestionSummary> = []
+  const matrices = new Map<string, Array<Block & { options: { choices: ReadonlyArray<Choice> } }>>()
+
+  for (const block of definition.blocks) {
+    const n = answered.get(block.id)?.answered ?? 0
+    switch (block.type) {
+      case "multiple_choice":
+      case "checkboxes":
+      case "dropdown": {
+        if (block.type !== "dropdown" && block.options.matrixGroupId !== undefined) {
+          const rows = matrices.get(block.options.matrixGroupId) ?? []
+          rows.push(block)
+          matrices.set(block.options.matrixGroupId, rows)
+          break
+        }
+        const arrays = block.type === "checkboxes"
+        const known = new Set(block.options.choices.map((c) => c.id))
+        const other = tokensOf(block.id, arrays)
+          .filter((t) => !known.has(t.token))
+          .reduce((s, t) => s + t.count, 0)
+        questions.push({
+          kind: "choice",
+          blockId: block.id,
+          label: block.label,
+          answered: n,
+          choices: [
+            ...block.options.choices.map((c) => {
+              const count = countOf(block.id, c.id, arrays)
+              return { id: c.id, label: c.label, count, percent: percent(count, n) }
+            }),
+            ...(other > 0
+              ? [
+                  {
+                    id: "other",
+                    label: "Other",
+                    count: other,
+                    percent: percent(other, n),
+                    isOther: true as const
+                  }
+                ]
+              : [])
+          ]
+        })
+        break
+      }
+      case "ranking":
+        questions.push({
+          kind: "ranking",
+          blockId: block.id,
+          label: block.label,
+          answered: n,
+          items: block.options.choices.map((c) => {
+            const t = tokensOf(block.id, true).find((x) => x.token === c.id)
+            return { id: c.id, label: c.label, avgRank: t?.avgPosition ?? null, count: t?.count ?? 0 }
+          })
+        })
+        break
+      case "rating":
+      case "number":
+      case "calculated_field": {
+        const s = answered.get(block.id)
+        questions.push({
+          kind: "numeric",
+          blockId: block.id,
+          label: block.label,
+          answered: n,
+          average: s?.average ?? null,
+          min: s?.min ?? null,
+          max: s?.max ?? null
+        })
+        break
+      }
+      default:
+        if (TEXT_TYPES.has(block.type)) {
+          questions.push({
+            kind: "text",
+            blockId: block.id,
+            label: block.label,
+            answered: n,
+            samples: stats.samples.filter((x) => x.blockId === block.id).map((x) => x.text)
+          })
+        }
+    }
+  }
+  for (const [groupId, rows] of matrices) {
+    const first = rows[0]
+    if (first === undefined) continue
+    questions.push({
+      kind: "matrix",
+      groupId,
+      title: first.label,
+      columns: first.options.choices.map((c) => ({ id: c.id, label: c.label })),
+      rows: rows.map((row) => ({
+        blockId: row.id,
+        rowLabel:
+          "rowLabel" in row.options && typeof row.options.rowLabel === "string"
+            ? row.options.rowLabel
+            : row.label,
+        answered: answered.get(row.id)?.answered ?? 0,
+        counts: Object.fromEntries(
+          first.options.choices.map((c) => [c.id, countOf(row.id, c.id, row.type === "checkboxes")])
+        )
+      }))
+    })
+  }
+  const scores: Array<ScoreSummary> = [
+    ...(definition.scales ?? []).map((s) => ({ id: s.id, kind: "scale" as const, label: s.label })),
+    ...(definition.quizzes ?? []).map((q) => ({ id: q.id, kind: "quiz" as const, label: q.label }))
+  ].map((s) => {
+    const st = stats.scores.find((x) => x.id === s.id)
+    return {
+      ...s,
+      count: st?.count ?? 0,
+      average: st?.average ?? null,
+      min: st?.min ?? null,
+      max: st?.max ?? null
+    }
+  })
+  return { questions, scores }
+}
+
+/** GET /forms/{id}/responses/summary: classic forms only (interview -> unsupported_kind). */
+export const responseSummary = (formId: string) =>
+  Effect.gen(function* () {
+    const form = yield* loadForm(formId)
+    if (form.kind !== "classic") {
+      return yield* new UnsupportedKind({
+        message: "summaries are for classic forms; use interview-analytics for interviews"
+      })
+    }
+    // Summaries follow the current version's blocks (the draft when nothing is published yet).
+    let definition = emptyFormDefinition()
+    if (form.currentVersionId !== null) {
+      const version = yield* Effect.flatMap(FormRepository, (r) =>
+        r.getVersion(form.workspaceId, form.id, form.currentVersionId ?? "")
+      )
+      if (version._tag === "Some")
+        definition = Either.getOrElse(decodeFormDefinition(version.value.definition), () => definition)
+    } else {
+      definition = Either.getOrElse(decodeFormDefinition(form.draftDefinition), () => definition)
+    }
+    const textBlocks = definition.blocks.filter((b) => TEXT_TYPES.has(b.type)).map((b) => b.id)
+    const stats = yield* Effect.flatMap(ResponseRepository, (r) =>
+      r.answerStats(form.workspaceId, form.id, { sampleBlockIds: textBlocks, samplesPerBlock: SAMPLES })
+    )
+    return buildSummaries(definition, stats)
+  })
