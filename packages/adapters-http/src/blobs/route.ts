@@ -1,7 +1,7 @@
 // GET /blobs/<key>?exp=&sig=[&fn=]: serves a blob behind a locally signed, expiring URL (the
 // filesystem and memory blob stores' download links). S3 stores hand out presigned URLs instead.
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { BlobStore, verifyBlobSignature } from "@folio/domain"
+import { attachmentDisposition, BlobStore, verifyBlobSignature } from "@folio/domain"
 import { Clock, Context, Effect, Option } from "effect"
 import { forbidden, internal, notFound } from "../errors.js"
 import { envelopeResponse } from "../middleware.js"
@@ -11,11 +11,6 @@ export class BlobSigningSecret extends Context.Tag("@folio/adapters-http/BlobSig
   BlobSigningSecret,
   string
 >() {}
-
-const contentDisposition = (filename: string): string => {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_")
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`
-}
 
 const download = (secret: string, blobs: Context.Tag.Service<BlobStore>) =>
   Effect.gen(function* () {
@@ -46,7 +41,7 @@ const download = (secret: string, blobs: Context.Tag.Service<BlobStore>) =>
       headers: {
         "cache-control": `private, max-age=${Math.max(0, exp - now)}`,
         "x-content-type-options": "nosniff",
-        ...(fn === undefined ? {} : { "content-disposition": contentDisposition(fn) })
+        ...(fn === undefined ? {} : { "content-disposition": attachmentDisposition(fn) })
       }
     })
   }).pipe(Effect.catchAllDefect(() => Effect.succeed(envelopeResponse(internal()))))

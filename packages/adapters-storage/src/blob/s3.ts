@@ -9,7 +9,7 @@ import {
   S3ServiceException
 } from "@aws-sdk/client-s3"
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner"
-import { BlobStore, StorageError } from "@folio/domain"
+import { attachmentDisposition, BlobStore, StorageError } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { checkKey } from "./memory.js"
 
@@ -25,12 +25,6 @@ export interface S3BlobStoreOptions {
 const isNotFound = (error: unknown) =>
   error instanceof S3ServiceException &&
   (error.name === "NoSuchKey" || error.name === "NotFound" || error.$metadata.httpStatusCode === 404)
-
-/** RFC 6266 / 5987 Content-Disposition for a suggested file name. */
-export const contentDisposition = (filename: string): string => {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_")
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`
-}
 
 export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
   Layer.scoped(
@@ -110,7 +104,7 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
                   Key,
                   ...(filename === undefined
                     ? {}
-                    : { ResponseContentDisposition: contentDisposition(filename) })
+                    : { ResponseContentDisposition: attachmentDisposition(filename) })
                 }),
                 { expiresIn: Math.max(1, Math.floor(expiresInSeconds)) }
               )

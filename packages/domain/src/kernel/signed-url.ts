@@ -40,3 +40,9 @@ export const verifyBlobSignature = (
   if (!constantTimeEqual(signBlobClaims(claims, secret), signature)) return "invalid"
   return claims.expiresAt < nowSeconds ? "expired" : "valid"
 }
+
+/** RFC 6266 / 5987 `Content-Disposition` for a suggested download name (ASCII fallback + UTF-8). */
+export const attachmentDisposition = (filename: string): string => {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_")
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`
+}
