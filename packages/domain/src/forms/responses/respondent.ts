@@ -106,14 +106,20 @@ export const startResponse = (
     const token = toBase64Url(yield* ids.randomBytes(24))
     let presentation: PresentedOrder | null = null
     if (hasRandomization(published.definition)) {
-      const seed = yield* ids.randomBytes(64)
-      let i = 0
+      // 1,024 random 32-bit draws, so shuffles of up to 100 items in several blocks do not reuse draws.
+      const seed = yield* ids.randomBytes(4096)
+      let draw = 0
+      const randomInt = (n: number) => {
+        const at = (draw++ % 1024) * 4
+        const u32 =
+          ((seed[at] ?? 0) << 24) |
+          ((seed[at + 1] ?? 0) << 16) |
+          ((seed[at + 2] ?? 0) << 8) |
+          (seed[at + 3] ?? 0)
+        return (u32 >>> 0) % n
+      }
       const assignment = yield* responses.count(published.form.workspaceId, published.form.id)
-      presentation = presentationOrder(
-        published.definition,
-        (n) => ((seed[i++ % seed.length] ?? 0) * 257 + i) % n,
-        assignment
-      )
+      presentation = presentationOrder(published.definition, randomInt, assignment)
     }
     const at = yield* now
     const response: ResponseRecord = {
