@@ -4,9 +4,9 @@ import {
   closedReason,
   type DomainError,
   encodeFormDefinition,
-  encodeFormSettings,
   type FormClosed,
   loadPublishedForm,
+  publicSettings,
   type ResponseRecord,
   ResponseRepository,
   saveAnswers,
@@ -51,16 +51,13 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
         )
         const now = new Date(yield* Clock.currentTimeMillis)
         const reason = closedReason(published.settings, completed, now)
-        const settings = encodeFormSettings(published.settings)
-        // Author-only settings never reach respondents.
-        const { notifications: _n, customScript: _c, ...publicSettings } = settings
         return data({
           formId: published.form.id,
           formVersionId: published.version.id,
           version: published.version.version,
           title: published.form.title,
           definition: encodeFormDefinition(published.definition),
-          settings: publicSettings,
+          settings: publicSettings(published.settings),
           closed:
             reason === undefined
               ? null

@@ -10,7 +10,7 @@ import { IdGen } from "../../ports/id-gen.js"
 import { type ResponseRecord, ResponseRepository } from "../../ports/responses.js"
 import { decodeFormDefinition, type FormDefinition } from "../definition/definition.js"
 import { readStoredSettings } from "../form.js"
-import { defaultFormSettings, type FormSettings } from "../settings/settings.js"
+import { defaultFormSettings, encodeFormSettings, type FormSettings } from "../settings/settings.js"
 import { validateAnswers } from "./answers.js"
 import { hasRandomization, type PresentedOrder, presentationOrder } from "./presentation.js"
 import { scoreResponse } from "./scoring.js"
@@ -63,6 +63,12 @@ export const loadPublishedForm = (
       settings: readStoredSettings(form.settings) ?? defaultFormSettings()
     }
   })
+
+/** The settings a respondent's page needs: everything but notification recipients and custom script. */
+export const publicSettings = (settings: FormSettings) => {
+  const { notifications: _notifications, customScript: _customScript, ...rest } = encodeFormSettings(settings)
+  return rest
+}
 
 /** Why the form is closed right now, if it is. */
 export const closedReason = (
