@@ -11,14 +11,10 @@ import {
 } from "@folio/domain"
 import { Either, FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
+import { abc, blk } from "./builders.js"
 import { validDefinitionArb } from "./arbitraries.js"
 
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
-const choices = [
-  { id: "a", label: "A" },
-  { id: "b", label: "B" },
-  { id: "c", label: "C" }
-]
+const choices = abc
 const consent = { items: ["Use"], purpose: "Research", retentionPeriod: "1y", refusalNotice: "No" }
 
 const definition = (extra: Record<string, unknown> = {}): FormDefinition =>

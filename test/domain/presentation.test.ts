@@ -1,12 +1,12 @@
 // Randomized presentation: every order is a permutation of the definition's, pinned choices stay
 // last, reverse reverses, and latin squares rotate so each item leads equally often.
-import { decodeFormDefinition, type FormDefinition, hasRandomization, presentationOrder } from "@folio/domain"
-import { Either, FastCheck as fc } from "effect"
+import { hasRandomization, presentationOrder } from "@folio/domain"
+import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
+import { blk, definitionOf } from "./builders.js"
 
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const choices = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `c${i}`, label: `C${i}` }))
-const decode = (input: unknown): FormDefinition => Either.getOrThrow(decodeFormDefinition(input))
+const decode = definitionOf
 
 describe("presentation order", () => {
   it("shuffles choices into a permutation that keeps the pinned ones last", () => {

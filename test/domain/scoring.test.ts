@@ -5,25 +5,16 @@ import {
   decodeFormDefinition,
   evaluateExpression,
   ExpressionError,
-  type FormDefinition,
   parseExpression,
   scoreResponse,
   validateAnswers
 } from "@folio/domain"
 import { Either, FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
+import { abc, blk, definitionOf } from "./builders.js"
 
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
-const choices = [
-  { id: "a", label: "A" },
-  { id: "b", label: "B" },
-  { id: "c", label: "C" }
-]
-const decode = (input: unknown): FormDefinition => {
-  const r = decodeFormDefinition(input)
-  if (Either.isLeft(r)) throw new Error(JSON.stringify(r.left.issues))
-  return r.right
-}
+const choices = abc
+const decode = definitionOf
 
 describe("scales", () => {
   const ratings = Array.from({ length: 4 }, (_, i) => ({
