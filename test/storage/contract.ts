@@ -190,6 +190,29 @@ export const registerStorageContracts = (target: StorageTarget) => {
         expect(Either.isLeft(dupResult) && dupResult.left._tag).toBe("StaleForm")
       })
 
+      it("isolates concurrent transactions: one rolling back never takes another's writes with it", async () => {
+        const ws = await newWorkspace()
+        const pairs = await Promise.all(Array.from({ length: 6 }, () => insertForm(ws.id)))
+        // Even forms publish validly; odd ones publish from a stale read, so their transaction inserts a
+        // version row and then rolls back when the form update finds nothing to update.
+        const attempts = pairs.map((f, i) => {
+          const p = publication(i % 2 === 0 ? f : { ...f, rowVersion: f.rowVersion + 5 })
+          return { f, p, ok: i % 2 === 0 }
+        })
+        const results = await Promise.all(
+          attempts.map(({ p }) =>
+            either(FormRepository.pipe(Effect.flatMap((r) => r.save(p.published, p.version))))
+          )
+        )
+        results.forEach((r, i) => expect(Either.isRight(r)).toBe(attempts[i]?.ok))
+        for (const { f, p, ok } of attempts) {
+          const version = await run(
+            FormRepository.pipe(Effect.flatMap((r) => r.getVersion(ws.id, f.id, p.version.id)))
+          )
+          expect(Option.isSome(version)).toBe(ok)
+        }
+      })
+
       it("keeps slugs unique among live forms and frees them on soft delete", async () => {
         const ws = await newWorkspace()
         const a = await insertForm(ws.id)
