@@ -35,6 +35,7 @@ export const startApp = async (
     shutdownGraceMs: 1000,
     rateLimitPerKey: 120,
     authAttemptsPerIp: 600,
+    insightsAutoThreshold: 0.3,
     ...options.config
   }
   const scope = Effect.runSync(Scope.make())

@@ -20,6 +20,7 @@ export * from "./errors.js"
 export * from "./health/routes.js"
 export * from "./middleware.js"
 export * from "./openapi.js"
+export * from "./public-origin.js"
 export * from "./usage-batcher.js"
 
 export const FormsApiLive = HttpApiBuilder.api(FormsApi).pipe(

@@ -24,10 +24,20 @@ export const MAX_BODY_BYTES = 1024 * 1024
 /** Image uploads may carry 5 MiB; one byte more is enough to tell "too large" from "exactly 5 MiB". */
 export const MAX_ASSET_BODY_BYTES = 5 * 1024 * 1024 + 1
 
+/** Respondent uploads may carry 25 MiB (the largest maxSizeMb); the block's own limit is checked after. */
+export const MAX_RESPONDENT_FILE_BODY_BYTES = 25 * 1024 * 1024 + 1
+
 const ASSET_ROUTE = /^\/forms\/api\/v1\/forms\/[^/]+\/assets\/?(\?.*)?$/
+const RESPONDENT_FILE_ROUTE = /^\/f\/[^/]+\/responses\/[^/]+\/files\/?(\?.*)?$/
 
 export const bodyLimitFor = (method: string, url: string): number =>
-  method === "POST" && ASSET_ROUTE.test(url) ? MAX_ASSET_BODY_BYTES : MAX_BODY_BYTES
+  method !== "POST"
+    ? MAX_BODY_BYTES
+    : ASSET_ROUTE.test(url)
+      ? MAX_ASSET_BODY_BYTES
+      : RESPONDENT_FILE_ROUTE.test(url)
+        ? MAX_RESPONDENT_FILE_BODY_BYTES
+        : MAX_BODY_BYTES
 
 export const envelopeResponse = (error: ApiError, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(

@@ -3,9 +3,15 @@
 import { createServer, type Server } from "node:http"
 import { HttpApiBuilder, HttpMiddleware } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { BlobSigningSecret, FormsHttpLive, RateLimitPolicy, ReadinessCheck } from "@folio/adapters-http"
+import {
+  BlobSigningSecret,
+  FormsHttpLive,
+  PublicOrigin,
+  RateLimitPolicy,
+  ReadinessCheck
+} from "@folio/adapters-http"
 import { StorageHealth } from "@folio/adapters-storage"
-import { IdGenLive } from "@folio/domain"
+import { BuiltInInsightExtractorLive, IdGenLive, InsightPolicy } from "@folio/domain"
 import { Effect, Layer } from "effect"
 import type { AppConfig } from "./config.js"
 import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
@@ -45,6 +51,13 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         blobStoreLayer(config, secret),
         IdGenLive,
         Layer.succeed(BlobSigningSecret, secret),
+        Layer.succeed(PublicOrigin, config.publicOrigin),
+        BuiltInInsightExtractorLive,
+        Layer.succeed(InsightPolicy, {
+          autoThreshold: config.insightsAutoThreshold,
+          minResponses: 5,
+          scanLimit: 2_000
+        }),
         Layer.succeed(RateLimitPolicy, {
           perKeyPerMinute: config.rateLimitPerKey,
           authAttemptsPerIpPerMinute: config.authAttemptsPerIp

@@ -30,6 +30,8 @@ export interface AppConfig {
   readonly rateLimitPerKey: number
   /** Authentication attempts per minute per client IP (spec: 600). */
   readonly authAttemptsPerIp: number
+  /** Share of scanned responses (0..1) past which an insight candidate is marked `auto`. */
+  readonly insightsAutoThreshold: number
 }
 
 /** Like Config.validate, but the failure names its variable (validate alone reports an empty path). */
@@ -130,6 +132,10 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigError.ConfigError> = Effe
     )("LOG_LEVEL").pipe(Config.withDefault("info" as const)),
     rateLimitPerKey: yield* positive("RATE_LIMIT_PER_KEY", 120),
     authAttemptsPerIp: yield* positive("AUTH_ATTEMPTS_PER_IP", 600),
+    insightsAutoThreshold: yield* Config.number("INSIGHTS_AUTO_THRESHOLD").pipe(
+      Config.withDefault(0.3),
+      check("INSIGHTS_AUTO_THRESHOLD", "must be a number from 0 to 1", (n: number) => n >= 0 && n <= 1)
+    ),
     shutdownGraceMs: yield* Config.integer("SHUTDOWN_GRACE_MS").pipe(
       Config.withDefault(4000),
       check("SHUTDOWN_GRACE_MS", "must be from 0 to 60000", (n: number) => n >= 0 && n <= 60000)

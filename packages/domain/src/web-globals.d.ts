@@ -5,7 +5,7 @@ declare class TextEncoder {
 }
 declare class TextDecoder {
   constructor(label?: string, options?: { fatal?: boolean })
-  decode(input?: Uint8Array): string
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string
 }
 declare function atob(data: string): string
 declare function btoa(data: string): string

@@ -264,8 +264,96 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One response with its answers, files and presented order (scope responses:read) */
+        /** One response: classic with answers, files and presented order; interview with its transcript (scope responses:read) */
         get: operations["forms.getResponse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/api/v1/forms/{id}/responses.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CSV export of completed responses, streamed (scope responses:read)
+         * @description Classic: one column per input block id (every published version), `score_<id>` per scale and quiz, file columns holding download-route links (following them needs files:read). `values=label|code` (default label), `layout=wide|long` (default wide: one row per response; long: one row per answer), `deidentified=true` drops free-text, contact, date and file columns, replaces response ids by row numbers and dates the completion by day. Interview: summary, sentiment, extracted fields, themes and transcript (the deidentified projection keeps status, sentiment and themes). Cells that a spreadsheet would run as a formula are prefixed with an apostrophe.
+         */
+        get: operations["forms.exportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/api/v1/forms/{id}/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Classic: question and score summaries (filter `q` on labels) plus activity of the date cohort `from`..`to` (default the last 30 days); interview: funnel, analysis coverage and code aggregates (scope responses:read) */
+        get: operations["forms.reports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/api/v1/forms/{id}/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Field-promotion candidates extracted from completed free-text answers, ranked by frequency x confidence; classic forms only (scope responses:read) */
+        get: operations["forms.insights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/api/v1/forms/{id}/interview-analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Funnel, analysis coverage and qualitative-code aggregates; never transcripts; interview forms only (scope responses:read) */
+        get: operations["forms.interviewAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/api/v1/forms/{id}/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Redirects (302) to a short-lived signed URL that serves a respondent's uploaded file (scope files:read) */
+        get: operations["forms.downloadFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -300,8 +388,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a response pinned to the current version; returns its token once (no auth) */
+        /**
+         * Start a response pinned to the current version; returns its token once (no auth)
+         * @description Sets the form-scoped continuity cookie `folio_rt` and returns a RespondentEstimate. With repeatResponsePolicy `soft_block`, a browser that already completed a response gets 409 conflict (details.reason `repeat_response`) unless the body says `confirmRepeat: true`; with `warn`, `repeatWarning` is true.
+         */
         post: operations["respondent.start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{slug}/responses/{responseId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload one file for a file_upload block; the raw body is the file (no auth)
+         * @description The response token goes in the `X-Response-Token` header. The type is sniffed from the content (the Content-Type header only picks a member of a sniffed text or ZIP family) and must be among the block's acceptedMimeTypes; size at most the block's maxSizeMb (hard cap 25 MiB). Put the returned `key` into the block's answer array.
+         */
+        post: operations["respondent.upload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1526,7 +1637,27 @@ export interface components {
             translationSetId: string | null;
             responseLocale: ("en" | "ko" | "ja") | null;
             completedAt: components["schemas"]["Date"];
+            /**
+             * greaterThanOrEqualTo(0)
+             * @description a non-negative number
+             */
             answerCount: components["schemas"]["Int"];
+            respondent?: components["schemas"]["RespondentEstimate"];
+        };
+        RespondentEstimate: {
+            id: string;
+            /** @enum {string} */
+            confidence: "deterministic" | "probable" | "weak";
+            /**
+             * greaterThanOrEqualTo(1)
+             * @description a number greater than or equal to 1
+             */
+            responseCount: components["schemas"]["Int"];
+            /**
+             * greaterThanOrEqualTo(0)
+             * @description a non-negative number
+             */
+            repeatCount: components["schemas"]["Int"];
         };
         ClassicResponse: {
             /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
@@ -1541,26 +1672,218 @@ export interface components {
             answers: {
                 [key: string]: unknown;
             };
-            files: unknown[];
-            presentation?: {
-                assignmentId: string;
-                /** unknown */
-                order: unknown;
-            } | null;
+            files: components["schemas"]["UploadedFile"][];
+            respondent?: components["schemas"]["RespondentEstimate"];
+            presentation?: components["schemas"]["ResponsePresentation"] | null;
+        };
+        UploadedFile: {
+            key: string;
+            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+            id: string;
+            filename: string;
+            downloadUrl: string;
+        };
+        ResponsePresentation: {
+            assignmentId: string;
+            order: {
+                choices: {
+                    [key: string]: string[];
+                };
+                groups: {
+                    [key: string]: string[];
+                };
+            };
+        };
+        InterviewResponseCompact: {
+            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+            id: string;
+            /** @enum {string} */
+            status: "partial" | "completed";
+            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+            formVersionId: string;
+            translationSetId: string | null;
+            responseLocale: ("en" | "ko" | "ja") | null;
+            completedAt: components["schemas"]["Date"];
+            interview: {
+                summary?: string;
+                /** @enum {string} */
+                sentiment?: "positive" | "neutral" | "negative";
+                /**
+                 * greaterThanOrEqualTo(0)
+                 * @description a non-negative number
+                 */
+                transcriptCount: components["schemas"]["Int"];
+                /**
+                 * greaterThanOrEqualTo(0)
+                 * @description a non-negative number
+                 */
+                extractedFieldCount: components["schemas"]["Int"];
+                /** @enum {string} */
+                analysisStatus: "pending" | "completed" | "partial" | "failed";
+                quality: components["schemas"]["InterviewQuality"];
+            };
+            respondent?: components["schemas"]["RespondentEstimate"];
+        };
+        InterviewQuality: {
+            completionReason: string | null;
+            /**
+             * greaterThanOrEqualTo(0)
+             * @description a non-negative number
+             */
+            exchangeCount: components["schemas"]["Int"];
+            /**
+             * greaterThanOrEqualTo(0)
+             * @description a non-negative number
+             */
+            followupCount: components["schemas"]["Int"];
+        };
+        InterviewResponse: {
+            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+            id: string;
+            /** @enum {string} */
+            status: "partial" | "completed";
+            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+            formVersionId: string;
+            translationSetId: string | null;
+            responseLocale: ("en" | "ko" | "ja") | null;
+            completedAt: components["schemas"]["Date"];
+            interview: {
+                summary?: string;
+                /** @enum {string} */
+                sentiment?: "positive" | "neutral" | "negative";
+                keyInfo: {
+                    label: string;
+                    value: string;
+                    evidenceMessageIds: string[];
+                }[];
+                insights: {
+                    [key: string]: unknown;
+                }[];
+                transcript: {
+                    /** @enum {string} */
+                    role: "assistant" | "user";
+                    content: string;
+                    blockId: string;
+                    turnId: string;
+                }[];
+                extractedFields: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * greaterThanOrEqualTo(0)
+                 * @description a non-negative number
+                 */
+                transcriptCount: components["schemas"]["Int"];
+                /** @enum {string} */
+                analysisStatus: "pending" | "completed" | "partial" | "failed";
+                quality: components["schemas"]["InterviewQuality"];
+            };
+            respondent?: components["schemas"]["RespondentEstimate"];
         };
         ResponseSummary: {
             /** @description QuestionSummary per block: kind choice | numeric | text | ranking | matrix */
             questions: unknown[];
-            scores: {
-                id: string;
-                /** @enum {string} */
-                kind: "scale" | "quiz";
-                label: string;
-                count: components["schemas"]["Int"];
-                average: number | null;
-                min: number | null;
-                max: number | null;
+            scores: components["schemas"]["ScoreSummary"][];
+        };
+        ScoreSummary: {
+            id: string;
+            /** @enum {string} */
+            kind: "scale" | "quiz";
+            label: string;
+            count: components["schemas"]["Int"];
+            average: number | null;
+            min: number | null;
+            max: number | null;
+        };
+        ClassicReport: {
+            /** @enum {string} */
+            kind: "classic";
+            /** @description QuestionSummary per block: kind choice | numeric | text | ranking | matrix */
+            questions: unknown[];
+            scores: components["schemas"]["ScoreSummary"][];
+            analytics: {
+                cohort: {
+                    from: components["schemas"]["Date"];
+                    to: components["schemas"]["Date"];
+                };
+                started: components["schemas"]["Int"];
+                completed: components["schemas"]["Int"];
+                completionRate: number | null;
+                averageCompletionSeconds: number | null;
+                medianCompletionSeconds: number | null;
+                daily: {
+                    day: string;
+                    started: components["schemas"]["Int"];
+                    completed: components["schemas"]["Int"];
+                }[];
+            };
+        };
+        InterviewReport: {
+            /** @enum {string} */
+            kind: "interview";
+            funnel: {
+                started: components["schemas"]["Int"];
+                engaged: components["schemas"]["Int"];
+                completed: components["schemas"]["Int"];
+            };
+            coverage: {
+                completed: components["schemas"]["Int"];
+                pending: components["schemas"]["Int"];
+                analyzed: components["schemas"]["Int"];
+                partial: components["schemas"]["Int"];
+                failed: components["schemas"]["Int"];
+                analyzedShare: number | null;
+            };
+            codes: {
+                code: string;
+                label: string | null;
+                codeType: string | null;
+                emergent: boolean;
+                responses: components["schemas"]["Int"];
+                mentions: components["schemas"]["Int"];
+                share: number;
             }[];
+            averageExchangeCount: number | null;
+        };
+        Insights: {
+            scannedResponses: components["schemas"]["Int"];
+            autoThreshold: number;
+            candidates: {
+                blockId: string;
+                blockLabel: string;
+                field: string;
+                suggestedType: string;
+                frequency: components["schemas"]["Int"];
+                share: number;
+                confidence: number;
+                score: number;
+                auto: boolean;
+            }[];
+        };
+        InterviewAnalytics: {
+            funnel: {
+                started: components["schemas"]["Int"];
+                engaged: components["schemas"]["Int"];
+                completed: components["schemas"]["Int"];
+            };
+            coverage: {
+                completed: components["schemas"]["Int"];
+                pending: components["schemas"]["Int"];
+                analyzed: components["schemas"]["Int"];
+                partial: components["schemas"]["Int"];
+                failed: components["schemas"]["Int"];
+                analyzedShare: number | null;
+            };
+            codes: {
+                code: string;
+                label: string | null;
+                codeType: string | null;
+                emergent: boolean;
+                responses: components["schemas"]["Int"];
+                mentions: components["schemas"]["Int"];
+                share: number;
+            }[];
+            averageExchangeCount: number | null;
         };
         PublicForm: {
             /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
@@ -2322,6 +2645,16 @@ export interface components {
                     [key: string]: string[];
                 };
             } | null;
+            respondent: components["schemas"]["RespondentEstimate"];
+            repeatWarning: boolean;
+        };
+        RespondentFile: {
+            key: string;
+            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+            id: string;
+            filename: string;
+            contentType: string;
+            size: components["schemas"]["Int"];
         };
         RespondentResponse: {
             /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
@@ -3950,7 +4283,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            items: (components["schemas"]["ClassicResponseCompact"] | components["schemas"]["ClassicResponse"])[];
+                            items: (components["schemas"]["ClassicResponseCompact"] | components["schemas"]["ClassicResponse"] | components["schemas"]["InterviewResponseCompact"] | components["schemas"]["InterviewResponse"])[];
                             nextCursor: string | null;
                         };
                     };
@@ -4166,9 +4499,544 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ClassicResponse"];
+                        data: components["schemas"]["ClassicResponse"] | components["schemas"]["InterviewResponse"];
                     };
                 };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description ForbiddenError */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NotFoundError */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description UnsupportedKindError */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description UnprocessableError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnprocessableError"];
+                };
+            };
+            /** @description RateLimitedError */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "forms.exportCsv": {
+        parameters: {
+            query?: {
+                values?: "label" | "code";
+                layout?: "wide" | "long";
+                deidentified?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a string */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description ForbiddenError */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NotFoundError */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description UnsupportedKindError */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description UnprocessableError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnprocessableError"];
+                };
+            };
+            /** @description RateLimitedError */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "forms.reports": {
+        parameters: {
+            query?: {
+                /** @description a string at most 200 character(s) long */
+                q?: string;
+                from?: components["schemas"]["Date"];
+                to?: components["schemas"]["Date"];
+            };
+            header?: never;
+            path: {
+                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ClassicReport"] | components["schemas"]["InterviewReport"];
+                    };
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description ForbiddenError */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NotFoundError */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description UnsupportedKindError */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description UnprocessableError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnprocessableError"];
+                };
+            };
+            /** @description RateLimitedError */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "forms.insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Insights"];
+                    };
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description ForbiddenError */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NotFoundError */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description UnsupportedKindError */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description UnprocessableError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnprocessableError"];
+                };
+            };
+            /** @description RateLimitedError */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "forms.interviewAnalytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InterviewAnalytics"];
+                    };
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description ForbiddenError */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NotFoundError */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description UnsupportedKindError */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description UnprocessableError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnprocessableError"];
+                };
+            };
+            /** @description RateLimitedError */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "forms.downloadFile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+                id: string;
+                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request did not match the expected schema */
             400: {
@@ -4384,6 +5252,7 @@ export interface operations {
                     params?: {
                         [key: string]: string;
                     };
+                    confirmRepeat?: boolean;
                 };
             };
         };
@@ -4396,6 +5265,131 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["StartedResponse"];
+                    };
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description ForbiddenError */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NotFoundError */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description UnsupportedKindError */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description ClosedError */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClosedError"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description UnprocessableError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnprocessableError"];
+                };
+            };
+            /** @description RateLimitedError */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "respondent.upload": {
+        parameters: {
+            query: {
+                /** @description a string at most 64 character(s) long */
+                blockId: string;
+                /** @description a string at most 1000 character(s) long */
+                filename?: string;
+            };
+            header: {
+                /** @description a string at most 200 character(s) long */
+                "x-response-token": string;
+            };
+            path: {
+                /** @description a string at most 64 character(s) long */
+                slug: string;
+                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RespondentFile"];
                     };
                 };
             };

@@ -41,6 +41,8 @@ const download = (secret: string, blobs: Context.Tag.Service<BlobStore>) =>
       headers: {
         "cache-control": `private, max-age=${Math.max(0, exp - now)}`,
         "x-content-type-options": "nosniff",
+        // Uploaded content never runs as a page of this origin.
+        "content-security-policy": "default-src 'none'; sandbox",
         ...(fn === undefined ? {} : { "content-disposition": attachmentDisposition(fn) })
       }
     })

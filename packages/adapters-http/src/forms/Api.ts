@@ -2,8 +2,9 @@
 // versions, duplicate, publish, unpublish, slug, settings and image assets.
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
+  AnyResponse,
   ClassicResponse,
-  ClassicResponseCompact,
+  InterviewResponse,
   CreateFormInput,
   Form,
   FormSummary,
@@ -28,6 +29,89 @@ const Page = <A, I>(item: Schema.Schema<A, I>) =>
 const idParam = HttpApiSchema.param("id", Uuid)
 const versionIdParam = HttpApiSchema.param("versionId", Uuid)
 const responseIdParam = HttpApiSchema.param("responseId", Uuid)
+const fileIdParam = HttpApiSchema.param("fileId", Uuid)
+const BooleanParam = Schema.Literal("true", "false")
+
+const Cohort = Schema.Struct({
+  from: Schema.Date,
+  to: Schema.Date
+})
+
+const ScoreSummary = Schema.Struct({
+  id: Schema.String,
+  kind: Schema.Literal("scale", "quiz"),
+  label: Schema.String,
+  count: Schema.Int,
+  average: Schema.NullOr(Schema.Number),
+  min: Schema.NullOr(Schema.Number),
+  max: Schema.NullOr(Schema.Number)
+}).annotations({ identifier: "ScoreSummary" })
+
+const QuestionSummaries = Schema.Array(Schema.Unknown).annotations({
+  description: "QuestionSummary per block: kind choice | numeric | text | ranking | matrix"
+})
+
+export const InterviewAnalytics = Schema.Struct({
+  funnel: Schema.Struct({ started: Schema.Int, engaged: Schema.Int, completed: Schema.Int }),
+  coverage: Schema.Struct({
+    completed: Schema.Int,
+    pending: Schema.Int,
+    analyzed: Schema.Int,
+    partial: Schema.Int,
+    failed: Schema.Int,
+    analyzedShare: Schema.NullOr(Schema.Number)
+  }),
+  codes: Schema.Array(
+    Schema.Struct({
+      code: Schema.String,
+      label: Schema.NullOr(Schema.String),
+      codeType: Schema.NullOr(Schema.String),
+      emergent: Schema.Boolean,
+      responses: Schema.Int,
+      mentions: Schema.Int,
+      share: Schema.Number
+    })
+  ),
+  averageExchangeCount: Schema.NullOr(Schema.Number)
+}).annotations({ identifier: "InterviewAnalytics" })
+
+export const ClassicReport = Schema.Struct({
+  kind: Schema.Literal("classic"),
+  questions: QuestionSummaries,
+  scores: Schema.Array(ScoreSummary),
+  analytics: Schema.Struct({
+    cohort: Cohort,
+    started: Schema.Int,
+    completed: Schema.Int,
+    completionRate: Schema.NullOr(Schema.Number),
+    averageCompletionSeconds: Schema.NullOr(Schema.Number),
+    medianCompletionSeconds: Schema.NullOr(Schema.Number),
+    daily: Schema.Array(Schema.Struct({ day: Schema.String, started: Schema.Int, completed: Schema.Int }))
+  })
+}).annotations({ identifier: "ClassicReport" })
+
+export const InterviewReport = Schema.extend(
+  Schema.Struct({ kind: Schema.Literal("interview") }),
+  InterviewAnalytics
+).annotations({ identifier: "InterviewReport" })
+
+export const Insights = Schema.Struct({
+  scannedResponses: Schema.Int,
+  autoThreshold: Schema.Number,
+  candidates: Schema.Array(
+    Schema.Struct({
+      blockId: Schema.String,
+      blockLabel: Schema.String,
+      field: Schema.String,
+      suggestedType: Schema.String,
+      frequency: Schema.Int,
+      share: Schema.Number,
+      confidence: Schema.Number,
+      score: Schema.Number,
+      auto: Schema.Boolean
+    })
+  )
+}).annotations({ identifier: "Insights" })
 
 export const AssetUploaded = Schema.Struct({
   key: Schema.String,
@@ -148,7 +232,7 @@ export class FormsGroup extends HttpApiGroup.make("forms")
           projection: Schema.optional(Schema.Literal("compact", "full"))
         })
       )
-      .addSuccess(Data(Page(Schema.Union(ClassicResponseCompact, ClassicResponse))))
+      .addSuccess(Data(Page(AnyResponse)))
       .annotate(
         OpenApi.Summary,
         "Responses, newest first: compact by default, `projection=full` for answers; `status=partial` needs responses:partial:read (scope responses:read)"
@@ -158,22 +242,9 @@ export class FormsGroup extends HttpApiGroup.make("forms")
     HttpApiEndpoint.get("responseSummary")`/forms/${idParam}/responses/summary`
       .addSuccess(
         Data(
-          Schema.Struct({
-            questions: Schema.Array(Schema.Unknown).annotations({
-              description: "QuestionSummary per block: kind choice | numeric | text | ranking | matrix"
-            }),
-            scores: Schema.Array(
-              Schema.Struct({
-                id: Schema.String,
-                kind: Schema.Literal("scale", "quiz"),
-                label: Schema.String,
-                count: Schema.Int,
-                average: Schema.NullOr(Schema.Number),
-                min: Schema.NullOr(Schema.Number),
-                max: Schema.NullOr(Schema.Number)
-              })
-            )
-          }).annotations({ identifier: "ResponseSummary" })
+          Schema.Struct({ questions: QuestionSummaries, scores: Schema.Array(ScoreSummary) }).annotations({
+            identifier: "ResponseSummary"
+          })
         )
       )
       .annotate(
@@ -183,10 +254,65 @@ export class FormsGroup extends HttpApiGroup.make("forms")
   )
   .add(
     HttpApiEndpoint.get("getResponse")`/forms/${idParam}/responses/${responseIdParam}`
-      .addSuccess(Data(ClassicResponse))
+      .addSuccess(Data(Schema.Union(ClassicResponse, InterviewResponse)))
       .annotate(
         OpenApi.Summary,
-        "One response with its answers, files and presented order (scope responses:read)"
+        "One response: classic with answers, files and presented order; interview with its transcript (scope responses:read)"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("exportCsv")`/forms/${idParam}/responses.csv`
+      .setUrlParams(
+        Schema.Struct({
+          values: Schema.optional(Schema.Literal("label", "code")),
+          layout: Schema.optional(Schema.Literal("wide", "long")),
+          deidentified: Schema.optional(BooleanParam)
+        })
+      )
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/csv" }))
+      .annotate(OpenApi.Summary, "CSV export of completed responses, streamed (scope responses:read)")
+      .annotate(
+        OpenApi.Description,
+        "Classic: one column per input block id (every published version), `score_<id>` per scale and quiz, file columns holding download-route links (following them needs files:read). `values=label|code` (default label), `layout=wide|long` (default wide: one row per response; long: one row per answer), `deidentified=true` drops free-text, contact, date and file columns, replaces response ids by row numbers and dates the completion by day. Interview: summary, sentiment, extracted fields, themes and transcript (the deidentified projection keeps status, sentiment and themes). Cells that a spreadsheet would run as a formula are prefixed with an apostrophe."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("reports")`/forms/${idParam}/reports`
+      .setUrlParams(
+        Schema.Struct({
+          q: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
+          from: Schema.optional(Schema.Date),
+          to: Schema.optional(Schema.Date)
+        })
+      )
+      .addSuccess(Data(Schema.Union(ClassicReport, InterviewReport)))
+      .annotate(
+        OpenApi.Summary,
+        "Classic: question and score summaries (filter `q` on labels) plus activity of the date cohort `from`..`to` (default the last 30 days); interview: funnel, analysis coverage and code aggregates (scope responses:read)"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("insights")`/forms/${idParam}/insights`
+      .addSuccess(Data(Insights))
+      .annotate(
+        OpenApi.Summary,
+        "Field-promotion candidates extracted from completed free-text answers, ranked by frequency x confidence; classic forms only (scope responses:read)"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("interviewAnalytics")`/forms/${idParam}/interview-analytics`
+      .addSuccess(Data(InterviewAnalytics))
+      .annotate(
+        OpenApi.Summary,
+        "Funnel, analysis coverage and qualitative-code aggregates; never transcripts; interview forms only (scope responses:read)"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("downloadFile")`/forms/${idParam}/files/${fileIdParam}`
+      .addSuccess(HttpApiSchema.Empty(302))
+      .annotate(
+        OpenApi.Summary,
+        "Redirects (302) to a short-lived signed URL that serves a respondent's uploaded file (scope files:read)"
       )
   )
   .addError(ForbiddenError)

@@ -2,7 +2,7 @@
 // response, save answers, complete. No API key: a response is written back with the token its start
 // returned.
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { FormDefinition, FormSettings, Uuid } from "@folio/domain"
+import { FormDefinition, FormSettings, RespondentEstimateSchema, Uuid } from "@folio/domain"
 import { Schema } from "effect"
 import { Data } from "../envelope.js"
 import {
@@ -10,7 +10,9 @@ import {
   ConflictError,
   ForbiddenError,
   InternalError,
+  InvalidError,
   NotFoundError,
+  PayloadTooLargeError,
   UnprocessableError
 } from "../errors.js"
 
@@ -36,8 +38,18 @@ export const StartedResponse = Schema.Struct({
   responseId: Uuid,
   formVersionId: Uuid,
   token: Schema.String,
-  presentation: Schema.NullOr(PresentedOrder)
+  presentation: Schema.NullOr(PresentedOrder),
+  respondent: RespondentEstimateSchema,
+  repeatWarning: Schema.Boolean
 }).annotations({ identifier: "StartedResponse" })
+
+export const RespondentFile = Schema.Struct({
+  key: Schema.String,
+  id: Uuid,
+  filename: Schema.String,
+  contentType: Schema.String,
+  size: Schema.Int
+}).annotations({ identifier: "RespondentFile" })
 
 export const RespondentResponse = Schema.Struct({
   responseId: Uuid,
@@ -58,13 +70,37 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
     HttpApiEndpoint.post("start")`/f/${slug}/responses`
       .setPayload(
         Schema.Struct({
-          params: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+          params: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+          confirmRepeat: Schema.optional(Schema.Boolean)
         })
       )
       .addSuccess(Data(StartedResponse), { status: 201 })
       .annotate(
         OpenApi.Summary,
         "Start a response pinned to the current version; returns its token once (no auth)"
+      )
+      .annotate(
+        OpenApi.Description,
+        "Sets the form-scoped continuity cookie `folio_rt` and returns a RespondentEstimate. With repeatResponsePolicy `soft_block`, a browser that already completed a response gets 409 conflict (details.reason `repeat_response`) unless the body says `confirmRepeat: true`; with `warn`, `repeatWarning` is true."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("upload")`/f/${slug}/responses/${responseId}/files`
+      .setUrlParams(
+        Schema.Struct({
+          blockId: Schema.String.pipe(Schema.maxLength(64)),
+          filename: Schema.optional(Schema.String.pipe(Schema.maxLength(1000)))
+        })
+      )
+      .setHeaders(Schema.Struct({ "x-response-token": Schema.String.pipe(Schema.maxLength(200)) }))
+      .addSuccess(Data(RespondentFile), { status: 201 })
+      .annotate(
+        OpenApi.Summary,
+        "Upload one file for a file_upload block; the raw body is the file (no auth)"
+      )
+      .annotate(
+        OpenApi.Description,
+        "The response token goes in the `X-Response-Token` header. The type is sniffed from the content (the Content-Type header only picks a member of a sniffed text or ZIP family) and must be among the block's acceptedMimeTypes; size at most the block's maxSizeMb (hard cap 25 MiB). Put the returned `key` into the block's answer array."
       )
   )
   .add(
@@ -87,5 +123,7 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
   .addError(ConflictError)
   .addError(ClosedError)
   .addError(UnprocessableError)
+  .addError(PayloadTooLargeError)
+  .addError(InvalidError)
   .addError(InternalError)
   .annotate(OpenApi.Description, "Public respondent routes of a published form") {}

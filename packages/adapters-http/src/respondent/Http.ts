@@ -1,5 +1,5 @@
 // Handlers of the public respondent routes.
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
   closedReason,
   type DomainError,
@@ -10,12 +10,26 @@ import {
   type ResponseRecord,
   ResponseRepository,
   saveAnswers,
-  startResponse
+  startResponse,
+  uploadRespondentFile
 } from "@folio/domain"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { FormsApi } from "../api.js"
 import { data } from "../envelope.js"
-import { type ApiError, ClosedError, fromDomainError } from "../errors.js"
+import { type ApiError, ClosedError, fromDomainError, invalid, isApiError } from "../errors.js"
+import { PublicOrigin } from "../public-origin.js"
+
+/** The browser continuity cookie: one random token, hashed per form on the server (see decisions). */
+export const CONTINUITY_COOKIE = "folio_rt"
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60
+
+const cookieValue = (header: string | undefined, name: string): string | undefined => {
+  for (const part of (header ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=")
+    if (k === name) return v.join("=")
+  }
+  return undefined
+}
 
 const toError = (e: DomainError | FormClosed): Effect.Effect<never, ApiError> =>
   e._tag === "FormClosed"
@@ -66,14 +80,49 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
       }).pipe(Effect.catchAll(toError))
     )
     .handle("start", ({ path, payload }) =>
-      Effect.map(startResponse(path.slug, payload.params ?? {}), (started) =>
-        data({
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const origin = yield* PublicOrigin
+        const started = yield* startResponse(path.slug, payload.params ?? {}, {
+          continuityToken: cookieValue(request.headers.cookie, CONTINUITY_COOKIE),
+          fingerprint: `${Option.getOrElse(request.remoteAddress, () => "")}\n${request.headers["user-agent"] ?? ""}`,
+          confirmRepeat: payload.confirmRepeat
+        })
+        const secure = origin.startsWith("https:") ? "; Secure" : ""
+        const cookie = `${CONTINUITY_COOKIE}=${started.continuityToken}; Path=/f/; Max-Age=${ONE_YEAR_SECONDS}; HttpOnly; SameSite=Lax${secure}`
+        yield* HttpApp.appendPreResponseHandler((_req, response) =>
+          Effect.succeed(HttpServerResponse.setHeader(response, "set-cookie", cookie))
+        )
+        return data({
           responseId: started.response.id,
           formVersionId: started.response.formVersionId,
           token: started.token,
-          presentation: started.presentation
+          presentation: started.presentation,
+          respondent: started.respondent,
+          repeatWarning: started.repeatWarning
         })
-      ).pipe(Effect.catchAll(toError))
+      }).pipe(Effect.catchAll(toError))
+    )
+    .handle("upload", ({ path, urlParams, headers }) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const body = yield* request.arrayBuffer.pipe(
+          Effect.mapError(() => invalid("the request body could not be read"))
+        )
+        const file = yield* uploadRespondentFile(path.slug, path.responseId, headers["x-response-token"], {
+          blockId: urlParams.blockId,
+          filename: urlParams.filename ?? "upload",
+          claimedType: request.headers["content-type"] ?? "",
+          bytes: new Uint8Array(body)
+        })
+        return data({
+          key: file.key,
+          id: file.id,
+          filename: file.filename,
+          contentType: file.contentType,
+          size: file.size
+        })
+      }).pipe(Effect.catchAll((e) => (isApiError(e) ? Effect.fail(e) : toError(e))))
     )
     .handle("save", ({ path, payload }) =>
       Effect.map(saveAnswers(path.slug, path.responseId, payload.token, payload.answers, false), (r) =>

@@ -13,9 +13,11 @@ import {
   RateLimitStore,
   type RequestTally,
   ResponseRepository,
+  type ResponseFileRecord,
   type ResponseRecord,
   SlugTaken,
   StaleForm,
+  StorageError,
   UsageStore,
   type WorkspaceRecord,
   WorkspaceRepository
@@ -77,6 +79,7 @@ export const makeMemoryStorage = () => {
   const forms = new Map<string, StoredForm>()
   const versions = new Map<string, FormVersionRecord>()
   const responses = new Map<string, ResponseRecord>()
+  const responseFiles = new Map<string, ResponseFileRecord>()
   const counters = new Map<string, number>()
   const requests: Array<RequestTally> = []
 
@@ -318,6 +321,137 @@ export const makeMemoryStorage = () => {
             max: xs.length === 0 ? null : Math.max(...xs)
           }))
         }
+      }),
+    respondentHistory: (workspaceId, formId, query) =>
+      Effect.sync(() => {
+        const mine = [...responses.values()].filter(
+          (r) => r.workspaceId === workspaceId && r.formId === formId
+        )
+        const byKey = mine.filter(
+          (r) => query.respondentKey !== null && r.meta.respondentKey === query.respondentKey
+        )
+        const byClient = mine.filter(
+          (r) => r.meta.clientHash === query.clientHash && r.createdAt.getTime() >= query.since.getTime()
+        )
+        const completed = (rs: ReadonlyArray<ResponseRecord>) =>
+          rs.filter((r) => r.status === "completed").length
+        return {
+          byKey: { total: byKey.length, completed: completed(byKey) },
+          byClient: { total: byClient.length, completed: completed(byClient) }
+        }
+      }),
+    activity: (workspaceId, formId, cohort) =>
+      Effect.sync(() => {
+        const rows = [...responses.values()].filter(
+          (r) =>
+            r.workspaceId === workspaceId &&
+            r.formId === formId &&
+            r.createdAt.getTime() >= cohort.from.getTime() &&
+            r.createdAt.getTime() < cohort.to.getTime()
+        )
+        const durations = rows
+          .filter((r) => r.status === "completed" && r.completedAt !== null)
+          .map((r) => ((r.completedAt?.getTime() ?? 0) - r.createdAt.getTime()) / 1000)
+          .sort((a, b) => a - b)
+        const median = () => {
+          const n = durations.length
+          if (n === 0) return null
+          const at = (n - 1) / 2
+          const lo = durations[Math.floor(at)] ?? 0
+          const hi = durations[Math.ceil(at)] ?? 0
+          return lo + (hi - lo) * (at - Math.floor(at))
+        }
+        const days = new Map<string, { started: number; completed: number }>()
+        for (const r of rows) {
+          const day = r.createdAt.toISOString().slice(0, 10)
+          const d = days.get(day) ?? { started: 0, completed: 0 }
+          d.started++
+          if (r.status === "completed") d.completed++
+          days.set(day, d)
+        }
+        return {
+          started: rows.length,
+          completed: durations.length,
+          averageCompletionSeconds:
+            durations.length === 0 ? null : durations.reduce((a, b) => a + b, 0) / durations.length,
+          medianCompletionSeconds: median(),
+          daily: [...days].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, d]) => ({ day, ...d }))
+        }
+      }),
+    interviewStats: (workspaceId, formId) =>
+      Effect.sync(() => {
+        const rows = [...responses.values()].filter(
+          (r) => r.workspaceId === workspaceId && r.formId === formId
+        )
+        const interviewOf = (r: ResponseRecord) =>
+          (typeof r.meta.interview === "object" && r.meta.interview !== null ? r.meta.interview : {}) as {
+            transcript?: unknown
+            analysisStatus?: unknown
+            insights?: unknown
+            quality?: { exchangeCount?: unknown }
+          }
+        const completed = rows.filter((r) => r.status === "completed")
+        const analysis: Record<string, number> = {}
+        const codes = new Map<string, { responses: number; mentions: number }>()
+        for (const r of completed) {
+          const i = interviewOf(r)
+          const status = typeof i.analysisStatus === "string" ? i.analysisStatus : "pending"
+          analysis[status] = (analysis[status] ?? 0) + 1
+          const seen = new Set<string>()
+          for (const x of Array.isArray(i.insights) ? i.insights : []) {
+            if (typeof x !== "object" || x === null) continue
+            const o = x as { code?: unknown; codeId?: unknown }
+            const raw = o.code ?? o.codeId
+            if (raw === undefined || raw === null) continue
+            const code = typeof raw === "string" ? raw : JSON.stringify(raw)
+            const c = codes.get(code) ?? { responses: 0, mentions: 0 }
+            c.mentions++
+            if (!seen.has(code)) c.responses++
+            seen.add(code)
+            codes.set(code, c)
+          }
+        }
+        const exchanges = rows
+          .map((r) => interviewOf(r).quality?.exchangeCount)
+          .filter((x): x is number => typeof x === "number")
+        return {
+          started: rows.length,
+          engaged: rows.filter((r) => {
+            const t = interviewOf(r).transcript
+            return Array.isArray(t) && t.some((turn) => (turn as { role?: unknown })?.role === "user")
+          }).length,
+          completed: completed.length,
+          analysis,
+          codes: [...codes]
+            .map(([code, c]) => ({ code, ...c }))
+            .sort((a, b) => b.responses - a.responses || (a.code < b.code ? -1 : 1)),
+          averageExchangeCount:
+            exchanges.length === 0 ? null : exchanges.reduce((a, b) => a + b, 0) / exchanges.length
+        }
+      }),
+    insertFile: (file) =>
+      Effect.suspend(() => {
+        const response = responses.get(file.responseId)
+        if (response === undefined || response.formId !== file.formId)
+          return Effect.fail(new StorageError({ message: "response_files: unknown response" }))
+        if ([...responseFiles.values()].some((f) => f.key === file.key))
+          return Effect.fail(new StorageError({ message: "response_files: duplicate key" }))
+        responseFiles.set(file.id, file)
+        return Effect.void
+      }),
+    getFile: (workspaceId, formId, fileId) =>
+      Effect.sync(() => {
+        const f = responseFiles.get(fileId)
+        return Option.fromNullable(
+          f !== undefined && f.workspaceId === workspaceId && f.formId === formId ? f : undefined
+        )
+      }),
+    listFiles: (workspaceId, formId, responseIds) =>
+      Effect.sync(() => {
+        const wanted = new Set(responseIds)
+        return [...responseFiles.values()]
+          .filter((f) => f.workspaceId === workspaceId && f.formId === formId && wanted.has(f.responseId))
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
       }),
     count: (workspaceId, formId, status) =>
       Effect.sync(

@@ -2,7 +2,9 @@
 // files; never edit one that has shipped.
 import { Migrator } from "@effect/sql"
 import foundation from "./migrations/0001_foundation.js"
+import respondents from "./migrations/0002_respondents.js"
 
 export const migrations = Migrator.fromRecord({
-  "0001_foundation": foundation
+  "0001_foundation": foundation,
+  "0002_respondents": respondents
 })

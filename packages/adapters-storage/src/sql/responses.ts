@@ -1,6 +1,6 @@
 // ResponseRepository over SQL: responses pinned to a form version, listed newest first by keyset.
 import { SqlClient } from "@effect/sql"
-import { ResponseRepository, type ResponseRecord } from "@folio/domain"
+import { type ResponseFileRecord, ResponseRepository, type ResponseRecord } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { orStorageError } from "./errors.js"
 import { jsonParam } from "./json.js"
@@ -18,6 +18,32 @@ interface ResponseRow {
   readonly updated_at: Date
   readonly completed_at: Date | null
 }
+
+interface FileRow {
+  readonly id: string
+  readonly workspace_id: string
+  readonly form_id: string
+  readonly response_id: string
+  readonly block_id: string
+  readonly key: string
+  readonly filename: string
+  readonly content_type: string
+  readonly size: number
+  readonly created_at: Date
+}
+
+const toFile = (row: FileRow): ResponseFileRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  formId: row.form_id,
+  responseId: row.response_id,
+  blockId: row.block_id,
+  key: row.key,
+  filename: row.filename,
+  contentType: row.content_type,
+  size: row.size,
+  createdAt: row.created_at
+})
 
 const toResponse = (row: ResponseRow): ResponseRecord => ({
   id: row.id,
@@ -164,6 +190,123 @@ export const makeResponseRepository = Effect.gen(function* () {
           }
         })
       ),
+    respondentHistory: (workspaceId, formId, query) =>
+      orStorageError(
+        sql<{ key_total: number; key_completed: number; client_total: number; client_completed: number }>`
+          select
+            (select count(*)::int from responses
+              where form_id = ${formId} and workspace_id = ${workspaceId} and meta ? 'respondentKey'
+                and meta ->> 'respondentKey' = ${query.respondentKey ?? ""}) as key_total,
+            (select count(*)::int from responses
+              where form_id = ${formId} and workspace_id = ${workspaceId} and meta ? 'respondentKey'
+                and meta ->> 'respondentKey' = ${query.respondentKey ?? ""} and status = 'completed') as key_completed,
+            (select count(*)::int from responses
+              where form_id = ${formId} and workspace_id = ${workspaceId} and meta ? 'clientHash'
+                and meta ->> 'clientHash' = ${query.clientHash} and created_at >= ${query.since}) as client_total,
+            (select count(*)::int from responses
+              where form_id = ${formId} and workspace_id = ${workspaceId} and meta ? 'clientHash'
+                and meta ->> 'clientHash' = ${query.clientHash} and created_at >= ${query.since}
+                and status = 'completed') as client_completed`.pipe(
+          Effect.map(([row]) => ({
+            byKey: { total: row?.key_total ?? 0, completed: row?.key_completed ?? 0 },
+            byClient: { total: row?.client_total ?? 0, completed: row?.client_completed ?? 0 }
+          }))
+        )
+      ),
+    activity: (workspaceId, formId, cohort) =>
+      orStorageError(
+        Effect.gen(function* () {
+          const scope = sql`form_id = ${formId} and workspace_id = ${workspaceId}
+                            and created_at >= ${cohort.from} and created_at < ${cohort.to}`
+          const [totals] = yield* sql<{
+            started: number
+            completed: number
+            average: number | null
+            median: number | null
+          }>`
+            select count(*)::int as started,
+                   count(*) filter (where status = 'completed')::int as completed,
+                   avg(extract(epoch from completed_at - created_at))::float8 as average,
+                   percentile_cont(0.5) within group (order by extract(epoch from completed_at - created_at))
+                     filter (where status = 'completed')::float8 as median
+            from responses where ${scope}`
+          const daily = yield* sql<{ day: string; started: number; completed: number }>`
+            select to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
+                   count(*)::int as started, count(*) filter (where status = 'completed')::int as completed
+            from responses where ${scope}
+            group by 1 order by 1`
+          return {
+            started: totals?.started ?? 0,
+            completed: totals?.completed ?? 0,
+            averageCompletionSeconds: totals?.average ?? null,
+            medianCompletionSeconds: totals?.median ?? null,
+            daily: daily.map((d) => ({ day: d.day, started: d.started, completed: d.completed }))
+          }
+        })
+      ),
+    interviewStats: (workspaceId, formId) =>
+      orStorageError(
+        Effect.gen(function* () {
+          const scope = sql`r.form_id = ${formId} and r.workspace_id = ${workspaceId}`
+          const [totals] = yield* sql<{
+            started: number
+            engaged: number
+            completed: number
+            exchanges: number | null
+          }>`
+            select count(*)::int as started,
+                   count(*) filter (where jsonb_path_exists(r.meta, '$.interview.transcript[*] ? (@.role == "user")'))::int as engaged,
+                   count(*) filter (where r.status = 'completed')::int as completed,
+                   avg((r.meta #>> '{interview,quality,exchangeCount}')::float8)
+                     filter (where jsonb_typeof(r.meta #> '{interview,quality,exchangeCount}') = 'number') as exchanges
+            from responses r where ${scope}`
+          const analysis = yield* sql<{ status: string; n: number }>`
+            select coalesce(r.meta #>> '{interview,analysisStatus}', 'pending') as status, count(*)::int as n
+            from responses r where ${scope} and r.status = 'completed'
+            group by 1`
+          const codes = yield* sql<{ code: string; responses: number; mentions: number }>`
+            select coalesce(i ->> 'code', i ->> 'codeId') as code, count(distinct r.id)::int as responses,
+                   count(*)::int as mentions
+            from responses r
+              cross join lateral jsonb_array_elements(
+                case when jsonb_typeof(r.meta #> '{interview,insights}') = 'array'
+                     then r.meta #> '{interview,insights}' else '[]'::jsonb end) i
+            where ${scope} and r.status = 'completed' and jsonb_typeof(i) = 'object'
+              and coalesce(i ->> 'code', i ->> 'codeId') is not null
+            group by 1 order by responses desc, code`
+          return {
+            started: totals?.started ?? 0,
+            engaged: totals?.engaged ?? 0,
+            completed: totals?.completed ?? 0,
+            analysis: Object.fromEntries(analysis.map((a) => [a.status, a.n])),
+            codes: codes.map((c) => ({ code: c.code, responses: c.responses, mentions: c.mentions })),
+            averageExchangeCount: totals?.exchanges ?? null
+          }
+        })
+      ),
+    insertFile: (f) =>
+      orStorageError(
+        sql`insert into response_files (id, workspace_id, form_id, response_id, block_id, key, filename,
+                                        content_type, size, created_at)
+            values (${f.id}, ${f.workspaceId}, ${f.formId}, ${f.responseId}, ${f.blockId}, ${f.key},
+                    ${f.filename}, ${f.contentType}, ${f.size}, ${f.createdAt})`.pipe(Effect.asVoid)
+      ),
+    getFile: (workspaceId, formId, fileId) =>
+      orStorageError(
+        sql<FileRow>`select * from response_files
+                     where id = ${fileId} and form_id = ${formId} and workspace_id = ${workspaceId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toFile))
+        )
+      ),
+    listFiles: (workspaceId, formId, responseIds) =>
+      responseIds.length === 0
+        ? Effect.succeed([])
+        : orStorageError(
+            sql<FileRow>`select * from response_files
+                         where form_id = ${formId} and workspace_id = ${workspaceId}
+                           and ${sql.in("response_id", responseIds)}
+                         order by created_at, id`.pipe(Effect.map((rows) => rows.map(toFile)))
+          ),
     count: (workspaceId, formId, status) =>
       orStorageError(
         sql<{ readonly n: number }>`

@@ -59,6 +59,63 @@ export interface AnswerStats {
   }>
 }
 
+/** A respondent upload stored in the blob store, committed to one response and one file_upload block. */
+export interface ResponseFileRecord {
+  readonly id: string
+  readonly workspaceId: string
+  readonly formId: string
+  readonly responseId: string
+  readonly blockId: string
+  /** Blob store object key; the value a file_upload answer holds. */
+  readonly key: string
+  readonly filename: string
+  readonly contentType: string
+  readonly size: number
+  readonly createdAt: Date
+}
+
+/**
+ * Earlier responses of a form from the same browser (`respondentKey`, the form-scoped hash of the
+ * continuity cookie) and from the same client fingerprint (`clientHash`, IP and user agent) since a
+ * given time. Matched on `meta.respondentKey` / `meta.clientHash`.
+ */
+export interface RespondentHistory {
+  readonly byKey: { readonly total: number; readonly completed: number }
+  readonly byClient: { readonly total: number; readonly completed: number }
+}
+
+/** Response activity of a form in a date cohort [from, to) of start times. */
+export interface ResponseActivity {
+  readonly started: number
+  readonly completed: number
+  /** Seconds from start to completion, over the completed responses of the cohort. */
+  readonly averageCompletionSeconds: number | null
+  readonly medianCompletionSeconds: number | null
+  /** Per UTC day of the start time, ascending. */
+  readonly daily: ReadonlyArray<{
+    readonly day: string
+    readonly started: number
+    readonly completed: number
+  }>
+}
+
+/** Aggregates over interview responses (meta.interview), never their transcript text. */
+export interface InterviewStats {
+  readonly started: number
+  /** Responses whose transcript has at least one respondent turn. */
+  readonly engaged: number
+  readonly completed: number
+  /** Completed responses per analysisStatus. */
+  readonly analysis: Readonly<Record<string, number>>
+  /** Per qualitative code found in the stored insights (`code` or `codeId` of an insight). */
+  readonly codes: ReadonlyArray<{
+    readonly code: string
+    readonly responses: number
+    readonly mentions: number
+  }>
+  readonly averageExchangeCount: number | null
+}
+
 export interface ResponseRepositoryService {
   readonly insert: (response: ResponseRecord) => Effect.Effect<void, StorageError>
   readonly update: (response: ResponseRecord) => Effect.Effect<boolean, StorageError>
@@ -78,6 +135,32 @@ export interface ResponseRepositoryService {
     formId: string,
     options: { readonly sampleBlockIds: ReadonlyArray<string>; readonly samplesPerBlock: number }
   ) => Effect.Effect<AnswerStats, StorageError>
+  readonly respondentHistory: (
+    workspaceId: string,
+    formId: string,
+    query: { readonly respondentKey: string | null; readonly clientHash: string; readonly since: Date }
+  ) => Effect.Effect<RespondentHistory, StorageError>
+  readonly activity: (
+    workspaceId: string,
+    formId: string,
+    cohort: { readonly from: Date; readonly to: Date }
+  ) => Effect.Effect<ResponseActivity, StorageError>
+  readonly interviewStats: (
+    workspaceId: string,
+    formId: string
+  ) => Effect.Effect<InterviewStats, StorageError>
+  readonly insertFile: (file: ResponseFileRecord) => Effect.Effect<void, StorageError>
+  readonly getFile: (
+    workspaceId: string,
+    formId: string,
+    fileId: string
+  ) => Effect.Effect<Option.Option<ResponseFileRecord>, StorageError>
+  /** Files of the given responses, oldest first. */
+  readonly listFiles: (
+    workspaceId: string,
+    formId: string,
+    responseIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<ResponseFileRecord>, StorageError>
   readonly count: (
     workspaceId: string,
     formId: string,

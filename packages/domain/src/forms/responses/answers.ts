@@ -153,7 +153,12 @@ const isEmptyAnswer = (v: unknown) =>
 export const validateAnswers = (
   definition: FormDefinition,
   input: unknown,
-  options: { readonly final: boolean; readonly params?: Readonly<Record<string, string>> }
+  options: {
+    readonly final: boolean
+    readonly params?: Readonly<Record<string, string>>
+    /** Object keys uploaded to this response, per file_upload block; answers may name only these. */
+    readonly uploads?: ReadonlyMap<string, ReadonlySet<string>>
+  }
 ): Either.Either<Answers, Invalid> => {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     return Either.left(
@@ -172,7 +177,14 @@ export const validateAnswers = (
       continue
     }
     if (isEmptyAnswer(value)) continue
-    const rule = checkAnswer(block, value)
+    const uploaded = block.type === "file_upload" ? options.uploads?.get(id) : undefined
+    const rule =
+      checkAnswer(block, value) ??
+      (block.type === "file_upload" &&
+      options.uploads !== undefined &&
+      !(value as ReadonlyArray<string>).every((key) => uploaded?.has(key) === true)
+        ? "unknownFile"
+        : undefined)
     if (rule !== undefined) issues.push({ path: ["answers", id], rule })
     else answers[id] = value as AnswerValue
   }

@@ -3,12 +3,18 @@
 import { Effect, Option, Schema } from "effect"
 import { Uuid } from "../../kernel/ids.js"
 import { Principal } from "../../auth/principal.js"
-import { Forbidden, Invalid, NotFound, type StorageError, UnsupportedKind } from "../../kernel/errors.js"
-import type { FormRepository, InvalidCursor } from "../../ports/forms.js"
-import { type ResponseRecord, ResponseRepository, type ResponseStatus } from "../../ports/responses.js"
+import { Forbidden, Invalid, NotFound, type StorageError } from "../../kernel/errors.js"
+import type { FormRecord, FormRepository, InvalidCursor } from "../../ports/forms.js"
+import {
+  type ResponseFileRecord,
+  type ResponseRecord,
+  ResponseRepository,
+  type ResponseStatus
+} from "../../ports/responses.js"
 import { WorkspaceRepository } from "../../ports/workspaces.js"
 import { evaluateFeatures } from "../../workspace/capabilities.js"
 import { loadForm } from "../use-cases.js"
+import { uploadedFilesOf } from "./files.js"
 
 const Status = Schema.Literal("partial", "completed")
 const common = {
@@ -19,34 +25,143 @@ const common = {
   responseLocale: Schema.NullOr(Schema.Literal("en", "ko", "ja")),
   completedAt: Schema.Date
 }
+const NonNegativeInt = Schema.Int.pipe(Schema.greaterThanOrEqualTo(0))
 
-export const ClassicResponseCompact = Schema.Struct({ ...common, answerCount: Schema.Int }).annotations({
-  identifier: "ClassicResponseCompact"
-})
+export const RespondentEstimateSchema = Schema.Struct({
+  id: Schema.String,
+  confidence: Schema.Literal("deterministic", "probable", "weak"),
+  responseCount: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
+  repeatCount: NonNegativeInt
+}).annotations({ identifier: "RespondentEstimate" })
+
+export const UploadedFile = Schema.Struct({
+  key: Schema.String,
+  id: Uuid,
+  filename: Schema.String,
+  downloadUrl: Schema.String
+}).annotations({ identifier: "UploadedFile" })
+export type UploadedFile = typeof UploadedFile.Type
+
+export const ResponsePresentation = Schema.Struct({
+  assignmentId: Schema.String,
+  order: Schema.Struct({
+    choices: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) }),
+    groups: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
+  })
+}).annotations({ identifier: "ResponsePresentation" })
+
+export const ClassicResponseCompact = Schema.Struct({
+  ...common,
+  answerCount: NonNegativeInt,
+  respondent: Schema.optional(RespondentEstimateSchema)
+}).annotations({ identifier: "ClassicResponseCompact" })
 
 export const ClassicResponse = Schema.Struct({
   ...common,
   answers: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-  files: Schema.Array(Schema.Unknown),
-  presentation: Schema.optional(
-    Schema.NullOr(Schema.Struct({ assignmentId: Schema.String, order: Schema.Unknown }))
-  )
+  files: Schema.Array(UploadedFile),
+  respondent: Schema.optional(RespondentEstimateSchema),
+  presentation: Schema.optional(Schema.NullOr(ResponsePresentation))
 }).annotations({ identifier: "ClassicResponse" })
 
-export interface ResponseCompactView {
-  readonly id: string
-  readonly status: ResponseStatus
-  readonly formVersionId: string
-  readonly translationSetId: string | null
-  readonly responseLocale: "en" | "ko" | "ja" | null
-  readonly completedAt: Date
-  readonly answerCount: number
-}
+export const InterviewQuality = Schema.Struct({
+  completionReason: Schema.NullOr(Schema.String),
+  exchangeCount: NonNegativeInt,
+  followupCount: NonNegativeInt
+}).annotations({ identifier: "InterviewQuality" })
 
-export interface ResponseFullView extends Omit<ResponseCompactView, "answerCount"> {
-  readonly answers: Readonly<Record<string, unknown>>
-  readonly files: ReadonlyArray<unknown>
-  readonly presentation?: { readonly assignmentId: string; readonly order: unknown } | null
+const Sentiment = Schema.Literal("positive", "neutral", "negative")
+const AnalysisStatus = Schema.Literal("pending", "completed", "partial", "failed")
+
+export const TranscriptTurn = Schema.Struct({
+  role: Schema.Literal("assistant", "user"),
+  content: Schema.String,
+  blockId: Schema.String,
+  turnId: Schema.String
+})
+
+/** What an interview response row stores under `meta.interview` (the analysis and the transcript). */
+export const StoredInterview = Schema.Struct({
+  summary: Schema.optional(Schema.String),
+  sentiment: Schema.optional(Sentiment),
+  keyInfo: Schema.optionalWith(
+    Schema.Array(
+      Schema.Struct({ label: Schema.String, value: Schema.String, evidenceMessageIds: Schema.Array(Uuid) })
+    ),
+    { default: () => [] }
+  ),
+  insights: Schema.optionalWith(Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })), {
+    default: () => []
+  }),
+  transcript: Schema.optionalWith(Schema.Array(TranscriptTurn), { default: () => [] }),
+  extractedFields: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Unknown }), {
+    default: () => ({})
+  }),
+  analysisStatus: Schema.optionalWith(AnalysisStatus, { default: () => "pending" as const }),
+  quality: Schema.optionalWith(InterviewQuality, {
+    default: () => ({ completionReason: null, exchangeCount: 0, followupCount: 0 })
+  })
+})
+export type StoredInterview = typeof StoredInterview.Type
+
+export const InterviewResponseCompact = Schema.Struct({
+  ...common,
+  interview: Schema.Struct({
+    summary: Schema.optional(Schema.String),
+    sentiment: Schema.optional(Sentiment),
+    transcriptCount: NonNegativeInt,
+    extractedFieldCount: NonNegativeInt,
+    analysisStatus: AnalysisStatus,
+    quality: InterviewQuality
+  }),
+  respondent: Schema.optional(RespondentEstimateSchema)
+}).annotations({ identifier: "InterviewResponseCompact" })
+
+export const InterviewResponse = Schema.Struct({
+  ...common,
+  interview: Schema.Struct({
+    summary: Schema.optional(Schema.String),
+    sentiment: Schema.optional(Sentiment),
+    keyInfo: Schema.Array(
+      Schema.Struct({ label: Schema.String, value: Schema.String, evidenceMessageIds: Schema.Array(Uuid) })
+    ),
+    insights: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+    transcript: Schema.Array(TranscriptTurn),
+    extractedFields: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+    transcriptCount: NonNegativeInt,
+    analysisStatus: AnalysisStatus,
+    quality: InterviewQuality
+  }),
+  respondent: Schema.optional(RespondentEstimateSchema)
+}).annotations({ identifier: "InterviewResponse" })
+
+/** Any of the four response shapes (ResponseListPage items). */
+export const AnyResponse = Schema.Union(
+  ClassicResponseCompact,
+  ClassicResponse,
+  InterviewResponseCompact,
+  InterviewResponse
+)
+
+export type ClassicCompactView = typeof ClassicResponseCompact.Type
+export type ClassicFullView = typeof ClassicResponse.Type
+export type InterviewCompactView = typeof InterviewResponseCompact.Type
+export type InterviewFullView = typeof InterviewResponse.Type
+export type ResponseView = typeof AnyResponse.Type
+/** Back-compat names. */
+export type ResponseCompactView = ClassicCompactView
+export type ResponseFullView = ClassicFullView
+
+const decodeStoredInterview = Schema.decodeUnknownOption(StoredInterview)
+const emptyInterview = decodeStoredInterview({}).pipe(Option.getOrThrow)
+
+/** The interview part of a stored response; a malformed row reads as an empty, pending analysis. */
+export const storedInterviewOf = (r: ResponseRecord): StoredInterview =>
+  Option.getOrElse(decodeStoredInterview(r.meta.interview ?? {}), () => emptyInterview)
+
+const respondentOf = (r: ResponseRecord) => {
+  const e = r.meta.respondent
+  return e !== undefined && Schema.is(RespondentEstimateSchema)(e) ? { respondent: e } : {}
 }
 
 const base = (r: ResponseRecord) => ({
@@ -59,20 +174,101 @@ const base = (r: ResponseRecord) => ({
   completedAt: r.completedAt ?? r.updatedAt
 })
 
-export const toCompactView = (r: ResponseRecord): ResponseCompactView => ({
+export const toCompactView = (r: ResponseRecord): ClassicCompactView => ({
   ...base(r),
-  answerCount: Object.keys(r.answers).length
+  answerCount: Object.keys(r.answers).length,
+  ...respondentOf(r)
 })
 
-export const toFullView = (r: ResponseRecord, detail: boolean): ResponseFullView => {
-  const presentation = r.meta.presentation as ResponseFullView["presentation"]
+export const toFullView = (
+  r: ResponseRecord,
+  detail: boolean,
+  files: ReadonlyArray<UploadedFile> = []
+): ClassicFullView => {
+  const presentation = r.meta.presentation
   return {
     ...base(r),
     answers: r.answers,
-    files: Array.isArray(r.meta.files) ? r.meta.files : [],
-    ...(detail ? { presentation: presentation ?? null } : {})
+    files,
+    ...respondentOf(r),
+    ...(detail
+      ? {
+          presentation: Schema.is(ResponsePresentation)(presentation) ? presentation : null
+        }
+      : {})
   }
 }
+
+export const toInterviewCompactView = (r: ResponseRecord): InterviewCompactView => {
+  const i = storedInterviewOf(r)
+  return {
+    ...base(r),
+    interview: {
+      ...(i.summary === undefined ? {} : { summary: i.summary }),
+      ...(i.sentiment === undefined ? {} : { sentiment: i.sentiment }),
+      transcriptCount: i.transcript.length,
+      extractedFieldCount: Object.keys(i.extractedFields).length,
+      analysisStatus: i.analysisStatus,
+      quality: i.quality
+    },
+    ...respondentOf(r)
+  }
+}
+
+/** The full interview response; without `includeTranscript` the turns are left out (count kept). */
+export const toInterviewFullView = (r: ResponseRecord, includeTranscript = true): InterviewFullView => {
+  const i = storedInterviewOf(r)
+  return {
+    ...base(r),
+    interview: {
+      ...(i.summary === undefined ? {} : { summary: i.summary }),
+      ...(i.sentiment === undefined ? {} : { sentiment: i.sentiment }),
+      keyInfo: i.keyInfo,
+      insights: i.insights,
+      transcript: includeTranscript ? i.transcript : [],
+      extractedFields: i.extractedFields,
+      transcriptCount: i.transcript.length,
+      analysisStatus: i.analysisStatus,
+      quality: i.quality
+    },
+    ...respondentOf(r)
+  }
+}
+
+/** Builds the download route address of a respondent file (the adapter knows its public origin). */
+export type FileUrl = (file: ResponseFileRecord) => string
+
+export interface ResponseReadOptions {
+  readonly projection?: "compact" | "full" | undefined
+  readonly fileUrl: FileUrl
+}
+
+const classicFullViews = (
+  form: FormRecord,
+  records: ReadonlyArray<ResponseRecord>,
+  detail: boolean,
+  fileUrl: FileUrl
+) =>
+  Effect.gen(function* () {
+    const files = yield* Effect.flatMap(ResponseRepository, (repo) =>
+      repo.listFiles(
+        form.workspaceId,
+        form.id,
+        records.map((r) => r.id)
+      )
+    )
+    return records.map((r) =>
+      toFullView(
+        r,
+        detail,
+        uploadedFilesOf(
+          r.answers,
+          files.filter((f) => f.responseId === r.id),
+          fileUrl
+        )
+      )
+    )
+  })
 
 export const listResponses = (
   formId: string,
@@ -80,16 +276,15 @@ export const listResponses = (
     readonly limit: number
     readonly cursor?: string | undefined
     readonly status?: ResponseStatus | undefined
-  }
+  },
+  options: ResponseReadOptions
 ): Effect.Effect<
-  { readonly items: ReadonlyArray<ResponseRecord>; readonly nextCursor: string | null },
-  NotFound | Forbidden | Invalid | UnsupportedKind | StorageError,
+  { readonly items: ReadonlyArray<ResponseView>; readonly nextCursor: string | null },
+  NotFound | Forbidden | Invalid | StorageError,
   Principal | WorkspaceRepository | ResponseRepository | FormRepository
 > =>
   Effect.gen(function* () {
     const form = yield* loadForm(formId)
-    if (form.kind !== "classic")
-      return yield* new UnsupportedKind({ message: "interview responses are not served yet" })
     const status = query.status ?? "completed"
     if (status === "partial") {
       const principal = yield* Principal
@@ -104,7 +299,7 @@ export const listResponses = (
         return yield* new Forbidden({ message: "partial submissions are not enabled for this workspace" })
       }
     }
-    return yield* Effect.flatMap(ResponseRepository, (r) =>
+    const page = yield* Effect.flatMap(ResponseRepository, (r) =>
       r.list(form.workspaceId, form.id, { limit: query.limit, cursor: query.cursor, status })
     ).pipe(
       Effect.catchIf(
@@ -119,18 +314,33 @@ export const listResponses = (
           )
       )
     )
+    const full = options.projection === "full"
+    const items: ReadonlyArray<ResponseView> =
+      form.kind === "interview"
+        ? page.items.map((r) => (full ? toInterviewFullView(r) : toInterviewCompactView(r)))
+        : full
+          ? yield* classicFullViews(form, page.items, false, options.fileUrl)
+          : page.items.map(toCompactView)
+    return { items, nextCursor: page.nextCursor }
   })
 
-export const getResponse = (formId: string, responseId: string) =>
+/** One response: classic -> Response with files and presentation; interview -> InterviewResponse. */
+export const getResponse = (
+  formId: string,
+  responseId: string,
+  options: { readonly fileUrl: FileUrl; readonly includeTranscript?: boolean | undefined }
+): Effect.Effect<
+  ClassicFullView | InterviewFullView,
+  NotFound | Forbidden | StorageError,
+  Principal | WorkspaceRepository | ResponseRepository | FormRepository
+> =>
   Effect.gen(function* () {
     const form = yield* loadForm(formId)
-    if (form.kind !== "classic")
-      return yield* new UnsupportedKind({ message: "interview responses are not served yet" })
     const found = yield* Effect.flatMap(ResponseRepository, (r) =>
       r.get(form.workspaceId, form.id, responseId)
     )
-    return yield* Option.match(found, {
-      onNone: () => Effect.fail(new NotFound({ message: "response not found" })),
-      onSome: Effect.succeed
-    })
+    if (Option.isNone(found)) return yield* new NotFound({ message: "response not found" })
+    if (form.kind === "interview") return toInterviewFullView(found.value, options.includeTranscript ?? true)
+    const [view] = yield* classicFullViews(form, [found.value], true, options.fileUrl)
+    return view as ClassicFullView
   })

@@ -93,23 +93,99 @@ const ensureOpen = (published: PublishedForm) =>
       return yield* Effect.fail(new FormClosed(reason, published.settings.submission.closedMessage))
   })
 
+/** RespondentEstimate: a form-scoped browser continuity estimate, not a verified identity. */
+export interface RespondentEstimate {
+  readonly id: string
+  readonly confidence: "deterministic" | "probable" | "weak"
+  readonly responseCount: number
+  readonly repeatCount: number
+}
+
+/** What the adapter knows of the browser: its continuity cookie, if any, and a client fingerprint. */
+export interface RespondentClient {
+  readonly continuityToken?: string | undefined
+  /** IP address and user agent, as the adapter saw them; only a form-scoped hash of it is kept. */
+  readonly fingerprint: string
+  /** The respondent saw the repeat warning of a soft_block form and chose to answer again. */
+  readonly confirmRepeat?: boolean | undefined
+}
+
+/** Fingerprint matches count as "probable" for this long. */
+export const FINGERPRINT_WINDOW_MS = 30 * 24 * 60 * 60 * 1000
+const CONTINUITY_TOKEN = /^[A-Za-z0-9_-]{32}$/
+
 export interface StartedResponse {
   readonly response: ResponseRecord
   /** Shown once: lets this respondent save and complete the response. */
   readonly token: string
   readonly presentation: PresentedOrder | null
+  /** The browser's continuity token (new or the one it sent), for the form-scoped cookie. */
+  readonly continuityToken: string
+  readonly respondent: RespondentEstimate
+  /** Set when the policy is `warn` and this browser already completed a response. */
+  readonly repeatWarning: boolean
 }
+
+/**
+ * Who is starting: the same browser (its continuity token matches earlier responses: deterministic),
+ * the same IP and user agent within 30 days (probable), or nobody seen before (weak).
+ */
+const estimateRespondent = (published: PublishedForm, client: RespondentClient, fresh: string, at: Date) =>
+  Effect.gen(function* () {
+    const formId = published.form.id
+    const given = client.continuityToken
+    const known = given !== undefined && CONTINUITY_TOKEN.test(given)
+    const continuityToken = known ? given : fresh
+    const respondentKey = sha256Hex(`${formId}:${continuityToken}`)
+    const clientHash = sha256Hex(`${formId}:${client.fingerprint}`)
+    const history = yield* Effect.flatMap(ResponseRepository, (r) =>
+      r.respondentHistory(published.form.workspaceId, formId, {
+        respondentKey: known ? respondentKey : null,
+        clientHash,
+        since: new Date(at.getTime() - FINGERPRINT_WINDOW_MS)
+      })
+    )
+    const [confidence, earlier] =
+      known && history.byKey.total > 0
+        ? (["deterministic", history.byKey] as const)
+        : history.byClient.total > 0
+          ? (["probable", history.byClient] as const)
+          : (["weak", { total: 0, completed: 0 }] as const)
+    const respondent: RespondentEstimate = {
+      id: respondentKey.slice(0, 8),
+      confidence,
+      responseCount: earlier.total + 1,
+      repeatCount: earlier.completed
+    }
+    return { continuityToken, respondentKey, clientHash, respondent }
+  })
 
 export const startResponse = (
   slug: string,
-  params: Readonly<Record<string, string>>
-): Effect.Effect<StartedResponse, NotFound | FormClosed | StorageError, Ports> =>
+  params: Readonly<Record<string, string>>,
+  client: RespondentClient = { fingerprint: "" }
+): Effect.Effect<StartedResponse, NotFound | FormClosed | Conflict | StorageError, Ports> =>
   Effect.gen(function* () {
     const published = yield* loadPublishedForm(slug)
     yield* ensureOpen(published)
     const ids = yield* IdGen
     const responses = yield* ResponseRepository
     const token = toBase64Url(yield* ids.randomBytes(24))
+    const estimate = yield* estimateRespondent(
+      published,
+      client,
+      toBase64Url(yield* ids.randomBytes(24)),
+      yield* now
+    )
+    const policy = published.settings.submission.repeatResponsePolicy
+    const isRepeat = estimate.respondent.repeatCount > 0
+    if (isRepeat && policy === "soft_block" && client.confirmRepeat !== true) {
+      return yield* new Conflict({
+        message:
+          "this browser has already responded to this form; start again with confirmRepeat to answer again",
+        details: { reason: "repeat_response", respondent: estimate.respondent }
+      })
+    }
     let presentation: PresentedOrder | null = null
     if (hasRandomization(published.definition)) {
       // 1,024 random 32-bit draws, so shuffles of up to 100 items in several blocks do not reuse draws.
@@ -137,6 +213,9 @@ export const startResponse = (
       answers: {},
       meta: {
         tokenHash: sha256Hex(token),
+        respondentKey: estimate.respondentKey,
+        clientHash: estimate.clientHash,
+        respondent: estimate.respondent,
         params: Object.fromEntries(
           Object.entries(params)
             .slice(0, 50)
@@ -151,10 +230,17 @@ export const startResponse = (
       completedAt: null
     }
     yield* responses.insert(response)
-    return { response, token, presentation }
+    return {
+      response,
+      token,
+      presentation,
+      continuityToken: estimate.continuityToken,
+      respondent: estimate.respondent,
+      repeatWarning: isRepeat && policy === "warn"
+    }
   })
 
-const loadOwnResponse = (published: PublishedForm, responseId: string, token: string) =>
+export const loadOwnResponse = (published: PublishedForm, responseId: string, token: string) =>
   Effect.gen(function* () {
     const found = yield* Effect.flatMap(ResponseRepository, (r) =>
       r.get(published.form.workspaceId, published.form.id, responseId)
@@ -168,7 +254,7 @@ const loadOwnResponse = (published: PublishedForm, responseId: string, token: st
   })
 
 /** The definition the response was pinned to (it may be older than the current version). */
-const pinnedDefinition = (published: PublishedForm, response: ResponseRecord) =>
+export const pinnedDefinition = (published: PublishedForm, response: ResponseRecord) =>
   Effect.gen(function* () {
     if (response.formVersionId === published.version.id) return published.definition
     const version = yield* Effect.flatMap(FormRepository, (r) =>
@@ -211,9 +297,18 @@ export const saveAnswers = (
     const earlier = Object.fromEntries(Object.entries(current.answers).filter(([id]) => !serverSet.has(id)))
     const isObject = typeof answers === "object" && answers !== null && !Array.isArray(answers)
     const input = isObject ? { ...earlier, ...answers } : answers
+    const hasUploads = definition.blocks.some((b) => b.type === "file_upload")
+    const files = hasUploads
+      ? yield* Effect.flatMap(ResponseRepository, (r) =>
+          r.listFiles(current.workspaceId, current.formId, [current.id])
+        )
+      : []
+    const uploads = new Map<string, Set<string>>()
+    for (const f of files) uploads.set(f.blockId, (uploads.get(f.blockId) ?? new Set()).add(f.key))
     const valid = yield* validateAnswers(definition, input, {
       final: complete || current.status === "completed",
-      params
+      params,
+      uploads
     })
     const at = yield* now
     const next: ResponseRecord = {

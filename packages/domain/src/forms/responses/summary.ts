@@ -1,12 +1,13 @@
 // Per-question summaries (QuestionSummary) and score summaries of a classic form, built from the
 // storage's aggregates over completed responses and the current version's blocks.
-import { Effect, Either } from "effect"
+import { Effect } from "effect"
 import { UnsupportedKind } from "../../kernel/errors.js"
-import { FormRepository } from "../../ports/forms.js"
+import type { FormRecord } from "../../ports/forms.js"
 import { type AnswerStats, ResponseRepository } from "../../ports/responses.js"
 import type { Block, Choice } from "../definition/blocks.js"
-import { decodeFormDefinition, emptyFormDefinition, type FormDefinition } from "../definition/definition.js"
+import type { FormDefinition } from "../definition/definition.js"
 import { loadForm } from "../use-cases.js"
+import { classicDefinitionOf } from "./reports.js"
 
 const TEXT_TYPES = new Set(["short_text", "long_text", "email", "date", "datetime", "time"])
 const SAMPLES = 5
@@ -203,6 +204,16 @@ export const buildSummaries = (
   return { questions, scores }
 }
 
+/** Summaries of a classic form's completed responses against the given definition's blocks. */
+export const responseSummaryOf = (form: FormRecord, definition: FormDefinition) =>
+  Effect.gen(function* () {
+    const textBlocks = definition.blocks.filter((b) => TEXT_TYPES.has(b.type)).map((b) => b.id)
+    const stats = yield* Effect.flatMap(ResponseRepository, (r) =>
+      r.answerStats(form.workspaceId, form.id, { sampleBlockIds: textBlocks, samplesPerBlock: SAMPLES })
+    )
+    return buildSummaries(definition, stats)
+  })
+
 /** GET /forms/{id}/responses/summary: classic forms only (interview -> unsupported_kind). */
 export const responseSummary = (formId: string) =>
   Effect.gen(function* () {
@@ -213,19 +224,5 @@ export const responseSummary = (formId: string) =>
       })
     }
     // Summaries follow the current version's blocks (the draft when nothing is published yet).
-    let definition = emptyFormDefinition()
-    if (form.currentVersionId !== null) {
-      const version = yield* Effect.flatMap(FormRepository, (r) =>
-        r.getVersion(form.workspaceId, form.id, form.currentVersionId ?? "")
-      )
-      if (version._tag === "Some")
-        definition = Either.getOrElse(decodeFormDefinition(version.value.definition), () => definition)
-    } else {
-      definition = Either.getOrElse(decodeFormDefinition(form.draftDefinition), () => definition)
-    }
-    const textBlocks = definition.blocks.filter((b) => TEXT_TYPES.has(b.type)).map((b) => b.id)
-    const stats = yield* Effect.flatMap(ResponseRepository, (r) =>
-      r.answerStats(form.workspaceId, form.id, { sampleBlockIds: textBlocks, samplesPerBlock: SAMPLES })
-    )
-    return buildSummaries(definition, stats)
+    return yield* responseSummaryOf(form, yield* classicDefinitionOf(form))
   })

@@ -1,0 +1,5 @@
+// The deployment's public origin (PUBLIC_ORIGIN), for absolute links the API hands out, such as a
+// respondent file's downloadUrl.
+import { Context } from "effect"
+
+export class PublicOrigin extends Context.Tag("@folio/adapters-http/PublicOrigin")<PublicOrigin, string>() {}

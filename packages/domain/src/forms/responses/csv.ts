@@ -1,0 +1,277 @@
+// CSV export of completed responses, as a stream of lines read page by page (constant memory).
+// Classic: stable block-id columns (every input block of every published version, newest first),
+// label or code values, `score_<id>` columns, file link columns, wide or long layout, and a
+// conservative deidentified projection. Interview: summary, sentiment, extracted fields, themes and
+// the transcript. Every cell is escaped against spreadsheet formula injection.
+import { Chunk, Effect, Either, Option, Stream } from "effect"
+import type { StorageError } from "../../kernel/errors.js"
+import { FormRepository, type FormRecord } from "../../ports/forms.js"
+import { type ResponseFileRecord, type ResponseRecord, ResponseRepository } from "../../ports/responses.js"
+import type { Block } from "../definition/blocks.js"
+import { decodeFormDefinition, type FormDefinition } from "../definition/definition.js"
+import { readStoredInterviewDefinition } from "../interview/definition.js"
+import { loadForm } from "../use-cases.js"
+import type { FileUrl } from "./reads.js"
+import { currentDefinitionOf } from "./reports.js"
+import { storedInterviewOf } from "./reads.js"
+
+export interface CsvOptions {
+  readonly values: "label" | "code"
+  readonly layout: "wide" | "long"
+  readonly deidentified: boolean
+}
+
+const PAGE = 500
+const NO_ANSWER = new Set(["statement", "page_break", "divider", "image"])
+/** Blocks whose answers may identify a person: left out of the deidentified projection. */
+const IDENTIFYING = new Set([
+  "short_text",
+  "long_text",
+  "email",
+  "phone",
+  "url",
+  "address",
+  "signature",
+  "file_upload",
+  "hidden_field",
+  "date",
+  "datetime",
+  "date_range"
+])
+
+/**
+ * One CSV cell: a value a spreadsheet would run as a formula (leading `=`, `+`, `-`, `@`, tab or
+ * carriage return) gets a leading apostrophe; quotes, commas and line breaks are quoted per RFC 4180.
+ */
+export const csvCell = (value: string | number | null | undefined): string => {
+  if (value === null || value === undefined) return ""
+  let text = typeof value === "number" ? String(value) : value
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
+}
+
+export const csvLine = (cells: ReadonlyArray<string | number | null | undefined>): string =>
+  `${cells.map(csvCell).join(",")}\r\n`
+
+const choiceLabel = (block: Block, id: string): string => {
+  if (
+    "options" in block &&
+    typeof block.options === "object" &&
+    block.options !== null &&
+    "choices" in block.options
+  ) {
+    const choices =
+      (block.options as { choices?: ReadonlyArray<{ id: string; label: string }> }).choices ?? []
+    return choices.find((c) => c.id === id)?.label ?? id
+  }
+  return id
+}
+
+/** The text of one answer in a cell. */
+export const answerText = (
+  block: Block,
+  value: unknown,
+  mode: "label" | "code",
+  fileLinks: (key: string) => string | undefined
+): string => {
+  if (value === undefined || value === null) return ""
+  const isChoice = ["multiple_choice", "dropdown", "checkboxes", "ranking"].includes(block.type)
+  if (block.type === "file_upload" && Array.isArray(value)) {
+    return value.map((k) => fileLinks(String(k)) ?? String(k)).join("\n")
+  }
+  if (Array.isArray(value)) {
+    const parts = value.map((v) => (mode === "label" && isChoice ? choiceLabel(block, String(v)) : String(v)))
+    if (block.type === "date_range") return parts.join("/")
+    if (block.type === "address")
+      return mode === "label" ? parts.filter((p) => p !== "").join(", ") : parts.join("|")
+    return parts.join(mode === "label" ? "; " : ";")
+  }
+  if (typeof value === "string") {
+    if (mode === "label" && isChoice) return choiceLabel(block, value)
+    if (mode === "label" && block.type === "privacy_consent") return value === "y" ? "agreed" : "declined"
+    return value
+  }
+  return typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value)
+}
+
+/** Every published version's definition, newest first (the draft when nothing is published). */
+const definitionsOf = (form: FormRecord) =>
+  Effect.gen(function* () {
+    const repo = yield* FormRepository
+    const out: Array<FormDefinition> = []
+    let cursor: string | undefined
+    for (;;) {
+      const page = yield* repo
+        .listVersions(form.workspaceId, form.id, { limit: 100, cursor })
+        .pipe(Effect.catchTag("InvalidCursor", () => Effect.succeed({ items: [], nextCursor: null })))
+      for (const v of page.items) {
+        const full = yield* repo.getVersion(form.workspaceId, form.id, v.id)
+        if (Option.isNone(full)) continue
+        const decoded = decodeFormDefinition(full.value.definition)
+        if (Either.isRight(decoded)) out.push(decoded.right)
+      }
+      if (page.nextCursor === null) break
+      cursor = page.nextCursor
+    }
+    if (out.length === 0) {
+      const draft = decodeFormDefinition(yield* currentDefinitionOf(form))
+      if (Either.isRight(draft)) out.push(draft.right)
+    }
+    return out
+  })
+
+/** The completed responses, oldest first would need another index; pages come newest first. */
+const completedPages = (form: FormRecord) =>
+  Stream.paginateChunkEffect(undefined as string | undefined | null, (cursor) =>
+    cursor === null
+      ? Effect.succeed([Chunk.empty<ResponseRecord>(), Option.none()] as const)
+      : Effect.flatMap(ResponseRepository, (r) =>
+          r.list(form.workspaceId, form.id, { limit: PAGE, cursor, status: "completed" }).pipe(
+            Effect.catchTag("InvalidCursor", () => Effect.succeed({ items: [], nextCursor: null })),
+            Effect.map(
+              (page) =>
+                [
+                  Chunk.unsafeFromArray(page.items),
+                  page.nextCursor === null ? Option.none() : Option.some(page.nextCursor)
+                ] as const
+            )
+          )
+        )
+  )
+
+export interface CsvExport {
+  readonly filename: string
+  readonly lines: Stream.Stream<string, StorageError, ResponseRepository>
+}
+
+const scoreOf = (r: ResponseRecord, id: string): number | null => {
+  const scores = r.meta.scores
+  if (!Array.isArray(scores)) return null
+  const s = scores.find((x) => (x as { id?: unknown }).id === id) as { score?: unknown } | undefined
+  return typeof s?.score === "number" ? s.score : null
+}
+
+/** GET /forms/{id}/responses.csv */
+export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl: FileUrl) =>
+  Effect.gen(function* () {
+    const form = yield* loadForm(formId)
+    const safeTitle =
+      form.title
+        .replace(/[^A-Za-z0-9._-]+/g, "-")
+        .replace(/^-+|-+$/g, "")
+        .slice(0, 60) || "form"
+    const filename = `${safeTitle}-responses${options.deidentified ? "-deidentified" : ""}.csv`
+    if (form.kind === "interview") return { filename, lines: interviewLines(form, options) } as CsvExport
+
+    const definitions = yield* definitionsOf(form)
+    const blocks = new Map<string, Block>()
+    for (const d of definitions)
+      for (const b of d.blocks) if (!NO_ANSWER.has(b.type) && !blocks.has(b.id)) blocks.set(b.id, b)
+    const columns = [...blocks.values()].filter((b) => !options.deidentified || !IDENTIFYING.has(b.type))
+    const scoreIds = [
+      ...new Set(definitions.flatMap((d) => [...(d.scales ?? []), ...(d.quizzes ?? [])].map((s) => s.id)))
+    ]
+    const hasFiles = columns.some((b) => b.type === "file_upload")
+    let row = 0
+
+    const linesOf = (records: ReadonlyArray<ResponseRecord>) =>
+      Effect.gen(function* () {
+        const files: ReadonlyArray<ResponseFileRecord> = hasFiles
+          ? yield* Effect.flatMap(ResponseRepository, (r) =>
+              r.listFiles(
+                form.workspaceId,
+                form.id,
+                records.map((x) => x.id)
+              )
+            )
+          : []
+        const byKey = new Map(files.map((f) => [f.key, f]))
+        const link = (key: string) => {
+          const f = byKey.get(key)
+          return f === undefined ? undefined : fileUrl(f)
+        }
+        return records.flatMap((r) => {
+          row++
+          const id = options.deidentified ? String(row) : r.id
+          const completed = (r.completedAt ?? r.updatedAt).toISOString()
+          const when = options.deidentified ? completed.slice(0, 10) : completed
+          const cells = columns.map((b) => answerText(b, r.answers[b.id], options.values, link))
+          const scores = scoreIds.map((s) => scoreOf(r, s))
+          if (options.layout === "wide") return [csvLine([id, r.formVersionId, when, ...cells, ...scores])]
+          return [
+            ...columns.flatMap((b, i) =>
+              r.answers[b.id] === undefined ? [] : [csvLine([id, when, b.id, cells[i]])]
+            ),
+            ...scoreIds.flatMap((s, i) =>
+              scores[i] === null ? [] : [csvLine([id, when, `score_${s}`, scores[i]])]
+            )
+          ]
+        })
+      })
+
+    const idColumn = options.deidentified ? "row" : "response_id"
+    const header =
+      options.layout === "wide"
+        ? csvLine([
+            idColumn,
+            "form_version_id",
+            "completed_at",
+            ...columns.map((b) => b.id),
+            ...scoreIds.map((s) => `score_${s}`)
+          ])
+        : csvLine([idColumn, "completed_at", "block_id", "value"])
+    const body = completedPages(form).pipe(
+      Stream.grouped(PAGE),
+      Stream.mapEffect((chunk) => linesOf(Chunk.toReadonlyArray(chunk))),
+      Stream.flatMap((lines) => Stream.fromIterable(lines))
+    )
+    return { filename, lines: Stream.concat(Stream.make(header), body) } as CsvExport
+  })
+
+const interviewLines = (form: FormRecord, options: CsvOptions) =>
+  Stream.unwrap(
+    Effect.gen(function* () {
+      const definition = readStoredInterviewDefinition(yield* currentDefinitionOf(form))
+      // Extracted fields may hold anything the respondent said: not part of the deidentified projection.
+      const fieldIds = options.deidentified ? [] : (definition?.fields ?? []).map((f) => f.id)
+      let row = 0
+      const header = csvLine([
+        options.deidentified ? "row" : "response_id",
+        "completed_at",
+        "analysis_status",
+        "sentiment",
+        ...(options.deidentified ? [] : ["summary"]),
+        ...fieldIds.map((f) => `field_${f}`),
+        "themes",
+        ...(options.deidentified ? [] : ["transcript"])
+      ])
+      const lineOf = (r: ResponseRecord) => {
+        row++
+        const i = storedInterviewOf(r)
+        const completed = (r.completedAt ?? r.updatedAt).toISOString()
+        const themes = [
+          ...new Set(
+            i.insights.flatMap((x) => {
+              const code = x.code ?? x.codeId
+              return typeof code === "string" ? [code] : []
+            })
+          )
+        ].join("; ")
+        const field = (id: string) => {
+          const v = i.extractedFields[id]
+          return v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v)
+        }
+        return csvLine([
+          options.deidentified ? String(row) : r.id,
+          options.deidentified ? completed.slice(0, 10) : completed,
+          i.analysisStatus,
+          i.sentiment ?? "",
+          ...(options.deidentified ? [] : [i.summary ?? ""]),
+          ...fieldIds.map(field),
+          themes,
+          ...(options.deidentified ? [] : [i.transcript.map((t) => `${t.role}: ${t.content}`).join("\n")])
+        ])
+      }
+      return Stream.concat(Stream.make(header), Stream.map(completedPages(form), lineOf))
+    })
+  )

@@ -1,0 +1,221 @@
+// Respondent uploads for file_upload blocks: the type is decided from the content (a family is
+// sniffed from the leading bytes; the client's claim only picks a member within that family), the
+// size and count limits come from the block in the pinned version, and the bytes go to the blob
+// store before the file row commits. Clients download through a route that answers with a
+// short-lived signed URL.
+import { Clock, Effect, Option } from "effect"
+import { Conflict, Invalid, NotFound, PayloadTooLarge } from "../../kernel/errors.js"
+import { BlobStore } from "../../ports/blob-store.js"
+import { IdGen } from "../../ports/id-gen.js"
+import { type ResponseFileRecord, ResponseRepository } from "../../ports/responses.js"
+import { sniffImage } from "../assets.js"
+import { loadForm } from "../use-cases.js"
+import { loadOwnResponse, loadPublishedForm, pinnedDefinition } from "./respondent.js"
+
+/** The largest upload any block can allow (maxSizeMb 25); the HTTP body cap follows it. */
+export const MAX_RESPONDENT_FILE_BYTES = 25 * 1024 * 1024
+
+/** Seconds a signed download URL stays valid. */
+export const FILE_URL_TTL_SECONDS = 300
+
+/** Uploads a block takes beyond its maxFiles, so a respondent can replace files. */
+export const MAX_REPLACEMENTS = 10
+
+const startsWith = (bytes: Uint8Array, prefix: ReadonlyArray<number>, offset = 0) =>
+  bytes.length >= offset + prefix.length && prefix.every((b, i) => bytes[offset + i] === b)
+const ascii = (text: string) => Array.from(text, (c) => c.charCodeAt(0))
+
+/** Types that may be claimed for content of each sniffed family. */
+const FAMILIES: Readonly<Record<string, (claimed: string) => boolean>> = {
+  // Office Open XML, OpenDocument and EPUB files are ZIP containers.
+  zip: (t) =>
+    t === "application/zip" ||
+    t.startsWith("application/vnd.openxmlformats-officedocument.") ||
+    t.startsWith("application/vnd.oasis.opendocument.") ||
+    t === "application/epub+zip",
+  // Types a browser would run (HTML, scripts, SVG) are never kept: such content is stored as text/plain.
+  text: (t) =>
+    (t.startsWith("text/") && !/^text\/(html|javascript|ecmascript|xml)$/.test(t)) ||
+    t === "application/json" ||
+    t === "application/x-ndjson"
+}
+
+const isUtf8Text = (bytes: Uint8Array) => {
+  const sample = bytes.subarray(0, 64 * 1024)
+  try {
+    // Streaming decode: a multi-byte sequence cut at the sample's end is held back, not an error.
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(sample, { stream: true })
+    for (let k = 0; k < text.length; k++) {
+      const code = text.charCodeAt(k)
+      // Control characters other than tab, line feed, vertical tab, form feed, carriage return and escape mark binary content.
+      if (code < 0x20 && (code < 0x09 || code > 0x0d) && code !== 0x1b) return false
+    }
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The content type of an upload, from its bytes: a specific type for recognised binary formats; for
+ * ZIP containers and text the client's claim is kept when it names a member of that family.
+ */
+export const sniffFileType = (bytes: Uint8Array, claimed: string): string => {
+  const image = sniffImage(bytes)
+  if (image !== undefined) return image.mime
+  const claim = claimed.split(";")[0]?.trim().toLowerCase() ?? ""
+  if (startsWith(bytes, ascii("%PDF-"))) return "application/pdf"
+  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06]))
+    return FAMILIES.zip?.(claim) ? claim : "application/zip"
+  if (startsWith(bytes, [0x1f, 0x8b])) return "application/gzip"
+  if (startsWith(bytes, ascii("ID3")) || startsWith(bytes, [0xff, 0xfb])) return "audio/mpeg"
+  if (startsWith(bytes, ascii("ftyp"), 4))
+    return startsWith(bytes, ascii("qt  "), 8) ? "video/quicktime" : "video/mp4"
+  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WAVE"), 8)) return "audio/wav"
+  if (startsWith(bytes, [0x1a, 0x45, 0xdf, 0xa3])) return "video/webm"
+  if (startsWith(bytes, ascii("OggS"))) return "audio/ogg"
+  if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a]))
+    return "image/tiff"
+  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return "application/x-ole-storage"
+  if (isUtf8Text(bytes)) return FAMILIES.text?.(claim) ? claim : "text/plain"
+  return "application/octet-stream"
+}
+
+/** Whether a block's acceptedMimeTypes (exact types or `type/*`) admit a sniffed type; none = any. */
+export const acceptsType = (accepted: ReadonlyArray<string> | undefined, type: string): boolean =>
+  accepted === undefined ||
+  accepted.length === 0 ||
+  accepted.some((entry) => {
+    const a = entry.trim().toLowerCase()
+    return a === type || a === "*/*" || (a.endsWith("/*") && type.startsWith(a.slice(0, -1)))
+  })
+
+/** A display file name: path parts, control characters and quotes removed, at most 255 characters. */
+export const cleanFilename = (name: string): string => {
+  const base = name.split(/[\\/]/).pop() ?? ""
+  const cleaned = Array.from(base)
+    .filter((c) => {
+      const code = c.charCodeAt(0)
+      return code >= 0x20 && code !== 0x7f && c !== '"'
+    })
+    .join("")
+    .trim()
+    .slice(0, 255)
+  return cleaned === "" || cleaned === "." || cleaned === ".." ? "upload" : cleaned
+}
+
+export const respondentFileKey = (workspaceId: string, formId: string, responseId: string, fileId: string) =>
+  `workspaces/${workspaceId}/forms/${formId}/responses/${responseId}/${fileId}`
+
+export interface RespondentUpload {
+  readonly blockId: string
+  readonly filename: string
+  readonly claimedType: string
+  readonly bytes: Uint8Array
+}
+
+const badBlock = (rule: string) =>
+  new Invalid({
+    message: "uploads go to a file_upload block of this form",
+    issues: [{ path: ["blockId"], rule }]
+  })
+
+/** Stores one respondent upload for a file_upload block of the response's pinned version. */
+export const uploadRespondentFile = (
+  slug: string,
+  responseId: string,
+  token: string,
+  upload: RespondentUpload
+) =>
+  Effect.gen(function* () {
+    const published = yield* loadPublishedForm(slug)
+    const response = yield* loadOwnResponse(published, responseId, token)
+    if (response.status === "completed" && published.settings.submission.allowResponseEditing !== true) {
+      return yield* new Conflict({
+        message: "this response is complete and the form does not allow editing it"
+      })
+    }
+    const definition = yield* pinnedDefinition(published, response)
+    const block = definition.blocks.find((b) => b.id === upload.blockId)
+    if (block === undefined) return yield* badBlock("unknownBlock")
+    if (block.type !== "file_upload") return yield* badBlock("notFileUpload")
+    const maxBytes = block.options.maxSizeMb * 1024 * 1024
+    if (upload.bytes.byteLength > maxBytes) {
+      return yield* new PayloadTooLarge({
+        message: `files for this question are limited to ${block.options.maxSizeMb} MB`
+      })
+    }
+    if (upload.bytes.byteLength === 0) {
+      return yield* new Invalid({
+        message: "the upload is empty",
+        issues: [{ path: ["body"], rule: "empty" }]
+      })
+    }
+    const contentType = sniffFileType(upload.bytes, upload.claimedType)
+    if (!acceptsType(block.options.acceptedMimeTypes, contentType)) {
+      return yield* new Invalid({
+        message: "this question does not accept files of this type",
+        issues: [{ path: ["body"], rule: "fileType" }]
+      })
+    }
+    const responses = yield* ResponseRepository
+    const existing = yield* responses.listFiles(published.form.workspaceId, published.form.id, [response.id])
+    // Room for replacing files, bounded so one response cannot fill the store.
+    if (existing.filter((f) => f.blockId === block.id).length >= block.options.maxFiles + MAX_REPLACEMENTS) {
+      return yield* new Invalid({
+        message: "too many uploads for this question",
+        issues: [{ path: ["blockId"], rule: "maxUploads" }]
+      })
+    }
+    const ids = yield* IdGen
+    const fileId = yield* ids.uuidV7
+    const key = respondentFileKey(published.form.workspaceId, published.form.id, response.id, fileId)
+    yield* Effect.flatMap(BlobStore, (blobs) => blobs.put(key, { bytes: upload.bytes, contentType }))
+    const file: ResponseFileRecord = {
+      id: fileId,
+      workspaceId: published.form.workspaceId,
+      formId: published.form.id,
+      responseId: response.id,
+      blockId: block.id,
+      key,
+      filename: cleanFilename(upload.filename),
+      contentType,
+      size: upload.bytes.byteLength,
+      createdAt: new Date(yield* Clock.currentTimeMillis)
+    }
+    // If the row cannot be written the blob is removed, so no orphan outlives a failed upload.
+    yield* responses
+      .insertFile(file)
+      .pipe(Effect.tapError(() => Effect.ignore(Effect.flatMap(BlobStore, (blobs) => blobs.delete(key)))))
+    return file
+  })
+
+/** Client side: a signed URL for one respondent file of a readable form (scope files:read). */
+export const fileDownloadUrl = (formId: string, fileId: string) =>
+  Effect.gen(function* () {
+    const form = yield* loadForm(formId)
+    const file = yield* Effect.flatMap(ResponseRepository, (r) =>
+      r.getFile(form.workspaceId, form.id, fileId)
+    )
+    if (Option.isNone(file)) return yield* new NotFound({ message: "file not found" })
+    return yield* Effect.flatMap(BlobStore, (blobs) =>
+      blobs.signedUrl(file.value.key, {
+        expiresInSeconds: FILE_URL_TTL_SECONDS,
+        filename: file.value.filename
+      })
+    )
+  })
+
+/** UploadedFile entries of a response: committed uploads its file_upload answers reference. */
+export const uploadedFilesOf = (
+  answers: Readonly<Record<string, unknown>>,
+  files: ReadonlyArray<ResponseFileRecord>,
+  downloadUrl: (file: ResponseFileRecord) => string
+) => {
+  const referenced = new Set(
+    Object.values(answers).flatMap((v) => (Array.isArray(v) ? v.filter((x) => typeof x === "string") : []))
+  )
+  return files
+    .filter((f) => referenced.has(f.key))
+    .map((f) => ({ key: f.key, id: f.id, filename: f.filename, downloadUrl: downloadUrl(f) }))
+}
