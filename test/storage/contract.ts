@@ -11,7 +11,7 @@ import {
   WorkspaceRepository
 } from "@folio/domain"
 import type { StoragePorts } from "@folio/adapters-storage"
-import { Effect, Either, Option } from "effect"
+import { type Context, Effect, Either, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { at, form, next, publication, response, uuid, workspace } from "./fixtures.js"
 import type { StorageTarget } from "./targets.js"
@@ -471,6 +471,155 @@ export const registerStorageContracts = (target: StorageTarget) => {
         expect(token("c", "x")?.avgPosition).toBeCloseTo(1.5, 10)
         expect(stats.samples).toEqual([{ blockId: "t", text: "second" }])
         expect(stats.scores).toEqual([{ id: "s1", count: 2, average: 4, min: 3, max: 5 }])
+      })
+    })
+
+    describe(`ResponseRepository files, respondents and activity [${target.name}]`, () => {
+      const repo = <A, E>(f: (r: Context.Tag.Service<typeof ResponseRepository>) => Effect.Effect<A, E>) =>
+        run(ResponseRepository.pipe(Effect.flatMap(f)))
+
+      it("stores response files per response, finds one by id only in its form and workspace", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const { version } = await publish(f)
+        const a = response(f, version.id)
+        const b = response(f, version.id)
+        await repo((r) => r.insert(a))
+        await repo((r) => r.insert(b))
+        const file = (responseId: string, n: number) => ({
+          id: crypto.randomUUID(),
+          workspaceId: ws.id,
+          formId: f.id,
+          responseId,
+          blockId: "blk_files",
+          key: `workspaces/${ws.id}/forms/${f.id}/responses/${responseId}/${n}`,
+          filename: `f${n}.pdf`,
+          contentType: "application/pdf",
+          size: n,
+          createdAt: at(`2026-03-0${n}T00:00:00.000Z`)
+        })
+        const files = [file(a.id, 1), file(a.id, 2), file(b.id, 3)]
+        for (const x of files) await repo((r) => r.insertFile(x))
+        // The key is unique: a second row for the same object is refused.
+        const dup = await run(
+          Effect.either(
+            ResponseRepository.pipe(
+              Effect.flatMap((r) => r.insertFile({ ...file(a.id, 1), id: crypto.randomUUID() }))
+            )
+          )
+        )
+        expect(Either.isLeft(dup)).toBe(true)
+        expect((await repo((r) => r.listFiles(ws.id, f.id, [a.id]))).map((x) => x.size)).toEqual([1, 2])
+        expect(await repo((r) => r.listFiles(ws.id, f.id, [a.id, b.id]))).toEqual(files)
+        expect(await repo((r) => r.listFiles(ws.id, f.id, []))).toEqual([])
+        expect(Option.getOrThrow(await repo((r) => r.getFile(ws.id, f.id, files[2]?.id ?? "")))).toEqual(
+          files[2]
+        )
+        const other = await newWorkspace()
+        expect(Option.isNone(await repo((r) => r.getFile(other.id, f.id, files[2]?.id ?? "")))).toBe(true)
+      })
+
+      it("counts earlier responses by respondent key and by client hash within the window", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const { version } = await publish(f)
+        const rows = [
+          { key: "k1", client: "c1", status: "completed" as const, at: "2026-03-01T00:00:00.000Z" },
+          { key: "k1", client: "c1", status: "partial" as const, at: "2026-03-02T00:00:00.000Z" },
+          { key: "k2", client: "c1", status: "completed" as const, at: "2026-01-01T00:00:00.000Z" },
+          { key: "k3", client: "c2", status: "completed" as const, at: "2026-03-03T00:00:00.000Z" }
+        ]
+        for (const x of rows) {
+          await repo((r) =>
+            r.insert(
+              response(f, version.id, {
+                status: x.status,
+                completedAt: x.status === "completed" ? at(x.at) : null,
+                createdAt: at(x.at),
+                meta: { respondentKey: x.key, clientHash: x.client }
+              })
+            )
+          )
+        }
+        const since = at("2026-02-01T00:00:00.000Z")
+        expect(
+          await repo((r) =>
+            r.respondentHistory(ws.id, f.id, { respondentKey: "k1", clientHash: "c1", since })
+          )
+        ).toEqual({
+          byKey: { total: 2, completed: 1 },
+          byClient: { total: 2, completed: 1 }
+        })
+        expect(
+          await repo((r) =>
+            r.respondentHistory(ws.id, f.id, { respondentKey: null, clientHash: "c2", since })
+          )
+        ).toEqual({
+          byKey: { total: 0, completed: 0 },
+          byClient: { total: 1, completed: 1 }
+        })
+      })
+
+      it("aggregates activity of a date cohort and interview stats without reading transcripts", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const { version } = await publish(f)
+        const mk = (createdAt: string, completedAfterSeconds: number | null, interview?: unknown) =>
+          repo((r) =>
+            r.insert(
+              response(f, version.id, {
+                createdAt: at(createdAt),
+                status: completedAfterSeconds === null ? ("partial" as const) : ("completed" as const),
+                completedAt:
+                  completedAfterSeconds === null
+                    ? null
+                    : new Date(at(createdAt).getTime() + completedAfterSeconds * 1000),
+                meta: interview === undefined ? {} : { interview }
+              })
+            )
+          )
+        await mk("2026-03-01T10:00:00.000Z", 60, {
+          transcript: [{ role: "user", content: "x", blockId: "b", turnId: "t" }],
+          analysisStatus: "completed",
+          insights: [{ code: "price" }, { code: "price" }, { code: "speed" }],
+          quality: { completionReason: null, exchangeCount: 4, followupCount: 0 }
+        })
+        await mk("2026-03-01T12:00:00.000Z", 120, {
+          analysisStatus: "failed",
+          insights: [{ codeId: "price" }]
+        })
+        await mk("2026-03-02T10:00:00.000Z", null, {
+          transcript: [{ role: "assistant", content: "q", blockId: "b", turnId: "t" }]
+        })
+        await mk("2026-04-01T10:00:00.000Z", 30)
+        const activity = await repo((r) =>
+          r.activity(ws.id, f.id, {
+            from: at("2026-03-01T00:00:00.000Z"),
+            to: at("2026-03-31T00:00:00.000Z")
+          })
+        )
+        expect(activity).toEqual({
+          started: 3,
+          completed: 2,
+          averageCompletionSeconds: 90,
+          medianCompletionSeconds: 90,
+          daily: [
+            { day: "2026-03-01", started: 2, completed: 2 },
+            { day: "2026-03-02", started: 1, completed: 0 }
+          ]
+        })
+        const stats = await repo((r) => r.interviewStats(ws.id, f.id))
+        expect(stats).toEqual({
+          started: 4,
+          engaged: 1,
+          completed: 3,
+          analysis: { completed: 1, failed: 1, pending: 1 },
+          codes: [
+            { code: "price", responses: 2, mentions: 3 },
+            { code: "speed", responses: 1, mentions: 1 }
+          ],
+          averageExchangeCount: 4
+        })
       })
     })
 
