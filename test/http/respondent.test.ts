@@ -370,3 +370,22 @@ describe("the responses summary", () => {
     })
   })
 })
+
+describe("the respondent routes' budget per client address", () => {
+  it("answers 429 with Retry-After once an address exceeds its requests per minute", async () => {
+    const limited = await startApp({ config: { respondentRequestsPerIp: 3 } })
+    try {
+      const statuses: Array<number> = []
+      let last: Response | undefined
+      for (let i = 0; i < 5; i++) {
+        last = await fetch(`${limited.origin}/f/no-such-form/form`)
+        statuses.push(last.status)
+      }
+      expect(statuses).toEqual([404, 404, 404, 429, 429])
+      expect(Number(last?.headers.get("retry-after"))).toBeGreaterThan(0)
+      expect(((await last?.json()) as { error: { code: string } }).error.code).toBe("rate_limited")
+    } finally {
+      await limited.close()
+    }
+  })
+})

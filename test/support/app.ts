@@ -36,6 +36,7 @@ export const startApp = async (
     rateLimitPerKey: 120,
     authAttemptsPerIp: 600,
     insightsAutoThreshold: 0.3,
+    respondentRequestsPerIp: 100_000,
     ...options.config
   }
   const scope = Effect.runSync(Scope.make())

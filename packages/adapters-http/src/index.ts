@@ -11,6 +11,7 @@ import { MetaLive } from "./meta/Http.js"
 import { EnvelopeMiddlewareLive } from "./middleware.js"
 import { OpenApiRoute } from "./openapi.js"
 import { RespondentLive } from "./respondent/Http.js"
+import { RespondentRateLimitLive } from "./respondent/rate-limit.js"
 import { UsageBatcherLive } from "./usage-batcher.js"
 
 export * from "./api.js"
@@ -21,6 +22,7 @@ export * from "./health/routes.js"
 export * from "./middleware.js"
 export * from "./openapi.js"
 export * from "./public-origin.js"
+export { RespondentRateLimitPolicy } from "./respondent/rate-limit.js"
 export * from "./usage-batcher.js"
 
 export const FormsApiLive = HttpApiBuilder.api(FormsApi).pipe(
@@ -28,6 +30,7 @@ export const FormsApiLive = HttpApiBuilder.api(FormsApi).pipe(
   Layer.provide(FormsLive),
   Layer.provide(RespondentLive),
   Layer.provide(AuthenticationLive),
+  Layer.provide(RespondentRateLimitLive),
   Layer.provide(UsageBatcherLive)
 )
 

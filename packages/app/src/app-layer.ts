@@ -8,7 +8,8 @@ import {
   FormsHttpLive,
   PublicOrigin,
   RateLimitPolicy,
-  ReadinessCheck
+  ReadinessCheck,
+  RespondentRateLimitPolicy
 } from "@folio/adapters-http"
 import { StorageHealth } from "@folio/adapters-storage"
 import { BuiltInInsightExtractorLive, IdGenLive, InsightPolicy } from "@folio/domain"
@@ -52,6 +53,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         IdGenLive,
         Layer.succeed(BlobSigningSecret, secret),
         Layer.succeed(PublicOrigin, config.publicOrigin),
+        Layer.succeed(RespondentRateLimitPolicy, { perIpPerMinute: config.respondentRequestsPerIp }),
         BuiltInInsightExtractorLive,
         Layer.succeed(InsightPolicy, {
           autoThreshold: config.insightsAutoThreshold,

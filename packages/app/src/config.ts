@@ -30,6 +30,8 @@ export interface AppConfig {
   readonly rateLimitPerKey: number
   /** Authentication attempts per minute per client IP (spec: 600). */
   readonly authAttemptsPerIp: number
+  /** Requests per minute per client IP on the public respondent routes. */
+  readonly respondentRequestsPerIp: number
   /** Share of scanned responses (0..1) past which an insight candidate is marked `auto`. */
   readonly insightsAutoThreshold: number
 }
@@ -132,6 +134,7 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigError.ConfigError> = Effe
     )("LOG_LEVEL").pipe(Config.withDefault("info" as const)),
     rateLimitPerKey: yield* positive("RATE_LIMIT_PER_KEY", 120),
     authAttemptsPerIp: yield* positive("AUTH_ATTEMPTS_PER_IP", 600),
+    respondentRequestsPerIp: yield* positive("RESPONDENT_REQUESTS_PER_IP", 300),
     insightsAutoThreshold: yield* Config.number("INSIGHTS_AUTO_THRESHOLD").pipe(
       Config.withDefault(0.3),
       check("INSIGHTS_AUTO_THRESHOLD", "must be a number from 0 to 1", (n: number) => n >= 0 && n <= 1)

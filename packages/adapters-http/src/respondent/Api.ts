@@ -5,6 +5,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { FormDefinition, FormSettings, RespondentEstimateSchema, Uuid } from "@folio/domain"
 import { Schema } from "effect"
 import { Data } from "../envelope.js"
+import { RespondentRateLimit } from "./rate-limit.js"
 import {
   ClosedError,
   ConflictError,
@@ -13,6 +14,7 @@ import {
   InvalidError,
   NotFoundError,
   PayloadTooLargeError,
+  RateLimitedError,
   UnprocessableError
 } from "../errors.js"
 
@@ -125,5 +127,7 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
   .addError(UnprocessableError)
   .addError(PayloadTooLargeError)
   .addError(InvalidError)
+  .addError(RateLimitedError)
   .addError(InternalError)
+  .middleware(RespondentRateLimit)
   .annotate(OpenApi.Description, "Public respondent routes of a published form") {}
