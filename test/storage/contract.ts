@@ -474,6 +474,81 @@ export const registerStorageContracts = (target: StorageTarget) => {
       })
     })
 
+    describe(`ResponseRepository.answerStats under completion, edits and rebuilds [${target.name}]`, () => {
+      it("keeps the aggregates exact when a completed response is edited and after a rebuild", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const { version } = await publish(f)
+        const stats = () =>
+          run(
+            ResponseRepository.pipe(
+              Effect.flatMap((r) => r.answerStats(ws.id, f.id, { sampleBlockIds: [], samplesPerBlock: 0 }))
+            )
+          )
+        const a = response(f, version.id, {
+          status: "partial",
+          completedAt: null,
+          answers: { n: 1, c: ["x"] }
+        })
+        const b = response(f, version.id, {
+          answers: { n: 9, q: "k" },
+          meta: { scores: [{ id: "s", score: 9 }] }
+        })
+        await run(ResponseRepository.pipe(Effect.flatMap((r) => r.insert(a))))
+        await run(ResponseRepository.pipe(Effect.flatMap((r) => r.insert(b))))
+        // A partial response does not count; its completion does.
+        expect((await stats()).blocks.find((x) => x.blockId === "n")).toMatchObject({
+          answered: 1,
+          min: 9,
+          max: 9
+        })
+        const done = {
+          ...a,
+          status: "completed" as const,
+          completedAt: at("2026-03-05T00:00:00.000Z"),
+          meta: { scores: [{ id: "s", score: 1 }] }
+        }
+        await run(ResponseRepository.pipe(Effect.flatMap((r) => r.update(done))))
+        expect((await stats()).blocks.find((x) => x.blockId === "n")).toEqual({
+          blockId: "n",
+          answered: 2,
+          average: 5,
+          min: 1,
+          max: 9
+        })
+        // Editing the response that held the maximum: the extreme is recomputed, not left stale.
+        const edited = { ...b, answers: { n: 4, q: "z" }, meta: { scores: [{ id: "s", score: 4 }] } }
+        await run(ResponseRepository.pipe(Effect.flatMap((r) => r.update(edited))))
+        const after = await stats()
+        expect(after.blocks.find((x) => x.blockId === "n")).toEqual({
+          blockId: "n",
+          answered: 2,
+          average: 2.5,
+          min: 1,
+          max: 4
+        })
+        expect(after.tokens.filter((t) => t.blockId === "q").map((t) => [t.token, t.count])).toEqual([
+          ["z", 1]
+        ])
+        expect(after.tokens.find((t) => t.blockId === "c")).toMatchObject({
+          token: "x",
+          count: 1,
+          avgPosition: 1
+        })
+        expect(after.scores).toEqual([{ id: "s", count: 2, average: 2.5, min: 1, max: 4 }])
+        await run(ResponseRepository.pipe(Effect.flatMap((r) => r.rebuildAnswerStats(f.id))))
+        const rebuilt = await stats()
+        const sorted = (x: typeof rebuilt) => ({
+          blocks: [...x.blocks].sort((p, q) => (p.blockId < q.blockId ? -1 : 1)),
+          tokens: [...x.tokens].sort((p, q) =>
+            `${p.blockId}${p.token}` < `${q.blockId}${q.token}` ? -1 : 1
+          ),
+          scores: x.scores
+        })
+        expect(sorted(rebuilt)).toEqual(sorted(after))
+      })
+    })
+
     describe(`ResponseRepository files, respondents and activity [${target.name}]`, () => {
       const repo = <A, E>(f: (r: Context.Tag.Service<typeof ResponseRepository>) => Effect.Effect<A, E>) =>
         run(ResponseRepository.pipe(Effect.flatMap(f)))

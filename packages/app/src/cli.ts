@@ -8,6 +8,7 @@ import {
   IdGenLive,
   issueApiKey,
   parseScopeList,
+  ResponseRepository,
   revokeApiKey,
   WorkspaceRepository
 } from "@folio/domain"
@@ -23,6 +24,7 @@ const USAGE = `usage: npm run cli -- <command>
   key create --workspace ID --scopes forms:read,forms:write,... [--name NAME]   (--scopes all = every scope)
   key list --workspace ID
   key revoke --workspace ID KEY_ID
+  stats rebuild [--form ID]      recompute the kept answer aggregates (after importing responses by SQL)
 `
 
 class UsageError extends Error {}
@@ -33,6 +35,7 @@ const parsed = parseArgs({
   options: {
     workspace: { type: "string" },
     scopes: { type: "string" },
+    form: { type: "string" },
     name: { type: "string" },
     help: { type: "boolean", short: "h" }
   },
@@ -83,6 +86,12 @@ const command = Effect.gen(function* () {
       if (arg === undefined) throw new UsageError("missing KEY_ID")
       yield* revokeApiKey(workspaceId, arg)
       yield* Console.log(`key ${arg} revoked`)
+      return
+    }
+    case "stats rebuild": {
+      const formId = typeof opts.form === "string" ? opts.form : undefined
+      yield* ResponseRepository.pipe(Effect.flatMap((r) => r.rebuildAnswerStats(formId)))
+      yield* Console.log(`answer stats rebuilt for ${formId === undefined ? "every form" : `form ${formId}`}`)
       return
     }
     default:

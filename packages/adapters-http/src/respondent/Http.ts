@@ -2,13 +2,13 @@
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
   closedReason,
+  completedCountIfLimited,
   type DomainError,
   encodeFormDefinition,
   type FormClosed,
   loadPublishedForm,
   publicSettings,
   type ResponseRecord,
-  ResponseRepository,
   saveAnswers,
   startResponse,
   uploadRespondentFile
@@ -60,9 +60,7 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
     .handle("form", ({ path }) =>
       Effect.gen(function* () {
         const published = yield* loadPublishedForm(path.slug)
-        const completed = yield* Effect.flatMap(ResponseRepository, (r) =>
-          r.count(published.form.workspaceId, published.form.id, "completed")
-        )
+        const completed = yield* completedCountIfLimited(published)
         const now = new Date(yield* Clock.currentTimeMillis)
         const reason = closedReason(published.settings, completed, now)
         return data({

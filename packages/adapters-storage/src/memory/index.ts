@@ -322,6 +322,8 @@ export const makeMemoryStorage = () => {
           }))
         }
       }),
+    // The memory store aggregates on every read; there is nothing kept to rebuild.
+    rebuildAnswerStats: () => Effect.void,
     respondentHistory: (workspaceId, formId, query) =>
       Effect.sync(() => {
         const mine = [...responses.values()].filter(

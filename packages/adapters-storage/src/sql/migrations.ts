@@ -3,8 +3,10 @@
 import { Migrator } from "@effect/sql"
 import foundation from "./migrations/0001_foundation.js"
 import respondents from "./migrations/0002_respondents.js"
+import answerStats from "./migrations/0003_answer_stats.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
-  "0002_respondents": respondents
+  "0002_respondents": respondents,
+  "0003_answer_stats": answerStats
 })

@@ -2,6 +2,7 @@
 import { SqlClient } from "@effect/sql"
 import { type ResponseFileRecord, ResponseRepository, type ResponseRecord } from "@folio/domain"
 import { Effect, Option } from "effect"
+import { applyContributions, readAnswerStats, rebuildAnswerStats, recomputeExtremes } from "./answer-stats.js"
 import { orStorageError } from "./errors.js"
 import { jsonParam } from "./json.js"
 import { timeIdCursor, toPage } from "./keyset.js"
@@ -61,21 +62,40 @@ const toResponse = (row: ResponseRow): ResponseRecord => ({
 export const makeResponseRepository = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   return ResponseRepository.of({
-    insert: (r) =>
-      orStorageError(
-        sql`insert into responses (id, workspace_id, form_id, form_version_id, status, answers, meta,
+    insert: (r) => {
+      const insert = sql`insert into responses (id, workspace_id, form_id, form_version_id, status, answers, meta,
                                    created_at, updated_at, completed_at)
             values (${r.id}, ${r.workspaceId}, ${r.formId}, ${r.formVersionId}, ${r.status},
                     ${jsonParam(r.answers)}::jsonb, ${jsonParam(r.meta)}::jsonb,
-                    ${r.createdAt}, ${r.updatedAt}, ${r.completedAt})`.pipe(Effect.asVoid)
-      ),
+                    ${r.createdAt}, ${r.updatedAt}, ${r.completedAt})`
+      return orStorageError(
+        r.status === "completed"
+          ? sql.withTransaction(Effect.zipRight(insert, applyContributions(sql, r.formId, r, 1)))
+          : Effect.asVoid(insert)
+      ).pipe(Effect.asVoid)
+    },
+    // The row and the kept aggregates change in one transaction: a completion adds its answers, an
+    // edit of a completed response swaps its old contribution for the new one.
     update: (r) =>
       orStorageError(
-        sql`update responses set status = ${r.status}, answers = ${jsonParam(r.answers)}::jsonb,
+        sql.withTransaction(
+          Effect.gen(function* () {
+            const [old] = yield* sql<ResponseRow>`
+              select * from responses
+              where id = ${r.id} and workspace_id = ${r.workspaceId} and form_id = ${r.formId}
+              for update`
+            if (old === undefined) return false
+            yield* sql`update responses set status = ${r.status}, answers = ${jsonParam(r.answers)}::jsonb,
                                  meta = ${jsonParam(r.meta)}::jsonb, updated_at = ${r.updatedAt},
                                  completed_at = ${r.completedAt}
-            where id = ${r.id} and workspace_id = ${r.workspaceId} and form_id = ${r.formId}
-            returning id`.pipe(Effect.map((rows) => rows.length > 0))
+                       where id = ${r.id}`
+            const before = toResponse(old)
+            if (before.status === "completed") yield* applyContributions(sql, r.formId, before, -1)
+            if (r.status === "completed") yield* applyContributions(sql, r.formId, r, 1)
+            if (before.status === "completed") yield* recomputeExtremes(sql, r.formId, before)
+            return true
+          })
+        )
       ),
     get: (workspaceId, formId, id) =>
       orStorageError(
@@ -99,97 +119,8 @@ export const makeResponseRepository = Effect.gen(function* () {
         })
       ),
     answerStats: (workspaceId, formId, options) =>
-      orStorageError(
-        Effect.gen(function* () {
-          const scope = sql`r.form_id = ${formId} and r.workspace_id = ${workspaceId} and r.status = 'completed'`
-          const blocks = yield* sql<{
-            block_id: string
-            answered: number
-            average: number | null
-            min: number | null
-            max: number | null
-          }>`
-            select e.key as block_id, count(*)::int as answered,
-                   avg((e.value #>> '{}')::float8) filter (where jsonb_typeof(e.value) = 'number') as average,
-                   min((e.value #>> '{}')::float8) filter (where jsonb_typeof(e.value) = 'number') as min,
-                   max((e.value #>> '{}')::float8) filter (where jsonb_typeof(e.value) = 'number') as max
-            from responses r cross join lateral jsonb_each(r.answers) e
-            where ${scope}
-            group by e.key`
-          const scalars = yield* sql<{ block_id: string; token: string; count: number }>`
-            select e.key as block_id, e.value #>> '{}' as token, count(*)::int as count
-            from responses r cross join lateral jsonb_each(r.answers) e
-            where ${scope} and jsonb_typeof(e.value) = 'string'
-            group by e.key, e.value #>> '{}'`
-          const elements = yield* sql<{
-            block_id: string
-            token: string
-            count: number
-            avg_position: number
-          }>`
-            select e.key as block_id, a.v as token, count(*)::int as count, avg(a.pos)::float8 as avg_position
-            from responses r cross join lateral jsonb_each(r.answers) e
-                 cross join lateral jsonb_array_elements_text(e.value) with ordinality as a(v, pos)
-            where ${scope} and jsonb_typeof(e.value) = 'array'
-            group by e.key, a.v`
-          const samples =
-            options.sampleBlockIds.length === 0
-              ? []
-              : yield* sql<{ block_id: string; text: string }>`
-                  select block_id, text from (
-                    select e.key as block_id, e.value #>> '{}' as text,
-                           row_number() over (partition by e.key order by r.completed_at desc, r.id desc) as n
-                    from responses r cross join lateral jsonb_each(r.answers) e
-                    where ${scope} and jsonb_typeof(e.value) = 'string' and ${sql.in("e.key", options.sampleBlockIds)}
-                  ) ranked
-                  where n <= ${options.samplesPerBlock}
-                  order by block_id, n`
-          const scores = yield* sql<{
-            id: string
-            count: number
-            average: number | null
-            min: number | null
-            max: number | null
-          }>`
-            select s ->> 'id' as id, count((s ->> 'score')::float8)::int as count,
-                   avg((s ->> 'score')::float8) as average, min((s ->> 'score')::float8) as min,
-                   max((s ->> 'score')::float8) as max
-            from responses r cross join lateral jsonb_array_elements(coalesce(r.meta -> 'scores', '[]'::jsonb)) s
-            where ${scope}
-            group by s ->> 'id'`
-          return {
-            blocks: blocks.map((b) => ({
-              blockId: b.block_id,
-              answered: b.answered,
-              average: b.average,
-              min: b.min,
-              max: b.max
-            })),
-            tokens: [
-              ...scalars.map((t) => ({
-                blockId: t.block_id,
-                token: t.token,
-                count: t.count,
-                avgPosition: null
-              })),
-              ...elements.map((t) => ({
-                blockId: t.block_id,
-                token: t.token,
-                count: t.count,
-                avgPosition: t.avg_position
-              }))
-            ],
-            samples: samples.map((x) => ({ blockId: x.block_id, text: x.text })),
-            scores: scores.map((x) => ({
-              id: x.id,
-              count: x.count,
-              average: x.average,
-              min: x.min,
-              max: x.max
-            }))
-          }
-        })
-      ),
+      orStorageError(readAnswerStats(sql, workspaceId, formId, options)),
+    rebuildAnswerStats: (formId) => orStorageError(sql.withTransaction(rebuildAnswerStats(sql, formId))),
     respondentHistory: (workspaceId, formId, query) =>
       orStorageError(
         sql<{ key_total: number; key_completed: number; client_total: number; client_completed: number }>`

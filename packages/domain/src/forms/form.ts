@@ -87,6 +87,25 @@ export const readStoredDefinition = (kind: FormKind, stored: unknown): AnyDefini
 
 export const readStoredSettings = (stored: unknown): FormSettings | null => settingsMemo("s", stored)
 
+const versionCache = new Map<string, FormDefinition | null>()
+const VERSION_CACHE_LIMIT = 1000
+
+/**
+ * The classic definition of a published version. Versions are immutable, so the decoded value is
+ * kept by version id (bounded, oldest out) and a respondent's every request does not decode again.
+ */
+export const readVersionDefinition = (versionId: string, stored: unknown): FormDefinition | null => {
+  const hit = versionCache.get(versionId)
+  if (hit !== undefined || versionCache.has(versionId)) return hit ?? null
+  const value = Either.getOrNull(decodeFormDefinition(stored))
+  if (versionCache.size >= VERSION_CACHE_LIMIT) {
+    const oldest = versionCache.keys().next()
+    if (oldest.done !== true) versionCache.delete(oldest.value)
+  }
+  versionCache.set(versionId, value)
+  return value
+}
+
 /** Public slugs: lowercase letters, digits and single hyphens, 3..64 characters. */
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,63}$/
 

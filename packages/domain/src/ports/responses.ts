@@ -59,6 +59,58 @@ export interface AnswerStats {
   }>
 }
 
+/**
+ * One completed response's share of the AnswerStats aggregates, so a store can keep them
+ * incrementally: kind 0 = a block answered (with its number, if numeric), 1 = a string answer,
+ * 2 = an array element at a 1-based position, 3 = a stored score.
+ */
+export interface AnswerStatContribution {
+  readonly blockId: string
+  readonly kind: 0 | 1 | 2 | 3
+  readonly token: string
+  readonly n: number
+  readonly numN: number
+  readonly numSum: number
+  /** The numeric value, for min and max (null when not numeric). */
+  readonly num: number | null
+  readonly posSum: number
+}
+
+/** The contributions of one response's answers and stored scores (AnswerStats semantics). */
+export const answerContributions = (
+  answers: Readonly<Record<string, unknown>>,
+  meta: Readonly<Record<string, unknown>>
+): ReadonlyArray<AnswerStatContribution> => {
+  const rows = new Map<string, { -readonly [K in keyof AnswerStatContribution]: AnswerStatContribution[K] }>()
+  const add = (blockId: string, kind: 0 | 1 | 2 | 3, token: string, num: number | null, pos: number) => {
+    const k = `${kind}\u0000${blockId}\u0000${token}`
+    const row = rows.get(k) ?? { blockId, kind, token, n: 0, numN: 0, numSum: 0, num: null, posSum: 0 }
+    row.n += 1
+    if (num !== null) {
+      row.numN += 1
+      row.numSum += num
+      row.num = row.num === null ? num : Math.min(row.num, num)
+    }
+    row.posSum += pos
+    rows.set(k, row)
+  }
+  for (const [blockId, value] of Object.entries(answers)) {
+    add(blockId, 0, "", typeof value === "number" ? value : null, 0)
+    if (typeof value === "string") add(blockId, 1, value, null, 0)
+    if (Array.isArray(value)) {
+      for (const [i, v] of value.entries())
+        add(blockId, 2, typeof v === "string" ? v : JSON.stringify(v), null, i + 1)
+    }
+  }
+  const scores = meta.scores
+  if (Array.isArray(scores)) {
+    for (const s of scores as ReadonlyArray<{ readonly id?: unknown; readonly score?: unknown }>) {
+      if (typeof s?.id === "string") add(s.id, 3, "", typeof s.score === "number" ? s.score : null, 0)
+    }
+  }
+  return [...rows.values()]
+}
+
 /** A respondent upload stored in the blob store, committed to one response and one file_upload block. */
 export interface ResponseFileRecord {
   readonly id: string
@@ -161,6 +213,8 @@ export interface ResponseRepositoryService {
     formId: string,
     responseIds: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyArray<ResponseFileRecord>, StorageError>
+  /** Recomputes any incrementally kept aggregates from the responses (all forms when omitted). */
+  readonly rebuildAnswerStats: (formId?: string) => Effect.Effect<void, StorageError>
   readonly count: (
     workspaceId: string,
     formId: string,

@@ -8,8 +8,8 @@ import { Conflict, Forbidden, type Invalid, NotFound, type StorageError } from "
 import { type FormRecord, FormRepository, type FormVersionRecord } from "../../ports/forms.js"
 import { IdGen } from "../../ports/id-gen.js"
 import { type ResponseRecord, ResponseRepository } from "../../ports/responses.js"
-import { decodeFormDefinition, type FormDefinition } from "../definition/definition.js"
-import { readStoredSettings } from "../form.js"
+import type { FormDefinition } from "../definition/definition.js"
+import { readStoredSettings, readVersionDefinition } from "../form.js"
 import { defaultFormSettings, encodeFormSettings, type FormSettings } from "../settings/settings.js"
 import { validateAnswers } from "./answers.js"
 import { hasRandomization, type PresentedOrder, presentationOrder } from "./presentation.js"
@@ -54,12 +54,12 @@ export const loadPublishedForm = (
       forms.getVersion(form.workspaceId, form.id, form.currentVersionId),
       Option.match({ onNone: () => Effect.fail(missing()), onSome: Effect.succeed })
     )
-    const definition = decodeFormDefinition(version.definition)
-    if (Either.isLeft(definition)) return yield* missing()
+    const definition = readVersionDefinition(version.id, version.definition)
+    if (definition === null) return yield* missing()
     return {
       form,
       version,
-      definition: definition.right,
+      definition,
       settings: readStoredSettings(form.settings) ?? defaultFormSettings()
     }
   })
@@ -83,11 +83,17 @@ export const closedReason = (
   return undefined
 }
 
+/** Completed responses so far, counted only when a maxResponses limit makes the number matter. */
+export const completedCountIfLimited = (published: PublishedForm) =>
+  published.settings.submission.maxResponses === undefined
+    ? Effect.succeed(0)
+    : Effect.flatMap(ResponseRepository, (r) =>
+        r.count(published.form.workspaceId, published.form.id, "completed")
+      )
+
 const ensureOpen = (published: PublishedForm) =>
   Effect.gen(function* () {
-    const completed = yield* Effect.flatMap(ResponseRepository, (r) =>
-      r.count(published.form.workspaceId, published.form.id, "completed")
-    )
+    const completed = yield* completedCountIfLimited(published)
     const reason = closedReason(published.settings, completed, yield* now)
     if (reason !== undefined)
       return yield* Effect.fail(new FormClosed(reason, published.settings.submission.closedMessage))
@@ -260,10 +266,11 @@ export const pinnedDefinition = (published: PublishedForm, response: ResponseRec
     const version = yield* Effect.flatMap(FormRepository, (r) =>
       r.getVersion(published.form.workspaceId, published.form.id, response.formVersionId)
     )
-    const decoded = Option.isSome(version) ? decodeFormDefinition(version.value.definition) : undefined
-    if (decoded === undefined || Either.isLeft(decoded))
-      return yield* new NotFound({ message: "form version not found" })
-    return decoded.right
+    const decoded = Option.isSome(version)
+      ? readVersionDefinition(version.value.id, version.value.definition)
+      : null
+    if (decoded === null) return yield* new NotFound({ message: "form version not found" })
+    return decoded
   })
 
 export const saveAnswers = (

@@ -1,0 +1,78 @@
+// Running the real server for a benchmark: the CLI for workspaces and keys, a child process on a
+// free port with the budgets lifted, and a clean stop.
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+
+export const root = fileURLToPath(new URL("..", import.meta.url))
+const exec = promisify(execFile)
+
+export const cli = async (env: NodeJS.ProcessEnv, args: ReadonlyArray<string>) =>
+  (
+    await exec(process.execPath, [`${root}packages/app/dist/cli.js`, ...args], {
+      env: { ...process.env, ...env }
+    })
+  ).stdout
+
+/** A workspace and a full-scope key in it. */
+export const provision = async (env: NodeJS.ProcessEnv, name: string) => {
+  const ws = /workspace ([0-9a-f-]{36})/.exec(await cli(env, ["workspace", "create", name]))?.[1] ?? ""
+  const key =
+    /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(
+      await cli(env, ["key", "create", "--workspace", ws, "--scopes", "all"])
+    )?.[0] ?? ""
+  return { ws, key }
+}
+
+export const freePort = async () => {
+  const { createServer } = await import("node:net")
+  return new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const a = s.address()
+      s.close(() => resolve(typeof a === "object" && a !== null ? a.port : 0))
+    })
+  })
+}
+
+/** The node flags `npm start` runs the server with (package.json is their one source). */
+export const serverNodeFlags = (): ReadonlyArray<string> => {
+  const scripts = (JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: { start: string } })
+    .scripts
+  const flags = /node ((?:--\S+ )*)packages\/app\/dist\/main\.js/.exec(scripts.start)?.[1] ?? ""
+  return flags.split(" ").filter((f) => f !== "")
+}
+
+export const startServer = async (
+  env: NodeJS.ProcessEnv
+): Promise<{ origin: string; child: ChildProcess }> => {
+  const port = await freePort()
+  const child = spawn(process.execPath, [...serverNodeFlags(), `${root}packages/app/dist/main.js`], {
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      LOG_LEVEL: "warning",
+      RATE_LIMIT_PER_KEY: "1000000000",
+      AUTH_ATTEMPTS_PER_IP: "1000000000",
+      RESPONDENT_REQUESTS_PER_IP: "1000000000"
+    },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  const origin = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${origin}/readyz`)).ok) return { origin, child }
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error("server did not become ready")
+}
+
+export const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.once("exit", () => resolve())
+    child.kill("SIGTERM")
+  })
