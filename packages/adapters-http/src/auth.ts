@@ -8,22 +8,16 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import {
-  ApiKeyRepository,
-  decideRate,
-  IP_AUTH_ATTEMPTS_PER_MINUTE,
-  ipBucket,
-  KEY_REQUESTS_PER_MINUTE,
-  keyBucket,
+  type ApiKeyRepository,
+  authenticate,
   missingScopes,
-  parseApiKey,
   Principal,
-  RATE_WINDOW_MS,
   type RateDecision,
-  RateLimitStore,
-  type RateLimitHit,
-  verifyApiKey
+  RateLimitPolicy,
+  type RateLimitStore,
+  UsageBatcher
 } from "@folio/domain"
-import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import {
   type ForbiddenError,
   forbidden,
@@ -34,18 +28,8 @@ import {
   UnauthorizedError,
   unauthorized
 } from "./errors.js"
-import { UsageBatcher } from "./usage-batcher.js"
 
-/** The budgets; a Reference so tests and deployments can tighten them without code changes. */
-export class RateLimitPolicy extends Context.Reference<RateLimitPolicy>()(
-  "@folio/adapters-http/RateLimitPolicy",
-  {
-    defaultValue: () => ({
-      perKeyPerMinute: KEY_REQUESTS_PER_MINUTE,
-      authAttemptsPerIpPerMinute: IP_AUTH_ATTEMPTS_PER_MINUTE
-    })
-  }
-) {}
+export { RateLimitPolicy }
 
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
   failure: Schema.Union(UnauthorizedError, RateLimitedError, InternalError),
@@ -53,7 +37,7 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
-const rateHeaders = (d: RateDecision): Record<string, string> => ({
+export const rateHeaders = (d: RateDecision): Record<string, string> => ({
   "x-ratelimit-limit": String(d.limit),
   "x-ratelimit-remaining": String(d.remaining),
   "x-ratelimit-reset": String(d.resetSeconds)
@@ -70,55 +54,23 @@ const clientIp = (request: HttpServerRequest.HttpServerRequest): string =>
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function* () {
-    const keys = yield* ApiKeyRepository
-    const limits = yield* RateLimitStore
     const batcher = yield* UsageBatcher
+    const stores = yield* Effect.context<ApiKeyRepository | RateLimitStore>()
     return Authentication.of({
       bearer: (token) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const policy = yield* RateLimitPolicy
-          const now = yield* Clock.currentTimeMillis
-
-          const ipKey = ipBucket(clientIp(request))
-          const tooManyAttempts = (hit: RateLimitHit) => {
-            const d = decideRate(hit.count, policy.authAttemptsPerIpPerMinute, hit.resetAt, now)
-            return d.allowed
-              ? Effect.void
-              : Effect.zipRight(
-                  withHeaders({ "retry-after": String(d.resetSeconds) }),
-                  Effect.fail(
-                    rateLimited("too many authentication attempts from this address", d.resetSeconds)
-                  )
-                )
-          }
-          // A rejected attempt still counts against the client's IP, so guessing keys is throttled.
-          const reject = (message: string) =>
-            Effect.flatMap(limits.hit(ipKey, RATE_WINDOW_MS, now), (hit) =>
-              Effect.zipRight(tooManyAttempts(hit), Effect.fail(unauthorized(message)))
-            )
-
-          const presented = Redacted.value(token)
-          const parsed = parseApiKey(presented)
-          if (parsed === undefined) return yield* reject("missing or malformed API key")
-          const found = yield* keys.findByPrefix(parsed.prefix)
-          if (Option.isNone(found) || !verifyApiKey(presented, found.value.hash))
-            return yield* reject("unknown API key")
-          const key = found.value
-          if (key.revokedAt !== null) return yield* reject("API key has been revoked")
-
-          // The attempt and the key's request are counted in one round trip.
-          const [ipHit, hit] = yield* limits.hitMany([ipKey, keyBucket(key.id)], RATE_WINDOW_MS, now)
-          if (ipHit === undefined || hit === undefined) return yield* Effect.fail(internal())
-          yield* tooManyAttempts(ipHit)
-          const decision = decideRate(hit.count, policy.perKeyPerMinute, hit.resetAt, now)
+          const { principal, decision } = yield* authenticate(Redacted.value(token), clientIp(request)).pipe(
+            Effect.provide(stores)
+          )
+          const now = new Date()
           yield* HttpApp.appendPreResponseHandler((_request, response) =>
             Effect.as(
               batcher.add({
-                workspaceId: key.workspaceId,
-                keyId: key.id,
+                workspaceId: principal.workspaceId,
+                keyId: principal.keyId,
                 status: response.status,
-                at: new Date(now)
+                at: now
               }),
               HttpServerResponse.setHeaders(response, rateHeaders(decision))
             )
@@ -129,11 +81,18 @@ export const AuthenticationLive = Layer.effect(
               rateLimited("rate limit exceeded for this API key", decision.resetSeconds)
             )
           }
-          return { workspaceId: key.workspaceId, keyId: key.id, scopes: key.scopes }
+          return principal
         }).pipe(
-          Effect.catchTag("StorageError", (e) =>
-            Effect.zipRight(Effect.logError("authentication storage failure", e), Effect.fail(internal()))
-          )
+          Effect.catchTags({
+            Unauthorized: (e) => Effect.fail(unauthorized(e.message)),
+            RateLimited: (e) =>
+              Effect.zipRight(
+                withHeaders({ "retry-after": String(e.retryAfterSeconds) }),
+                Effect.fail(rateLimited(e.message, e.retryAfterSeconds))
+              ),
+            StorageError: (e) =>
+              Effect.zipRight(Effect.logError("authentication storage failure", e), Effect.fail(internal()))
+          })
         )
     })
   })

@@ -12,7 +12,6 @@ import { EnvelopeMiddlewareLive } from "./middleware.js"
 import { OpenApiRoute } from "./openapi.js"
 import { RespondentLive } from "./respondent/Http.js"
 import { RespondentRateLimitLive } from "./respondent/rate-limit.js"
-import { UsageBatcherLive } from "./usage-batcher.js"
 
 export * from "./api.js"
 export * from "./auth.js"
@@ -23,15 +22,13 @@ export * from "./middleware.js"
 export * from "./openapi.js"
 export * from "./public-origin.js"
 export { RespondentRateLimitPolicy } from "./respondent/rate-limit.js"
-export * from "./usage-batcher.js"
 
 export const FormsApiLive = HttpApiBuilder.api(FormsApi).pipe(
   Layer.provide(MetaLive),
   Layer.provide(FormsLive),
   Layer.provide(RespondentLive),
   Layer.provide(AuthenticationLive),
-  Layer.provide(RespondentRateLimitLive),
-  Layer.provide(UsageBatcherLive)
+  Layer.provide(RespondentRateLimitLive)
 )
 
 export const FormsHttpLive = Layer.mergeAll(

@@ -12,7 +12,7 @@ import {
   RespondentRateLimitPolicy
 } from "@folio/adapters-http"
 import { StorageHealth } from "@folio/adapters-storage"
-import { BuiltInInsightExtractorLive, IdGenLive, InsightPolicy } from "@folio/domain"
+import { BuiltInInsightExtractorLive, IdGenLive, InsightPolicy, UsageBatcherLive } from "@folio/domain"
 import { Effect, Layer } from "effect"
 import type { AppConfig } from "./config.js"
 import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
@@ -67,6 +67,8 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
       )
       const http = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
         Layer.provide(FormsHttpLive),
+        // Shared by the REST and MCP surfaces: one buffer of usage tallies, flushed every second.
+        Layer.provide(UsageBatcherLive),
         Layer.provide(ReadinessLive),
         // Built after the server, so released before it: connections are told to wind down before
         // server.close() starts waiting for them.

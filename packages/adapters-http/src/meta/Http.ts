@@ -1,6 +1,8 @@
 // Handlers of the meta group.
 import { HttpApiBuilder } from "@effect/platform"
 import {
+  RateLimitPolicy,
+  UsageBatcher,
   evaluateCapabilities,
   KEY_REQUESTS_PER_MINUTE,
   keyBucket,
@@ -13,9 +15,7 @@ import {
 } from "@folio/domain"
 import { Clock, Effect, Option } from "effect"
 import { FormsApi } from "../api.js"
-import { RateLimitPolicy } from "../auth.js"
 import { data } from "../envelope.js"
-import { UsageBatcher } from "../usage-batcher.js"
 import { internal, notFound } from "../errors.js"
 
 export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>

@@ -1,7 +1,7 @@
-// Request usage is counted in memory and written once a second as per-minute tallies, so recording
+// Request usage (REST and MCP alike) is counted in memory and written once a second as per-minute tallies, so recording
 // it costs no database round trip on the request path. Pending tallies are flushed before /usage
 // answers and when the server shuts down.
-import { type RequestTally, UsageStore } from "@folio/domain"
+import { type RequestTally, UsageStore } from "../ports/usage.js"
 import { Context, Effect, Layer, Schedule } from "effect"
 
 const MINUTE = 60_000
@@ -16,7 +16,7 @@ export interface UsageBatcherService {
   readonly flush: Effect.Effect<void>
 }
 
-export class UsageBatcher extends Context.Tag("@folio/adapters-http/UsageBatcher")<
+export class UsageBatcher extends Context.Tag("@folio/domain/UsageBatcher")<
   UsageBatcher,
   UsageBatcherService
 >() {}

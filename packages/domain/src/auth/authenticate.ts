@@ -1,0 +1,79 @@
+// Authentication of a presented API key, shared by every keyed surface (REST and MCP): parse,
+// look up, verify, refuse revoked keys, and charge the client IP's attempt budget and the key's
+// request budget in one round trip. A rejected attempt still counts against the IP, so guessing
+// keys is throttled.
+import { Clock, Context, Effect, Option } from "effect"
+import { RateLimited, type StorageError, Unauthorized } from "../kernel/errors.js"
+import { RateLimitStore } from "../ports/usage.js"
+import { ApiKeyRepository } from "../ports/workspaces.js"
+import { parseApiKey, verifyApiKey } from "./api-key.js"
+import type { PrincipalShape } from "./principal.js"
+import {
+  decideRate,
+  IP_AUTH_ATTEMPTS_PER_MINUTE,
+  ipBucket,
+  KEY_REQUESTS_PER_MINUTE,
+  keyBucket,
+  RATE_WINDOW_MS,
+  type RateDecision
+} from "./rate-limit.js"
+
+/** The budgets; a Reference so tests and deployments can change them without code changes. */
+export class RateLimitPolicy extends Context.Reference<RateLimitPolicy>()("@folio/domain/RateLimitPolicy", {
+  defaultValue: () => ({
+    perKeyPerMinute: KEY_REQUESTS_PER_MINUTE,
+    authAttemptsPerIpPerMinute: IP_AUTH_ATTEMPTS_PER_MINUTE
+  })
+}) {}
+
+/** A valid key: its principal and the key's budget after this request (`allowed` false = over it). */
+export interface Authenticated {
+  readonly principal: PrincipalShape
+  readonly decision: RateDecision
+}
+
+export const authenticate = (
+  presented: string,
+  clientIp: string
+): Effect.Effect<
+  Authenticated,
+  Unauthorized | RateLimited | StorageError,
+  ApiKeyRepository | RateLimitStore
+> =>
+  Effect.gen(function* () {
+    const limits = yield* RateLimitStore
+    const policy = yield* RateLimitPolicy
+    const now = yield* Clock.currentTimeMillis
+    const ipKey = ipBucket(clientIp)
+    const attempts = (count: number, resetAt: number) => {
+      const d = decideRate(count, policy.authAttemptsPerIpPerMinute, resetAt, now)
+      return d.allowed
+        ? Effect.void
+        : Effect.fail(
+            new RateLimited({
+              message: "too many authentication attempts from this address",
+              retryAfterSeconds: d.resetSeconds
+            })
+          )
+    }
+    const reject = (message: string) =>
+      Effect.flatMap(limits.hit(ipKey, RATE_WINDOW_MS, now), (hit) =>
+        Effect.zipRight(attempts(hit.count, hit.resetAt), Effect.fail(new Unauthorized({ message })))
+      )
+    const parsed = parseApiKey(presented)
+    if (parsed === undefined) return yield* reject("missing or malformed API key")
+    const found = yield* Effect.flatMap(ApiKeyRepository, (keys) => keys.findByPrefix(parsed.prefix))
+    if (Option.isNone(found) || !verifyApiKey(presented, found.value.hash))
+      return yield* reject("unknown API key")
+    const key = found.value
+    if (key.revokedAt !== null) return yield* reject("API key has been revoked")
+    const [ipHit, keyHit] = yield* limits.hitMany([ipKey, keyBucket(key.id)], RATE_WINDOW_MS, now)
+    if (ipHit !== undefined) yield* attempts(ipHit.count, ipHit.resetAt)
+    const decision = decideRate(
+      keyHit?.count ?? Number.POSITIVE_INFINITY,
+      policy.perKeyPerMinute,
+      keyHit?.resetAt ?? now,
+      now
+    )
+    return { principal: { workspaceId: key.workspaceId, keyId: key.id, scopes: key.scopes }, decision }
+  })
