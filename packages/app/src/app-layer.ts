@@ -11,6 +11,7 @@ import {
   ReadinessCheck,
   RespondentRateLimitPolicy
 } from "@folio/adapters-http"
+import { FormsMcpRoute, McpSettings } from "@folio/adapters-mcp"
 import { StorageHealth } from "@folio/adapters-storage"
 import { BuiltInInsightExtractorLive, IdGenLive, InsightPolicy, UsageBatcherLive } from "@folio/domain"
 import { Effect, Layer } from "effect"
@@ -53,6 +54,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         IdGenLive,
         Layer.succeed(BlobSigningSecret, secret),
         Layer.succeed(PublicOrigin, config.publicOrigin),
+        Layer.succeed(McpSettings, { publicOrigin: config.publicOrigin, serverVersion: "1.0.0" }),
         Layer.succeed(RespondentRateLimitPolicy, { perIpPerMinute: config.respondentRequestsPerIp }),
         BuiltInInsightExtractorLive,
         Layer.succeed(InsightPolicy, {
@@ -67,6 +69,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
       )
       const http = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
         Layer.provide(FormsHttpLive),
+        Layer.provide(FormsMcpRoute),
         // Shared by the REST and MCP surfaces: one buffer of usage tallies, flushed every second.
         Layer.provide(UsageBatcherLive),
         Layer.provide(ReadinessLive),

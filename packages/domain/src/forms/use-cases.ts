@@ -201,6 +201,40 @@ export const patchSettings = (
     Effect.map(fromEither(rules.replaceSettings(form, input, caps, at)), (next) => ({ form: next }))
   )
 
+/** Over MCP a custom script is never edited: one in the input is refused (value-free issue). */
+const customScriptRefused = (settings: unknown) =>
+  typeof settings === "object" && settings !== null && "customScript" in settings
+    ? Effect.fail(
+        new Invalid({
+          message: "customScript cannot be set or changed over MCP; edit it over REST",
+          issues: [{ path: ["settings", "customScript"], rule: "notOverMcp" }]
+        })
+      )
+    : Effect.void
+
+/**
+ * Settings replacement for MCP: the input may not carry `customScript`, and the stored one (if any)
+ * is kept, so an agent can neither read-modify-write it nor erase it by omission.
+ */
+export const patchSettingsKeepingCustomScript = (
+  id: string,
+  input: { readonly settings: unknown; readonly expectedSettingsSignature: string }
+) =>
+  Effect.gen(function* () {
+    yield* customScriptRefused(input.settings)
+    const form = yield* loadForm(id)
+    const stored = rules.readStoredSettings(form.settings)?.customScript
+    const settings =
+      stored === undefined || typeof input.settings !== "object" || input.settings === null
+        ? input.settings
+        : { ...input.settings, customScript: stored }
+    return yield* patchSettings(id, { settings, expectedSettingsSignature: input.expectedSettingsSignature })
+  })
+
+/** Form creation for MCP: the same gates as REST, without a custom script. */
+export const createFormWithoutCustomScript = (input: Parameters<typeof createFormUseCase>[0]) =>
+  Effect.zipRight(customScriptRefused(input.settings), createFormUseCase(input))
+
 export const setFormSlug = (id: string, slug: string) =>
   writeForm(id, (form, _caps, at) =>
     Effect.map(fromEither(rules.setSlug(form, slug, at)), (next) => ({ form: next }))

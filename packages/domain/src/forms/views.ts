@@ -25,6 +25,10 @@ const documented = <A, I>(schema: Schema.Schema<A, I>, identifier: string) =>
 
 const AnyDefinition = documented(Schema.Union(FormDefinition, InterviewDefinition), "AnyDefinition")
 const StoredSettings = documented(FormSettings, "StoredFormSettings")
+/** A classic or interview definition as JSON, documented by its full JSON Schema, checked by the domain. */
+export const AnyDefinitionSchema = AnyDefinition
+/** Form settings as JSON, documented by their full JSON Schema, checked by the domain. */
+export const StoredSettingsSchema = StoredSettings
 
 export const Form = Schema.Struct({
   id: Uuid,

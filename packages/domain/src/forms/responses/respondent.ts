@@ -2,7 +2,7 @@
 // start a response pinned to it, save partial answers, complete. A response is written back only
 // with the secret handed out when it started; a completed one is immutable unless the form allows
 // editing.
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { constantTimeEqual, sha256Hex, toBase64Url } from "../../kernel/digest.js"
 import { Conflict, Forbidden, type Invalid, NotFound, type StorageError } from "../../kernel/errors.js"
 import { type FormRecord, FormRepository, type FormVersionRecord } from "../../ports/forms.js"

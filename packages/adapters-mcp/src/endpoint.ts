@@ -1,0 +1,347 @@
+// The forms MCP endpoint: stateless Streamable HTTP at /forms/mcp. Every request is authenticated
+// with the same keys, budgets and usage counting as REST (the domain's `authenticate`); then only
+// POST is accepted, a sent Origin must equal PUBLIC_ORIGIN, batches are refused, and a fresh SDK
+// Server and Web-standard transport answer the one JSON-RPC message in JSON (no sessions, no SSE,
+// no resume). Tools run the domain's use cases with the key's Principal.
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import {
+  type ApiKeyRepository,
+  authenticate,
+  type BlobStore,
+  type FormRepository,
+  type IdGen,
+  type InsightExtractor,
+  type InsightPolicy,
+  type RateLimitStore,
+  type ResponseRepository,
+  type WorkspaceRepository,
+  type Capabilities,
+  currentCapabilities,
+  type DomainError,
+  errorCode,
+  missingScopes,
+  Principal,
+  type PrincipalShape,
+  type RateDecision,
+  UsageBatcher
+} from "@folio/domain"
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema
+} from "@modelcontextprotocol/sdk/types.js"
+import { Cause, Context, Effect, Either, Option, ParseResult, Runtime, Schema } from "effect"
+import { errorResult, inputJsonSchema, outputJsonSchema, type ToolError } from "./schemas.js"
+import { TOOLS, type ToolSpec } from "./tools.js"
+
+export const FORMS_MCP_PATH = "/forms/mcp"
+export const CONTEXT_RESOURCE_URI = "svc://workspace/context"
+
+/** The ports the tools and authentication use. */
+type McpServices =
+  | ApiKeyRepository
+  | BlobStore
+  | FormRepository
+  | IdGen
+  | InsightExtractor
+  | InsightPolicy
+  | RateLimitStore
+  | ResponseRepository
+  | WorkspaceRepository
+
+/** What the endpoint needs from the deployment. */
+export class McpSettings extends Context.Tag("@folio/adapters-mcp/McpSettings")<
+  McpSettings,
+  { readonly publicOrigin: string; readonly serverVersion: string }
+>() {}
+
+const envelope = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson({ ok: false, error: { code, message } }, { status, headers })
+
+const jsonRpcError = (status: number, code: number, message: string) =>
+  HttpServerResponse.unsafeJson({ jsonrpc: "2.0", error: { code, message }, id: null }, { status })
+
+const rateHeaders = (d: RateDecision): Record<string, string> => ({
+  "x-ratelimit-limit": String(d.limit),
+  "x-ratelimit-remaining": String(d.remaining),
+  "x-ratelimit-reset": String(d.resetSeconds)
+})
+
+// biome-ignore lint/suspicious/noExplicitAny: the tool list mixes input and output types
+type AnyTool = ToolSpec<any, any, any, any>
+
+const visibleTools = (principal: PrincipalShape): ReadonlyArray<AnyTool> =>
+  (TOOLS as ReadonlyArray<AnyTool>).filter((t) => missingScopes(principal, t.scopes).length === 0)
+
+/** A domain failure as the tool error shape, with the REST codes and value-free details. */
+const toToolError = (e: unknown): Effect.Effect<ToolError> => {
+  const tag = typeof e === "object" && e !== null && "_tag" in e ? String((e as { _tag: unknown })._tag) : ""
+  if (tag in errorCode && tag !== "StorageError") {
+    const d = e as DomainError & { issues?: unknown; details?: unknown; requiredScopes?: unknown }
+    const details =
+      d.issues !== undefined
+        ? { issues: d.issues }
+        : d.details !== undefined
+          ? d.details
+          : d.requiredScopes !== undefined
+            ? { requiredScopes: d.requiredScopes }
+            : undefined
+    return Effect.succeed({
+      error: {
+        code: errorCode[tag as keyof typeof errorCode],
+        message: d.message,
+        ...(details === undefined ? {} : { details: details as Record<string, unknown> })
+      }
+    })
+  }
+  return Effect.as(Effect.logError("mcp tool failure", e), {
+    error: { code: "internal", message: "internal error" }
+  })
+}
+
+/** Strict decoding of tool input: unknown keys and bad values become value-free issues. */
+const decodeInput = (tool: AnyTool, args: unknown) =>
+  Either.mapLeft(
+    Schema.decodeUnknownEither(tool.input, { onExcessProperty: "error", errors: "all" })(args ?? {}),
+    (error): ToolError => {
+      const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => ({
+        path: i.path.map((p) => (typeof p === "number" ? p : String(p))),
+        rule:
+          i._tag === "Unexpected" ? "unknownKey" : i._tag === "Missing" ? "required" : i._tag.toLowerCase()
+      }))
+      const unknown = issues.filter((i) => i.rule === "unknownKey").map((i) => i.path.join("."))
+      return {
+        error: {
+          code: "invalid",
+          message:
+            unknown.length > 0
+              ? `unknown key${unknown.length > 1 ? "s" : ""} in ${tool.name} input: ${unknown.join(", ")}`
+              : `${tool.name} input failed validation`,
+          details: { issues }
+        }
+      }
+    }
+  )
+
+const workspaceContext = (principal: PrincipalShape, capabilities: Capabilities) => ({
+  scopes: principal.scopes,
+  tools: visibleTools(principal).map((t) => t.name),
+  capabilities,
+  constraints: {
+    customScriptEditing: false,
+    partialResponses: false,
+    notes: [
+      "Custom script (settings.customScript) cannot be edited over MCP; forms_update keeps the stored value out of reach.",
+      "Partial (in-progress) responses are not readable over MCP; responses_query lists completed responses only.",
+      "Every write is compare-and-set: read the form with forms_query action=get, send its draftRevision or settingsSignature, and on conflict read again and re-apply.",
+      "Following a classic file downloadUrl needs an API key with files:read."
+    ]
+  }
+})
+
+/** One MCP server for one request, bound to the caller's principal. */
+const makeServer = (
+  principal: PrincipalShape,
+  run: <A, E>(effect: Effect.Effect<A, E, never>) => Promise<Either.Either<A, E>>,
+  version: string,
+  fileUrl: (file: { readonly formId: string; readonly id: string }) => string
+) => {
+  const server = new Server(
+    { name: "folio-forms", version },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions:
+        "Folio forms: read svc://workspace/context first (scopes, tools, allowed block types and features), then use forms_query to read, forms_create/forms_update to write drafts with compare-and-set tokens, forms_publication to publish, responses_query to read results."
+    }
+  )
+  const tools = visibleTools(principal)
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: inputJsonSchema(t.input),
+      outputSchema: outputJsonSchema(t.output)
+    }))
+  }))
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = (TOOLS as ReadonlyArray<AnyTool>).find((t) => t.name === request.params.name)
+    if (tool === undefined)
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
+    const missing = missingScopes(principal, tool.scopes)
+    if (missing.length > 0) {
+      return errorResult({
+        error: {
+          code: "forbidden",
+          message: `this API key lacks the scope ${missing.join(", ")}`,
+          details: { requiredScopes: tool.scopes }
+        }
+      })
+    }
+    const input = decodeInput(tool, request.params.arguments)
+    if (Either.isLeft(input)) return errorResult(input.left)
+    const extra = tool.extraScopes?.(input.right) ?? []
+    const extraMissing = missingScopes(principal, extra)
+    if (extraMissing.length > 0) {
+      return errorResult({
+        error: {
+          code: "forbidden",
+          message: `this API key lacks the scope ${extraMissing.join(", ")}`,
+          details: { requiredScopes: [...new Set([...tool.scopes, ...extra])] }
+        }
+      })
+    }
+    const outcome = await run(
+      Effect.flatMap(tool.run(input.right, { fileUrl }), (value) =>
+        Schema.encode(tool.output)(value)
+      ) as Effect.Effect<unknown, unknown, never>
+    )
+    if (Either.isLeft(outcome))
+      return errorResult((await run(toToolError(outcome.left))).pipe(Either.getOrThrow))
+    return {
+      content: [{ type: "text" as const, text: JSON.stringify(outcome.right) }],
+      structuredContent: outcome.right as Record<string, unknown>
+    }
+  })
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: [
+      {
+        uri: CONTEXT_RESOURCE_URI,
+        name: "workspace-context",
+        title: "Workspace context",
+        description:
+          "The key's scopes, the tools it can see, the evaluated authoring capabilities (block types with their gates, render modes, form kinds, features) and the MCP-only constraints. Read it before writing a definition.",
+        mimeType: "application/json"
+      }
+    ]
+  }))
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    if (request.params.uri !== CONTEXT_RESOURCE_URI) {
+      throw new McpError(ErrorCode.InvalidParams, `unknown resource: ${request.params.uri}`)
+    }
+    const capabilities = await run(currentCapabilities as Effect.Effect<Capabilities, unknown, never>)
+    if (Either.isLeft(capabilities))
+      throw new McpError(ErrorCode.InternalError, "workspace context unavailable")
+    return {
+      contents: [
+        {
+          uri: CONTEXT_RESOURCE_URI,
+          mimeType: "application/json",
+          text: JSON.stringify(workspaceContext(principal, capabilities.right))
+        }
+      ]
+    }
+  })
+  return server
+}
+
+/** The route: one handler for every method, so non-POST is answered 405 after authentication. */
+export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function* () {
+    const settings = yield* McpSettings
+    const batcher = yield* UsageBatcher
+    const runtime = yield* Effect.runtime<never>()
+    const services = yield* Effect.context<McpServices>()
+    const fileUrl = (file: { readonly formId: string; readonly id: string }) =>
+      `${settings.publicOrigin}/forms/api/v1/forms/${file.formId}/files/${file.id}`
+
+    const handle = Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const ip = Option.getOrElse(request.remoteAddress, () => "unknown")
+      const header = request.headers.authorization ?? ""
+      const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? ""
+      const auth = yield* Effect.either(Effect.provide(authenticate(token, ip), services))
+      if (Either.isLeft(auth)) {
+        const e = auth.left
+        if (e._tag === "Unauthorized") return envelope(401, "unauthorized", e.message)
+        if (e._tag === "RateLimited")
+          return envelope(429, "rate_limited", e.message, { "retry-after": String(e.retryAfterSeconds) })
+        yield* Effect.logError("mcp authentication storage failure", e)
+        return envelope(500, "internal", "internal error")
+      }
+      const { principal, decision } = auth.right
+      const answer = yield* Effect.gen(function* () {
+        if (!decision.allowed) {
+          return envelope(429, "rate_limited", "rate limit exceeded for this API key", {
+            "retry-after": String(decision.resetSeconds)
+          })
+        }
+        if (request.method !== "POST") {
+          return envelope(405, "invalid", "the MCP endpoint accepts POST only", { allow: "POST" })
+        }
+        const origin = request.headers.origin
+        if (origin !== undefined && origin !== settings.publicOrigin) {
+          return envelope(403, "forbidden", "Origin does not match this deployment")
+        }
+        const text = yield* Effect.either(request.text)
+        if (Either.isLeft(text)) {
+          return envelope(413, "payload_too_large", "request body exceeds 1048576 bytes")
+        }
+        let body: unknown
+        try {
+          body = JSON.parse(text.right)
+        } catch {
+          return jsonRpcError(400, ErrorCode.ParseError, "request body is not valid JSON")
+        }
+        if (Array.isArray(body)) {
+          return jsonRpcError(
+            400,
+            ErrorCode.InvalidRequest,
+            "JSON-RPC batches are not supported; send one message per request"
+          )
+        }
+        const run = <A, E>(effect: Effect.Effect<A, E, never>) =>
+          Runtime.runPromise(runtime)(
+            Effect.either(Effect.provideService(Effect.provide(effect, services), Principal, principal))
+          ) as Promise<Either.Either<A, E>>
+        const server = makeServer(principal, run, settings.serverVersion, fileUrl)
+        const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+        const response = yield* Effect.tryPromise(async () => {
+          await server.connect(transport)
+          try {
+            const headers = new Headers()
+            for (const [k, v] of Object.entries(request.headers)) if (typeof v === "string") headers.set(k, v)
+            const web = new Request(`${settings.publicOrigin}${FORMS_MCP_PATH}`, {
+              method: "POST",
+              headers,
+              body: text.right
+            })
+            const res = await transport.handleRequest(web, { parsedBody: body })
+            return { status: res.status, headers: res.headers, body: await res.text() }
+          } finally {
+            await server.close()
+          }
+        })
+        const out: Record<string, string> = {}
+        response.headers.forEach((v, k) => {
+          if (k !== "content-length") out[k] = v
+        })
+        return HttpServerResponse.text(response.body, {
+          status: response.status,
+          headers: out,
+          contentType: response.headers.get("content-type") ?? "application/json"
+        })
+      }).pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.as(
+            Effect.logError("mcp request failed", Cause.pretty(cause)),
+            envelope(500, "internal", "internal error")
+          )
+        )
+      )
+      yield* batcher.add({
+        workspaceId: principal.workspaceId,
+        keyId: principal.keyId,
+        status: answer.status,
+        at: new Date()
+      })
+      return HttpServerResponse.setHeaders(answer, rateHeaders(decision))
+    })
+    yield* router.all(FORMS_MCP_PATH, handle)
+  })
+)

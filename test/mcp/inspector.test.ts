@@ -1,0 +1,66 @@
+// A second, independent client: the official MCP Inspector in CLI mode lists the tools and calls
+// forms_query against the running app over Streamable HTTP with the Bearer key.
+import { execFile } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+import { FORMS_SCOPES } from "@folio/domain"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type RunningApp, startApp } from "../support/app.js"
+import { newWorkspaceKey } from "../support/keys.js"
+
+const run = promisify(execFile)
+const root = fileURLToPath(new URL("../..", import.meta.url))
+const inspector = `${root}node_modules/@modelcontextprotocol/inspector/cli/build/cli.js`
+
+let app: RunningApp
+let key: string
+
+beforeAll(async () => {
+  app = await startApp({ config: { rateLimitPerKey: 100_000 } })
+  key = (await newWorkspaceKey(app, [...FORMS_SCOPES])).key
+}, 60_000)
+afterAll(() => app.close())
+
+const cli = async (args: ReadonlyArray<string>) => {
+  const { stdout } = await run(
+    process.execPath,
+    [
+      inspector,
+      "--cli",
+      `${app.origin}/forms/mcp`,
+      "--transport",
+      "http",
+      "--header",
+      `Authorization: Bearer ${key}`,
+      ...args
+    ],
+    { timeout: 60_000, env: { ...process.env, NO_COLOR: "1" } }
+  )
+  return JSON.parse(stdout) as Record<string, unknown>
+}
+
+describe("the MCP Inspector CLI", () => {
+  it("lists the tools and calls forms_query", async () => {
+    const listed = (await cli(["--method", "tools/list"])) as { tools: Array<{ name: string }> }
+    expect(listed.tools.map((t) => t.name).sort()).toEqual([
+      "forms_create",
+      "forms_publication",
+      "forms_query",
+      "forms_update",
+      "responses_query"
+    ])
+    const called = (await cli([
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "forms_query",
+      "--tool-arg",
+      "action=search"
+    ])) as {
+      structuredContent: { action: string; forms: Array<unknown> }
+      isError?: boolean
+    }
+    expect(called.isError ?? false).toBe(false)
+    expect(called.structuredContent).toMatchObject({ action: "search", forms: [] })
+  }, 120_000)
+})

@@ -1,0 +1,434 @@
+// The forms MCP endpoint against the running app, driven by the SDK's own Client and
+// StreamableHTTPClientTransport: tools per scope, the workspace context resource, the full agent
+// flow (create, stale update -> conflict, re-read, update, publish, converge, query responses), every
+// error path, strict inputs, and the protocol edges over plain fetch. Every tool JSON Schema is
+// compiled with Ajv and every structuredContent is validated against its tool's outputSchema.
+import { FORMS_SCOPES, issueApiKey, ResponseRepository } from "@folio/domain"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeAjv } from "../support/ajv.js"
+import { type RunningApp, startApp } from "../support/app.js"
+import { newWorkspaceKey } from "../support/keys.js"
+
+type Structured = Record<string, unknown> & {
+  error?: { code: string; message: string; details?: Record<string, unknown> }
+}
+
+const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
+const definition = {
+  schemaVersion: 1,
+  blocks: [
+    { id: blk(1), type: "short_text", label: "Name", required: true },
+    { id: blk(2), type: "rating", label: "Mood", options: { scale: 5 } }
+  ]
+}
+
+let app: RunningApp
+let full: { key: string; workspaceId: string }
+const ajv = makeAjv()
+const validators = new Map<string, ReturnType<typeof ajv.compile>>()
+const clients: Array<Client> = []
+
+const connect = async (key: string) => {
+  const client = new Client({ name: "folio-test", version: "1.0.0" })
+  const transport = new StreamableHTTPClientTransport(new URL(`${app.origin}/forms/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${key}` } }
+  })
+  await client.connect(transport)
+  clients.push(client)
+  // Every tool's schemas compile, and are remembered to check what the tools return.
+  const { tools } = await client.listTools()
+  for (const tool of tools) {
+    expect(tool.inputSchema.type).toBe("object")
+    expect((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false)
+    ajv.compile(tool.inputSchema)
+    if (!validators.has(tool.name)) validators.set(tool.name, ajv.compile(tool.outputSchema ?? {}))
+  }
+  return client
+}
+
+/** Calls a tool and checks its structuredContent against the tool's declared outputSchema. */
+const call = async (client: Client, name: string, args: Record<string, unknown>) => {
+  const result = await client.callTool({ name, arguments: args })
+  const structured = result.structuredContent as Structured
+  const validate = validators.get(name)
+  expect(validate).toBeDefined()
+  if (validate !== undefined && !validate(structured)) throw new Error(JSON.stringify(validate.errors))
+  expect(JSON.parse((result.content as Array<{ text: string }>)[0]?.text ?? "null")).toEqual(structured)
+  return { isError: result.isError === true, data: structured }
+}
+
+beforeAll(async () => {
+  app = await startApp({ config: { rateLimitPerKey: 100_000 } })
+  full = await newWorkspaceKey(app, [...FORMS_SCOPES])
+}, 60_000)
+afterAll(async () => {
+  for (const c of clients) await c.close()
+  await app.close()
+})
+
+describe("the forms MCP endpoint", () => {
+  it("lists only the tools the key's scopes allow", async () => {
+    const names = async (scopes: ReadonlyArray<string>) => {
+      const { key } = await newWorkspaceKey(app, scopes)
+      const { tools } = await (await connect(key)).listTools()
+      return tools.map((t) => t.name).sort()
+    }
+    expect(await names([...FORMS_SCOPES])).toEqual([
+      "forms_create",
+      "forms_publication",
+      "forms_query",
+      "forms_update",
+      "responses_query"
+    ])
+    expect(await names(["forms:read"])).toEqual(["forms_query"])
+    expect(await names(["forms:write"])).toEqual(["forms_create", "forms_update"])
+    expect(await names(["forms:publish", "responses:read"])).toEqual(["forms_publication", "responses_query"])
+    expect(await names(["files:read"])).toEqual([])
+  })
+
+  it("serves the workspace context resource", async () => {
+    const { key } = await newWorkspaceKey(app, ["forms:read", "forms:write"])
+    const client = await connect(key)
+    const { resources } = await client.listResources()
+    expect(resources.map((r) => r.uri)).toEqual(["svc://workspace/context"])
+    const read = await client.readResource({ uri: "svc://workspace/context" })
+    const context = JSON.parse((read.contents[0] as { text: string }).text) as Record<string, unknown> & {
+      capabilities: { blockTypes: Array<{ type: string }> }
+      constraints: Record<string, unknown>
+    }
+    expect(context.scopes).toEqual(["forms:read", "forms:write"])
+    expect(context.tools).toEqual(["forms_query", "forms_create", "forms_update"])
+    expect(context.capabilities.blockTypes.map((b) => b.type)).toContain("short_text")
+    expect(context.constraints).toMatchObject({ customScriptEditing: false, partialResponses: false })
+  })
+
+  it("runs the agent flow: create, stale update, re-read, update, publish, converge, query responses", async () => {
+    const client = await connect(full.key)
+    const created = await call(client, "forms_create", { title: "Agent survey" })
+    expect(created.isError).toBe(false)
+    const form = created.data.form as { id: string; slug: string; draftRevision: number; status: string }
+    expect(form).toMatchObject({ draftRevision: 1, status: "draft" })
+
+    const stale = await call(client, "forms_update", {
+      formId: form.id,
+      action: "definition",
+      definition,
+      expectedDraftRevision: 7
+    })
+    expect(stale.isError).toBe(true)
+    expect(stale.data.error?.code).toBe("conflict")
+    const reread = await call(client, "forms_query", { action: "get", formId: form.id })
+    const revision = (reread.data.form as { draftRevision: number }).draftRevision
+    const updated = await call(client, "forms_update", {
+      formId: form.id,
+      action: "definition",
+      definition,
+      expectedDraftRevision: revision
+    })
+    expect(updated.isError).toBe(false)
+    const draft = updated.data.form as { draftRevision: number; settingsSignature: string }
+    expect(draft.draftRevision).toBe(revision + 1)
+
+    const published = await call(client, "forms_publication", {
+      formId: form.id,
+      expectedDraftRevision: draft.draftRevision,
+      desiredState: "published"
+    })
+    const current = (published.data.form as { currentVersionId: string; status: string }).currentVersionId
+    expect(published.data.form).toMatchObject({ status: "published" })
+    // Converging again changes nothing: no second version.
+    const again = await call(client, "forms_publication", {
+      formId: form.id,
+      expectedDraftRevision: draft.draftRevision,
+      desiredState: "published"
+    })
+    expect((again.data.form as { currentVersionId: string }).currentVersionId).toBe(current)
+    const versions = await call(client, "forms_query", { action: "versions", formId: form.id })
+    expect((versions.data.versions as Array<unknown>).length).toBe(1)
+    const snapshot = await call(client, "forms_query", {
+      action: "version",
+      formId: form.id,
+      versionId: current
+    })
+    expect((snapshot.data.version as { version: number }).version).toBe(1)
+    const search = await call(client, "forms_query", { action: "search", search: "agent" })
+    expect((search.data.forms as Array<{ id: string }>).map((f) => f.id)).toContain(form.id)
+
+    // A respondent answers through the public route; the agent reads it back.
+    const slug = (reread.data.form as { slug: string }).slug
+    const started = (await (
+      await fetch(`${app.origin}/f/${slug}/responses`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}"
+      })
+    ).json()) as { data: { responseId: string; token: string } }
+    await fetch(`${app.origin}/f/${slug}/responses/${started.data.responseId}/complete`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: started.data.token, answers: { [blk(1)]: "Ann", [blk(2)]: 4 } })
+    })
+    const list = await call(client, "responses_query", { formId: form.id, action: "list" })
+    const items = list.data.items as Array<Record<string, unknown>>
+    expect(items).toHaveLength(1)
+    expect(items[0]).toMatchObject({ id: started.data.responseId, answerCount: 2 })
+    expect(items[0]).not.toHaveProperty("answers")
+    const detail = await call(client, "responses_query", {
+      formId: form.id,
+      action: "get",
+      responseId: started.data.responseId
+    })
+    expect(detail.data.response).toMatchObject({ answers: { [blk(1)]: "Ann", [blk(2)]: 4 } })
+    const report = await call(client, "responses_query", { formId: form.id, action: "report" })
+    expect(report.data.report).toMatchObject({ kind: "classic", analytics: { completed: 1 } })
+
+    const unpublished = await call(client, "forms_publication", {
+      formId: form.id,
+      expectedDraftRevision: draft.draftRevision,
+      desiredState: "draft"
+    })
+    expect(unpublished.data.form).toMatchObject({ status: "draft" })
+  })
+
+  it("answers every error with the REST codes, value-free, and rejects unknown input keys by name", async () => {
+    const client = await connect(full.key)
+    const unknownKey = await call(client, "forms_query", {
+      action: "get",
+      formId: crypto.randomUUID(),
+      colour: "red"
+    })
+    expect(unknownKey.data.error).toMatchObject({ code: "invalid" })
+    expect(unknownKey.data.error?.message).toContain("colour")
+    expect(unknownKey.data.error?.message).not.toContain("red")
+    const missing = await call(client, "forms_query", { action: "get" })
+    expect(missing.data.error).toMatchObject({
+      code: "invalid",
+      details: { issues: [{ path: ["formId"], rule: "required" }] }
+    })
+    const badValue = await call(client, "forms_query", { action: "search", limit: 500 })
+    expect(badValue.data.error?.code).toBe("invalid")
+    const notFound = await call(client, "forms_query", { action: "get", formId: crypto.randomUUID() })
+    expect(notFound.data.error?.code).toBe("not_found")
+    const empty = await call(client, "forms_create", { title: "Empty" })
+    const emptyForm = empty.data.form as { id: string }
+    const unprocessable = await call(client, "forms_publication", {
+      formId: emptyForm.id,
+      expectedDraftRevision: 1,
+      desiredState: "published"
+    })
+    expect(unprocessable.data.error?.code).toBe("unprocessable")
+    const badDefinition = await call(client, "forms_update", {
+      formId: emptyForm.id,
+      action: "definition",
+      definition: { schemaVersion: 1, blocks: [{ id: "nope", type: "short_text", label: "x" }] },
+      expectedDraftRevision: 1
+    })
+    expect(badDefinition.data.error?.code).toBe("invalid")
+    const staleSettings = await call(client, "forms_update", {
+      formId: emptyForm.id,
+      action: "settings",
+      settings: {},
+      expectedSettingsSignature: "sha256:0000"
+    })
+    expect(staleSettings.data.error?.code).toBe("conflict")
+    const interviewOnly = await call(client, "responses_query", {
+      formId: emptyForm.id,
+      action: "get",
+      responseId: crypto.randomUUID()
+    })
+    expect(interviewOnly.data.error?.code).toBe("not_found")
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/unknown tool/)
+
+    // Scopes: a hidden tool is forbidden; copying needs forms:read besides forms:write.
+    const writer = await app.run(
+      issueApiKey({ workspaceId: full.workspaceId, name: "writer", scopes: ["forms:write"] })
+    )
+    const writerClient = await connect(writer.plaintext)
+    const hidden = await writerClient.callTool({ name: "forms_query", arguments: { action: "search" } })
+    expect(hidden.isError).toBe(true)
+    expect((hidden.structuredContent as Structured).error?.code).toBe("forbidden")
+    const copy = await call(writerClient, "forms_create", { copyFromFormId: emptyForm.id })
+    expect(copy.data.error).toMatchObject({
+      code: "forbidden",
+      details: { requiredScopes: ["forms:write", "forms:read"] }
+    })
+    const copied = await call(client, "forms_create", { copyFromFormId: emptyForm.id })
+    expect(copied.isError).toBe(false)
+  })
+
+  it("leaves interview transcripts out of detail reads unless includeTranscript is true", async () => {
+    const client = await connect(full.key)
+    const created = await call(client, "forms_create", {
+      kind: "interview",
+      title: "Interview",
+      definition: {
+        schemaVersion: 2,
+        fields: [{ id: "role", labelByLocale: { en: "Role" }, valueType: "short_text" }]
+      }
+    })
+    const form = created.data.form as { id: string }
+    await call(client, "forms_publication", {
+      formId: form.id,
+      expectedDraftRevision: 1,
+      desiredState: "published"
+    })
+    const read = await call(client, "forms_query", { action: "get", formId: form.id })
+    const id = crypto.randomUUID()
+    const at = new Date()
+    await app.run(
+      Effect.flatMap(ResponseRepository, (r) =>
+        r.insert({
+          id,
+          workspaceId: full.workspaceId,
+          formId: form.id,
+          formVersionId: (read.data.form as { currentVersionId: string }).currentVersionId,
+          status: "completed",
+          answers: {},
+          meta: {
+            interview: {
+              transcript: [{ role: "user", content: "secret words", blockId: "role", turnId: "t1" }],
+              analysisStatus: "completed"
+            }
+          },
+          createdAt: at,
+          updatedAt: at,
+          completedAt: at
+        })
+      )
+    )
+    const without = await call(client, "responses_query", { formId: form.id, action: "get", responseId: id })
+    expect(JSON.stringify(without.data)).not.toContain("secret words")
+    expect(without.data.response).toMatchObject({ interview: { transcript: [], transcriptCount: 1 } })
+    const withTranscript = await call(client, "responses_query", {
+      formId: form.id,
+      action: "get",
+      responseId: id,
+      includeTranscript: true
+    })
+    expect(JSON.stringify(withTranscript.data)).toContain("secret words")
+    const list = await call(client, "responses_query", { formId: form.id, action: "list" })
+    expect(JSON.stringify(list.data)).not.toContain("secret words")
+    const report = await call(client, "responses_query", { formId: form.id, action: "report" })
+    expect(report.data.report).toMatchObject({ kind: "interview", funnel: { started: 1, engaged: 1 } })
+  })
+})
+
+describe("custom script over MCP", () => {
+  it("cannot be set or changed, and a stored one survives a settings replacement", async () => {
+    const rest = (method: string, path: string, body?: unknown) =>
+      fetch(`${app.origin}/forms/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${full.key}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { data: Record<string, unknown> }
+      }))
+    const created = (await rest("POST", "/forms", { title: "Scripted" })).body.data as {
+      id: string
+      settingsSignature: string
+    }
+    const scripted = await rest("PATCH", `/forms/${created.id}/settings`, {
+      settings: { customScript: "console.log(1)" },
+      expectedSettingsSignature: created.settingsSignature
+    })
+    expect(scripted.status).toBe(200)
+    const signature = scripted.body.data.settingsSignature as string
+    const client = await connect(full.key)
+    const refused = await call(client, "forms_update", {
+      formId: created.id,
+      action: "settings",
+      settings: { customScript: "alert(1)" },
+      expectedSettingsSignature: signature
+    })
+    expect(refused.data.error).toMatchObject({
+      code: "invalid",
+      details: { issues: [{ path: ["settings", "customScript"], rule: "notOverMcp" }] }
+    })
+    const replaced = await call(client, "forms_update", {
+      formId: created.id,
+      action: "settings",
+      settings: { submission: { acceptingResponses: false } },
+      expectedSettingsSignature: signature
+    })
+    expect(replaced.isError).toBe(false)
+    expect((replaced.data.form as { settings: Record<string, unknown> }).settings).toMatchObject({
+      customScript: "console.log(1)",
+      submission: { acceptingResponses: false }
+    })
+    const create = await call(client, "forms_create", { title: "x", settings: { customScript: "x" } })
+    expect(create.data.error?.code).toBe("invalid")
+  })
+})
+
+describe("the MCP endpoint's protocol edges", () => {
+  const post = (body: string, headers: Record<string, string> = {}, key = full.key) =>
+    fetch(`${app.origin}/forms/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...headers
+      },
+      body
+    })
+  const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })
+
+  it("answers other methods 405 with Allow: POST, after authentication", async () => {
+    for (const method of ["GET", "PUT", "DELETE", "PATCH"]) {
+      const r = await fetch(`${app.origin}/forms/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${full.key}` }
+      })
+      expect([method, r.status, r.headers.get("allow")]).toEqual([method, 405, "POST"])
+      expect((await fetch(`${app.origin}/forms/mcp`, { method })).status).toBe(401)
+    }
+  })
+
+  it("refuses batches, foreign origins, oversized bodies and bad keys; accepts its own origin", async () => {
+    const batch = await post(`[${ping},${ping}]`)
+    expect(batch.status).toBe(400)
+    expect(((await batch.json()) as { error: { code: number } }).error.code).toBe(-32600)
+    expect((await post(ping, { origin: "https://evil.example" })).status).toBe(403)
+    const own = await post(ping, { origin: app.origin })
+    expect(own.status).toBe(200)
+    expect(own.headers.get("x-ratelimit-limit")).toBe("100000")
+    const big = await post(
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(1024 * 1024) } })
+    )
+    expect(big.status).toBe(413)
+    const bad = await post(ping, {}, "folio_AAAAAAAAAAAA_notarealkey")
+    expect(bad.status).toBe(401)
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("unauthorized")
+    expect((await post("{not json")).status).toBe(400)
+  })
+
+  it("charges MCP requests to the same per-key budget as REST", async () => {
+    const limited = await startApp({ config: { rateLimitPerKey: 3 } })
+    try {
+      const { key } = await newWorkspaceKey(limited, ["forms:read"])
+      const rest = () =>
+        fetch(`${limited.origin}/forms/api/v1/forms`, { headers: { authorization: `Bearer ${key}` } })
+      const mcp = () =>
+        fetch(`${limited.origin}/forms/mcp`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream"
+          },
+          body: ping
+        })
+      const statuses = [(await rest()).status, (await mcp()).status, (await rest()).status]
+      const over = await mcp()
+      expect([...statuses, over.status]).toEqual([200, 200, 200, 429])
+      expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0)
+    } finally {
+      await limited.close()
+    }
+  })
+})
