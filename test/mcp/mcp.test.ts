@@ -405,6 +405,17 @@ describe("the MCP endpoint's protocol edges", () => {
     expect(bad.status).toBe(401)
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("unauthorized")
     expect((await post("{not json")).status).toBe(400)
+    expect((await post(JSON.stringify({ jsonrpc: "1.0", id: 1, method: "ping" }))).status).toBe(400)
+  })
+
+  it("follows Streamable HTTP: Accept and Content-Type checks, 202 for notifications, protocol versions", async () => {
+    expect((await post(ping, { accept: "application/json" })).status).toBe(406)
+    expect((await post(ping, { "content-type": "text/plain" })).status).toBe(415)
+    const note = await post(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))
+    expect([note.status, await note.text()]).toEqual([202, ""])
+    expect((await post(ping, { "mcp-protocol-version": "1999-01-01" })).status).toBe(400)
+    const pong = await post(ping, { "mcp-protocol-version": "2025-06-18" })
+    expect(await pong.json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} })
   })
 
   it("charges MCP requests to the same per-key budget as REST", async () => {

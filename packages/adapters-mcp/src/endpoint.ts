@@ -1,8 +1,8 @@
 // The forms MCP endpoint: stateless Streamable HTTP at /forms/mcp. Every request is authenticated
 // with the same keys, budgets and usage counting as REST (the domain's `authenticate`); then only
 // POST is accepted, a sent Origin must equal PUBLIC_ORIGIN, batches are refused, and a fresh SDK
-// Server and Web-standard transport answer the one JSON-RPC message in JSON (no sessions, no SSE,
-// no resume). Tools run the domain's use cases with the key's Principal.
+// Server answers the one JSON-RPC message in JSON through a single-exchange transport (no
+// sessions, no SSE, no resume; see exchange.ts). Tools run the domain's use cases with the key's Principal.
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
   type ApiKeyRepository,
@@ -26,7 +26,7 @@ import {
   UsageBatcher
 } from "@folio/domain"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js"
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -36,6 +36,7 @@ import {
   ReadResourceRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Context, Effect, Either, Option, ParseResult, Runtime, Schema } from "effect"
+import { exchange } from "./exchange.js"
 import { errorResult, inputJsonSchema, outputJsonSchema, type ToolError } from "./schemas.js"
 import { TOOLS, type ToolSpec } from "./tools.js"
 
@@ -144,6 +145,9 @@ const workspaceContext = (principal: PrincipalShape, capabilities: Capabilities)
   }
 })
 
+/** One validator for every per-request Server (building an Ajv instance per request is costly). */
+const sharedValidator = new AjvJsonSchemaValidator()
+
 /** One MCP server for one request, bound to the caller's principal. */
 const makeServer = (
   principal: PrincipalShape,
@@ -155,6 +159,7 @@ const makeServer = (
     { name: "folio-forms", version },
     {
       capabilities: { tools: {}, resources: {} },
+      jsonSchemaValidator: sharedValidator,
       instructions:
         "Folio forms: read svc://workspace/context first (scopes, tools, allowed block types and features), then use forms_query to read, forms_create/forms_update to write drafts with compare-and-set tokens, forms_publication to publish, responses_query to read results."
     }
@@ -300,32 +305,15 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
             Effect.either(Effect.provideService(Effect.provide(effect, services), Principal, principal))
           ) as Promise<Either.Either<A, E>>
         const server = makeServer(principal, run, settings.serverVersion, fileUrl)
-        const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
-        const response = yield* Effect.tryPromise(async () => {
-          await server.connect(transport)
-          try {
-            const headers = new Headers()
-            for (const [k, v] of Object.entries(request.headers)) if (typeof v === "string") headers.set(k, v)
-            const web = new Request(`${settings.publicOrigin}${FORMS_MCP_PATH}`, {
-              method: "POST",
-              headers,
-              body: text.right
-            })
-            const res = await transport.handleRequest(web, { parsedBody: body })
-            return { status: res.status, headers: res.headers, body: await res.text() }
-          } finally {
-            await server.close()
-          }
-        })
-        const out: Record<string, string> = {}
-        response.headers.forEach((v, k) => {
-          if (k !== "content-length") out[k] = v
-        })
-        return HttpServerResponse.text(response.body, {
-          status: response.status,
-          headers: out,
-          contentType: response.headers.get("content-type") ?? "application/json"
-        })
+        const exchanged = yield* Effect.tryPromise(() =>
+          exchange(request.headers, body, async (transport) => {
+            await server.connect(transport)
+            return server
+          })
+        )
+        return exchanged.body === undefined
+          ? HttpServerResponse.empty({ status: exchanged.status })
+          : HttpServerResponse.unsafeJson(exchanged.body, { status: exchanged.status })
       }).pipe(
         Effect.catchAllCause((cause) =>
           Effect.as(

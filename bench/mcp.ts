@@ -1,0 +1,85 @@
+// MCP vs REST for the same read, server in its own process on PostgreSQL: tools/call forms_query
+// (action get) and GET /forms/{id}, each at 16 concurrent clients with autocannon, in the same
+// run; prints calls/s, p50/p99 and the MCP/REST latency ratio (target: within 1.5x).
+import autocannon from "autocannon"
+import { createTempDatabase } from "../test/storage/targets.js"
+import { provision, startServer, stop } from "./_server.js"
+import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
+const CLIENTS = 16
+
+const load = async (options: autocannon.Options) => {
+  const r = await autocannon({ connections: CLIENTS, duration: DURATION, ...options })
+  return {
+    "req/s": Math.round(r.requests.average),
+    "p50 ms": r.latency.p50,
+    "p99 ms": r.latency.p99,
+    non2xx: r.non2xx
+  }
+}
+
+export async function run(): Promise<void> {
+  const db = await createTempDatabase(benchDatabaseUrl())
+  const rows: Array<Record<string, string | number>> = []
+  try {
+    const env = { DATABASE_URL: db.url }
+    const { key } = await provision(env, "mcp-bench")
+    const server = await startServer(env)
+    try {
+      const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
+      const created = await fetch(`${server.origin}/forms/api/v1/forms`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          title: "Bench form",
+          definition: {
+            schemaVersion: 1,
+            blocks: Array.from({ length: 20 }, (_, i) => ({
+              id: `blk_${String(i).padStart(8, "0")}`,
+              type: "short_text",
+              label: `Question ${i}`
+            }))
+          }
+        })
+      })
+      const formId = ((await created.json()) as { data: { id: string } }).data.id
+      const call = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "forms_query", arguments: { action: "get", formId } }
+      }
+      // One check that the call really answers the form, so the load measures real work.
+      const probe = await fetch(`${server.origin}/forms/mcp`, {
+        method: "POST",
+        headers: { ...headers, accept: "application/json, text/event-stream" },
+        body: JSON.stringify(call)
+      })
+      const probed = (await probe.json()) as { result?: { structuredContent?: { form?: { id: string } } } }
+      if (probed.result?.structuredContent?.form?.id !== formId)
+        throw new Error("forms_query did not return the form")
+
+      const rest = await load({ url: `${server.origin}/forms/api/v1/forms/${formId}`, headers })
+      const mcp = await load({
+        url: `${server.origin}/forms/mcp`,
+        method: "POST",
+        headers: { ...headers, accept: "application/json, text/event-stream" },
+        body: JSON.stringify(call)
+      })
+      rows.push({ what: "REST GET /forms/{id}", ...rest })
+      rows.push({ what: "MCP tools/call forms_query get", ...mcp })
+      printTable(rows)
+      process.stdout.write(
+        `\nMCP/REST latency: p50 ${(mcp["p50 ms"] / Math.max(rest["p50 ms"], 0.001)).toFixed(2)}x, p99 ${(mcp["p99 ms"] / Math.max(rest["p99 ms"], 0.001)).toFixed(2)}x; throughput ${(mcp["req/s"] / Math.max(rest["req/s"], 1)).toFixed(2)}x (target: latency within 1.5x) at ${CLIENTS} clients\n`
+      )
+      process.stdout.write(
+        `written ${writeResult("mcp", { at: new Date().toISOString(), clients: CLIENTS, durationSeconds: DURATION, rows })}\n`
+      )
+    } finally {
+      await stop(server.child)
+    }
+  } finally {
+    await db.drop()
+  }
+}
