@@ -13,7 +13,14 @@ import {
 } from "@folio/adapters-http"
 import { FormsMcpRoute, McpSettings } from "@folio/adapters-mcp"
 import { StorageHealth } from "@folio/adapters-storage"
-import { BuiltInInsightExtractorLive, IdGenLive, InsightPolicy, UsageBatcherLive } from "@folio/domain"
+import {
+  BufferedRateLimitStoreLive,
+  BuiltInInsightExtractorLive,
+  CachedApiKeyRepositoryLive,
+  IdGenLive,
+  InsightPolicy,
+  UsageBatcherLive
+} from "@folio/domain"
 import { Effect, Layer } from "effect"
 import type { AppConfig } from "./config.js"
 import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
@@ -48,8 +55,15 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
     Effect.gen(function* () {
       const secret = yield* blobSigningSecret(config)
       const server = createServer({ keepAliveTimeout: 5_000 })
+      const storage = overrides.storage ?? storageLayer(config)
+      // Key lookups and rate-limit counting stay off the request path's database round trips (see
+      // docs/decisions.md); both wrap the configured store and override it in the merge below.
+      const hotPath = Layer.merge(BufferedRateLimitStoreLive, CachedApiKeyRepositoryLive).pipe(
+        Layer.provide(storage)
+      )
       const infrastructure = Layer.mergeAll(
-        overrides.storage ?? storageLayer(config),
+        storage,
+        hotPath,
         blobStoreLayer(config, secret),
         IdGenLive,
         Layer.succeed(BlobSigningSecret, secret),

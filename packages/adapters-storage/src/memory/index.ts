@@ -477,6 +477,16 @@ export const makeMemoryStorage = () => {
   }
   const rateLimits = RateLimitStore.of({
     hitMany: (buckets, windowMs, nowMs) => Effect.sync(() => buckets.map((b) => hitNow(b, windowMs, nowMs))),
+    addMany: (entries, windowMs, nowMs) =>
+      Effect.sync(() => {
+        const start = windowOf(windowMs, nowMs)
+        for (const e of entries)
+          counters.set(`${e.bucket}@${start}`, (counters.get(`${e.bucket}@${start}`) ?? 0) + e.hits)
+        return entries.map((e) => ({
+          count: counters.get(`${e.bucket}@${start}`) ?? 0,
+          resetAt: start + windowMs
+        }))
+      }),
     hit: (bucket, windowMs, nowMs) =>
       Effect.sync(() => {
         const start = windowOf(windowMs, nowMs)

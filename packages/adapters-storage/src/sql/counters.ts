@@ -28,6 +28,25 @@ export const makeRateLimitStore = Effect.gen(function* () {
           return buckets.map((b) => ({ count: rows.find((r) => r.bucket === b)?.hits ?? 1, resetAt }))
         })
       ),
+    addMany: (entries, windowMs, nowMs) =>
+      orStorageError(
+        Effect.gen(function* () {
+          if (entries.length === 0) return []
+          const start = new Date(Math.floor(nowMs / windowMs) * windowMs)
+          const merged = new Map<string, number>()
+          for (const e of entries) merged.set(e.bucket, (merged.get(e.bucket) ?? 0) + e.hits)
+          const rows = yield* sql<{ readonly bucket: string; readonly hits: number }>`
+            insert into rate_limit_windows
+            ${sql.insert([...merged].sort(([a], [b]) => (a < b ? -1 : 1)).map(([bucket, hits]) => ({ bucket, window_start: start, hits })))}
+            on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + excluded.hits
+            returning bucket, hits`
+          const resetAt = start.getTime() + windowMs
+          return entries.map((e) => ({
+            count: rows.find((r) => r.bucket === e.bucket)?.hits ?? e.hits,
+            resetAt
+          }))
+        })
+      ),
     hit: (bucket, windowMs, nowMs) =>
       orStorageError(
         Effect.gen(function* () {

@@ -1,5 +1,7 @@
 export * from "./api-key.js"
 export * from "./authenticate.js"
+export * from "./buffered-rate-limits.js"
+export * from "./cached-keys.js"
 export * from "./permissions.js"
 export * from "./principal.js"
 export * from "./provisioning.js"

@@ -20,6 +20,12 @@ export interface RateLimitStoreService {
     windowMs: number,
     nowMs: number
   ) => Effect.Effect<ReadonlyArray<RateLimitHit>, StorageError>
+  /** Adds `hits` to each bucket in one round trip (buffered counting); totals in the order given. */
+  readonly addMany: (
+    entries: ReadonlyArray<{ readonly bucket: string; readonly hits: number }>,
+    windowMs: number,
+    nowMs: number
+  ) => Effect.Effect<ReadonlyArray<RateLimitHit>, StorageError>
   /** Current hits without counting one. */
   readonly peek: (
     bucket: string,

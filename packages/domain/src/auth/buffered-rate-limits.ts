@@ -1,0 +1,118 @@
+// A RateLimitStore decorator that keeps the request path off the database: the first hit of a
+// bucket in a window goes to the shared store (so a fresh process learns the global count), later
+// hits are counted in memory on top of the last known total and written in batches every 100 ms.
+// One process enforces its budgets exactly; several processes on one database see each other's
+// hits within one flush interval. Pending hits are flushed when the process stops.
+import { Effect, Layer, Schedule } from "effect"
+import { type RateLimitHit, RateLimitStore } from "../ports/usage.js"
+
+export const RATE_LIMIT_FLUSH_MS = 100
+
+interface Window {
+  readonly bucket: string
+  readonly start: number
+  readonly windowMs: number
+  /** The shared total last read from the store (it includes our flushed hits). */
+  known: number
+  /** Hits counted here and not yet written. */
+  pending: number
+}
+
+export const BufferedRateLimitStoreLive = Layer.scoped(
+  RateLimitStore,
+  Effect.gen(function* () {
+    const inner = yield* RateLimitStore
+    const windows = new Map<string, Window>()
+    const keyOf = (bucket: string, start: number) => `${start}|${bucket}`
+    const startOf = (windowMs: number, nowMs: number) => Math.floor(nowMs / windowMs) * windowMs
+    const view = (w: Window): RateLimitHit => ({ count: w.known + w.pending, resetAt: w.start + w.windowMs })
+
+    const flush = Effect.suspend(() => {
+      const due = [...windows.values()].filter((w) => w.pending > 0)
+      if (due.length === 0) return Effect.void
+      const groups = new Map<string, Array<Window>>()
+      for (const w of due) {
+        const g = `${w.start}|${w.windowMs}`
+        groups.set(g, [...(groups.get(g) ?? []), w])
+      }
+      return Effect.forEach(
+        [...groups.values()],
+        (group) => {
+          const sent = group.map((w) => w.pending)
+          const first = group[0] as Window
+          return inner
+            .addMany(
+              group.map((w, i) => ({ bucket: w.bucket, hits: sent[i] ?? 0 })),
+              first.windowMs,
+              first.start
+            )
+            .pipe(
+              Effect.map((totals) =>
+                group.forEach((w, i) => {
+                  // The returned total includes what was sent; hits counted meanwhile stay pending.
+                  w.pending -= sent[i] ?? 0
+                  w.known = totals[i]?.count ?? w.known + (sent[i] ?? 0)
+                })
+              ),
+              Effect.catchAll((e) => Effect.logWarning("rate-limit hits not written; retrying", e))
+            )
+        },
+        { discard: true }
+      )
+    })
+
+    const prune = (nowMs: number) =>
+      Effect.sync(() => {
+        for (const [k, w] of windows) if (w.pending === 0 && w.start + w.windowMs < nowMs) windows.delete(k)
+      })
+
+    yield* Effect.forkScoped(
+      Effect.repeat(
+        Effect.zipRight(
+          flush,
+          Effect.flatMap(
+            Effect.clockWith((c) => c.currentTimeMillis),
+            prune
+          )
+        ),
+        Schedule.spaced(`${RATE_LIMIT_FLUSH_MS} millis`)
+      )
+    )
+    yield* Effect.addFinalizer(() => flush)
+
+    const hitMany = (buckets: ReadonlyArray<string>, windowMs: number, nowMs: number) =>
+      Effect.gen(function* () {
+        const start = startOf(windowMs, nowMs)
+        const unknown = [...new Set(buckets.filter((b) => !windows.has(keyOf(b, start))))]
+        if (unknown.length > 0) {
+          const fresh = yield* inner.hitMany(unknown, windowMs, nowMs)
+          unknown.forEach((bucket, i) => {
+            const existing = windows.get(keyOf(bucket, start))
+            const count = fresh[i]?.count ?? 1
+            // A concurrent first hit may have registered the window meanwhile: keep the larger total.
+            if (existing === undefined)
+              windows.set(keyOf(bucket, start), { bucket, start, windowMs, known: count, pending: 0 })
+            else existing.known = Math.max(existing.known, count)
+          })
+        }
+        const counted = new Set(unknown)
+        return buckets.map((bucket) => {
+          const w = windows.get(keyOf(bucket, start)) as Window
+          if (counted.has(bucket)) counted.delete(bucket)
+          else w.pending += 1
+          return view(w)
+        })
+      })
+
+    return RateLimitStore.of({
+      hitMany,
+      hit: (bucket, windowMs, nowMs) =>
+        Effect.map(hitMany([bucket], windowMs, nowMs), (hits) => hits[0] as RateLimitHit),
+      addMany: inner.addMany,
+      peek: (bucket, windowMs, nowMs) => {
+        const w = windows.get(keyOf(bucket, startOf(windowMs, nowMs)))
+        return w === undefined ? inner.peek(bucket, windowMs, nowMs) : Effect.succeed(view(w))
+      }
+    })
+  })
+)

@@ -1,0 +1,98 @@
+// The request-path decorators: buffered rate-limit counting (first hit of a window from the shared
+// store, later hits in memory, batches written every 100 ms, exact in one process, converging across
+// two) and the key lookup cache (revocations through it apply at once, others within the TTL).
+import { MemoryStorageLive } from "@folio/adapters-storage"
+import {
+  type ApiKeyRecord,
+  ApiKeyRepository,
+  BufferedRateLimitStoreLive,
+  CachedApiKeyRepositoryLive,
+  KEY_CACHE_TTL_MS,
+  RateLimitStore
+} from "@folio/domain"
+import { it } from "@effect/vitest"
+import { Context, Effect, Exit, Layer, Option, Scope, TestClock } from "effect"
+import { describe, expect } from "vitest"
+
+const MINUTE = 60_000
+
+describe("buffered rate-limit counting", () => {
+  it.live("counts exactly in one process and writes the shared total in batches", () =>
+    Effect.gen(function* () {
+      const inner = yield* Effect.provide(RateLimitStore, MemoryStorageLive)
+      const base = Layer.succeed(RateLimitStore, inner)
+      const scopeA = yield* Scope.make()
+      const scopeB = yield* Scope.make()
+      const a = Context.get(
+        yield* Layer.buildWithScope(Layer.provide(BufferedRateLimitStoreLive, base), scopeA),
+        RateLimitStore
+      )
+      const b = Context.get(
+        yield* Layer.buildWithScope(Layer.provide(BufferedRateLimitStoreLive, base), scopeB),
+        RateLimitStore
+      )
+      const now = Date.now()
+      const counts: Array<number> = []
+      for (let i = 0; i < 5; i++) counts.push((yield* a.hit("key:1", MINUTE, now)).count)
+      expect(counts).toEqual([1, 2, 3, 4, 5])
+      // Only the first hit reached the shared store so far.
+      expect((yield* inner.peek("key:1", MINUTE, now)).count).toBe(1)
+      yield* Effect.sleep("250 millis")
+      expect((yield* inner.peek("key:1", MINUTE, now)).count).toBe(5)
+      // A second process learns the shared total on its first hit; a process sees the other's hits
+      // when it next writes its own.
+      expect((yield* b.hit("key:1", MINUTE, now)).count).toBe(6)
+      yield* a.hitMany(["key:1", "ip:x"], MINUTE, now)
+      yield* b.hit("key:1", MINUTE, now)
+      yield* Effect.sleep("250 millis")
+      expect((yield* inner.peek("key:1", MINUTE, now)).count).toBe(8)
+      yield* a.hit("key:1", MINUTE, now)
+      yield* Effect.sleep("250 millis")
+      expect((yield* a.peek("key:1", MINUTE, now)).count).toBe(9)
+      // Closing a process writes what it still holds.
+      yield* a.hit("key:1", MINUTE, now)
+      yield* Scope.close(scopeA, Exit.void)
+      expect((yield* inner.peek("key:1", MINUTE, now)).count).toBe(10)
+      yield* Scope.close(scopeB, Exit.void)
+    })
+  )
+})
+
+describe("the key lookup cache", () => {
+  const record: ApiKeyRecord = {
+    id: "00000000-0000-4000-8000-000000000001",
+    workspaceId: "00000000-0000-4000-8000-000000000002",
+    name: "k",
+    prefix: "AAAAAAAAAAAA",
+    hash: "0".repeat(64),
+    scopes: ["forms:read"],
+    createdAt: new Date(0),
+    revokedAt: null,
+    lastUsedAt: null
+  }
+
+  it.effect(
+    "serves lookups from memory, forgets a key revoked through it at once and others after the TTL",
+    () =>
+      Effect.gen(function* () {
+        const keys = yield* Effect.provide(ApiKeyRepository, MemoryStorageLive)
+        const cached = yield* Effect.provide(
+          ApiKeyRepository,
+          Layer.provide(CachedApiKeyRepositoryLive, Layer.succeed(ApiKeyRepository, keys))
+        )
+        yield* cached.create(record)
+        expect(Option.getOrThrow(yield* cached.findByPrefix(record.prefix)).revokedAt).toBeNull()
+        // Revoked elsewhere (another process): still served from the cache until the TTL passes.
+        yield* keys.revoke(record.workspaceId, record.id, new Date(1))
+        expect(Option.getOrThrow(yield* cached.findByPrefix(record.prefix)).revokedAt).toBeNull()
+        yield* TestClock.adjust(KEY_CACHE_TTL_MS + 1)
+        expect(Option.getOrThrow(yield* cached.findByPrefix(record.prefix)).revokedAt).not.toBeNull()
+
+        const second = { ...record, id: "00000000-0000-4000-8000-000000000003", prefix: "BBBBBBBBBBBB" }
+        yield* cached.create(second)
+        yield* cached.findByPrefix(second.prefix)
+        yield* cached.revoke(second.workspaceId, second.id, new Date(2))
+        expect(Option.getOrThrow(yield* cached.findByPrefix(second.prefix)).revokedAt).not.toBeNull()
+      })
+  )
+})
