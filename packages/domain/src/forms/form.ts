@@ -61,8 +61,10 @@ const validateSettings = (input: unknown, caps: Capabilities) =>
  */
 const memo = <A>(limit: number, decode: (stored: unknown) => A) => {
   const cache = new Map<string, A>()
-  return (namespace: string, stored: unknown): A => {
-    const key = `${namespace}:${JSON.stringify(stored)}`
+  return (namespace: string, stored: unknown, identity?: string): A => {
+    // With an identity (a form's draft at one revision, settings with one signature, a version id)
+    // the document is known not to change, so serializing it to build a key is not needed.
+    const key = identity === undefined ? `${namespace}:${JSON.stringify(stored)}` : `${namespace}#${identity}`
     const hit = cache.get(key)
     if (hit !== undefined || cache.has(key)) return hit as A
     const value = decode(stored)
@@ -82,10 +84,15 @@ const interviewMemo = memo(500, readStoredInterviewDefinition)
 const settingsMemo = memo(500, (stored): FormSettings | null => Either.getOrNull(decodeFormSettings(stored)))
 
 /** Reads a stored draft or version definition; unreadable legacy data degrades to null. */
-export const readStoredDefinition = (kind: FormKind, stored: unknown): AnyDefinition | null =>
-  kind === "interview" ? interviewMemo("i", stored) : classicMemo("c", stored)
+export const readStoredDefinition = (
+  kind: FormKind,
+  stored: unknown,
+  identity?: string
+): AnyDefinition | null =>
+  kind === "interview" ? interviewMemo("i", stored, identity) : classicMemo("c", stored, identity)
 
-export const readStoredSettings = (stored: unknown): FormSettings | null => settingsMemo("s", stored)
+export const readStoredSettings = (stored: unknown, identity?: string): FormSettings | null =>
+  settingsMemo("s", stored, identity)
 
 const versionCache = new Map<string, FormDefinition | null>()
 const VERSION_CACHE_LIMIT = 1000

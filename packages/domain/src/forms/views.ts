@@ -70,7 +70,11 @@ export const FormVersion = Schema.Struct({
 }).annotations({ identifier: "FormVersion" })
 
 export const toFormView = (record: FormRecord): Form => {
-  const settings = readStoredSettings(record.settings)
+  // A draft at one revision and settings with one signature never change: they key the read memo.
+  const settings = readStoredSettings(
+    record.settings,
+    record.settingsSignature === null ? undefined : `${record.id}:${record.settingsSignature}`
+  )
   return {
     id: record.id,
     title: record.title,
@@ -79,7 +83,10 @@ export const toFormView = (record: FormRecord): Form => {
     kind: record.kind,
     draftRevision: record.draftRevision,
     draftDefinition:
-      readStoredDefinition(record.kind, record.draftDefinition) === null ? null : record.draftDefinition,
+      readStoredDefinition(record.kind, record.draftDefinition, `${record.id}@${record.draftRevision}`) ===
+      null
+        ? null
+        : record.draftDefinition,
     settings: settings === null ? encodeFormSettings(defaultFormSettings()) : record.settings,
     settingsSignature: settings === null ? null : record.settingsSignature,
     currentVersionId: record.currentVersionId,
@@ -100,7 +107,7 @@ export const toVersionSummaryView = (r: FormVersionSummaryRecord): typeof FormVe
 
 export const toVersionView = (r: FormVersionRecord): typeof FormVersion.Type => ({
   ...toVersionSummaryView(r),
-  definition: readStoredDefinition(r.kind, r.definition) === null ? null : r.definition
+  definition: readStoredDefinition(r.kind, r.definition, `version:${r.id}`) === null ? null : r.definition
 })
 
 export const CreateFormInput = Schema.Struct({
