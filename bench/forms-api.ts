@@ -223,6 +223,12 @@ export async function run(): Promise<void> {
       row("postgres", "GET /forms/{id}", r.get)
       row("postgres", "GET /forms (20 of 10,000)", r.list)
       row("postgres", "PATCH /forms/{id} (50 blocks)", r.patch)
+      // The framework's own ceiling in this run: a route with no key check and no query.
+      row(
+        "postgres",
+        "GET /healthz (same server, no auth, no DB)",
+        await load({ url: `${server.origin}/healthz` })
+      )
       row(
         "postgres",
         "GET /forms (20 of 1,000)",
