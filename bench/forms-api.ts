@@ -2,21 +2,18 @@
 // authenticated GET /forms/{id}, GET /forms (page of 20 out of 10,000), PATCH /forms/{id} with a
 // 50-block definition; a bare node:http + pg baseline for the same primary-key read; and the list
 // at 1,000 vs 100,000 forms. On PGlite and on PostgreSQL.
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { promisify } from "node:util"
 import { PGlite } from "@electric-sql/pglite"
 import { defaultFormSettings, encodeFormSettings, settingsSignature } from "@folio/domain"
 import autocannon from "autocannon"
 import pg from "pg"
 import { createTempDatabase } from "../test/storage/targets.js"
+import { provision, root, startServer, stop } from "./_server.js"
 import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
 
-const root = fileURLToPath(new URL("..", import.meta.url))
-const exec = promisify(execFile)
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
 const CONNECTIONS = 32
 
@@ -54,63 +51,6 @@ const fiftyBlocks = (round: number) => ({
         })
   }))
 })
-
-const cli = async (env: NodeJS.ProcessEnv, args: ReadonlyArray<string>) =>
-  (
-    await exec(process.execPath, [`${root}packages/app/dist/cli.js`, ...args], {
-      env: { ...process.env, ...env }
-    })
-  ).stdout
-
-const provision = async (env: NodeJS.ProcessEnv, name: string) => {
-  const ws = /workspace ([0-9a-f-]{36})/.exec(await cli(env, ["workspace", "create", name]))?.[1] ?? ""
-  const key =
-    /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(
-      await cli(env, ["key", "create", "--workspace", ws, "--scopes", "all"])
-    )?.[0] ?? ""
-  return { ws, key }
-}
-
-const freePort = async () => {
-  const { createServer } = await import("node:net")
-  return new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const a = s.address()
-      s.close(() => resolve(typeof a === "object" && a !== null ? a.port : 0))
-    })
-  })
-}
-
-const startServer = async (env: NodeJS.ProcessEnv): Promise<{ origin: string; child: ChildProcess }> => {
-  const port = await freePort()
-  const child = spawn(process.execPath, [`${root}packages/app/dist/main.js`], {
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      LOG_LEVEL: "warning",
-      RATE_LIMIT_PER_KEY: "1000000000",
-      AUTH_ATTEMPTS_PER_IP: "1000000000"
-    },
-    stdio: ["ignore", "ignore", "inherit"]
-  })
-  const origin = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${origin}/readyz`)).ok) return { origin, child }
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error("server did not become ready")
-}
-
-const stop = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    child.once("exit", () => resolve())
-    child.kill("SIGTERM")
-  })
 
 const load = async (options: autocannon.Options) => {
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options })
