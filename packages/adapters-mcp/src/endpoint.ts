@@ -306,10 +306,7 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
           ) as Promise<Either.Either<A, E>>
         const server = makeServer(principal, run, settings.serverVersion, fileUrl)
         const exchanged = yield* Effect.tryPromise(() =>
-          exchange(request.headers, body, async (transport) => {
-            await server.connect(transport)
-            return server
-          })
+          exchange(request.headers, body, (transport) => server.connect(transport))
         )
         return exchanged.body === undefined
           ? HttpServerResponse.empty({ status: exchanged.status })

@@ -57,7 +57,7 @@ class SingleExchange implements Transport {
 export const exchange = async (
   headers: Readonly<Record<string, string | undefined>>,
   body: unknown,
-  connect: (transport: Transport) => Promise<{ close: () => Promise<void> }>
+  connect: (transport: Transport) => Promise<unknown>
 ): Promise<ExchangeAnswer> => {
   const accept = headers.accept ?? ""
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
@@ -83,12 +83,11 @@ export const exchange = async (
     )
   }
   const transport = new SingleExchange()
-  const server = await connect(transport)
-  try {
-    transport.onmessage?.(message)
-    if (!isJSONRPCRequest(message)) return { status: 202, body: undefined }
-    return { status: 200, body: await transport.answer }
-  } finally {
-    await server.close()
-  }
+  await connect(transport)
+  // The server and transport serve this one message and are then dropped, not closed: closing
+  // would only build a ConnectionClosed error (with its stack) for response handlers that do not
+  // exist, on every call.
+  transport.onmessage?.(message)
+  if (!isJSONRPCRequest(message)) return { status: 202, body: undefined }
+  return { status: 200, body: await transport.answer }
 }
