@@ -105,29 +105,45 @@ const toToolError = (e: unknown): Effect.Effect<ToolError> => {
   })
 }
 
+/** Each tool's strict input decoder and output encoder, built once rather than on every call. */
+const codecs = new Map<
+  string,
+  {
+    decode: (u: unknown) => Either.Either<unknown, ParseResult.ParseError>
+    encode: (a: unknown) => Effect.Effect<unknown, ParseResult.ParseError>
+  }
+>()
+const codecsOf = (tool: AnyTool) => {
+  let c = codecs.get(tool.name)
+  if (c === undefined) {
+    c = {
+      decode: Schema.decodeUnknownEither(tool.input, { onExcessProperty: "error", errors: "all" }),
+      encode: Schema.encode(tool.output)
+    }
+    codecs.set(tool.name, c)
+  }
+  return c
+}
+
 /** Strict decoding of tool input: unknown keys and bad values become value-free issues. */
 const decodeInput = (tool: AnyTool, args: unknown) =>
-  Either.mapLeft(
-    Schema.decodeUnknownEither(tool.input, { onExcessProperty: "error", errors: "all" })(args ?? {}),
-    (error): ToolError => {
-      const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => ({
-        path: i.path.map((p) => (typeof p === "number" ? p : String(p))),
-        rule:
-          i._tag === "Unexpected" ? "unknownKey" : i._tag === "Missing" ? "required" : i._tag.toLowerCase()
-      }))
-      const unknown = issues.filter((i) => i.rule === "unknownKey").map((i) => i.path.join("."))
-      return {
-        error: {
-          code: "invalid",
-          message:
-            unknown.length > 0
-              ? `unknown key${unknown.length > 1 ? "s" : ""} in ${tool.name} input: ${unknown.join(", ")}`
-              : `${tool.name} input failed validation`,
-          details: { issues }
-        }
+  Either.mapLeft(codecsOf(tool).decode(args ?? {}), (error): ToolError => {
+    const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => ({
+      path: i.path.map((p) => (typeof p === "number" ? p : String(p))),
+      rule: i._tag === "Unexpected" ? "unknownKey" : i._tag === "Missing" ? "required" : i._tag.toLowerCase()
+    }))
+    const unknown = issues.filter((i) => i.rule === "unknownKey").map((i) => i.path.join("."))
+    return {
+      error: {
+        code: "invalid",
+        message:
+          unknown.length > 0
+            ? `unknown key${unknown.length > 1 ? "s" : ""} in ${tool.name} input: ${unknown.join(", ")}`
+            : `${tool.name} input failed validation`,
+        details: { issues }
       }
     }
-  )
+  })
 
 const workspaceContext = (principal: PrincipalShape, capabilities: Capabilities) => ({
   scopes: principal.scopes,
@@ -203,7 +219,7 @@ const makeServer = (
     }
     const outcome = await run(
       Effect.flatMap(tool.run(input.right, { fileUrl }), (value) =>
-        Schema.encode(tool.output)(value)
+        codecsOf(tool).encode(value)
       ) as Effect.Effect<unknown, unknown, never>
     )
     if (Either.isLeft(outcome))
