@@ -52,7 +52,12 @@ const fiftyBlocks = (round: number) => ({
   }))
 })
 
+// Each measured load follows an unrecorded one on the same URL, so every server (ours and the raw
+// baseline alike) is compared warm, not during the JIT compilation of its first seconds.
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
+
 const load = async (options: autocannon.Options) => {
+  if (WARMUP_SECONDS > 0) await autocannon({ connections: CONNECTIONS, duration: WARMUP_SECONDS, ...options })
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options })
   return {
     "req/s": Math.round(result.requests.average),

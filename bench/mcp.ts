@@ -9,7 +9,12 @@ import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
 const CLIENTS = 16
 
+// Each measured load follows an unrecorded one on the same URL, so every server (ours and the raw
+// baseline alike) is compared warm, not during the JIT compilation of its first seconds.
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
+
 const load = async (options: autocannon.Options) => {
+  if (WARMUP_SECONDS > 0) await autocannon({ connections: CLIENTS, duration: WARMUP_SECONDS, ...options })
   const r = await autocannon({ connections: CLIENTS, duration: DURATION, ...options })
   return {
     "req/s": Math.round(r.requests.average),

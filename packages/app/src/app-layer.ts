@@ -21,8 +21,9 @@ import {
   InsightPolicy,
   UsageBatcherLive
 } from "@folio/domain"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, LogLevel } from "effect"
 import type { AppConfig } from "./config.js"
+import { logLevelOf } from "./logging.js"
 import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
 
 /** Readiness = the database answers. */
@@ -81,7 +82,12 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
           authAttemptsPerIpPerMinute: config.authAttemptsPerIp
         })
       )
-      const http = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+      // The access log writes at Info; above that level it would only cost every request work (a
+      // log span and annotations) for lines that are dropped, so it is left out.
+      const requestLogging = LogLevel.lessThanEqual(logLevelOf(config.logLevel), LogLevel.Info)
+      const http = (
+        requestLogging ? HttpApiBuilder.serve(HttpMiddleware.logger) : HttpApiBuilder.serve()
+      ).pipe(
         Layer.provide(FormsHttpLive),
         Layer.provide(FormsMcpRoute),
         // Shared by the REST and MCP surfaces: one buffer of usage tallies, flushed every second.
