@@ -12,7 +12,7 @@ import {
   authenticate,
   missingScopes,
   Principal,
-  type RateDecision,
+  rateLimitHeaders,
   RateLimitPolicy,
   type RateLimitStore,
   UsageBatcher
@@ -36,12 +36,6 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
   provides: Principal,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
-
-export const rateHeaders = (d: RateDecision): Record<string, string> => ({
-  "x-ratelimit-limit": String(d.limit),
-  "x-ratelimit-remaining": String(d.remaining),
-  "x-ratelimit-reset": String(d.resetSeconds)
-})
 
 const withHeaders = (headers: Record<string, string>) =>
   HttpApp.appendPreResponseHandler((_request, response) =>
@@ -72,7 +66,7 @@ export const AuthenticationLive = Layer.effect(
                 status: response.status,
                 at: now
               }),
-              HttpServerResponse.setHeaders(response, rateHeaders(decision))
+              HttpServerResponse.setHeaders(response, rateLimitHeaders(decision))
             )
           )
           if (!decision.allowed) {

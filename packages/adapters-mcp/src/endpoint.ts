@@ -19,10 +19,11 @@ import {
   currentCapabilities,
   type DomainError,
   errorCode,
+  fileDownloadRoute,
   missingScopes,
   Principal,
   type PrincipalShape,
-  type RateDecision,
+  rateLimitHeaders,
   UsageBatcher
 } from "@folio/domain"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
@@ -66,12 +67,6 @@ const envelope = (status: number, code: string, message: string, headers: Record
 
 const jsonRpcError = (status: number, code: number, message: string) =>
   HttpServerResponse.unsafeJson({ jsonrpc: "2.0", error: { code, message }, id: null }, { status })
-
-const rateHeaders = (d: RateDecision): Record<string, string> => ({
-  "x-ratelimit-limit": String(d.limit),
-  "x-ratelimit-remaining": String(d.remaining),
-  "x-ratelimit-reset": String(d.resetSeconds)
-})
 
 // biome-ignore lint/suspicious/noExplicitAny: the tool list mixes input and output types
 type AnyTool = ToolSpec<any, any, any, any>
@@ -268,8 +263,7 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
     const batcher = yield* UsageBatcher
     const runtime = yield* Effect.runtime<never>()
     const services = yield* Effect.context<McpServices>()
-    const fileUrl = (file: { readonly formId: string; readonly id: string }) =>
-      `${settings.publicOrigin}/forms/api/v1/forms/${file.formId}/files/${file.id}`
+    const fileUrl = fileDownloadRoute(settings.publicOrigin)
 
     const handle = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -341,7 +335,7 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
         status: answer.status,
         at: new Date()
       })
-      return HttpServerResponse.setHeaders(answer, rateHeaders(decision))
+      return HttpServerResponse.setHeaders(answer, rateLimitHeaders(decision))
     })
     yield* router.all(FORMS_MCP_PATH, handle)
   })

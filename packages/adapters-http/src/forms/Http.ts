@@ -7,7 +7,7 @@ import {
   formInsights,
   formReport,
   interviewAnalytics,
-  type ResponseFileRecord,
+  fileDownloadRoute,
   createFormUseCase,
   type DomainError,
   deleteForm,
@@ -34,15 +34,11 @@ import {
   uploadAsset
 } from "@folio/domain"
 import { Effect, Stream } from "effect"
-import { FORMS_API_PREFIX, FormsApi } from "../api.js"
+import { FormsApi } from "../api.js"
 import { requireScopes } from "../auth.js"
 import { data } from "../envelope.js"
 import { type AuthoringError, fromDomainError, invalid, isApiError } from "../errors.js"
 import { PublicOrigin } from "../public-origin.js"
-
-/** UploadedFile.downloadUrl: the authenticated download route, absolute under PUBLIC_ORIGIN. */
-const fileUrlFor = (origin: string) => (file: ResponseFileRecord) =>
-  `${origin}${FORMS_API_PREFIX}/forms/${file.formId}/files/${file.id}`
 
 const encoder = new TextEncoder()
 
@@ -65,7 +61,7 @@ const guarded = <A, E extends DomainError | AuthoringError, R>(
 
 export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
   Effect.map(PublicOrigin, (origin) => {
-    const fileUrl = fileUrlFor(origin)
+    const fileUrl = fileDownloadRoute(origin)
     return handlers
       .handle("list", ({ urlParams }) =>
         guarded(

@@ -19,6 +19,13 @@ export const decideRate = (count: number, limit: number, resetAtMs: number, nowM
   resetSeconds: Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000))
 })
 
+/** The spec's rate-limit headers on every authenticated answer (REST and MCP). */
+export const rateLimitHeaders = (d: RateDecision): Record<string, string> => ({
+  "x-ratelimit-limit": String(d.limit),
+  "x-ratelimit-remaining": String(d.remaining),
+  "x-ratelimit-reset": String(d.resetSeconds)
+})
+
 export const keyBucket = (keyId: string): string => `key:${keyId}`
 export const ipBucket = (ip: string): string => `auth-ip:${ip}`
 /** Public respondent routes (no key) are budgeted per client address. */

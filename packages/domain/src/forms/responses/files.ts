@@ -104,6 +104,15 @@ export const cleanFilename = (name: string): string => {
   return cleaned === "" || cleaned === "." || cleaned === ".." ? "upload" : cleaned
 }
 
+/**
+ * UploadedFile.downloadUrl: the authenticated download route of a respondent file (REST
+ * `GET /forms/{id}/files/{fileId}`, scope files:read), absolute under the deployment's origin.
+ */
+export const fileDownloadRoute =
+  (publicOrigin: string) =>
+  (file: { readonly formId: string; readonly id: string }): string =>
+    `${publicOrigin}/forms/api/v1/forms/${file.formId}/files/${file.id}`
+
 export const respondentFileKey = (workspaceId: string, formId: string, responseId: string, fileId: string) =>
   `workspaces/${workspaceId}/forms/${formId}/responses/${responseId}/${fileId}`
 
