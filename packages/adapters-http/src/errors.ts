@@ -1,7 +1,7 @@
 // The forms service's error envelope `{ ok: false, error: { code, message, details? } }`: one
 // schema class per status so OpenAPI documents each, and the mapping from domain errors.
 import { HttpApiSchema } from "@effect/platform"
-import type { DomainError, Issue } from "@folio/domain"
+import { type DomainError, type ErrorBody, errorBody, type Issue } from "@folio/domain"
 import { Schema } from "effect"
 
 const body = <Code extends string>(code: Code) =>
@@ -137,40 +137,24 @@ export const internal = () =>
 /** The envelope errors of the authenticated API (every code but the public routes' `closed`). */
 export type AuthoringError = Exclude<ApiError, ClosedError>
 
+const CLASS_OF_CODE = {
+  unauthorized: UnauthorizedError,
+  forbidden: ForbiddenError,
+  not_found: NotFoundError,
+  invalid: InvalidError,
+  conflict: ConflictError,
+  unprocessable: UnprocessableError,
+  unsupported_kind: UnsupportedKindError,
+  rate_limited: RateLimitedError,
+  payload_too_large: PayloadTooLargeError,
+  internal: InternalError
+} as const
+
 export const fromDomainError = (e: DomainError): AuthoringError => {
-  switch (e._tag) {
-    case "Unauthorized":
-      return unauthorized(e.message)
-    case "Forbidden":
-      return forbidden(
-        e.message,
-        e.requiredScopes === undefined ? undefined : { requiredScopes: e.requiredScopes }
-      )
-    case "NotFound":
-      return notFound(e.message)
-    case "Invalid":
-      return invalid(e.message, e.issues)
-    case "Conflict":
-      return new ConflictError({
-        ok: false,
-        error: { code: "conflict", message: e.message, ...withDetails(e.details) }
-      })
-    case "Unprocessable":
-      return new UnprocessableError({
-        ok: false,
-        error: {
-          code: "unprocessable",
-          message: e.message,
-          ...withDetails(e.issues === undefined ? undefined : { issues: e.issues })
-        }
-      })
-    case "UnsupportedKind":
-      return new UnsupportedKindError({ ok: false, error: { code: "unsupported_kind", message: e.message } })
-    case "RateLimited":
-      return rateLimited(e.message, e.retryAfterSeconds)
-    case "PayloadTooLarge":
-      return payloadTooLarge(e.message)
-    case "StorageError":
-      return internal()
-  }
+  const body = errorBody(e)
+  const ErrorClass = CLASS_OF_CODE[body.code] as unknown as new (props: {
+    ok: false
+    error: ErrorBody
+  }) => AuthoringError
+  return new ErrorClass({ ok: false, error: body })
 }

@@ -17,9 +17,9 @@ import {
   type WorkspaceRepository,
   type Capabilities,
   currentCapabilities,
-  type DomainError,
-  errorCode,
+  errorBody,
   fileDownloadRoute,
+  isDomainError,
   missingScopes,
   Principal,
   type PrincipalShape,
@@ -75,30 +75,12 @@ const visibleTools = (principal: PrincipalShape): ReadonlyArray<AnyTool> =>
   (TOOLS as ReadonlyArray<AnyTool>).filter((t) => missingScopes(principal, t.scopes).length === 0)
 
 /** A domain failure as the tool error shape, with the REST codes and value-free details. */
-const toToolError = (e: unknown): Effect.Effect<ToolError> => {
-  const tag = typeof e === "object" && e !== null && "_tag" in e ? String((e as { _tag: unknown })._tag) : ""
-  if (tag in errorCode && tag !== "StorageError") {
-    const d = e as DomainError & { issues?: unknown; details?: unknown; requiredScopes?: unknown }
-    const details =
-      d.issues !== undefined
-        ? { issues: d.issues }
-        : d.details !== undefined
-          ? d.details
-          : d.requiredScopes !== undefined
-            ? { requiredScopes: d.requiredScopes }
-            : undefined
-    return Effect.succeed({
-      error: {
-        code: errorCode[tag as keyof typeof errorCode],
-        message: d.message,
-        ...(details === undefined ? {} : { details: details as Record<string, unknown> })
-      }
-    })
-  }
-  return Effect.as(Effect.logError("mcp tool failure", e), {
-    error: { code: "internal", message: "internal error" }
-  })
-}
+const toToolError = (e: unknown): Effect.Effect<ToolError> =>
+  isDomainError(e) && e._tag !== "StorageError"
+    ? Effect.succeed({ error: errorBody(e) } as ToolError)
+    : Effect.as(Effect.logError("mcp tool failure", e), {
+        error: { code: "internal", message: "internal server error" }
+      })
 
 /** Each tool's strict input decoder and output encoder, built once rather than on every call. */
 const codecs = new Map<

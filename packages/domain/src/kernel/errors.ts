@@ -82,3 +82,35 @@ export const errorCode = {
   PayloadTooLarge: "payload_too_large",
   StorageError: "internal"
 } as const satisfies Record<DomainError["_tag"], string>
+
+export const isDomainError = (u: unknown): u is DomainError =>
+  typeof u === "object" && u !== null && "_tag" in u && Object.hasOwn(errorCode, String(u._tag))
+
+/** What a client sees of a domain error on any surface: the code, the message, value-free details. */
+export interface ErrorBody {
+  readonly code: (typeof errorCode)[keyof typeof errorCode]
+  readonly message: string
+  readonly details?: Readonly<Record<string, unknown>>
+}
+
+export const errorBody = (e: DomainError): ErrorBody => {
+  const details = (() => {
+    switch (e._tag) {
+      case "Invalid":
+        return { issues: e.issues }
+      case "Unprocessable":
+        return e.issues === undefined ? undefined : { issues: e.issues }
+      case "Conflict":
+        return e.details
+      case "Forbidden":
+        return e.requiredScopes === undefined ? undefined : { requiredScopes: e.requiredScopes }
+      case "RateLimited":
+        return { retryAfterSeconds: e.retryAfterSeconds }
+      default:
+        return undefined
+    }
+  })()
+  // A storage failure never shows its cause.
+  const message = e._tag === "StorageError" ? "internal server error" : e.message
+  return { code: errorCode[e._tag], message, ...(details === undefined ? {} : { details }) }
+}
