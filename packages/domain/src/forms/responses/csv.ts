@@ -11,9 +11,8 @@ import type { Block } from "../definition/blocks.js"
 import { decodeFormDefinition, type FormDefinition } from "../definition/definition.js"
 import { readStoredInterviewDefinition } from "../interview/definition.js"
 import { loadForm } from "../use-cases.js"
-import type { FileUrl } from "./reads.js"
-import { currentDefinitionOf } from "./reports.js"
-import { storedInterviewOf } from "./reads.js"
+import { completedResponses, currentDefinitionOf } from "./sources.js"
+import { type FileUrl, storedInterviewOf } from "./reads.js"
 
 export interface CsvOptions {
   readonly values: "label" | "code"
@@ -120,25 +119,6 @@ const definitionsOf = (form: FormRecord) =>
     return out
   })
 
-/** The completed responses, oldest first would need another index; pages come newest first. */
-const completedPages = (form: FormRecord) =>
-  Stream.paginateChunkEffect(undefined as string | undefined | null, (cursor) =>
-    cursor === null
-      ? Effect.succeed([Chunk.empty<ResponseRecord>(), Option.none()] as const)
-      : Effect.flatMap(ResponseRepository, (r) =>
-          r.list(form.workspaceId, form.id, { limit: PAGE, cursor, status: "completed" }).pipe(
-            Effect.catchTag("InvalidCursor", () => Effect.succeed({ items: [], nextCursor: null })),
-            Effect.map(
-              (page) =>
-                [
-                  Chunk.unsafeFromArray(page.items),
-                  page.nextCursor === null ? Option.none() : Option.some(page.nextCursor)
-                ] as const
-            )
-          )
-        )
-  )
-
 export interface CsvExport {
   readonly filename: string
   /** The CSV text in pieces: the header line, then the lines of one page of responses at a time. */
@@ -221,7 +201,7 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
             ...scoreIds.map((s) => `score_${s}`)
           ])
         : csvLine([idColumn, "completed_at", "block_id", "value"])
-    const body = completedPages(form).pipe(
+    const body = completedResponses(form, PAGE).pipe(
       Stream.grouped(PAGE),
       // One piece of text per page: few, large writes instead of one per line.
       Stream.mapEffect((chunk) =>
@@ -277,7 +257,7 @@ const interviewLines = (form: FormRecord, options: CsvOptions) =>
       }
       return Stream.concat(
         Stream.make(header),
-        completedPages(form).pipe(
+        completedResponses(form, PAGE).pipe(
           Stream.mapChunks((rows) => Chunk.of(Chunk.join(Chunk.map(rows, lineOf), "")))
         )
       )

@@ -1,7 +1,7 @@
 // Insights of a classic form: the extractor (a port) reads completed free-text answers; here the
 // findings are aggregated into field-promotion candidates, ranked by frequency x confidence, and
 // marked `auto` once their share of scanned responses passes the policy's threshold.
-import { Effect, Layer } from "effect"
+import { Chunk, Effect, Layer, Stream } from "effect"
 import { UnsupportedKind } from "../../kernel/errors.js"
 import {
   type ExtractedInsight,
@@ -9,9 +9,9 @@ import {
   InsightPolicy,
   type InsightSource
 } from "../../ports/insights.js"
-import { type ResponseRecord, ResponseRepository } from "../../ports/responses.js"
+import type { ResponseRecord } from "../../ports/responses.js"
 import { loadForm } from "../use-cases.js"
-import { classicDefinitionOf } from "./reports.js"
+import { classicDefinitionOf, completedResponses } from "./sources.js"
 
 const FREE_TEXT = new Set(["short_text", "long_text"])
 const PAGE = 500
@@ -157,32 +157,28 @@ export const formInsights = (formId: string) =>
     const definition = yield* classicDefinitionOf(form)
     const textBlocks = definition.blocks.filter((b) => FREE_TEXT.has(b.type))
     const labels = new Map(textBlocks.map((b) => [b.id, b.label]))
-    const repo = yield* ResponseRepository
     const extractor = yield* InsightExtractor
     const findings: Array<ExtractedInsight> = []
     let scanned = 0
-    let cursor: string | undefined
     // Page by page, so memory stays bounded by the page size and the findings.
-    while (scanned < policy.scanLimit && textBlocks.length > 0) {
-      const page = yield* repo
-        .list(form.workspaceId, form.id, {
-          limit: Math.min(PAGE, policy.scanLimit - scanned),
-          cursor,
-          status: "completed"
-        })
-        .pipe(Effect.catchTag("InvalidCursor", () => Effect.succeed({ items: [], nextCursor: null })))
-      const sources = page.items.flatMap((r: ResponseRecord) =>
-        textBlocks.flatMap((b) => {
-          const v = r.answers[b.id]
-          return typeof v === "string" && v.trim() !== ""
-            ? [{ responseId: r.id, blockId: b.id, label: b.label, text: v }]
-            : []
+    if (textBlocks.length > 0) {
+      yield* completedResponses(form, PAGE).pipe(
+        Stream.take(policy.scanLimit),
+        Stream.grouped(PAGE),
+        Stream.runForEach((chunk) => {
+          const page = Chunk.toReadonlyArray(chunk)
+          scanned += page.length
+          const sources = page.flatMap((r: ResponseRecord) =>
+            textBlocks.flatMap((b) => {
+              const v = r.answers[b.id]
+              return typeof v === "string" && v.trim() !== ""
+                ? [{ responseId: r.id, blockId: b.id, label: b.label, text: v }]
+                : []
+            })
+          )
+          return Effect.map(extractor.extract(sources), (found) => void findings.push(...found))
         })
       )
-      findings.push(...(yield* extractor.extract(sources)))
-      scanned += page.items.length
-      if (page.nextCursor === null) break
-      cursor = page.nextCursor
     }
     return {
       scannedResponses: scanned,

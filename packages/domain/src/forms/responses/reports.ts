@@ -2,30 +2,14 @@
 // `q`, plus activity aggregates of a date cohort) and the interview analytics (funnel, analysis
 // coverage, qualitative-code aggregates). Everything comes from storage aggregates; no transcript
 // text is ever read here.
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { Invalid, UnsupportedKind } from "../../kernel/errors.js"
-import { type FormRecord, FormRepository } from "../../ports/forms.js"
+import type { FormRecord } from "../../ports/forms.js"
 import { ResponseRepository } from "../../ports/responses.js"
-import { decodeFormDefinition, emptyFormDefinition, type FormDefinition } from "../definition/definition.js"
 import { type InterviewDefinition, readStoredInterviewDefinition } from "../interview/definition.js"
 import { loadForm } from "../use-cases.js"
+import { classicDefinitionOf, currentDefinitionOf } from "./sources.js"
 import { responseSummaryOf } from "./summary.js"
-
-/** The definition readers go by: the current version's, or the draft's when nothing is published. */
-export const currentDefinitionOf = (form: FormRecord) =>
-  Effect.gen(function* () {
-    if (form.currentVersionId === null) return form.draftDefinition
-    const version = yield* Effect.flatMap(FormRepository, (r) =>
-      r.getVersion(form.workspaceId, form.id, form.currentVersionId ?? "")
-    )
-    return Option.isSome(version) ? version.value.definition : form.draftDefinition
-  })
-
-export const classicDefinitionOf = (form: FormRecord) =>
-  Effect.map(
-    currentDefinitionOf(form),
-    (stored): FormDefinition => Either.getOrElse(decodeFormDefinition(stored), () => emptyFormDefinition())
-  )
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** The default cohort: the last 30 days. Cohorts longer than 366 days are refused. */

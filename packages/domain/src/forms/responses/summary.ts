@@ -7,7 +7,7 @@ import { type AnswerStats, ResponseRepository } from "../../ports/responses.js"
 import type { Block, Choice } from "../definition/blocks.js"
 import type { FormDefinition } from "../definition/definition.js"
 import { loadForm } from "../use-cases.js"
-import { classicDefinitionOf } from "./reports.js"
+import { classicDefinitionOf } from "./sources.js"
 
 const TEXT_TYPES = new Set(["short_text", "long_text", "email", "date", "datetime", "time"])
 const SAMPLES = 5
