@@ -121,29 +121,25 @@ export const makeResponseRepository = Effect.gen(function* () {
     answerStats: (workspaceId, formId, options) =>
       orStorageError(readAnswerStats(sql, workspaceId, formId, options)),
     rebuildAnswerStats: (formId) => orStorageError(sql.withTransaction(rebuildAnswerStats(sql, formId))),
-    respondentHistory: (workspaceId, formId, query) =>
-      orStorageError(
+    respondentHistory: (workspaceId, formId, query) => {
+      const byKey = sql`meta ? 'respondentKey' and meta ->> 'respondentKey' = ${query.respondentKey ?? ""}`
+      const byClient = sql`meta ? 'clientHash' and meta ->> 'clientHash' = ${query.clientHash}
+                            and created_at >= ${query.since}`
+      return orStorageError(
         sql<{ key_total: number; key_completed: number; client_total: number; client_completed: number }>`
-          select
-            (select count(*)::int from responses
-              where form_id = ${formId} and workspace_id = ${workspaceId} and meta ? 'respondentKey'
-                and meta ->> 'respondentKey' = ${query.respondentKey ?? ""}) as key_total,
-            (select count(*)::int from responses
-              where form_id = ${formId} and workspace_id = ${workspaceId} and meta ? 'respondentKey'
-                and meta ->> 'respondentKey' = ${query.respondentKey ?? ""} and status = 'completed') as key_completed,
-            (select count(*)::int from responses
-              where form_id = ${formId} and workspace_id = ${workspaceId} and meta ? 'clientHash'
-                and meta ->> 'clientHash' = ${query.clientHash} and created_at >= ${query.since}) as client_total,
-            (select count(*)::int from responses
-              where form_id = ${formId} and workspace_id = ${workspaceId} and meta ? 'clientHash'
-                and meta ->> 'clientHash' = ${query.clientHash} and created_at >= ${query.since}
-                and status = 'completed') as client_completed`.pipe(
+          select count(*) filter (where ${byKey})::int as key_total,
+                 count(*) filter (where ${byKey} and status = 'completed')::int as key_completed,
+                 count(*) filter (where ${byClient})::int as client_total,
+                 count(*) filter (where ${byClient} and status = 'completed')::int as client_completed
+          from responses
+          where form_id = ${formId} and workspace_id = ${workspaceId} and ((${byKey}) or (${byClient}))`.pipe(
           Effect.map(([row]) => ({
             byKey: { total: row?.key_total ?? 0, completed: row?.key_completed ?? 0 },
             byClient: { total: row?.client_total ?? 0, completed: row?.client_completed ?? 0 }
           }))
         )
-      ),
+      )
+    },
     activity: (workspaceId, formId, cohort) =>
       orStorageError(
         Effect.gen(function* () {

@@ -136,12 +136,14 @@ export interface StartedResponse {
  * Who is starting: the same browser (its continuity token matches earlier responses: deterministic),
  * the same IP and user agent within 30 days (probable), or nobody seen before (weak).
  */
-const estimateRespondent = (published: PublishedForm, client: RespondentClient, fresh: string, at: Date) =>
+const estimateRespondent = (published: PublishedForm, client: RespondentClient, at: Date) =>
   Effect.gen(function* () {
     const formId = published.form.id
     const given = client.continuityToken
     const known = given !== undefined && CONTINUITY_TOKEN.test(given)
-    const continuityToken = known ? given : fresh
+    const continuityToken = known
+      ? given
+      : toBase64Url(yield* Effect.flatMap(IdGen, (ids) => ids.randomBytes(24)))
     const respondentKey = sha256Hex(`${formId}:${continuityToken}`)
     const clientHash = sha256Hex(`${formId}:${client.fingerprint}`)
     const history = yield* Effect.flatMap(ResponseRepository, (r) =>
@@ -177,12 +179,7 @@ export const startResponse = (
     const ids = yield* IdGen
     const responses = yield* ResponseRepository
     const token = toBase64Url(yield* ids.randomBytes(24))
-    const estimate = yield* estimateRespondent(
-      published,
-      client,
-      toBase64Url(yield* ids.randomBytes(24)),
-      yield* now
-    )
+    const estimate = yield* estimateRespondent(published, client, yield* now)
     const policy = published.settings.submission.repeatResponsePolicy
     const isRepeat = estimate.respondent.repeatCount > 0
     if (isRepeat && policy === "soft_block" && client.confirmRepeat !== true) {
