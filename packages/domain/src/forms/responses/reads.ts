@@ -199,18 +199,20 @@ export const toFullView = (
   }
 }
 
+/** The interview fields both projections carry. */
+const interviewHeadline = (i: StoredInterview) => ({
+  ...(i.summary === undefined ? {} : { summary: i.summary }),
+  ...(i.sentiment === undefined ? {} : { sentiment: i.sentiment }),
+  transcriptCount: i.transcript.length,
+  analysisStatus: i.analysisStatus,
+  quality: i.quality
+})
+
 export const toInterviewCompactView = (r: ResponseRecord): InterviewCompactView => {
   const i = storedInterviewOf(r)
   return {
     ...base(r),
-    interview: {
-      ...(i.summary === undefined ? {} : { summary: i.summary }),
-      ...(i.sentiment === undefined ? {} : { sentiment: i.sentiment }),
-      transcriptCount: i.transcript.length,
-      extractedFieldCount: Object.keys(i.extractedFields).length,
-      analysisStatus: i.analysisStatus,
-      quality: i.quality
-    },
+    interview: { ...interviewHeadline(i), extractedFieldCount: Object.keys(i.extractedFields).length },
     ...respondentOf(r)
   }
 }
@@ -221,15 +223,11 @@ export const toInterviewFullView = (r: ResponseRecord, includeTranscript = true)
   return {
     ...base(r),
     interview: {
-      ...(i.summary === undefined ? {} : { summary: i.summary }),
-      ...(i.sentiment === undefined ? {} : { sentiment: i.sentiment }),
+      ...interviewHeadline(i),
       keyInfo: i.keyInfo,
       insights: i.insights,
       transcript: includeTranscript ? i.transcript : [],
-      extractedFields: i.extractedFields,
-      transcriptCount: i.transcript.length,
-      analysisStatus: i.analysisStatus,
-      quality: i.quality
+      extractedFields: i.extractedFields
     },
     ...respondentOf(r)
   }
