@@ -234,12 +234,12 @@ describe("the forms MCP endpoint", () => {
       expectedSettingsSignature: "sha256:0000"
     })
     expect(staleSettings.data.error?.code).toBe("conflict")
-    const interviewOnly = await call(client, "responses_query", {
+    const unknownResponse = await call(client, "responses_query", {
       formId: emptyForm.id,
       action: "get",
       responseId: crypto.randomUUID()
     })
-    expect(interviewOnly.data.error?.code).toBe("not_found")
+    expect(unknownResponse.data.error?.code).toBe("not_found")
     await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/unknown tool/)
 
     // Scopes: a hidden tool is forbidden; copying needs forms:read besides forms:write.
