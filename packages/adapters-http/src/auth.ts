@@ -8,13 +8,14 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import {
-  type ApiKeyRepository,
-  authenticate,
+  makeAuthenticate,
   missingScopes,
   Principal,
+  type RateLimited,
   rateLimitHeaders,
   RateLimitPolicy,
-  type RateLimitStore,
+  type StorageError,
+  type Unauthorized,
   UsageBatcher
 } from "@folio/domain"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
@@ -45,47 +46,59 @@ const withHeaders = (headers: Record<string, string>) =>
 const clientIp = (request: HttpServerRequest.HttpServerRequest): string =>
   Option.getOrElse(request.remoteAddress, () => "unknown")
 
+const toApiError = (
+  e: Unauthorized | RateLimited | StorageError
+): Effect.Effect<never, UnauthorizedError | RateLimitedError | InternalError> => {
+  switch (e._tag) {
+    case "Unauthorized":
+      return Effect.fail(unauthorized(e.message))
+    case "RateLimited":
+      return Effect.zipRight(
+        withHeaders({ "retry-after": String(e.retryAfterSeconds) }),
+        Effect.fail(rateLimited(e.message, e.retryAfterSeconds))
+      )
+    case "StorageError":
+      return Effect.zipRight(Effect.logError("authentication storage failure", e), Effect.fail(internal()))
+  }
+}
+
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function* () {
     const batcher = yield* UsageBatcher
-    const stores = yield* Effect.context<ApiKeyRepository | RateLimitStore>()
+    const authenticate = yield* makeAuthenticate
     return Authentication.of({
       bearer: (token) =>
-        Effect.gen(function* () {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const { principal, decision } = yield* authenticate(Redacted.value(token), clientIp(request)).pipe(
-            Effect.provide(stores)
-          )
-          const now = new Date()
-          yield* HttpApp.appendPreResponseHandler((_request, response) =>
-            Effect.as(
-              batcher.add({
-                workspaceId: principal.workspaceId,
-                keyId: principal.keyId,
-                status: response.status,
-                at: now
-              }),
-              HttpServerResponse.setHeaders(response, rateLimitHeaders(decision))
-            )
-          )
-          if (!decision.allowed) {
-            yield* withHeaders({ "retry-after": String(decision.resetSeconds) })
-            return yield* Effect.fail(
-              rateLimited("rate limit exceeded for this API key", decision.resetSeconds)
-            )
-          }
-          return principal
-        }).pipe(
-          Effect.catchTags({
-            Unauthorized: (e) => Effect.fail(unauthorized(e.message)),
-            RateLimited: (e) =>
-              Effect.zipRight(
-                withHeaders({ "retry-after": String(e.retryAfterSeconds) }),
-                Effect.fail(rateLimited(e.message, e.retryAfterSeconds))
-              ),
-            StorageError: (e) =>
-              Effect.zipRight(Effect.logError("authentication storage failure", e), Effect.fail(internal()))
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          Effect.matchEffect(authenticate(Redacted.value(token), clientIp(request)), {
+            onFailure: toApiError,
+            onSuccess: ({ principal, decision }) => {
+              const now = new Date()
+              // One pre-response handler: the budget headers and the usage tally go on every answer
+              // of an authenticated request, whichever layer produced it (handler, envelope, 429).
+              const decorate = HttpApp.appendPreResponseHandler((_request, response) =>
+                Effect.as(
+                  batcher.add({
+                    workspaceId: principal.workspaceId,
+                    keyId: principal.keyId,
+                    status: response.status,
+                    at: now
+                  }),
+                  HttpServerResponse.setHeaders(
+                    response,
+                    decision.allowed
+                      ? rateLimitHeaders(decision)
+                      : { ...rateLimitHeaders(decision), "retry-after": String(decision.resetSeconds) }
+                  )
+                )
+              )
+              return decision.allowed
+                ? Effect.as(decorate, principal)
+                : Effect.zipRight(
+                    decorate,
+                    Effect.fail(rateLimited("rate limit exceeded for this API key", decision.resetSeconds))
+                  )
+            }
           })
         )
     })

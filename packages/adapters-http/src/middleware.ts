@@ -4,7 +4,6 @@
 import {
   FileSystem,
   HttpApiBuilder,
-  HttpApp,
   HttpIncomingMessage,
   HttpServerRequest,
   HttpServerResponse
@@ -102,31 +101,42 @@ export const failureToResponse = (
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/
 
+const MAX_BODY_SIZE = {
+  [MAX_BODY_BYTES]: Option.some(FileSystem.Size(MAX_BODY_BYTES)),
+  [MAX_ASSET_BODY_BYTES]: Option.some(FileSystem.Size(MAX_ASSET_BODY_BYTES)),
+  [MAX_RESPONDENT_FILE_BODY_BYTES]: Option.some(FileSystem.Size(MAX_RESPONDENT_FILE_BODY_BYTES))
+}
+
+/** Methods whose requests carry no body: nothing to cap. */
+const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"])
+
 /**
  * Api-level middleware, around every route of the router (API groups and raw routes alike) and
  * before HttpApi's own error encoding: request id, the 1 MiB body cap, and the envelope for every
- * failure. (Headers go on through a pre-response handler: the server sends the response inside.)
+ * failure. Every answer, failures included, comes back through here, so the request id is set on
+ * the response itself.
  */
 export const EnvelopeMiddlewareLive = HttpApiBuilder.middleware((app) =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     const incoming = request.headers["x-request-id"]
     const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
-    yield* HttpApp.appendPreResponseHandler((_req, response) =>
-      Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
-    )
     const limit = bodyLimitFor(request.method, request.url)
     const length = Number(request.headers["content-length"] ?? "0")
-    if (Number.isFinite(length) && length > limit) {
-      return envelopeResponse(
-        payloadTooLarge(`request body exceeds ${limit === MAX_BODY_BYTES ? limit : limit - 1} bytes`)
-      )
-    }
-    return yield* app.pipe(
-      Effect.provideService(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(limit))),
-      Effect.catchAllCause((cause) =>
-        Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : failureToResponse(cause)
-      )
-    )
+    const answer =
+      Number.isFinite(length) && length > limit
+        ? Effect.succeed(
+            envelopeResponse(
+              payloadTooLarge(`request body exceeds ${limit === MAX_BODY_BYTES ? limit : limit - 1} bytes`)
+            )
+          )
+        : (BODYLESS.has(request.method)
+            ? app
+            : Effect.provideService(app, HttpIncomingMessage.MaxBodySize, MAX_BODY_SIZE[limit] ?? Option.some(FileSystem.Size(limit)))
+          ).pipe(
+            Effect.catchAllCause((cause) =>
+              Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : failureToResponse(cause)
+            )
+          )
+    return Effect.map(answer, (response) => HttpServerResponse.setHeader(response, "x-request-id", requestId))
   })
 )

@@ -6,7 +6,7 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
   type ApiKeyRepository,
-  authenticate,
+  makeAuthenticate,
   type BlobStore,
   type FormRepository,
   type IdGen,
@@ -245,6 +245,7 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
     const batcher = yield* UsageBatcher
     const runtime = yield* Effect.runtime<never>()
     const services = yield* Effect.context<McpServices>()
+    const authenticate = yield* makeAuthenticate
     const fileUrl = fileDownloadRoute(settings.publicOrigin)
 
     const handle = Effect.gen(function* () {
@@ -252,7 +253,7 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
       const ip = Option.getOrElse(request.remoteAddress, () => "unknown")
       const header = request.headers.authorization ?? ""
       const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? ""
-      const auth = yield* Effect.either(Effect.provide(authenticate(token, ip), services))
+      const auth = yield* Effect.either(authenticate(token, ip))
       if (Either.isLeft(auth)) {
         const e = auth.left
         if (e._tag === "Unauthorized") return envelope(401, "unauthorized", e.message)

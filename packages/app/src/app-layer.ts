@@ -98,6 +98,12 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         Layer.provideMerge(gracefulClose(server, config.shutdownGraceMs)),
         Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port, host: config.host }))
       )
-      return http.pipe(Layer.provideMerge(infrastructure))
+      // No tracer is installed, so spans would be built on every request and statement only to be
+      // dropped: the HTTP server span and @effect/sql's statement spans are switched off.
+      return http.pipe(
+        HttpMiddleware.withTracerDisabledWhen(() => true),
+        Layer.provideMerge(infrastructure),
+        Layer.provide(Layer.setTracerEnabled(false))
+      )
     })
   )

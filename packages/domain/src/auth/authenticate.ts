@@ -32,6 +32,68 @@ export interface Authenticated {
   readonly decision: RateDecision
 }
 
+export type Authenticate = (
+  presented: string,
+  clientIp: string
+) => Effect.Effect<Authenticated, Unauthorized | RateLimited | StorageError>
+
+/**
+ * Builds the authenticate function once, with its ports and budgets captured, so a request pays
+ * for the checks and nothing else (no per-request service lookups or context merges): every keyed
+ * surface builds it when it starts.
+ */
+export const makeAuthenticate: Effect.Effect<Authenticate, never, ApiKeyRepository | RateLimitStore> =
+  Effect.gen(function* () {
+    const keys = yield* ApiKeyRepository
+    const limits = yield* RateLimitStore
+    const policy = yield* RateLimitPolicy
+    return (presented, clientIp) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const ipKey = ipBucket(clientIp)
+        const attempts = (count: number, resetAt: number) => {
+          const d = decideRate(count, policy.authAttemptsPerIpPerMinute, resetAt, now)
+          return d.allowed
+            ? Effect.void
+            : Effect.fail(
+                new RateLimited({
+                  message: "too many authentication attempts from this address",
+                  retryAfterSeconds: d.resetSeconds
+                })
+              )
+        }
+        const reject = (message: string) =>
+          Effect.flatMap(limits.hit(ipKey, RATE_WINDOW_MS, now), (hit) =>
+            Effect.zipRight(attempts(hit.count, hit.resetAt), Effect.fail(new Unauthorized({ message })))
+          )
+        const parsed = parseApiKey(presented)
+        if (parsed === undefined) return reject("missing or malformed API key")
+        return Effect.flatMap(keys.findByPrefix(parsed.prefix), (found) => {
+          if (Option.isNone(found) || !verifyApiKey(presented, found.value.hash))
+            return reject("unknown API key")
+          const key = found.value
+          if (key.revokedAt !== null) return reject("API key has been revoked")
+          return Effect.flatMap(
+            limits.hitMany([ipKey, keyBucket(key.id)], RATE_WINDOW_MS, now),
+            ([ipHit, keyHit]): Effect.Effect<Authenticated, RateLimited> => {
+              const authenticated: Authenticated = {
+                principal: { workspaceId: key.workspaceId, keyId: key.id, scopes: key.scopes },
+                decision: decideRate(
+                  keyHit?.count ?? Number.POSITIVE_INFINITY,
+                  policy.perKeyPerMinute,
+                  keyHit?.resetAt ?? now,
+                  now
+                )
+              }
+              return ipHit === undefined
+                ? Effect.succeed(authenticated)
+                : Effect.as(attempts(ipHit.count, ipHit.resetAt), authenticated)
+            }
+          )
+        })
+      })
+  })
+
+/** One authentication with the ports from the context (tests and one-off callers). */
 export const authenticate = (
   presented: string,
   clientIp: string
@@ -39,41 +101,4 @@ export const authenticate = (
   Authenticated,
   Unauthorized | RateLimited | StorageError,
   ApiKeyRepository | RateLimitStore
-> =>
-  Effect.gen(function* () {
-    const limits = yield* RateLimitStore
-    const policy = yield* RateLimitPolicy
-    const now = yield* Clock.currentTimeMillis
-    const ipKey = ipBucket(clientIp)
-    const attempts = (count: number, resetAt: number) => {
-      const d = decideRate(count, policy.authAttemptsPerIpPerMinute, resetAt, now)
-      return d.allowed
-        ? Effect.void
-        : Effect.fail(
-            new RateLimited({
-              message: "too many authentication attempts from this address",
-              retryAfterSeconds: d.resetSeconds
-            })
-          )
-    }
-    const reject = (message: string) =>
-      Effect.flatMap(limits.hit(ipKey, RATE_WINDOW_MS, now), (hit) =>
-        Effect.zipRight(attempts(hit.count, hit.resetAt), Effect.fail(new Unauthorized({ message })))
-      )
-    const parsed = parseApiKey(presented)
-    if (parsed === undefined) return yield* reject("missing or malformed API key")
-    const found = yield* Effect.flatMap(ApiKeyRepository, (keys) => keys.findByPrefix(parsed.prefix))
-    if (Option.isNone(found) || !verifyApiKey(presented, found.value.hash))
-      return yield* reject("unknown API key")
-    const key = found.value
-    if (key.revokedAt !== null) return yield* reject("API key has been revoked")
-    const [ipHit, keyHit] = yield* limits.hitMany([ipKey, keyBucket(key.id)], RATE_WINDOW_MS, now)
-    if (ipHit !== undefined) yield* attempts(ipHit.count, ipHit.resetAt)
-    const decision = decideRate(
-      keyHit?.count ?? Number.POSITIVE_INFINITY,
-      policy.perKeyPerMinute,
-      keyHit?.resetAt ?? now,
-      now
-    )
-    return { principal: { workspaceId: key.workspaceId, keyId: key.id, scopes: key.scopes }, decision }
-  })
+> => Effect.flatMap(makeAuthenticate, (run) => run(presented, clientIp))

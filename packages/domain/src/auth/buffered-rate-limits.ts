@@ -80,12 +80,24 @@ export const BufferedRateLimitStoreLive = Layer.scoped(
     )
     yield* Effect.addFinalizer(() => flush)
 
+    /** Counts one hit on every bucket whose window is known here; the shared total is read once per window. */
+    const countLocally = (buckets: ReadonlyArray<string>, start: number, alreadyCounted: ReadonlySet<string>) => {
+      const counted = new Set(alreadyCounted)
+      return buckets.map((bucket) => {
+        const w = windows.get(keyOf(bucket, start)) as Window
+        if (counted.has(bucket)) counted.delete(bucket)
+        else w.pending += 1
+        return view(w)
+      })
+    }
+
     const hitMany = (buckets: ReadonlyArray<string>, windowMs: number, nowMs: number) =>
-      Effect.gen(function* () {
+      Effect.suspend(() => {
         const start = startOf(windowMs, nowMs)
         const unknown = [...new Set(buckets.filter((b) => !windows.has(keyOf(b, start))))]
-        if (unknown.length > 0) {
-          const fresh = yield* inner.hitMany(unknown, windowMs, nowMs)
+        // The request path: every window already known, so no round trip and no fiber work.
+        if (unknown.length === 0) return Effect.succeed(countLocally(buckets, start, new Set()))
+        return Effect.map(inner.hitMany(unknown, windowMs, nowMs), (fresh) => {
           unknown.forEach((bucket, i) => {
             const existing = windows.get(keyOf(bucket, start))
             const count = fresh[i]?.count ?? 1
@@ -94,13 +106,7 @@ export const BufferedRateLimitStoreLive = Layer.scoped(
               windows.set(keyOf(bucket, start), { bucket, start, windowMs, known: count, pending: 0 })
             else existing.known = Math.max(existing.known, count)
           })
-        }
-        const counted = new Set(unknown)
-        return buckets.map((bucket) => {
-          const w = windows.get(keyOf(bucket, start)) as Window
-          if (counted.has(bucket)) counted.delete(bucket)
-          else w.pending += 1
-          return view(w)
+          return countLocally(buckets, start, new Set(unknown))
         })
       })
 

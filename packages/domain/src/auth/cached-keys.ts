@@ -17,14 +17,14 @@ export const CachedApiKeyRepositoryLive = Layer.effect(
     return ApiKeyRepository.of({
       ...inner,
       findByPrefix: (prefix) =>
-        Effect.gen(function* () {
-          const now = yield* Clock.currentTimeMillis
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const hit = cache.get(prefix)
-          if (hit !== undefined && hit.until > now) return hit.value
-          const value = yield* inner.findByPrefix(prefix)
-          if (cache.size >= MAX_ENTRIES) cache.clear()
-          cache.set(prefix, { value, until: now + (Option.isSome(value) ? KEY_CACHE_TTL_MS : MISS_TTL_MS) })
-          return value
+          if (hit !== undefined && hit.until > now) return Effect.succeed(hit.value)
+          return Effect.map(inner.findByPrefix(prefix), (value) => {
+            if (cache.size >= MAX_ENTRIES) cache.clear()
+            cache.set(prefix, { value, until: now + (Option.isSome(value) ? KEY_CACHE_TTL_MS : MISS_TTL_MS) })
+            return value
+          })
         }),
       revoke: (workspaceId, keyId, at) =>
         Effect.tap(inner.revoke(workspaceId, keyId, at), () =>

@@ -57,11 +57,12 @@ export const currentCapabilities: Effect.Effect<
 export const loadForm = (
   id: string
 ): Effect.Effect<FormRecord, NotFound | StorageError, FormRepository | Principal> =>
-  Effect.gen(function* () {
-    const principal = yield* Principal
-    const form = yield* Effect.flatMap(FormRepository, (r) => r.get(principal.workspaceId, id))
-    return yield* Option.match(form, { onNone: () => Effect.fail(notFound()), onSome: Effect.succeed })
-  })
+  // Every keyed read starts here, so it is written as plain combinators (no generator per call).
+  Effect.flatMap(Effect.zip(Principal, FormRepository), ([principal, repo]) =>
+    Effect.flatMap(repo.get(principal.workspaceId, id), (form) =>
+      Option.isSome(form) ? Effect.succeed(form.value) : Effect.fail(notFound())
+    )
+  )
 
 const randomSlug = Effect.map(
   Effect.flatMap(IdGen, (ids) => ids.randomBytes(8)),
