@@ -3,6 +3,10 @@
 // flow (create, stale update -> conflict, re-read, update, publish, converge, query responses), every
 // error path, strict inputs, and the protocol edges over plain fetch. Every tool JSON Schema is
 // compiled with Ajv and every structuredContent is validated against its tool's outputSchema.
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
 import { FORMS_SCOPES, issueApiKey, ResponseRepository } from "@folio/domain"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -11,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeAjv } from "../support/ajv.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
+import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
 
 type Structured = Record<string, unknown> & {
   error?: { code: string; message: string; details?: Record<string, unknown> }
@@ -416,6 +421,79 @@ describe("the MCP endpoint's protocol edges", () => {
     expect((await post(ping, { "mcp-protocol-version": "1999-01-01" })).status).toBe(400)
     const pong = await post(ping, { "mcp-protocol-version": "2025-06-18" })
     expect(await pong.json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} })
+  })
+
+  it("keeps concurrent callers apart when they reuse JSON-RPC ids (one server answers every exchange)", async () => {
+    // Real database I/O, so the exchanges are in flight at the same time inside the server.
+    const dir = mkdtempSync(join(tmpdir(), "folio-mcp-mux-"))
+    const db = TEST_DATABASE_URL === undefined ? undefined : await createTempDatabase(TEST_DATABASE_URL)
+    const shared = await startApp({
+      storage:
+        db === undefined ? PgliteStorageLive({ dataDir: join(dir, "db") }) : PgStorageLive({ url: db.url }),
+      config: { rateLimitPerKey: 100_000 }
+    })
+    try {
+      // Two workspaces, each with its own form; the read-only key sees one tool, the full key five.
+      const callers = await Promise.all(
+        [[...FORMS_SCOPES], ["forms:read"]].map(async (scopes, i) => {
+          const owner = await newWorkspaceKey(shared, [...FORMS_SCOPES])
+          const title = `Workspace ${i} form`
+          const created = await fetch(`${shared.origin}/forms/api/v1/forms`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${owner.key}`, "content-type": "application/json" },
+            body: JSON.stringify({ title })
+          })
+          const formId = ((await created.json()) as { data: { id: string } }).data.id
+          const reader = await shared.run(
+            Effect.map(
+              issueApiKey({ workspaceId: owner.workspaceId, name: "reader", scopes }),
+              (k) => k.plaintext
+            )
+          )
+          return { key: reader, formId, title, tools: scopes.length === FORMS_SCOPES.length ? 5 : 1 }
+        })
+      )
+      const rpc = (method: string, params: Record<string, unknown>) =>
+        JSON.stringify({ jsonrpc: "2.0", id: 7, method, params })
+      const send = (key: string, body: string) =>
+        fetch(`${shared.origin}/forms/mcp`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream"
+          },
+          body
+        }).then((r) => r.json())
+      const rounds = await Promise.all(
+        Array.from({ length: 40 }, async (_, n) => {
+          const caller = callers[n % 2] as (typeof callers)[number]
+          const [read, listed] = (await Promise.all([
+            send(
+              caller.key,
+              rpc("tools/call", { name: "forms_query", arguments: { action: "get", formId: caller.formId } })
+            ),
+            send(caller.key, rpc("tools/list", {}))
+          ])) as [
+            { id: number; result: { structuredContent: { form?: { id: string; title: string } } } },
+            { id: number; result: { tools: Array<unknown> } }
+          ]
+          return { caller, read, listed }
+        })
+      )
+      for (const { caller, read, listed } of rounds) {
+        expect([
+          read.id,
+          read.result.structuredContent.form?.id,
+          read.result.structuredContent.form?.title
+        ]).toEqual([7, caller.formId, caller.title])
+        expect([listed.id, listed.result.tools.length]).toEqual([7, caller.tools])
+      }
+    } finally {
+      await shared.close()
+      await db?.drop()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it("charges MCP requests to the same per-key budget as REST", async () => {

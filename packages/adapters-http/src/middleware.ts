@@ -131,7 +131,11 @@ export const EnvelopeMiddlewareLive = HttpApiBuilder.middleware((app) =>
           )
         : (BODYLESS.has(request.method)
             ? app
-            : Effect.provideService(app, HttpIncomingMessage.MaxBodySize, MAX_BODY_SIZE[limit] ?? Option.some(FileSystem.Size(limit)))
+            : Effect.provideService(
+                app,
+                HttpIncomingMessage.MaxBodySize,
+                MAX_BODY_SIZE[limit] ?? Option.some(FileSystem.Size(limit))
+              )
           ).pipe(
             Effect.catchAllCause((cause) =>
               Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : failureToResponse(cause)

@@ -1,8 +1,9 @@
 // The forms MCP endpoint: stateless Streamable HTTP at /forms/mcp. Every request is authenticated
 // with the same keys, budgets and usage counting as REST (the domain's `authenticate`); then only
-// POST is accepted, a sent Origin must equal PUBLIC_ORIGIN, batches are refused, and a fresh SDK
-// Server answers the one JSON-RPC message in JSON through a single-exchange transport (no
-// sessions, no SSE, no resume; see exchange.ts). Tools run the domain's use cases with the key's Principal.
+// POST is accepted, a sent Origin must equal PUBLIC_ORIGIN, batches are refused, and the process's
+// one SDK Server answers the JSON-RPC message in JSON through a multiplexing transport that carries
+// the caller with it (no sessions, no SSE, no resume; see exchange.ts). Tools run the domain's use
+// cases with the key's Principal.
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
   type ApiKeyRepository,
@@ -26,6 +27,7 @@ import {
   rateLimitHeaders,
   UsageBatcher
 } from "@folio/domain"
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js"
 import {
@@ -37,7 +39,7 @@ import {
   ReadResourceRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Context, Effect, Either, Option, ParseResult, Runtime, Schema } from "effect"
-import { exchange } from "./exchange.js"
+import { ExchangeMultiplexer, exchange } from "./exchange.js"
 import { errorResult, inputJsonSchema, outputJsonSchema, type ToolError } from "./schemas.js"
 import { TOOLS, type ToolSpec } from "./tools.js"
 
@@ -141,10 +143,24 @@ const workspaceContext = (principal: PrincipalShape, capabilities: Capabilities)
 /** One validator for every per-request Server (building an Ajv instance per request is costly). */
 const sharedValidator = new AjvJsonSchemaValidator()
 
-/** One MCP server for one request, bound to the caller's principal. */
+/** Who is calling, as the route hands it to the server with each exchange. */
+interface Caller {
+  readonly principal: PrincipalShape
+  /** Runs a use case as this caller (the key's Principal provided). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, never>) => Promise<Either.Either<A, E>>
+}
+
+const CALLER = "folioCaller"
+
+const callerOf = (extra: { readonly authInfo?: AuthInfo | undefined }): Caller => {
+  const caller = extra.authInfo?.extra?.[CALLER] as Caller | undefined
+  // Every exchange is authenticated before it reaches the server; this is a wiring failure.
+  if (caller === undefined) throw new McpError(ErrorCode.InternalError, "unauthenticated exchange")
+  return caller
+}
+
+/** The process's one MCP server: each handler acts for the caller its exchange carries. */
 const makeServer = (
-  principal: PrincipalShape,
-  run: <A, E>(effect: Effect.Effect<A, E, never>) => Promise<Either.Either<A, E>>,
   version: string,
   fileUrl: (file: { readonly formId: string; readonly id: string }) => string
 ) => {
@@ -157,9 +173,8 @@ const makeServer = (
         "Folio forms: read svc://workspace/context first (scopes, tools, allowed block types and features), then use forms_query to read, forms_create/forms_update to write drafts with compare-and-set tokens, forms_publication to publish, responses_query to read results."
     }
   )
-  const tools = visibleTools(principal)
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((t) => ({
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
+    tools: visibleTools(callerOf(extra).principal).map((t) => ({
       name: t.name,
       title: t.title,
       description: t.description,
@@ -167,7 +182,8 @@ const makeServer = (
       outputSchema: outputJsonSchema(t.output)
     }))
   }))
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, handlerExtra) => {
+    const { principal, run } = callerOf(handlerExtra)
     const tool = (TOOLS as ReadonlyArray<AnyTool>).find((t) => t.name === request.params.name)
     if (tool === undefined)
       throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
@@ -218,7 +234,8 @@ const makeServer = (
       }
     ]
   }))
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const { principal, run } = callerOf(extra)
     if (request.params.uri !== CONTEXT_RESOURCE_URI) {
       throw new McpError(ErrorCode.InvalidParams, `unknown resource: ${request.params.uri}`)
     }
@@ -243,10 +260,12 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const settings = yield* McpSettings
     const batcher = yield* UsageBatcher
-    const runtime = yield* Effect.runtime<never>()
-    const services = yield* Effect.context<McpServices>()
+    const runtime = yield* Effect.runtime<McpServices>()
     const authenticate = yield* makeAuthenticate
-    const fileUrl = fileDownloadRoute(settings.publicOrigin)
+    const mux = new ExchangeMultiplexer()
+    yield* Effect.promise(() =>
+      makeServer(settings.serverVersion, fileDownloadRoute(settings.publicOrigin)).connect(mux)
+    )
 
     const handle = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -293,14 +312,18 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
             "JSON-RPC batches are not supported; send one message per request"
           )
         }
-        const run = <A, E>(effect: Effect.Effect<A, E, never>) =>
-          Runtime.runPromise(runtime)(
-            Effect.either(Effect.provideService(Effect.provide(effect, services), Principal, principal))
-          ) as Promise<Either.Either<A, E>>
-        const server = makeServer(principal, run, settings.serverVersion, fileUrl)
-        const exchanged = yield* Effect.tryPromise(() =>
-          exchange(request.headers, body, (transport) => server.connect(transport))
-        )
+        const caller: Caller = {
+          principal,
+          run: <A, E>(effect: Effect.Effect<A, E, never>) =>
+            Runtime.runPromise(runtime)(Effect.either(Effect.provideService(effect, Principal, principal)))
+        }
+        const authInfo: AuthInfo = {
+          token: "redacted",
+          clientId: principal.keyId,
+          scopes: [...principal.scopes],
+          extra: { [CALLER]: caller }
+        }
+        const exchanged = yield* Effect.tryPromise(() => exchange(request.headers, body, mux, authInfo))
         return exchanged.body === undefined
           ? HttpServerResponse.empty({ status: exchanged.status })
           : HttpServerResponse.unsafeJson(exchanged.body, { status: exchanged.status })

@@ -3,11 +3,15 @@
 // Request/Response objects per call: Accept must list application/json and text/event-stream
 // (406), Content-Type must be JSON (415), the body must be one JSON-RPC message (400), a
 // sent MCP-Protocol-Version must be supported (400); a request is answered with its JSON-RPC
-// response (200), notifications and responses with 202.
+// response (200), notifications and responses with 202. One SDK Server answers every exchange
+// through the multiplexing transport below.
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import {
   isJSONRPCRequest,
   type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
   SUPPORTED_PROTOCOL_VERSIONS
 } from "@modelcontextprotocol/sdk/types.js"
 
@@ -35,29 +39,51 @@ const isJsonRpcMessage = (value: unknown): value is JSONRPCMessage => {
 const isJsonContentType = (value: string | undefined) =>
   value !== undefined && value.split(";")[0]?.trim().toLowerCase() === "application/json"
 
-/** A transport for exactly one incoming message; `answer` resolves with the outgoing response. */
-class SingleExchange implements Transport {
+/**
+ * The one transport of the process's one SDK Server. Each HTTP exchange hands it one request under
+ * an id of its own (so concurrent clients that reuse JSON-RPC ids never meet), with the caller's
+ * identity as `authInfo`; the response is matched back by that id and given the client's id again.
+ * Building a Server per request cost more than the rest of a tool call.
+ */
+export class ExchangeMultiplexer implements Transport {
   onclose?: () => void
   onerror?: (error: Error) => void
-  onmessage?: (message: JSONRPCMessage) => void
-  private resolveAnswer: (message: JSONRPCMessage) => void = () => {}
-  readonly answer = new Promise<JSONRPCMessage>((resolve) => {
-    this.resolveAnswer = resolve
-  })
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void
+  private readonly waiting = new Map<string, (message: JSONRPCMessage) => void>()
+  private readonly prefix = `exchange-${Math.random().toString(36).slice(2)}-`
+  private counter = 0
   async start() {}
   async send(message: JSONRPCMessage) {
-    if ("id" in message && ("result" in message || "error" in message)) this.resolveAnswer(message)
+    if (!("id" in message) || !("result" in message || "error" in message)) return
+    const key = String(message.id)
+    const resolve = this.waiting.get(key)
+    if (resolve === undefined) return
+    this.waiting.delete(key)
+    resolve(message)
   }
   async close() {
     this.onclose?.()
   }
+  /** Delivers one request and resolves with its response, under the client's own id. */
+  request(message: JSONRPCRequest, authInfo: AuthInfo): Promise<JSONRPCMessage> {
+    const id = `${this.prefix}${++this.counter}`
+    return new Promise<JSONRPCMessage>((resolve) => {
+      this.waiting.set(id, (answer) => resolve({ ...answer, id: message.id } as JSONRPCMessage))
+      this.onmessage?.({ ...message, id }, { authInfo })
+    })
+  }
 }
 
-/** Checks the headers and the message, then lets `connect` attach a server and answers. */
+/**
+ * Checks the headers and the message, then answers it through `mux`. Notifications and responses
+ * are accepted (202) and not delivered: in a stateless server there is no exchange they could
+ * belong to (a cancellation names a request of another POST, and no server request awaits a reply).
+ */
 export const exchange = async (
   headers: Readonly<Record<string, string | undefined>>,
   body: unknown,
-  connect: (transport: Transport) => Promise<unknown>
+  mux: ExchangeMultiplexer,
+  authInfo: AuthInfo
 ): Promise<ExchangeAnswer> => {
   const accept = headers.accept ?? ""
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
@@ -82,12 +108,6 @@ export const exchange = async (
       `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`
     )
   }
-  const transport = new SingleExchange()
-  await connect(transport)
-  // The server and transport serve this one message and are then dropped, not closed: closing
-  // would only build a ConnectionClosed error (with its stack) for response handlers that do not
-  // exist, on every call.
-  transport.onmessage?.(message)
   if (!isJSONRPCRequest(message)) return { status: 202, body: undefined }
-  return { status: 200, body: await transport.answer }
+  return { status: 200, body: await mux.request(message, authInfo) }
 }

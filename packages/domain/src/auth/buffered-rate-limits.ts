@@ -81,7 +81,11 @@ export const BufferedRateLimitStoreLive = Layer.scoped(
     yield* Effect.addFinalizer(() => flush)
 
     /** Counts one hit on every bucket whose window is known here; the shared total is read once per window. */
-    const countLocally = (buckets: ReadonlyArray<string>, start: number, alreadyCounted: ReadonlySet<string>) => {
+    const countLocally = (
+      buckets: ReadonlyArray<string>,
+      start: number,
+      alreadyCounted: ReadonlySet<string>
+    ) => {
       const counted = new Set(alreadyCounted)
       return buckets.map((bucket) => {
         const w = windows.get(keyOf(bucket, start)) as Window
