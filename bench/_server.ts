@@ -1,7 +1,7 @@
 // Running the real server for a benchmark: the CLI for workspaces and keys, a child process on a
 // free port with the budgets lifted, and a clean stop.
 import { type ChildProcess, execFile, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 
@@ -76,3 +76,17 @@ export const stop = (child: ChildProcess) =>
     child.once("exit", () => resolve())
     child.kill("SIGTERM")
   })
+
+/**
+ * CPU time (user + system, microseconds) a child process has used so far, from /proc; undefined
+ * where there is no /proc. Per-request CPU of the server is steadier than req/s on a machine that
+ * also runs the load generator and the database.
+ */
+export const cpuMicros = (child: ChildProcess): number | undefined => {
+  const file = `/proc/${child.pid}/stat`
+  if (child.pid === undefined || !existsSync(file)) return undefined
+  // Fields after the parenthesised command name: utime and stime are the 12th and 13th, in ticks.
+  const fields = readFileSync(file, "utf8").split(") ")[1]?.split(" ") ?? []
+  const ticks = Number(fields[11]) + Number(fields[12])
+  return Number.isFinite(ticks) ? (ticks * 1_000_000) / 100 : undefined
+}

@@ -2,7 +2,7 @@
 // authenticated GET /forms/{id}, GET /forms (page of 20 out of 10,000), PATCH /forms/{id} with a
 // 50-block definition; a bare node:http + pg baseline for the same primary-key read; and the list
 // at 1,000 vs 100,000 forms. On PGlite and on PostgreSQL.
-import { spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -11,7 +11,7 @@ import { defaultFormSettings, encodeFormSettings, settingsSignature } from "@fol
 import autocannon from "autocannon"
 import pg from "pg"
 import { createTempDatabase } from "../test/storage/targets.js"
-import { provision, root, startServer, stop } from "./_server.js"
+import { cpuMicros, provision, root, startServer, stop } from "./_server.js"
 import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
@@ -56,19 +56,27 @@ const fiftyBlocks = (round: number) => ({
 // baseline alike) is compared warm, not during the JIT compilation of its first seconds.
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 
-const load = async (options: autocannon.Options) => {
+const load = async (options: autocannon.Options, server: ChildProcess) => {
   if (WARMUP_SECONDS > 0) await autocannon({ connections: CONNECTIONS, duration: WARMUP_SECONDS, ...options })
+  const cpuBefore = cpuMicros(server)
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options })
+  const cpuAfter = cpuMicros(server)
   return {
     "req/s": Math.round(result.requests.average),
     "2xx/s": Math.round(result["2xx"] / result.duration),
     "p50 ms": result.latency.p50,
     "p99 ms": result.latency.p99,
-    non2xx: result.non2xx
+    non2xx: result.non2xx,
+    // The server process's own CPU per answered request: steadier than req/s on a machine whose two
+    // cores also run the load generator and the database.
+    "server cpu us/req":
+      cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+        ? -1
+        : Math.round((cpuAfter - cpuBefore) / result.requests.total)
   }
 }
 
-const authoring = async (origin: string, key: string) => {
+const authoring = async (origin: string, key: string, server: ChildProcess) => {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
   const forms: Array<string> = []
   for (let i = 0; i < CONNECTIONS; i++) {
@@ -80,8 +88,8 @@ const authoring = async (origin: string, key: string) => {
     forms.push(((await r.json()) as { data: { id: string } }).data.id)
   }
   const target = forms[0] ?? ""
-  const get = await load({ url: `${origin}/forms/api/v1/forms/${target}`, headers })
-  const list = await load({ url: `${origin}/forms/api/v1/forms?limit=20`, headers })
+  const get = await load({ url: `${origin}/forms/api/v1/forms/${target}`, headers }, server)
+  const list = await load({ url: `${origin}/forms/api/v1/forms?limit=20`, headers }, server)
   // PATCH needs each writer to carry its form's revision forward, which autocannon's pre-built
   // requests cannot do; 32 concurrent writers in this process, each editing its own form.
   const latencies: Array<number> = []
@@ -114,7 +122,8 @@ const authoring = async (origin: string, key: string) => {
     "2xx/s": Math.round((latencies.length - failures) / DURATION),
     "p50 ms": at(0.5),
     "p99 ms": at(0.99),
-    non2xx: failures
+    non2xx: failures,
+    "server cpu us/req": -1
   }
   return { target, get, list, patch }
 }
@@ -133,7 +142,7 @@ export async function run(): Promise<void> {
     await db.close()
     const server = await startServer(env)
     try {
-      const r = await authoring(server.origin, key)
+      const r = await authoring(server.origin, key, server.child)
       row("pglite", "GET /forms/{id}", r.get)
       row("pglite", "GET /forms (20 of 10,000)", r.list)
       row("pglite", "PATCH /forms/{id} (50 blocks)", r.patch)
@@ -163,7 +172,7 @@ export async function run(): Promise<void> {
     const server = await startServer(env)
     let target = ""
     try {
-      const r = await authoring(server.origin, main.key)
+      const r = await authoring(server.origin, main.key, server.child)
       target = r.target
       row("postgres", "GET /forms/{id}", r.get)
       row("postgres", "GET /forms (20 of 10,000)", r.list)
@@ -172,23 +181,29 @@ export async function run(): Promise<void> {
       row(
         "postgres",
         "GET /healthz (same server, no auth, no DB)",
-        await load({ url: `${server.origin}/healthz` })
+        await load({ url: `${server.origin}/healthz` }, server.child)
       )
       row(
         "postgres",
         "GET /forms (20 of 1,000)",
-        await load({
-          url: `${server.origin}/forms/api/v1/forms?limit=20`,
-          headers: { authorization: `Bearer ${small.key}` }
-        })
+        await load(
+          {
+            url: `${server.origin}/forms/api/v1/forms?limit=20`,
+            headers: { authorization: `Bearer ${small.key}` }
+          },
+          server.child
+        )
       )
       row(
         "postgres",
         "GET /forms (20 of 100,000)",
-        await load({
-          url: `${server.origin}/forms/api/v1/forms?limit=20`,
-          headers: { authorization: `Bearer ${large.key}` }
-        })
+        await load(
+          {
+            url: `${server.origin}/forms/api/v1/forms?limit=20`,
+            headers: { authorization: `Bearer ${large.key}` }
+          },
+          server.child
+        )
       )
     } finally {
       await stop(server.child)
@@ -205,7 +220,7 @@ export async function run(): Promise<void> {
       row(
         "postgres",
         "raw node:http + pg, same PK read",
-        await load({ url: `http://127.0.0.1:${port}/forms/${target}` })
+        await load({ url: `http://127.0.0.1:${port}/forms/${target}` }, raw)
       )
     } finally {
       await stop(raw)
@@ -219,7 +234,7 @@ export async function run(): Promise<void> {
   printTable(rows)
   if (pgGet !== undefined && rawGet !== undefined) {
     process.stdout.write(
-      `\nGET /forms/{id} on PostgreSQL: ${((Number(pgGet["req/s"]) / Number(rawGet["req/s"])) * 100).toFixed(0)}% of the raw baseline's req/s (target >= 50%), p99 ${pgGet["p99 ms"]} ms (target < 25 ms) at ${CONNECTIONS} connections\n`
+      `\nGET /forms/{id} on PostgreSQL: ${((Number(pgGet["req/s"]) / Number(rawGet["req/s"])) * 100).toFixed(0)}% of the raw baseline's req/s (target >= 50%), p99 ${pgGet["p99 ms"]} ms (target < 25 ms) at ${CONNECTIONS} connections; server CPU per request ${pgGet["server cpu us/req"]} us vs ${rawGet["server cpu us/req"]} us raw\n`
     )
   }
   process.stdout.write(

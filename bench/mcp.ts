@@ -1,9 +1,10 @@
 // MCP vs REST for the same read, server in its own process on PostgreSQL: tools/call forms_query
 // (action get) and GET /forms/{id}, each at 16 concurrent clients with autocannon, in the same
 // run; prints calls/s, p50/p99 and the MCP/REST latency ratio (target: within 1.5x).
+import type { ChildProcess } from "node:child_process"
 import autocannon from "autocannon"
 import { createTempDatabase } from "../test/storage/targets.js"
-import { provision, startServer, stop } from "./_server.js"
+import { cpuMicros, provision, startServer, stop } from "./_server.js"
 import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
@@ -13,14 +14,20 @@ const CLIENTS = 16
 // baseline alike) is compared warm, not during the JIT compilation of its first seconds.
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 
-const load = async (options: autocannon.Options) => {
+const load = async (options: autocannon.Options, server: ChildProcess) => {
   if (WARMUP_SECONDS > 0) await autocannon({ connections: CLIENTS, duration: WARMUP_SECONDS, ...options })
+  const cpuBefore = cpuMicros(server)
   const r = await autocannon({ connections: CLIENTS, duration: DURATION, ...options })
+  const cpuAfter = cpuMicros(server)
   return {
     "req/s": Math.round(r.requests.average),
     "p50 ms": r.latency.p50,
     "p99 ms": r.latency.p99,
-    non2xx: r.non2xx
+    non2xx: r.non2xx,
+    "server cpu us/req":
+      cpuBefore === undefined || cpuAfter === undefined || r.requests.total === 0
+        ? -1
+        : Math.round((cpuAfter - cpuBefore) / r.requests.total)
   }
 }
 
@@ -65,13 +72,16 @@ export async function run(): Promise<void> {
       if (probed.result?.structuredContent?.form?.id !== formId)
         throw new Error("forms_query did not return the form")
 
-      const rest = await load({ url: `${server.origin}/forms/api/v1/forms/${formId}`, headers })
-      const mcp = await load({
-        url: `${server.origin}/forms/mcp`,
-        method: "POST",
-        headers: { ...headers, accept: "application/json, text/event-stream" },
-        body: JSON.stringify(call)
-      })
+      const rest = await load({ url: `${server.origin}/forms/api/v1/forms/${formId}`, headers }, server.child)
+      const mcp = await load(
+        {
+          url: `${server.origin}/forms/mcp`,
+          method: "POST",
+          headers: { ...headers, accept: "application/json, text/event-stream" },
+          body: JSON.stringify(call)
+        },
+        server.child
+      )
       rows.push({ what: "REST GET /forms/{id}", ...rest })
       rows.push({ what: "MCP tools/call forms_query get", ...mcp })
       printTable(rows)
