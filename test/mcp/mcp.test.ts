@@ -370,8 +370,9 @@ describe("custom script over MCP", () => {
 })
 
 describe("the MCP endpoint's protocol edges", () => {
-  const post = (body: string, headers: Record<string, string> = {}, key = full.key) =>
-    fetch(`${app.origin}/forms/mcp`, {
+  /** One MCP POST as a Streamable HTTP client sends it, to `origin` (this file's app by default). */
+  const post = (body: string, headers: Record<string, string> = {}, key = full.key, origin = app.origin) =>
+    fetch(`${origin}/forms/mcp`, {
       method: "POST",
       headers: {
         authorization: `Bearer ${key}`,
@@ -455,16 +456,7 @@ describe("the MCP endpoint's protocol edges", () => {
       )
       const rpc = (method: string, params: Record<string, unknown>) =>
         JSON.stringify({ jsonrpc: "2.0", id: 7, method, params })
-      const send = (key: string, body: string) =>
-        fetch(`${shared.origin}/forms/mcp`, {
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${key}`,
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream"
-          },
-          body
-        }).then((r) => r.json())
+      const send = (key: string, body: string) => post(body, {}, key, shared.origin).then((r) => r.json())
       const rounds = await Promise.all(
         Array.from({ length: 40 }, async (_, n) => {
           const caller = callers[n % 2] as (typeof callers)[number]
@@ -502,16 +494,7 @@ describe("the MCP endpoint's protocol edges", () => {
       const { key } = await newWorkspaceKey(limited, ["forms:read"])
       const rest = () =>
         fetch(`${limited.origin}/forms/api/v1/forms`, { headers: { authorization: `Bearer ${key}` } })
-      const mcp = () =>
-        fetch(`${limited.origin}/forms/mcp`, {
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${key}`,
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream"
-          },
-          body: ping
-        })
+      const mcp = () => post(ping, {}, key, limited.origin)
       const statuses = [(await rest()).status, (await mcp()).status, (await rest()).status]
       const over = await mcp()
       expect([...statuses, over.status]).toEqual([200, 200, 200, 429])
