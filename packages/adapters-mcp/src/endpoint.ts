@@ -173,14 +173,21 @@ const makeServer = (
         "Folio forms: read svc://workspace/context first (scopes, tools, allowed block types and features), then use forms_query to read, forms_create/forms_update to write drafts with compare-and-set tokens, forms_publication to publish, responses_query to read results."
     }
   )
+  // Each tool's listing (with its JSON Schemas) is generated once; a key sees the ones it may call.
+  const listings = new Map(
+    (TOOLS as ReadonlyArray<AnyTool>).map((t) => [
+      t.name,
+      {
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: inputJsonSchema(t.input),
+        outputSchema: outputJsonSchema(t.output)
+      }
+    ])
+  )
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
-    tools: visibleTools(callerOf(extra).principal).map((t) => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: inputJsonSchema(t.input),
-      outputSchema: outputJsonSchema(t.output)
-    }))
+    tools: visibleTools(callerOf(extra).principal).flatMap((t) => listings.get(t.name) ?? [])
   }))
   server.setRequestHandler(CallToolRequestSchema, async (request, handlerExtra) => {
     const { principal, run } = callerOf(handlerExtra)
