@@ -412,6 +412,13 @@ describe("the MCP endpoint's protocol edges", () => {
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("unauthorized")
     expect((await post("{not json")).status).toBe(400)
     expect((await post(JSON.stringify({ jsonrpc: "1.0", id: 1, method: "ping" }))).status).toBe(400)
+    for (const invalid of [
+      { jsonrpc: "2.0", id: 1, method: "ping", params: "x" },
+      { jsonrpc: "2.0", id: 1, method: "ping", result: {} }
+    ]) {
+      const r = await post(JSON.stringify(invalid))
+      expect([r.status, ((await r.json()) as { error: { code: number } }).error.code]).toEqual([400, -32600])
+    }
   })
 
   it("follows Streamable HTTP: Accept and Content-Type checks, 202 for notifications, protocol versions", async () => {

@@ -108,6 +108,13 @@ export const exchange = async (
       `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`
     )
   }
-  if (!isJSONRPCRequest(message)) return { status: 202, body: undefined }
+  if (!isJSONRPCRequest(message)) {
+    // A method with an id that the SDK does not take as a request (params not an object, extra
+    // members) would otherwise be acknowledged as if it were a notification.
+    if ("method" in message && "id" in message && message.id !== undefined) {
+      return rpcError(400, -32600, "Invalid Request: not a valid JSON-RPC request")
+    }
+    return { status: 202, body: undefined }
+  }
   return { status: 200, body: await mux.request(message, authInfo) }
 }
