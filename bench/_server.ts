@@ -79,14 +79,32 @@ export const stop = (child: ChildProcess) =>
 
 /**
  * CPU time (user + system, microseconds) a child process has used so far, from /proc; undefined
- * where there is no /proc. Per-request CPU of the server is steadier than req/s on a machine that
- * also runs the load generator and the database.
+ * where there is no /proc.
  */
-export const cpuMicros = (child: ChildProcess): number | undefined => {
+const cpuMicros = (child: ChildProcess): number | undefined => {
   const file = `/proc/${child.pid}/stat`
   if (child.pid === undefined || !existsSync(file)) return undefined
   // Fields after the parenthesised command name: utime and stime are the 12th and 13th, in ticks.
   const fields = readFileSync(file, "utf8").split(") ")[1]?.split(" ") ?? []
   const ticks = Number(fields[11]) + Number(fields[12])
   return Number.isFinite(ticks) ? (ticks * 1_000_000) / 100 : undefined
+}
+
+/**
+ * Runs a load and returns it with the server process's own CPU per answered request (-1 where it
+ * cannot be read): steadier than req/s on a machine whose two cores also run the load generator
+ * and the database.
+ */
+export const withServerCpu = async <R extends { readonly requests: { readonly total: number } }>(
+  server: ChildProcess,
+  run: () => Promise<R>
+): Promise<{ readonly result: R; readonly cpuPerRequest: number }> => {
+  const before = cpuMicros(server)
+  const result = await run()
+  const after = cpuMicros(server)
+  const cpuPerRequest =
+    before === undefined || after === undefined || result.requests.total === 0
+      ? -1
+      : Math.round((after - before) / result.requests.total)
+  return { result, cpuPerRequest }
 }

@@ -11,7 +11,7 @@ import { defaultFormSettings, encodeFormSettings, settingsSignature } from "@fol
 import autocannon from "autocannon"
 import pg from "pg"
 import { createTempDatabase } from "../test/storage/targets.js"
-import { cpuMicros, provision, root, startServer, stop } from "./_server.js"
+import { provision, root, startServer, stop, withServerCpu } from "./_server.js"
 import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
@@ -58,21 +58,16 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 
 const load = async (options: autocannon.Options, server: ChildProcess) => {
   if (WARMUP_SECONDS > 0) await autocannon({ connections: CONNECTIONS, duration: WARMUP_SECONDS, ...options })
-  const cpuBefore = cpuMicros(server)
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options })
-  const cpuAfter = cpuMicros(server)
+  const { result, cpuPerRequest } = await withServerCpu(server, () =>
+    autocannon({ connections: CONNECTIONS, duration: DURATION, ...options })
+  )
   return {
     "req/s": Math.round(result.requests.average),
     "2xx/s": Math.round(result["2xx"] / result.duration),
     "p50 ms": result.latency.p50,
     "p99 ms": result.latency.p99,
     non2xx: result.non2xx,
-    // The server process's own CPU per answered request: steadier than req/s on a machine whose two
-    // cores also run the load generator and the database.
-    "server cpu us/req":
-      cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
-        ? -1
-        : Math.round((cpuAfter - cpuBefore) / result.requests.total)
+    "server cpu us/req": cpuPerRequest
   }
 }
 

@@ -5,17 +5,12 @@
 import type { ChildProcess } from "node:child_process"
 import autocannon from "autocannon"
 import { createTempDatabase } from "../test/storage/targets.js"
-import { cpuMicros, provision, startServer, stop } from "./_server.js"
-import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
+import { provision, startServer, stop, withServerCpu } from "./_server.js"
+import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.js"
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const CLIENTS = 16
-
-const median = (values: ReadonlyArray<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
-}
 
 // Each measured load follows an unrecorded one on the same URL, so every server (ours and the raw
 // baseline alike) is compared warm, not during the JIT compilation of its first seconds.
@@ -23,18 +18,15 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 
 const load = async (options: autocannon.Options, server: ChildProcess) => {
   if (WARMUP_SECONDS > 0) await autocannon({ connections: CLIENTS, duration: WARMUP_SECONDS, ...options })
-  const cpuBefore = cpuMicros(server)
-  const r = await autocannon({ connections: CLIENTS, duration: DURATION, ...options })
-  const cpuAfter = cpuMicros(server)
+  const { result: r, cpuPerRequest } = await withServerCpu(server, () =>
+    autocannon({ connections: CLIENTS, duration: DURATION, ...options })
+  )
   return {
     "req/s": Math.round(r.requests.average),
     "p50 ms": r.latency.p50,
     "p99 ms": r.latency.p99,
     non2xx: r.non2xx,
-    "server cpu us/req":
-      cpuBefore === undefined || cpuAfter === undefined || r.requests.total === 0
-        ? -1
-        : Math.round((cpuAfter - cpuBefore) / r.requests.total)
+    "server cpu us/req": cpuPerRequest
   }
 }
 
@@ -105,7 +97,7 @@ export async function run(): Promise<void> {
       }
       printTable(rows)
       const ratio = (key: "p50 ms" | "p99 ms" | "server cpu us/req") =>
-        median(rounds.map((r) => r.mcp[key] / Math.max(r.rest[key], 0.001)))
+        summarize(rounds.map((r) => r.mcp[key] / Math.max(r.rest[key], 0.001))).median
       process.stdout.write(
         `\nMCP/REST, median of ${ROUNDS} alternating rounds: latency p50 ${ratio("p50 ms").toFixed(2)}x, p99 ${ratio("p99 ms").toFixed(2)}x, server CPU per call ${ratio("server cpu us/req").toFixed(2)}x (target: latency within 1.5x) at ${CLIENTS} clients\n`
       )

@@ -74,8 +74,9 @@ export const AuthenticationLive = Layer.effect(
             onFailure: toApiError,
             onSuccess: ({ principal, decision }) => {
               const now = new Date()
-              // One pre-response handler: the budget headers and the usage tally go on every answer
-              // of an authenticated request, whichever layer produced it (handler, envelope, 429).
+              // One pre-response handler: the budget headers (with Retry-After over budget) and the
+              // usage tally go on every answer of an authenticated request, whichever layer
+              // produced it (handler, envelope, 429).
               const decorate = HttpApp.appendPreResponseHandler((_request, response) =>
                 Effect.as(
                   batcher.add({
@@ -84,12 +85,7 @@ export const AuthenticationLive = Layer.effect(
                     status: response.status,
                     at: now
                   }),
-                  HttpServerResponse.setHeaders(
-                    response,
-                    decision.allowed
-                      ? rateLimitHeaders(decision)
-                      : { ...rateLimitHeaders(decision), "retry-after": String(decision.resetSeconds) }
-                  )
+                  HttpServerResponse.setHeaders(response, rateLimitHeaders(decision))
                 )
               )
               return decision.allowed

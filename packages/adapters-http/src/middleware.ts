@@ -101,12 +101,6 @@ export const failureToResponse = (
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/
 
-const MAX_BODY_SIZE = {
-  [MAX_BODY_BYTES]: Option.some(FileSystem.Size(MAX_BODY_BYTES)),
-  [MAX_ASSET_BODY_BYTES]: Option.some(FileSystem.Size(MAX_ASSET_BODY_BYTES)),
-  [MAX_RESPONDENT_FILE_BODY_BYTES]: Option.some(FileSystem.Size(MAX_RESPONDENT_FILE_BODY_BYTES))
-}
-
 /** Methods whose requests carry no body: nothing to cap. */
 const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"])
 
@@ -131,11 +125,7 @@ export const EnvelopeMiddlewareLive = HttpApiBuilder.middleware((app) =>
           )
         : (BODYLESS.has(request.method)
             ? app
-            : Effect.provideService(
-                app,
-                HttpIncomingMessage.MaxBodySize,
-                MAX_BODY_SIZE[limit] ?? Option.some(FileSystem.Size(limit))
-              )
+            : Effect.provideService(app, HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(limit)))
           ).pipe(
             Effect.catchAllCause((cause) =>
               Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : failureToResponse(cause)

@@ -140,9 +140,6 @@ const workspaceContext = (principal: PrincipalShape, capabilities: Capabilities)
   }
 })
 
-/** One validator for every per-request Server (building an Ajv instance per request is costly). */
-const sharedValidator = new AjvJsonSchemaValidator()
-
 /** Who is calling, as the route hands it to the server with each exchange. */
 interface Caller {
   readonly principal: PrincipalShape
@@ -168,7 +165,7 @@ const makeServer = (
     { name: "folio-forms", version },
     {
       capabilities: { tools: {}, resources: {} },
-      jsonSchemaValidator: sharedValidator,
+      jsonSchemaValidator: new AjvJsonSchemaValidator(),
       instructions:
         "Folio forms: read svc://workspace/context first (scopes, tools, allowed block types and features), then use forms_query to read, forms_create/forms_update to write drafts with compare-and-set tokens, forms_publication to publish, responses_query to read results."
     }
@@ -291,9 +288,8 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
       const { principal, decision } = auth.right
       const answer = yield* Effect.gen(function* () {
         if (!decision.allowed) {
-          return envelope(429, "rate_limited", "rate limit exceeded for this API key", {
-            "retry-after": String(decision.resetSeconds)
-          })
+          // Retry-After comes with the budget headers below.
+          return envelope(429, "rate_limited", "rate limit exceeded for this API key")
         }
         if (request.method !== "POST") {
           return envelope(405, "invalid", "the MCP endpoint accepts POST only", { allow: "POST" })

@@ -92,13 +92,3 @@ export const makeAuthenticate: Effect.Effect<Authenticate, never, ApiKeyReposito
         })
       })
   })
-
-/** One authentication with the ports from the context (tests and one-off callers). */
-export const authenticate = (
-  presented: string,
-  clientIp: string
-): Effect.Effect<
-  Authenticated,
-  Unauthorized | RateLimited | StorageError,
-  ApiKeyRepository | RateLimitStore
-> => Effect.flatMap(makeAuthenticate, (run) => run(presented, clientIp))

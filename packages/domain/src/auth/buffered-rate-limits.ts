@@ -80,20 +80,17 @@ export const BufferedRateLimitStoreLive = Layer.scoped(
     )
     yield* Effect.addFinalizer(() => flush)
 
-    /** Counts one hit on every bucket whose window is known here; the shared total is read once per window. */
-    const countLocally = (
-      buckets: ReadonlyArray<string>,
-      start: number,
-      alreadyCounted: ReadonlySet<string>
-    ) => {
-      const counted = new Set(alreadyCounted)
-      return buckets.map((bucket) => {
+    /**
+     * Counts one hit on every bucket whose window is known here, except those in `counted` (their
+     * hit is in the total just read from the shared store); `counted` is used up.
+     */
+    const countLocally = (buckets: ReadonlyArray<string>, start: number, counted: Set<string>) =>
+      buckets.map((bucket) => {
         const w = windows.get(keyOf(bucket, start)) as Window
         if (counted.has(bucket)) counted.delete(bucket)
         else w.pending += 1
         return view(w)
       })
-    }
 
     const hitMany = (buckets: ReadonlyArray<string>, windowMs: number, nowMs: number) =>
       Effect.suspend(() => {
