@@ -21,6 +21,7 @@ export * from "./health/routes.js"
 export * from "./middleware.js"
 export * from "./openapi.js"
 export * from "./public-origin.js"
+export * from "./streaming.js"
 export { RespondentRateLimitPolicy } from "./respondent/rate-limit.js"
 
 export const FormsApiLive = HttpApiBuilder.api(FormsApi).pipe(

@@ -2,9 +2,10 @@
 // `main` and by the end-to-end tests, which launch it in-process on port 0.
 import { createServer, type Server } from "node:http"
 import { HttpApiBuilder, HttpMiddleware } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import {
   BlobSigningSecret,
+  ConnectionCutter,
   FormsHttpLive,
   PublicOrigin,
   RateLimitPolicy,
@@ -48,6 +49,11 @@ const gracefulClose = (server: Server, graceMs: number) =>
     )
   )
 
+/** Node's way to fail a response whose headers are out: destroy it, so no final chunk is written. */
+const NodeConnectionCutter = Layer.succeed(ConnectionCutter, {
+  cut: (request) => NodeHttpServerRequest.toServerResponse(request).destroy()
+})
+
 /** Storage chosen by the caller instead of by configuration (tests, embedding). */
 export type StorageOverride = ReturnType<typeof storageLayer>
 
@@ -68,6 +74,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         blobStoreLayer(config, secret),
         IdGenLive,
         Layer.succeed(BlobSigningSecret, secret),
+        NodeConnectionCutter,
         Layer.succeed(PublicOrigin, config.publicOrigin),
         Layer.succeed(McpSettings, { publicOrigin: config.publicOrigin, serverVersion: "1.0.0" }),
         Layer.succeed(RespondentRateLimitPolicy, { perIpPerMinute: config.respondentRequestsPerIp }),

@@ -37,6 +37,7 @@ import { Effect, Stream } from "effect"
 import { FormsApi } from "../api.js"
 import { requireScopes } from "../auth.js"
 import { data } from "../envelope.js"
+import { cutOnFailure } from "../streaming.js"
 import { type AuthoringError, fromDomainError, invalid, isApiError } from "../errors.js"
 import { PublicOrigin } from "../public-origin.js"
 
@@ -187,11 +188,15 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
               fileUrl
             )
             const context = yield* Effect.context<never>()
-            // Failures after the first byte cannot become an envelope any more; they end the stream.
-            const body = csv.lines.pipe(
-              Stream.map((line) => encoder.encode(line)),
-              Stream.provideContext(context as never),
-              Stream.tapErrorCause((cause) => Effect.logError("csv export failed", cause))
+            // Failures after the first byte cannot become an envelope any more: the connection is
+            // cut without the final chunk, so the client sees a failed download, not a short file.
+            const body = yield* cutOnFailure(
+              csv.lines.pipe(
+                Stream.map((line) => encoder.encode(line)),
+                Stream.provideContext(context as never)
+              ),
+              yield* HttpServerRequest.HttpServerRequest,
+              "csv export"
             )
             return HttpServerResponse.stream(body as Stream.Stream<Uint8Array>, {
               contentType: "text/csv; charset=utf-8",

@@ -1,0 +1,36 @@
+// Streamed bodies that fail after their headers went out: the status is already 200, so the only
+// honest signal left is to cut the connection without the final chunk (curl and browsers then
+// report an incomplete download). Cutting a socket is the server platform's business: a port here,
+// the Node implementation in the app.
+import type { HttpServerRequest } from "@effect/platform"
+import { Cause, Context, Effect, Stream } from "effect"
+
+export class ConnectionCutter extends Context.Tag("@folio/adapters-http/ConnectionCutter")<
+  ConnectionCutter,
+  {
+    /** Drops the request's connection at once, without ending its response. */
+    readonly cut: (request: HttpServerRequest.HttpServerRequest) => void
+  }
+>() {}
+
+/**
+ * The body stream, cutting the request's connection when it fails (interruption included: a
+ * response stopped half-way must not look finished). The failure is logged with `what`.
+ */
+export const cutOnFailure = <E, R>(
+  body: Stream.Stream<Uint8Array, E, R>,
+  request: HttpServerRequest.HttpServerRequest,
+  what: string
+) =>
+  Effect.map(ConnectionCutter, (cutter) =>
+    body.pipe(
+      Stream.onError((cause) =>
+        Effect.zipRight(
+          Cause.isInterruptedOnly(cause)
+            ? Effect.logWarning(`${what} interrupted; connection cut`)
+            : Effect.logError(`${what} failed; connection cut`, cause),
+          Effect.sync(() => cutter.cut(request))
+        )
+      )
+    )
+  )
