@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/forms/api/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI document (no auth, CORS *) */
+        get: operations["meta.openapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/forms/api/v1/capabilities": {
         parameters: {
             query?: never;
@@ -479,30 +496,6 @@ export interface components {
             features: {
                 [key: string]: boolean;
             };
-        };
-        /** @description The request did not match the expected schema */
-        HttpApiDecodeError: {
-            issues: components["schemas"]["Issue"][];
-            message: string;
-            /** @enum {string} */
-            _tag: "HttpApiDecodeError";
-        };
-        /** @description Represents an error encountered while parsing a value to match the schema */
-        Issue: {
-            /**
-             * @description The tag identifying the type of parse issue
-             * @enum {string}
-             */
-            _tag: "Pointer" | "Unexpected" | "Missing" | "Composite" | "Refinement" | "Transformation" | "Type" | "Forbidden";
-            /** @description The path to the property where the issue occurred */
-            path: components["schemas"]["PropertyKey"][];
-            /** @description A descriptive message explaining the issue */
-            message: string;
-        };
-        PropertyKey: string | number | {
-            /** @enum {string} */
-            _tag: "symbol";
-            key: string;
         };
         InvalidError: {
             /** @enum {boolean} */
@@ -2675,6 +2668,35 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "meta.openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document, unwrapped */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A malformed request: the error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["ConflictError"] | components["schemas"]["UnsupportedKindError"] | components["schemas"]["UnprocessableError"] | components["schemas"]["PayloadTooLargeError"] | components["schemas"]["RateLimitedError"] | components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
     "meta.capabilities": {
         parameters: {
             query?: never;
@@ -2695,13 +2717,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -2720,15 +2742,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -2780,13 +2793,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -2805,15 +2818,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -2876,13 +2880,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -2910,15 +2914,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -2983,13 +2978,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3019,13 +3014,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3089,13 +3084,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3123,15 +3118,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3191,13 +3177,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3225,15 +3211,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3301,13 +3278,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3337,13 +3314,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3414,13 +3391,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3448,15 +3425,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3522,13 +3490,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3556,15 +3524,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3615,7 +3574,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional; when sent, an empty object */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Success */
             201: {
@@ -3628,13 +3592,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3664,13 +3628,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3738,13 +3702,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3774,13 +3738,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3848,13 +3812,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3884,13 +3848,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3958,13 +3922,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3994,13 +3958,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4068,13 +4032,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4104,13 +4068,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4174,13 +4138,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4208,15 +4172,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4289,13 +4244,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4323,15 +4278,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4395,13 +4341,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4431,13 +4377,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Unsupported form kind */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["UnsupportedKindError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4503,13 +4449,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4537,15 +4483,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4611,13 +4548,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4645,15 +4582,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4722,13 +4650,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4756,15 +4684,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4828,13 +4747,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4864,13 +4783,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Unsupported form kind */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["UnsupportedKindError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4934,13 +4853,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4970,13 +4889,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Unsupported form kind */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["UnsupportedKindError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -5038,13 +4957,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -5072,15 +4991,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -5119,6 +5029,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
+            /** @description Any status not listed: the error envelope */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["ConflictError"] | components["schemas"]["UnsupportedKindError"] | components["schemas"]["UnprocessableError"] | components["schemas"]["PayloadTooLargeError"] | components["schemas"]["RateLimitedError"] | components["schemas"]["InternalError"];
+                };
+            };
         };
     };
     "respondent.form": {
@@ -5144,22 +5063,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
-                };
-            };
-            /** @description UnauthorizedError */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description ForbiddenError */
@@ -5180,15 +5090,6 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
-                };
-            };
             /** @description ClosedError */
             410: {
                 headers: {
@@ -5205,15 +5106,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description UnprocessableError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnprocessableError"];
                 };
             };
             /** @description RateLimitedError */
@@ -5268,22 +5160,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
-                };
-            };
-            /** @description UnauthorizedError */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description ForbiddenError */
@@ -5304,13 +5187,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description ClosedError */
@@ -5329,15 +5212,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description UnprocessableError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnprocessableError"];
                 };
             };
             /** @description RateLimitedError */
@@ -5393,22 +5267,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
-                };
-            };
-            /** @description UnauthorizedError */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description ForbiddenError */
@@ -5429,13 +5294,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description ClosedError */
@@ -5454,15 +5319,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description UnprocessableError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnprocessableError"];
                 };
             };
             /** @description RateLimitedError */
@@ -5519,22 +5375,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
-                };
-            };
-            /** @description UnauthorizedError */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description ForbiddenError */
@@ -5555,13 +5402,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description ClosedError */
@@ -5580,15 +5427,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description UnprocessableError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnprocessableError"];
                 };
             };
             /** @description RateLimitedError */
@@ -5645,22 +5483,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
-                };
-            };
-            /** @description UnauthorizedError */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description ForbiddenError */
@@ -5681,13 +5510,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description ClosedError */
@@ -5706,15 +5535,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description UnprocessableError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnprocessableError"];
                 };
             };
             /** @description RateLimitedError */

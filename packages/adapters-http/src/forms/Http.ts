@@ -39,6 +39,7 @@ import { requireScopes } from "../auth.js"
 import { data } from "../envelope.js"
 import { type AuthoringError, fromDomainError, invalid, isApiError } from "../errors.js"
 import { PublicOrigin } from "../public-origin.js"
+import { requireEmptyBody } from "./empty-body.js"
 
 const encoder = new TextEncoder()
 
@@ -115,7 +116,10 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
       .handle("duplicate", ({ path }) =>
         guarded(
           "duplicateForm",
-          Effect.map(duplicateFormUseCase(path.id), (f) => data(toFormView(f)))
+          Effect.zipRight(
+            requireEmptyBody,
+            Effect.map(duplicateFormUseCase(path.id), (f) => data(toFormView(f)))
+          )
         )
       )
       .handle("publish", ({ path, payload }) =>
