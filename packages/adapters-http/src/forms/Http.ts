@@ -163,7 +163,10 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
         guarded("responseSummary", Effect.map(responseSummary(path.id), data))
       )
       .handle("getResponse", ({ path }) =>
-        guarded("getResponse", Effect.map(getResponse(path.id, path.responseId, { fileUrl }), data))
+        guarded(
+          "getResponse",
+          Effect.map(getResponse(path.id, path.responseId, { fileUrl, partials: "scoped" }), data)
+        )
       )
       .handle("uploadAsset", ({ path }) =>
         guarded(
