@@ -138,7 +138,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Copy a form into a new draft through the creation gates (scopes forms:write and forms:read) */
+        /**
+         * Copy a form into a new draft through the creation gates (scopes forms:write and forms:read)
+         * @description Copy a form into a new draft (scopes forms:write and forms:read), re-applying the canonical schema, the workspace's capability gates, settings validation and image ownership. The body is optional: none, or an empty object.
+         */
         post: operations["forms.duplicate"];
         delete?: never;
         options?: never;
@@ -231,7 +234,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an authoring image (scope assets:write)
-         * @description Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most 5 MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write).
+         * @description Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most 5 MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write). Only keys returned here, for any form of the same workspace, are accepted in imageKey, theme.logoKey and theme.coverKey (otherwise 400 invalid, rule assetOwnership).
          */
         post: operations["forms.uploadAsset"];
         delete?: never;
@@ -281,7 +284,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One response: classic with answers, files and presented order; interview with its transcript (scope responses:read) */
+        /** One response: classic with answers, files and presented order; interview with its transcript (scope responses:read; a partial response also needs responses:partial:read) */
         get: operations["forms.getResponse"];
         put?: never;
         post?: never;
