@@ -1,10 +1,11 @@
 // GET /forms/api/v1/openapi.json: the OpenAPI 3.1 document generated from the HttpApi definition,
 // unauthenticated, unwrapped, readable from any origin.
-import { HttpApiBuilder, HttpServerResponse, OpenApi } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { FORMS_API_PREFIX, FormsApi } from "./api.js"
+import { FORMS_API_PREFIX } from "./api.js"
+import { formsOpenApiDocument } from "./openapi-document.js"
 
-export const formsOpenApiDocument = () => OpenApi.fromApi(FormsApi)
+export { formsOpenApiDocument }
 
 export const OpenApiRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {

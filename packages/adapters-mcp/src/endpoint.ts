@@ -35,7 +35,6 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Context, Effect, Either, Option, ParseResult, Runtime, Schema } from "effect"
@@ -149,10 +148,17 @@ interface Caller {
 
 const CALLER = "folioCaller"
 
+/**
+ * A JSON-RPC error for a handler to throw. The SDK sends a thrown error's `code` and `message`
+ * as they are; its McpError puts "MCP error <code>:" into the message, and the client's McpError
+ * adds the same prefix again, so the caller read it twice.
+ */
+const rpcFailure = (code: ErrorCode, message: string) => Object.assign(new Error(message), { code })
+
 const callerOf = (extra: { readonly authInfo?: AuthInfo | undefined }): Caller => {
   const caller = extra.authInfo?.extra?.[CALLER] as Caller | undefined
   // Every exchange is authenticated before it reaches the server; this is a wiring failure.
-  if (caller === undefined) throw new McpError(ErrorCode.InternalError, "unauthenticated exchange")
+  if (caller === undefined) throw rpcFailure(ErrorCode.InternalError, "unauthenticated exchange")
   return caller
 }
 
@@ -189,8 +195,7 @@ const makeServer = (
   server.setRequestHandler(CallToolRequestSchema, async (request, handlerExtra) => {
     const { principal, run } = callerOf(handlerExtra)
     const tool = (TOOLS as ReadonlyArray<AnyTool>).find((t) => t.name === request.params.name)
-    if (tool === undefined)
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
+    if (tool === undefined) throw rpcFailure(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
     const missing = missingScopes(principal, tool.scopes)
     if (missing.length > 0) {
       return errorResult({
@@ -241,11 +246,11 @@ const makeServer = (
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const { principal, run } = callerOf(extra)
     if (request.params.uri !== CONTEXT_RESOURCE_URI) {
-      throw new McpError(ErrorCode.InvalidParams, `unknown resource: ${request.params.uri}`)
+      throw rpcFailure(ErrorCode.InvalidParams, `unknown resource: ${request.params.uri}`)
     }
     const capabilities = await run(currentCapabilities as Effect.Effect<Capabilities, unknown, never>)
     if (Either.isLeft(capabilities))
-      throw new McpError(ErrorCode.InternalError, "workspace context unavailable")
+      throw rpcFailure(ErrorCode.InternalError, "workspace context unavailable")
     return {
       contents: [
         {

@@ -8,10 +8,17 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import {
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
   isJSONRPCRequest,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
   type MessageExtraInfo,
+  PingRequestSchema,
+  ReadResourceRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS
 } from "@modelcontextprotocol/sdk/types.js"
 
@@ -34,6 +41,42 @@ const isJsonRpcMessage = (value: unknown): value is JSONRPCMessage => {
   const validId = typeof id === "string" || (typeof id === "number" && Number.isInteger(id))
   if (typeof m.method === "string") return id === undefined || validId
   return validId && ("result" in m || "error" in m)
+}
+
+interface RequestSchema {
+  readonly safeParse: (value: unknown) => {
+    readonly success: boolean
+    readonly error?: { readonly issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey> }> }
+  }
+}
+
+/**
+ * The request schemas of the methods this server answers. The SDK's Protocol parses a request with
+ * them before its handler runs, but reports a failure as -32603 Internal error; JSON-RPC says a
+ * request whose params are wrong is -32602 Invalid params, so they are checked here first.
+ */
+const REQUEST_SCHEMAS = new Map<string, RequestSchema>([
+  ["initialize", InitializeRequestSchema],
+  ["ping", PingRequestSchema],
+  ["tools/list", ListToolsRequestSchema],
+  ["tools/call", CallToolRequestSchema],
+  ["resources/list", ListResourcesRequestSchema],
+  ["resources/read", ReadResourceRequestSchema]
+])
+
+/** -32602 naming where the params broke (paths only, never the values). */
+const invalidParams = (message: JSONRPCRequest): ExchangeAnswer | undefined => {
+  const parsed = REQUEST_SCHEMAS.get(message.method)?.safeParse(message)
+  if (parsed === undefined || parsed.success) return undefined
+  const where = [...new Set((parsed.error?.issues ?? []).map((i) => i.path.map(String).join(".")))]
+  return {
+    status: 200,
+    body: {
+      jsonrpc: "2.0",
+      id: message.id,
+      error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${where.join(", ") || "params"}` }
+    }
+  }
 }
 
 const isJsonContentType = (value: string | undefined) =>
@@ -97,7 +140,6 @@ export const exchange = async (
     return rpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json")
   }
   if (!isJsonRpcMessage(body)) return rpcError(400, -32700, "Parse error: Invalid JSON-RPC message")
-  // The SDK's Protocol validates each request's params against its method's schema.
   const message = body
   const isInitialize = "method" in message && message.method === "initialize"
   const version = headers["mcp-protocol-version"]
@@ -116,5 +158,5 @@ export const exchange = async (
     }
     return { status: 202, body: undefined }
   }
-  return { status: 200, body: await mux.request(message, authInfo) }
+  return invalidParams(message) ?? { status: 200, body: await mux.request(message, authInfo) }
 }

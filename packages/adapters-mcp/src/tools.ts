@@ -307,7 +307,7 @@ const responsesQuery = tool({
   name: "responses_query",
   title: "Read responses",
   description:
-    "Read a form's responses. action=list pages completed responses in the compact projection (never answer bodies or transcripts; cursor/limit, newest first). action=get returns one response: classic with answers, files (downloadUrl needs files:read) and presented order; interview with its analysis, and its transcript only when includeTranscript is true. action=report returns the aggregate report: per-question and score summaries with activity for classic forms; funnel, analysis coverage and qualitative-code counts for interview forms. Partial responses are not available over MCP.",
+    "Read a form's responses. action=list pages completed responses in the compact projection (never answer bodies or transcripts; cursor/limit, newest first). action=get returns one response: classic with answers, files (downloadUrl needs files:read) and presented order; interview with its analysis, and its transcript only when includeTranscript is true. action=report returns the aggregate report: per-question and score summaries with activity for classic forms; funnel, analysis coverage and qualitative-code counts for interview forms. Partial (in-progress) responses are not available over MCP: action=get answers not_found for one.",
   scopes: OPERATION_SCOPES.listResponses,
   input: ResponsesQueryInput,
   output: ResponsesQueryOutput,
@@ -332,7 +332,9 @@ const responsesQuery = tool({
           yield* need(input, input.action, ["responseId"])
           const response = yield* getResponse(input.formId, input.responseId ?? "", {
             fileUrl: context.fileUrl,
-            includeTranscript: input.includeTranscript ?? false
+            includeTranscript: input.includeTranscript ?? false,
+            // Partial responses are never exposed over MCP (forms-api.md); one reads as not found.
+            partials: "hidden"
           })
           return { action: input.action, response }
         }

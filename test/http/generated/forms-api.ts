@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/forms/api/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI document (no auth, CORS *) */
+        get: operations["meta.openapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/forms/api/v1/capabilities": {
         parameters: {
             query?: never;
@@ -121,7 +138,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Copy a form into a new draft through the creation gates (scopes forms:write and forms:read) */
+        /**
+         * Copy a form into a new draft through the creation gates (scopes forms:write and forms:read)
+         * @description Copy a form into a new draft (scopes forms:write and forms:read), re-applying the canonical schema, the workspace's capability gates, settings validation and image ownership. The body is optional: none, or an empty object.
+         */
         post: operations["forms.duplicate"];
         delete?: never;
         options?: never;
@@ -214,7 +234,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an authoring image (scope assets:write)
-         * @description Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most 5 MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write).
+         * @description Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most 5 MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write). Only keys returned here, for any form of the same workspace, are accepted in imageKey, theme.logoKey and theme.coverKey (otherwise 400 invalid, rule assetOwnership).
          */
         post: operations["forms.uploadAsset"];
         delete?: never;
@@ -264,7 +284,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One response: classic with answers, files and presented order; interview with its transcript (scope responses:read) */
+        /** One response: classic with answers, files and presented order; interview with its transcript (scope responses:read; a partial response also needs responses:partial:read) */
         get: operations["forms.getResponse"];
         put?: never;
         post?: never;
@@ -479,30 +499,6 @@ export interface components {
             features: {
                 [key: string]: boolean;
             };
-        };
-        /** @description The request did not match the expected schema */
-        HttpApiDecodeError: {
-            issues: components["schemas"]["Issue"][];
-            message: string;
-            /** @enum {string} */
-            _tag: "HttpApiDecodeError";
-        };
-        /** @description Represents an error encountered while parsing a value to match the schema */
-        Issue: {
-            /**
-             * @description The tag identifying the type of parse issue
-             * @enum {string}
-             */
-            _tag: "Pointer" | "Unexpected" | "Missing" | "Composite" | "Refinement" | "Transformation" | "Type" | "Forbidden";
-            /** @description The path to the property where the issue occurred */
-            path: components["schemas"]["PropertyKey"][];
-            /** @description A descriptive message explaining the issue */
-            message: string;
-        };
-        PropertyKey: string | number | {
-            /** @enum {string} */
-            _tag: "symbol";
-            key: string;
         };
         InvalidError: {
             /** @enum {boolean} */
@@ -2675,6 +2671,35 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "meta.openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document, unwrapped */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A malformed request: the error envelope */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["ConflictError"] | components["schemas"]["UnsupportedKindError"] | components["schemas"]["UnprocessableError"] | components["schemas"]["PayloadTooLargeError"] | components["schemas"]["RateLimitedError"] | components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
     "meta.capabilities": {
         parameters: {
             query?: never;
@@ -2695,13 +2720,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -2720,15 +2745,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -2780,13 +2796,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -2805,15 +2821,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -2876,13 +2883,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -2910,15 +2917,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -2983,13 +2981,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3019,13 +3017,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3089,13 +3087,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3123,15 +3121,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3191,13 +3180,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3225,15 +3214,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3301,13 +3281,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3337,13 +3317,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3414,13 +3394,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3448,15 +3428,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3522,13 +3493,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3556,15 +3527,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3615,7 +3577,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional; when sent, an empty object */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Success */
             201: {
@@ -3628,13 +3595,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3664,13 +3631,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3738,13 +3705,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3774,13 +3741,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3848,13 +3815,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3884,13 +3851,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -3958,13 +3925,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -3994,13 +3961,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4068,13 +4035,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4104,13 +4071,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4174,13 +4141,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4208,15 +4175,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4289,13 +4247,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4323,15 +4281,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4395,13 +4344,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4431,13 +4380,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Unsupported form kind */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["UnsupportedKindError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4503,13 +4452,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4537,15 +4486,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4611,13 +4551,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4645,15 +4585,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4722,13 +4653,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4756,15 +4687,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4828,13 +4750,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4864,13 +4786,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Unsupported form kind */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["UnsupportedKindError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -4934,13 +4856,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -4970,13 +4892,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Unsupported form kind */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["UnsupportedKindError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -5038,13 +4960,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description UnauthorizedError */
@@ -5072,15 +4994,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
                 };
             };
             /** @description PayloadTooLargeError */
@@ -5119,6 +5032,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
+            /** @description Any status not listed: the error envelope */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"] | components["schemas"]["UnauthorizedError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["NotFoundError"] | components["schemas"]["ConflictError"] | components["schemas"]["UnsupportedKindError"] | components["schemas"]["UnprocessableError"] | components["schemas"]["PayloadTooLargeError"] | components["schemas"]["RateLimitedError"] | components["schemas"]["InternalError"];
+                };
+            };
         };
     };
     "respondent.form": {
@@ -5144,22 +5066,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
-                };
-            };
-            /** @description UnauthorizedError */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description ForbiddenError */
@@ -5180,15 +5093,6 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
-                };
-            };
             /** @description ClosedError */
             410: {
                 headers: {
@@ -5205,15 +5109,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description UnprocessableError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnprocessableError"];
                 };
             };
             /** @description RateLimitedError */
@@ -5268,22 +5163,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
-                };
-            };
-            /** @description UnauthorizedError */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description ForbiddenError */
@@ -5304,13 +5190,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description ClosedError */
@@ -5329,15 +5215,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description UnprocessableError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnprocessableError"];
                 };
             };
             /** @description RateLimitedError */
@@ -5393,22 +5270,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
-                };
-            };
-            /** @description UnauthorizedError */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description ForbiddenError */
@@ -5429,13 +5297,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description ClosedError */
@@ -5454,15 +5322,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description UnprocessableError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnprocessableError"];
                 };
             };
             /** @description RateLimitedError */
@@ -5519,22 +5378,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
-                };
-            };
-            /** @description UnauthorizedError */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description ForbiddenError */
@@ -5555,13 +5405,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description ClosedError */
@@ -5580,15 +5430,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description UnprocessableError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnprocessableError"];
                 };
             };
             /** @description RateLimitedError */
@@ -5645,22 +5486,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not match the expected schema */
+            /** @description Invalid: the request failed validation */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["InvalidError"];
-                };
-            };
-            /** @description UnauthorizedError */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description ForbiddenError */
@@ -5681,13 +5513,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description UnsupportedKindError */
+            /** @description Conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnsupportedKindError"] | components["schemas"]["ConflictError"];
+                    "application/json": components["schemas"]["ConflictError"];
                 };
             };
             /** @description ClosedError */
@@ -5706,15 +5538,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
-                };
-            };
-            /** @description UnprocessableError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnprocessableError"];
                 };
             };
             /** @description RateLimitedError */

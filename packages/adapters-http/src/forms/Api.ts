@@ -104,6 +104,10 @@ export class FormsGroup extends HttpApiGroup.make("forms")
         OpenApi.Summary,
         "Copy a form into a new draft through the creation gates (scopes forms:write and forms:read)"
       )
+      .annotate(
+        OpenApi.Description,
+        "Copy a form into a new draft (scopes forms:write and forms:read), re-applying the canonical schema, the workspace's capability gates, settings validation and image ownership. The body is optional: none, or an empty object."
+      )
   )
   .add(
     HttpApiEndpoint.post("publish")`/forms/${idParam}/publish`
@@ -143,7 +147,7 @@ export class FormsGroup extends HttpApiGroup.make("forms")
       .annotate(OpenApi.Summary, "Upload an authoring image (scope assets:write)")
       .annotate(
         OpenApi.Description,
-        "Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most 5 MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write)."
+        "Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most 5 MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write). Only keys returned here, for any form of the same workspace, are accepted in imageKey, theme.logoKey and theme.coverKey (otherwise 400 invalid, rule assetOwnership)."
       )
   )
   .add(
@@ -175,7 +179,7 @@ export class FormsGroup extends HttpApiGroup.make("forms")
       .addSuccess(Data(Schema.Union(ClassicResponse, InterviewResponse)))
       .annotate(
         OpenApi.Summary,
-        "One response: classic with answers, files and presented order; interview with its transcript (scope responses:read)"
+        "One response: classic with answers, files and presented order; interview with its transcript (scope responses:read; a partial response also needs responses:partial:read)"
       )
   )
   .add(

@@ -40,6 +40,7 @@ import { data } from "../envelope.js"
 import { cutOnFailure } from "../streaming.js"
 import { type AuthoringError, fromDomainError, invalid, isApiError } from "../errors.js"
 import { PublicOrigin } from "../public-origin.js"
+import { requireEmptyBody } from "./empty-body.js"
 
 const encoder = new TextEncoder()
 
@@ -116,7 +117,10 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
       .handle("duplicate", ({ path }) =>
         guarded(
           "duplicateForm",
-          Effect.map(duplicateFormUseCase(path.id), (f) => data(toFormView(f)))
+          Effect.zipRight(
+            requireEmptyBody,
+            Effect.map(duplicateFormUseCase(path.id), (f) => data(toFormView(f)))
+          )
         )
       )
       .handle("publish", ({ path, payload }) =>
@@ -160,7 +164,10 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
         guarded("responseSummary", Effect.map(responseSummary(path.id), data))
       )
       .handle("getResponse", ({ path }) =>
-        guarded("getResponse", Effect.map(getResponse(path.id, path.responseId, { fileUrl }), data))
+        guarded(
+          "getResponse",
+          Effect.map(getResponse(path.id, path.responseId, { fileUrl, partials: "scoped" }), data)
+        )
       )
       .handle("uploadAsset", ({ path }) =>
         guarded(

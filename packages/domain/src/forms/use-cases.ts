@@ -27,10 +27,18 @@ import {
 import { IdGen } from "../ports/id-gen.js"
 import { WorkspaceRepository } from "../ports/workspaces.js"
 import { type Capabilities, evaluateCapabilities } from "../workspace/capabilities.js"
-import { assetKey, MAX_ASSET_BYTES, sniffImage } from "./assets.js"
+import {
+  assetKey,
+  checkImageOwnership,
+  definitionImageKeys,
+  type ImageKeyRef,
+  MAX_ASSET_BYTES,
+  settingsImageKeys,
+  sniffImage
+} from "./assets.js"
 import * as rules from "./form.js"
 
-type Ports = FormRepository | WorkspaceRepository | IdGen | Principal
+type Ports = FormRepository | WorkspaceRepository | IdGen | Principal | BlobStore
 type WriteError = Conflict | Invalid | Unprocessable | NotFound | StorageError
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
@@ -79,14 +87,14 @@ const slugConflict = (slug: string) =>
  * Applies `transition` to the current form and saves it; on a lost race (StaleForm) re-reads and
  * tries again, a few times, before reporting a conflict.
  */
-const writeForm = <E>(
+const writeForm = <E, R = IdGen>(
   id: string,
   transition: (
     form: FormRecord,
     caps: Capabilities,
     at: Date
-  ) => Effect.Effect<{ readonly form: FormRecord; readonly version?: FormVersionRecord }, E, IdGen>
-): Effect.Effect<FormRecord, E | WriteError, Ports> =>
+  ) => Effect.Effect<{ readonly form: FormRecord; readonly version?: FormVersionRecord }, E, R>
+): Effect.Effect<FormRecord, E | WriteError, Ports | R> =>
   Effect.gen(function* () {
     const repo = yield* FormRepository
     const caps = yield* currentCapabilities
@@ -114,6 +122,25 @@ const writeForm = <E>(
 
 const fromEither = <A, E>(either: Either.Either<A, E>) =>
   Either.match(either, { onLeft: Effect.fail, onRight: Effect.succeed })
+
+/**
+ * Image ownership (forms-api.md, duplicate): every image key of the written part must name an
+ * uploaded asset of the form's workspace. On a PATCH, keys the form already held were checked when
+ * they were stored and skip the storage lookup (their shape is still checked).
+ */
+const checkImages = (
+  keysOf: (form: FormRecord) => ReadonlyArray<ImageKeyRef>,
+  next: FormRecord,
+  previous?: FormRecord
+) =>
+  checkImageOwnership(
+    next.workspaceId,
+    keysOf(next),
+    new Set(previous === undefined ? [] : keysOf(previous).map((r) => r.key))
+  )
+const definitionKeys = (form: FormRecord) => definitionImageKeys(form.draftDefinition)
+const settingsKeys = (form: FormRecord) => settingsImageKeys(form.settings)
+const allImageKeys = (form: FormRecord) => [...definitionKeys(form), ...settingsKeys(form)]
 
 export const listForms = (query: FormListQuery) =>
   Effect.gen(function* () {
@@ -151,6 +178,8 @@ export const createFormUseCase = (input: {
           yield* now
         )
       )
+      // Only the slug changes between attempts, so the images are checked once.
+      if (attempt === 0) yield* checkImages(allImageKeys, record)
       const inserted = yield* repo.insert(record).pipe(
         Effect.as(true),
         Effect.catchIf(
@@ -174,6 +203,8 @@ export const duplicateFormUseCase = (sourceId: string): Effect.Effect<FormRecord
       const copy = yield* fromEither(
         rules.duplicateForm(source, { id, slug: yield* randomSlug }, caps, yield* now)
       )
+      // Re-applied in full: the source may hold keys stored before the check existed.
+      if (attempt === 0) yield* checkImages(allImageKeys, copy)
       const inserted = yield* repo.insert(copy).pipe(
         Effect.as(true),
         Effect.catchIf(
@@ -191,7 +222,9 @@ export const patchDefinition = (
   input: { readonly definition: unknown; readonly expectedDraftRevision: number }
 ) =>
   writeForm(id, (form, caps, at) =>
-    Effect.map(fromEither(rules.replaceDefinition(form, input, caps, at)), (next) => ({ form: next }))
+    Effect.flatMap(fromEither(rules.replaceDefinition(form, input, caps, at)), (next) =>
+      Effect.as(checkImages(definitionKeys, next, form), { form: next })
+    )
   )
 
 export const patchSettings = (
@@ -199,7 +232,9 @@ export const patchSettings = (
   input: { readonly settings: unknown; readonly expectedSettingsSignature: string }
 ) =>
   writeForm(id, (form, caps, at) =>
-    Effect.map(fromEither(rules.replaceSettings(form, input, caps, at)), (next) => ({ form: next }))
+    Effect.flatMap(fromEither(rules.replaceSettings(form, input, caps, at)), (next) =>
+      Effect.as(checkImages(settingsKeys, next, form), { form: next })
+    )
   )
 
 /** Over MCP a custom script is never edited: one in the input is refused (value-free issue). */

@@ -268,6 +268,22 @@ const classicFullViews = (
     )
   })
 
+/** Reading partial responses needs responses:partial:read and the partial-submissions feature. */
+const requirePartialAccess: Effect.Effect<void, Forbidden | StorageError, Principal | WorkspaceRepository> =
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    if (!principal.scopes.includes("responses:partial:read")) {
+      return yield* new Forbidden({
+        message: "partial responses need the scope responses:partial:read",
+        requiredScopes: ["responses:read", "responses:partial:read"]
+      })
+    }
+    const workspace = yield* Effect.flatMap(WorkspaceRepository, (r) => r.get(principal.workspaceId))
+    if (Option.isNone(workspace) || !evaluateFeatures(workspace.value.features).partialSubmissions) {
+      return yield* new Forbidden({ message: "partial submissions are not enabled for this workspace" })
+    }
+  })
+
 export const listResponses = (
   formId: string,
   query: {
@@ -284,19 +300,7 @@ export const listResponses = (
   Effect.gen(function* () {
     const form = yield* loadForm(formId)
     const status = query.status ?? "completed"
-    if (status === "partial") {
-      const principal = yield* Principal
-      if (!principal.scopes.includes("responses:partial:read")) {
-        return yield* new Forbidden({
-          message: "partial responses need the scope responses:partial:read",
-          requiredScopes: ["responses:read", "responses:partial:read"]
-        })
-      }
-      const workspace = yield* Effect.flatMap(WorkspaceRepository, (r) => r.get(principal.workspaceId))
-      if (Option.isNone(workspace) || !evaluateFeatures(workspace.value.features).partialSubmissions) {
-        return yield* new Forbidden({ message: "partial submissions are not enabled for this workspace" })
-      }
-    }
+    if (status === "partial") yield* requirePartialAccess
     const page = yield* Effect.flatMap(ResponseRepository, (r) =>
       r.list(form.workspaceId, form.id, { limit: query.limit, cursor: query.cursor, status })
     ).pipe(
@@ -322,11 +326,19 @@ export const listResponses = (
     return { items, nextCursor: page.nextCursor }
   })
 
-/** One response: classic -> Response with files and presentation; interview -> InterviewResponse. */
+/**
+ * One response: classic -> Response with files and presentation; interview -> InterviewResponse.
+ * A partial one needs what the partial list needs (`partials: "scoped"`, REST); MCP never exposes
+ * partial responses (`partials: "hidden"`): there one reads as not found, as if it did not exist.
+ */
 export const getResponse = (
   formId: string,
   responseId: string,
-  options: { readonly fileUrl: FileUrl; readonly includeTranscript?: boolean | undefined }
+  options: {
+    readonly fileUrl: FileUrl
+    readonly includeTranscript?: boolean | undefined
+    readonly partials: "scoped" | "hidden"
+  }
 ): Effect.Effect<
   ClassicFullView | InterviewFullView,
   NotFound | Forbidden | StorageError,
@@ -338,6 +350,10 @@ export const getResponse = (
       r.get(form.workspaceId, form.id, responseId)
     )
     if (Option.isNone(found)) return yield* new NotFound({ message: "response not found" })
+    if (found.value.status === "partial") {
+      if (options.partials === "hidden") return yield* new NotFound({ message: "response not found" })
+      yield* requirePartialAccess
+    }
     if (form.kind === "interview") return toInterviewFullView(found.value, options.includeTranscript ?? true)
     const [view] = yield* classicFullViews(form, [found.value], true, options.fileUrl)
     return view as ClassicFullView

@@ -1,0 +1,210 @@
+// The served OpenAPI document: what HttpApi generates, corrected to describe what the server sends.
+// HttpApi's generator knows the declared error classes, not the routes' behaviour, so a few facts
+// are applied here after generation (each one checked by test/http/openapi-document.test.ts):
+// - every 400 is our `invalid` envelope (the middleware turns HttpApiDecodeError into it);
+// - 409 is `conflict` or `unsupported_kind` per route, and absent where neither can happen;
+// - the public /f routes take no API key, so they never answer 401 (and never 422);
+// - Schema.Unknown's `$id: "/schemas/unknown"` is dropped: repeated inside one schema, it makes
+//   Ajv (and validating proxies built on it) refuse the whole schema; so is embedded draft-07 `$schema`;
+// - the redirect-only files route gets a `default` (the envelope), since it has no 2xx;
+// - the duplicate route's optional `{}` body, the error table, and this document's own route.
+import { OpenApi } from "@effect/platform"
+import { FORMS_API_PREFIX, FormsApi } from "./api.js"
+import { type ApiError, STATUS_OF_CODE } from "./errors.js"
+
+type Json = { [key: string]: unknown }
+type Code = ApiError["error"]["code"]
+
+/** What each error code means, for the table in the document's description. */
+const CODE_MEANINGS: Record<Code, string> = {
+  invalid: "the request failed validation; `details.issues` lists `{ path, rule }` (never the input)",
+  unauthorized: "missing, unknown or revoked API key",
+  forbidden:
+    "the key lacks a scope (`details.requiredScopes`), or a respondent's response token does not match",
+  not_found: "nothing with that id or slug in this workspace",
+  conflict:
+    "a concurrency token is stale (`details.draftRevision` or `details.settingsSignature`: re-read and re-apply), the slug is taken, or the response is already complete",
+  unsupported_kind: "the route does not apply to this form's kind (classic-only or interview-only)",
+  closed: "public routes: the form is not taking responses (`details.reason`)",
+  payload_too_large: "the body is over the route's limit",
+  unprocessable: "publishing an empty form, or a definition using a feature not enabled for the workspace",
+  rate_limited: "the key's or the address's budget is spent; see `Retry-After`",
+  internal: "a server failure (details are logged, never sent)"
+}
+
+const errorTable = () =>
+  [
+    "Every error is `{ ok: false, error: { code, message, details? } }`.",
+    "",
+    "| code | HTTP status | meaning |",
+    "|---|---|---|",
+    ...(Object.keys(CODE_MEANINGS) as Array<Code>).map(
+      (code) => `| \`${code}\` | ${STATUS_OF_CODE[code]} | ${CODE_MEANINGS[code]} |`
+    )
+  ].join("\n")
+
+/** Which 409 codes each operation can answer (an operation not listed never answers 409). */
+const CONFLICT_CODES: Record<string, ReadonlyArray<"conflict" | "unsupported_kind">> = {
+  // Slug allocation on insert can lose every retry.
+  "forms.create": ["conflict"],
+  "forms.duplicate": ["conflict"],
+  // Compare-and-set writes.
+  "forms.patchDefinition": ["conflict"],
+  "forms.patchSettings": ["conflict"],
+  "forms.setSlug": ["conflict"],
+  "forms.publish": ["conflict"],
+  "forms.unpublish": ["conflict"],
+  // Kind-specific reads.
+  "forms.responseSummary": ["unsupported_kind"],
+  "forms.insights": ["unsupported_kind"],
+  "forms.interviewAnalytics": ["unsupported_kind"],
+  // A respondent's repeat (soft_block), a completed response, a lost save race.
+  "respondent.start": ["conflict"],
+  "respondent.upload": ["conflict"],
+  "respondent.save": ["conflict"],
+  "respondent.complete": ["conflict"]
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const json = (schema: unknown) => ({ "application/json": { schema } })
+
+const CONFLICT_SCHEMA = { conflict: "ConflictError", unsupported_kind: "UnsupportedKindError" } as const
+
+const conflictResponse = (codes: ReadonlyArray<"conflict" | "unsupported_kind">) => {
+  const [only] = codes
+  const schemas = codes.map((c) => ref(CONFLICT_SCHEMA[c]))
+  return {
+    description: codes.map((c) => (c === "conflict" ? "Conflict" : "Unsupported form kind")).join(" or "),
+    content: json(codes.length === 1 && only !== undefined ? ref(CONFLICT_SCHEMA[only]) : { anyOf: schemas })
+  }
+}
+
+/** Statuses the public respondent routes never send (no API key; no unprocessable rule). */
+const NOT_SENT_BY_PUBLIC_ROUTES = ["401", "422"]
+
+const ERROR_SCHEMAS = [
+  "InvalidError",
+  "UnauthorizedError",
+  "ForbiddenError",
+  "NotFoundError",
+  "ConflictError",
+  "UnsupportedKindError",
+  "UnprocessableError",
+  "PayloadTooLargeError",
+  "RateLimitedError",
+  "InternalError"
+]
+
+/**
+ * Removes generator `$id`s such as "/schemas/unknown" (identical ones clash inside one schema) and
+ * the draft-07 `$schema` that embedded JSON Schema documents carry (the document's dialect is
+ * OpenAPI 3.1's; a 2020-12 validator does not load draft-07 and refuses the schema).
+ */
+const withoutGeneratorMarks = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutGeneratorMarks)
+  if (typeof value !== "object" || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(
+        ([k, v]) =>
+          !(k === "$id" && typeof v === "string" && v.startsWith("/schemas/")) &&
+          !(k === "$schema" && v === "http://json-schema.org/draft-07/schema#")
+      )
+      .map(([k, v]) => [k, withoutGeneratorMarks(v)])
+  )
+}
+
+/** The component schemas reachable from `root` (paths), so dropped ones leave nothing dangling. */
+const reachableSchemas = (root: unknown, schemas: Record<string, unknown>): Set<string> => {
+  const seen = new Set<string>()
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item)
+      return
+    }
+    if (typeof value !== "object" || value === null) return
+    for (const [k, v] of Object.entries(value)) {
+      if (k === "$ref" && typeof v === "string" && v.startsWith("#/components/schemas/")) {
+        const name = v.slice("#/components/schemas/".length)
+        if (!seen.has(name)) {
+          seen.add(name)
+          visit(schemas[name])
+        }
+      } else visit(v)
+    }
+  }
+  visit(root)
+  return seen
+}
+
+const openApiOperation = {
+  tags: ["meta"],
+  operationId: "meta.openapi",
+  summary: "This OpenAPI document (no auth, CORS *)",
+  security: [],
+  responses: {
+    "200": {
+      description: "The OpenAPI 3.1 document, unwrapped",
+      content: json({ type: "object" })
+    },
+    // Only a malformed request (e.g. oversized headers) fails here, with the envelope.
+    "4XX": {
+      description: "A malformed request: the error envelope",
+      content: json({ anyOf: ERROR_SCHEMAS.map(ref) })
+    }
+  }
+}
+
+const duplicateBody = {
+  required: false,
+  description: "Optional; when sent, an empty object",
+  content: json({ type: "object", properties: {}, additionalProperties: false })
+}
+
+const shape = (generated: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
+  const doc = withoutGeneratorMarks(generated) as Json & {
+    info: Json
+    paths: Record<string, Record<string, Json & { operationId: string; responses: Record<string, unknown> }>>
+    components: Json & { schemas: Record<string, unknown> }
+  }
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const op of Object.values(methods)) {
+      const responses = op.responses
+      if (responses["400"] !== undefined) {
+        responses["400"] = {
+          description: "Invalid: the request failed validation",
+          content: json(ref("InvalidError"))
+        }
+      }
+      const conflicts = CONFLICT_CODES[op.operationId] ?? []
+      if (conflicts.length === 0) delete responses["409"]
+      else responses["409"] = conflictResponse(conflicts)
+      if (path.startsWith("/f/")) for (const status of NOT_SENT_BY_PUBLIC_ROUTES) delete responses[status]
+      if (!Object.keys(responses).some((s) => s.startsWith("2"))) {
+        responses.default = {
+          description: "Any status not listed: the error envelope",
+          content: json({ anyOf: ERROR_SCHEMAS.map(ref) })
+        }
+      }
+      // Keep the statuses in order (the generator's order is by declaration).
+      op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)))
+    }
+  }
+  const duplicate = doc.paths[`${FORMS_API_PREFIX}/forms/{id}/duplicate`]?.post
+  if (duplicate !== undefined) duplicate.requestBody = duplicateBody
+  doc.paths = { [`${FORMS_API_PREFIX}/openapi.json`]: { get: openApiOperation }, ...doc.paths }
+  doc.info = { ...doc.info, description: `${String(doc.info.description ?? "")}\n\n${errorTable()}` }
+  const used = reachableSchemas(doc.paths, doc.components.schemas)
+  doc.components.schemas = Object.fromEntries(
+    Object.entries(doc.components.schemas).filter(([name]) => used.has(name))
+  )
+  return doc as unknown as OpenApi.OpenAPISpec
+}
+
+let cached: OpenApi.OpenAPISpec | undefined
+
+/** The document served at /openapi.json (built once; the API definition does not change at run time). */
+export const formsOpenApiDocument = (): OpenApi.OpenAPISpec => {
+  cached ??= shape(OpenApi.fromApi(FormsApi))
+  return cached
+}
