@@ -1636,7 +1636,8 @@ export interface components {
             formVersionId: string;
             translationSetId: string | null;
             responseLocale: ("en" | "ko" | "ja") | null;
-            completedAt: components["schemas"]["Date"];
+            completedAt: components["schemas"]["Date"] | null;
+            updatedAt: components["schemas"]["Date"];
             /**
              * greaterThanOrEqualTo(0)
              * @description a non-negative number
@@ -1668,7 +1669,8 @@ export interface components {
             formVersionId: string;
             translationSetId: string | null;
             responseLocale: ("en" | "ko" | "ja") | null;
-            completedAt: components["schemas"]["Date"];
+            completedAt: components["schemas"]["Date"] | null;
+            updatedAt: components["schemas"]["Date"];
             answers: {
                 [key: string]: unknown;
             };
@@ -1703,7 +1705,8 @@ export interface components {
             formVersionId: string;
             translationSetId: string | null;
             responseLocale: ("en" | "ko" | "ja") | null;
-            completedAt: components["schemas"]["Date"];
+            completedAt: components["schemas"]["Date"] | null;
+            updatedAt: components["schemas"]["Date"];
             interview: {
                 summary?: string;
                 /** @enum {string} */
@@ -1746,7 +1749,8 @@ export interface components {
             formVersionId: string;
             translationSetId: string | null;
             responseLocale: ("en" | "ko" | "ja") | null;
-            completedAt: components["schemas"]["Date"];
+            completedAt: components["schemas"]["Date"] | null;
+            updatedAt: components["schemas"]["Date"];
             interview: {
                 summary?: string;
                 /** @enum {string} */
