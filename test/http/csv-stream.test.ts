@@ -6,7 +6,7 @@ import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
-import { FORMS_SCOPES, type ResponseRecord, ResponseRepository, StorageError } from "@folio/domain"
+import { FORMS_SCOPES, type NewResponseRecord, ResponseRepository, StorageError } from "@folio/domain"
 import { Effect, Layer } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
@@ -88,7 +88,7 @@ const seedForm = async (app: RunningApp, rows: number, answerLength = 200) => {
       const base = Date.UTC(2026, 0, 1)
       for (let i = 0; i < rows; i++) {
         const at = new Date(base + i * 1000)
-        const record: ResponseRecord = {
+        const record: NewResponseRecord = {
           id: `0190d0c0-0000-7000-8000-${String(i).padStart(12, "0")}`,
           workspaceId,
           formId,

@@ -390,9 +390,14 @@ export const registerStorageContracts = (target: StorageTarget) => {
           ...first,
           status: "completed" as const,
           completedAt: at("2026-03-09T00:00:00.000Z"),
-          answers: { x: [1, 2] }
+          answers: { x: [1, 2] },
+          version: 2
         }
-        expect(await run(ResponseRepository.pipe(Effect.flatMap((r) => r.update(done))))).toBe(true)
+        expect(
+          await run(
+            ResponseRepository.pipe(Effect.flatMap((r) => r.update(done, { status: "partial", version: 1 })))
+          )
+        ).toBe("updated")
         expect(
           Option.getOrThrow(
             await run(ResponseRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id, first.id))))
@@ -404,6 +409,135 @@ export const registerStorageContracts = (target: StorageTarget) => {
             await run(ResponseRepository.pipe(Effect.flatMap((r) => r.get(other.id, f.id, first.id))))
           )
         ).toBe(true)
+      })
+    })
+
+    describe(`ResponseRepository conditional writes [${target.name}]`, () => {
+      const repo = <A, E>(f: (r: Context.Tag.Service<typeof ResponseRepository>) => Effect.Effect<A, E>) =>
+        run(ResponseRepository.pipe(Effect.flatMap(f)))
+      const completion = (r: ResponseRecord, answers: Record<string, unknown>): ResponseRecord => ({
+        ...r,
+        status: "completed",
+        answers,
+        completedAt: at("2026-03-09T00:00:00.000Z"),
+        updatedAt: at("2026-03-09T00:00:00.000Z"),
+        version: r.version + 1
+      })
+
+      it("updates only the row at the expected status and version, and exactly one of many racing", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const { version } = await publish(f)
+        const started = response(f, version.id, { status: "partial", completedAt: null, answers: {} })
+        await repo((r) => r.insert(started))
+        const saved = { ...started, answers: { q: "draft" }, version: 2 }
+        expect(await repo((r) => r.update(saved, { status: "partial", version: 1 }))).toBe("updated")
+        // A writer that read version 1 lost: nothing it sends is stored.
+        expect(
+          await repo((r) => r.update(completion(started, { q: "stale" }), { status: "partial", version: 1 }))
+        ).toBe("stale")
+        // The right version but the wrong status is stale as well.
+        expect(
+          await repo((r) => r.update({ ...saved, version: 3 }, { status: "completed", version: 2 }))
+        ).toBe("stale")
+        expect(Option.getOrThrow(await repo((r) => r.get(ws.id, f.id, started.id)))).toEqual(saved)
+        // Another workspace's or an unknown row is never written.
+        expect(
+          await repo((r) =>
+            r.update({ ...saved, workspaceId: uuid(), version: 3 }, { status: "partial", version: 2 })
+          )
+        ).toBe("stale")
+        expect(
+          await repo((r) => r.update({ ...saved, id: uuid(), version: 3 }, { status: "partial", version: 2 }))
+        ).toBe("stale")
+
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            repo((r) => r.update(completion(saved, { q: `w${i}` }), { status: "partial", version: 2 }))
+          )
+        )
+        expect(results.filter((x) => x === "updated")).toHaveLength(1)
+        expect(results.filter((x) => x === "stale")).toHaveLength(9)
+        const winner = results.indexOf("updated")
+        const stored = Option.getOrThrow(await repo((r) => r.get(ws.id, f.id, started.id)))
+        expect(stored).toMatchObject({ status: "completed", answers: { q: `w${winner}` }, version: 3 })
+        // The aggregates hold the winner alone.
+        const stats = await repo((r) =>
+          r.answerStats(ws.id, f.id, { sampleBlockIds: [], samplesPerBlock: 0 })
+        )
+        expect(stats.tokens.filter((t) => t.blockId === "q").map((t) => [t.token, t.count])).toEqual([
+          [`w${winner}`, 1]
+        ])
+      })
+
+      it("completes at most maxCompleted responses of a form, even all at once", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const { version } = await publish(f)
+        const done = response(f, version.id, { answers: { q: "early" } })
+        await repo((r) => r.insert(done))
+        const partials = Array.from({ length: 8 }, () =>
+          response(f, version.id, { status: "partial", completedAt: null, answers: {} })
+        )
+        for (const p of partials) await repo((r) => r.insert(p))
+        const results = await Promise.all(
+          partials.map((p, i) =>
+            repo((r) =>
+              r.update(completion(p, { q: `c${i}` }), { status: "partial", version: 1, maxCompleted: 4 })
+            )
+          )
+        )
+        expect(results.filter((x) => x === "updated")).toHaveLength(3)
+        expect(results.filter((x) => x === "full")).toHaveLength(5)
+        expect(await repo((r) => r.count(ws.id, f.id, "completed"))).toBe(4)
+        // A refused completion left its row and the aggregates untouched.
+        const refused = partials[results.indexOf("full")]
+        if (refused === undefined) throw new Error("fixture")
+        expect(Option.getOrThrow(await repo((r) => r.get(ws.id, f.id, refused.id)))).toEqual(refused)
+        const stats = await repo((r) =>
+          r.answerStats(ws.id, f.id, { sampleBlockIds: [], samplesPerBlock: 0 })
+        )
+        expect(stats.blocks.find((b) => b.blockId === "q")?.answered).toBe(4)
+        // Saves and edits are not completions: the cap does not apply to them.
+        const kept = partials[results.indexOf("updated")]
+        if (kept === undefined) throw new Error("fixture")
+        const edit = { ...completion(kept, { q: "edited" }), version: 3 }
+        expect(await repo((r) => r.update(edit, { status: "completed", version: 2, maxCompleted: 4 }))).toBe(
+          "updated"
+        )
+      })
+
+      it("stores at most maxPerBlock files per response and block, even all at once", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const { version } = await publish(f)
+        const a = response(f, version.id, { status: "partial", completedAt: null })
+        await repo((r) => r.insert(a))
+        const file = (blockId: string) => {
+          const id = uuid()
+          return {
+            id,
+            workspaceId: ws.id,
+            formId: f.id,
+            responseId: a.id,
+            blockId,
+            key: `workspaces/${ws.id}/forms/${f.id}/responses/${a.id}/${id}`,
+            filename: "f.pdf",
+            contentType: "application/pdf",
+            size: 1,
+            createdAt: at("2026-03-01T00:00:00.000Z")
+          }
+        }
+        const results = await Promise.all(
+          Array.from({ length: 12 }, () => repo((r) => r.insertFile(file("blk_one"), 4)))
+        )
+        expect(results.filter((x) => x)).toHaveLength(4)
+        // The cap is per block; without a cap nothing is counted.
+        expect(await repo((r) => r.insertFile(file("blk_two"), 4))).toBe(true)
+        expect(await repo((r) => r.insertFile(file("blk_one")))).toBe(true)
+        const files = await repo((r) => r.listFiles(ws.id, f.id, [a.id]))
+        expect(files.filter((x) => x.blockId === "blk_one")).toHaveLength(5)
+        expect(files.filter((x) => x.blockId === "blk_two")).toHaveLength(1)
       })
     })
 
@@ -506,9 +640,12 @@ export const registerStorageContracts = (target: StorageTarget) => {
           ...a,
           status: "completed" as const,
           completedAt: at("2026-03-05T00:00:00.000Z"),
-          meta: { scores: [{ id: "s", score: 1 }] }
+          meta: { scores: [{ id: "s", score: 1 }] },
+          version: 2
         }
-        await run(ResponseRepository.pipe(Effect.flatMap((r) => r.update(done))))
+        await run(
+          ResponseRepository.pipe(Effect.flatMap((r) => r.update(done, { status: "partial", version: 1 })))
+        )
         expect((await stats()).blocks.find((x) => x.blockId === "n")).toEqual({
           blockId: "n",
           answered: 2,
@@ -517,8 +654,17 @@ export const registerStorageContracts = (target: StorageTarget) => {
           max: 9
         })
         // Editing the response that held the maximum: the extreme is recomputed, not left stale.
-        const edited = { ...b, answers: { n: 4, q: "z" }, meta: { scores: [{ id: "s", score: 4 }] } }
-        await run(ResponseRepository.pipe(Effect.flatMap((r) => r.update(edited))))
+        const edited = {
+          ...b,
+          answers: { n: 4, q: "z" },
+          meta: { scores: [{ id: "s", score: 4 }] },
+          version: 2
+        }
+        await run(
+          ResponseRepository.pipe(
+            Effect.flatMap((r) => r.update(edited, { status: "completed", version: 1 }))
+          )
+        )
         const after = await stats()
         expect(after.blocks.find((x) => x.blockId === "n")).toEqual({
           blockId: "n",

@@ -75,5 +75,6 @@ export const response = (
   createdAt: at("2026-03-01T00:00:00.000Z"),
   updatedAt: at("2026-03-01T00:00:00.000Z"),
   completedAt: at("2026-03-01T00:00:00.000Z"),
+  version: 1,
   ...overrides
 })

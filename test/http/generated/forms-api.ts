@@ -1632,7 +1632,8 @@ export interface components {
             formVersionId: string;
             translationSetId: string | null;
             responseLocale: ("en" | "ko" | "ja") | null;
-            completedAt: components["schemas"]["Date"];
+            completedAt: components["schemas"]["Date"] | null;
+            updatedAt: components["schemas"]["Date"];
             /**
              * greaterThanOrEqualTo(0)
              * @description a non-negative number
@@ -1664,7 +1665,8 @@ export interface components {
             formVersionId: string;
             translationSetId: string | null;
             responseLocale: ("en" | "ko" | "ja") | null;
-            completedAt: components["schemas"]["Date"];
+            completedAt: components["schemas"]["Date"] | null;
+            updatedAt: components["schemas"]["Date"];
             answers: {
                 [key: string]: unknown;
             };
@@ -1699,7 +1701,8 @@ export interface components {
             formVersionId: string;
             translationSetId: string | null;
             responseLocale: ("en" | "ko" | "ja") | null;
-            completedAt: components["schemas"]["Date"];
+            completedAt: components["schemas"]["Date"] | null;
+            updatedAt: components["schemas"]["Date"];
             interview: {
                 summary?: string;
                 /** @enum {string} */
@@ -1742,7 +1745,8 @@ export interface components {
             formVersionId: string;
             translationSetId: string | null;
             responseLocale: ("en" | "ko" | "ja") | null;
-            completedAt: components["schemas"]["Date"];
+            completedAt: components["schemas"]["Date"] | null;
+            updatedAt: components["schemas"]["Date"];
             interview: {
                 summary?: string;
                 /** @enum {string} */

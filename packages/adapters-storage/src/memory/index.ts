@@ -15,6 +15,7 @@ import {
   ResponseRepository,
   type ResponseFileRecord,
   type ResponseRecord,
+  type ResponseUpdate,
   SlugTaken,
   StaleForm,
   StorageError,
@@ -220,13 +221,28 @@ export const makeMemoryStorage = () => {
   })
 
   const responseRepo = ResponseRepository.of({
-    insert: (response) => Effect.sync(() => void responses.set(response.id, response)),
-    update: (response) =>
-      Effect.sync(() => {
+    insert: (response) => Effect.sync(() => void responses.set(response.id, { ...response, version: 1 })),
+    // The same compare-and-set as SQL; one synchronous step, so nothing can interleave with it.
+    update: (response, expected) =>
+      Effect.sync((): ResponseUpdate => {
         const current = responses.get(response.id)
-        if (current === undefined || current.workspaceId !== response.workspaceId) return false
+        if (
+          current === undefined ||
+          current.workspaceId !== response.workspaceId ||
+          current.formId !== response.formId ||
+          current.status !== expected.status ||
+          current.version !== expected.version
+        )
+          return "stale"
+        const completes = expected.status === "partial" && response.status === "completed"
+        if (
+          completes &&
+          expected.maxCompleted !== undefined &&
+          completedCount(response.formId) >= expected.maxCompleted
+        )
+          return "full"
         responses.set(response.id, response)
-        return true
+        return "updated"
       }),
     get: (workspaceId, formId, id) =>
       Effect.sync(() => {
@@ -431,15 +447,21 @@ export const makeMemoryStorage = () => {
             exchanges.length === 0 ? null : exchanges.reduce((a, b) => a + b, 0) / exchanges.length
         }
       }),
-    insertFile: (file) =>
+    insertFile: (file, maxPerBlock) =>
       Effect.suspend(() => {
         const response = responses.get(file.responseId)
         if (response === undefined || response.formId !== file.formId)
           return Effect.fail(new StorageError({ message: "response_files: unknown response" }))
         if ([...responseFiles.values()].some((f) => f.key === file.key))
           return Effect.fail(new StorageError({ message: "response_files: duplicate key" }))
+        if (maxPerBlock !== undefined) {
+          const held = [...responseFiles.values()].filter(
+            (f) => f.responseId === file.responseId && f.blockId === file.blockId
+          ).length
+          if (held >= maxPerBlock) return Effect.succeed(false)
+        }
         responseFiles.set(file.id, file)
-        return Effect.void
+        return Effect.succeed(true)
       }),
     getFile: (workspaceId, formId, fileId) =>
       Effect.sync(() => {

@@ -16,7 +16,12 @@ type Sql = SqlClient.SqlClient
 const KINDS = { block: 0, string: 1, element: 2, score: 3 } as const
 
 /** Adds (sign 1) or removes (sign -1) one completed response's contributions. */
-export const applyContributions = (sql: Sql, formId: string, record: ResponseRecord, sign: 1 | -1) =>
+export const applyContributions = (
+  sql: Sql,
+  formId: string,
+  record: Pick<ResponseRecord, "answers" | "meta">,
+  sign: 1 | -1
+) =>
   Effect.gen(function* () {
     const rows = answerContributions(record.answers, record.meta).map((c: AnswerStatContribution) => ({
       block_id: c.blockId,
@@ -50,7 +55,11 @@ export const applyContributions = (sql: Sql, formId: string, record: ResponseRec
   })
 
 /** After a removal, the extremes of the touched numeric blocks and scores are recomputed exactly. */
-export const recomputeExtremes = (sql: Sql, formId: string, record: ResponseRecord) =>
+export const recomputeExtremes = (
+  sql: Sql,
+  formId: string,
+  record: Pick<ResponseRecord, "answers" | "meta">
+) =>
   Effect.gen(function* () {
     const numeric = answerContributions(record.answers, record.meta).filter(
       (c) => c.num !== null && (c.kind === KINDS.block || c.kind === KINDS.score)

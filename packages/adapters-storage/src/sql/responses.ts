@@ -1,7 +1,12 @@
 // ResponseRepository over SQL: responses pinned to a form version, listed newest first by keyset.
 import { SqlClient } from "@effect/sql"
-import { type ResponseFileRecord, ResponseRepository, type ResponseRecord } from "@folio/domain"
-import { Effect, Option } from "effect"
+import {
+  type ResponseFileRecord,
+  ResponseRepository,
+  type ResponseRecord,
+  type ResponseUpdate
+} from "@folio/domain"
+import { Data, Effect, Option } from "effect"
 import { applyContributions, readAnswerStats, rebuildAnswerStats, recomputeExtremes } from "./answer-stats.js"
 import { orStorageError } from "./errors.js"
 import { jsonParam } from "./json.js"
@@ -18,7 +23,11 @@ interface ResponseRow {
   readonly created_at: Date
   readonly updated_at: Date
   readonly completed_at: Date | null
+  readonly version: number
 }
+
+/** Rolls back a completion that would exceed the form's cap. */
+class OverCap extends Data.TaggedError("OverCap") {}
 
 interface FileRow {
   readonly id: string
@@ -56,7 +65,8 @@ const toResponse = (row: ResponseRow): ResponseRecord => ({
   meta: row.meta,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
-  completedAt: row.completed_at
+  completedAt: row.completed_at,
+  version: row.version
 })
 
 export const makeResponseRepository = Effect.gen(function* () {
@@ -64,39 +74,55 @@ export const makeResponseRepository = Effect.gen(function* () {
   return ResponseRepository.of({
     insert: (r) => {
       const insert = sql`insert into responses (id, workspace_id, form_id, form_version_id, status, answers, meta,
-                                   created_at, updated_at, completed_at)
+                                   created_at, updated_at, completed_at, version)
             values (${r.id}, ${r.workspaceId}, ${r.formId}, ${r.formVersionId}, ${r.status},
                     ${jsonParam(r.answers)}::jsonb, ${jsonParam(r.meta)}::jsonb,
-                    ${r.createdAt}, ${r.updatedAt}, ${r.completedAt})`
+                    ${r.createdAt}, ${r.updatedAt}, ${r.completedAt}, 1)`
       return orStorageError(
         r.status === "completed"
           ? sql.withTransaction(Effect.zipRight(insert, applyContributions(sql, r.formId, r, 1)))
           : Effect.asVoid(insert)
       ).pipe(Effect.asVoid)
     },
-    // The row and the kept aggregates change in one transaction: a completion adds its answers, an
-    // edit of a completed response swaps its old contribution for the new one.
-    update: (r) =>
-      orStorageError(
-        sql.withTransaction(
-          Effect.gen(function* () {
-            const [old] = yield* sql<ResponseRow>`
-              select * from responses
-              where id = ${r.id} and workspace_id = ${r.workspaceId} and form_id = ${r.formId}
-              for update`
-            if (old === undefined) return false
-            yield* sql`update responses set status = ${r.status}, answers = ${jsonParam(r.answers)}::jsonb,
-                                 meta = ${jsonParam(r.meta)}::jsonb, updated_at = ${r.updatedAt},
-                                 completed_at = ${r.completedAt}
-                       where id = ${r.id}`
-            const before = toResponse(old)
-            if (before.status === "completed") yield* applyContributions(sql, r.formId, before, -1)
-            if (r.status === "completed") yield* applyContributions(sql, r.formId, r, 1)
-            if (before.status === "completed") yield* recomputeExtremes(sql, r.formId, before)
-            return true
-          })
-        )
-      ),
+    // Compare-and-set on (status, version): the write applies only to the row the caller read, and
+    // the row and the kept aggregates change in one transaction (a completion adds its answers, an
+    // edit of a completed response swaps its old contribution for the new one).
+    update: (r, expected) => {
+      const cap =
+        expected.status === "partial" && r.status === "completed" ? expected.maxCompleted : undefined
+      const write = Effect.gen(function* () {
+        // Capped completions queue on the form row, so each one counts every completion before it.
+        // (NO KEY UPDATE: starts, whose foreign key only takes KEY SHARE on the form, are not held up.)
+        if (cap !== undefined) yield* sql`select 1 from forms where id = ${r.formId} for no key update`
+        const [old] = yield* sql<Pick<ResponseRow, "status" | "answers" | "meta">>`
+          with old as (
+            select id, status, answers, meta from responses
+            where id = ${r.id} and workspace_id = ${r.workspaceId} and form_id = ${r.formId}
+              and status = ${expected.status} and version = ${expected.version}
+            for no key update)
+          update responses set status = ${r.status}, answers = ${jsonParam(r.answers)}::jsonb,
+                               meta = ${jsonParam(r.meta)}::jsonb, updated_at = ${r.updatedAt},
+                               completed_at = ${r.completedAt}, version = ${r.version}
+          from old where responses.id = old.id
+          returning old.status, old.answers, old.meta`
+        if (old === undefined) return "stale" as ResponseUpdate
+        if (cap !== undefined) {
+          const [row] = yield* sql<{ readonly n: number }>`
+            select count(*)::int as n from responses
+            where form_id = ${r.formId} and status = 'completed'`
+          if ((row?.n ?? 0) > cap) return yield* new OverCap()
+        }
+        if (old.status === "completed") yield* applyContributions(sql, r.formId, old, -1)
+        if (r.status === "completed") yield* applyContributions(sql, r.formId, r, 1)
+        if (old.status === "completed") yield* recomputeExtremes(sql, r.formId, old)
+        return "updated" as ResponseUpdate
+      })
+      return orStorageError(
+        sql
+          .withTransaction(write)
+          .pipe(Effect.catchTag("OverCap", () => Effect.succeed("full" as ResponseUpdate)))
+      )
+    },
     get: (workspaceId, formId, id) =>
       orStorageError(
         sql<ResponseRow>`select * from responses
@@ -211,12 +237,26 @@ export const makeResponseRepository = Effect.gen(function* () {
           }
         })
       ),
-    insertFile: (f) =>
+    // Under a cap, the response row is locked first, so concurrent uploads to it count and insert one
+    // at a time and the count always sees every earlier file.
+    insertFile: (f, maxPerBlock) =>
       orStorageError(
-        sql`insert into response_files (id, workspace_id, form_id, response_id, block_id, key, filename,
-                                        content_type, size, created_at)
-            values (${f.id}, ${f.workspaceId}, ${f.formId}, ${f.responseId}, ${f.blockId}, ${f.key},
-                    ${f.filename}, ${f.contentType}, ${f.size}, ${f.createdAt})`.pipe(Effect.asVoid)
+        sql.withTransaction(
+          Effect.gen(function* () {
+            if (maxPerBlock !== undefined) {
+              yield* sql`select 1 from responses where id = ${f.responseId} for no key update`
+              const [row] = yield* sql<{ readonly n: number }>`
+                select count(*)::int as n from response_files
+                where response_id = ${f.responseId} and block_id = ${f.blockId}`
+              if ((row?.n ?? 0) >= maxPerBlock) return false
+            }
+            yield* sql`insert into response_files (id, workspace_id, form_id, response_id, block_id, key, filename,
+                                            content_type, size, created_at)
+                values (${f.id}, ${f.workspaceId}, ${f.formId}, ${f.responseId}, ${f.blockId}, ${f.key},
+                        ${f.filename}, ${f.contentType}, ${f.size}, ${f.createdAt})`
+            return true
+          })
+        )
       ),
     getFile: (workspaceId, formId, fileId) =>
       orStorageError(

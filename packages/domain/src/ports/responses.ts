@@ -17,9 +17,33 @@ export interface ResponseRecord {
   /** Kind-specific extra data (presentation order, interview analysis, respondent estimate, ...). */
   readonly meta: Readonly<Record<string, unknown>>
   readonly createdAt: Date
+  /** The time of the last write (start, save, completion or edit). */
   readonly updatedAt: Date
+  /** When the response was completed; null while it is partial. */
   readonly completedAt: Date | null
+  /** Row version: 1 when started, raised by every update; the compare-and-set token of `update`. */
+  readonly version: number
 }
+
+/** A response as first stored: `insert` gives it version 1. */
+export type NewResponseRecord = Omit<ResponseRecord, "version">
+
+/** What a conditional update expects to find in storage. */
+export interface ResponseExpectation {
+  readonly status: ResponseStatus
+  readonly version: number
+  /**
+   * When the update completes a partial response: the most completed responses the form may hold.
+   * Checked atomically with the write (no two completions can both take the last place).
+   */
+  readonly maxCompleted?: number | undefined
+}
+
+/**
+ * The outcome of a conditional update: written; `stale` when the stored row no longer has the
+ * expected status and version (or is gone); `full` when a completion would exceed `maxCompleted`.
+ */
+export type ResponseUpdate = "updated" | "stale" | "full"
 
 export interface ResponseListQuery {
   readonly limit: number
@@ -169,8 +193,18 @@ export interface InterviewStats {
 }
 
 export interface ResponseRepositoryService {
-  readonly insert: (response: ResponseRecord) => Effect.Effect<void, StorageError>
-  readonly update: (response: ResponseRecord) => Effect.Effect<boolean, StorageError>
+  /** Stores a new response at version 1. */
+  readonly insert: (response: NewResponseRecord) => Effect.Effect<void, StorageError>
+  /**
+   * Compare-and-set: writes `response` (whose `version` must be above the expected one) only if the
+   * stored row still has the expected status and version, keeping any aggregates of completed
+   * responses in the same transaction. Never a blind overwrite: a caller that read the row and lost a
+   * race gets `stale` and decides what to do.
+   */
+  readonly update: (
+    response: ResponseRecord,
+    expected: ResponseExpectation
+  ) => Effect.Effect<ResponseUpdate, StorageError>
   readonly get: (
     workspaceId: string,
     formId: string,
@@ -201,7 +235,15 @@ export interface ResponseRepositoryService {
     workspaceId: string,
     formId: string
   ) => Effect.Effect<InterviewStats, StorageError>
-  readonly insertFile: (file: ResponseFileRecord) => Effect.Effect<void, StorageError>
+  /**
+   * Stores a file row; with `maxPerBlock`, only while the response holds fewer files for that block,
+   * counted and inserted atomically (concurrent uploads cannot both take the last place). Answers
+   * whether the row was stored.
+   */
+  readonly insertFile: (
+    file: ResponseFileRecord,
+    maxPerBlock?: number
+  ) => Effect.Effect<boolean, StorageError>
   readonly getFile: (
     workspaceId: string,
     formId: string,

@@ -168,17 +168,18 @@ export const uploadRespondentFile = (
       })
     }
     const responses = yield* ResponseRepository
+    const cap = block.options.maxFiles + MAX_REPLACEMENTS
+    const tooMany = new Invalid({
+      message: "too many uploads for this question",
+      issues: [{ path: ["blockId"], rule: "maxUploads" }]
+    })
+    // A cheap early refusal before any bytes are stored; the cap itself holds in insertFile.
     const existing = yield* responses.listFiles(published.form.workspaceId, published.form.id, [response.id])
-    // Room for replacing files, bounded so one response cannot fill the store.
-    if (existing.filter((f) => f.blockId === block.id).length >= block.options.maxFiles + MAX_REPLACEMENTS) {
-      return yield* new Invalid({
-        message: "too many uploads for this question",
-        issues: [{ path: ["blockId"], rule: "maxUploads" }]
-      })
-    }
+    if (existing.filter((f) => f.blockId === block.id).length >= cap) return yield* tooMany
     const ids = yield* IdGen
     const fileId = yield* ids.uuidV7
     const key = respondentFileKey(published.form.workspaceId, published.form.id, response.id, fileId)
+    const removeBlob = Effect.ignore(Effect.flatMap(BlobStore, (blobs) => blobs.delete(key)))
     yield* Effect.flatMap(BlobStore, (blobs) => blobs.put(key, { bytes: upload.bytes, contentType }))
     const file: ResponseFileRecord = {
       id: fileId,
@@ -192,10 +193,14 @@ export const uploadRespondentFile = (
       size: upload.bytes.byteLength,
       createdAt: new Date(yield* Clock.currentTimeMillis)
     }
-    // If the row cannot be written the blob is removed, so no orphan outlives a failed upload.
-    yield* responses
-      .insertFile(file)
-      .pipe(Effect.tapError(() => Effect.ignore(Effect.flatMap(BlobStore, (blobs) => blobs.delete(key)))))
+    // Room for replacing files, bounded so one response cannot fill the store; counted and inserted
+    // atomically, since parallel uploads all pass the early check. A refused or failed row takes its
+    // blob with it, so no orphan outlives the upload.
+    const stored = yield* responses.insertFile(file, cap).pipe(Effect.tapError(() => removeBlob))
+    if (!stored) {
+      yield* removeBlob
+      return yield* tooMany
+    }
     return file
   })
 

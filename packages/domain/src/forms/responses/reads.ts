@@ -23,7 +23,10 @@ const common = {
   formVersionId: Uuid,
   translationSetId: Schema.NullOr(Uuid),
   responseLocale: Schema.NullOr(Schema.Literal("en", "ko", "ja")),
-  completedAt: Schema.Date
+  /** When the response was completed; null while it is partial. */
+  completedAt: Schema.NullOr(Schema.Date),
+  /** Its last write: start, save, completion or edit (for a partial response, the last save). */
+  updatedAt: Schema.Date
 }
 const NonNegativeInt = Schema.Int.pipe(Schema.greaterThanOrEqualTo(0))
 
@@ -170,8 +173,8 @@ const base = (r: ResponseRecord) => ({
   formVersionId: r.formVersionId,
   translationSetId: null,
   responseLocale: null,
-  // A partial response has not completed; its last save stands in (see docs/decisions.md).
-  completedAt: r.completedAt ?? r.updatedAt
+  completedAt: r.completedAt,
+  updatedAt: r.updatedAt
 })
 
 export const toCompactView = (r: ResponseRecord): ClassicCompactView => ({

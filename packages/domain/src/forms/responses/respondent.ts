@@ -7,7 +7,7 @@ import { constantTimeEqual, sha256Hex, toBase64Url } from "../../kernel/digest.j
 import { Conflict, Forbidden, type Invalid, NotFound, type StorageError } from "../../kernel/errors.js"
 import { type FormRecord, FormRepository, type FormVersionRecord } from "../../ports/forms.js"
 import { IdGen } from "../../ports/id-gen.js"
-import { type ResponseRecord, ResponseRepository } from "../../ports/responses.js"
+import { type NewResponseRecord, type ResponseRecord, ResponseRepository } from "../../ports/responses.js"
 import type { FormDefinition } from "../definition/definition.js"
 import { readStoredSettings, readVersionDefinition } from "../form.js"
 import { defaultFormSettings, encodeFormSettings, type FormSettings } from "../settings/settings.js"
@@ -207,7 +207,7 @@ export const startResponse = (
       presentation = presentationOrder(published.definition, randomInt, assignment)
     }
     const at = yield* now
-    const response: ResponseRecord = {
+    const response: NewResponseRecord = {
       id: yield* ids.uuidV7,
       workspaceId: published.form.workspaceId,
       formId: published.form.id,
@@ -234,7 +234,7 @@ export const startResponse = (
     }
     yield* responses.insert(response)
     return {
-      response,
+      response: { ...response, version: 1 },
       token,
       presentation,
       continuityToken: estimate.continuityToken,
@@ -270,24 +270,29 @@ export const pinnedDefinition = (published: PublishedForm, response: ResponseRec
     return decoded
   })
 
-export const saveAnswers = (
-  slug: string,
-  responseId: string,
-  token: string,
+/** Tries of one save or completion that keeps losing to concurrent saves of a partial response. */
+export const SAVE_ATTEMPTS = 5
+
+const notEditable = () =>
+  new Conflict({ message: "this response is complete and the form does not allow editing it" })
+const completedMeanwhile = () =>
+  new Conflict({ message: "this response was completed by another request while this one was writing" })
+const changedMeanwhile = () =>
+  new Conflict({ message: "this response changed while this request was writing it; read it and try again" })
+
+/**
+ * One compare-and-set write of a save or completion over the response as read: `stale` when another
+ * write reached the row first. A completion also takes its place under maxResponses atomically.
+ */
+const writeAnswers = (
+  published: PublishedForm,
+  current: ResponseRecord,
   answers: unknown,
   complete: boolean
-): Effect.Effect<
-  ResponseRecord,
-  NotFound | Forbidden | Conflict | Invalid | FormClosed | StorageError,
-  Ports
-> =>
+) =>
   Effect.gen(function* () {
-    const published = yield* loadPublishedForm(slug)
-    const current = yield* loadOwnResponse(published, responseId, token)
     if (current.status === "completed" && published.settings.submission.allowResponseEditing !== true) {
-      return yield* new Conflict({
-        message: "this response is complete and the form does not allow editing it"
-      })
+      return yield* notEditable()
     }
     if (current.status !== "completed") yield* ensureOpen(published)
     const definition = yield* pinnedDefinition(published, current)
@@ -309,23 +314,57 @@ export const saveAnswers = (
       : []
     const uploads = new Map<string, Set<string>>()
     for (const f of files) uploads.set(f.blockId, (uploads.get(f.blockId) ?? new Set()).add(f.key))
-    const valid = yield* validateAnswers(definition, input, {
-      final: complete || current.status === "completed",
-      params,
-      uploads
-    })
+    const completed = complete || current.status === "completed"
+    const valid = yield* validateAnswers(definition, input, { final: completed, params, uploads })
     const at = yield* now
     const next: ResponseRecord = {
       ...current,
-      status: complete || current.status === "completed" ? "completed" : "partial",
+      status: completed ? "completed" : "partial",
       answers: valid,
-      meta:
-        complete || current.status === "completed"
-          ? { ...current.meta, scores: scoreResponse(definition, valid) }
-          : current.meta,
+      meta: completed ? { ...current.meta, scores: scoreResponse(definition, valid) } : current.meta,
       updatedAt: at,
-      completedAt: current.completedAt ?? (complete ? at : null)
+      completedAt: current.completedAt ?? (complete ? at : null),
+      version: current.version + 1
     }
-    yield* Effect.flatMap(ResponseRepository, (r) => r.update(next))
-    return next
+    const outcome = yield* Effect.flatMap(ResponseRepository, (r) =>
+      r.update(next, {
+        status: current.status,
+        version: current.version,
+        maxCompleted: published.settings.submission.maxResponses
+      })
+    )
+    if (outcome === "full") {
+      return yield* Effect.fail(new FormClosed("max_responses", published.settings.submission.closedMessage))
+    }
+    return outcome === "stale" ? Option.none<ResponseRecord>() : Option.some(next)
+  })
+
+/**
+ * A save (`complete` false) or a completion. Every write is a compare-and-set on the response's
+ * status and version, so a completed response never goes back to partial and of parallel
+ * completions exactly one wins. A request that lost to another write reads the response again and
+ * retries (at most SAVE_ATTEMPTS tries) only while the response is still partial, i.e. it lost to a
+ * save: its answers then go over that save's. Once another request completed the response, and for
+ * edits of a completed response, losing is a 409 conflict: a write never crosses a completion.
+ */
+export const saveAnswers = (
+  slug: string,
+  responseId: string,
+  token: string,
+  answers: unknown,
+  complete: boolean
+): Effect.Effect<
+  ResponseRecord,
+  NotFound | Forbidden | Conflict | Invalid | FormClosed | StorageError,
+  Ports
+> =>
+  Effect.gen(function* () {
+    const published = yield* loadPublishedForm(slug)
+    for (let attempt = 1; ; attempt++) {
+      const current = yield* loadOwnResponse(published, responseId, token)
+      if (attempt > 1 && current.status === "completed") return yield* completedMeanwhile()
+      const written = yield* writeAnswers(published, current, answers, complete)
+      if (Option.isSome(written)) return written.value
+      if (current.status === "completed" || attempt >= SAVE_ATTEMPTS) return yield* changedMeanwhile()
+    }
   })
