@@ -1,7 +1,7 @@
 // The forms service's error envelope `{ ok: false, error: { code, message, details? } }`: one
 // schema class per status so OpenAPI documents each, and the mapping from domain errors.
 import { HttpApiSchema } from "@effect/platform"
-import { type DomainError, type ErrorBody, errorBody, type Issue } from "@folio/domain"
+import { type DomainError, type ErrorBody, errorBody, Issue } from "@folio/domain"
 import { Schema } from "effect"
 
 const body = <Code extends string>(code: Code) =>
@@ -25,8 +25,16 @@ export class NotFoundError extends Schema.Class<NotFoundError>("NotFoundError")(
   envelope("not_found"),
   HttpApiSchema.annotations({ status: 404 })
 ) {}
+// `invalid` documents its issues (path, rule, expected, allowed), so clients can rely on them.
 export class InvalidError extends Schema.Class<InvalidError>("InvalidError")(
-  envelope("invalid"),
+  {
+    ok: Schema.Literal(false),
+    error: Schema.Struct({
+      code: Schema.Literal("invalid"),
+      message: Schema.String,
+      details: Schema.optional(Schema.Struct({ issues: Schema.Array(Issue) }))
+    })
+  },
   HttpApiSchema.annotations({ status: 400 })
 ) {}
 export class ConflictError extends Schema.Class<ConflictError>("ConflictError")(
@@ -121,7 +129,7 @@ export const notFound = (message: string) =>
 export const invalid = (message: string, issues?: ReadonlyArray<Issue>) =>
   new InvalidError({
     ok: false,
-    error: { code: "invalid", message, ...withDetails(issues === undefined ? undefined : { issues }) }
+    error: { code: "invalid", message, ...(issues === undefined ? {} : { details: { issues } }) }
   })
 export const payloadTooLarge = (message: string) =>
   new PayloadTooLargeError({ ok: false, error: { code: "payload_too_large", message } })

@@ -21,11 +21,13 @@ import {
   errorBody,
   fileDownloadRoute,
   isDomainError,
+  issuesOf,
   missingScopes,
   Principal,
   type PrincipalShape,
   rateLimitHeaders,
-  UsageBatcher
+  UsageBatcher,
+  unsafeTextIssues
 } from "@folio/domain"
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
@@ -37,7 +39,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Context, Effect, Either, Option, ParseResult, Runtime, Schema } from "effect"
+import { Cause, Context, Effect, Either, Option, type ParseResult, Runtime, Schema } from "effect"
 import { ExchangeMultiplexer, exchange } from "./exchange.js"
 import { errorResult, inputJsonSchema, outputJsonSchema, type ToolError } from "./schemas.js"
 import { TOOLS, type ToolSpec } from "./tools.js"
@@ -103,13 +105,22 @@ const codecsOf = (tool: AnyTool) => {
   return c
 }
 
-/** Strict decoding of tool input: unknown keys and bad values become value-free issues. */
-const decodeInput = (tool: AnyTool, args: unknown) =>
-  Either.mapLeft(codecsOf(tool).decode(args ?? {}), (error): ToolError => {
-    const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => ({
-      path: i.path.map((p) => (typeof p === "number" ? p : String(p))),
-      rule: i._tag === "Unexpected" ? "unknownKey" : i._tag === "Missing" ? "required" : i._tag.toLowerCase()
-    }))
+/**
+ * Strict decoding of tool input: text no store can keep (NUL, lone surrogates) and unknown keys and
+ * bad values become value-free issues, through the same kernel functions as REST.
+ */
+const decodeInput = (tool: AnyTool, args: unknown): Either.Either<unknown, ToolError> => {
+  const unsafe = unsafeTextIssues(args ?? {})
+  if (unsafe.length > 0)
+    return Either.left({
+      error: {
+        code: "invalid",
+        message: `${tool.name} input holds text that cannot be stored`,
+        details: { issues: unsafe }
+      }
+    })
+  return Either.mapLeft(codecsOf(tool).decode(args ?? {}), (error): ToolError => {
+    const issues = issuesOf(error)
     const unknown = issues.filter((i) => i.rule === "unknownKey").map((i) => i.path.join("."))
     return {
       error: {
@@ -122,6 +133,7 @@ const decodeInput = (tool: AnyTool, args: unknown) =>
       }
     }
   })
+}
 
 const workspaceContext = (principal: PrincipalShape, capabilities: Capabilities) => ({
   scopes: principal.scopes,

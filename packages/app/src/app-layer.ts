@@ -23,6 +23,7 @@ import {
   UsageBatcherLive
 } from "@folio/domain"
 import { Effect, Layer, LogLevel } from "effect"
+import { answerClientErrorsWithEnvelope } from "./client-errors.js"
 import type { AppConfig } from "./config.js"
 import { logLevelOf } from "./logging.js"
 import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
@@ -61,7 +62,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
   Layer.unwrapEffect(
     Effect.gen(function* () {
       const secret = yield* blobSigningSecret(config)
-      const server = createServer({ keepAliveTimeout: 5_000 })
+      const server = answerClientErrorsWithEnvelope(createServer({ keepAliveTimeout: 5_000 }))
       const storage = overrides.storage ?? storageLayer(config)
       // Key lookups and rate-limit counting stay off the request path's database round trips (see
       // docs/decisions.md); both wrap the configured store and override it in the merge below.

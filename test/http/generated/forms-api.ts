@@ -507,8 +507,14 @@ export interface components {
                 /** @enum {string} */
                 code: "invalid";
                 message: string;
-                /** unknown */
-                details?: unknown;
+                details?: {
+                    issues: {
+                        path: (string | number)[];
+                        rule: string;
+                        expected?: string;
+                        allowed?: (string | number | boolean | null)[];
+                    }[];
+                };
             };
         };
         UnauthorizedError: {

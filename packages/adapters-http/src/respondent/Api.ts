@@ -2,7 +2,7 @@
 // response, save answers, complete. No API key: a response is written back with the token its start
 // returned.
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { FormDefinition, FormSettings, RespondentEstimateSchema, Uuid } from "@folio/domain"
+import { FormDefinition, FormSettings, RespondentEstimateSchema, STRICT_ALL, Uuid } from "@folio/domain"
 import { Schema } from "effect"
 import { Data } from "../envelope.js"
 import { RespondentRateLimit } from "./rate-limit.js"
@@ -74,7 +74,7 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
         Schema.Struct({
           params: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
           confirmRepeat: Schema.optional(Schema.Boolean)
-        })
+        }).annotations({ parseOptions: STRICT_ALL })
       )
       .addSuccess(Data(StartedResponse), { status: 201 })
       .annotate(
@@ -107,13 +107,19 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
   )
   .add(
     HttpApiEndpoint.patch("save")`/f/${slug}/responses/${responseId}`
-      .setPayload(Schema.Struct({ token: Schema.String, answers: Answers }))
+      .setPayload(
+        Schema.Struct({ token: Schema.String, answers: Answers }).annotations({ parseOptions: STRICT_ALL })
+      )
       .addSuccess(Data(RespondentResponse))
       .annotate(OpenApi.Summary, "Save partial answers (values are checked, requiredness is not) (no auth)")
   )
   .add(
     HttpApiEndpoint.post("complete")`/f/${slug}/responses/${responseId}/complete`
-      .setPayload(Schema.Struct({ token: Schema.String, answers: Schema.optional(Answers) }))
+      .setPayload(
+        Schema.Struct({ token: Schema.String, answers: Schema.optional(Answers) }).annotations({
+          parseOptions: STRICT_ALL
+        })
+      )
       .addSuccess(Data(RespondentResponse))
       .annotate(
         OpenApi.Summary,

@@ -1,9 +1,8 @@
 // Keyset cursors for SQL lists: the cursor holds the sort key of the last row, and must have the
 // exact shape this list issues (anything else is InvalidCursor, never a query error).
-import { decodeCursor, encodeCursor, InvalidCursor } from "@folio/domain"
+import { decodeCursor, encodeCursor, InvalidCursor, isInt32, isIsoInstant } from "@folio/domain"
 import { Effect, Either } from "effect"
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** [timestamp, id] positions, for lists ordered by a timestamp then id, descending. */
@@ -19,7 +18,7 @@ export const timeIdCursor = {
         rest.length > 0 ||
         typeof at !== "string" ||
         typeof id !== "string" ||
-        !ISO.test(at) ||
+        !isIsoInstant(at) ||
         !UUID.test(id)
       ) {
         return Effect.fail(new InvalidCursor())
@@ -28,7 +27,7 @@ export const timeIdCursor = {
     })
 }
 
-/** [number] positions, for lists ordered by an integer, descending. */
+/** [number] positions, for lists ordered by an integer (a 32-bit column), descending. */
 export const numberCursor = {
   encode: (n: number): string => encodeCursor([n]),
   decode: (cursor: string | undefined) =>
@@ -37,8 +36,7 @@ export const numberCursor = {
       const decoded = decodeCursor(cursor)
       if (Either.isLeft(decoded)) return Effect.fail(new InvalidCursor())
       const [n, ...rest] = decoded.right
-      if (rest.length > 0 || typeof n !== "number" || !Number.isInteger(n))
-        return Effect.fail(new InvalidCursor())
+      if (rest.length > 0 || typeof n !== "number" || !isInt32(n)) return Effect.fail(new InvalidCursor())
       return Effect.succeed(n)
     })
 }

@@ -2,6 +2,7 @@
 // request bodies the spec leaves to us, as schemas the HTTP and MCP adapters encode with.
 import { JSONSchema, Schema } from "effect"
 import { Uuid } from "../kernel/ids.js"
+import { STRICT_ALL } from "../kernel/issues.js"
 import type {
   FormRecord,
   FormSummaryRecord,
@@ -110,25 +111,30 @@ export const toVersionView = (r: FormVersionRecord): typeof FormVersion.Type => 
   definition: readStoredDefinition(r.kind, r.definition, `version:${r.id}`) === null ? null : r.definition
 })
 
+// Request bodies are strict wherever they are decoded (an unknown key is an issue, not dropped):
+// the annotation travels with the schema into HttpApi's own decoding.
 export const CreateFormInput = Schema.Struct({
   kind: Schema.optionalWith(Kind, { default: () => "classic" as const }),
   title: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
   definition: Schema.optional(Schema.Unknown),
   settings: Schema.optional(Schema.Unknown)
-}).annotations({ identifier: "CreateFormInput" })
+}).annotations({ identifier: "CreateFormInput", parseOptions: STRICT_ALL })
 
 export const PatchDefinitionInput = Schema.Struct({
   definition: Schema.Unknown,
   expectedDraftRevision: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
-}).annotations({ identifier: "PatchDefinitionInput" })
+}).annotations({ identifier: "PatchDefinitionInput", parseOptions: STRICT_ALL })
 
 export const PatchSettingsInput = Schema.Struct({
   settings: Schema.Unknown,
   expectedSettingsSignature: Schema.String
-}).annotations({ identifier: "PatchSettingsInput" })
+}).annotations({ identifier: "PatchSettingsInput", parseOptions: STRICT_ALL })
 
-export const SetSlugInput = Schema.Struct({ slug: Schema.String }).annotations({ identifier: "SetSlugInput" })
+export const SetSlugInput = Schema.Struct({ slug: Schema.String }).annotations({
+  identifier: "SetSlugInput",
+  parseOptions: STRICT_ALL
+})
 
 export const PublicationInput = Schema.Struct({
   expectedDraftRevision: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
-}).annotations({ identifier: "PublicationInput" })
+}).annotations({ identifier: "PublicationInput", parseOptions: STRICT_ALL })

@@ -30,6 +30,21 @@ export const decodeCursor = (cursor: string): Either.Either<CursorPosition, Inva
   }
 }
 
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/**
+ * A timestamp exactly as `toISOString` writes it, naming a real instant a database can hold: the
+ * format alone lets through month 13, February 30 and year 0, which SQL rejects with an error.
+ */
+export const isIsoInstant = (text: string): boolean => {
+  if (!ISO_INSTANT.test(text) || text.startsWith("0000")) return false
+  const at = new Date(text)
+  return !Number.isNaN(at.getTime()) && at.toISOString() === text
+}
+
+/** An integer a 32-bit SQL column can compare with (`1e300` is an integer to JavaScript). */
+export const isInt32 = (n: number): boolean => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647
+
 /** A page of items and the cursor for the next one (null on the last page). */
 export interface Page<A> {
   readonly items: ReadonlyArray<A>

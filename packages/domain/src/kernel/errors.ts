@@ -2,10 +2,17 @@
 // the spec's envelope; details are value-free (paths and rules, or the current concurrency token).
 import { Schema } from "effect"
 
-/** One value-free validation issue: where it is and which rule it broke, never the input itself. */
+/**
+ * One value-free validation issue: where it is and which rule it broke, never the input itself;
+ * `expected` says in words what the schema wanted, `allowed` lists the values of an enumeration.
+ */
 export const Issue = Schema.Struct({
   path: Schema.Array(Schema.Union(Schema.String, Schema.Number)),
-  rule: Schema.String
+  rule: Schema.String,
+  expected: Schema.optional(Schema.String),
+  allowed: Schema.optional(
+    Schema.Array(Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Null))
+  )
 })
 export type Issue = typeof Issue.Type
 

@@ -1,0 +1,39 @@
+// Requests Node's HTTP parser refuses never reach the app: a request line and headers over
+// `maxHeaderSize` (16 KiB; a long query string is the usual cause), a malformed request line, a
+// header with a control character. Node would answer them with a bare status line; here they get
+// the forms envelope like every other refusal. The status stays Node's (431, 400, 413, 408): 431
+// "Request Header Fields Too Large" covers an overlong URL too, since the parser cannot tell
+// which of the two overflowed; the envelope code is `invalid` (`payload_too_large` for 413).
+import type { Server } from "node:http"
+import type { Duplex } from "node:stream"
+
+const answers: Record<string, readonly [number, string, string, string]> = {
+  HPE_HEADER_OVERFLOW: [
+    431,
+    "Request Header Fields Too Large",
+    "invalid",
+    "the request line and headers exceed 16 KiB; send long values in a request body"
+  ],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [
+    413,
+    "Payload Too Large",
+    "payload_too_large",
+    "chunk extensions too large"
+  ],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout", "invalid", "the request was not received in time"]
+}
+const malformed = [400, "Bad Request", "invalid", "the request is not valid HTTP"] as const
+
+export const answerClientErrorsWithEnvelope = (server: Server) =>
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // Nothing can be written to a connection the client has already dropped.
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    const [status, reason, code, message] = answers[error.code ?? ""] ?? malformed
+    const body = JSON.stringify({ ok: false, error: { code, message } })
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+    )
+  })
