@@ -1,15 +1,12 @@
 // The forms authoring flow end to end over real HTTP, on every storage target: create, patch with
 // CAS, settings CAS, publish and republish, unpublish, version paging, duplicate, slug, assets,
 // delete; the authorization matrix; and concurrent writers.
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
 import { FORMS_SCOPES } from "@folio/domain"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { openStorage } from "../support/storage.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
-import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
+import { TEST_DATABASE_URL } from "../storage/targets.js"
 
 type Json = Record<string, unknown>
 
@@ -50,20 +47,9 @@ for (const target of targets) {
     }
 
     beforeAll(async () => {
-      let storage: Parameters<typeof startApp>[0] extends infer O
-        ? O extends { storage?: infer S }
-          ? S
-          : never
-        : never = MemoryStorageLive
-      if (target.name === "pglite") {
-        const dir = mkdtempSync(join(tmpdir(), "folio-http-pglite-"))
-        storage = PgliteStorageLive({ dataDir: join(dir, "db") })
-        cleanup = async () => rmSync(dir, { recursive: true, force: true })
-      } else if (target.name === "postgres") {
-        const db = await createTempDatabase(TEST_DATABASE_URL ?? "")
-        storage = PgStorageLive({ url: db.url })
-        cleanup = db.drop
-      }
+      const opened = await openStorage(target.name)
+      cleanup = opened.drop
+      const storage = opened.storage
       app = await startApp({ storage, config: { rateLimitPerKey: 100_000 } })
       key = (await newWorkspaceKey(app, [...FORMS_SCOPES])).key
     }, 120_000)

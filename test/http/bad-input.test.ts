@@ -2,16 +2,12 @@
 // bytes and lone surrogates only fail there): malformed bodies, NUL and unpaired surrogates anywhere,
 // tampered cursors, chunked bodies over the limit, an overlong request line, unknown keys, and
 // issues that say what was expected.
-import { mkdtempSync, rmSync } from "node:fs"
 import { request as httpRequest } from "node:http"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
 import { FORMS_SCOPES } from "@folio/domain"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { openStorage, realStorageName } from "../support/storage.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
-import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
 
 type Json = Record<string, unknown>
 interface Answer {
@@ -72,16 +68,8 @@ const expectInvalid = (answer: Answer, issues?: ReadonlyArray<Json>) => {
 }
 
 beforeAll(async () => {
-  let storage: NonNullable<Parameters<typeof startApp>[0]>["storage"]
-  if (TEST_DATABASE_URL === undefined) {
-    const dir = mkdtempSync(join(tmpdir(), "folio-bad-input-"))
-    storage = PgliteStorageLive({ dataDir: join(dir, "db") })
-    cleanup = async () => rmSync(dir, { recursive: true, force: true })
-  } else {
-    const db = await createTempDatabase(TEST_DATABASE_URL)
-    storage = PgStorageLive({ url: db.url })
-    cleanup = db.drop
-  }
+  const { storage, drop } = await openStorage(realStorageName)
+  cleanup = drop
   app = await startApp({ storage, config: { rateLimitPerKey: 100_000 } })
   key = (await newWorkspaceKey(app, [...FORMS_SCOPES])).key
 }, 120_000)

@@ -1,48 +1,16 @@
 // A CSV export that fails after its first byte must look failed to the client: the connection is
 // cut without the chunked terminator (curl and browsers report an error), never a clean 200 holding
 // part of the rows. On shutdown, an export in flight finishes when it can within the grace period.
-import { mkdtempSync, rmSync } from "node:fs"
 import { request } from "node:http"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
+import { MemoryStorageLive } from "@folio/adapters-storage"
 import { FORMS_SCOPES, type NewResponseRecord, ResponseRepository, StorageError } from "@folio/domain"
 import { Effect, Layer } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
-import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
+import { openStorage, storageSkipped } from "../support/storage.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 
 const ROWS = 2_600
-
-type Storage = NonNullable<NonNullable<Parameters<typeof startApp>[0]>["storage"]>
-
-/** Storage targets for the shutdown cases: the stream reads pages from a real database while it closes. */
-const targets: ReadonlyArray<{
-  readonly name: string
-  readonly skip: boolean
-  readonly open: () => Promise<{ storage: Storage; drop: () => Promise<void> }>
-}> = [
-  {
-    name: "pglite",
-    skip: false,
-    open: async () => {
-      const dir = mkdtempSync(join(tmpdir(), "folio-csv-pglite-"))
-      return {
-        storage: PgliteStorageLive({ dataDir: join(dir, "db") }),
-        drop: async () => rmSync(dir, { recursive: true, force: true })
-      }
-    }
-  },
-  {
-    name: "postgres",
-    skip: TEST_DATABASE_URL === undefined,
-    open: async () => {
-      const db = await createTempDatabase(TEST_DATABASE_URL ?? "")
-      return { storage: PgStorageLive({ url: db.url }), drop: db.drop }
-    }
-  }
-]
 
 /** The memory store, whose page reads fail after the second page, as a lost database connection would. */
 const failingStorage = () => {
@@ -176,19 +144,19 @@ describe("the CSV export stream", () => {
   })
 })
 
-describe.each(targets)("the CSV export stream at shutdown [$name]", (target) => {
+describe.each(["pglite", "postgres"] as const)("the CSV export stream at shutdown [%s]", (name) => {
   let drop: () => Promise<void> = async () => {}
   afterEach(async () => {
     await drop()
   })
 
   const open = async (shutdownGraceMs: number) => {
-    const opened = await target.open()
+    const opened = await openStorage(name)
     drop = opened.drop
     return startApp({ storage: opened.storage, config: { shutdownGraceMs } })
   }
 
-  it.skipIf(target.skip)("lets an export in flight finish within the grace period", async () => {
+  it.skipIf(storageSkipped(name))("lets an export in flight finish within the grace period", async () => {
     const running = await open(10_000)
     const { key, formId } = await seedForm(running, 600, 2_000)
     let closing: Promise<void> | undefined
@@ -201,7 +169,7 @@ describe.each(targets)("the CSV export stream at shutdown [$name]", (target) => 
     expect(dataLines(got.body)).toHaveLength(600)
   })
 
-  it.skipIf(target.skip)(
+  it.skipIf(storageSkipped(name))(
     "cuts an export without the terminating chunk when the grace period runs out",
     async () => {
       const running = await open(300)

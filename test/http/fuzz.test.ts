@@ -4,16 +4,12 @@
 // query values, to the REST API (full-scope key), the public /f routes and the MCP endpoint. Every
 // answer is below 500; every 4xx carries the envelope (or, from MCP, a JSON-RPC error); every write
 // is refused and nothing is stored.
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
 import { FORMS_SCOPES } from "@folio/domain"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { openStorage, realStorageName } from "../support/storage.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
-import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
 
 /** Fuzz cases per route; 29 routes, so 1,740 requests in all (about 15 s). */
 const RUNS_PER_ROUTE = 60
@@ -281,16 +277,8 @@ const isRpcError = (body: unknown) => {
 }
 
 beforeAll(async () => {
-  let storage: NonNullable<Parameters<typeof startApp>[0]>["storage"]
-  if (TEST_DATABASE_URL === undefined) {
-    const dir = mkdtempSync(join(tmpdir(), "folio-fuzz-"))
-    storage = PgliteStorageLive({ dataDir: join(dir, "db") })
-    cleanup = async () => rmSync(dir, { recursive: true, force: true })
-  } else {
-    const db = await createTempDatabase(TEST_DATABASE_URL)
-    storage = PgStorageLive({ url: db.url })
-    cleanup = db.drop
-  }
+  const { storage, drop } = await openStorage(realStorageName)
+  cleanup = drop
   app = await startApp({
     storage,
     config: { rateLimitPerKey: 1_000_000, authAttemptsPerIp: 1_000_000, respondentRequestsPerIp: 1_000_000 }

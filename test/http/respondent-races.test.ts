@@ -2,14 +2,13 @@
 // autosave racing the submit button, parallel completes of one response, parallel completes past
 // maxResponses, and parallel uploads past a block's upload cap. Each scenario runs several trials;
 // the winners are printed so the numbers can be quoted.
-import { mkdtempSync, readdirSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readdirSync } from "node:fs"
 import { join } from "node:path"
-import { MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
 import { FORMS_SCOPES, MAX_REPLACEMENTS, ResponseRepository } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
+import { openStorage } from "../support/storage.js"
+import { TEST_DATABASE_URL } from "../storage/targets.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 
@@ -88,16 +87,9 @@ for (const target of targets) {
       )
 
     beforeAll(async () => {
-      let storage: NonNullable<Parameters<typeof startApp>[0]>["storage"] = MemoryStorageLive
-      if (target.name === "pglite") {
-        const dir = mkdtempSync(join(tmpdir(), "folio-races-pglite-"))
-        storage = PgliteStorageLive({ dataDir: join(dir, "db") })
-        cleanup = async () => rmSync(dir, { recursive: true, force: true })
-      } else if (target.name === "postgres") {
-        const db = await createTempDatabase(TEST_DATABASE_URL ?? "")
-        storage = PgStorageLive({ url: db.url })
-        cleanup = db.drop
-      }
+      const opened = await openStorage(target.name)
+      cleanup = opened.drop
+      const storage = opened.storage
       app = await startApp({ storage, config: { rateLimitPerKey: 100_000, blobStore: "fs" } })
       ;({ key, workspaceId } = await newWorkspaceKey(app, [...FORMS_SCOPES]))
     }, 120_000)

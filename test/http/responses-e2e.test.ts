@@ -2,15 +2,12 @@
 // logic, a scale and a quiz; valid and invalid submissions through the public routes (with a file
 // upload); reads in every projection; summary, report and CSV numbers checked against values
 // computed by hand here; version pinning; continuity and the repeat policy; interview responses.
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
 import { FORMS_SCOPES, ResponseRepository } from "@folio/domain"
 import { parse } from "csv-parse/sync"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
+import { openStorage } from "../support/storage.js"
+import { TEST_DATABASE_URL } from "../storage/targets.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 
@@ -199,16 +196,9 @@ for (const target of targets) {
       )
 
     beforeAll(async () => {
-      let storage: NonNullable<Parameters<typeof startApp>[0]>["storage"]
-      if (target.name === "pglite") {
-        const dir = mkdtempSync(join(tmpdir(), "folio-responses-pglite-"))
-        storage = PgliteStorageLive({ dataDir: join(dir, "db") })
-        cleanup = async () => rmSync(dir, { recursive: true, force: true })
-      } else {
-        const db = await createTempDatabase(TEST_DATABASE_URL ?? "")
-        storage = PgStorageLive({ url: db.url })
-        cleanup = db.drop
-      }
+      const opened = await openStorage(target.name)
+      cleanup = opened.drop
+      const storage = opened.storage
       app = await startApp({ storage, config: { rateLimitPerKey: 100_000, blobStore: "fs" } })
       ;({ key, workspaceId } = await newWorkspaceKey(app, [...FORMS_SCOPES]))
     }, 120_000)

@@ -1,0 +1,39 @@
+// Storage for HTTP tests: the app's repositories on memory, on PGlite in a temp dir, or on a fresh
+// database of the PostgreSQL server named by TEST_DATABASE_URL, each with the way to throw it away.
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
+import type { StorageOverride } from "@folio/app"
+import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
+
+export type StorageName = "memory" | "pglite" | "postgres"
+
+export interface OpenedStorage {
+  readonly storage: StorageOverride
+  readonly drop: () => Promise<void>
+}
+
+/** PostgreSQL suites run only when a server is configured. */
+export const storageSkipped = (name: StorageName) => name === "postgres" && TEST_DATABASE_URL === undefined
+
+export const openStorage = async (name: StorageName): Promise<OpenedStorage> => {
+  switch (name) {
+    case "memory":
+      return { storage: MemoryStorageLive, drop: async () => {} }
+    case "pglite": {
+      const dir = mkdtempSync(join(tmpdir(), "folio-test-pglite-"))
+      return {
+        storage: PgliteStorageLive({ dataDir: join(dir, "db") }),
+        drop: async () => rmSync(dir, { recursive: true, force: true })
+      }
+    }
+    case "postgres": {
+      const db = await createTempDatabase(TEST_DATABASE_URL ?? "")
+      return { storage: PgStorageLive({ url: db.url }), drop: db.drop }
+    }
+  }
+}
+
+/** The store a single-target suite runs on: PostgreSQL when configured, else PGlite. */
+export const realStorageName: StorageName = TEST_DATABASE_URL === undefined ? "pglite" : "postgres"
