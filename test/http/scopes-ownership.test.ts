@@ -4,6 +4,7 @@
 import { FORMS_SCOPES, FormRepository } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startPartialResponse } from "../support/respondent.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 
@@ -58,17 +59,8 @@ describe("partial responses over REST", () => {
     })
     const form = created.body.data as { id: string; slug: string }
     await call(owner.key, "POST", `/forms/${form.id}/publish`, { expectedDraftRevision: 1 })
-    const started = await fetch(`${app.origin}/f/${form.slug}/responses`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: "{}"
-    })
-    const { responseId, token } = ((await started.json()) as { data: { responseId: string; token: string } })
-      .data
-    await fetch(`${app.origin}/f/${form.slug}/responses/${responseId}`, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token, answers: { blk_00000001: "half typed" } })
+    const { responseId, token } = await startPartialResponse(app.origin, form.slug, {
+      blk_00000001: "half typed"
     })
 
     const reader = await newWorkspaceKeyIn(owner.workspaceId, ["responses:read"])

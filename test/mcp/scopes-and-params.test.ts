@@ -6,6 +6,7 @@ import { FORMS_SCOPES } from "@folio/domain"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startPartialResponse } from "../support/respondent.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 
@@ -109,17 +110,8 @@ describe("partial responses over MCP", () => {
     const created = await rest(owner.key, "POST", "/forms", { title: "Partial over MCP", definition })
     const form = created.body.data as { id: string; slug: string }
     await rest(owner.key, "POST", `/forms/${form.id}/publish`, { expectedDraftRevision: 1 })
-    const started = await fetch(`${app.origin}/f/${form.slug}/responses`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: "{}"
-    })
-    const { responseId, token } = ((await started.json()) as { data: { responseId: string; token: string } })
-      .data
-    await fetch(`${app.origin}/f/${form.slug}/responses/${responseId}`, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token, answers: { blk_00000001: "in progress" } })
+    const { responseId, token } = await startPartialResponse(app.origin, form.slug, {
+      blk_00000001: "in progress"
     })
     // Even a key holding responses:partial:read gets nothing over MCP.
     const client = await connect(owner.key)
