@@ -6,7 +6,7 @@ import { bootstrapIfEmpty } from "@folio/domain"
 import { Effect, Layer, Logger, Option } from "effect"
 import { appLayer } from "./app-layer.js"
 import { AppConfig } from "./config.js"
-import { reportFailure } from "./failure.js"
+import { reportFailure, StartupError } from "./failure.js"
 import { logLevelOf } from "./logging.js"
 
 const announce = (config: AppConfig) =>
@@ -46,6 +46,15 @@ const program = Effect.gen(function* () {
   const config = yield* AppConfig
   const app = appLayer(config)
   yield* Layer.launch(announce(config).pipe(Layer.provide(app))).pipe(
+    // The platform's ServeError has an empty message; the socket error under it says why.
+    Effect.catchTag("ServeError", (error) =>
+      Effect.fail(
+        new StartupError({
+          message: `cannot listen on ${config.host}:${config.port} (HOST, PORT)`,
+          cause: error.cause
+        })
+      )
+    ),
     Logger.withMinimumLogLevel(logLevelOf(config.logLevel))
   )
 }).pipe(Effect.catchAllCause(reportFailure), Effect.provide(Logger.json))
