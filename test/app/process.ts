@@ -48,7 +48,11 @@ const startListening = (command: string, args: ReadonlyArray<string>, env: Recor
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
       child.on("exit", (code, signal) => done({ code, signal }))
     )
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}\n${err}`)), 60_000)
+    const timer = setTimeout(() => {
+      // Leave no server behind a failed test (it may be up but silent, e.g. with LOG_LEVEL=warning).
+      child.kill("SIGKILL")
+      reject(new Error(`server did not start:\n${out}\n${err}`))
+    }, 60_000)
     child.stderr?.on("data", (chunk: Buffer) => {
       err += chunk.toString()
     })

@@ -2,6 +2,7 @@
 // otherwise embedded PGlite under DATA_DIR; blobs on the filesystem, S3 or in memory.
 import { join, resolve } from "node:path"
 import {
+  BlobStoreHealth,
   FsBlobStoreLive,
   MemoryBlobStoreLive,
   PgliteStorageLive,
@@ -9,7 +10,7 @@ import {
   S3BlobStoreLive,
   type StoragePorts
 } from "@folio/adapters-storage"
-import { StorageError } from "@folio/domain"
+import { type BlobStore, StorageError } from "@folio/domain"
 import { Effect, Layer, Option, Redacted } from "effect"
 import type { AppConfig } from "./config.js"
 import { type DataDirError, lockDataDir, persistentSecret } from "./data-dir.js"
@@ -65,10 +66,20 @@ export const blobSigningSecret = (config: AppConfig) =>
     onNone: () => persistentSecret(config.dataDir, "blob-signing.key")
   })
 
-export const blobStoreLayer = (config: AppConfig, signingSecret: string) => {
+/** Local stores have nothing remote to lose: their readiness is the process's own. */
+const alwaysHealthy = Layer.succeed(BlobStoreHealth, BlobStoreHealth.of({ check: Effect.void }))
+
+/** The blob store and its readiness check. */
+export const blobStoreLayer = (
+  config: AppConfig,
+  signingSecret: string
+): Layer.Layer<BlobStore | BlobStoreHealth, StorageError> => {
   switch (config.blobStore) {
     case "memory":
-      return MemoryBlobStoreLive({ publicOrigin: config.publicOrigin, signingSecret })
+      return Layer.merge(
+        MemoryBlobStoreLive({ publicOrigin: config.publicOrigin, signingSecret }),
+        alwaysHealthy
+      )
     case "s3": {
       const s3 = Option.getOrThrowWith(
         config.s3,
@@ -81,13 +92,22 @@ export const blobStoreLayer = (config: AppConfig, signingSecret: string) => {
         accessKeyId: s3.accessKeyId,
         secretAccessKey: Redacted.value(s3.secretAccessKey),
         forcePathStyle: s3.forcePathStyle
-      })
+      }).pipe(
+        // The start-up bucket check names the variables to fix.
+        Layer.mapError(
+          (error) =>
+            new StorageError({ message: `${error.message} (S3_ENDPOINT, S3_BUCKET)`, cause: error.cause })
+        )
+      )
     }
     case "fs":
-      return FsBlobStoreLive({
-        root: join(config.dataDir, "blobs"),
-        publicOrigin: config.publicOrigin,
-        signingSecret
-      })
+      return Layer.merge(
+        FsBlobStoreLive({
+          root: join(config.dataDir, "blobs"),
+          publicOrigin: config.publicOrigin,
+          signingSecret
+        }),
+        alwaysHealthy
+      )
   }
 }
