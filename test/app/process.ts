@@ -1,5 +1,6 @@
 // Runs the built server and CLI as real child processes, the way `npm start` and `npm run cli` do.
 import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 
@@ -15,6 +16,7 @@ export interface Started {
   readonly child: ChildProcess
   readonly origin: string
   readonly stdout: () => string
+  readonly stderr: () => string
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
@@ -25,8 +27,18 @@ const baseEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
 
 /** Starts packages/app/dist/main.js and resolves once it logs that it is listening. */
 export const startServer = (env: Record<string, string>): Promise<Started> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${root}packages/app/dist/main.js`], {
+  startListening(process.execPath, [`${root}packages/app/dist/main.js`], env)
+
+/**
+ * Runs `npm start` itself (npm, the script's shell and node), as a user does; the child is the npm
+ * process, whose pid is the one a user would `kill`.
+ */
+export const startNpmStart = (env: Record<string, string>): Promise<Started> =>
+  startListening("npm", ["start"], env)
+
+const startListening = (command: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
+  new Promise<Started>((resolve, reject) => {
+    const child = spawn(command, args, {
       cwd: root,
       env: baseEnv({ PORT: "0", ...env }),
       stdio: ["ignore", "pipe", "pipe"]
@@ -36,7 +48,11 @@ export const startServer = (env: Record<string, string>): Promise<Started> =>
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
       child.on("exit", (code, signal) => done({ code, signal }))
     )
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}\n${err}`)), 60_000)
+    const timer = setTimeout(() => {
+      // Leave no server behind a failed test (it may be up but silent, e.g. with LOG_LEVEL=warning).
+      child.kill("SIGKILL")
+      reject(new Error(`server did not start:\n${out}\n${err}`))
+    }, 60_000)
     child.stderr?.on("data", (chunk: Buffer) => {
       err += chunk.toString()
     })
@@ -47,7 +63,10 @@ export const startServer = (env: Record<string, string>): Promise<Started> =>
       const address = (JSON.parse(line) as { annotations: { address: string } }).annotations.address
       clearTimeout(timer)
       // Give the bootstrap (printed right after "listening") a moment to land in stdout.
-      setTimeout(() => resolve({ child, origin: `http://${address}`, stdout: () => out, exited }), 300)
+      setTimeout(
+        () => resolve({ child, origin: `http://${address}`, stdout: () => out, stderr: () => err, exited }),
+        300
+      )
     })
     child.on("exit", (code) => {
       clearTimeout(timer)
@@ -79,3 +98,41 @@ export const runProcess = async (
 
 export const keyIn = (text: string): string | undefined =>
   /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(text)?.[0]
+
+/** Linux: the pids of every live process descended from `pid` (from /proc; zombies count as gone). */
+export const descendants = (pid: number): ReadonlyArray<number> => {
+  const children = new Map<number, Array<number>>()
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8")
+    } catch {
+      continue // exited while we looked
+    }
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ")".
+    const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    if (state === "Z") continue
+    const parent = Number(ppid)
+    children.set(parent, [...(children.get(parent) ?? []), Number(entry)])
+  }
+  const found: Array<number> = []
+  const walk = (p: number): void => {
+    for (const c of children.get(p) ?? []) {
+      found.push(c)
+      walk(c)
+    }
+  }
+  walk(pid)
+  return found
+}
+
+/** Whether `pid` still runs (a zombie waiting for its parent to reap it does not). */
+export const isRunning = (pid: number): boolean => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] !== "Z"
+  } catch {
+    return false
+  }
+}

@@ -13,7 +13,7 @@ import {
   RespondentRateLimitPolicy
 } from "@folio/adapters-http"
 import { FormsMcpRoute, McpSettings } from "@folio/adapters-mcp"
-import { StorageHealth } from "@folio/adapters-storage"
+import { BlobStoreHealth, StorageHealth } from "@folio/adapters-storage"
 import {
   BufferedRateLimitStoreLive,
   BuiltInInsightExtractorLive,
@@ -28,10 +28,12 @@ import type { AppConfig } from "./config.js"
 import { logLevelOf } from "./logging.js"
 import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
 
-/** Readiness = the database answers. */
+/** Readiness = the database and the blob store (an S3 bucket) answer. */
 const ReadinessLive = Layer.effect(
   ReadinessCheck,
-  Effect.map(StorageHealth, (health) => ReadinessCheck.of({ check: health.check }))
+  Effect.zipWith(StorageHealth, BlobStoreHealth, (storage, blobs) =>
+    ReadinessCheck.of({ check: Effect.all([storage.check, blobs.check], { concurrency: 2, discard: true }) })
+  )
 )
 
 /**

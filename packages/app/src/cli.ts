@@ -1,5 +1,6 @@
 // Command-line administration: workspaces and API keys, against the same storage the server uses
-// (DATABASE_URL, or the embedded database under DATA_DIR while the server is stopped).
+// (DATABASE_URL, or the embedded database under DATA_DIR while the server is stopped); the first
+// stderr line says which one it opened.
 import { parseArgs } from "node:util"
 import { NodeRuntime } from "@effect/platform-node"
 import {
@@ -15,7 +16,7 @@ import {
 import { Console, Effect, Layer, Logger, LogLevel } from "effect"
 import { AppConfig } from "./config.js"
 import { reportFailure } from "./failure.js"
-import { storageLayer } from "./storage.js"
+import { describeStore, storageLayer } from "./storage.js"
 
 const USAGE = `usage: npm run cli -- <command>
 
@@ -106,7 +107,10 @@ if (parsed.values.help === true || parsed.positionals.length === 0) {
 
 const program = Effect.gen(function* () {
   const config = yield* AppConfig
-  yield* command.pipe(Effect.provide(Layer.merge(storageLayer(config), IdGenLive)))
+  // Named once the store is open, on stderr (stdout carries what scripts read, such as a new key):
+  // a key made in the embedded database by mistake would get 401 from a PostgreSQL server.
+  const announce = Effect.sync(() => process.stderr.write(`folio: using ${describeStore(config)}\n`))
+  yield* Effect.zipRight(announce, command).pipe(Effect.provide(Layer.merge(storageLayer(config), IdGenLive)))
 }).pipe(
   Effect.catchAllDefect((defect) =>
     defect instanceof UsageError

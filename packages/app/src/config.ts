@@ -53,14 +53,23 @@ const isOrigin = (value: string): boolean => {
   }
 }
 
+// Validated before nesting under its name: a mapOrFail directly on a named config prefixes the
+// error path with that name itself, so `check(name, ...)` there printed the name twice.
 const origin = (name: string) =>
-  Config.string(name).pipe(
-    check(
-      name,
-      "must be an origin such as https://forms.example.com (scheme, host, optional port; no path)",
-      isOrigin
+  Config.nested(
+    Config.string().pipe(
+      Config.mapOrFail((value) =>
+        isOrigin(value)
+          ? Either.right(value.replace(/\/$/, ""))
+          : Either.left(
+              ConfigErrors.InvalidData(
+                [],
+                "must be an origin such as https://forms.example.com (scheme, host, optional port; no path)"
+              )
+            )
+      )
     ),
-    Config.map((value) => value.replace(/\/$/, ""))
+    name
   )
 
 const port = Config.integer("PORT").pipe(

@@ -6,7 +6,7 @@ import { bootstrapIfEmpty } from "@folio/domain"
 import { Effect, Layer, Logger, Option } from "effect"
 import { appLayer } from "./app-layer.js"
 import { AppConfig } from "./config.js"
-import { reportFailure } from "./failure.js"
+import { reportFailure, StartupError } from "./failure.js"
 import { logLevelOf } from "./logging.js"
 
 const announce = (config: AppConfig) =>
@@ -46,8 +46,23 @@ const program = Effect.gen(function* () {
   const config = yield* AppConfig
   const app = appLayer(config)
   yield* Layer.launch(announce(config).pipe(Layer.provide(app))).pipe(
+    // The platform's ServeError has an empty message; the socket error under it says why.
+    Effect.catchTag("ServeError", (error) =>
+      Effect.fail(
+        new StartupError({
+          message: `cannot listen on ${config.host}:${config.port} (HOST, PORT)`,
+          cause: error.cause
+        })
+      )
+    ),
     Logger.withMinimumLogLevel(logLevelOf(config.logLevel))
   )
 }).pipe(Effect.catchAllCause(reportFailure), Effect.provide(Logger.json))
+
+// The AWS SDK prints a multi-line NodeVersionSupportWarning on stderr at every start on Node 20
+// (past its end of life, yet still the machine Node here; CI runs the suite on Node 24 too).
+// AWS documents this variable to switch it off (aws/aws-sdk-js-v3#7983); an operator's own value,
+// such as "false", wins.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true"
 
 NodeRuntime.runMain(program, { disableErrorReporting: true, disablePrettyLogger: true })

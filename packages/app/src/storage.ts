@@ -1,19 +1,42 @@
 // Picks the storage and blob adapters from configuration: PostgreSQL when DATABASE_URL is set,
 // otherwise embedded PGlite under DATA_DIR; blobs on the filesystem, S3 or in memory.
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import {
+  BlobStoreHealth,
   FsBlobStoreLive,
   MemoryBlobStoreLive,
   PgliteStorageLive,
   PgStorageLive,
-  S3BlobStoreLive
+  S3BlobStoreLive,
+  type StoragePorts
 } from "@folio/adapters-storage"
+import { type BlobStore, StorageError } from "@folio/domain"
 import { Effect, Layer, Option, Redacted } from "effect"
 import type { AppConfig } from "./config.js"
-import { lockDataDir, persistentSecret } from "./data-dir.js"
+import { type DataDirError, lockDataDir, persistentSecret } from "./data-dir.js"
+
+/**
+ * Where the data lives, for people: "PostgreSQL at host:port/db" (never the user or password) or
+ * "the embedded database at /abs/path". The CLI prints it and start-up failures name it.
+ */
+export const describeStore = (config: AppConfig): string =>
+  Option.match(config.databaseUrl, {
+    onNone: () => `the embedded database at ${resolve(config.dataDir, "pglite")}`,
+    onSome: (url) => {
+      try {
+        const parsed = new URL(Redacted.value(url))
+        // libpq defaults: a socket directory may come as ?host=, the database defaults to the user.
+        const host = parsed.hostname || parsed.searchParams.get("host") || "localhost"
+        const database = decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username)
+        return `PostgreSQL at ${host}:${parsed.port || "5432"}/${database}`
+      } catch {
+        return "PostgreSQL"
+      }
+    }
+  })
 
 /** Repositories, counters and the storage health check. */
-export const storageLayer = (config: AppConfig) =>
+export const storageLayer = (config: AppConfig): Layer.Layer<StoragePorts, StorageError | DataDirError> =>
   Option.match(config.databaseUrl, {
     onNone: () =>
       Layer.unwrapScoped(
@@ -21,8 +44,20 @@ export const storageLayer = (config: AppConfig) =>
           PgliteStorageLive({ dataDir: join(config.dataDir, "pglite") })
         )
       ),
-    onSome: (url) => PgStorageLive({ url: Redacted.value(url) })
-  })
+    onSome: (url): Layer.Layer<StoragePorts, StorageError | DataDirError> =>
+      PgStorageLive({ url: Redacted.value(url) })
+  }).pipe(
+    // Say which store failed to open and which variable points at it; the cause (refused, missing
+    // database, bad password) is kept for the start-up line.
+    Layer.mapError((error) =>
+      error instanceof StorageError
+        ? new StorageError({
+            message: `cannot open ${describeStore(config)} (${Option.isSome(config.databaseUrl) ? "DATABASE_URL" : "DATA_DIR"})`,
+            cause: error
+          })
+        : error
+    )
+  )
 
 /** The secret that signs local download URLs: configured, or generated once under DATA_DIR. */
 export const blobSigningSecret = (config: AppConfig) =>
@@ -31,10 +66,20 @@ export const blobSigningSecret = (config: AppConfig) =>
     onNone: () => persistentSecret(config.dataDir, "blob-signing.key")
   })
 
-export const blobStoreLayer = (config: AppConfig, signingSecret: string) => {
+/** Local stores have nothing remote to lose: their readiness is the process's own. */
+const alwaysHealthy = Layer.succeed(BlobStoreHealth, BlobStoreHealth.of({ check: Effect.void }))
+
+/** The blob store and its readiness check. */
+export const blobStoreLayer = (
+  config: AppConfig,
+  signingSecret: string
+): Layer.Layer<BlobStore | BlobStoreHealth, StorageError> => {
   switch (config.blobStore) {
     case "memory":
-      return MemoryBlobStoreLive({ publicOrigin: config.publicOrigin, signingSecret })
+      return Layer.merge(
+        MemoryBlobStoreLive({ publicOrigin: config.publicOrigin, signingSecret }),
+        alwaysHealthy
+      )
     case "s3": {
       const s3 = Option.getOrThrowWith(
         config.s3,
@@ -47,13 +92,22 @@ export const blobStoreLayer = (config: AppConfig, signingSecret: string) => {
         accessKeyId: s3.accessKeyId,
         secretAccessKey: Redacted.value(s3.secretAccessKey),
         forcePathStyle: s3.forcePathStyle
-      })
+      }).pipe(
+        // The start-up bucket check names the variables to fix.
+        Layer.mapError(
+          (error) =>
+            new StorageError({ message: `${error.message} (S3_ENDPOINT, S3_BUCKET)`, cause: error.cause })
+        )
+      )
     }
     case "fs":
-      return FsBlobStoreLive({
-        root: join(config.dataDir, "blobs"),
-        publicOrigin: config.publicOrigin,
-        signingSecret
-      })
+      return Layer.merge(
+        FsBlobStoreLive({
+          root: join(config.dataDir, "blobs"),
+          publicOrigin: config.publicOrigin,
+          signingSecret
+        }),
+        alwaysHealthy
+      )
   }
 }

@@ -3,6 +3,7 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -10,7 +11,8 @@ import {
 } from "@aws-sdk/client-s3"
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner"
 import { attachmentDisposition, BlobStore, StorageError } from "@folio/domain"
-import { Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import { BlobStoreHealth } from "../health.js"
 import { checkKey } from "./memory.js"
 
 export interface S3BlobStoreOptions {
@@ -26,9 +28,30 @@ const isNotFound = (error: unknown) =>
   error instanceof S3ServiceException &&
   (error.name === "NoSuchKey" || error.name === "NotFound" || error.$metadata.httpStatusCode === 404)
 
+/** HeadBucket's answer in words: it has no body, so the SDK's own message is only "UnknownError". */
+const bucketProblem = (error: unknown): unknown => {
+  if (!(error instanceof S3ServiceException)) return error
+  switch (error.$metadata.httpStatusCode) {
+    case 404:
+      return new Error("the bucket does not exist")
+    case 301:
+    case 400:
+      return new Error(
+        `the bucket is not reachable this way (HTTP ${error.$metadata.httpStatusCode}; region or addressing style?)`
+      )
+    case 403:
+      return new Error("access denied (HTTP 403; check the access key and its permissions)")
+    default:
+      return error
+  }
+}
+
+/**
+ * The blob store and its health check. Building the layer checks the bucket (HeadBucket), so a
+ * missing bucket or bad credentials stop start-up instead of failing every upload later.
+ */
 export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
-  Layer.scoped(
-    BlobStore,
+  Layer.scopedContext(
     Effect.gen(function* () {
       const client = yield* Effect.acquireRelease(
         Effect.sync(
@@ -55,7 +78,19 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
           }
         })
 
-      return BlobStore.of({
+      const health = BlobStoreHealth.of({
+        check: Effect.tryPromise({
+          try: (abortSignal) => client.send(new HeadBucketCommand({ Bucket }), { abortSignal }),
+          catch: (error) =>
+            new StorageError({
+              message: `cannot use S3 bucket "${Bucket}" at ${options.endpoint}`,
+              cause: bucketProblem(error)
+            })
+        }).pipe(Effect.asVoid)
+      })
+      yield* health.check
+
+      const store = BlobStore.of({
         put: (Key, object) =>
           Effect.zipRight(
             checkKey(Key),
@@ -111,5 +146,6 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
             )
           )
       })
+      return Context.make(BlobStore, store).pipe(Context.add(BlobStoreHealth, health))
     })
   )
