@@ -64,7 +64,11 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
   Layer.unwrapEffect(
     Effect.gen(function* () {
       const secret = yield* blobSigningSecret(config)
-      const server = answerClientErrorsWithEnvelope(createServer({ keepAliveTimeout: 5_000 }))
+      // Idle keep-alive connections outlive a client's or proxy's own idle timeout (undici's 4 s,
+      // load balancers' 60 s), so the client is the side that closes them: a server closing first
+      // races a request already on its way and the client sees ECONNRESET. Shutdown closes idle
+      // connections at once, so the long timeout never holds it up.
+      const server = answerClientErrorsWithEnvelope(createServer({ keepAliveTimeout: 65_000 }))
       const storage = overrides.storage ?? storageLayer(config)
       // Key lookups and rate-limit counting stay off the request path's database round trips (see
       // docs/decisions.md); both wrap the configured store and override it in the merge below.
