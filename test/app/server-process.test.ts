@@ -132,5 +132,7 @@ describe("the CLI", () => {
     } finally {
       await stopWithin(again)
     }
-  })
+    // Eight CLI runs and two server starts, each opening the embedded database: about 30 s on a quiet
+    // machine, twice that with the rest of the suite on the same two cores.
+  }, 180_000)
 })
