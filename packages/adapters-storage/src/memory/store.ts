@@ -1,0 +1,50 @@
+// The in-memory tables every memory repository reads and writes: one store per storage layer build,
+// so forms see their responses (list counts) and responses see each other (completion caps).
+import type {
+  ApiKeyRecord,
+  FormRecord,
+  FormVersionRecord,
+  RequestTally,
+  ResponseFileRecord,
+  ResponseRecord,
+  WorkspaceRecord
+} from "@folio/domain"
+import { Context, Layer } from "effect"
+
+/** A form row as kept: a soft-deleted form stays in the table, hidden from every read, as in SQL. */
+export interface StoredForm extends FormRecord {
+  readonly deletedAt: Date | null
+}
+
+export interface MemoryTables {
+  readonly workspaces: Map<string, WorkspaceRecord>
+  readonly keys: Map<string, ApiKeyRecord>
+  readonly forms: Map<string, StoredForm>
+  readonly versions: Map<string, FormVersionRecord>
+  readonly responses: Map<string, ResponseRecord>
+  readonly responseFiles: Map<string, ResponseFileRecord>
+  /** Rate-limit windows, keyed `bucket@windowStart`. */
+  readonly counters: Map<string, number>
+  readonly requests: Array<RequestTally>
+}
+
+export class MemoryStore extends Context.Tag("@folio/adapters-storage/MemoryStore")<
+  MemoryStore,
+  MemoryTables
+>() {}
+
+/** Empty tables, fresh per build. */
+export const MemoryStoreLive = Layer.sync(MemoryStore, () => ({
+  workspaces: new Map(),
+  keys: new Map(),
+  forms: new Map(),
+  versions: new Map(),
+  responses: new Map(),
+  responseFiles: new Map(),
+  counters: new Map(),
+  requests: []
+}))
+
+/** Completed responses of a form: the forms list shows it, and response caps are checked against it. */
+export const completedCount = (tables: MemoryTables, formId: string): number =>
+  [...tables.responses.values()].filter((r) => r.formId === formId && r.status === "completed").length
