@@ -1,8 +1,10 @@
 // DESIGN.md's dependency rule, enforced over the real import graph: the domain stays pure and no
-// adapter package imports another.
+// adapter package imports another; and over the domain's code: no timer, fiber, cache or randomness.
+import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { checkImport, importsOf, violationsIn } from "./import-graph.js"
+import { runtimeUsesIn, runtimeUsesOf } from "./runtime-uses.js"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 
@@ -61,4 +63,62 @@ describe("dependency rule", () => {
     const file = `${root}packages/app/src/x.ts`
     expect(checkImport(root, "app", { file, specifier: "@folio/adapters-storage" })).toBeUndefined()
   })
+})
+
+describe("no runtime machinery in the domain", () => {
+  it("holds for every source file of the domain", () => {
+    expect(runtimeUsesIn(root, "packages/domain/src")).toEqual([])
+  })
+
+  it("sees timers, background fibers, schedules, caches, port decorators and randomness, in code only", () => {
+    const source = [
+      "// setTimeout and Effect.forkScoped in a comment are fine",
+      'import { Effect, Fiber, Schedule } from "effect"',
+      'import * as Cache from "effect/Cache"',
+      'const text = "crypto.getRandomValues in a string is fine"',
+      "const a = setTimeout(() => {}, 10)",
+      "const b = globalThis.setInterval(() => {}, 10)",
+      "const c = Effect.forkScoped(Effect.void)",
+      "const d = Effect.forkDaemon(Effect.repeat(Effect.void, Schedule.spaced(1)))",
+      "const e = globalThis.crypto.getRandomValues(new Uint8Array(4))",
+      "const f = crypto.randomUUID()",
+      "const g = Math.random()",
+      "const h = Effect.sleep(10)",
+      "const ok = { crypto: 1, setTimeout: 2, Clock: Effect.clock, now: Date.now }",
+      "const okToo = ok.crypto + ok.setTimeout",
+      "const Cached = Layer.effect(Keys, Effect.gen(function* () { const inner = yield* Keys; return inner }))",
+      "const Fresh = Layer.effect(Keys, Effect.gen(function* () { const other = yield* Store; return other }))"
+    ].join("\n")
+    expect(runtimeUsesOf("x.ts", source).map((u) => `${u.line}:${u.name}`)).toEqual([
+      "2:Fiber",
+      "2:Schedule",
+      "3:effect/Cache",
+      "3:Cache",
+      "5:setTimeout",
+      "6:globalThis.setInterval",
+      "7:Effect.forkScoped",
+      "8:Effect.forkDaemon",
+      "8:Effect.repeat",
+      "8:Schedule",
+      "9:globalThis.crypto",
+      "10:crypto",
+      "11:Math.random",
+      "12:Effect.sleep",
+      "15:Layer decorating Keys"
+    ])
+  })
+
+  // The in-process runtime adapters were moved out of the domain; this proves the rules would catch
+  // each of them if it came back (its @folio/domain import would become a relative one).
+  it.each(["buffered-rate-limit-store.ts", "cached-api-key-repository.ts", "usage-batcher.ts", "id-gen.ts"])(
+    "rejects the runtime adapter %s if it were put back in the domain",
+    (name) => {
+      const source = readFileSync(`${root}packages/adapters-storage/src/runtime/${name}`, "utf8")
+      const file = `${root}packages/domain/src/auth/${name}`
+      const imports = importsOf(source)
+        .filter((specifier) => specifier !== "@folio/domain")
+        .flatMap((specifier) => checkImport(root, "domain", { file, specifier }) ?? [])
+      expect([...imports, ...runtimeUsesOf(file, source)]).not.toEqual([])
+    }
+  )
 })

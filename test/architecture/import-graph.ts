@@ -56,7 +56,7 @@ export const checkImport = (root: string, pkg: PackageName, edge: ImportEdge): V
   return undefined
 }
 
-const sourceFiles = (dir: string): ReadonlyArray<string> =>
+export const sourceFiles = (dir: string): ReadonlyArray<string> =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) return sourceFiles(path)

@@ -3,8 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
-import { IdGenLive } from "@folio/domain"
+import { IdGenLive, MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
 import { Layer, ManagedRuntime } from "effect"
 import pg from "pg"
 

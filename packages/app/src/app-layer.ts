@@ -13,15 +13,15 @@ import {
   RespondentRateLimitPolicy
 } from "@folio/adapters-http"
 import { FormsMcpRoute, McpSettings } from "@folio/adapters-mcp"
-import { BlobStoreHealth, StorageHealth } from "@folio/adapters-storage"
 import {
+  BlobStoreHealth,
   BufferedRateLimitStoreLive,
-  BuiltInInsightExtractorLive,
   CachedApiKeyRepositoryLive,
   IdGenLive,
-  InsightPolicy,
+  StorageHealth,
   UsageBatcherLive
-} from "@folio/domain"
+} from "@folio/adapters-storage"
+import { BuiltInInsightExtractorLive, InsightPolicy } from "@folio/domain"
 import { Effect, Layer, LogLevel } from "effect"
 import { answerClientErrorsWithEnvelope } from "./client-errors.js"
 import type { AppConfig } from "./config.js"

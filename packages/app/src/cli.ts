@@ -3,10 +3,10 @@
 // stderr line says which one it opened.
 import { parseArgs } from "node:util"
 import { NodeRuntime } from "@effect/platform-node"
+import { IdGenLive } from "@folio/adapters-storage"
 import {
   ApiKeyRepository,
   createWorkspace,
-  IdGenLive,
   issueApiKey,
   parseScopeList,
   ResponseRepository,

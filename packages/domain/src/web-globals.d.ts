@@ -9,5 +9,4 @@ declare class TextDecoder {
 }
 declare function atob(data: string): string
 declare function btoa(data: string): string
-declare var crypto: { getRandomValues<T extends Uint8Array>(array: T): T }
 declare var URL: { canParse(url: string, base?: string): boolean }

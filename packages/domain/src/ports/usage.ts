@@ -69,3 +69,22 @@ export interface UsageStoreService {
 }
 
 export class UsageStore extends Context.Tag("@folio/domain/UsageStore")<UsageStore, UsageStoreService>() {}
+
+/**
+ * Request usage recorded off the request path: `add` only counts, the implementation writes the
+ * counts to the UsageStore later; `flush` writes what is pending now (before /usage answers).
+ */
+export interface UsageBatcherService {
+  readonly add: (entry: {
+    workspaceId: string
+    keyId: string
+    status: number
+    at: Date
+  }) => Effect.Effect<void>
+  readonly flush: Effect.Effect<void>
+}
+
+export class UsageBatcher extends Context.Tag("@folio/domain/UsageBatcher")<
+  UsageBatcher,
+  UsageBatcherService
+>() {}

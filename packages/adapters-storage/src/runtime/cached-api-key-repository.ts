@@ -2,8 +2,8 @@
 // authenticating a request costs no database round trip. A revocation made through this process
 // takes effect at once; one made elsewhere (the CLI, another server) within KEY_CACHE_TTL_MS.
 // Unknown prefixes are remembered briefly too, so a flood of made-up keys does not reach the database.
+import { type ApiKeyRecord, ApiKeyRepository } from "@folio/domain"
 import { Clock, Effect, Layer, Option } from "effect"
-import { type ApiKeyRecord, ApiKeyRepository } from "../ports/workspaces.js"
 
 export const KEY_CACHE_TTL_MS = 5_000
 const MISS_TTL_MS = 1_000

@@ -3,8 +3,8 @@
 // hits are counted in memory on top of the last known total and written in batches every 100 ms.
 // One process enforces its budgets exactly; several processes on one database see each other's
 // hits within one flush interval. Pending hits are flushed when the process stops.
+import { type RateLimitHit, RateLimitStore } from "@folio/domain"
 import { Effect, Layer, Schedule } from "effect"
-import { type RateLimitHit, RateLimitStore } from "../ports/usage.js"
 
 export const RATE_LIMIT_FLUSH_MS = 100
 

@@ -1,25 +1,10 @@
 // Request usage (REST and MCP alike) is counted in memory and written once a second as per-minute tallies, so recording
 // it costs no database round trip on the request path. Pending tallies are flushed before /usage
 // answers and when the server shuts down.
-import { type RequestTally, UsageStore } from "../ports/usage.js"
-import { Context, Effect, Layer, Schedule } from "effect"
+import { type RequestTally, UsageBatcher, UsageStore } from "@folio/domain"
+import { Effect, Layer, Schedule } from "effect"
 
 const MINUTE = 60_000
-
-export interface UsageBatcherService {
-  readonly add: (entry: {
-    workspaceId: string
-    keyId: string
-    status: number
-    at: Date
-  }) => Effect.Effect<void>
-  readonly flush: Effect.Effect<void>
-}
-
-export class UsageBatcher extends Context.Tag("@folio/domain/UsageBatcher")<
-  UsageBatcher,
-  UsageBatcherService
->() {}
 
 export const UsageBatcherLive = Layer.scoped(
   UsageBatcher,

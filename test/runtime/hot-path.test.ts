@@ -1,40 +1,19 @@
-// The budget headers (Retry-After only over budget), and the request-path decorators: buffered
-// rate-limit counting (first hit of a window from the shared store, later hits in memory, batches
-// written every 100 ms, exact in one process, converging across two) and the key lookup cache
-// (revocations through it apply at once, others within the TTL).
-import { MemoryStorageLive } from "@folio/adapters-storage"
+// The request-path decorators of the storage ports: buffered rate-limit counting (first hit of a
+// window from the shared store, later hits in memory, batches written every 100 ms, exact in one
+// process, converging across two) and the key lookup cache (revocations through it apply at once,
+// others within the TTL).
 import {
-  type ApiKeyRecord,
-  ApiKeyRepository,
   BufferedRateLimitStoreLive,
   CachedApiKeyRepositoryLive,
-  decideRate,
   KEY_CACHE_TTL_MS,
-  RateLimitStore,
-  rateLimitHeaders
-} from "@folio/domain"
+  MemoryStorageLive
+} from "@folio/adapters-storage"
+import { type ApiKeyRecord, ApiKeyRepository, RateLimitStore } from "@folio/domain"
 import { it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Option, Scope, TestClock } from "effect"
 import { describe, expect } from "vitest"
 
 const MINUTE = 60_000
-
-describe("rate-limit headers", () => {
-  it("carry the budget on every answer and Retry-After only once the key is over it", () => {
-    const resetAt = 30_500
-    expect(rateLimitHeaders(decideRate(120, 120, resetAt, 0))).toEqual({
-      "x-ratelimit-limit": "120",
-      "x-ratelimit-remaining": "0",
-      "x-ratelimit-reset": "31"
-    })
-    expect(rateLimitHeaders(decideRate(121, 120, resetAt, 0))).toEqual({
-      "x-ratelimit-limit": "120",
-      "x-ratelimit-remaining": "0",
-      "x-ratelimit-reset": "31",
-      "retry-after": "31"
-    })
-  })
-})
 
 describe("buffered rate-limit counting", () => {
   it.live("counts exactly in one process and writes the shared total in batches", () =>

@@ -1,0 +1,6 @@
+// The in-process runtime adapters of the domain's ports: what exists for speed or needs the
+// platform (a key cache, buffered counters with their flush fibers, the id generator).
+export * from "./buffered-rate-limit-store.js"
+export * from "./cached-api-key-repository.js"
+export * from "./id-gen.js"
+export * from "./usage-batcher.js"

@@ -1,0 +1,112 @@
+// Finds what DESIGN.md keeps out of the domain besides imports: timers, background fibers,
+// schedules, caches and randomness (those are adapters of its ports). Reads code, not comments.
+import { readFileSync } from "node:fs"
+import { join, relative } from "node:path"
+import ts from "typescript"
+import { sourceFiles } from "./import-graph.js"
+
+export interface RuntimeUse {
+  readonly file: string
+  readonly line: number
+  /** The name as written, e.g. `Effect.forkScoped` or `globalThis.crypto`. */
+  readonly name: string
+  readonly rule: string
+}
+
+const TIMER = "the domain sets no timers (a scheduler is an adapter)"
+const FIBER = "the domain starts no background fibers and no schedules (a flush loop is an adapter)"
+const CACHE = "the domain keeps no caches for speed (a cache decorates a port, in an adapter)"
+const DECORATOR = "the domain decorates no port (a layer wrapping a port's own implementation is an adapter)"
+const RANDOM = "the domain draws no randomness itself (ids and bytes come from the IdGen port)"
+
+/** Names banned wherever they appear as a value or an import binding. */
+const BANNED_NAMES: ReadonlyMap<string, string> = new Map([
+  ["setTimeout", TIMER],
+  ["setInterval", TIMER],
+  ["setImmediate", TIMER],
+  ["queueMicrotask", TIMER],
+  ["Fiber", FIBER],
+  ["Schedule", FIBER],
+  ["Cache", CACHE],
+  ["ScopedCache", CACHE],
+  ["crypto", RANDOM]
+])
+
+/** Members banned on a receiver (`Effect.fork*`, `Math.random`); `globalThis.x` is checked as `x`. */
+const BANNED_MEMBERS: ReadonlyArray<{ readonly re: RegExp; readonly rule: string }> = [
+  { re: /^Effect\.(fork\w*|daemon\w*|schedule\w*|repeat\w*|sleep)$/, rule: FIBER },
+  { re: /^Math\.random$/, rule: RANDOM }
+]
+
+/** Module paths of the same things (`import * as Schedule from "effect/Schedule"`). */
+const BANNED_MODULES = /^effect\/(Fiber|Schedule|Cache|ScopedCache)$/
+
+/**
+ * The tag a `Layer.*(Tag, build)` call both provides and reads back (`yield* Tag` in `build`): a
+ * decorator of that port, the shape of a key cache or a buffered counter.
+ */
+const decoratedTag = (node: ts.CallExpression): string | undefined => {
+  const [tag, build] = node.arguments
+  if (!ts.isPropertyAccessExpression(node.expression) || build === undefined || tag === undefined)
+    return undefined
+  if (!ts.isIdentifier(node.expression.expression) || node.expression.expression.text !== "Layer")
+    return undefined
+  if (!ts.isIdentifier(tag)) return undefined
+  const readsTag = (n: ts.Node): boolean =>
+    (ts.isYieldExpression(n) &&
+      n.asteriskToken !== undefined &&
+      n.expression !== undefined &&
+      ts.isIdentifier(n.expression) &&
+      n.expression.text === tag.text) ||
+    ts.forEachChild(n, readsTag) === true
+  return readsTag(build) ? tag.text : undefined
+}
+
+const nameOf = (node: ts.PropertyAccessExpression): string | undefined =>
+  ts.isIdentifier(node.expression) ? `${node.expression.text}.${node.name.text}` : undefined
+
+/** Whether an identifier is a property or member name (`a.crypto`, `{ crypto: 1 }`), not a reference. */
+const isMemberName = (node: ts.Identifier): boolean => {
+  const parent = node.parent
+  if (ts.isPropertyAccessExpression(parent)) return parent.name === node
+  if (ts.isPropertyAssignment(parent) || ts.isPropertySignature(parent) || ts.isPropertyDeclaration(parent))
+    return parent.name === node
+  if (ts.isMethodDeclaration(parent) || ts.isMethodSignature(parent)) return parent.name === node
+  return false
+}
+
+export const runtimeUsesOf = (file: string, source: string): ReadonlyArray<RuntimeUse> => {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true)
+  const found: Array<RuntimeUse> = []
+  const add = (node: ts.Node, name: string, rule: string) =>
+    found.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, name, rule })
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      if (BANNED_MODULES.test(node.moduleSpecifier.text)) add(node, node.moduleSpecifier.text, FIBER)
+    } else if (ts.isCallExpression(node)) {
+      const tag = decoratedTag(node)
+      if (tag !== undefined) add(node, `Layer decorating ${tag}`, DECORATOR)
+    } else if (ts.isPropertyAccessExpression(node)) {
+      const name = nameOf(node)
+      if (name !== undefined) {
+        const global = /^globalThis\.(\w+)$/.exec(name)?.[1]
+        const globalRule = global === undefined ? undefined : BANNED_NAMES.get(global)
+        if (globalRule !== undefined) add(node, name, globalRule)
+        const member = BANNED_MEMBERS.find((m) => m.re.test(name))
+        if (member !== undefined) add(node, name, member.rule)
+      }
+    } else if (ts.isIdentifier(node) && !isMemberName(node)) {
+      const rule = BANNED_NAMES.get(node.text)
+      if (rule !== undefined) add(node, node.text, rule)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(sf)
+  return found
+}
+
+/** Every runtime use in the sources under `dir`, with paths relative to `root`. */
+export const runtimeUsesIn = (root: string, dir: string): ReadonlyArray<RuntimeUse> =>
+  sourceFiles(join(root, dir)).flatMap((file) =>
+    runtimeUsesOf(relative(root, file), readFileSync(file, "utf8"))
+  )
