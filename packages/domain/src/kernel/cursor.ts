@@ -50,8 +50,3 @@ export interface Page<A> {
   readonly items: ReadonlyArray<A>
   readonly nextCursor: string | null
 }
-
-export interface PageRequest {
-  readonly limit: number
-  readonly after?: CursorPosition | undefined
-}

@@ -151,9 +151,6 @@ export type ClassicFullView = typeof ClassicResponse.Type
 export type InterviewCompactView = typeof InterviewResponseCompact.Type
 export type InterviewFullView = typeof InterviewResponse.Type
 export type ResponseView = typeof AnyResponse.Type
-/** Back-compat names. */
-export type ResponseCompactView = ClassicCompactView
-export type ResponseFullView = ClassicFullView
 
 const decodeStoredInterview = Schema.decodeUnknownOption(StoredInterview)
 const emptyInterview = decodeStoredInterview({}).pipe(Option.getOrThrow)
