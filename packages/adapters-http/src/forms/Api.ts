@@ -12,12 +12,16 @@ import {
   InterviewResponse,
   CreateFormInput,
   Form,
+  FormKind,
+  FormStatus,
   FormSummary,
   FormVersion,
   FormVersionSummary,
   PatchDefinitionInput,
+  PAGE_SIZE,
   PatchSettingsInput,
   PublicationInput,
+  ResponseStatus,
   SetSlugInput,
   Uuid
 } from "@folio/domain"
@@ -26,7 +30,7 @@ import { Authentication } from "../auth.js"
 import { Data } from "../envelope.js"
 import { ConflictError, ForbiddenError, InternalError, NotFoundError, UnprocessableError } from "../errors.js"
 
-const Limit = Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))
+const Limit = Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, PAGE_SIZE.max))
 
 const Page = <A, I>(item: Schema.Schema<A, I>) =>
   Schema.Struct({ items: Schema.Array(item), nextCursor: Schema.NullOr(Schema.String) })
@@ -53,8 +57,8 @@ export class FormsGroup extends HttpApiGroup.make("forms")
           cursor: Schema.optional(Schema.String),
           limit: Schema.optional(Limit),
           search: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
-          kind: Schema.optional(Schema.Literal("classic", "interview")),
-          status: Schema.optional(Schema.Literal("draft", "published"))
+          kind: Schema.optional(FormKind),
+          status: Schema.optional(FormStatus)
         })
       )
       .addSuccess(Data(Page(FormSummary)))
@@ -156,7 +160,7 @@ export class FormsGroup extends HttpApiGroup.make("forms")
         Schema.Struct({
           cursor: Schema.optional(Schema.String),
           limit: Schema.optional(Limit),
-          status: Schema.optional(Schema.Literal("partial", "completed")),
+          status: Schema.optional(ResponseStatus),
           projection: Schema.optional(Schema.Literal("compact", "full"))
         })
       )

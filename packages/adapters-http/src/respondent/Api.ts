@@ -2,7 +2,14 @@
 // response, save answers, complete. No API key: a response is written back with the token its start
 // returned.
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { FormDefinition, FormSettings, RespondentEstimateSchema, STRICT_ALL, Uuid } from "@folio/domain"
+import {
+  FormDefinition,
+  FormSettings,
+  RespondentEstimateSchema,
+  ResponseStatus,
+  STRICT_ALL,
+  Uuid
+} from "@folio/domain"
 import { Schema } from "effect"
 import { Data } from "../envelope.js"
 import { RespondentRateLimit } from "./rate-limit.js"
@@ -55,7 +62,7 @@ export const RespondentFile = Schema.Struct({
 
 export const RespondentResponse = Schema.Struct({
   responseId: Uuid,
-  status: Schema.Literal("partial", "completed"),
+  status: ResponseStatus,
   answers: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
   completedAt: Schema.NullOr(Schema.Date)
 }).annotations({ identifier: "RespondentResponse" })

@@ -9,17 +9,16 @@ import {
   type ResponseFileRecord,
   type ResponseRecord,
   ResponseRepository,
-  type ResponseStatus
+  ResponseStatus
 } from "../../ports/responses.js"
 import { WorkspaceRepository } from "../../ports/workspaces.js"
 import { evaluateFeatures } from "../../workspace/capabilities.js"
 import { loadForm } from "../use-cases.js"
 import { uploadedFilesOf } from "./files.js"
 
-const Status = Schema.Literal("partial", "completed")
 const common = {
   id: Uuid,
-  status: Status,
+  status: ResponseStatus,
   formVersionId: Uuid,
   translationSetId: Schema.NullOr(Uuid),
   responseLocale: Schema.NullOr(Schema.Literal("en", "ko", "ja")),
