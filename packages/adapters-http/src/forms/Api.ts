@@ -17,6 +17,7 @@ import {
   FormSummary,
   FormVersion,
   FormVersionSummary,
+  MAX_ASSET_BYTES,
   PatchDefinitionInput,
   PAGE_SIZE,
   PatchSettingsInput,
@@ -151,7 +152,7 @@ export class FormsGroup extends HttpApiGroup.make("forms")
       .annotate(OpenApi.Summary, "Upload an authoring image (scope assets:write)")
       .annotate(
         OpenApi.Description,
-        "Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most 5 MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write). Only keys returned here, for any form of the same workspace, are accepted in imageKey, theme.logoKey and theme.coverKey (otherwise 400 invalid, rule assetOwnership)."
+        `Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most ${MAX_ASSET_BYTES / (1024 * 1024)} MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write). Only keys returned here, for any form of the same workspace, are accepted in imageKey, theme.logoKey and theme.coverKey (otherwise 400 invalid, rule assetOwnership).`
       )
   )
   .add(

@@ -5,6 +5,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import {
   FormDefinition,
   FormSettings,
+  MAX_FILE_UPLOAD_SIZE_MB,
   RespondentEstimateSchema,
   ResponseStatus,
   STRICT_ALL,
@@ -109,7 +110,7 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
       )
       .annotate(
         OpenApi.Description,
-        "The response token goes in the `X-Response-Token` header. The type is sniffed from the content (the Content-Type header only picks a member of a sniffed text or ZIP family) and must be among the block's acceptedMimeTypes; size at most the block's maxSizeMb (hard cap 25 MiB). Put the returned `key` into the block's answer array."
+        `The response token goes in the \`X-Response-Token\` header. The type is sniffed from the content (the Content-Type header only picks a member of a sniffed text or ZIP family) and must be among the block's acceptedMimeTypes; size at most the block's maxSizeMb (hard cap ${MAX_FILE_UPLOAD_SIZE_MB} MiB). Put the returned \`key\` into the block's answer array.`
       )
   )
   .add(
