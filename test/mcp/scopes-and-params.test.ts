@@ -2,7 +2,7 @@
 // read as not found), image keys must name an asset of the caller's workspace, a tools/call whose
 // params break the protocol's schema is -32602 Invalid params (not -32603), and error messages
 // carry the SDK's "MCP error <code>:" prefix once.
-import { FORMS_SCOPES } from "@folio/domain"
+import { FORMS_SCOPES, MAX_CURSOR_LENGTH } from "@folio/domain"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -102,6 +102,26 @@ describe("MCP JSON-RPC errors", () => {
     expect(thrown).toBe("MCP error -32602: unknown tool: no_such_tool")
     const resource = await rpc(owner.key, "resources/read", { uri: "svc://nope" })
     expect(resource.body.error).toEqual({ code: -32602, message: "unknown resource: svc://nope" })
+  })
+})
+
+describe("MCP cursors", () => {
+  it("advertise and enforce the domain's cursor length, the same bound REST cursors meet", async () => {
+    const client = await connect(owner.key)
+    const { tools } = await client.listTools()
+    for (const name of ["forms_query", "responses_query"]) {
+      const input = tools.find((t) => t.name === name)?.inputSchema as {
+        properties: Record<string, { maxLength?: number }>
+      }
+      expect(input.properties.cursor?.maxLength).toBe(MAX_CURSOR_LENGTH)
+    }
+    const tooLong = await call(client, "forms_query", {
+      action: "search",
+      cursor: "A".repeat(MAX_CURSOR_LENGTH + 1)
+    })
+    expect(tooLong.isError).toBe(true)
+    expect(tooLong.data.error?.code).toBe("invalid")
+    expect(tooLong.data.error?.details?.issues?.map((i) => i.path)).toEqual([["cursor"]])
   })
 })
 

@@ -9,7 +9,13 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { type Issue, unsafeTextIssues } from "@folio/domain"
+import {
+  type Issue,
+  MAX_ASSET_BYTES,
+  MAX_REQUEST_BODY_BYTES,
+  MAX_RESPONDENT_FILE_BYTES,
+  unsafeTextIssues
+} from "@folio/domain"
 import { Cause, Effect, Option, Stream } from "effect"
 import { FormsApi } from "./api.js"
 import { makeDecodeIssues } from "./decode-issues.js"
@@ -23,17 +29,35 @@ import {
   STATUS_OF_CODE
 } from "./errors.js"
 
-export const MAX_BODY_BYTES = 1024 * 1024
-/** Image uploads may carry 5 MiB; one byte more is enough to tell "too large" from "exactly 5 MiB". */
-export const MAX_ASSET_BODY_BYTES = 5 * 1024 * 1024 + 1
+export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES
+/** Image uploads: one byte over the domain's limit is enough to tell "too large" from "exactly at it". */
+export const MAX_ASSET_BODY_BYTES = MAX_ASSET_BYTES + 1
 
-/** Respondent uploads may carry 25 MiB (the largest maxSizeMb); the block's own limit is checked after. */
-export const MAX_RESPONDENT_FILE_BODY_BYTES = 25 * 1024 * 1024 + 1
+/** Respondent uploads may carry the largest maxSizeMb; the block's own limit is checked after. */
+export const MAX_RESPONDENT_FILE_BODY_BYTES = MAX_RESPONDENT_FILE_BYTES + 1
 
-const ASSET_ROUTE = /^\/forms\/api\/v1\/forms\/[^/]+\/assets\/?(\?.*)?$/
-const RESPONDENT_FILE_ROUTE = /^\/f\/[^/]+\/responses\/[^/]+\/files\/?(\?.*)?$/
-/** The MCP endpoint checks its own body (JSON-RPC errors) and its tools' arguments. */
-const MCP_ROUTE = /^\/forms\/mcp\/?(\?.*)?$/
+const escapeRegExp = (text: string) => text.replace(/[.*+?^$|()[\]{}\\]/g, "\\$&")
+
+/** Request URLs on `path` (a `:name` segment matches any one segment), with an optional trailing slash and query. */
+const routePattern = (path: string) => {
+  const segments = path.split("/").map((s) => (s.startsWith(":") ? "[^/]+" : escapeRegExp(s)))
+  return new RegExp(`^${segments.join("/")}/?(\\?.*)?$`)
+}
+
+/** The route of one HttpApi endpoint, from its declared (prefixed) path, so it cannot drift from it. */
+const endpointRoute = (group: string, endpoint: string) => {
+  const path = FormsApi.groups[group]?.endpoints[endpoint]?.path
+  if (path === undefined) throw new Error(`no endpoint ${group}.${endpoint} in FormsApi`)
+  return routePattern(path)
+}
+
+const ASSET_ROUTE = endpointRoute("forms", "uploadAsset")
+const RESPONDENT_FILE_ROUTE = endpointRoute("respondent", "upload")
+/**
+ * The MCP endpoint checks its own body (JSON-RPC errors) and its tools' arguments. Its path is
+ * adapters-mcp's FORMS_MCP_PATH, which this package may not import (adapters import no adapter).
+ */
+const MCP_ROUTE = routePattern("/forms/mcp")
 
 /** Every other route with a body takes JSON: uploads take raw bytes, MCP speaks JSON-RPC. */
 const takesJson = (url: string) =>

@@ -22,6 +22,7 @@ import {
   fileDownloadRoute,
   isDomainError,
   issuesOf,
+  MAX_REQUEST_BODY_BYTES,
   missingScopes,
   Principal,
   type PrincipalShape,
@@ -317,7 +318,7 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
         }
         const text = yield* Effect.either(request.text)
         if (Either.isLeft(text)) {
-          return envelope(413, "payload_too_large", "request body exceeds 1048576 bytes")
+          return envelope(413, "payload_too_large", `request body exceeds ${MAX_REQUEST_BODY_BYTES} bytes`)
         }
         let body: unknown
         try {

@@ -12,6 +12,8 @@ import {
   duplicateFormUseCase,
   type FileUrl,
   Form,
+  FormKind,
+  FormStatus,
   FormSummary,
   FormVersion,
   FormVersionSummary,
@@ -26,7 +28,9 @@ import {
   listResponses,
   listVersions,
   loadForm,
+  MAX_CURSOR_LENGTH,
   OPERATION_SCOPES,
+  PAGE_SIZE,
   patchDefinition,
   patchSettingsKeepingCustomScript,
   type Scope,
@@ -40,8 +44,8 @@ import {
 } from "@folio/domain"
 import { Effect, Schema } from "effect"
 
-const Limit = Schema.Int.pipe(Schema.between(1, 100))
-const Cursor = Schema.String.pipe(Schema.maxLength(1000))
+const Limit = Schema.Int.pipe(Schema.between(1, PAGE_SIZE.max))
+const Cursor = Schema.String.pipe(Schema.maxLength(MAX_CURSOR_LENGTH))
 const FormId = Uuid.annotations({ description: "the form's id (uuid)" })
 
 /** Fails with `invalid` naming each missing field of the chosen action. */
@@ -93,8 +97,8 @@ const FormsQueryInput = Schema.Struct({
   formId: Schema.optional(FormId),
   versionId: Schema.optional(Uuid),
   search: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
-  kind: Schema.optional(Schema.Literal("classic", "interview")),
-  status: Schema.optional(Schema.Literal("draft", "published")),
+  kind: Schema.optional(FormKind),
+  status: Schema.optional(FormStatus),
   cursor: Schema.optional(Cursor),
   limit: Schema.optional(Limit)
 })
@@ -121,7 +125,7 @@ const formsQuery = tool({
       switch (input.action) {
         case "search": {
           const page = yield* listForms({
-            limit: input.limit ?? 20,
+            limit: input.limit ?? PAGE_SIZE.forms,
             cursor: input.cursor,
             search: input.search,
             kind: input.kind,
@@ -140,7 +144,7 @@ const formsQuery = tool({
         case "versions": {
           yield* need(input, input.action, ["formId"])
           const page = yield* listVersions(input.formId ?? "", {
-            limit: input.limit ?? 20,
+            limit: input.limit ?? PAGE_SIZE.versions,
             cursor: input.cursor
           })
           return {
@@ -161,7 +165,7 @@ const formsQuery = tool({
 // forms_create ---------------------------------------------------------------------------------
 
 const FormsCreateInput = Schema.Struct({
-  kind: Schema.optional(Schema.Literal("classic", "interview")).annotations({
+  kind: Schema.optional(FormKind).annotations({
     description: "classic (default) or interview; ignored when copying"
   }),
   title: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
@@ -258,7 +262,7 @@ const formsUpdate = tool({
 const FormsPublicationInput = Schema.Struct({
   formId: FormId,
   expectedDraftRevision: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
-  desiredState: Schema.Literal("published", "draft")
+  desiredState: FormStatus
 })
 
 const formsPublication = tool({
@@ -317,7 +321,7 @@ const responsesQuery = tool({
         case "list": {
           const page = yield* listResponses(
             input.formId,
-            { limit: input.limit ?? 50, cursor: input.cursor, status: "completed" },
+            { limit: input.limit ?? PAGE_SIZE.responses, cursor: input.cursor, status: "completed" },
             { projection: "compact", fileUrl: context.fileUrl }
           )
           return {

@@ -12,12 +12,17 @@ import {
   InterviewResponse,
   CreateFormInput,
   Form,
+  FormKind,
+  FormStatus,
   FormSummary,
   FormVersion,
   FormVersionSummary,
+  MAX_ASSET_BYTES,
   PatchDefinitionInput,
+  PAGE_SIZE,
   PatchSettingsInput,
   PublicationInput,
+  ResponseStatus,
   SetSlugInput,
   Uuid
 } from "@folio/domain"
@@ -26,7 +31,7 @@ import { Authentication } from "../auth.js"
 import { Data } from "../envelope.js"
 import { ConflictError, ForbiddenError, InternalError, NotFoundError, UnprocessableError } from "../errors.js"
 
-const Limit = Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))
+const Limit = Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, PAGE_SIZE.max))
 
 const Page = <A, I>(item: Schema.Schema<A, I>) =>
   Schema.Struct({ items: Schema.Array(item), nextCursor: Schema.NullOr(Schema.String) })
@@ -53,8 +58,8 @@ export class FormsGroup extends HttpApiGroup.make("forms")
           cursor: Schema.optional(Schema.String),
           limit: Schema.optional(Limit),
           search: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
-          kind: Schema.optional(Schema.Literal("classic", "interview")),
-          status: Schema.optional(Schema.Literal("draft", "published"))
+          kind: Schema.optional(FormKind),
+          status: Schema.optional(FormStatus)
         })
       )
       .addSuccess(Data(Page(FormSummary)))
@@ -147,7 +152,7 @@ export class FormsGroup extends HttpApiGroup.make("forms")
       .annotate(OpenApi.Summary, "Upload an authoring image (scope assets:write)")
       .annotate(
         OpenApi.Description,
-        "Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most 5 MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write). Only keys returned here, for any form of the same workspace, are accepted in imageKey, theme.logoKey and theme.coverKey (otherwise 400 invalid, rule assetOwnership)."
+        `Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most ${MAX_ASSET_BYTES / (1024 * 1024)} MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write). Only keys returned here, for any form of the same workspace, are accepted in imageKey, theme.logoKey and theme.coverKey (otherwise 400 invalid, rule assetOwnership).`
       )
   )
   .add(
@@ -156,7 +161,7 @@ export class FormsGroup extends HttpApiGroup.make("forms")
         Schema.Struct({
           cursor: Schema.optional(Schema.String),
           limit: Schema.optional(Limit),
-          status: Schema.optional(Schema.Literal("partial", "completed")),
+          status: Schema.optional(ResponseStatus),
           projection: Schema.optional(Schema.Literal("compact", "full"))
         })
       )

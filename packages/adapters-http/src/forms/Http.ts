@@ -14,6 +14,7 @@ import {
   duplicateFormUseCase,
   getResponse,
   getVersion,
+  PAGE_SIZE,
   listResponses,
   listForms,
   listVersions,
@@ -70,7 +71,7 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
           "listForms",
           Effect.map(
             listForms({
-              limit: urlParams.limit ?? 20,
+              limit: urlParams.limit ?? PAGE_SIZE.forms,
               cursor: urlParams.cursor,
               search: urlParams.search,
               kind: urlParams.kind,
@@ -103,7 +104,7 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
         guarded(
           "listVersions",
           Effect.map(
-            listVersions(path.id, { limit: urlParams.limit ?? 20, cursor: urlParams.cursor }),
+            listVersions(path.id, { limit: urlParams.limit ?? PAGE_SIZE.versions, cursor: urlParams.cursor }),
             (page) => data({ items: page.items.map(toVersionSummaryView), nextCursor: page.nextCursor })
           )
         )
@@ -153,7 +154,11 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
           Effect.map(
             listResponses(
               path.id,
-              { limit: urlParams.limit ?? 50, cursor: urlParams.cursor, status: urlParams.status },
+              {
+                limit: urlParams.limit ?? PAGE_SIZE.responses,
+                cursor: urlParams.cursor,
+                status: urlParams.status
+              },
               { projection: urlParams.projection, fileUrl }
             ),
             data

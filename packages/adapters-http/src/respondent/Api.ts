@@ -2,7 +2,15 @@
 // response, save answers, complete. No API key: a response is written back with the token its start
 // returned.
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { FormDefinition, FormSettings, RespondentEstimateSchema, STRICT_ALL, Uuid } from "@folio/domain"
+import {
+  FormDefinition,
+  FormSettings,
+  MAX_FILE_UPLOAD_SIZE_MB,
+  RespondentEstimateSchema,
+  ResponseStatus,
+  STRICT_ALL,
+  Uuid
+} from "@folio/domain"
 import { Schema } from "effect"
 import { Data } from "../envelope.js"
 import { RespondentRateLimit } from "./rate-limit.js"
@@ -55,7 +63,7 @@ export const RespondentFile = Schema.Struct({
 
 export const RespondentResponse = Schema.Struct({
   responseId: Uuid,
-  status: Schema.Literal("partial", "completed"),
+  status: ResponseStatus,
   answers: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
   completedAt: Schema.NullOr(Schema.Date)
 }).annotations({ identifier: "RespondentResponse" })
@@ -102,7 +110,7 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
       )
       .annotate(
         OpenApi.Description,
-        "The response token goes in the `X-Response-Token` header. The type is sniffed from the content (the Content-Type header only picks a member of a sniffed text or ZIP family) and must be among the block's acceptedMimeTypes; size at most the block's maxSizeMb (hard cap 25 MiB). Put the returned `key` into the block's answer array."
+        `The response token goes in the \`X-Response-Token\` header. The type is sniffed from the content (the Content-Type header only picks a member of a sniffed text or ZIP family) and must be among the block's acceptedMimeTypes; size at most the block's maxSizeMb (hard cap ${MAX_FILE_UPLOAD_SIZE_MB} MiB). Put the returned \`key\` into the block's answer array.`
       )
   )
   .add(

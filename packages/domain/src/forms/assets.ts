@@ -5,8 +5,6 @@ import { Effect } from "effect"
 import { Invalid, type Issue, type StorageError } from "../kernel/errors.js"
 import { BlobStore } from "../ports/blob-store.js"
 
-export const MAX_ASSET_BYTES = 5 * 1024 * 1024
-
 export type ImageType = { readonly mime: string; readonly ext: string }
 
 const startsWith = (bytes: Uint8Array, prefix: ReadonlyArray<number>, offset = 0) =>

@@ -2,16 +2,14 @@
 // with `unprocessable`, naming what is disabled (never the input).
 import { Either } from "effect"
 import { Unprocessable } from "../kernel/errors.js"
+import type { FormKind } from "../ports/forms.js"
 import type { Capabilities } from "../workspace/capabilities.js"
 import { definitionFeatures, type FormDefinition } from "./definition/definition.js"
 import type { FormSettings } from "./settings/settings.js"
 
 const FEATURE_FLAG = { file_upload: "fileUpload", ranking: "ranking", matrix: "matrix" } as const
 
-export const checkKindAllowed = (
-  kind: "classic" | "interview",
-  caps: Capabilities
-): Either.Either<void, Unprocessable> =>
+export const checkKindAllowed = (kind: FormKind, caps: Capabilities): Either.Either<void, Unprocessable> =>
   kind === "interview" && !caps.formKinds.interview
     ? Either.left(new Unprocessable({ message: "interview forms are not enabled for this workspace" }))
     : Either.void

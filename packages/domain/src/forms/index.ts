@@ -1,5 +1,6 @@
 export * from "./definition/index.js"
 export * from "./assets.js"
+export * from "./limits.js"
 export * from "./form.js"
 export * from "./gates.js"
 export * from "./interview/index.js"

@@ -32,11 +32,11 @@ import {
   checkImageOwnership,
   definitionImageKeys,
   type ImageKeyRef,
-  MAX_ASSET_BYTES,
   settingsImageKeys,
   sniffImage
 } from "./assets.js"
 import * as rules from "./form.js"
+import { MAX_ASSET_BYTES } from "./limits.js"
 
 type Ports = FormRepository | WorkspaceRepository | IdGen | Principal | BlobStore
 type WriteError = Conflict | Invalid | Unprocessable | NotFound | StorageError

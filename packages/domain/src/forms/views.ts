@@ -3,19 +3,19 @@
 import { JSONSchema, Schema } from "effect"
 import { Uuid } from "../kernel/ids.js"
 import { STRICT_ALL } from "../kernel/issues.js"
-import type {
-  FormRecord,
-  FormSummaryRecord,
-  FormVersionRecord,
-  FormVersionSummaryRecord
+import {
+  type FormRecord,
+  type FormSummaryRecord,
+  type FormVersionRecord,
+  type FormVersionSummaryRecord,
+  FormKind as Kind,
+  FormStatus as Status
 } from "../ports/forms.js"
 import { FormDefinition } from "./definition/definition.js"
 import { readStoredDefinition, readStoredSettings } from "./form.js"
 import { InterviewDefinition } from "./interview/definition.js"
 import { defaultFormSettings, encodeFormSettings, FormSettings } from "./settings/settings.js"
 
-const Kind = Schema.Literal("classic", "interview")
-const Status = Schema.Literal("draft", "published")
 /**
  * Definitions and settings in responses are the stored JSON, already validated and default-filled
  * when they were written (and re-checked on read): the wire schema documents them in full but does

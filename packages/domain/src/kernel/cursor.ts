@@ -7,6 +7,9 @@ import { Invalid } from "./errors.js"
 /** A keyset position: the sort key values of the last row returned. */
 export type CursorPosition = ReadonlyArray<string | number>
 
+/** The longest cursor a list accepts: ours stay far below it, and a longer one is refused unread. */
+export const MAX_CURSOR_LENGTH = 512
+
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
@@ -18,7 +21,7 @@ export const decodeCursor = (cursor: string): Either.Either<CursorPosition, Inva
     new Invalid({ message: "cursor is not valid", issues: [{ path: ["cursor"], rule: "cursor" }] })
   )
   const bytes = fromBase64Url(cursor)
-  if (bytes === undefined || cursor.length > 512) return invalid
+  if (bytes === undefined || cursor.length > MAX_CURSOR_LENGTH) return invalid
   try {
     const parsed: unknown = JSON.parse(decoder.decode(bytes))
     if (!Array.isArray(parsed) || parsed.length === 0) return invalid
@@ -49,9 +52,4 @@ export const isInt32 = (n: number): boolean => Number.isInteger(n) && n >= -2147
 export interface Page<A> {
   readonly items: ReadonlyArray<A>
   readonly nextCursor: string | null
-}
-
-export interface PageRequest {
-  readonly limit: number
-  readonly after?: CursorPosition | undefined
 }

@@ -6,8 +6,6 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 export const Uuid = Schema.String.pipe(Schema.pattern(UUID_PATTERN), Schema.annotations({ format: "uuid" }))
 
-export const isUuid = (value: string): boolean => UUID_PATTERN.test(value)
-
 const hex = (bytes: Uint8Array): string => {
   let out = ""
   for (const b of bytes) out += b.toString(16).padStart(2, "0")

@@ -1,11 +1,14 @@
 // Port: forms (mutable drafts) and their immutable published versions. Every method takes the
 // workspace id, so a read or write across tenants is impossible by construction.
-import { type Effect, Context, type Option } from "effect"
+import { type Effect, Context, type Option, Schema } from "effect"
 import type { Page } from "../kernel/cursor.js"
 import type { StorageError } from "../kernel/errors.js"
 
-export type FormKind = "classic" | "interview"
-export type FormStatus = "draft" | "published"
+/** A form's kind and publication status, written once: wire schemas and adapters reuse these. */
+export const FormKind = Schema.Literal("classic", "interview")
+export type FormKind = typeof FormKind.Type
+export const FormStatus = Schema.Literal("draft", "published")
+export type FormStatus = typeof FormStatus.Type
 
 /** A form as stored. Definitions and settings are JSON values; the forms domain decodes them. */
 export interface FormRecord {

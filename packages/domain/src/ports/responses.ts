@@ -1,10 +1,12 @@
 // Port: respondents' responses, pinned to the form version they were collected under.
-import { type Effect, Context, type Option } from "effect"
+import { type Effect, Context, type Option, Schema } from "effect"
 import type { Page } from "../kernel/cursor.js"
 import type { StorageError } from "../kernel/errors.js"
 import type { InvalidCursor } from "./forms.js"
 
-export type ResponseStatus = "partial" | "completed"
+/** A response is partial until completed; wire schemas and adapters reuse this one definition. */
+export const ResponseStatus = Schema.Literal("partial", "completed")
+export type ResponseStatus = typeof ResponseStatus.Type
 
 export interface ResponseRecord {
   readonly id: string

@@ -1,6 +1,7 @@
 // The 23 classic block types of forms-api.md with every option, bound, pattern, default and forced
 // value, discriminated by `type`. Unknown keys are rejected by the strict decoder.
 import { Schema } from "effect"
+import { MAX_FILE_UPLOAD_SIZE_MB } from "../limits.js"
 import {
   ArrayOf,
   BlockId,
@@ -167,7 +168,7 @@ export const FileUploadBlock = input("file_upload", {
   options: withDefault(
     Schema.Struct({
       maxFiles: withDefault(IntBetween(1, 20), () => 1),
-      maxSizeMb: withDefault(IntBetween(1, 25), () => 10),
+      maxSizeMb: withDefault(IntBetween(1, MAX_FILE_UPLOAD_SIZE_MB), () => 10),
       acceptedMimeTypes: Schema.optional(ArrayOf(Str(150), 0, 50))
     }),
     () => ({ maxFiles: 1, maxSizeMb: 10 })

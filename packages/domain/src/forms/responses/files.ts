@@ -9,11 +9,9 @@ import { BlobStore } from "../../ports/blob-store.js"
 import { IdGen } from "../../ports/id-gen.js"
 import { type ResponseFileRecord, ResponseRepository } from "../../ports/responses.js"
 import { sniffImage } from "../assets.js"
+import { fileUploadBytes } from "../limits.js"
 import { loadForm } from "../use-cases.js"
 import { loadOwnResponse, loadPublishedForm, pinnedDefinition } from "./respondent.js"
-
-/** The largest upload any block can allow (maxSizeMb 25); the HTTP body cap follows it. */
-export const MAX_RESPONDENT_FILE_BYTES = 25 * 1024 * 1024
 
 /** Seconds a signed download URL stays valid. */
 export const FILE_URL_TTL_SECONDS = 300
@@ -148,7 +146,7 @@ export const uploadRespondentFile = (
     const block = definition.blocks.find((b) => b.id === upload.blockId)
     if (block === undefined) return yield* badBlock("unknownBlock")
     if (block.type !== "file_upload") return yield* badBlock("notFileUpload")
-    const maxBytes = block.options.maxSizeMb * 1024 * 1024
+    const maxBytes = fileUploadBytes(block.options.maxSizeMb)
     if (upload.bytes.byteLength > maxBytes) {
       return yield* new PayloadTooLarge({
         message: `files for this question are limited to ${block.options.maxSizeMb} MB`

@@ -88,11 +88,6 @@ export const BuiltInInsightExtractorLive = Layer.succeed(
   InsightExtractor.of({ extract: (sources) => Effect.succeed(extractInsights(sources)) })
 )
 
-export const DefaultInsightPolicyLive = Layer.succeed(
-  InsightPolicy,
-  InsightPolicy.of({ autoThreshold: 0.3, minResponses: 5, scanLimit: 2_000 })
-)
-
 export interface PromotionCandidate {
   readonly blockId: string
   readonly blockLabel: string

@@ -9,17 +9,16 @@ import {
   type ResponseFileRecord,
   type ResponseRecord,
   ResponseRepository,
-  type ResponseStatus
+  ResponseStatus
 } from "../../ports/responses.js"
 import { WorkspaceRepository } from "../../ports/workspaces.js"
 import { evaluateFeatures } from "../../workspace/capabilities.js"
 import { loadForm } from "../use-cases.js"
 import { uploadedFilesOf } from "./files.js"
 
-const Status = Schema.Literal("partial", "completed")
 const common = {
   id: Uuid,
-  status: Status,
+  status: ResponseStatus,
   formVersionId: Uuid,
   translationSetId: Schema.NullOr(Uuid),
   responseLocale: Schema.NullOr(Schema.Literal("en", "ko", "ja")),
@@ -151,9 +150,6 @@ export type ClassicFullView = typeof ClassicResponse.Type
 export type InterviewCompactView = typeof InterviewResponseCompact.Type
 export type InterviewFullView = typeof InterviewResponse.Type
 export type ResponseView = typeof AnyResponse.Type
-/** Back-compat names. */
-export type ResponseCompactView = ClassicCompactView
-export type ResponseFullView = ClassicFullView
 
 const decodeStoredInterview = Schema.decodeUnknownOption(StoredInterview)
 const emptyInterview = decodeStoredInterview({}).pipe(Option.getOrThrow)

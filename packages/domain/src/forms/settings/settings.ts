@@ -165,5 +165,3 @@ export const defaultFormSettings = (): FormSettings => Either.getOrThrow(decodeF
 /** `sha256:` + 64 lowercase hex of the canonical JSON of the encoded, default-filled settings. */
 export const settingsSignature = (settings: FormSettings): string =>
   `sha256:${sha256Hex(canonicalJson(encodeFormSettings(settings)))}`
-
-export const SETTINGS_SIGNATURE_PATTERN = /^sha256:[0-9a-f]{64}$/
