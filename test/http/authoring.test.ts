@@ -3,18 +3,13 @@
 // delete; the authorization matrix; and concurrent writers.
 import { FORMS_SCOPES } from "@folio/domain"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { openStorage } from "../support/storage.js"
-import { type RunningApp, startApp } from "../support/app.js"
+import { startAppOn, storageTargets } from "../support/storage.js"
+import type { RunningApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
-import { TEST_DATABASE_URL } from "../storage/targets.js"
 
 type Json = Record<string, unknown>
 
-const targets = [
-  { name: "memory", skip: false },
-  { name: "pglite", skip: false },
-  { name: "postgres", skip: TEST_DATABASE_URL === undefined }
-] as const
+const targets = storageTargets()
 
 const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const definition = (labels: ReadonlyArray<string>) => ({
@@ -27,7 +22,7 @@ for (const target of targets) {
   describe.skipIf(target.skip)(`forms REST API [${target.name}]`, () => {
     let app: RunningApp
     let key: string
-    let cleanup: () => Promise<void> = async () => {}
+    let close: () => Promise<void> = async () => {}
 
     const call = async (method: string, path: string, body?: unknown, auth = key) => {
       const init: RequestInit = {
@@ -47,15 +42,12 @@ for (const target of targets) {
     }
 
     beforeAll(async () => {
-      const opened = await openStorage(target.name)
-      cleanup = opened.drop
-      const storage = opened.storage
-      app = await startApp({ storage, config: { rateLimitPerKey: 100_000 } })
-      key = (await newWorkspaceKey(app, [...FORMS_SCOPES])).key
+      const started = await startAppOn(target.name)
+      ;({ app, key } = started)
+      close = started.close
     }, 120_000)
     afterAll(async () => {
-      await app?.close()
-      await cleanup()
+      await close()
     })
 
     it("runs the whole authoring flow", async () => {

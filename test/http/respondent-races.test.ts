@@ -4,21 +4,16 @@
 // the winners are printed so the numbers can be quoted.
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
-import { FORMS_SCOPES, MAX_REPLACEMENTS, ResponseRepository } from "@folio/domain"
+import { MAX_REPLACEMENTS, ResponseRepository } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { openStorage } from "../support/storage.js"
-import { TEST_DATABASE_URL } from "../storage/targets.js"
-import { type RunningApp, startApp } from "../support/app.js"
-import { bearer, newWorkspaceKey } from "../support/keys.js"
+import { startAppOn, storageTargets } from "../support/storage.js"
+import type { RunningApp } from "../support/app.js"
+import { bearer } from "../support/keys.js"
 
 const TRIALS = 5
 
-const targets = [
-  { name: "memory", skip: false },
-  { name: "pglite", skip: false },
-  { name: "postgres", skip: TEST_DATABASE_URL === undefined }
-] as const
+const targets = storageTargets()
 
 const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const definition = {
@@ -48,7 +43,7 @@ for (const target of targets) {
     let app: RunningApp
     let key: string
     let workspaceId: string
-    let cleanup: () => Promise<void> = async () => {}
+    let close: () => Promise<void> = async () => {}
 
     const request = async (method: string, path: string, body?: unknown, headers = {}) => {
       const response = await fetch(`${app.origin}${path}`, {
@@ -87,15 +82,12 @@ for (const target of targets) {
       )
 
     beforeAll(async () => {
-      const opened = await openStorage(target.name)
-      cleanup = opened.drop
-      const storage = opened.storage
-      app = await startApp({ storage, config: { rateLimitPerKey: 100_000, blobStore: "fs" } })
-      ;({ key, workspaceId } = await newWorkspaceKey(app, [...FORMS_SCOPES]))
+      const started = await startAppOn(target.name, { blobStore: "fs" })
+      ;({ app, key, workspaceId } = started)
+      close = started.close
     }, 120_000)
     afterAll(async () => {
-      await app?.close()
-      await cleanup()
+      await close()
     })
 
     it("an autosave racing the submit never undoes the completion", async () => {

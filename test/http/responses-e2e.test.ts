@@ -2,13 +2,12 @@
 // logic, a scale and a quiz; valid and invalid submissions through the public routes (with a file
 // upload); reads in every projection; summary, report and CSV numbers checked against values
 // computed by hand here; version pinning; continuity and the repeat policy; interview responses.
-import { FORMS_SCOPES, ResponseRepository } from "@folio/domain"
+import { ResponseRepository } from "@folio/domain"
 import { parse } from "csv-parse/sync"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { openStorage } from "../support/storage.js"
-import { TEST_DATABASE_URL } from "../storage/targets.js"
-import { type RunningApp, startApp } from "../support/app.js"
+import { startAppOn, storageTargets } from "../support/storage.js"
+import type { RunningApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 
 type Json = Record<string, unknown> & {
@@ -16,10 +15,7 @@ type Json = Record<string, unknown> & {
   error: Record<string, unknown> & { details: Record<string, unknown> }
 }
 
-const targets = [
-  { name: "pglite", skip: false },
-  { name: "postgres", skip: TEST_DATABASE_URL === undefined }
-] as const
+const targets = storageTargets(["pglite", "postgres"])
 
 const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const choices = [
@@ -132,7 +128,7 @@ for (const target of targets) {
     let app: RunningApp
     let key: string
     let workspaceId: string
-    let cleanup: () => Promise<void> = async () => {}
+    let close: () => Promise<void> = async () => {}
 
     const request = async (
       method: string,
@@ -196,15 +192,12 @@ for (const target of targets) {
       )
 
     beforeAll(async () => {
-      const opened = await openStorage(target.name)
-      cleanup = opened.drop
-      const storage = opened.storage
-      app = await startApp({ storage, config: { rateLimitPerKey: 100_000, blobStore: "fs" } })
-      ;({ key, workspaceId } = await newWorkspaceKey(app, [...FORMS_SCOPES]))
+      const started = await startAppOn(target.name, { blobStore: "fs" })
+      ;({ app, key, workspaceId } = started)
+      close = started.close
     }, 120_000)
     afterAll(async () => {
-      await app?.close()
-      await cleanup()
+      await close()
     })
 
     it("collects valid responses, rejects invalid ones, and reads, summarises and exports them exactly", async () => {

@@ -4,8 +4,11 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
-import type { StorageOverride } from "@folio/app"
+import type { AppConfig, StorageOverride } from "@folio/app"
+import { FORMS_SCOPES } from "@folio/domain"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
+import { startApp } from "./app.js"
+import { newWorkspaceKey } from "./keys.js"
 
 export type StorageName = "memory" | "pglite" | "postgres"
 
@@ -37,3 +40,25 @@ export const openStorage = async (name: StorageName): Promise<OpenedStorage> => 
 
 /** The store a single-target suite runs on: PostgreSQL when configured, else PGlite. */
 export const realStorageName: StorageName = TEST_DATABASE_URL === undefined ? "pglite" : "postgres"
+
+/** Every storage target, PostgreSQL skipped when no server is configured. */
+export const storageTargets = (names: ReadonlyArray<StorageName> = ["memory", "pglite", "postgres"]) =>
+  names.map((name) => ({ name, skip: storageSkipped(name) }))
+
+/**
+ * The app on fresh storage of `name` with a generous key budget (suites send many requests), a
+ * workspace and a key holding every forms scope; `close` stops the app and drops the storage.
+ */
+export const startAppOn = async (name: StorageName, config: Partial<AppConfig> = {}) => {
+  const { storage, drop } = await openStorage(name)
+  const app = await startApp({ storage, config: { rateLimitPerKey: 100_000, ...config } })
+  const owner = await newWorkspaceKey(app, [...FORMS_SCOPES])
+  return {
+    app,
+    ...owner,
+    close: async () => {
+      await app.close()
+      await drop()
+    }
+  }
+}
