@@ -4,6 +4,7 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { Principal } from "../auth/principal.js"
 import type { Page } from "../kernel/cursor.js"
+import { retryOnStale } from "../kernel/retry.js"
 import {
   Conflict,
   Invalid,
@@ -98,27 +99,35 @@ const writeForm = <E, R = IdGen>(
   Effect.gen(function* () {
     const repo = yield* FormRepository
     const caps = yield* currentCapabilities
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const current = yield* loadForm(id)
-      const { form, version } = yield* transition(current, caps, yield* now)
-      if (form === current && version === undefined) return current
-      const saved = yield* repo.save(form, version).pipe(
-        Effect.as(true),
-        Effect.catchIf(
-          (e): e is StaleForm => e instanceof StaleForm,
-          () => Effect.succeed(false)
-        ),
-        Effect.catchIf(
-          (e): e is SlugTaken => e instanceof SlugTaken,
-          (e) => Effect.fail(slugConflict(e.slug))
-        )
-      )
-      if (saved) return form
-    }
-    return yield* new Conflict({
-      message: "the form is being changed concurrently; re-read it and re-apply your change"
-    })
+    return yield* retryOnStale(
+      WRITE_ATTEMPTS,
+      () =>
+        Effect.gen(function* () {
+          const current = yield* loadForm(id)
+          const { form, version } = yield* transition(current, caps, yield* now)
+          if (form === current && version === undefined) return Option.some(current)
+          return yield* repo.save(form, version).pipe(
+            Effect.as(Option.some(form)),
+            Effect.catchIf(
+              (e): e is StaleForm => e instanceof StaleForm,
+              () => Effect.succeed(Option.none())
+            ),
+            Effect.catchIf(
+              (e): e is SlugTaken => e instanceof SlugTaken,
+              (e) => Effect.fail(slugConflict(e.slug))
+            )
+          )
+        }),
+      () =>
+        new Conflict({
+          message: "the form is being changed concurrently; re-read it and re-apply your change"
+        })
+    )
   })
+
+/** Tries of one write that keeps losing races (a changed row, a taken random slug). */
+const WRITE_ATTEMPTS = 5
+const slugExhausted = () => new Conflict({ message: "could not allocate a unique slug; try again" })
 
 const fromEither = <A, E>(either: Either.Either<A, E>) =>
   Either.match(either, { onLeft: Effect.fail, onRight: Effect.succeed })
@@ -162,34 +171,38 @@ export const createFormUseCase = (input: {
     const ids = yield* IdGen
     const repo = yield* FormRepository
     const id = yield* ids.uuidV7
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const record = yield* fromEither(
-        rules.createForm(
-          {
-            id,
-            workspaceId: principal.workspaceId,
-            slug: yield* randomSlug,
-            kind: input.kind,
-            title: input.title,
-            ...(input.definition === undefined ? {} : { definition: input.definition }),
-            ...(input.settings === undefined ? {} : { settings: input.settings })
-          },
-          caps,
-          yield* now
-        )
-      )
-      // Only the slug changes between attempts, so the images are checked once.
-      if (attempt === 0) yield* checkImages(allImageKeys, record)
-      const inserted = yield* repo.insert(record).pipe(
-        Effect.as(true),
-        Effect.catchIf(
-          (e): e is SlugTaken => e instanceof SlugTaken,
-          () => Effect.succeed(false)
-        )
-      )
-      if (inserted) return record
-    }
-    return yield* new Conflict({ message: "could not allocate a unique slug; try again" })
+    return yield* retryOnStale(
+      WRITE_ATTEMPTS,
+      (attempt) =>
+        Effect.gen(function* () {
+          const record = yield* fromEither(
+            rules.createForm(
+              {
+                id,
+                workspaceId: principal.workspaceId,
+                slug: yield* randomSlug,
+                kind: input.kind,
+                title: input.title,
+                ...(input.definition === undefined ? {} : { definition: input.definition }),
+                ...(input.settings === undefined ? {} : { settings: input.settings })
+              },
+              caps,
+              yield* now
+            )
+          )
+          // Only the slug changes between attempts, so the images are checked once.
+          if (attempt === 0) yield* checkImages(allImageKeys, record)
+          const inserted = yield* repo.insert(record).pipe(
+            Effect.as(true),
+            Effect.catchIf(
+              (e): e is SlugTaken => e instanceof SlugTaken,
+              () => Effect.succeed(false)
+            )
+          )
+          return inserted ? Option.some(record) : Option.none()
+        }),
+      slugExhausted
+    )
   })
 
 export const duplicateFormUseCase = (sourceId: string): Effect.Effect<FormRecord, WriteError, Ports> =>
@@ -199,22 +212,26 @@ export const duplicateFormUseCase = (sourceId: string): Effect.Effect<FormRecord
     const ids = yield* IdGen
     const repo = yield* FormRepository
     const id = yield* ids.uuidV7
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const copy = yield* fromEither(
-        rules.duplicateForm(source, { id, slug: yield* randomSlug }, caps, yield* now)
-      )
-      // Re-applied in full: the source may hold keys stored before the check existed.
-      if (attempt === 0) yield* checkImages(allImageKeys, copy)
-      const inserted = yield* repo.insert(copy).pipe(
-        Effect.as(true),
-        Effect.catchIf(
-          (e): e is SlugTaken => e instanceof SlugTaken,
-          () => Effect.succeed(false)
-        )
-      )
-      if (inserted) return copy
-    }
-    return yield* new Conflict({ message: "could not allocate a unique slug; try again" })
+    return yield* retryOnStale(
+      WRITE_ATTEMPTS,
+      (attempt) =>
+        Effect.gen(function* () {
+          const copy = yield* fromEither(
+            rules.duplicateForm(source, { id, slug: yield* randomSlug }, caps, yield* now)
+          )
+          // Re-applied in full: the source may hold keys stored before the check existed.
+          if (attempt === 0) yield* checkImages(allImageKeys, copy)
+          const inserted = yield* repo.insert(copy).pipe(
+            Effect.as(true),
+            Effect.catchIf(
+              (e): e is SlugTaken => e instanceof SlugTaken,
+              () => Effect.succeed(false)
+            )
+          )
+          return inserted ? Option.some(copy) : Option.none()
+        }),
+      slugExhausted
+    )
   })
 
 export const patchDefinition = (

@@ -6,6 +6,7 @@ import { Clock, Effect, Option } from "effect"
 import { constantTimeEqual, sha256Hex, toBase64Url } from "../../kernel/digest.js"
 import { Conflict, Forbidden, type Invalid, NotFound, type StorageError } from "../../kernel/errors.js"
 import { type FormRecord, FormRepository, type FormVersionRecord } from "../../ports/forms.js"
+import { retryOnStale } from "../../kernel/retry.js"
 import { IdGen } from "../../ports/id-gen.js"
 import { type NewResponseRecord, type ResponseRecord, ResponseRepository } from "../../ports/responses.js"
 import type { FormDefinition } from "../definition/definition.js"
@@ -360,11 +361,17 @@ export const saveAnswers = (
 > =>
   Effect.gen(function* () {
     const published = yield* loadPublishedForm(slug)
-    for (let attempt = 1; ; attempt++) {
-      const current = yield* loadOwnResponse(published, responseId, token)
-      if (attempt > 1 && current.status === "completed") return yield* completedMeanwhile()
-      const written = yield* writeAnswers(published, current, answers, complete)
-      if (Option.isSome(written)) return written.value
-      if (current.status === "completed" || attempt >= SAVE_ATTEMPTS) return yield* changedMeanwhile()
-    }
+    return yield* retryOnStale(
+      SAVE_ATTEMPTS,
+      (attempt) =>
+        Effect.gen(function* () {
+          const current = yield* loadOwnResponse(published, responseId, token)
+          if (attempt > 0 && current.status === "completed") return yield* completedMeanwhile()
+          const written = yield* writeAnswers(published, current, answers, complete)
+          // An edit of a completed response that lost is not retried.
+          if (Option.isNone(written) && current.status === "completed") return yield* changedMeanwhile()
+          return written
+        }),
+      changedMeanwhile
+    )
   })
