@@ -159,6 +159,33 @@ export const listForms = (query: FormListQuery) =>
     )
   })
 
+/**
+ * Inserts a new form built for a random slug, drawing another slug when one is taken (a few times).
+ * Its image keys are checked in full on the first try: only the slug changes between tries. For a
+ * duplicate that re-applies the check, since the source may hold keys stored before it existed.
+ */
+const insertWithRandomSlug = (
+  build: (slug: string, at: Date) => Either.Either<FormRecord, Invalid | Unprocessable>
+): Effect.Effect<FormRecord, WriteError, Ports> =>
+  Effect.flatMap(FormRepository, (repo) =>
+    retryOnStale(
+      WRITE_ATTEMPTS,
+      (attempt) =>
+        Effect.gen(function* () {
+          const record = yield* fromEither(build(yield* randomSlug, yield* now))
+          if (attempt === 0) yield* checkImages(allImageKeys, record)
+          return yield* repo.insert(record).pipe(
+            Effect.as(Option.some(record)),
+            Effect.catchIf(
+              (e): e is SlugTaken => e instanceof SlugTaken,
+              () => Effect.succeed(Option.none())
+            )
+          )
+        }),
+      slugExhausted
+    )
+  )
+
 export const createFormUseCase = (input: {
   readonly kind: FormKind
   readonly title: string
@@ -168,40 +195,21 @@ export const createFormUseCase = (input: {
   Effect.gen(function* () {
     const principal = yield* Principal
     const caps = yield* currentCapabilities
-    const ids = yield* IdGen
-    const repo = yield* FormRepository
-    const id = yield* ids.uuidV7
-    return yield* retryOnStale(
-      WRITE_ATTEMPTS,
-      (attempt) =>
-        Effect.gen(function* () {
-          const record = yield* fromEither(
-            rules.createForm(
-              {
-                id,
-                workspaceId: principal.workspaceId,
-                slug: yield* randomSlug,
-                kind: input.kind,
-                title: input.title,
-                ...(input.definition === undefined ? {} : { definition: input.definition }),
-                ...(input.settings === undefined ? {} : { settings: input.settings })
-              },
-              caps,
-              yield* now
-            )
-          )
-          // Only the slug changes between attempts, so the images are checked once.
-          if (attempt === 0) yield* checkImages(allImageKeys, record)
-          const inserted = yield* repo.insert(record).pipe(
-            Effect.as(true),
-            Effect.catchIf(
-              (e): e is SlugTaken => e instanceof SlugTaken,
-              () => Effect.succeed(false)
-            )
-          )
-          return inserted ? Option.some(record) : Option.none()
-        }),
-      slugExhausted
+    const id = yield* Effect.flatMap(IdGen, (ids) => ids.uuidV7)
+    return yield* insertWithRandomSlug((slug, at) =>
+      rules.createForm(
+        {
+          id,
+          workspaceId: principal.workspaceId,
+          slug,
+          kind: input.kind,
+          title: input.title,
+          ...(input.definition === undefined ? {} : { definition: input.definition }),
+          ...(input.settings === undefined ? {} : { settings: input.settings })
+        },
+        caps,
+        at
+      )
     )
   })
 
@@ -209,29 +217,8 @@ export const duplicateFormUseCase = (sourceId: string): Effect.Effect<FormRecord
   Effect.gen(function* () {
     const source = yield* loadForm(sourceId)
     const caps = yield* currentCapabilities
-    const ids = yield* IdGen
-    const repo = yield* FormRepository
-    const id = yield* ids.uuidV7
-    return yield* retryOnStale(
-      WRITE_ATTEMPTS,
-      (attempt) =>
-        Effect.gen(function* () {
-          const copy = yield* fromEither(
-            rules.duplicateForm(source, { id, slug: yield* randomSlug }, caps, yield* now)
-          )
-          // Re-applied in full: the source may hold keys stored before the check existed.
-          if (attempt === 0) yield* checkImages(allImageKeys, copy)
-          const inserted = yield* repo.insert(copy).pipe(
-            Effect.as(true),
-            Effect.catchIf(
-              (e): e is SlugTaken => e instanceof SlugTaken,
-              () => Effect.succeed(false)
-            )
-          )
-          return inserted ? Option.some(copy) : Option.none()
-        }),
-      slugExhausted
-    )
+    const id = yield* Effect.flatMap(IdGen, (ids) => ids.uuidV7)
+    return yield* insertWithRandomSlug((slug, at) => rules.duplicateForm(source, { id, slug }, caps, at))
   })
 
 export const patchDefinition = (
