@@ -29,12 +29,11 @@ import {
   STATUS_OF_CODE
 } from "./errors.js"
 
-export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES
 /** Image uploads: one byte over the domain's limit is enough to tell "too large" from "exactly at it". */
-export const MAX_ASSET_BODY_BYTES = MAX_ASSET_BYTES + 1
+const MAX_ASSET_BODY_BYTES = MAX_ASSET_BYTES + 1
 
 /** Respondent uploads may carry the largest maxSizeMb; the block's own limit is checked after. */
-export const MAX_RESPONDENT_FILE_BODY_BYTES = MAX_RESPONDENT_FILE_BYTES + 1
+const MAX_RESPONDENT_FILE_BODY_BYTES = MAX_RESPONDENT_FILE_BYTES + 1
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^$|()[\]{}\\]/g, "\\$&")
 
@@ -59,21 +58,35 @@ const RESPONDENT_FILE_ROUTE = endpointRoute("respondent", "upload")
  */
 const MCP_ROUTE = routePattern("/forms/mcp")
 
-/** Every other route with a body takes JSON: uploads take raw bytes, MCP speaks JSON-RPC. */
-const takesJson = (url: string) =>
-  !ASSET_ROUTE.test(url) && !RESPONDENT_FILE_ROUTE.test(url) && !MCP_ROUTE.test(url)
-
-export const bodyLimitFor = (method: string, url: string): number =>
-  method !== "POST"
-    ? MAX_BODY_BYTES
-    : ASSET_ROUTE.test(url)
-      ? MAX_ASSET_BODY_BYTES
-      : RESPONDENT_FILE_ROUTE.test(url)
-        ? MAX_RESPONDENT_FILE_BODY_BYTES
-        : MAX_BODY_BYTES
-
 /** Methods whose requests carry no body: nothing to cap. */
 const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"])
+
+/**
+ * What a request's body is, told once per request: none (bodyless methods), raw upload bytes, MCP's
+ * JSON-RPC (checked by its endpoint), or JSON (every other route).
+ */
+type BodyKind = "none" | "asset" | "respondentFile" | "mcp" | "json"
+
+const bodyKindOf = (method: string, url: string): BodyKind =>
+  BODYLESS.has(method)
+    ? "none"
+    : ASSET_ROUTE.test(url)
+      ? "asset"
+      : RESPONDENT_FILE_ROUTE.test(url)
+        ? "respondentFile"
+        : MCP_ROUTE.test(url)
+          ? "mcp"
+          : "json"
+
+/** Uploads (POST only) may carry their own size; every other body is capped at 1 MiB. */
+const bodyLimitOf = (method: string, kind: BodyKind): number =>
+  method !== "POST"
+    ? MAX_REQUEST_BODY_BYTES
+    : kind === "asset"
+      ? MAX_ASSET_BODY_BYTES
+      : kind === "respondentFile"
+        ? MAX_RESPONDENT_FILE_BODY_BYTES
+        : MAX_REQUEST_BODY_BYTES
 
 export const envelopeResponse = (error: ApiError, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(
@@ -85,13 +98,13 @@ const tagOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" ? u._tag : undefined
 
 const bodyTooLarge = (limit: number) =>
-  payloadTooLarge(`request body exceeds ${limit === MAX_BODY_BYTES ? limit : limit - 1} bytes`)
+  payloadTooLarge(`request body exceeds ${limit === MAX_REQUEST_BODY_BYTES ? limit : limit - 1} bytes`)
 
 /** A body that could not be read or parsed: too large when the reader says so, else not JSON. */
 const describeRequestError = (error: { readonly cause?: unknown; readonly description?: string }) => {
   const text = `${error.description ?? ""} ${String((error.cause as { message?: string } | undefined)?.message ?? "")}`
   return /max|exceed|large|limit/i.test(text)
-    ? payloadTooLarge(`request body exceeds ${MAX_BODY_BYTES} bytes`)
+    ? payloadTooLarge(`request body exceeds ${MAX_REQUEST_BODY_BYTES} bytes`)
     : invalid("request body is not valid JSON")
 }
 
@@ -121,7 +134,7 @@ const decodeFailure = (fallback: {
   })
 
 /** Any failure of the API as an envelope response. */
-export const failureToResponse = (
+const failureToResponse = (
   cause: Cause.Cause<unknown>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> => {
   const failure = Cause.failureOption(cause)
@@ -232,14 +245,26 @@ const invalidAnswer = (message: string, issues: ReadonlyArray<Issue>) =>
 const guarded = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   request: HttpServerRequest.HttpServerRequest,
+  kind: BodyKind,
+  limit: number
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E | unknown, R> => {
+  // Only `%00` can put unstorable text in a URL: Node refuses raw NUL and non-ASCII bytes,
+  // decodeURIComponent throws on encoded surrogates and URLSearchParams replaces them. So the scan
+  // runs only then, and a bodyless request otherwise goes straight to its route.
+  if (request.url.includes("%00") && !MCP_ROUTE.test(request.url)) {
+    const inUrl = urlIssues(request.url)
+    if (inUrl.length > 0) return invalidAnswer("the URL holds text that cannot be stored", inUrl)
+  }
+  return kind === "none" ? app : guardedBody(app, request, kind, limit)
+}
+
+const guardedBody = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+  request: HttpServerRequest.HttpServerRequest,
+  kind: BodyKind,
   limit: number
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E | unknown, R> =>
   Effect.gen(function* () {
-    if (!MCP_ROUTE.test(request.url)) {
-      const inUrl = urlIssues(request.url)
-      if (inUrl.length > 0) return yield* invalidAnswer("the URL holds text that cannot be stored", inUrl)
-    }
-    if (BODYLESS.has(request.method)) return yield* app
     let current = request
     if (
       request.headers["transfer-encoding"] !== undefined &&
@@ -250,7 +275,7 @@ const guarded = <E, R>(
         return envelopeResponse(bodyTooLarge(limit), read.drained ? {} : { connection: "close" })
       current = read.request
     }
-    if (takesJson(request.url)) {
+    if (kind === "json") {
       const type = contentTypeOf(request.headers)
       const hasBody =
         request.headers["transfer-encoding"] !== undefined ||
@@ -283,15 +308,16 @@ export const EnvelopeMiddlewareLive = HttpApiBuilder.middleware((app) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     const incoming = request.headers["x-request-id"]
     const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
-    const limit = bodyLimitFor(request.method, request.url)
+    const kind = bodyKindOf(request.method, request.url)
+    const limit = bodyLimitOf(request.method, kind)
     const length = Number(request.headers["content-length"] ?? "0")
     const answer =
       Number.isFinite(length) && length > limit
         ? Effect.succeed(envelopeResponse(bodyTooLarge(limit)))
-        : (BODYLESS.has(request.method)
-            ? guarded(app, request, limit)
+        : (kind === "none"
+            ? guarded(app, request, kind, limit)
             : Effect.provideService(
-                guarded(app, request, limit),
+                guarded(app, request, kind, limit),
                 HttpIncomingMessage.MaxBodySize,
                 Option.some(FileSystem.Size(limit))
               )
