@@ -3,7 +3,7 @@
 // value-free issues (rule, expected, allowed), a request that failed decoding is decoded again here
 // against its endpoint's schemas: path, body, headers and query, every issue of each. This runs only
 // on the failure path.
-import type { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { type HttpApi, type HttpApiEndpoint, type HttpApiGroup, HttpServerRequest } from "@effect/platform"
 import { type Issue, issuesOf } from "@folio/domain"
 import { Either, Option, ParseResult, type Schema } from "effect"
 
@@ -73,11 +73,7 @@ export const makeDecodeIssues = (api: HttpApi.HttpApi.Any) => {
         return pattern === actual
       })
       if (!matches) continue
-      const query: Record<string, string | Array<string>> = {}
-      for (const key of new Set(url.searchParams.keys())) {
-        const values = url.searchParams.getAll(key)
-        query[key] = values.length === 1 ? (values[0] as string) : values
-      }
+      const query = HttpServerRequest.searchParamsFromURL(url)
       const { endpoint } = route
       return [
         ...issuesFor(endpoint.pathSchema, params),

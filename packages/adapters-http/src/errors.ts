@@ -4,14 +4,17 @@ import { HttpApiSchema } from "@effect/platform"
 import { type DomainError, type ErrorBody, errorBody, Issue } from "@folio/domain"
 import { Schema } from "effect"
 
-const body = <Code extends string>(code: Code) =>
-  Schema.Struct({
-    code: Schema.Literal(code),
-    message: Schema.String,
-    details: Schema.optional(Schema.Unknown)
-  })
+/** The envelope of one code whose `details` has a documented shape. */
+const envelopeWith = <Code extends string, Details extends Schema.Struct.Field>(
+  code: Code,
+  details: Details
+) => ({
+  ok: Schema.Literal(false),
+  error: Schema.Struct({ code: Schema.Literal(code), message: Schema.String, details })
+})
 
-const envelope = <Code extends string>(code: Code) => ({ ok: Schema.Literal(false), error: body(code) })
+/** The envelope of one code with free-form, optional `details`. */
+const envelope = <Code extends string>(code: Code) => envelopeWith(code, Schema.optional(Schema.Unknown))
 
 export class UnauthorizedError extends Schema.Class<UnauthorizedError>("UnauthorizedError")(
   envelope("unauthorized"),
@@ -27,14 +30,7 @@ export class NotFoundError extends Schema.Class<NotFoundError>("NotFoundError")(
 ) {}
 // `invalid` documents its issues (path, rule, expected, allowed), so clients can rely on them.
 export class InvalidError extends Schema.Class<InvalidError>("InvalidError")(
-  {
-    ok: Schema.Literal(false),
-    error: Schema.Struct({
-      code: Schema.Literal("invalid"),
-      message: Schema.String,
-      details: Schema.optional(Schema.Struct({ issues: Schema.Array(Issue) }))
-    })
-  },
+  envelopeWith("invalid", Schema.optional(Schema.Struct({ issues: Schema.Array(Issue) }))),
   HttpApiSchema.annotations({ status: 400 })
 ) {}
 export class ConflictError extends Schema.Class<ConflictError>("ConflictError")(
@@ -64,14 +60,10 @@ export class InternalError extends Schema.Class<InternalError>("InternalError")(
 
 /** Public respondent routes: the form is not taking responses (410), with the author's message. */
 export class ClosedError extends Schema.Class<ClosedError>("ClosedError")(
-  {
-    ok: Schema.Literal(false),
-    error: Schema.Struct({
-      code: Schema.Literal("closed"),
-      message: Schema.String,
-      details: Schema.Struct({ reason: Schema.Literal("not_accepting", "closed_at", "max_responses") })
-    })
-  },
+  envelopeWith(
+    "closed",
+    Schema.Struct({ reason: Schema.Literal("not_accepting", "closed_at", "max_responses") })
+  ),
   HttpApiSchema.annotations({ status: 410 })
 ) {}
 

@@ -5,8 +5,6 @@ import { Effect } from "effect"
 import { FORMS_API_PREFIX } from "./api.js"
 import { formsOpenApiDocument } from "./openapi-document.js"
 
-export { formsOpenApiDocument }
-
 export const OpenApiRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const document = formsOpenApiDocument()

@@ -10,16 +10,10 @@ const refused = "this route takes no body, or an empty object"
 export const requireEmptyBody: Effect.Effect<void, InvalidError, HttpServerRequest.HttpServerRequest> =
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const text = yield* request.text.pipe(
-      Effect.mapError(() => invalid("the request body could not be read"))
-    )
-    if (text.trim() === "") return
-    let body: unknown
-    try {
-      body = JSON.parse(text)
-    } catch {
-      return yield* Effect.fail(invalid("request body is not valid JSON"))
-    }
+    // The envelope middleware has already refused a body that is not JSON (whitespace included).
+    const text = yield* Effect.orDie(request.text)
+    if (text === "") return
+    const body: unknown = JSON.parse(text)
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
       return yield* Effect.fail(invalid(refused, [{ path: [], rule: "object" }]))
     }
