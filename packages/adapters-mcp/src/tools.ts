@@ -125,7 +125,7 @@ const formsQuery = tool({
       switch (input.action) {
         case "search": {
           const page = yield* listForms({
-            limit: input.limit ?? PAGE_SIZE.forms,
+            limit: input.limit,
             cursor: input.cursor,
             search: input.search,
             kind: input.kind,
@@ -144,7 +144,7 @@ const formsQuery = tool({
         case "versions": {
           yield* need(input, input.action, ["formId"])
           const page = yield* listVersions(input.formId ?? "", {
-            limit: input.limit ?? PAGE_SIZE.versions,
+            limit: input.limit,
             cursor: input.cursor
           })
           return {
@@ -321,7 +321,7 @@ const responsesQuery = tool({
         case "list": {
           const page = yield* listResponses(
             input.formId,
-            { limit: input.limit ?? PAGE_SIZE.responses, cursor: input.cursor, status: "completed" },
+            { limit: input.limit, cursor: input.cursor, status: "completed" },
             { projection: "compact", fileUrl: context.fileUrl }
           )
           return {

@@ -14,7 +14,6 @@ import {
   duplicateFormUseCase,
   getResponse,
   getVersion,
-  PAGE_SIZE,
   listResponses,
   listForms,
   listVersions,
@@ -71,7 +70,7 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
           "listForms",
           Effect.map(
             listForms({
-              limit: urlParams.limit ?? PAGE_SIZE.forms,
+              limit: urlParams.limit,
               cursor: urlParams.cursor,
               search: urlParams.search,
               kind: urlParams.kind,
@@ -103,9 +102,8 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
       .handle("listVersions", ({ path, urlParams }) =>
         guarded(
           "listVersions",
-          Effect.map(
-            listVersions(path.id, { limit: urlParams.limit ?? PAGE_SIZE.versions, cursor: urlParams.cursor }),
-            (page) => data({ items: page.items.map(toVersionSummaryView), nextCursor: page.nextCursor })
+          Effect.map(listVersions(path.id, { limit: urlParams.limit, cursor: urlParams.cursor }), (page) =>
+            data({ items: page.items.map(toVersionSummaryView), nextCursor: page.nextCursor })
           )
         )
       )
@@ -155,7 +153,7 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
             listResponses(
               path.id,
               {
-                limit: urlParams.limit ?? PAGE_SIZE.responses,
+                limit: urlParams.limit,
                 cursor: urlParams.cursor,
                 status: urlParams.status
               },

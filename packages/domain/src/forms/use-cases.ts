@@ -37,7 +37,7 @@ import {
   sniffImage
 } from "./assets.js"
 import * as rules from "./form.js"
-import { MAX_ASSET_BYTES } from "./limits.js"
+import { MAX_ASSET_BYTES, PAGE_SIZE } from "./limits.js"
 
 type Ports = FormRepository | WorkspaceRepository | IdGen | Principal | BlobStore
 type WriteError = Conflict | Invalid | Unprocessable | NotFound | StorageError
@@ -151,10 +151,12 @@ const definitionKeys = (form: FormRecord) => definitionImageKeys(form.draftDefin
 const settingsKeys = (form: FormRecord) => settingsImageKeys(form.settings)
 const allImageKeys = (form: FormRecord) => [...definitionKeys(form), ...settingsKeys(form)]
 
-export const listForms = (query: FormListQuery) =>
+/** A page of the workspace's forms; `limit` defaults to the spec's page size. */
+export const listForms = (query: Omit<FormListQuery, "limit"> & { readonly limit?: number | undefined }) =>
   Effect.gen(function* () {
     const principal = yield* Principal
-    return yield* Effect.flatMap(FormRepository, (r) => r.list(principal.workspaceId, query)).pipe(
+    const page = { ...query, limit: query.limit ?? PAGE_SIZE.forms }
+    return yield* Effect.flatMap(FormRepository, (r) => r.list(principal.workspaceId, page)).pipe(
       Effect.catchTag("InvalidCursor", () => Effect.fail(invalidCursor()))
     )
   })
@@ -328,7 +330,7 @@ export const deleteForm = (id: string) =>
 
 export const listVersions = (
   id: string,
-  query: { readonly limit: number; readonly cursor?: string | undefined }
+  query: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
 ): Effect.Effect<
   Page<Omit<FormVersionRecord, "definition">>,
   NotFound | Invalid | StorageError,
@@ -337,7 +339,7 @@ export const listVersions = (
   Effect.gen(function* () {
     const form = yield* loadForm(id)
     return yield* Effect.flatMap(FormRepository, (r) =>
-      r.listVersions(form.workspaceId, form.id, query)
+      r.listVersions(form.workspaceId, form.id, { ...query, limit: query.limit ?? PAGE_SIZE.versions })
     ).pipe(
       Effect.catchIf(
         (e): e is InvalidCursor =>

@@ -13,6 +13,7 @@ import {
 } from "../../ports/responses.js"
 import { WorkspaceRepository } from "../../ports/workspaces.js"
 import { evaluateFeatures } from "../../workspace/capabilities.js"
+import { PAGE_SIZE } from "../limits.js"
 import { loadForm } from "../use-cases.js"
 import { uploadedFilesOf } from "./files.js"
 
@@ -286,7 +287,8 @@ const requirePartialAccess: Effect.Effect<void, Forbidden | StorageError, Princi
 export const listResponses = (
   formId: string,
   query: {
-    readonly limit: number
+    /** Defaults to the spec's page size for responses. */
+    readonly limit?: number | undefined
     readonly cursor?: string | undefined
     readonly status?: ResponseStatus | undefined
   },
@@ -301,7 +303,11 @@ export const listResponses = (
     const status = query.status ?? "completed"
     if (status === "partial") yield* requirePartialAccess
     const page = yield* Effect.flatMap(ResponseRepository, (r) =>
-      r.list(form.workspaceId, form.id, { limit: query.limit, cursor: query.cursor, status })
+      r.list(form.workspaceId, form.id, {
+        limit: query.limit ?? PAGE_SIZE.responses,
+        cursor: query.cursor,
+        status
+      })
     ).pipe(
       Effect.catchIf(
         (e): e is InvalidCursor =>
