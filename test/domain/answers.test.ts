@@ -9,7 +9,8 @@ import {
   validateAnswers,
   visibleBlocks
 } from "@folio/domain"
-import { Either, FastCheck as fc } from "effect"
+import { Result } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { abc, blk } from "./builders.js"
 import { validDefinitionArb } from "./arbitraries.js"
@@ -18,7 +19,7 @@ const choices = abc
 const consent = { items: ["Use"], purpose: "Research", retentionPeriod: "1y", refusalNotice: "No" }
 
 const definition = (extra: Record<string, unknown> = {}): FormDefinition =>
-  Either.getOrThrow(
+  Result.getOrThrow(
     decodeFormDefinition({
       schemaVersion: 1,
       blocks: [
@@ -78,16 +79,16 @@ const valid = {
 
 const rulesOf = (input: unknown, def = definition(), params?: Record<string, string>) => {
   const r = validateAnswers(def, input, { final: true, ...(params === undefined ? {} : { params }) })
-  return Either.isLeft(r) ? r.left.issues.map((i) => `${i.path[1]}:${i.rule}`) : []
+  return Result.isFailure(r) ? r.failure.issues.map((i) => `${i.path[1]}:${i.rule}`) : []
 }
 
 describe("answer shapes (forms-api.md answer table)", () => {
   it("accepts a valid answer for every input block type and fills hidden fields", () => {
     const r = validateAnswers(definition(), valid, { final: true, params: { utm_source: "newsletter" } })
-    expect(Either.isRight(r)).toBe(true)
-    if (Either.isRight(r)) expect(r.right[blk(18)]).toBe("newsletter")
+    expect(Result.isSuccess(r)).toBe(true)
+    if (Result.isSuccess(r)) expect(r.success[blk(18)]).toBe("newsletter")
     const d = validateAnswers(definition(), valid, { final: true })
-    expect(Either.isRight(d) && d.right[blk(18)]).toBe("direct")
+    expect(Result.isSuccess(d) && d.success[blk(18)]).toBe("direct")
   })
 
   it.each([
@@ -123,7 +124,7 @@ describe("answer shapes (forms-api.md answer table)", () => {
   it("requires required blocks only on completion", () => {
     const { [blk(1)]: _, ...withoutName } = valid
     expect(rulesOf(withoutName)).toEqual([`${blk(1)}:required`])
-    expect(Either.isRight(validateAnswers(definition(), withoutName, { final: false }))).toBe(true)
+    expect(Result.isSuccess(validateAnswers(definition(), withoutName, { final: false }))).toBe(true)
   })
 })
 
@@ -145,7 +146,7 @@ describe("branching", () => {
 
   it("does not require a required block that logic hid", () => {
     const def = logic([rule(blk(3), "eq", "b", [{ type: "hide", target: blk(12) }])])
-    const d = Either.getOrThrow(
+    const d = Result.getOrThrow(
       decodeFormDefinition({
         ...def,
         blocks: def.blocks.map((b) => (b.id === blk(12) ? { ...b, required: true } : b))
@@ -160,7 +161,7 @@ describe("branching", () => {
     expect(visibleBlocks(def, { [blk(7)]: 1 }).has(blk(13))).toBe(false)
     expect(visibleBlocks(def, { [blk(7)]: 4 }).has(blk(13))).toBe(true)
     const r = validateAnswers(def, { ...valid, [blk(7)]: 1 }, { final: true })
-    expect(Either.isRight(r) && r.right[blk(13)]).toBe(undefined)
+    expect(Result.isSuccess(r) && r.success[blk(13)]).toBe(undefined)
   })
 
   it("skips forward with skip_to and ends with skip_to_end", () => {
@@ -243,12 +244,12 @@ describe("properties", () => {
           })
         )
         const r = validateAnswers(def, answers, { final: false })
-        expect(Either.isRight(r)).toBe(true)
+        expect(Result.isSuccess(r)).toBe(true)
         const target = answerable.filter((block) => block.id in answers)[n % Math.max(1, answerable.length)]
         fc.pre(target !== undefined)
         if (target === undefined) return
         const broken = validateAnswers(def, { ...answers, [target.id]: { not: "valid" } }, { final: false })
-        expect(Either.isLeft(broken) && broken.left.issues.map((i) => i.path[1])).toEqual([target.id])
+        expect(Result.isFailure(broken) && broken.failure.issues.map((i) => i.path[1])).toEqual([target.id])
       }),
       { numRuns: 60 }
     )

@@ -1,6 +1,6 @@
 // Small builders shared by the domain tests: block ids, a three-choice list, strict decoding.
 import { decodeFormDefinition, type FormDefinition } from "@folio/domain"
-import { Either } from "effect"
+import { Result } from "effect"
 
 export const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 
@@ -13,6 +13,6 @@ export const abc = [
 /** Decodes a definition a test wrote by hand; a mistake in the fixture fails loudly with its issues. */
 export const definitionOf = (input: unknown): FormDefinition => {
   const result = decodeFormDefinition(input)
-  if (Either.isLeft(result)) throw new Error(JSON.stringify(result.left.issues))
-  return result.right
+  if (Result.isFailure(result)) throw new Error(JSON.stringify(result.failure.issues))
+  return result.success
 }

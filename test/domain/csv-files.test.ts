@@ -3,7 +3,7 @@
 // and the insight candidates' ranking.
 import { acceptsType, cleanFilename, csvCell, csvLine, rankCandidates, sniffFileType } from "@folio/domain"
 import { parse } from "csv-parse/sync"
-import { FastCheck as fc } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 
 const FORMULA = /^[=+\-@\t\r]/

@@ -10,24 +10,25 @@ import {
   type Issue,
   STRICT_ALL
 } from "@folio/domain"
-import { Either, FastCheck as fc, Schema } from "effect"
+import { Result, Schema } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { makeAjv } from "../support/ajv.js"
+import { makeAjv2020 } from "../support/ajv.js"
 import { definitionShape, validDefinitionArb } from "./arbitraries.js"
 
 const issuesOf = (input: unknown): ReadonlyArray<Issue> => {
   const result = decodeFormDefinition(input)
-  return Either.isLeft(result) ? result.left.issues : []
+  return Result.isFailure(result) ? result.failure.issues : []
 }
 const hasIssue = (input: unknown, path: ReadonlyArray<string | number>, rule?: string) =>
   issuesOf(input).some(
     (i) => JSON.stringify(i.path) === JSON.stringify(path) && (rule === undefined || i.rule === rule)
   )
 
-const shapeDecode = Schema.decodeUnknownEither(FormDefinition, STRICT_ALL)
+const shapeDecode = Schema.decodeUnknownResult(FormDefinition, STRICT_ALL)
 const encodeShape = Schema.encodeSync(FormDefinition)
 
-const ajv = makeAjv()
+const ajv = makeAjv2020()
 const ajvValidate = ajv.compile(formDefinitionJsonSchema)
 
 const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
@@ -56,8 +57,8 @@ describe("FormDefinition round trips (arbitraries from the schema)", () => {
       fc.property(definitionShape, (def) => {
         const encoded = encodeShape(def)
         const again = shapeDecode(encoded)
-        expect(Either.isRight(again)).toBe(true)
-        expect(Either.getOrThrow(again)).toEqual(def)
+        expect(Result.isSuccess(again)).toBe(true)
+        expect(Result.getOrThrow(again)).toEqual(def)
       }),
       { numRuns: 60 }
     )
@@ -68,9 +69,9 @@ describe("FormDefinition round trips (arbitraries from the schema)", () => {
       fc.property(validDefinitionArb, (def) => {
         const encoded = encodeFormDefinition(def)
         const decoded = decodeFormDefinition(JSON.parse(JSON.stringify(encoded)))
-        if (Either.isLeft(decoded)) throw new Error(JSON.stringify(decoded.left.issues))
+        if (Result.isFailure(decoded)) throw new Error(JSON.stringify(decoded.failure.issues))
         // Compared as canonical JSON: the wire cannot carry -0, which toEqual tells apart from 0.
-        expect(canonicalJson(decoded.right)).toBe(canonicalJson(def))
+        expect(canonicalJson(decoded.success)).toBe(canonicalJson(def))
         expect(ajvValidate(encoded)).toBe(true)
       }),
       { numRuns: 60 }
@@ -167,7 +168,7 @@ describe("mutations: one broken rule is reported at its path", () => {
   it("a 201st block", () => {
     const blocks = Array.from({ length: 201 }, (_, i) => ({ id: blk(i), type: "short_text", label: "Q" }))
     expect(hasIssue({ schemaVersion: 1, blocks }, ["blocks"], "maxItems")).toBe(true)
-    expect(Either.isRight(decodeFormDefinition({ schemaVersion: 1, blocks: blocks.slice(0, 200) }))).toBe(
+    expect(Result.isSuccess(decodeFormDefinition({ schemaVersion: 1, blocks: blocks.slice(0, 200) }))).toBe(
       true
     )
   })
@@ -237,8 +238,8 @@ describe("semantic checks", () => {
     expect(hasIssue(def, ["blocks", 1, "options", "choices"], "matrixRowChoices")).toBe(true)
     const ok = { ...def, blocks: [def.blocks[0], { ...def.blocks[0], id: blk(2) }] }
     const decoded = decodeFormDefinition(ok)
-    expect(Either.isRight(decoded)).toBe(true)
-    if (Either.isRight(decoded)) expect([...definitionFeatures(decoded.right)]).toEqual(["matrix"])
+    expect(Result.isSuccess(decoded)).toBe(true)
+    if (Result.isSuccess(decoded)) expect([...definitionFeatures(decoded.success)]).toEqual(["matrix"])
   })
 
   it("checks scale blocks exist and are scorable, and reverse is a subset", () => {
@@ -251,8 +252,8 @@ describe("semantic checks", () => {
 describe("the spec's table, value by value", () => {
   const decodeOne = (block: Record<string, unknown>) => {
     const result = decodeFormDefinition({ schemaVersion: 1, blocks: [block] })
-    if (Either.isLeft(result)) throw new Error(JSON.stringify(result.left.issues))
-    return result.right.blocks[0] as unknown as Record<string, unknown> & { options: Record<string, unknown> }
+    if (Result.isFailure(result)) throw new Error(JSON.stringify(result.failure.issues))
+    return result.success.blocks[0] as unknown as Record<string, unknown> & { options: Record<string, unknown> }
   }
   const consent = {
     items: ["Data use"],
@@ -428,14 +429,14 @@ describe("the spec's table, value by value", () => {
         }
       ]
     })
-    expect(Either.isRight(d) && d.right.logic[0]?.match).toBe("all")
+    expect(Result.isSuccess(d) && d.success.logic[0]?.match).toBe("all")
     expect(
-      Either.isRight(decodeFormDefinition(base())) && Either.getOrThrow(decodeFormDefinition(base())).logic
+      Result.isSuccess(decodeFormDefinition(base())) && Result.getOrThrow(decodeFormDefinition(base())).logic
     ).toEqual([])
   })
 
-  it("the exported JSON Schema is valid draft-07 and forbids unknown keys", () => {
-    expect(formDefinitionJsonSchema.$schema).toBe("http://json-schema.org/draft-07/schema#")
+  it("the exported JSON Schema is valid 2020-12 and forbids unknown keys", () => {
+    expect(formDefinitionJsonSchema.$schema).toBe("https://json-schema.org/draft/2020-12/schema")
     expect(ajv.validateSchema(formDefinitionJsonSchema)).toBe(true)
     expect(ajvValidate(base())).toBe(true)
     expect(ajvValidate({ ...base(), extra: 1 })).toBe(false)

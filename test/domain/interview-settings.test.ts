@@ -16,22 +16,23 @@ import {
   STRICT_ALL,
   settingsSignature
 } from "@folio/domain"
-import { Either, FastCheck as fc, Schema } from "effect"
+import { Result, Schema } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { makeAjv } from "../support/ajv.js"
+import { makeAjv2020 } from "../support/ajv.js"
 import { interviewArb, settingsArb } from "./arbitraries.js"
 
-const ajv = makeAjv()
+const ajv = makeAjv2020()
 
-const roundTrip = <A, I>(schema: Schema.Schema<A, I>, arb: fc.Arbitrary<A>, jsonSchema: object) => {
+const roundTrip = <S extends Schema.Codec<unknown, unknown>>(schema: S, arb: fc.Arbitrary<S["Type"]>, jsonSchema: object) => {
   const validate = ajv.compile(jsonSchema)
   const encode = Schema.encodeSync(schema)
-  const decode = Schema.decodeUnknownEither(schema, STRICT_ALL)
+  const decode = Schema.decodeUnknownResult(schema, STRICT_ALL)
   fc.assert(
     fc.property(arb, (value) => {
       const encoded = JSON.parse(JSON.stringify(encode(value)))
       // Compared as canonical JSON: the wire cannot carry -0, which toEqual tells apart from 0.
-      expect(canonicalJson(Either.getOrThrow(decode(encoded)))).toBe(canonicalJson(value))
+      expect(canonicalJson(Result.getOrThrow(decode(encoded)))).toBe(canonicalJson(value))
       if (!validate(encoded)) throw new Error(JSON.stringify(validate.errors))
     }),
     { numRuns: 60 }
@@ -39,8 +40,8 @@ const roundTrip = <A, I>(schema: Schema.Schema<A, I>, arb: fc.Arbitrary<A>, json
 }
 
 const issuePaths = (
-  result: Either.Either<unknown, { issues: ReadonlyArray<{ path: ReadonlyArray<unknown>; rule: string }> }>
-) => (Either.isLeft(result) ? result.left.issues.map((i) => JSON.stringify(i.path)) : [])
+  result: Result.Result<unknown, { issues: ReadonlyArray<{ path: ReadonlyArray<unknown>; rule: string }> }>
+) => (Result.isFailure(result) ? result.failure.issues.map((i) => JSON.stringify(i.path)) : [])
 
 describe("InterviewDefinition", () => {
   it("round-trips every generated value and Ajv accepts the encoding", () => {
@@ -70,7 +71,7 @@ describe("InterviewDefinition", () => {
   })
 
   it("fills the spec's defaults", () => {
-    const d = Either.getOrThrow(
+    const d = Result.getOrThrow(
       decodeInterviewDefinition({
         fields: [{ id: "role", labelByLocale: { en: "Role" }, valueType: "short_text" }]
       })
@@ -112,12 +113,12 @@ describe("InterviewDefinition", () => {
   })
 
   it("encodes back to an equal value", () => {
-    const d = Either.getOrThrow(
+    const d = Result.getOrThrow(
       decodeInterviewDefinition({
         goals: [{ id: "g1", labelByLocale: { en: "G" }, publicPromptHintByLocale: { en: "Ask" } }]
       })
     )
-    expect(Either.getOrThrow(decodeInterviewDefinition(encodeInterviewDefinition(d)))).toEqual(d)
+    expect(Result.getOrThrow(decodeInterviewDefinition(encodeInterviewDefinition(d)))).toEqual(d)
   })
 })
 
@@ -151,14 +152,14 @@ describe("FormSettings", () => {
       '["theme","primaryColor"]'
     )
     expect(issuePaths(decodeFormSettings({ colour: "x" }))).toContain('["colour"]')
-    expect(Either.isRight(decodeFormSettings({ submission: { closesAt: "2026-01-01T00:00:00Z" } }))).toBe(
+    expect(Result.isSuccess(decodeFormSettings({ submission: { closesAt: "2026-01-01T00:00:00Z" } }))).toBe(
       true
     )
   })
 })
 
 describe("settingsSignature", () => {
-  const sign = (input: unknown) => settingsSignature(Either.getOrThrow(decodeFormSettings(input)))
+  const sign = (input: unknown) => settingsSignature(Result.getOrThrow(decodeFormSettings(input)))
 
   it("is sha256: and 64 lowercase hex", () => {
     expect(sign({})).toMatch(/^sha256:[0-9a-f]{64}$/)

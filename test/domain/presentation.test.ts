@@ -1,7 +1,7 @@
 // Randomized presentation: every order is a permutation of the definition's, pinned choices stay
 // last, reverse reverses, and latin squares rotate so each item leads equally often.
 import { hasRandomization, presentationOrder } from "@folio/domain"
-import { FastCheck as fc } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { blk, definitionOf } from "./builders.js"
 

@@ -18,7 +18,8 @@ import {
   toFormView,
   unpublish
 } from "@folio/domain"
-import { Either, FastCheck as fc } from "effect"
+import { Result } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 
 const caps = evaluateCapabilities({}, [...FORMS_SCOPES])
@@ -28,7 +29,7 @@ const withInput = { schemaVersion: 1, blocks: [{ id: blk(1), type: "short_text",
 const emptyDef = { schemaVersion: 1, blocks: [{ id: blk(1), type: "statement", label: "Hi" }] }
 
 const newForm = (kind: "classic" | "interview" = "classic"): FormRecord =>
-  Either.getOrThrow(
+  Result.getOrThrow(
     createForm({ id: "f1", workspaceId: "w1", slug: "my-form", kind, title: "T" }, caps, at(0))
   )
 
@@ -74,11 +75,11 @@ describe("publication state machine", () => {
                 now
               )
               if (cmd.stale) {
-                expect(Either.isLeft(r) && r.left._tag === "Conflict" && r.left.details).toEqual({
+                expect(Result.isFailure(r) && r.failure._tag === "Conflict" && r.failure.details).toEqual({
                   draftRevision: before.draftRevision
                 })
               } else {
-                form = Either.getOrThrow(r)
+                form = Result.getOrThrow(r)
                 expect(form.draftRevision).toBe(before.draftRevision + 1)
               }
               break
@@ -92,11 +93,11 @@ describe("publication state machine", () => {
                 now
               )
               if (cmd.stale) {
-                expect(Either.isLeft(r) && r.left._tag === "Conflict" && r.left.details).toEqual({
+                expect(Result.isFailure(r) && r.failure._tag === "Conflict" && r.failure.details).toEqual({
                   settingsSignature: before.settingsSignature
                 })
               } else {
-                form = Either.getOrThrow(r)
+                form = Result.getOrThrow(r)
                 expect(form.draftRevision).toBe(before.draftRevision)
               }
               break
@@ -110,10 +111,10 @@ describe("publication state machine", () => {
               const empty =
                 toFormView(form).draftDefinition !== null &&
                 !JSON.stringify(form.draftDefinition).includes("short_text")
-              if (cmd.stale) expect(Either.isLeft(r) && r.left._tag).toBe("Conflict")
-              else if (empty) expect(Either.isLeft(r) && r.left._tag).toBe("Unprocessable")
+              if (cmd.stale) expect(Result.isFailure(r) && r.failure._tag).toBe("Conflict")
+              else if (empty) expect(Result.isFailure(r) && r.failure._tag).toBe("Unprocessable")
               else {
-                const { form: next, version } = Either.getOrThrow(r)
+                const { form: next, version } = Result.getOrThrow(r)
                 versions.push(version)
                 snapshots.set(version.id, JSON.stringify(version))
                 form = next
@@ -125,9 +126,9 @@ describe("publication state machine", () => {
             }
             case "unpublish": {
               const r = unpublish(form, { expectedDraftRevision: token(cmd.stale) }, now)
-              if (cmd.stale) expect(Either.isLeft(r) && r.left._tag).toBe("Conflict")
+              if (cmd.stale) expect(Result.isFailure(r) && r.failure._tag).toBe("Conflict")
               else {
-                form = Either.getOrThrow(r)
+                form = Result.getOrThrow(r)
                 expect(form.status).toBe("draft")
               }
               break
@@ -135,8 +136,8 @@ describe("publication state machine", () => {
             case "slug": {
               const r = setSlug(form, cmd.slug, now)
               const valid = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,63}$/.test(cmd.slug)
-              expect(Either.isRight(r)).toBe(valid)
-              if (valid) form = Either.getOrThrow(r)
+              expect(Result.isSuccess(r)).toBe(valid)
+              if (valid) form = Result.getOrThrow(r)
               break
             }
           }
@@ -159,12 +160,12 @@ describe("publication state machine", () => {
   it("never publishes an empty form (classic without input blocks, interview without fields or goals)", () => {
     const classic = newForm()
     expect(
-      Either.isLeft(publish(classic, { expectedDraftRevision: 1 }, { now: at(1), versionId: "v" }))
+      Result.isFailure(publish(classic, { expectedDraftRevision: 1 }, { now: at(1), versionId: "v" }))
     ).toBe(true)
     const interview = newForm("interview")
     const r = publish(interview, { expectedDraftRevision: 1 }, { now: at(1), versionId: "v" })
-    expect(Either.isLeft(r) && r.left._tag).toBe("Unprocessable")
-    const withGoal = Either.getOrThrow(
+    expect(Result.isFailure(r) && r.failure._tag).toBe("Unprocessable")
+    const withGoal = Result.getOrThrow(
       replaceDefinition(
         interview,
         {
@@ -178,18 +179,18 @@ describe("publication state machine", () => {
       )
     )
     expect(
-      Either.isRight(publish(withGoal, { expectedDraftRevision: 2 }, { now: at(3), versionId: "v" }))
+      Result.isSuccess(publish(withGoal, { expectedDraftRevision: 2 }, { now: at(3), versionId: "v" }))
     ).toBe(true)
   })
 
   it("republishing always creates the next version, even without changes", () => {
-    const draft = Either.getOrThrow(
+    const draft = Result.getOrThrow(
       replaceDefinition(newForm(), { definition: withInput, expectedDraftRevision: 1 }, caps, at(1))
     )
-    const first = Either.getOrThrow(
+    const first = Result.getOrThrow(
       publish(draft, { expectedDraftRevision: 2 }, { now: at(2), versionId: "a" })
     )
-    const second = Either.getOrThrow(
+    const second = Result.getOrThrow(
       publish(first.form, { expectedDraftRevision: 2 }, { now: at(3), versionId: "b" })
     )
     expect([first.version.version, second.version.version]).toEqual([1, 2])
@@ -221,14 +222,14 @@ describe("capabilities and gates", () => {
       restricted,
       at(0)
     )
-    expect(Either.isLeft(kind) && kind.left._tag).toBe("Unprocessable")
+    expect(Result.isFailure(kind) && kind.failure._tag).toBe("Unprocessable")
     const upload = { schemaVersion: 1, blocks: [{ id: blk(1), type: "file_upload", label: "CV" }] }
     const feature = createForm(
       { id: "f", workspaceId: "w", slug: "abc", kind: "classic", title: "T", definition: upload },
       restricted,
       at(0)
     )
-    expect(Either.isLeft(feature) && feature.left._tag).toBe("Unprocessable")
+    expect(Result.isFailure(feature) && feature.failure._tag).toBe("Unprocessable")
     const mode = createForm(
       {
         id: "f",
@@ -241,8 +242,8 @@ describe("capabilities and gates", () => {
       restricted,
       at(0)
     )
-    expect(Either.isLeft(mode) && mode.left._tag).toBe("Unprocessable")
-    const source = Either.getOrThrow(
+    expect(Result.isFailure(mode) && mode.failure._tag).toBe("Unprocessable")
+    const source = Result.getOrThrow(
       createForm(
         { id: "s", workspaceId: "w", slug: "src", kind: "classic", title: "T", definition: upload },
         caps,
@@ -250,8 +251,8 @@ describe("capabilities and gates", () => {
       )
     )
     const copy = duplicateForm(source, { id: "c", slug: "copy" }, restricted, at(1))
-    expect(Either.isLeft(copy) && copy.left._tag).toBe("Unprocessable")
-    expect(Either.getOrThrow(duplicateForm(source, { id: "c", slug: "copy" }, caps, at(1)))).toMatchObject({
+    expect(Result.isFailure(copy) && copy.failure._tag).toBe("Unprocessable")
+    expect(Result.getOrThrow(duplicateForm(source, { id: "c", slug: "copy" }, caps, at(1)))).toMatchObject({
       status: "draft",
       draftRevision: 1,
       title: "T (copy)"

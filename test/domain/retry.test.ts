@@ -1,11 +1,11 @@
 // retryOnStale, the one loop behind every optimistic write: it tries until an attempt wins, at most
 // the given number of times, stops at once on a failure, and reports exhaustion with its own error.
 import { retryOnStale } from "@folio/domain"
-import { Effect, Either, Option } from "effect"
+import { Effect, Result, Option } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 
-const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runSync(Effect.either(effect))
+const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runSync(Effect.result(effect))
 
 describe("retryOnStale", () => {
   it("returns the first win and tries exactly as often as it lost before it", () => {
@@ -24,10 +24,10 @@ describe("retryOnStale", () => {
           )
         )
         if (losses < times) {
-          expect(result).toEqual(Either.right(`won at ${losses}`))
+          expect(result).toEqual(Result.succeed(`won at ${losses}`))
           expect(seen).toEqual(Array.from({ length: losses + 1 }, (_, i) => i))
         } else {
-          expect(result).toEqual(Either.left("exhausted"))
+          expect(result).toEqual(Result.fail("exhausted"))
           expect(seen).toEqual(Array.from({ length: times }, (_, i) => i))
         }
       })
@@ -46,7 +46,7 @@ describe("retryOnStale", () => {
         () => "exhausted" as const
       )
     )
-    expect(result).toEqual(Either.left("boom"))
+    expect(result).toEqual(Result.fail("boom"))
     expect(tries).toBe(2)
   })
 })

@@ -9,7 +9,8 @@ import {
   scoreResponse,
   validateAnswers
 } from "@folio/domain"
-import { Either, FastCheck as fc } from "effect"
+import { Result } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { abc, blk, definitionOf } from "./builders.js"
 
@@ -192,7 +193,7 @@ describe("calculated_field expressions", () => {
         { id: blk(3), type: "calculated_field", label: "Total", options: { expression: `{${blk(9)}} + 1` } }
       ]
     })
-    expect(Either.isLeft(bad) && bad.left.issues).toEqual([
+    expect(Result.isFailure(bad) && bad.failure.issues).toEqual([
       { path: ["blocks", 2, "options", "expression"], rule: "danglingReference" }
     ])
     const forward = decodeFormDefinition({
@@ -202,7 +203,7 @@ describe("calculated_field expressions", () => {
         ...base
       ]
     })
-    expect(Either.isLeft(forward) && forward.left.issues[0]?.rule).toBe("forwardReference")
+    expect(Result.isFailure(forward) && forward.failure.issues[0]?.rule).toBe("forwardReference")
 
     const def = decode({
       schemaVersion: 1,
@@ -217,8 +218,8 @@ describe("calculated_field expressions", () => {
       ]
     })
     const r = validateAnswers(def, { [blk(1)]: 10, [blk(2)]: "b" }, { final: true })
-    expect(Either.isRight(r) && r.right[blk(3)]).toBe(6.67)
+    expect(Result.isSuccess(r) && r.success[blk(3)]).toBe(6.67)
     const forged = validateAnswers(def, { [blk(1)]: 10, [blk(3)]: 1000 }, { final: true })
-    expect(Either.isLeft(forged) && forged.left.issues.map((i) => i.rule)).toEqual(["notAnswerable"])
+    expect(Result.isFailure(forged) && forged.failure.issues.map((i) => i.rule)).toEqual(["notAnswerable"])
   })
 })

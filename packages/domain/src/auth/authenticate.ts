@@ -19,12 +19,15 @@ import {
 } from "./rate-limit.js"
 
 /** The budgets; a Reference so tests and deployments can change them without code changes. */
-export class RateLimitPolicy extends Context.Reference<RateLimitPolicy>()("@folio/domain/RateLimitPolicy", {
+export const RateLimitPolicy = Context.Reference<{
+  readonly perKeyPerMinute: number
+  readonly authAttemptsPerIpPerMinute: number
+}>("@folio/domain/RateLimitPolicy", {
   defaultValue: () => ({
     perKeyPerMinute: KEY_REQUESTS_PER_MINUTE,
     authAttemptsPerIpPerMinute: IP_AUTH_ATTEMPTS_PER_MINUTE
   })
-}) {}
+})
 
 /** A valid key: its principal and the key's budget after this request (`allowed` false = over it). */
 export interface Authenticated {
@@ -63,7 +66,7 @@ export const makeAuthenticate: Effect.Effect<Authenticate, never, ApiKeyReposito
         }
         const reject = (message: string) =>
           Effect.flatMap(limits.hit(ipKey, RATE_WINDOW_MS, now), (hit) =>
-            Effect.zipRight(attempts(hit.count, hit.resetAt), Effect.fail(new Unauthorized({ message })))
+            Effect.andThen(attempts(hit.count, hit.resetAt), Effect.fail(new Unauthorized({ message })))
           )
         const parsed = parseApiKey(presented)
         if (parsed === undefined) return reject("missing or malformed API key")

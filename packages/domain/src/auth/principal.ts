@@ -8,7 +8,7 @@ export interface PrincipalShape {
   readonly scopes: ReadonlyArray<string>
 }
 
-export class Principal extends Context.Tag("@folio/domain/Principal")<Principal, PrincipalShape>() {}
+export class Principal extends Context.Service<Principal, PrincipalShape>()("@folio/domain/Principal") {}
 
 /** The scopes of `required` the principal lacks (empty when allowed). */
 export const missingScopes = (

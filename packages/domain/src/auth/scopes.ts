@@ -11,7 +11,7 @@ export const FORMS_SCOPES = [
   "files:read"
 ] as const
 
-export const Scope = Schema.Literal(...FORMS_SCOPES)
+export const Scope = Schema.Literals(FORMS_SCOPES)
 export type Scope = typeof Scope.Type
 
 export const isScope = (value: string): value is Scope =>

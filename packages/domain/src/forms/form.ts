@@ -2,7 +2,7 @@
 // replace definition (CAS on draftRevision), replace settings (CAS on settingsSignature), set slug,
 // publish / unpublish (CAS, immutable numbered versions), duplicate. Storage persists what these
 // return; every returned record bumps rowVersion so the repository can detect a lost race.
-import { Either } from "effect"
+import { Result } from "effect"
 import { Conflict, type Invalid, Invalid as InvalidError, Unprocessable } from "../kernel/errors.js"
 import type { FormKind, FormRecord, FormVersionRecord } from "../ports/forms.js"
 import type { Capabilities } from "../workspace/capabilities.js"
@@ -36,8 +36,8 @@ export const validateDefinition = (
   kind: FormKind,
   input: unknown,
   caps: Capabilities
-): Either.Either<{ readonly decoded: AnyDefinition; readonly encoded: unknown }, Invalid | Unprocessable> =>
-  Either.gen(function* () {
+): Result.Result<{ readonly decoded: AnyDefinition; readonly encoded: unknown }, Invalid | Unprocessable> =>
+  Result.gen(function* () {
     yield* checkKindAllowed(kind, caps)
     if (kind === "classic") {
       const decoded = yield* decodeFormDefinition(input)
@@ -49,7 +49,7 @@ export const validateDefinition = (
   })
 
 const validateSettings = (input: unknown, caps: Capabilities) =>
-  Either.gen(function* () {
+  Result.gen(function* () {
     const decoded = yield* decodeFormSettings(input)
     yield* checkSettingsAllowed(decoded, caps)
     return { decoded, encoded: encodeFormSettings(decoded), signature: settingsSignature(decoded) }
@@ -78,10 +78,10 @@ const memo = <A>(limit: number, decode: (stored: unknown) => A) => {
 }
 
 const classicMemo = memo(500, (stored): AnyDefinition | null =>
-  Either.getOrNull(decodeFormDefinition(stored))
+  Result.getOrNull(decodeFormDefinition(stored))
 )
 const interviewMemo = memo(500, readStoredInterviewDefinition)
-const settingsMemo = memo(500, (stored): FormSettings | null => Either.getOrNull(decodeFormSettings(stored)))
+const settingsMemo = memo(500, (stored): FormSettings | null => Result.getOrNull(decodeFormSettings(stored)))
 
 /** Reads a stored draft or version definition; unreadable legacy data degrades to null. */
 export const readStoredDefinition = (
@@ -104,7 +104,7 @@ const VERSION_CACHE_LIMIT = 1000
 export const readVersionDefinition = (versionId: string, stored: unknown): FormDefinition | null => {
   const hit = versionCache.get(versionId)
   if (hit !== undefined || versionCache.has(versionId)) return hit ?? null
-  const value = Either.getOrNull(decodeFormDefinition(stored))
+  const value = Result.getOrNull(decodeFormDefinition(stored))
   if (versionCache.size >= VERSION_CACHE_LIMIT) {
     const oldest = versionCache.keys().next()
     if (oldest.done !== true) versionCache.delete(oldest.value)
@@ -116,10 +116,10 @@ export const readVersionDefinition = (versionId: string, stored: unknown): FormD
 /** Public slugs: lowercase letters, digits and single hyphens, 3..64 characters. */
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,63}$/
 
-export const validateSlug = (slug: string): Either.Either<string, Invalid> =>
+export const validateSlug = (slug: string): Result.Result<string, Invalid> =>
   SLUG_PATTERN.test(slug)
-    ? Either.right(slug)
-    : Either.left(
+    ? Result.succeed(slug)
+    : Result.fail(
         new InvalidError({
           message:
             "slug must be 3 to 64 lowercase letters, digits or single hyphens, not starting or ending with a hyphen",
@@ -141,8 +141,8 @@ export const createForm = (
   command: CreateFormCommand,
   caps: Capabilities,
   now: Date
-): Either.Either<FormRecord, Invalid | Unprocessable> =>
-  Either.gen(function* () {
+): Result.Result<FormRecord, Invalid | Unprocessable> =>
+  Result.gen(function* () {
     yield* checkKindAllowed(command.kind, caps)
     const definition =
       command.definition === undefined
@@ -192,10 +192,10 @@ export const replaceDefinition = (
   },
   caps: Capabilities,
   now: Date
-): Either.Either<FormRecord, Conflict | Invalid | Unprocessable> =>
-  Either.gen(function* () {
+): Result.Result<FormRecord, Conflict | Invalid | Unprocessable> =>
+  Result.gen(function* () {
     if (command.expectedDraftRevision !== form.draftRevision)
-      return yield* Either.left(revisionConflict(form))
+      return yield* Result.fail(revisionConflict(form))
     const { encoded } = yield* validateDefinition(form.kind, command.definition, caps)
     return touch(form, now, {
       draftDefinition: encoded,
@@ -209,11 +209,11 @@ export const replaceSettings = (
   command: { readonly settings: unknown; readonly expectedSettingsSignature: string },
   caps: Capabilities,
   now: Date
-): Either.Either<FormRecord, Conflict | Invalid | Unprocessable> =>
-  Either.gen(function* () {
+): Result.Result<FormRecord, Conflict | Invalid | Unprocessable> =>
+  Result.gen(function* () {
     // Unreadable stored settings have no signature; a full replacement is how they get repaired.
     if (form.settingsSignature !== null && command.expectedSettingsSignature !== form.settingsSignature) {
-      return yield* Either.left(
+      return yield* Result.fail(
         new Conflict({
           message: "settingsSignature does not match: re-read the form and re-apply your change",
           details: { settingsSignature: form.settingsSignature }
@@ -224,8 +224,8 @@ export const replaceSettings = (
     return touch(form, now, { settings: settings.encoded, settingsSignature: settings.signature })
   })
 
-export const setSlug = (form: FormRecord, slug: string, now: Date): Either.Either<FormRecord, Invalid> =>
-  Either.map(validateSlug(slug), (valid) => (valid === form.slug ? form : touch(form, now, { slug: valid })))
+export const setSlug = (form: FormRecord, slug: string, now: Date): Result.Result<FormRecord, Invalid> =>
+  Result.map(validateSlug(slug), (valid) => (valid === form.slug ? form : touch(form, now, { slug: valid })))
 
 /** Whether the draft can be published: classic needs an input block, interview a field or goal. */
 export const hasContent = (form: FormRecord): boolean => {
@@ -238,15 +238,15 @@ export const publish = (
   form: FormRecord,
   command: { readonly expectedDraftRevision: number },
   context: { readonly now: Date; readonly versionId: string }
-): Either.Either<
+): Result.Result<
   { readonly form: FormRecord; readonly version: FormVersionRecord },
   Conflict | Unprocessable
 > =>
-  Either.gen(function* () {
+  Result.gen(function* () {
     if (command.expectedDraftRevision !== form.draftRevision)
-      return yield* Either.left(revisionConflict(form))
+      return yield* Result.fail(revisionConflict(form))
     if (!hasContent(form)) {
-      return yield* Either.left(
+      return yield* Result.fail(
         new Unprocessable({
           message:
             form.kind === "classic"
@@ -279,9 +279,9 @@ export const unpublish = (
   form: FormRecord,
   command: { readonly expectedDraftRevision: number },
   now: Date
-): Either.Either<FormRecord, Conflict> => {
-  if (command.expectedDraftRevision !== form.draftRevision) return Either.left(revisionConflict(form))
-  return Either.right(form.status === "draft" ? form : touch(form, now, { status: "draft" }))
+): Result.Result<FormRecord, Conflict> => {
+  if (command.expectedDraftRevision !== form.draftRevision) return Result.fail(revisionConflict(form))
+  return Result.succeed(form.status === "draft" ? form : touch(form, now, { status: "draft" }))
 }
 
 /** A new draft from an existing form, re-validated through the same creation gates. */
@@ -290,10 +290,10 @@ export const duplicateForm = (
   target: { readonly id: string; readonly slug: string },
   caps: Capabilities,
   now: Date
-): Either.Either<FormRecord, Invalid | Unprocessable> => {
+): Result.Result<FormRecord, Invalid | Unprocessable> => {
   const definition = readStoredDefinition(source.kind, source.draftDefinition)
   if (definition === null) {
-    return Either.left(
+    return Result.fail(
       new Unprocessable({ message: "the source form's draft cannot be read, so it cannot be copied" })
     )
   }

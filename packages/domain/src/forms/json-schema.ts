@@ -1,12 +1,26 @@
 // JSON Schema documents of the definition, interview and settings schemas, derived from the effect
 // schemas (never written twice); used by OpenAPI, MCP tool schemas and external validators.
-import { JSONSchema, type Schema } from "effect"
+import { Schema } from "effect"
 import { FormDefinition } from "./definition/definition.js"
 import { InterviewDefinition } from "./interview/definition.js"
 import { FormSettings } from "./settings/settings.js"
 
-// The encoded side is what clients send: defaults are optional there.
-const make = <A, I>(schema: Schema.Schema<A, I>) => JSONSchema.make(schema)
+type JsonObject = { readonly [key: string]: unknown }
+
+/**
+ * A standalone draft 2020-12 document of what clients send (the encoded side: defaults are optional
+ * there), unknown keys refused as the decoders refuse them.
+ */
+const make = (schema: Schema.Top): JsonObject => {
+  const doc = Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error" })
+  const defs = Object.keys(doc.definitions).length === 0 ? {} : { $defs: doc.definitions }
+  return { $schema: "https://json-schema.org/draft/2020-12/schema", ...doc.schema, ...defs }
+}
+
+/** The same document with every named part written in place, for embedding inside another document. */
+export const inlineJsonSchemaOf = (schema: Schema.Top): JsonObject =>
+  Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error", referencePolicy: () => undefined })
+    .schema as JsonObject
 
 export const formDefinitionJsonSchema = make(FormDefinition)
 export const interviewDefinitionJsonSchema = make(InterviewDefinition)

@@ -1,7 +1,7 @@
 // The forms use cases behind REST and MCP: each loads what it needs through the ports, applies the
 // pure rules of form.ts, and persists with the storage's optimistic lock. A write that loses a race
 // re-reads and re-applies the same command, so a client's token is judged against fresh state.
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect, Result, Option } from "effect"
 import { Principal } from "../auth/principal.js"
 import type { Page } from "../kernel/cursor.js"
 import { retryOnStale } from "../kernel/retry.js"
@@ -57,7 +57,7 @@ export const currentCapabilities: Effect.Effect<
   WorkspaceRepository | Principal
 > = Effect.gen(function* () {
   const principal = yield* Principal
-  const workspace = yield* Effect.flatMap(WorkspaceRepository, (r) => r.get(principal.workspaceId))
+  const workspace = yield* Effect.flatMap(Effect.service(WorkspaceRepository), (r) => r.get(principal.workspaceId))
   if (Option.isNone(workspace)) return yield* new NotFound({ message: "workspace not found" })
   return evaluateCapabilities(workspace.value.features, principal.scopes)
 })
@@ -67,14 +67,14 @@ export const loadForm = (
   id: string
 ): Effect.Effect<FormRecord, NotFound | StorageError, FormRepository | Principal> =>
   // Every keyed read starts here, so it is written as plain combinators (no generator per call).
-  Effect.flatMap(Effect.zip(Principal, FormRepository), ([principal, repo]) =>
+  Effect.flatMap(Effect.zip(Effect.service(Principal), FormRepository), ([principal, repo]) =>
     Effect.flatMap(repo.get(principal.workspaceId, id), (form) =>
       Option.isSome(form) ? Effect.succeed(form.value) : Effect.fail(notFound())
     )
   )
 
 const randomSlug = Effect.map(
-  Effect.flatMap(IdGen, (ids) => ids.randomBytes(8)),
+  Effect.flatMap(Effect.service(IdGen), (ids) => ids.randomBytes(8)),
   (bytes) => `f-${Array.from(bytes, (b) => (b % 36).toString(36)).join("")}`
 )
 
@@ -129,8 +129,6 @@ const writeForm = <E, R = IdGen>(
 const WRITE_ATTEMPTS = 5
 const slugExhausted = () => new Conflict({ message: "could not allocate a unique slug; try again" })
 
-const fromEither = <A, E>(either: Either.Either<A, E>) =>
-  Either.match(either, { onLeft: Effect.fail, onRight: Effect.succeed })
 
 /**
  * Image ownership (forms-api.md, duplicate): every image key of the written part must name an
@@ -156,7 +154,7 @@ export const listForms = (query: Omit<FormListQuery, "limit"> & { readonly limit
   Effect.gen(function* () {
     const principal = yield* Principal
     const page = { ...query, limit: query.limit ?? PAGE_SIZE.forms }
-    return yield* Effect.flatMap(FormRepository, (r) => r.list(principal.workspaceId, page)).pipe(
+    return yield* Effect.flatMap(Effect.service(FormRepository), (r) => r.list(principal.workspaceId, page)).pipe(
       Effect.catchTag("InvalidCursor", () => Effect.fail(invalidCursor()))
     )
   })
@@ -167,14 +165,14 @@ export const listForms = (query: Omit<FormListQuery, "limit"> & { readonly limit
  * duplicate that re-applies the check, since the source may hold keys stored before it existed.
  */
 const insertWithRandomSlug = (
-  build: (slug: string, at: Date) => Either.Either<FormRecord, Invalid | Unprocessable>
+  build: (slug: string, at: Date) => Result.Result<FormRecord, Invalid | Unprocessable>
 ): Effect.Effect<FormRecord, WriteError, Ports> =>
-  Effect.flatMap(FormRepository, (repo) =>
+  Effect.flatMap(Effect.service(FormRepository), (repo) =>
     retryOnStale(
       WRITE_ATTEMPTS,
       (attempt) =>
         Effect.gen(function* () {
-          const record = yield* fromEither(build(yield* randomSlug, yield* now))
+          const record = yield* Effect.fromResult(build(yield* randomSlug, yield* now))
           if (attempt === 0) yield* checkImages(allImageKeys, record)
           return yield* repo.insert(record).pipe(
             Effect.as(Option.some(record)),
@@ -197,7 +195,7 @@ export const createFormUseCase = (input: {
   Effect.gen(function* () {
     const principal = yield* Principal
     const caps = yield* currentCapabilities
-    const id = yield* Effect.flatMap(IdGen, (ids) => ids.uuidV7)
+    const id = yield* Effect.flatMap(Effect.service(IdGen), (ids) => ids.uuidV7)
     return yield* insertWithRandomSlug((slug, at) =>
       rules.createForm(
         {
@@ -219,7 +217,7 @@ export const duplicateFormUseCase = (sourceId: string): Effect.Effect<FormRecord
   Effect.gen(function* () {
     const source = yield* loadForm(sourceId)
     const caps = yield* currentCapabilities
-    const id = yield* Effect.flatMap(IdGen, (ids) => ids.uuidV7)
+    const id = yield* Effect.flatMap(Effect.service(IdGen), (ids) => ids.uuidV7)
     return yield* insertWithRandomSlug((slug, at) => rules.duplicateForm(source, { id, slug }, caps, at))
   })
 
@@ -228,7 +226,7 @@ export const patchDefinition = (
   input: { readonly definition: unknown; readonly expectedDraftRevision: number }
 ) =>
   writeForm(id, (form, caps, at) =>
-    Effect.flatMap(fromEither(rules.replaceDefinition(form, input, caps, at)), (next) =>
+    Effect.flatMap(Effect.fromResult(rules.replaceDefinition(form, input, caps, at)), (next) =>
       Effect.as(checkImages(definitionKeys, next, form), { form: next })
     )
   )
@@ -238,7 +236,7 @@ export const patchSettings = (
   input: { readonly settings: unknown; readonly expectedSettingsSignature: string }
 ) =>
   writeForm(id, (form, caps, at) =>
-    Effect.flatMap(fromEither(rules.replaceSettings(form, input, caps, at)), (next) =>
+    Effect.flatMap(Effect.fromResult(rules.replaceSettings(form, input, caps, at)), (next) =>
       Effect.as(checkImages(settingsKeys, next, form), { form: next })
     )
   )
@@ -275,24 +273,24 @@ export const patchSettingsKeepingCustomScript = (
 
 /** Form creation for MCP: the same gates as REST, without a custom script. */
 export const createFormWithoutCustomScript = (input: Parameters<typeof createFormUseCase>[0]) =>
-  Effect.zipRight(customScriptRefused(input.settings), createFormUseCase(input))
+  Effect.andThen(customScriptRefused(input.settings), createFormUseCase(input))
 
 export const setFormSlug = (id: string, slug: string) =>
   writeForm(id, (form, _caps, at) =>
-    Effect.map(fromEither(rules.setSlug(form, slug, at)), (next) => ({ form: next }))
+    Effect.map(Effect.fromResult(rules.setSlug(form, slug, at)), (next) => ({ form: next }))
   )
 
 export const publishForm = (id: string, input: { readonly expectedDraftRevision: number }) =>
   writeForm(id, (form, _caps, at) =>
     Effect.gen(function* () {
-      const versionId = yield* Effect.flatMap(IdGen, (ids) => ids.uuidV7)
-      return yield* fromEither(rules.publish(form, input, { now: at, versionId }))
+      const versionId = yield* Effect.flatMap(Effect.service(IdGen), (ids) => ids.uuidV7)
+      return yield* Effect.fromResult(rules.publish(form, input, { now: at, versionId }))
     })
   )
 
 export const unpublishForm = (id: string, input: { readonly expectedDraftRevision: number }) =>
   writeForm(id, (form, _caps, at) =>
-    Effect.map(fromEither(rules.unpublish(form, input, at)), (next) => ({ form: next }))
+    Effect.map(Effect.fromResult(rules.unpublish(form, input, at)), (next) => ({ form: next }))
   )
 
 /** Converges publication state (MCP forms_publication): no new version when already there. */
@@ -324,7 +322,7 @@ export const deleteForm = (id: string) =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const at = yield* now
-    const deleted = yield* Effect.flatMap(FormRepository, (r) => r.softDelete(principal.workspaceId, id, at))
+    const deleted = yield* Effect.flatMap(Effect.service(FormRepository), (r) => r.softDelete(principal.workspaceId, id, at))
     if (!deleted) return yield* Effect.fail(notFound())
   })
 
@@ -338,7 +336,7 @@ export const listVersions = (
 > =>
   Effect.gen(function* () {
     const form = yield* loadForm(id)
-    return yield* Effect.flatMap(FormRepository, (r) =>
+    return yield* Effect.flatMap(Effect.service(FormRepository), (r) =>
       r.listVersions(form.workspaceId, form.id, { ...query, limit: query.limit ?? PAGE_SIZE.versions })
     ).pipe(
       Effect.catchIf(
@@ -352,7 +350,7 @@ export const listVersions = (
 export const getVersion = (id: string, versionId: string) =>
   Effect.gen(function* () {
     const form = yield* loadForm(id)
-    const version = yield* Effect.flatMap(FormRepository, (r) =>
+    const version = yield* Effect.flatMap(Effect.service(FormRepository), (r) =>
       r.getVersion(form.workspaceId, form.id, versionId)
     )
     return yield* Option.match(version, {
@@ -375,8 +373,8 @@ export const uploadAsset = (id: string, bytes: Uint8Array) =>
         issues: [{ path: ["body"], rule: "imageType" }]
       })
     }
-    const assetId = yield* Effect.flatMap(IdGen, (ids) => ids.uuid)
+    const assetId = yield* Effect.flatMap(Effect.service(IdGen), (ids) => ids.uuid)
     const key = assetKey(form.workspaceId, form.id, assetId, image.ext)
-    yield* Effect.flatMap(BlobStore, (blobs) => blobs.put(key, { bytes, contentType: image.mime }))
+    yield* Effect.flatMap(Effect.service(BlobStore), (blobs) => blobs.put(key, { bytes, contentType: image.mime }))
     return { key, contentType: image.mime, size: bytes.byteLength }
   })

@@ -1,6 +1,6 @@
 // Wire shapes of the forms service (Form, FormSummary, FormVersionSummary, FormVersion) and the
 // request bodies the spec leaves to us, as schemas the HTTP and MCP adapters encode with.
-import { JSONSchema, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { Uuid } from "../kernel/ids.js"
 import { STRICT_ALL } from "../kernel/issues.js"
 import {
@@ -12,6 +12,7 @@ import {
   FormStatus as Status
 } from "../ports/forms.js"
 import { FormDefinition } from "./definition/definition.js"
+import { inlineJsonSchemaOf } from "./json-schema.js"
 import { readStoredDefinition, readStoredSettings } from "./form.js"
 import { InterviewDefinition } from "./interview/definition.js"
 import { defaultFormSettings, encodeFormSettings, FormSettings } from "./settings/settings.js"
@@ -21,10 +22,13 @@ import { defaultFormSettings, encodeFormSettings, FormSettings } from "./setting
  * when they were written (and re-checked on read): the wire schema documents them in full but does
  * not re-encode them on every read, which would cost more than the rest of a GET.
  */
-const documented = <A, I>(schema: Schema.Schema<A, I>, identifier: string) =>
-  Schema.Unknown.annotations({ identifier, jsonSchema: JSONSchema.make(Schema.encodedSchema(schema)) })
+const documented = (schema: Schema.Top, identifier: string): Schema.Codec<unknown> =>
+  // Effect 4 writes `Unknown` as `{}` whatever its checks say; `Any` carries the documenting check.
+  (Schema.Any as Schema.Codec<unknown>)
+    .check(Schema.makeFilter(() => true, { toJsonSchema: () => ({ ...inlineJsonSchemaOf(schema) }) }))
+    .annotate({ identifier })
 
-const AnyDefinition = documented(Schema.Union(FormDefinition, InterviewDefinition), "AnyDefinition")
+const AnyDefinition = documented(Schema.Union([FormDefinition, InterviewDefinition]), "AnyDefinition")
 const StoredSettings = documented(FormSettings, "StoredFormSettings")
 /** A classic or interview definition as JSON, documented by its full JSON Schema, checked by the domain. */
 export const AnyDefinitionSchema = AnyDefinition
@@ -44,7 +48,7 @@ export const Form = Schema.Struct({
   currentVersionId: Schema.NullOr(Uuid),
   createdAt: Schema.Date,
   updatedAt: Schema.Date
-}).annotations({ identifier: "Form" })
+}).annotate({ identifier: "Form" })
 export type Form = typeof Form.Type
 
 export const FormSummary = Schema.Struct({
@@ -55,20 +59,20 @@ export const FormSummary = Schema.Struct({
   kind: Kind,
   updatedAt: Schema.Date,
   responseCount: Schema.Int
-}).annotations({ identifier: "FormSummary" })
+}).annotate({ identifier: "FormSummary" })
 
 export const FormVersionSummary = Schema.Struct({
   id: Uuid,
   formId: Uuid,
   kind: Kind,
-  version: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
+  version: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
   publishedAt: Schema.Date
-}).annotations({ identifier: "FormVersionSummary" })
+}).annotate({ identifier: "FormVersionSummary" })
 
 export const FormVersion = Schema.Struct({
   ...FormVersionSummary.fields,
   definition: Schema.NullOr(AnyDefinition)
-}).annotations({ identifier: "FormVersion" })
+}).annotate({ identifier: "FormVersion" })
 
 export const toFormView = (record: FormRecord): Form => {
   // A draft at one revision and settings with one signature never change: they key the read memo.
@@ -114,27 +118,27 @@ export const toVersionView = (r: FormVersionRecord): typeof FormVersion.Type => 
 // Request bodies are strict wherever they are decoded (an unknown key is an issue, not dropped):
 // the annotation travels with the schema into HttpApi's own decoding.
 export const CreateFormInput = Schema.Struct({
-  kind: Schema.optionalWith(Kind, { default: () => "classic" as const }),
-  title: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
-  definition: Schema.optional(Schema.Unknown),
-  settings: Schema.optional(Schema.Unknown)
-}).annotations({ identifier: "CreateFormInput", parseOptions: STRICT_ALL })
+  kind: Kind.pipe(Schema.withDecodingDefaultKey(Effect.succeed("classic" as const))),
+  title: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
+  definition: Schema.optionalKey(Schema.Unknown),
+  settings: Schema.optionalKey(Schema.Unknown)
+}).annotate({ identifier: "CreateFormInput", parseOptions: STRICT_ALL })
 
 export const PatchDefinitionInput = Schema.Struct({
   definition: Schema.Unknown,
-  expectedDraftRevision: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
-}).annotations({ identifier: "PatchDefinitionInput", parseOptions: STRICT_ALL })
+  expectedDraftRevision: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
+}).annotate({ identifier: "PatchDefinitionInput", parseOptions: STRICT_ALL })
 
 export const PatchSettingsInput = Schema.Struct({
   settings: Schema.Unknown,
   expectedSettingsSignature: Schema.String
-}).annotations({ identifier: "PatchSettingsInput", parseOptions: STRICT_ALL })
+}).annotate({ identifier: "PatchSettingsInput", parseOptions: STRICT_ALL })
 
-export const SetSlugInput = Schema.Struct({ slug: Schema.String }).annotations({
+export const SetSlugInput = Schema.Struct({ slug: Schema.String }).annotate({
   identifier: "SetSlugInput",
   parseOptions: STRICT_ALL
 })
 
 export const PublicationInput = Schema.Struct({
-  expectedDraftRevision: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
-}).annotations({ identifier: "PublicationInput", parseOptions: STRICT_ALL })
+  expectedDraftRevision: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
+}).annotate({ identifier: "PublicationInput", parseOptions: STRICT_ALL })

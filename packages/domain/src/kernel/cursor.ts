@@ -1,6 +1,6 @@
 // Opaque keyset cursors: the position after the last item of a page, encoded as base64url JSON.
 // Clients pass them back unchanged; a cursor that does not decode is an `invalid` request.
-import { Either } from "effect"
+import { Result } from "effect"
 import { fromBase64Url, toBase64Url } from "./digest.js"
 import { Invalid } from "./errors.js"
 
@@ -16,8 +16,8 @@ const decoder = new TextDecoder()
 export const encodeCursor = (position: CursorPosition): string =>
   toBase64Url(encoder.encode(JSON.stringify(position)))
 
-export const decodeCursor = (cursor: string): Either.Either<CursorPosition, Invalid> => {
-  const invalid = Either.left(
+export const decodeCursor = (cursor: string): Result.Result<CursorPosition, Invalid> => {
+  const invalid = Result.fail(
     new Invalid({ message: "cursor is not valid", issues: [{ path: ["cursor"], rule: "cursor" }] })
   )
   const bytes = fromBase64Url(cursor)
@@ -27,7 +27,7 @@ export const decodeCursor = (cursor: string): Either.Either<CursorPosition, Inva
     if (!Array.isArray(parsed) || parsed.length === 0) return invalid
     if (!parsed.every((v) => typeof v === "string" || (typeof v === "number" && Number.isFinite(v))))
       return invalid
-    return Either.right(parsed as CursorPosition)
+    return Result.succeed(parsed as CursorPosition)
   } catch {
     return invalid
   }

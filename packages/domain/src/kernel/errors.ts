@@ -7,11 +7,11 @@ import { Schema } from "effect"
  * `expected` says in words what the schema wanted, `allowed` lists the values of an enumeration.
  */
 export const Issue = Schema.Struct({
-  path: Schema.Array(Schema.Union(Schema.String, Schema.Number)),
+  path: Schema.Array(Schema.Union([Schema.String, Schema.Finite])),
   rule: Schema.String,
-  expected: Schema.optional(Schema.String),
-  allowed: Schema.optional(
-    Schema.Array(Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Null))
+  expected: Schema.optionalKey(Schema.String),
+  allowed: Schema.optionalKey(
+    Schema.Array(Schema.Union([Schema.String, Schema.Finite, Schema.Boolean, Schema.Null]))
   )
 })
 export type Issue = typeof Issue.Type
@@ -22,7 +22,7 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthoriz
 
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
   message: Schema.String,
-  requiredScopes: Schema.optional(Schema.Array(Schema.String))
+  requiredScopes: Schema.optionalKey(Schema.Array(Schema.String))
 }) {}
 
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
@@ -36,12 +36,12 @@ export class Invalid extends Schema.TaggedError<Invalid>()("Invalid", {
 
 export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
   message: Schema.String,
-  details: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+  details: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
 }) {}
 
 export class Unprocessable extends Schema.TaggedError<Unprocessable>()("Unprocessable", {
   message: Schema.String,
-  issues: Schema.optional(Schema.Array(Issue))
+  issues: Schema.optionalKey(Schema.Array(Issue))
 }) {}
 
 export class UnsupportedKind extends Schema.TaggedError<UnsupportedKind>()("UnsupportedKind", {
@@ -50,7 +50,7 @@ export class UnsupportedKind extends Schema.TaggedError<UnsupportedKind>()("Unsu
 
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
   message: Schema.String,
-  retryAfterSeconds: Schema.Number
+  retryAfterSeconds: Schema.Finite
 }) {}
 
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", {
@@ -60,7 +60,7 @@ export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("Payl
 /** A storage or infrastructure failure; surfaces as `internal` and is logged, never shown. */
 export class StorageError extends Schema.TaggedError<StorageError>()("StorageError", {
   message: Schema.String,
-  cause: Schema.optional(Schema.Defect)
+  cause: Schema.optionalKey(Schema.Defect())
 }) {}
 
 /** Every domain error, for exhaustive mapping in adapters. */

@@ -4,7 +4,7 @@ import { Schema } from "effect"
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export const Uuid = Schema.String.pipe(Schema.pattern(UUID_PATTERN), Schema.annotations({ format: "uuid" }))
+export const Uuid = Schema.String.pipe(Schema.check(Schema.isPattern(UUID_PATTERN)), Schema.annotate({ format: "uuid" }))
 
 const hex = (bytes: Uint8Array): string => {
   let out = ""

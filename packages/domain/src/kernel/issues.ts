@@ -1,52 +1,81 @@
-// Turns an effect/Schema parse failure into value-free issues `{ path, rule, expected?, allowed? }`:
+// Turns an effect/Schema decode failure into value-free issues `{ path, rule, expected?, allowed? }`:
 // where the input broke, which rule (maxLength, range, pattern, required, unknownKey, ...) and what
 // the schema wanted, never the input itself.
-import { Either, ParseResult, type Schema, SchemaAST } from "effect"
+import { Result, Schema, type SchemaAST, type SchemaIssue } from "effect"
 import { Invalid, type Issue } from "./errors.js"
 
-/** Names a custom refinement's rule in issues (e.g. "calendarDate"). */
-export const RuleAnnotationId = Symbol.for("@folio/domain/rule")
+/**
+ * The filter annotation that names a custom check's rule in issues (e.g. "calendarDate"). Filter
+ * annotations are keyed by strings, so this is a namespaced string rather than a symbol.
+ */
+export const RuleAnnotationId = "folio/rule"
 
-type Json = Record<string, unknown>
 type Literal = string | number | boolean | null
+type Path = ReadonlyArray<string | number>
 
-const jsonSchemaOf = (ast: SchemaAST.AST): Json => {
-  const json = ast.annotations[SchemaAST.JSONSchemaAnnotationId]
-  return typeof json === "object" && json !== null ? (json as Json) : {}
+/** The built-in check a filter is (`effect/schema/isBetween` -> `isBetween`) and its parameters. */
+const representationOf = (
+  filter: SchemaAST.Check<unknown>
+): { readonly id: string; readonly payload: Record<string, unknown> } | undefined => {
+  const r = filter.annotations?.representation as { id?: unknown; payload?: unknown } | undefined
+  if (r === undefined || typeof r.id !== "string") return undefined
+  const payload = typeof r.payload === "object" && r.payload !== null ? r.payload : {}
+  return { id: r.id.replace(/^effect\/schema\//, ""), payload: payload as Record<string, unknown> }
 }
 
-const descriptionOf = (ast: SchemaAST.AST): string | undefined => {
-  const d = ast.annotations[SchemaAST.DescriptionAnnotationId]
-  return typeof d === "string" ? d : undefined
+/** The checks of a node, flattened out of filter groups, in the order they run. */
+const checksOf = (ast: SchemaAST.AST): ReadonlyArray<SchemaAST.Check<unknown>> => {
+  const out: Array<SchemaAST.Check<unknown>> = []
+  const walk = (c: SchemaAST.Check<unknown>) => {
+    if (c._tag === "FilterGroup") for (const inner of c.checks) walk(inner)
+    else out.push(c)
+  }
+  for (const c of ast.checks ?? []) walk(c)
+  return out
 }
 
-/** `ValidDateSchemaId` -> `validDate`. */
-const camel = (name: string) => name.charAt(0).toLowerCase() + name.slice(1)
-
-const ruleOfRefinement = (ast: SchemaAST.Refinement): string => {
-  const named = ast.annotations[RuleAnnotationId]
+/** The rule a failed check broke, in the names our documented issues use. */
+const ruleOfFilter = (filter: SchemaAST.Check<unknown>, ast: SchemaAST.AST): string => {
+  const named = (filter.annotations as Record<string, unknown> | undefined)?.[RuleAnnotationId]
   if (typeof named === "string") return named
-  const json = jsonSchemaOf(ast)
-  const has = (k: string) => k in json
-  if ((has("minimum") || has("exclusiveMinimum")) && (has("maximum") || has("exclusiveMaximum")))
-    return "range"
-  if (has("minLength") && has("maxLength")) return "length"
-  if (has("minItems") && has("maxItems")) return "itemCount"
-  if (json.type === "integer") return "integer"
-  const key = Object.keys(json).find((k) => k !== "type" && k !== "description" && k !== "title")
-  if (key !== undefined) return key
-  const id = ast.annotations[SchemaAST.SchemaIdAnnotationId]
-  if (typeof id === "symbol")
-    return camel((id.description ?? "refinement").replace(/^effect\/schema\/|SchemaId$/g, ""))
-  return "refinement"
+  const r = representationOf(filter)
+  if (r === undefined) return "refinement"
+  const onArray = ast._tag === "Arrays"
+  switch (r.id) {
+    case "isInt":
+      return "integer"
+    case "isFinite":
+      return "finite"
+    case "isBetween":
+      return "range"
+    case "isGreaterThanOrEqualTo":
+      return "minimum"
+    case "isGreaterThan":
+      return "exclusiveMinimum"
+    case "isLessThanOrEqualTo":
+      return "maximum"
+    case "isLessThan":
+      return "exclusiveMaximum"
+    case "isMaxLength":
+      return onArray ? "maxItems" : "maxLength"
+    case "isMinLength":
+      return onArray ? "minItems" : "minLength"
+    case "isLengthBetween":
+      return onArray ? "itemCount" : "length"
+    case "isPattern":
+      return "pattern"
+    default:
+      return r.id.replace(/^is/, "").replace(/^[A-Z]/, (m) => m.toLowerCase())
+  }
 }
 
 const literalsOf = (ast: SchemaAST.AST): ReadonlyArray<Literal> | undefined => {
   if (ast._tag === "Literal") return [ast.literal as Literal]
+  if (ast._tag === "Null") return [null]
   if (ast._tag !== "Union") return undefined
   const out: Array<Literal> = []
   for (const member of ast.types) {
-    if (member._tag === "UndefinedKeyword") continue
+    if (member._tag === "Undefined") continue
     const inner = literalsOf(member)
     if (inner === undefined) return undefined
     out.push(...inner)
@@ -60,22 +89,18 @@ const ruleOfType = (ast: SchemaAST.AST): string => {
       return "enum"
     case "Union":
       return literalsOf(ast) === undefined ? "type" : "enum"
-    case "NumberKeyword":
+    case "Number":
       return "number"
-    case "StringKeyword":
+    case "String":
       return "string"
-    case "BooleanKeyword":
+    case "Boolean":
       return "boolean"
-    case "TypeLiteral":
+    case "Objects":
       return "object"
-    case "TupleType":
+    case "Arrays":
       return "array"
-    case "Transformation":
-      return ruleOfType(ast.to)
-    case "Refinement":
-      return ruleOfType(ast.from)
     case "Suspend":
-      return ruleOfType(ast.f())
+      return ruleOfType(ast.thunk())
     default:
       return "type"
   }
@@ -83,36 +108,86 @@ const ruleOfType = (ast: SchemaAST.AST): string => {
 
 const oneOf = (values: ReadonlyArray<Literal>) => `one of ${values.map((v) => JSON.stringify(v)).join(", ")}`
 
-/** What a refinement chain asks for, from its JSON Schema annotations (outer ones win). */
-const describeRefinement = (ast: SchemaAST.Refinement): string | undefined => {
-  const chain: Array<SchemaAST.Refinement> = []
-  let base: SchemaAST.AST = ast
-  while (base._tag === "Refinement") {
-    chain.unshift(base)
-    base = base.from
+const descriptionOf = (ast: SchemaAST.AST): string | undefined => {
+  const d = ast.annotations?.description
+  return typeof d === "string" ? d : undefined
+}
+
+/** The bounds every check of a node sets together, read from the checks' own parameters. */
+const boundsOf = (ast: SchemaAST.AST) => {
+  const b: {
+    integer: boolean
+    minimum?: number
+    maximum?: number
+    exclusiveMinimum?: number
+    exclusiveMaximum?: number
+    minLength?: number
+    maxLength?: number
+    pattern?: string
+    described?: string
+  } = { integer: false }
+  for (const check of checksOf(ast)) {
+    const r = representationOf(check)
+    if (r === undefined) {
+      const expected = check.annotations?.expected
+      if (typeof expected === "string") b.described = expected
+      continue
+    }
+    const p = r.payload
+    const num = (k: string) => (typeof p[k] === "number" ? (p[k] as number) : undefined)
+    switch (r.id) {
+      case "isInt":
+        b.integer = true
+        break
+      case "isBetween":
+      case "isGreaterThanOrEqualTo":
+      case "isGreaterThan":
+      case "isLessThanOrEqualTo":
+      case "isLessThan":
+        for (const k of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] as const) {
+          const v = num(k)
+          if (v !== undefined) b[k] = v
+        }
+        break
+      case "isMinLength":
+      case "isMaxLength":
+      case "isLengthBetween":
+        for (const k of ["minLength", "maxLength"] as const) {
+          const v = num(k)
+          if (v !== undefined) b[k] = v
+        }
+        break
+      case "isPattern":
+        if (typeof p.source === "string") b.pattern = p.source
+        break
+    }
   }
-  const c: Json = Object.assign({}, ...chain.map(jsonSchemaOf))
-  const n = (k: string) => (typeof c[k] === "number" ? (c[k] as number) : undefined)
-  const [min, max, xmin, xmax] = [n("minimum"), n("maximum"), n("exclusiveMinimum"), n("exclusiveMaximum")]
-  if (
-    min !== undefined ||
-    max !== undefined ||
-    xmin !== undefined ||
-    xmax !== undefined ||
-    c.type === "integer"
-  ) {
-    const noun = c.type === "integer" ? "an integer" : "a number"
+  return b
+}
+
+/** What a node's checks ask for, in words; undefined when it has none worth saying. */
+const describeChecks = (ast: SchemaAST.AST): string | undefined => {
+  const c = boundsOf(ast)
+  const { minimum: min, maximum: max, exclusiveMinimum: xmin, exclusiveMaximum: xmax } = c
+  if (min !== undefined || max !== undefined || xmin !== undefined || xmax !== undefined || c.integer) {
+    const noun = c.integer ? "an integer" : "a number"
     if (min !== undefined && max !== undefined) return `${noun} from ${min} to ${max}`
     const bounds = [
       min === undefined ? undefined : `greater than or equal to ${min}`,
       xmin === undefined ? undefined : `greater than ${xmin}`,
       max === undefined ? undefined : `less than or equal to ${max}`,
       xmax === undefined ? undefined : `less than ${xmax}`
-    ].filter((b) => b !== undefined)
+    ].filter((x) => x !== undefined)
     return bounds.length === 0 ? noun : `${noun} ${bounds.join(" and ")}`
   }
-  const [minLength, maxLength] = [n("minLength"), n("maxLength")]
-  if (minLength !== undefined || maxLength !== undefined || typeof c.pattern === "string") {
+  const { minLength, maxLength } = c
+  if (ast._tag === "Arrays" && (minLength !== undefined || maxLength !== undefined)) {
+    if (minLength !== undefined && maxLength !== undefined) return `an array of ${minLength} to ${maxLength} items`
+    return maxLength !== undefined
+      ? `an array of at most ${maxLength} items`
+      : `an array of at least ${minLength} items`
+  }
+  if (minLength !== undefined || maxLength !== undefined || c.pattern !== undefined) {
     const size =
       minLength !== undefined && maxLength !== undefined
         ? minLength === maxLength
@@ -123,52 +198,45 @@ const describeRefinement = (ast: SchemaAST.Refinement): string | undefined => {
           : minLength !== undefined
             ? ` of at least ${minLength} characters`
             : ""
-    return `a string${size}${typeof c.pattern === "string" ? ` matching /${c.pattern}/` : ""}`
+    return `a string${size}${c.pattern !== undefined ? ` matching /${c.pattern}/` : ""}`
   }
-  const [minItems, maxItems] = [n("minItems"), n("maxItems")]
-  if (minItems !== undefined || maxItems !== undefined) {
-    if (minItems !== undefined && maxItems !== undefined)
-      return `an array of ${minItems} to ${maxItems} items`
-    return maxItems !== undefined
-      ? `an array of at most ${maxItems} items`
-      : `an array of at least ${minItems} items`
-  }
-  return descriptionOf(ast) ?? describe(ast.from)
+  return c.described
 }
 
 /** In words, what a schema accepts; undefined where it has nothing useful to say. */
 const describe = (ast: SchemaAST.AST): string | undefined => {
+  const own = descriptionOf(ast)
+  if (ast.checks !== undefined) {
+    const checks = describeChecks(ast)
+    if (checks !== undefined) return own ?? checks
+  }
   switch (ast._tag) {
-    case "Refinement":
-      return describeRefinement(ast)
-    case "Transformation":
-      return describe(ast.to)
     case "Suspend":
-      return describe(ast.f())
+      return own ?? describe(ast.thunk())
     case "Literal":
       return oneOf([ast.literal as Literal])
     case "Union": {
       const literals = literalsOf(ast)
       if (literals !== undefined) return oneOf(literals)
-      const members = ast.types.filter((t) => t._tag !== "UndefinedKeyword").map(describe)
-      return members.every((m) => m !== undefined) ? members.join(" or ") : descriptionOf(ast)
+      const members = ast.types.filter((t) => t._tag !== "Undefined").map(describe)
+      return members.every((m) => m !== undefined) ? members.join(" or ") : own
     }
-    case "StringKeyword":
-      return "a string"
-    case "NumberKeyword":
-      return "a number"
-    case "BooleanKeyword":
-      return "a boolean"
-    case "TypeLiteral":
-      return descriptionOf(ast) ?? "an object"
-    case "TupleType":
-      return descriptionOf(ast) ?? "an array"
+    case "String":
+      return own ?? "a string"
+    case "Number":
+      return own ?? "a number"
+    case "Boolean":
+      return own ?? "a boolean"
+    case "Null":
+      return own ?? "null"
+    case "Objects":
+      return own ?? "an object"
+    case "Arrays":
+      return own ?? "an array"
     default:
-      return descriptionOf(ast)
+      return own
   }
 }
-
-type Path = ReadonlyArray<string | number>
 
 const issue = (path: Path, rule: string, ast: SchemaAST.AST): Issue => {
   const expected = describe(ast)
@@ -181,79 +249,78 @@ const issue = (path: Path, rule: string, ast: SchemaAST.AST): Issue => {
   }
 }
 
-const isAbsentMember = (i: ParseResult.ParseIssue) => i._tag === "Type" && i.ast._tag === "UndefinedKeyword"
-
 /** Whether a union member's failure says more than "not this type" (it got inside the value). */
-const explains = (i: ParseResult.ParseIssue): boolean => {
-  if (i._tag === "Type") return false
-  if (i._tag === "Composite" && i.ast._tag === "Union") {
-    const members = (Array.isArray(i.issues) ? i.issues : [i.issues]) as ReadonlyArray<ParseResult.ParseIssue>
-    return members.some((m) => !isAbsentMember(m) && explains(m))
+const explains = (i: SchemaIssue.Issue): boolean => {
+  switch (i._tag) {
+    case "InvalidType":
+      return false
+    case "AnyOf":
+      return i.issues.some(explains)
+    case "Encoding":
+      return explains(i.issue)
+    default:
+      return true
   }
-  return true
 }
 
-/**
- * `outer` is the outermost refinement being decoded: a value that fails an inner step (not a number
- * at all, not an integer) is still told everything the field expects.
- */
-const collect = (
-  i: ParseResult.ParseIssue,
-  path: Path,
-  out: Array<Issue>,
-  outer: SchemaAST.AST | undefined
-): void => {
+const collect = (i: SchemaIssue.Issue, path: Path, out: Array<Issue>): void => {
   switch (i._tag) {
-    case "Pointer": {
-      const segments = (Array.isArray(i.path) ? i.path : [i.path]) as ReadonlyArray<PropertyKey>
+    case "Pointer":
       collect(
         i.issue,
-        [...path, ...segments.map((s) => (typeof s === "number" ? s : String(s)))],
-        out,
-        undefined
+        [...path, ...i.path.map((s) => (typeof s === "number" ? s : String(s)))],
+        out
       )
       return
-    }
     case "Composite": {
-      const issues = (
-        Array.isArray(i.issues) ? i.issues : [i.issues]
-      ) as ReadonlyArray<ParseResult.ParseIssue>
-      if (i.ast._tag !== "Union") {
-        for (const inner of issues) collect(inner, path, out, outer)
-        return
+      // A node's failed checks: like a chain of refinements, the first failure is the one that
+      // counts (an inner step failing means the outer ones never judged the value).
+      const filters = i.issues.filter((x): x is SchemaIssue.Filter => x._tag === "Filter")
+      const first = filters[0]
+      if (first !== undefined) {
+        if (first.issue._tag === "InvalidValue") out.push(issue(path, ruleOfFilter(first.filter, i.ast), i.ast))
+        else collect(first.issue, path, out)
       }
-      // A union: an optional field's `undefined` member never explains a value that is present;
-      // members that got past the value's type explain it best; when none did, the union's own
-      // description (every allowed value) is the one issue.
-      const deeper = issues.filter((m) => !isAbsentMember(m) && explains(m))
-      if (deeper.length > 0) {
-        for (const inner of deeper) collect(inner, path, out, outer)
-        return
-      }
-      out.push(issue(path, ruleOfType(i.ast), outer ?? i.ast))
+      for (const inner of i.issues) if (inner._tag !== "Filter") collect(inner, path, out)
       return
     }
-    case "Refinement":
-      if (i.kind === "Predicate") out.push(issue(path, ruleOfRefinement(i.ast), outer ?? i.ast))
-      else collect(i.issue, path, out, outer ?? i.ast)
+    case "AnyOf": {
+      // A union: members that got past the value's type explain it best; when none did, the
+      // union's own description (every allowed value) is the one issue.
+      const deeper = i.issues.filter(explains)
+      if (deeper.length > 0) {
+        for (const inner of deeper) collect(inner, path, out)
+        return
+      }
+      out.push(issue(path, ruleOfType(i.ast), i.ast))
       return
-    case "Transformation":
-      collect(i.issue, path, out, outer)
+    }
+    case "Filter":
+      if (i.issue._tag === "InvalidValue") out.push({ path, rule: ruleOfFilter(i.filter, { _tag: "String" } as SchemaAST.AST) })
+      else collect(i.issue, path, out)
       return
-    case "Missing":
+    case "Encoding":
+      if (i.issue._tag === "InvalidValue") out.push(issue(path, ruleOfType(i.ast), i.ast))
+      else collect(i.issue, path, out)
+      return
+    case "MissingKey":
       out.push({ path, rule: "required" })
       return
-    case "Unexpected":
+    case "UnexpectedKey":
       out.push({ path, rule: "unknownKey" })
       return
     case "Forbidden":
       out.push({ path, rule: "forbidden" })
       return
-    case "Type": {
-      const rule = ruleOfType(i.ast)
-      out.push(issue(path, rule, rule === "enum" ? i.ast : (outer ?? i.ast)))
+    case "OneOf":
+      out.push(issue(path, "oneOf", i.ast))
       return
-    }
+    case "InvalidType":
+      out.push(issue(path, ruleOfType(i.ast), i.ast))
+      return
+    case "InvalidValue":
+      out.push({ path, rule: "invalid" })
+      return
   }
 }
 
@@ -262,9 +329,9 @@ const collect = (
  * the REST adapter and the MCP tools alike: each problem once, with the rule it broke and what was
  * expected (from the schema, never from the input).
  */
-export const issuesOf = (error: ParseResult.ParseError): ReadonlyArray<Issue> => {
+export const issuesOf = (error: Schema.SchemaError | SchemaIssue.Issue): ReadonlyArray<Issue> => {
   const out: Array<Issue> = []
-  collect(error.issue, [], out, undefined)
+  collect(Schema.isSchemaError(error) ? error.issue : error, [], out)
   const seen = new Set<string>()
   return out.filter((i) => {
     const key = JSON.stringify([i.path, i.rule])
@@ -280,19 +347,18 @@ export const STRICT_ALL = { errors: "all", onExcessProperty: "error" } as const
  * A strict decoder (unknown keys rejected, every issue reported) that fails with Invalid; `semantics`
  * runs only on a value whose shape is right and adds its own issues.
  */
-export const strictDecoder = <A, I>(
-  schema: Schema.Schema<A, I, never>,
+export const strictDecoder = <A>(
+  schema: Schema.Decoder<A>,
   what: string,
   semantics: (value: A) => ReadonlyArray<Issue> = () => []
 ) => {
-  const decode = ParseResult.decodeUnknownEither(schema, STRICT_ALL)
+  const decode = Schema.decodeUnknownResult(schema)
   const invalid = (issues: ReadonlyArray<Issue>) =>
     new Invalid({ message: `${what} failed validation`, issues })
-  return (input: unknown): Either.Either<A, Invalid> => {
-    const shape = decode(input)
-    if (Either.isLeft(shape))
-      return Either.left(invalid(issuesOf(new ParseResult.ParseError({ issue: shape.left }))))
-    const issues = semantics(shape.right)
-    return issues.length === 0 ? Either.right(shape.right) : Either.left(invalid(issues))
+  return (input: unknown): Result.Result<A, Invalid> => {
+    const shape = decode(input, STRICT_ALL)
+    if (Result.isFailure(shape)) return Result.fail(invalid(issuesOf(shape.failure)))
+    const issues = semantics(shape.success)
+    return issues.length === 0 ? Result.succeed(shape.success) : Result.fail(invalid(issues))
   }
 }

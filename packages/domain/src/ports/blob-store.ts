@@ -36,4 +36,4 @@ export interface BlobStoreService {
   readonly signedUrl: (key: string, options: SignedUrlOptions) => Effect.Effect<string, StorageError>
 }
 
-export class BlobStore extends Context.Tag("@folio/domain/BlobStore")<BlobStore, BlobStoreService>() {}
+export class BlobStore extends Context.Service<BlobStore, BlobStoreService>()("@folio/domain/BlobStore") {}

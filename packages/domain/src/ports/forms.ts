@@ -5,9 +5,9 @@ import type { Page } from "../kernel/cursor.js"
 import type { StorageError } from "../kernel/errors.js"
 
 /** A form's kind and publication status, written once: wire schemas and adapters reuse these. */
-export const FormKind = Schema.Literal("classic", "interview")
+export const FormKind = Schema.Literals(["classic", "interview"])
 export type FormKind = typeof FormKind.Type
-export const FormStatus = Schema.Literal("draft", "published")
+export const FormStatus = Schema.Literals(["draft", "published"])
 export type FormStatus = typeof FormStatus.Type
 
 /** A form as stored. Definitions and settings are JSON values; the forms domain decodes them. */
@@ -113,7 +113,4 @@ export class InvalidCursor {
   readonly _tag = "InvalidCursor"
 }
 
-export class FormRepository extends Context.Tag("@folio/domain/FormRepository")<
-  FormRepository,
-  FormRepositoryService
->() {}
+export class FormRepository extends Context.Service<FormRepository, FormRepositoryService>()("@folio/domain/FormRepository") {}

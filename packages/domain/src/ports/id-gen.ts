@@ -11,4 +11,4 @@ export interface IdGenService {
   readonly randomBytes: (n: number) => Effect.Effect<Uint8Array>
 }
 
-export class IdGen extends Context.Tag("@folio/domain/IdGen")<IdGen, IdGenService>() {}
+export class IdGen extends Context.Service<IdGen, IdGenService>()("@folio/domain/IdGen") {}

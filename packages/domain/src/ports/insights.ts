@@ -28,10 +28,7 @@ export interface InsightExtractorService {
   ) => Effect.Effect<ReadonlyArray<ExtractedInsight>, StorageError>
 }
 
-export class InsightExtractor extends Context.Tag("@folio/domain/InsightExtractor")<
-  InsightExtractor,
-  InsightExtractorService
->() {}
+export class InsightExtractor extends Context.Service<InsightExtractor, InsightExtractorService>()("@folio/domain/InsightExtractor") {}
 
 /** When a candidate is promoted automatically: its share of scanned responses and a minimum count. */
 export interface InsightPolicyService {
@@ -41,7 +38,4 @@ export interface InsightPolicyService {
   readonly scanLimit: number
 }
 
-export class InsightPolicy extends Context.Tag("@folio/domain/InsightPolicy")<
-  InsightPolicy,
-  InsightPolicyService
->() {}
+export class InsightPolicy extends Context.Service<InsightPolicy, InsightPolicyService>()("@folio/domain/InsightPolicy") {}

@@ -5,7 +5,7 @@ import type { StorageError } from "../kernel/errors.js"
 import type { InvalidCursor } from "./forms.js"
 
 /** A response is partial until completed; wire schemas and adapters reuse this one definition. */
-export const ResponseStatus = Schema.Literal("partial", "completed")
+export const ResponseStatus = Schema.Literals(["partial", "completed"])
 export type ResponseStatus = typeof ResponseStatus.Type
 
 export interface ResponseRecord {
@@ -266,7 +266,4 @@ export interface ResponseRepositoryService {
   ) => Effect.Effect<number, StorageError>
 }
 
-export class ResponseRepository extends Context.Tag("@folio/domain/ResponseRepository")<
-  ResponseRepository,
-  ResponseRepositoryService
->() {}
+export class ResponseRepository extends Context.Service<ResponseRepository, ResponseRepositoryService>()("@folio/domain/ResponseRepository") {}

@@ -34,10 +34,7 @@ export interface RateLimitStoreService {
   ) => Effect.Effect<RateLimitHit, StorageError>
 }
 
-export class RateLimitStore extends Context.Tag("@folio/domain/RateLimitStore")<
-  RateLimitStore,
-  RateLimitStoreService
->() {}
+export class RateLimitStore extends Context.Service<RateLimitStore, RateLimitStoreService>()("@folio/domain/RateLimitStore") {}
 
 export interface RequestRecord {
   readonly workspaceId: string
@@ -68,7 +65,7 @@ export interface UsageStoreService {
   readonly counts: (workspaceId: string, now: Date) => Effect.Effect<RequestCounts, StorageError>
 }
 
-export class UsageStore extends Context.Tag("@folio/domain/UsageStore")<UsageStore, UsageStoreService>() {}
+export class UsageStore extends Context.Service<UsageStore, UsageStoreService>()("@folio/domain/UsageStore") {}
 
 /**
  * Request usage recorded off the request path: `add` only counts, the implementation writes the
@@ -84,7 +81,4 @@ export interface UsageBatcherService {
   readonly flush: Effect.Effect<void>
 }
 
-export class UsageBatcher extends Context.Tag("@folio/domain/UsageBatcher")<
-  UsageBatcher,
-  UsageBatcherService
->() {}
+export class UsageBatcher extends Context.Service<UsageBatcher, UsageBatcherService>()("@folio/domain/UsageBatcher") {}

@@ -36,10 +36,7 @@ export interface WorkspaceRepositoryService {
   ) => Effect.Effect<boolean, StorageError>
 }
 
-export class WorkspaceRepository extends Context.Tag("@folio/domain/WorkspaceRepository")<
-  WorkspaceRepository,
-  WorkspaceRepositoryService
->() {}
+export class WorkspaceRepository extends Context.Service<WorkspaceRepository, WorkspaceRepositoryService>()("@folio/domain/WorkspaceRepository") {}
 
 export interface ApiKeyRepositoryService {
   readonly create: (key: ApiKeyRecord) => Effect.Effect<void, StorageError>
@@ -49,7 +46,4 @@ export interface ApiKeyRepositoryService {
   readonly revoke: (workspaceId: string, id: string, at: Date) => Effect.Effect<boolean, StorageError>
 }
 
-export class ApiKeyRepository extends Context.Tag("@folio/domain/ApiKeyRepository")<
-  ApiKeyRepository,
-  ApiKeyRepositoryService
->() {}
+export class ApiKeyRepository extends Context.Service<ApiKeyRepository, ApiKeyRepositoryService>()("@folio/domain/ApiKeyRepository") {}

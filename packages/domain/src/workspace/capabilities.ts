@@ -24,7 +24,7 @@ export const BLOCK_TYPE_FEATURES: Partial<Record<BlockType, FeatureName>> = {
 }
 
 export const Capabilities = Schema.Struct({
-  scopes: Schema.Array(Schema.Literal(...FORMS_SCOPES)),
+  scopes: Schema.Array(Schema.Literals(FORMS_SCOPES)),
   formKinds: Schema.Struct({ classic: Schema.Literal(true), interview: Schema.Boolean }),
   renderModes: Schema.Struct({
     classic: Schema.Literal(true),
@@ -33,13 +33,13 @@ export const Capabilities = Schema.Struct({
   }),
   blockTypes: Schema.Array(
     Schema.Struct({
-      type: Schema.Literal(...BLOCK_TYPES),
+      type: Schema.Literals(BLOCK_TYPES),
       enabled: Schema.Boolean,
-      requiredFeature: Schema.optional(Schema.String)
+      requiredFeature: Schema.optionalKey(Schema.String)
     })
   ),
-  features: Schema.Record({ key: Schema.String, value: Schema.Boolean })
-}).annotations({ identifier: "Capabilities" })
+  features: Schema.Record(Schema.String, Schema.Boolean)
+}).annotate({ identifier: "Capabilities" })
 export type Capabilities = typeof Capabilities.Type
 
 export const evaluateFeatures = (

@@ -1,6 +1,6 @@
 // The 23 classic block types of forms-api.md with every option, bound, pattern, default and forced
 // value, discriminated by `type`. Unknown keys are rejected by the strict decoder.
-import { Schema } from "effect"
+import { Schema, Effect } from "effect"
 import { MAX_FILE_UPLOAD_SIZE_MB } from "../limits.js"
 import {
   ArrayOf,
@@ -16,16 +16,16 @@ import {
   TimeOfDay
 } from "./primitives.js"
 
-const withDefault = <A, I>(schema: Schema.Schema<A, I>, value: () => NoInfer<A>) =>
-  Schema.optionalWith(schema, { default: value })
+const withDefault = <S extends Schema.Top>(schema: S, value: () => NoInfer<S["Type"]>) =>
+  schema.pipe(Schema.withDecodingDefaultTypeKey(Effect.sync(value)))
 
 export const Presentation = Schema.Struct({
-  document: Schema.optional(
+  document: Schema.optionalKey(
     Schema.Struct({
-      span: Schema.optional(IntBetween(3, 12)),
-      breakBefore: Schema.optional(Schema.Boolean),
-      fieldChrome: Schema.optional(Schema.Literal("full", "field-only")),
-      controlWidth: Schema.optional(Schema.Literal("auto", "full"))
+      span: Schema.optionalKey(IntBetween(3, 12)),
+      breakBefore: Schema.optionalKey(Schema.Boolean),
+      fieldChrome: Schema.optionalKey(Schema.Literals(["full", "field-only"])),
+      controlWidth: Schema.optionalKey(Schema.Literals(["auto", "full"]))
     })
   )
 })
@@ -33,25 +33,25 @@ export const Presentation = Schema.Struct({
 export const Choice = Schema.Struct({
   id: StrBetween(1, 64),
   label: StrBetween(1, 500),
-  imageKey: Schema.optional(ObjectKey),
-  imageAlt: Schema.optional(Str(300))
-}).annotations({ identifier: "Choice" })
+  imageKey: Schema.optionalKey(ObjectKey),
+  imageAlt: Schema.optionalKey(Str(300))
+}).annotate({ identifier: "Choice" })
 export type Choice = typeof Choice.Type
 
 export const Randomize = Schema.Struct({
-  mode: Schema.Literal("shuffle", "reverse"),
+  mode: Schema.Literals(["shuffle", "reverse"]),
   pinLast: withDefault(IntBetween(0, 100), () => 0)
 })
 
-const Empty = Schema.Struct({}).annotations({
+const Empty = Schema.Struct({}).annotate({
   jsonSchema: { type: "object", properties: {}, additionalProperties: false }
 })
 const emptyOptions = { options: withDefault(Empty, () => ({})) }
 
 const base = {
   id: BlockId,
-  description: Schema.optional(Str(4000)),
-  presentation: Schema.optional(Presentation)
+  description: Schema.optionalKey(Str(4000)),
+  presentation: Schema.optionalKey(Presentation)
 }
 const labelled = { label: Str(2000) }
 const unlabelled = { label: withDefault(Str(2000), () => "") }
@@ -65,12 +65,12 @@ const input = <T extends string, O extends Schema.Struct.Fields>(type: T, option
 export const ShortTextBlock = input("short_text", {
   options: withDefault(
     Schema.Struct({
-      maxLength: Schema.optional(Schema.Int.pipe(Schema.greaterThan(0), Schema.lessThanOrEqualTo(10000))),
-      minLength: Schema.optional(PositiveInt.pipe(Schema.lessThanOrEqualTo(Number.MAX_SAFE_INTEGER))),
-      pattern: Schema.optional(Str(300)),
-      placeholder: Schema.optional(Str(200)),
-      inputMode: Schema.optional(Schema.Literal("text", "tel", "url", "email", "numeric", "decimal")),
-      autoComplete: Schema.optional(Str(40))
+      maxLength: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(10000))),
+      minLength: Schema.optionalKey(PositiveInt.check(Schema.isLessThanOrEqualTo(Number.MAX_SAFE_INTEGER))),
+      pattern: Schema.optionalKey(Str(300)),
+      placeholder: Schema.optionalKey(Str(200)),
+      inputMode: Schema.optionalKey(Schema.Literals(["text", "tel", "url", "email", "numeric", "decimal"])),
+      autoComplete: Schema.optionalKey(Str(40))
     }),
     () => ({})
   )
@@ -79,65 +79,67 @@ export const ShortTextBlock = input("short_text", {
 export const LongTextBlock = input("long_text", {
   options: withDefault(
     Schema.Struct({
-      maxLength: Schema.optional(Schema.Int.pipe(Schema.greaterThan(0), Schema.lessThanOrEqualTo(50000))),
-      minLength: Schema.optional(PositiveInt),
-      pattern: Schema.optional(Str(300)),
-      placeholder: Schema.optional(Str(200))
+      maxLength: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(50000))),
+      minLength: Schema.optionalKey(PositiveInt),
+      pattern: Schema.optionalKey(Str(300)),
+      placeholder: Schema.optionalKey(Str(200))
     }),
     () => ({})
   )
 })
 
-const matrixRow = { matrixGroupId: Schema.optional(MatrixGroupId), rowLabel: Schema.optional(Str(500)) }
+const matrixRow = { matrixGroupId: Schema.optionalKey(MatrixGroupId), rowLabel: Schema.optionalKey(Str(500)) }
 
 export const MultipleChoiceBlock = input("multiple_choice", {
   options: Schema.Struct({
     choices: ArrayOf(Choice, 1, 100),
-    allowOther: Schema.optional(Schema.Boolean),
-    qualityTrap: Schema.optional(Schema.Struct({ expectedChoiceId: StrBetween(1, 64) })),
+    allowOther: Schema.optionalKey(Schema.Boolean),
+    qualityTrap: Schema.optionalKey(Schema.Struct({ expectedChoiceId: StrBetween(1, 64) })),
     ...matrixRow,
-    randomize: Schema.optional(Randomize)
+    randomize: Schema.optionalKey(Randomize)
   })
 })
 
 export const CheckboxesBlock = input("checkboxes", {
   options: Schema.Struct({
     choices: ArrayOf(Choice, 1, 100),
-    minSelected: Schema.optional(PositiveInt),
-    maxSelected: Schema.optional(PositiveInt),
-    allowOther: Schema.optional(Schema.Boolean),
+    minSelected: Schema.optionalKey(PositiveInt),
+    maxSelected: Schema.optionalKey(PositiveInt),
+    allowOther: Schema.optionalKey(Schema.Boolean),
     ...matrixRow,
-    randomize: Schema.optional(Randomize)
+    randomize: Schema.optionalKey(Randomize)
   })
 })
 
 export const DropdownBlock = input("dropdown", {
   options: Schema.Struct({
     choices: ArrayOf(Choice, 0, 100),
-    dataset: Schema.optional(Schema.Literal("countries")),
-    randomize: Schema.optional(Randomize)
+    dataset: Schema.optionalKey(Schema.Literal("countries")),
+    randomize: Schema.optionalKey(Randomize)
   })
 })
 
 export const RankingBlock = input("ranking", {
-  options: Schema.Struct({ choices: ArrayOf(Choice, 1, 100), randomize: Schema.optional(Randomize) })
+  options: Schema.Struct({ choices: ArrayOf(Choice, 1, 100), randomize: Schema.optionalKey(Randomize) })
 })
 
 export const RatingBlock = input("rating", {
   options: withDefault(
     Schema.Struct({
       scale: withDefault(IntBetween(2, 11), () => 5),
-      shape: withDefault(Schema.Literal("number", "star", "circle"), () => "number" as const),
-      zeroBased: Schema.optional(Schema.Boolean),
-      lowLabel: Schema.optional(Str(60)),
-      highLabel: Schema.optional(Str(60))
+      shape: withDefault(Schema.Literals(["number", "star", "circle"]), () => "number" as const),
+      zeroBased: Schema.optionalKey(Schema.Boolean),
+      lowLabel: Schema.optionalKey(Str(60)),
+      highLabel: Schema.optionalKey(Str(60))
     }),
     () => ({ scale: 5, shape: "number" as const })
   )
 })
 
-const bounds = <A, I>(value: Schema.Schema<A, I>) =>
-  withDefault(Schema.Struct({ min: Schema.optional(value), max: Schema.optional(value) }), () => ({}))
+const bounds = <S extends Schema.Top>(value: S) => {
+  const Bounds = Schema.Struct({ min: Schema.optionalKey(value), max: Schema.optionalKey(value) })
+  return withDefault(Bounds, () => ({}) as typeof Bounds.Type)
+}
 
 export const DateBlock = input("date", { options: bounds(CalendarDate) })
 export const DateTimeBlock = input("datetime", { options: bounds(DateTimeString) })
@@ -145,20 +147,20 @@ export const TimeBlock = input("time", { options: bounds(TimeOfDay) })
 export const DateRangeBlock = input("date_range", { options: bounds(CalendarDate) })
 
 export const EmailBlock = input("email", {
-  options: withDefault(Schema.Struct({ placeholder: Schema.optional(Str(200)) }), () => ({}))
+  options: withDefault(Schema.Struct({ placeholder: Schema.optionalKey(Str(200)) }), () => ({}))
 })
 
 export const NumberBlock = input("number", {
   options: withDefault(
     Schema.Struct({
-      min: Schema.optional(Schema.Finite),
-      max: Schema.optional(Schema.Finite),
-      integer: Schema.optional(Schema.Boolean),
-      step: Schema.optional(Schema.Finite.pipe(Schema.greaterThan(0))),
-      placeholder: Schema.optional(Str(200)),
-      prefix: Schema.optional(Str(10)),
-      suffix: Schema.optional(Str(10)),
-      decimals: Schema.optional(IntBetween(0, 10))
+      min: Schema.optionalKey(Schema.Finite),
+      max: Schema.optionalKey(Schema.Finite),
+      integer: Schema.optionalKey(Schema.Boolean),
+      step: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThan(0))),
+      placeholder: Schema.optionalKey(Str(200)),
+      prefix: Schema.optionalKey(Str(10)),
+      suffix: Schema.optionalKey(Str(10)),
+      decimals: Schema.optionalKey(IntBetween(0, 10))
     }),
     () => ({})
   )
@@ -169,7 +171,7 @@ export const FileUploadBlock = input("file_upload", {
     Schema.Struct({
       maxFiles: withDefault(IntBetween(1, 20), () => 1),
       maxSizeMb: withDefault(IntBetween(1, MAX_FILE_UPLOAD_SIZE_MB), () => 10),
-      acceptedMimeTypes: Schema.optional(ArrayOf(Str(150), 0, 50))
+      acceptedMimeTypes: Schema.optionalKey(ArrayOf(Str(150), 0, 50))
     }),
     () => ({ maxFiles: 1, maxSizeMb: 10 })
   )
@@ -191,7 +193,7 @@ export const PrivacyConsentBlock = Schema.Struct({
   ...labelled,
   ...alwaysRequired,
   options: Schema.Struct({
-    mode: withDefault(Schema.Literal("agree_only", "agree_or_decline"), () => "agree_only" as const),
+    mode: withDefault(Schema.Literals(["agree_only", "agree_or_decline"]), () => "agree_only" as const),
     items: ArrayOf(StrBetween(1, 500), 1, 20),
     purpose: StrBetween(1, 2000),
     retentionPeriod: StrBetween(1, 1000),
@@ -203,14 +205,14 @@ export const AddressBlock = input("address", emptyOptions)
 
 export const TextRun = Schema.Struct({
   text: Str(4000),
-  bold: Schema.optional(Schema.Boolean),
-  italic: Schema.optional(Schema.Boolean),
-  underline: Schema.optional(Schema.Boolean),
-  strike: Schema.optional(Schema.Boolean),
-  code: Schema.optional(Schema.Boolean),
-  color: Schema.optional(Str(40)),
-  bg: Schema.optional(Str(40)),
-  href: Schema.optional(Str(2000))
+  bold: Schema.optionalKey(Schema.Boolean),
+  italic: Schema.optionalKey(Schema.Boolean),
+  underline: Schema.optionalKey(Schema.Boolean),
+  strike: Schema.optionalKey(Schema.Boolean),
+  code: Schema.optionalKey(Schema.Boolean),
+  color: Schema.optionalKey(Str(40)),
+  bg: Schema.optionalKey(Str(40)),
+  href: Schema.optionalKey(Str(2000))
 })
 export const FieldRef = Schema.Struct({ fieldRef: BlockId })
 
@@ -219,11 +221,11 @@ export const StatementBlock = Schema.Struct({
   ...base,
   ...labelled,
   ...neverRequired,
-  content: Schema.optional(ArrayOf(Schema.Union(TextRun, FieldRef), 0, 500)),
-  level: Schema.optional(Schema.Literal(1, 2, 3)),
-  align: Schema.optional(Schema.Literal("center", "right")),
-  variant: Schema.optional(Schema.Literal("quote", "callout")),
-  listStyle: Schema.optional(Schema.Literal("bullet", "number")),
+  content: Schema.optionalKey(ArrayOf(Schema.Union([TextRun, FieldRef]), 0, 500)),
+  level: Schema.optionalKey(Schema.Literals([1, 2, 3])),
+  align: Schema.optionalKey(Schema.Literals(["center", "right"])),
+  variant: Schema.optionalKey(Schema.Literals(["quote", "callout"])),
+  listStyle: Schema.optionalKey(Schema.Literals(["bullet", "number"])),
   ...emptyOptions
 })
 
@@ -238,12 +240,12 @@ export const ImageBlock = Schema.Struct({
   ...base,
   ...unlabelled,
   ...neverRequired,
-  imageKey: Schema.optional(ObjectKey),
+  imageKey: Schema.optionalKey(ObjectKey),
   imageAlt: withDefault(Str(300), () => ""),
-  width: withDefault(Schema.Literal("small", "medium", "full"), () => "full" as const),
-  caption: Schema.optional(Str(1000)),
-  imageWidth: Schema.optional(IntBetween(1, 65535)),
-  imageHeight: Schema.optional(IntBetween(1, 65535)),
+  width: withDefault(Schema.Literals(["small", "medium", "full"]), () => "full" as const),
+  caption: Schema.optionalKey(Str(1000)),
+  imageWidth: Schema.optionalKey(IntBetween(1, 65535)),
+  imageHeight: Schema.optionalKey(IntBetween(1, 65535)),
   ...emptyOptions
 })
 
@@ -255,7 +257,7 @@ export const CalculatedFieldBlock = Schema.Struct({
   options: withDefault(
     Schema.Struct({
       expression: withDefault(Str(1000), () => ""),
-      precision: Schema.optional(IntBetween(0, 10))
+      precision: Schema.optionalKey(IntBetween(0, 10))
     }),
     () => ({ expression: "" })
   )
@@ -267,13 +269,12 @@ export const HiddenFieldBlock = Schema.Struct({
   ...labelled,
   ...neverRequired,
   options: Schema.Struct({
-    param: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64), Schema.pattern(/^[A-Za-z0-9_-]+$/)),
-    defaultValue: Schema.optional(Str(2000))
+    param: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(64), Schema.isPattern(/^[A-Za-z0-9_-]+$/u)),
+    defaultValue: Schema.optionalKey(Str(2000))
   })
 })
 
-export const Block = Schema.Union(
-  ShortTextBlock,
+export const Block = Schema.Union([ShortTextBlock,
   LongTextBlock,
   MultipleChoiceBlock,
   CheckboxesBlock,
@@ -295,8 +296,7 @@ export const Block = Schema.Union(
   DividerBlock,
   ImageBlock,
   CalculatedFieldBlock,
-  HiddenFieldBlock
-).annotations({ identifier: "Block" })
+  HiddenFieldBlock]).annotate({ identifier: "Block" })
 export type Block = typeof Block.Type
 export type ChoiceBlock = Extract<Block, { type: "multiple_choice" | "checkboxes" | "dropdown" | "ranking" }>
 

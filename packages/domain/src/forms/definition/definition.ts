@@ -1,6 +1,6 @@
 // The classic FormDefinition (schemaVersion 1): its shape schema, the semantic checks that run
 // after it, and the one decoder every adapter uses.
-import { Either, Schema } from "effect"
+import { Result, Schema, Effect } from "effect"
 import type { Invalid } from "../../kernel/errors.js"
 import { strictDecoder } from "../../kernel/issues.js"
 import { type Block, Block as BlockSchema } from "./blocks.js"
@@ -18,11 +18,11 @@ export const MAX_QUIZZES = 20
 export const FormDefinition = Schema.Struct({
   schemaVersion: Schema.Literal(1),
   blocks: ArrayOf(BlockSchema, 0, MAX_BLOCKS),
-  logic: Schema.optionalWith(ArrayOf(LogicRule, 0, MAX_LOGIC_RULES), { default: () => [] }),
-  randomGroups: Schema.optional(ArrayOf(RandomGroup, 0, MAX_RANDOM_GROUPS)),
-  scales: Schema.optional(ArrayOf(Scale, 0, MAX_SCALES)),
-  quizzes: Schema.optional(ArrayOf(Quiz, 0, MAX_QUIZZES))
-}).annotations({
+  logic: ArrayOf(LogicRule, 0, MAX_LOGIC_RULES).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  randomGroups: Schema.optionalKey(ArrayOf(RandomGroup, 0, MAX_RANDOM_GROUPS)),
+  scales: Schema.optionalKey(ArrayOf(Scale, 0, MAX_SCALES)),
+  quizzes: Schema.optionalKey(ArrayOf(Quiz, 0, MAX_QUIZZES))
+}).annotate({
   identifier: "FormDefinition",
   title: "Classic form definition",
   description: "schemaVersion 1: typed blocks with branching logic, random groups, scales and quizzes"
@@ -32,10 +32,10 @@ export type FormDefinitionEncoded = typeof FormDefinition.Encoded
 
 export const emptyFormDefinition = (): FormDefinition => ({ schemaVersion: 1, blocks: [], logic: [] })
 
-const encodeShape = Schema.encodeEither(FormDefinition)
+const encodeShape = Schema.encodeResult(FormDefinition)
 
 /** Shape then semantics; every issue is value-free. */
-export const decodeFormDefinition: (input: unknown) => Either.Either<FormDefinition, Invalid> = strictDecoder(
+export const decodeFormDefinition: (input: unknown) => Result.Result<FormDefinition, Invalid> = strictDecoder(
   FormDefinition,
   "definition",
   semanticIssues
@@ -43,7 +43,7 @@ export const decodeFormDefinition: (input: unknown) => Either.Either<FormDefinit
 
 /** The stored/wire form of a decoded definition (defaults written out). */
 export const encodeFormDefinition = (definition: FormDefinition): FormDefinitionEncoded =>
-  Either.getOrThrow(encodeShape(definition))
+  Result.getOrThrow(encodeShape(definition))
 
 export const inputBlocks = (definition: FormDefinition): ReadonlyArray<Block> =>
   definition.blocks.filter((b) => isInputBlockType(b.type))

@@ -1,29 +1,29 @@
 // Field-level building blocks of classic definitions: bounded strings and integers, the id
 // patterns, and calendar-valid date, datetime and time strings exactly as forms-api.md writes them.
-import { type FastCheck, Schema } from "effect"
+import { Schema } from "effect"
 import { RuleAnnotationId } from "../../kernel/issues.js"
 
-export const Str = (max: number) => Schema.String.pipe(Schema.maxLength(max))
+export const Str = (max: number) => Schema.String.check(Schema.isMaxLength(max))
 export const StrBetween = (min: number, max: number) =>
-  Schema.String.pipe(Schema.minLength(min), Schema.maxLength(max))
-export const IntBetween = (min: number, max: number) => Schema.Int.pipe(Schema.between(min, max))
-export const PositiveInt = Schema.Int.pipe(Schema.greaterThan(0))
-export const ArrayOf = <A, I>(item: Schema.Schema<A, I>, min: number, max: number) =>
+  Schema.String.check(Schema.isMinLength(min), Schema.isMaxLength(max))
+export const IntBetween = (min: number, max: number) => Schema.Int.check(Schema.isBetween({ minimum: min, maximum: max }))
+export const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
+export const ArrayOf = <S extends Schema.Top>(item: S, min: number, max: number) =>
   min === 0
-    ? Schema.Array(item).pipe(Schema.maxItems(max))
-    : Schema.Array(item).pipe(Schema.minItems(min), Schema.maxItems(max))
+    ? Schema.Array(item).check(Schema.isMaxLength(max))
+    : Schema.Array(item).check(Schema.isMinLength(min), Schema.isMaxLength(max))
 
-export const BlockId = Schema.String.pipe(Schema.pattern(/^blk_[A-Za-z0-9_-]{8,}$/)).annotations({
+export const BlockId = Schema.String.check(Schema.isPattern(/^blk_[A-Za-z0-9_-]{8,}$/u)).annotate({
   identifier: "BlockId"
 })
-export const LogicRuleId = Schema.String.pipe(Schema.pattern(/^lgc_[A-Za-z0-9_-]{6,}$/))
-export const RandomGroupId = Schema.String.pipe(Schema.pattern(/^rng_[A-Za-z0-9_-]{6,}$/))
-export const MatrixGroupId = Schema.String.pipe(Schema.pattern(/^mtx_[A-Za-z0-9_-]{6,}$/))
-export const ScoreId = Schema.String.pipe(Schema.pattern(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/))
-export const ObjectKey = Schema.String.pipe(
-  Schema.minLength(1),
-  Schema.maxLength(200),
-  Schema.pattern(/^[A-Za-z0-9/._-]+$/)
+export const LogicRuleId = Schema.String.check(Schema.isPattern(/^lgc_[A-Za-z0-9_-]{6,}$/u))
+export const RandomGroupId = Schema.String.check(Schema.isPattern(/^rng_[A-Za-z0-9_-]{6,}$/u))
+export const MatrixGroupId = Schema.String.check(Schema.isPattern(/^mtx_[A-Za-z0-9_-]{6,}$/u))
+export const ScoreId = Schema.String.check(Schema.isPattern(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/u))
+export const ObjectKey = Schema.String.check(
+  Schema.isMinLength(1),
+  Schema.isMaxLength(200),
+  Schema.isPattern(/^[A-Za-z0-9/._-]+$/u)
 )
 
 const daysIn = (year: number, month: number): number =>
@@ -43,38 +43,31 @@ export const isCalendarDate = (text: string): boolean => {
   return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month)
 }
 
-const pad = (n: number, width = 2) => String(n).padStart(width, "0")
+// Generation hints for property tests: always-valid shapes, so generated values pass the filters.
+const DATE_PATTERN = "^(19|20)\\d{2}-(0[1-9]|1[0-2])-(0[1-9]|1\\d|2[0-8])$"
+const TIME_PATTERN = "^([01]\\d|2[0-3]):[0-5]\\d$"
+const pattern = (source: string) => ({ patterns: [{ source, flags: "" }] as const })
 
-const dateArbitrary = (fc: typeof FastCheck) =>
-  fc
-    .record({
-      y: fc.integer({ min: 1900, max: 2100 }),
-      m: fc.integer({ min: 1, max: 12 }),
-      d: fc.integer({ min: 1, max: 31 })
-    })
-    .map(({ y, m, d }) => `${pad(y, 4)}-${pad(m)}-${pad(Math.min(d, daysIn(y, m)))}`)
-
-const timeArbitrary = (fc: typeof FastCheck) =>
-  fc
-    .record({ h: fc.integer({ min: 0, max: 23 }), mi: fc.integer({ min: 0, max: 59 }) })
-    .map(({ h, mi }) => `${pad(h)}:${pad(mi)}`)
-
-export const CalendarDate = Schema.String.pipe(
-  Schema.filter(isCalendarDate, { [RuleAnnotationId]: "calendarDate", jsonSchema: { format: "date" } })
-).annotations({
-  identifier: "CalendarDate",
-  arbitrary: () => (fc) => dateArbitrary(fc)
-})
+export const CalendarDate = Schema.String.check(
+  Schema.makeFilter(isCalendarDate, {
+    [RuleAnnotationId]: "calendarDate",
+    expected: "a calendar date (YYYY-MM-DD)",
+    toJsonSchema: () => ({ format: "date" }),
+    arbitraryConstraint: pattern(DATE_PATTERN)
+  })
+).annotate({ identifier: "CalendarDate" })
 
 /** `HH:MM`, 24-hour. */
 export const isTime = (text: string): boolean => /^([01]\d|2[0-3]):[0-5]\d$/.test(text)
 
-export const TimeOfDay = Schema.String.pipe(
-  Schema.filter(isTime, {
+export const TimeOfDay = Schema.String.check(
+  Schema.makeFilter(isTime, {
     [RuleAnnotationId]: "time",
-    jsonSchema: { pattern: "^([01]\\d|2[0-3]):[0-5]\\d$" }
+    expected: "a time of day (HH:MM)",
+    toJsonSchema: () => ({ pattern: TIME_PATTERN }),
+    arbitraryConstraint: pattern(TIME_PATTERN)
   })
-).annotations({ identifier: "TimeOfDay", arbitrary: () => (fc) => timeArbitrary(fc) })
+).annotate({ identifier: "TimeOfDay" })
 
 /** `YYYY-MM-DDTHH:MM[:SS[.fraction]]` with an optional trailing `Z`. */
 export const isDateTime = (text: string): boolean => {
@@ -82,15 +75,15 @@ export const isDateTime = (text: string): boolean => {
   return m !== null && m[1] !== undefined && isCalendarDate(m[1])
 }
 
-export const DateTimeString = Schema.String.pipe(
-  Schema.filter(isDateTime, {
+export const DateTimeString = Schema.String.check(
+  Schema.makeFilter(isDateTime, {
     [RuleAnnotationId]: "dateTime",
-    jsonSchema: { pattern: "^\\d{4}-\\d{2}-\\d{2}T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?Z?$" }
+    expected: "a date and time (YYYY-MM-DDTHH:MM[:SS[.fraction]][Z])",
+    toJsonSchema: () => ({
+      pattern: "^\\d{4}-\\d{2}-\\d{2}T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?Z?$"
+    }),
+    arbitraryConstraint: pattern(
+      "^(19|20)\\d{2}-(0[1-9]|1[0-2])-(0[1-9]|1\\d|2[0-8])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d)?Z?$"
+    )
   })
-).annotations({
-  identifier: "DateTimeString",
-  arbitrary: () => (fc) =>
-    fc
-      .tuple(dateArbitrary(fc), timeArbitrary(fc), fc.option(fc.integer({ min: 0, max: 59 })), fc.boolean())
-      .map(([d, t, s, z]) => `${d}T${t}${s === null ? "" : `:${pad(s)}`}${z ? "Z" : ""}`)
-})
+).annotate({ identifier: "DateTimeString" })

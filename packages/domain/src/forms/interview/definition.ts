@@ -1,32 +1,32 @@
 // The interview definition (kind `interview`, schemaVersion 2) with every field, default and range
 // of forms-api.md, and the reader that turns stored legacy data into v2 or null, never a throw.
-import { Either, Schema } from "effect"
+import { Result, Schema, Effect } from "effect"
 import type { Invalid, Issue } from "../../kernel/errors.js"
 import { STRICT_ALL, strictDecoder } from "../../kernel/issues.js"
 import { ArrayOf, IntBetween, Str, StrBetween } from "../definition/primitives.js"
 
-const d = <A, I>(schema: Schema.Schema<A, I>, value: () => NoInfer<A>) =>
-  Schema.optionalWith(schema, { default: value })
+const d = <S extends Schema.Top>(schema: S, value: () => NoInfer<S["Type"]>) =>
+  schema.pipe(Schema.withDecodingDefaultTypeKey(Effect.sync(value)))
 
 // Locale keys are 2..10 characters shaped like a BCP 47 tag (`en`, `ko`, `pt-BR`), which also keeps
 // prototype-polluting keys such as `__proto__` out of decoded maps.
-const LocaleKey = Schema.String.pipe(
-  Schema.minLength(2),
-  Schema.maxLength(10),
-  Schema.pattern(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,6})?$/)
+const LocaleKey = Schema.String.check(
+  Schema.isMinLength(2),
+  Schema.isMaxLength(10),
+  Schema.isPattern(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,6})?$/u)
 )
-const LocaleMap = (min: number, max: number) => Schema.Record({ key: LocaleKey, value: StrBetween(min, max) })
+const LocaleMap = (min: number, max: number) => Schema.Record(LocaleKey, StrBetween(min, max))
 const Slug = (max: number) =>
-  Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max), Schema.pattern(/^[A-Za-z0-9_-]+$/))
-const Locale = Schema.Literal("ko", "en", "ja")
-const Unit = Schema.Finite.pipe(Schema.between(0, 1))
+  Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(max), Schema.isPattern(/^[A-Za-z0-9_-]+$/u))
+const Locale = Schema.Literals(["ko", "en", "ja"])
+const Unit = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 }))
 
 export const InterviewModule = Schema.Struct({
   id: Slug(80),
   labelByLocale: LocaleMap(1, 500),
-  purpose: Schema.optional(Str(2000)),
+  purpose: Schema.optionalKey(Str(2000)),
   order: d(IntBetween(0, 1000), () => 0),
-  maxFollowups: Schema.optional(IntBetween(0, 30))
+  maxFollowups: Schema.optionalKey(IntBetween(0, 30))
 })
 
 export const INTERVIEW_VALUE_TYPES = [
@@ -43,16 +43,16 @@ export const INTERVIEW_VALUE_TYPES = [
 export const InterviewField = Schema.Struct({
   id: Slug(80),
   labelByLocale: LocaleMap(1, 500),
-  descriptionByLocale: Schema.optional(LocaleMap(1, 2000)),
-  questionByLocale: Schema.optional(LocaleMap(1, 2000)),
-  moduleId: Schema.optional(Slug(80)),
-  valueType: Schema.Literal(...INTERVIEW_VALUE_TYPES),
-  requiredness: d(Schema.Literal("hard", "soft", "optional"), () => "optional" as const),
-  sensitivity: d(Schema.Literal("none", "low", "moderate", "high"), () => "none" as const),
+  descriptionByLocale: Schema.optionalKey(LocaleMap(1, 2000)),
+  questionByLocale: Schema.optionalKey(LocaleMap(1, 2000)),
+  moduleId: Schema.optionalKey(Slug(80)),
+  valueType: Schema.Literals(INTERVIEW_VALUE_TYPES),
+  requiredness: d(Schema.Literals(["hard", "soft", "optional"]), () => "optional" as const),
+  sensitivity: d(Schema.Literals(["none", "low", "moderate", "high"]), () => "none" as const),
   priority: d(IntBetween(0, 100), () => 50),
   options: d(ArrayOf(Schema.Struct({ id: Slug(64), labelByLocale: LocaleMap(1, 500) }), 0, 100), () => []),
   allowedNonAnswerStates: d(
-    ArrayOf(Schema.Literal("refused", "unknown", "not_applicable", "deferred"), 0, 4),
+    ArrayOf(Schema.Literals(["refused", "unknown", "not_applicable", "deferred"]), 0, 4),
     () => ["refused", "unknown", "not_applicable"] as const
   ),
   askPolicy: d(
@@ -68,9 +68,9 @@ export const InterviewField = Schema.Struct({
       allowFreeText: d(Schema.Boolean, () => true),
       allowInference: d(Schema.Boolean, () => false),
       confidenceThreshold: d(Unit, () => 0.6),
-      confirmation: d(Schema.Literal("never", "when_ambiguous", "always"), () => "when_ambiguous" as const),
+      confirmation: d(Schema.Literals(["never", "when_ambiguous", "always"]), () => "when_ambiguous" as const),
       requireEvidenceSpan: d(Schema.Boolean, () => true),
-      allowCustomAnswer: Schema.optional(Schema.Boolean)
+      allowCustomAnswer: Schema.optionalKey(Schema.Boolean)
     }),
     () => ({
       allowFreeText: true,
@@ -103,16 +103,16 @@ export const InterviewGoal = Schema.Struct({
   labelByLocale: LocaleMap(1, 500),
   internalRubric: d(Str(2000), () => ""),
   publicPromptHintByLocale: LocaleMap(1, 2000),
-  anchorQuestionByLocale: Schema.optional(LocaleMap(1, 2000)),
-  moduleId: Schema.optional(Slug(80)),
+  anchorQuestionByLocale: Schema.optionalKey(LocaleMap(1, 2000)),
+  moduleId: Schema.optionalKey(Slug(80)),
   priority: d(IntBetween(0, 100), () => 50),
   requiredCoverage: d(Unit, () => 0.7),
   required: d(Schema.Boolean, () => true),
   allowedProbeKinds: d(
-    ArrayOf(Schema.Literal(...PROBE_KINDS), 0, 13),
+    ArrayOf(Schema.Literals(PROBE_KINDS), 0, 13),
     () => ["example", "why", "impact"] as const
   ),
-  maxProbes: Schema.optional(IntBetween(1, 20))
+  maxProbes: Schema.optionalKey(IntBetween(1, 20))
 })
 
 export const CAPTURE_TYPES = [
@@ -142,18 +142,18 @@ export const InterviewDefinition = Schema.Struct({
   schemaVersion: d(Schema.Literal(2), () => 2 as const),
   title: d(Str(200), () => ""),
   goal: d(Str(2000), () => ""),
-  greetingByLocale: Schema.optional(LocaleMap(1, 2000)),
-  closingByLocale: Schema.optional(LocaleMap(1, 2000)),
-  persona: Schema.optional(
-    Schema.Struct({ name: Schema.optional(Str(80)), tone: Schema.optional(Str(200)) })
+  greetingByLocale: Schema.optionalKey(LocaleMap(1, 2000)),
+  closingByLocale: Schema.optionalKey(LocaleMap(1, 2000)),
+  persona: Schema.optionalKey(
+    Schema.Struct({ name: Schema.optionalKey(Str(80)), tone: Schema.optionalKey(Str(200)) })
   ),
-  researchBrief: Schema.optional(
+  researchBrief: Schema.optionalKey(
     Schema.Struct({
       purpose: d(Str(2000), () => ""),
       participantProfile: d(Str(2000), () => ""),
       decisionUse: d(Str(2000), () => ""),
       researchQuestions: d(ArrayOf(StrBetween(1, 1000), 0, 30), () => []),
-      methodologyPresetId: Schema.optional(Slug(80))
+      methodologyPresetId: Schema.optionalKey(Slug(80))
     })
   ),
   locales: d(
@@ -163,21 +163,21 @@ export const InterviewDefinition = Schema.Struct({
     }),
     () => ({ default: "ko" as const, supported: ["ko"] as const })
   ),
-  disclosure: Schema.optional(
+  disclosure: Schema.optionalKey(
     Schema.Struct({
       version: StrBetween(1, 100),
       required: d(Schema.Boolean, () => false),
-      purposeTextByLocale: Schema.optional(LocaleMap(1, 2000)),
-      retentionTextByLocale: Schema.optional(LocaleMap(1, 2000))
+      purposeTextByLocale: Schema.optionalKey(LocaleMap(1, 2000)),
+      retentionTextByLocale: Schema.optionalKey(LocaleMap(1, 2000))
     })
   ),
-  modules: Schema.optional(ArrayOf(InterviewModule, 0, 20)),
+  modules: Schema.optionalKey(ArrayOf(InterviewModule, 0, 20)),
   fields: d(ArrayOf(InterviewField, 0, 50), () => []),
   goals: d(ArrayOf(InterviewGoal, 0, 30), () => []),
-  memberCheck: Schema.optional(
+  memberCheck: Schema.optionalKey(
     Schema.Struct({ enabled: d(Schema.Boolean, () => false), allowCorrection: d(Schema.Boolean, () => true) })
   ),
-  validation: Schema.optional(
+  validation: Schema.optionalKey(
     Schema.Struct({
       enabled: d(Schema.Boolean, () => false),
       fieldIds: d(ArrayOf(Slug(80), 0, 20), () => []),
@@ -185,7 +185,7 @@ export const InterviewDefinition = Schema.Struct({
       assignmentVersion: d(Slug(80), () => "v1")
     })
   ),
-  codebook: Schema.optional(
+  codebook: Schema.optionalKey(
     Schema.Struct({
       version: StrBetween(1, 100),
       codes: d(
@@ -193,18 +193,16 @@ export const InterviewDefinition = Schema.Struct({
           Schema.Struct({
             id: StrBetween(1, 80),
             codeType: d(
-              Schema.Literal(
-                "theme",
+              Schema.Literals(["theme",
                 "pain_point",
                 "emotional_signal",
                 "workaround",
                 "revealed_behavior",
-                "contradiction"
-              ),
+                "contradiction"]),
               () => "theme" as const
             ),
             labelByLocale: LocaleMap(1, 500),
-            descriptionByLocale: Schema.optional(LocaleMap(1, 2000))
+            descriptionByLocale: Schema.optionalKey(LocaleMap(1, 2000))
           }),
           0,
           100
@@ -231,11 +229,11 @@ export const InterviewDefinition = Schema.Struct({
     }),
     defaultPolicy
   ),
-  emergentExtraction: Schema.optional(
+  emergentExtraction: Schema.optionalKey(
     Schema.Struct({
       enabled: d(Schema.Boolean, () => true),
       captureTypes: d(
-        ArrayOf(Schema.Literal(...CAPTURE_TYPES), 0, 11),
+        ArrayOf(Schema.Literals(CAPTURE_TYPES), 0, 11),
         () => ["pain_point", "motivation", "barrier", "preference", "emotion", "unexpected_topic"] as const
       ),
       relatednessPolicy: d(
@@ -255,18 +253,18 @@ export const InterviewDefinition = Schema.Struct({
       )
     })
   ),
-  experience: Schema.optional(
+  experience: Schema.optionalKey(
     Schema.Struct({
-      theme: Schema.optional(Str(40)),
-      backgroundImageUrl: Schema.optional(Str(2000)),
-      backgroundScrim: Schema.optional(Unit),
+      theme: Schema.optionalKey(Str(40)),
+      backgroundImageUrl: Schema.optionalKey(Str(2000)),
+      backgroundScrim: Schema.optionalKey(Unit),
       liveProfile: d(Schema.Boolean, () => true),
       progress: d(Schema.Boolean, () => true),
       allowRestart: d(Schema.Boolean, () => false),
-      motion: d(Schema.Literal("full", "reduced"), () => "full" as const)
+      motion: d(Schema.Literals(["full", "reduced"]), () => "full" as const)
     })
   )
-}).annotations({
+}).annotate({
   identifier: "InterviewDefinition",
   title: "Interview definition",
   description: "schemaVersion 2: persona, modules, fields, goals and turn budget of an AI interview"
@@ -275,7 +273,7 @@ export type InterviewDefinition = typeof InterviewDefinition.Type
 export type InterviewDefinitionEncoded = typeof InterviewDefinition.Encoded
 
 export const emptyInterviewDefinition = (): InterviewDefinition =>
-  Either.getOrThrow(Schema.decodeUnknownEither(InterviewDefinition)({}))
+  Result.getOrThrow(Schema.decodeUnknownResult(InterviewDefinition)({}))
 
 const duplicateIssues = (
   items: ReadonlyArray<{ readonly id: string }>,
@@ -322,15 +320,15 @@ export const interviewSemanticIssues = (def: InterviewDefinition): ReadonlyArray
   return out
 }
 
-const decodeShape = Schema.decodeUnknownEither(InterviewDefinition, STRICT_ALL)
-const decodeLenient = Schema.decodeUnknownEither(InterviewDefinition, { onExcessProperty: "ignore" })
-const encodeShape = Schema.encodeEither(InterviewDefinition)
+const decodeShape = Schema.decodeUnknownResult(InterviewDefinition, STRICT_ALL)
+const decodeLenient = Schema.decodeUnknownResult(InterviewDefinition, { onExcessProperty: "ignore" })
+const encodeShape = Schema.encodeResult(InterviewDefinition)
 
-export const decodeInterviewDefinition: (input: unknown) => Either.Either<InterviewDefinition, Invalid> =
+export const decodeInterviewDefinition: (input: unknown) => Result.Result<InterviewDefinition, Invalid> =
   strictDecoder(InterviewDefinition, "interview definition", interviewSemanticIssues)
 
 export const encodeInterviewDefinition = (def: InterviewDefinition): InterviewDefinitionEncoded =>
-  Either.getOrThrow(encodeShape(def))
+  Result.getOrThrow(encodeShape(def))
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
@@ -343,11 +341,11 @@ export const readStoredInterviewDefinition = (stored: unknown): InterviewDefinit
   try {
     if (!isRecord(stored)) return null
     const strict = decodeShape(stored)
-    if (Either.isRight(strict)) return strict.right
+    if (Result.isSuccess(strict)) return strict.success
     if (stored.schemaVersion !== undefined && stored.schemaVersion !== 1 && stored.schemaVersion !== 2)
       return null
     const upgraded = decodeLenient({ ...stored, schemaVersion: 2 })
-    return Either.isRight(upgraded) ? upgraded.right : null
+    return Result.isSuccess(upgraded) ? upgraded.success : null
   } catch {
     return null
   }

@@ -2,7 +2,7 @@
 // type (forms-api.md answer table), required blocks that were shown, and branching. Issues name the
 // block and the rule, never the value. Calculated fields are computed here (expression.ts); author
 // patterns are not enforced yet (see docs/decisions.md).
-import { Either } from "effect"
+import { Result } from "effect"
 import { Invalid, type Issue } from "../../kernel/errors.js"
 import type { Block } from "../definition/blocks.js"
 import type { FormDefinition } from "../definition/definition.js"
@@ -159,9 +159,9 @@ export const validateAnswers = (
     /** Object keys uploaded to this response, per file_upload block; answers may name only these. */
     readonly uploads?: ReadonlyMap<string, ReadonlySet<string>>
   }
-): Either.Either<Answers, Invalid> => {
+): Result.Result<Answers, Invalid> => {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    return Either.left(
+    return Result.fail(
       new Invalid({ message: "answers must be an object", issues: [{ path: ["answers"], rule: "object" }] })
     )
   }
@@ -221,6 +221,6 @@ export const validateAnswers = (
     }
   }
   return issues.length === 0
-    ? Either.right(answers)
-    : Either.left(new Invalid({ message: "some answers are not valid", issues }))
+    ? Result.succeed(answers)
+    : Result.fail(new Invalid({ message: "some answers are not valid", issues }))
 }

@@ -3,7 +3,7 @@
 // label or code values, `score_<id>` columns, file link columns, wide or long layout, and a
 // conservative deidentified projection. Interview: summary, sentiment, extracted fields, themes and
 // the transcript. Every cell is escaped against spreadsheet formula injection.
-import { Chunk, Effect, Either, Option, Stream } from "effect"
+import { Chunk, Effect, Result, Option, Stream } from "effect"
 import type { StorageError } from "../../kernel/errors.js"
 import { FormRepository, type FormRecord } from "../../ports/forms.js"
 import { type ResponseFileRecord, type ResponseRecord, ResponseRepository } from "../../ports/responses.js"
@@ -107,14 +107,14 @@ const definitionsOf = (form: FormRecord) =>
         const full = yield* repo.getVersion(form.workspaceId, form.id, v.id)
         if (Option.isNone(full)) continue
         const decoded = decodeFormDefinition(full.value.definition)
-        if (Either.isRight(decoded)) out.push(decoded.right)
+        if (Result.isSuccess(decoded)) out.push(decoded.success)
       }
       if (page.nextCursor === null) break
       cursor = page.nextCursor
     }
     if (out.length === 0) {
       const draft = decodeFormDefinition(yield* currentDefinitionOf(form))
-      if (Either.isRight(draft)) out.push(draft.right)
+      if (Result.isSuccess(draft)) out.push(draft.success)
     }
     return out
   })
@@ -158,7 +158,7 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
     const linesOf = (records: ReadonlyArray<ResponseRecord>) =>
       Effect.gen(function* () {
         const files: ReadonlyArray<ResponseFileRecord> = hasFiles
-          ? yield* Effect.flatMap(ResponseRepository, (r) =>
+          ? yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
               r.listFiles(
                 form.workspaceId,
                 form.id,
@@ -205,7 +205,7 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
       Stream.grouped(PAGE),
       // One piece of text per page: few, large writes instead of one per line.
       Stream.mapEffect((chunk) =>
-        Effect.map(linesOf(Chunk.toReadonlyArray(chunk)), (lines) => lines.join(""))
+        Effect.map(linesOf(chunk), (lines) => lines.join(""))
       )
     )
     return { filename, lines: Stream.concat(Stream.make(header), body) } as CsvExport
@@ -258,7 +258,7 @@ const interviewLines = (form: FormRecord, options: CsvOptions) =>
       return Stream.concat(
         Stream.make(header),
         completedResponses(form, PAGE).pipe(
-          Stream.mapChunks((rows) => Chunk.of(Chunk.join(Chunk.map(rows, lineOf), "")))
+          Stream.mapArray((rows) => [rows.map(lineOf).join("")] as const)
         )
       )
     })

@@ -177,8 +177,8 @@ export const uploadRespondentFile = (
     const ids = yield* IdGen
     const fileId = yield* ids.uuidV7
     const key = respondentFileKey(published.form.workspaceId, published.form.id, response.id, fileId)
-    const removeBlob = Effect.ignore(Effect.flatMap(BlobStore, (blobs) => blobs.delete(key)))
-    yield* Effect.flatMap(BlobStore, (blobs) => blobs.put(key, { bytes: upload.bytes, contentType }))
+    const removeBlob = Effect.ignore(Effect.flatMap(Effect.service(BlobStore), (blobs) => blobs.delete(key)))
+    yield* Effect.flatMap(Effect.service(BlobStore), (blobs) => blobs.put(key, { bytes: upload.bytes, contentType }))
     const file: ResponseFileRecord = {
       id: fileId,
       workspaceId: published.form.workspaceId,
@@ -206,11 +206,11 @@ export const uploadRespondentFile = (
 export const fileDownloadUrl = (formId: string, fileId: string) =>
   Effect.gen(function* () {
     const form = yield* loadForm(formId)
-    const file = yield* Effect.flatMap(ResponseRepository, (r) =>
+    const file = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.getFile(form.workspaceId, form.id, fileId)
     )
     if (Option.isNone(file)) return yield* new NotFound({ message: "file not found" })
-    return yield* Effect.flatMap(BlobStore, (blobs) =>
+    return yield* Effect.flatMap(Effect.service(BlobStore), (blobs) =>
       blobs.signedUrl(file.value.key, {
         expiresInSeconds: FILE_URL_TTL_SECONDS,
         filename: file.value.filename

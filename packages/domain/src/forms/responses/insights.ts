@@ -161,7 +161,7 @@ export const formInsights = (formId: string) =>
         Stream.take(policy.scanLimit),
         Stream.grouped(PAGE),
         Stream.runForEach((chunk) => {
-          const page = Chunk.toReadonlyArray(chunk)
+          const page = chunk
           scanned += page.length
           const sources = page.flatMap((r: ResponseRecord) =>
             textBlocks.flatMap((b) => {

@@ -22,62 +22,62 @@ const common = {
   status: ResponseStatus,
   formVersionId: Uuid,
   translationSetId: Schema.NullOr(Uuid),
-  responseLocale: Schema.NullOr(Schema.Literal("en", "ko", "ja")),
+  responseLocale: Schema.NullOr(Schema.Literals(["en", "ko", "ja"])),
   /** When the response was completed; null while it is partial. */
   completedAt: Schema.NullOr(Schema.Date),
   /** Its last write: start, save, completion or edit (for a partial response, the last save). */
   updatedAt: Schema.Date
 }
-const NonNegativeInt = Schema.Int.pipe(Schema.greaterThanOrEqualTo(0))
+const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 export const RespondentEstimateSchema = Schema.Struct({
   id: Schema.String,
-  confidence: Schema.Literal("deterministic", "probable", "weak"),
-  responseCount: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
+  confidence: Schema.Literals(["deterministic", "probable", "weak"]),
+  responseCount: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
   repeatCount: NonNegativeInt
-}).annotations({ identifier: "RespondentEstimate" })
+}).annotate({ identifier: "RespondentEstimate" })
 
 export const UploadedFile = Schema.Struct({
   key: Schema.String,
   id: Uuid,
   filename: Schema.String,
   downloadUrl: Schema.String
-}).annotations({ identifier: "UploadedFile" })
+}).annotate({ identifier: "UploadedFile" })
 export type UploadedFile = typeof UploadedFile.Type
 
 export const ResponsePresentation = Schema.Struct({
   assignmentId: Schema.String,
   order: Schema.Struct({
-    choices: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) }),
-    groups: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
+    choices: Schema.Record(Schema.String, Schema.Array(Schema.String)),
+    groups: Schema.Record(Schema.String, Schema.Array(Schema.String))
   })
-}).annotations({ identifier: "ResponsePresentation" })
+}).annotate({ identifier: "ResponsePresentation" })
 
 export const ClassicResponseCompact = Schema.Struct({
   ...common,
   answerCount: NonNegativeInt,
-  respondent: Schema.optional(RespondentEstimateSchema)
-}).annotations({ identifier: "ClassicResponseCompact" })
+  respondent: Schema.optionalKey(RespondentEstimateSchema)
+}).annotate({ identifier: "ClassicResponseCompact" })
 
 export const ClassicResponse = Schema.Struct({
   ...common,
-  answers: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  answers: Schema.Record(Schema.String, Schema.Unknown),
   files: Schema.Array(UploadedFile),
-  respondent: Schema.optional(RespondentEstimateSchema),
-  presentation: Schema.optional(Schema.NullOr(ResponsePresentation))
-}).annotations({ identifier: "ClassicResponse" })
+  respondent: Schema.optionalKey(RespondentEstimateSchema),
+  presentation: Schema.optionalKey(Schema.NullOr(ResponsePresentation))
+}).annotate({ identifier: "ClassicResponse" })
 
 export const InterviewQuality = Schema.Struct({
   completionReason: Schema.NullOr(Schema.String),
   exchangeCount: NonNegativeInt,
   followupCount: NonNegativeInt
-}).annotations({ identifier: "InterviewQuality" })
+}).annotate({ identifier: "InterviewQuality" })
 
-const Sentiment = Schema.Literal("positive", "neutral", "negative")
-const AnalysisStatus = Schema.Literal("pending", "completed", "partial", "failed")
+const Sentiment = Schema.Literals(["positive", "neutral", "negative"])
+const AnalysisStatus = Schema.Literals(["pending", "completed", "partial", "failed"])
 
 export const TranscriptTurn = Schema.Struct({
-  role: Schema.Literal("assistant", "user"),
+  role: Schema.Literals(["assistant", "user"]),
   content: Schema.String,
   blockId: Schema.String,
   turnId: Schema.String
@@ -85,66 +85,55 @@ export const TranscriptTurn = Schema.Struct({
 
 /** What an interview response row stores under `meta.interview` (the analysis and the transcript). */
 export const StoredInterview = Schema.Struct({
-  summary: Schema.optional(Schema.String),
-  sentiment: Schema.optional(Sentiment),
-  keyInfo: Schema.optionalWith(
-    Schema.Array(
+  summary: Schema.optionalKey(Schema.String),
+  sentiment: Schema.optionalKey(Sentiment),
+  keyInfo: Schema.Array(
       Schema.Struct({ label: Schema.String, value: Schema.String, evidenceMessageIds: Schema.Array(Uuid) })
-    ),
-    { default: () => [] }
-  ),
-  insights: Schema.optionalWith(Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })), {
-    default: () => []
-  }),
-  transcript: Schema.optionalWith(Schema.Array(TranscriptTurn), { default: () => [] }),
-  extractedFields: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Unknown }), {
-    default: () => ({})
-  }),
-  analysisStatus: Schema.optionalWith(AnalysisStatus, { default: () => "pending" as const }),
-  quality: Schema.optionalWith(InterviewQuality, {
-    default: () => ({ completionReason: null, exchangeCount: 0, followupCount: 0 })
-  })
+    ).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  insights: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  transcript: Schema.Array(TranscriptTurn).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  extractedFields: Schema.Record(Schema.String, Schema.Unknown).pipe(Schema.withDecodingDefaultKey(Effect.succeed(({})))),
+  analysisStatus: AnalysisStatus.pipe(Schema.withDecodingDefaultKey(Effect.succeed("pending" as const))),
+  quality: InterviewQuality.pipe(Schema.withDecodingDefaultKey(Effect.succeed(({ completionReason: null, exchangeCount: 0, followupCount: 0 }))))
 })
 export type StoredInterview = typeof StoredInterview.Type
 
 export const InterviewResponseCompact = Schema.Struct({
   ...common,
   interview: Schema.Struct({
-    summary: Schema.optional(Schema.String),
-    sentiment: Schema.optional(Sentiment),
+    summary: Schema.optionalKey(Schema.String),
+    sentiment: Schema.optionalKey(Sentiment),
     transcriptCount: NonNegativeInt,
     extractedFieldCount: NonNegativeInt,
     analysisStatus: AnalysisStatus,
     quality: InterviewQuality
   }),
-  respondent: Schema.optional(RespondentEstimateSchema)
-}).annotations({ identifier: "InterviewResponseCompact" })
+  respondent: Schema.optionalKey(RespondentEstimateSchema)
+}).annotate({ identifier: "InterviewResponseCompact" })
 
 export const InterviewResponse = Schema.Struct({
   ...common,
   interview: Schema.Struct({
-    summary: Schema.optional(Schema.String),
-    sentiment: Schema.optional(Sentiment),
+    summary: Schema.optionalKey(Schema.String),
+    sentiment: Schema.optionalKey(Sentiment),
     keyInfo: Schema.Array(
       Schema.Struct({ label: Schema.String, value: Schema.String, evidenceMessageIds: Schema.Array(Uuid) })
     ),
-    insights: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+    insights: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)),
     transcript: Schema.Array(TranscriptTurn),
-    extractedFields: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+    extractedFields: Schema.Record(Schema.String, Schema.Unknown),
     transcriptCount: NonNegativeInt,
     analysisStatus: AnalysisStatus,
     quality: InterviewQuality
   }),
-  respondent: Schema.optional(RespondentEstimateSchema)
-}).annotations({ identifier: "InterviewResponse" })
+  respondent: Schema.optionalKey(RespondentEstimateSchema)
+}).annotate({ identifier: "InterviewResponse" })
 
 /** Any of the four response shapes (ResponseListPage items). */
-export const AnyResponse = Schema.Union(
-  ClassicResponseCompact,
+export const AnyResponse = Schema.Union([ClassicResponseCompact,
   ClassicResponse,
   InterviewResponseCompact,
-  InterviewResponse
-)
+  InterviewResponse])
 
 export type ClassicCompactView = typeof ClassicResponseCompact.Type
 export type ClassicFullView = typeof ClassicResponse.Type
@@ -248,7 +237,7 @@ const classicFullViews = (
   fileUrl: FileUrl
 ) =>
   Effect.gen(function* () {
-    const files = yield* Effect.flatMap(ResponseRepository, (repo) =>
+    const files = yield* Effect.flatMap(Effect.service(ResponseRepository), (repo) =>
       repo.listFiles(
         form.workspaceId,
         form.id,
@@ -278,7 +267,7 @@ const requirePartialAccess: Effect.Effect<void, Forbidden | StorageError, Princi
         requiredScopes: ["responses:read", "responses:partial:read"]
       })
     }
-    const workspace = yield* Effect.flatMap(WorkspaceRepository, (r) => r.get(principal.workspaceId))
+    const workspace = yield* Effect.flatMap(Effect.service(WorkspaceRepository), (r) => r.get(principal.workspaceId))
     if (Option.isNone(workspace) || !evaluateFeatures(workspace.value.features).partialSubmissions) {
       return yield* new Forbidden({ message: "partial submissions are not enabled for this workspace" })
     }
@@ -302,7 +291,7 @@ export const listResponses = (
     const form = yield* loadForm(formId)
     const status = query.status ?? "completed"
     if (status === "partial") yield* requirePartialAccess
-    const page = yield* Effect.flatMap(ResponseRepository, (r) =>
+    const page = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.list(form.workspaceId, form.id, {
         limit: query.limit ?? PAGE_SIZE.responses,
         cursor: query.cursor,
@@ -351,7 +340,7 @@ export const getResponse = (
 > =>
   Effect.gen(function* () {
     const form = yield* loadForm(formId)
-    const found = yield* Effect.flatMap(ResponseRepository, (r) =>
+    const found = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.get(form.workspaceId, form.id, responseId)
     )
     if (Option.isNone(found)) return yield* new NotFound({ message: "response not found" })

@@ -58,7 +58,7 @@ export const formReport = (formId: string, query: CohortQuery & { readonly q?: s
     const definition = yield* classicDefinitionOf(form)
     const summary = yield* responseSummaryOf(form, definition)
     const keep = matches(query.q)
-    const activity = yield* Effect.flatMap(ResponseRepository, (r) =>
+    const activity = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.activity(form.workspaceId, form.id, cohort)
     )
     return {
@@ -84,7 +84,7 @@ const interviewAnalyticsOf = (form: FormRecord) =>
     const definition: InterviewDefinition | null = readStoredInterviewDefinition(
       yield* currentDefinitionOf(form)
     )
-    const stats = yield* Effect.flatMap(ResponseRepository, (r) =>
+    const stats = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.interviewStats(form.workspaceId, form.id)
     )
     const codebook = new Map((definition?.codebook?.codes ?? []).map((c) => [c.id, c]))

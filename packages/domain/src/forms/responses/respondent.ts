@@ -88,7 +88,7 @@ export const closedReason = (
 export const completedCountIfLimited = (published: PublishedForm) =>
   published.settings.submission.maxResponses === undefined
     ? Effect.succeed(0)
-    : Effect.flatMap(ResponseRepository, (r) =>
+    : Effect.flatMap(Effect.service(ResponseRepository), (r) =>
         r.count(published.form.workspaceId, published.form.id, "completed")
       )
 
@@ -144,10 +144,10 @@ const estimateRespondent = (published: PublishedForm, client: RespondentClient, 
     const known = given !== undefined && CONTINUITY_TOKEN.test(given)
     const continuityToken = known
       ? given
-      : toBase64Url(yield* Effect.flatMap(IdGen, (ids) => ids.randomBytes(24)))
+      : toBase64Url(yield* Effect.flatMap(Effect.service(IdGen), (ids) => ids.randomBytes(24)))
     const respondentKey = sha256Hex(`${formId}:${continuityToken}`)
     const clientHash = sha256Hex(`${formId}:${client.fingerprint}`)
-    const history = yield* Effect.flatMap(ResponseRepository, (r) =>
+    const history = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.respondentHistory(published.form.workspaceId, formId, {
         respondentKey: known ? respondentKey : null,
         clientHash,
@@ -246,7 +246,7 @@ export const startResponse = (
 
 export const loadOwnResponse = (published: PublishedForm, responseId: string, token: string) =>
   Effect.gen(function* () {
-    const found = yield* Effect.flatMap(ResponseRepository, (r) =>
+    const found = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.get(published.form.workspaceId, published.form.id, responseId)
     )
     if (Option.isNone(found)) return yield* new NotFound({ message: "response not found" })
@@ -261,7 +261,7 @@ export const loadOwnResponse = (published: PublishedForm, responseId: string, to
 export const pinnedDefinition = (published: PublishedForm, response: ResponseRecord) =>
   Effect.gen(function* () {
     if (response.formVersionId === published.version.id) return published.definition
-    const version = yield* Effect.flatMap(FormRepository, (r) =>
+    const version = yield* Effect.flatMap(Effect.service(FormRepository), (r) =>
       r.getVersion(published.form.workspaceId, published.form.id, response.formVersionId)
     )
     const decoded = Option.isSome(version)
@@ -309,14 +309,14 @@ const writeAnswers = (
     const input = isObject ? { ...earlier, ...answers } : answers
     const hasUploads = definition.blocks.some((b) => b.type === "file_upload")
     const files = hasUploads
-      ? yield* Effect.flatMap(ResponseRepository, (r) =>
+      ? yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
           r.listFiles(current.workspaceId, current.formId, [current.id])
         )
       : []
     const uploads = new Map<string, Set<string>>()
     for (const f of files) uploads.set(f.blockId, (uploads.get(f.blockId) ?? new Set()).add(f.key))
     const completed = complete || current.status === "completed"
-    const valid = yield* validateAnswers(definition, input, { final: completed, params, uploads })
+    const valid = yield* Effect.fromResult(validateAnswers(definition, input, { final: completed, params, uploads }))
     const at = yield* now
     const next: ResponseRecord = {
       ...current,
@@ -327,7 +327,7 @@ const writeAnswers = (
       completedAt: current.completedAt ?? (complete ? at : null),
       version: current.version + 1
     }
-    const outcome = yield* Effect.flatMap(ResponseRepository, (r) =>
+    const outcome = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.update(next, {
         status: current.status,
         version: current.version,

@@ -6,15 +6,15 @@ const Cohort = Schema.Struct({ from: Schema.Date, to: Schema.Date })
 
 export const ScoreSummarySchema = Schema.Struct({
   id: Schema.String,
-  kind: Schema.Literal("scale", "quiz"),
+  kind: Schema.Literals(["scale", "quiz"]),
   label: Schema.String,
   count: Schema.Int,
-  average: Schema.NullOr(Schema.Number),
-  min: Schema.NullOr(Schema.Number),
-  max: Schema.NullOr(Schema.Number)
-}).annotations({ identifier: "ScoreSummary" })
+  average: Schema.NullOr(Schema.Finite),
+  min: Schema.NullOr(Schema.Finite),
+  max: Schema.NullOr(Schema.Finite)
+}).annotate({ identifier: "ScoreSummary" })
 
-export const QuestionSummaries = Schema.Array(Schema.Unknown).annotations({
+export const QuestionSummaries = Schema.Array(Schema.Unknown).annotate({
   description: "QuestionSummary per block: kind choice | numeric | text | ranking | matrix"
 })
 
@@ -26,7 +26,7 @@ export const InterviewAnalytics = Schema.Struct({
     analyzed: Schema.Int,
     partial: Schema.Int,
     failed: Schema.Int,
-    analyzedShare: Schema.NullOr(Schema.Number)
+    analyzedShare: Schema.NullOr(Schema.Finite)
   }),
   codes: Schema.Array(
     Schema.Struct({
@@ -36,11 +36,11 @@ export const InterviewAnalytics = Schema.Struct({
       emergent: Schema.Boolean,
       responses: Schema.Int,
       mentions: Schema.Int,
-      share: Schema.Number
+      share: Schema.Finite
     })
   ),
-  averageExchangeCount: Schema.NullOr(Schema.Number)
-}).annotations({ identifier: "InterviewAnalytics" })
+  averageExchangeCount: Schema.NullOr(Schema.Finite)
+}).annotate({ identifier: "InterviewAnalytics" })
 
 export const ClassicReport = Schema.Struct({
   kind: Schema.Literal("classic"),
@@ -50,21 +50,21 @@ export const ClassicReport = Schema.Struct({
     cohort: Cohort,
     started: Schema.Int,
     completed: Schema.Int,
-    completionRate: Schema.NullOr(Schema.Number),
-    averageCompletionSeconds: Schema.NullOr(Schema.Number),
-    medianCompletionSeconds: Schema.NullOr(Schema.Number),
+    completionRate: Schema.NullOr(Schema.Finite),
+    averageCompletionSeconds: Schema.NullOr(Schema.Finite),
+    medianCompletionSeconds: Schema.NullOr(Schema.Finite),
     daily: Schema.Array(Schema.Struct({ day: Schema.String, started: Schema.Int, completed: Schema.Int }))
   })
-}).annotations({ identifier: "ClassicReport" })
+}).annotate({ identifier: "ClassicReport" })
 
-export const InterviewReport = Schema.extend(
-  Schema.Struct({ kind: Schema.Literal("interview") }),
-  InterviewAnalytics
-).annotations({ identifier: "InterviewReport" })
+export const InterviewReport = Schema.Struct({
+  kind: Schema.Literal("interview"),
+  ...InterviewAnalytics.fields
+}).annotate({ identifier: "InterviewReport" })
 
 export const Insights = Schema.Struct({
   scannedResponses: Schema.Int,
-  autoThreshold: Schema.Number,
+  autoThreshold: Schema.Finite,
   candidates: Schema.Array(
     Schema.Struct({
       blockId: Schema.String,
@@ -72,15 +72,15 @@ export const Insights = Schema.Struct({
       field: Schema.String,
       suggestedType: Schema.String,
       frequency: Schema.Int,
-      share: Schema.Number,
-      confidence: Schema.Number,
-      score: Schema.Number,
+      share: Schema.Finite,
+      confidence: Schema.Finite,
+      score: Schema.Finite,
       auto: Schema.Boolean
     })
   )
-}).annotations({ identifier: "Insights" })
+}).annotate({ identifier: "Insights" })
 
 export const ResponseSummary = Schema.Struct({
   questions: QuestionSummaries,
   scores: Schema.Array(ScoreSummarySchema)
-}).annotations({ identifier: "ResponseSummary" })
+}).annotate({ identifier: "ResponseSummary" })

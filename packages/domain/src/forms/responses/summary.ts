@@ -208,7 +208,7 @@ export const buildSummaries = (
 export const responseSummaryOf = (form: FormRecord, definition: FormDefinition) =>
   Effect.gen(function* () {
     const textBlocks = definition.blocks.filter((b) => TEXT_TYPES.has(b.type)).map((b) => b.id)
-    const stats = yield* Effect.flatMap(ResponseRepository, (r) =>
+    const stats = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.answerStats(form.workspaceId, form.id, { sampleBlockIds: textBlocks, samplesPerBlock: SAMPLES })
     )
     return buildSummaries(definition, stats)
