@@ -10,7 +10,8 @@ import {
 } from "@folio/adapters-storage"
 import { type ApiKeyRecord, ApiKeyRepository, RateLimitStore } from "@folio/domain"
 import { it } from "@effect/vitest"
-import { Context, Effect, Exit, Layer, Option, Scope, TestClock } from "effect"
+import { Context, Effect, Exit, Layer, Option, Scope } from "effect"
+import { TestClock } from "effect/testing"
 import { describe, expect } from "vitest"
 
 const MINUTE = 60_000

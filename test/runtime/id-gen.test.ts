@@ -3,7 +3,8 @@
 import { IdGenLive } from "@folio/adapters-storage"
 import { IdGen } from "@folio/domain"
 import { it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { describe, expect } from "vitest"
 
 const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/

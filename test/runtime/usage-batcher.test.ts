@@ -19,7 +19,7 @@ describe("usage batcher", () => {
         UsageStore.of({
           ...store,
           recordMany: (tallies) =>
-            Effect.zipRight(
+            Effect.andThen(
               Effect.sync(() => batches.push(tallies)),
               store.recordMany(tallies)
             )

@@ -1,7 +1,7 @@
 // The BlobStore contract, run against every adapter: binary round trips, metadata, deletes, key
 // validation, and signed URLs that really serve the bytes over HTTP (and refuse when tampered).
 import { BlobStore } from "@folio/domain"
-import { Effect, Either, Option } from "effect"
+import { Effect, Option, Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 export interface BlobTarget {
@@ -21,7 +21,7 @@ export const registerBlobContract = (target: BlobTarget) =>
       if (opened === undefined) throw new Error("not opened")
       return opened.run(effect)
     }
-    const store = <A, E>(f: (s: BlobStore["Type"]) => Effect.Effect<A, E>) =>
+    const store = <A, E>(f: (s: BlobStore["Service"]) => Effect.Effect<A, E>) =>
       run(Effect.flatMap(BlobStore, f))
     const key = () => `forms/${Math.random().toString(36).slice(2)}/asset.bin`
 
@@ -62,11 +62,11 @@ export const registerBlobContract = (target: BlobTarget) =>
       "rejects the invalid key %j",
       async (bad) => {
         const put = await run(
-          Effect.either(Effect.flatMap(BlobStore, (s) => s.put(bad, { bytes: allBytes, contentType: "x/y" })))
+          Effect.result(Effect.flatMap(BlobStore, (s) => s.put(bad, { bytes: allBytes, contentType: "x/y" })))
         )
-        expect(Either.isLeft(put) && put.left._tag).toBe("StorageError")
-        const get = await run(Effect.either(Effect.flatMap(BlobStore, (s) => s.get(bad))))
-        expect(Either.isLeft(get)).toBe(true)
+        expect(Result.isFailure(put) && put.failure._tag).toBe("StorageError")
+        const get = await run(Effect.result(Effect.flatMap(BlobStore, (s) => s.get(bad))))
+        expect(Result.isFailure(get)).toBe(true)
       }
     )
 

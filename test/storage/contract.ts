@@ -11,7 +11,7 @@ import {
   WorkspaceRepository
 } from "@folio/domain"
 import type { StoragePorts } from "@folio/adapters-storage"
-import { type Context, Effect, Either, Option } from "effect"
+import { Effect, Option, Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { at, form, next, publication, response, uuid, workspace } from "./fixtures.js"
 import type { StorageTarget } from "./targets.js"
@@ -25,7 +25,7 @@ export const registerStorageContracts = (target: StorageTarget) => {
     if (opened === undefined) throw new Error("storage not opened")
     return opened.runtime.runPromise(effect as Effect.Effect<A, E, never>)
   }
-  const either = <A, E>(effect: Effect.Effect<A, E, Ports>) => run(Effect.either(effect))
+  const attempt = <A, E>(effect: Effect.Effect<A, E, Ports>) => run(Effect.result(effect))
 
   describe.skipIf(target.skip)(`storage contracts [${target.name}]`, () => {
     beforeAll(async () => {
@@ -138,8 +138,8 @@ export const registerStorageContracts = (target: StorageTarget) => {
         })
         await run(FormRepository.pipe(Effect.flatMap((r) => r.save(first))))
         const stale = next(f, { title: "Lost update" })
-        const result = await either(FormRepository.pipe(Effect.flatMap((r) => r.save(stale))))
-        expect(Either.isLeft(result) && result.left._tag).toBe("StaleForm")
+        const result = await attempt(FormRepository.pipe(Effect.flatMap((r) => r.save(stale))))
+        expect(Result.isFailure(result) && result.failure._tag).toBe("StaleForm")
         const read = Option.getOrThrow(
           await run(FormRepository.pipe(Effect.flatMap((r) => r.get(ws.id, f.id))))
         )
@@ -151,10 +151,10 @@ export const registerStorageContracts = (target: StorageTarget) => {
         const f = await insertForm(ws.id)
         const attempts = Array.from({ length: 10 }, (_, i) => next(f, { title: `Writer ${i}` }))
         const results = await Promise.all(
-          attempts.map((a) => either(FormRepository.pipe(Effect.flatMap((r) => r.save(a)))))
+          attempts.map((a) => attempt(FormRepository.pipe(Effect.flatMap((r) => r.save(a)))))
         )
-        expect(results.filter(Either.isRight)).toHaveLength(1)
-        expect(results.filter((r) => Either.isLeft(r) && r.left._tag === "StaleForm")).toHaveLength(9)
+        expect(results.filter(Result.isSuccess)).toHaveLength(1)
+        expect(results.filter((r) => Result.isFailure(r) && r.failure._tag === "StaleForm")).toHaveLength(9)
       })
 
       it("publishes atomically: the version row and the form update land together or not at all", async () => {
@@ -173,10 +173,10 @@ export const registerStorageContracts = (target: StorageTarget) => {
 
         // A stale publish must not leave its version row behind.
         const stale = publication(f)
-        const result = await either(
+        const result = await attempt(
           FormRepository.pipe(Effect.flatMap((r) => r.save(stale.published, stale.version)))
         )
-        expect(Either.isLeft(result)).toBe(true)
+        expect(Result.isFailure(result)).toBe(true)
         const orphan = await run(
           FormRepository.pipe(Effect.flatMap((r) => r.getVersion(ws.id, f.id, stale.version.id)))
         )
@@ -184,10 +184,10 @@ export const registerStorageContracts = (target: StorageTarget) => {
 
         // The same version number twice is impossible, even with a fresh row version.
         const dup = publication({ ...published, versionCount: 0 })
-        const dupResult = await either(
+        const dupResult = await attempt(
           FormRepository.pipe(Effect.flatMap((r) => r.save(dup.published, dup.version)))
         )
-        expect(Either.isLeft(dupResult) && dupResult.left._tag).toBe("StaleForm")
+        expect(Result.isFailure(dupResult) && dupResult.failure._tag).toBe("StaleForm")
       })
 
       it("isolates concurrent transactions: one rolling back never takes another's writes with it", async () => {
@@ -201,10 +201,10 @@ export const registerStorageContracts = (target: StorageTarget) => {
         })
         const results = await Promise.all(
           attempts.map(({ p }) =>
-            either(FormRepository.pipe(Effect.flatMap((r) => r.save(p.published, p.version))))
+            attempt(FormRepository.pipe(Effect.flatMap((r) => r.save(p.published, p.version))))
           )
         )
-        expect(results.map(Either.isRight)).toEqual(attempts.map((a) => a.ok))
+        expect(results.map(Result.isSuccess)).toEqual(attempts.map((a) => a.ok))
         for (const { f, p, ok } of attempts) {
           const version = await run(
             FormRepository.pipe(Effect.flatMap((r) => r.getVersion(ws.id, f.id, p.version.id)))
@@ -216,15 +216,15 @@ export const registerStorageContracts = (target: StorageTarget) => {
       it("keeps slugs unique among live forms and frees them on soft delete", async () => {
         const ws = await newWorkspace()
         const a = await insertForm(ws.id)
-        const clash = await either(
+        const clash = await attempt(
           FormRepository.pipe(Effect.flatMap((r) => r.insert(form(ws.id, { slug: a.slug }))))
         )
-        expect(Either.isLeft(clash) && clash.left._tag).toBe("SlugTaken")
+        expect(Result.isFailure(clash) && clash.failure._tag).toBe("SlugTaken")
         const b = await insertForm(ws.id)
-        const rename = await either(
+        const rename = await attempt(
           FormRepository.pipe(Effect.flatMap((r) => r.save(next(b, { slug: a.slug }))))
         )
-        expect(Either.isLeft(rename) && rename.left._tag).toBe("SlugTaken")
+        expect(Result.isFailure(rename) && rename.failure._tag).toBe("SlugTaken")
 
         expect(
           await run(
@@ -300,10 +300,10 @@ export const registerStorageContracts = (target: StorageTarget) => {
         ).toEqual([])
 
         for (const bad of ["nope", "WzFd", Buffer.from('["x",1]').toString("base64url")]) {
-          const result = await either(
+          const result = await attempt(
             FormRepository.pipe(Effect.flatMap((r) => r.list(ws.id, { limit: 5, cursor: bad })))
           )
-          expect(Either.isLeft(result) && result.left._tag).toBe("InvalidCursor")
+          expect(Result.isFailure(result) && result.failure._tag).toBe("InvalidCursor")
         }
       })
 
@@ -413,7 +413,7 @@ export const registerStorageContracts = (target: StorageTarget) => {
     })
 
     describe(`ResponseRepository conditional writes [${target.name}]`, () => {
-      const repo = <A, E>(f: (r: Context.Tag.Service<typeof ResponseRepository>) => Effect.Effect<A, E>) =>
+      const repo = <A, E>(f: (r: ResponseRepository["Service"]) => Effect.Effect<A, E>) =>
         run(ResponseRepository.pipe(Effect.flatMap(f)))
       const completion = (r: ResponseRecord, answers: Record<string, unknown>): ResponseRecord => ({
         ...r,
@@ -696,7 +696,7 @@ export const registerStorageContracts = (target: StorageTarget) => {
     })
 
     describe(`ResponseRepository files, respondents and activity [${target.name}]`, () => {
-      const repo = <A, E>(f: (r: Context.Tag.Service<typeof ResponseRepository>) => Effect.Effect<A, E>) =>
+      const repo = <A, E>(f: (r: ResponseRepository["Service"]) => Effect.Effect<A, E>) =>
         run(ResponseRepository.pipe(Effect.flatMap(f)))
 
       it("stores response files per response, finds one by id only in its form and workspace", async () => {
@@ -723,13 +723,13 @@ export const registerStorageContracts = (target: StorageTarget) => {
         for (const x of files) await repo((r) => r.insertFile(x))
         // The key is unique: a second row for the same object is refused.
         const dup = await run(
-          Effect.either(
+          Effect.result(
             ResponseRepository.pipe(
               Effect.flatMap((r) => r.insertFile({ ...file(a.id, 1), id: crypto.randomUUID() }))
             )
           )
         )
-        expect(Either.isLeft(dup)).toBe(true)
+        expect(Result.isFailure(dup)).toBe(true)
         expect((await repo((r) => r.listFiles(ws.id, f.id, [a.id]))).map((x) => x.size)).toEqual([1, 2])
         expect(await repo((r) => r.listFiles(ws.id, f.id, [a.id, b.id]))).toEqual(files)
         expect(await repo((r) => r.listFiles(ws.id, f.id, []))).toEqual([])

@@ -10,6 +10,7 @@ import pg from "pg"
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
 
 type StorageLayer = ReturnType<typeof storageLayerType>
+type StoragePortsOf = Layer.Success<StorageLayer>
 const storageLayerType = () => Layer.merge(MemoryStorageLive, IdGenLive)
 
 export interface StorageTarget {
@@ -17,7 +18,7 @@ export interface StorageTarget {
   readonly skip: boolean
   /** Builds the runtime (in beforeAll) and returns it with its disposer. */
   readonly open: () => Promise<{
-    runtime: ManagedRuntime.ManagedRuntime<Layer.Layer.Success<StorageLayer>, unknown>
+    runtime: ManagedRuntime.ManagedRuntime<StoragePortsOf, unknown>
     close: () => Promise<void>
   }>
 }
@@ -44,8 +45,7 @@ export const createTempDatabase = async (
   }
 }
 
-const runtimeOf = (layer: Layer.Layer<Layer.Layer.Success<StorageLayer>, unknown>) =>
-  ManagedRuntime.make(layer)
+const runtimeOf = (layer: Layer.Layer<StoragePortsOf, unknown>) => ManagedRuntime.make(layer)
 
 export const storageTargets: ReadonlyArray<StorageTarget> = [
   {

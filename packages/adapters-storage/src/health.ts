@@ -10,16 +10,16 @@ import type {
   WorkspaceRepository
 } from "@folio/domain"
 
-export class StorageHealth extends Context.Tag("@folio/adapters-storage/StorageHealth")<
+export class StorageHealth extends Context.Service<
   StorageHealth,
   { readonly check: Effect.Effect<void, StorageError> }
->() {}
+>()("@folio/adapters-storage/StorageHealth") {}
 
 /** Whether the blob store can serve (for S3: the bucket exists and the credentials reach it). */
-export class BlobStoreHealth extends Context.Tag("@folio/adapters-storage/BlobStoreHealth")<
+export class BlobStoreHealth extends Context.Service<
   BlobStoreHealth,
   { readonly check: Effect.Effect<void, StorageError> }
->() {}
+>()("@folio/adapters-storage/BlobStoreHealth") {}
 
 /** Everything a storage layer provides. */
 export type StoragePorts =

@@ -28,7 +28,7 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
 
     return BlobStore.of({
       put: (key, object) =>
-        Effect.zipRight(
+        Effect.andThen(
           checkKey(key),
           attempt("cannot write blob", async () => {
             const path = pathOf(key)
@@ -41,7 +41,7 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
           })
         ),
       get: (key) =>
-        Effect.zipRight(
+        Effect.andThen(
           checkKey(key),
           attempt("cannot read blob", async () => {
             const path = pathOf(key)
@@ -59,7 +59,7 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
           })
         ),
       head: (key) =>
-        Effect.zipRight(
+        Effect.andThen(
           checkKey(key),
           attempt("cannot stat blob", async () => {
             const path = pathOf(key)
@@ -74,7 +74,7 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
           })
         ),
       delete: (key) =>
-        Effect.zipRight(
+        Effect.andThen(
           checkKey(key),
           attempt("cannot delete blob", async () => {
             const path = pathOf(key)
@@ -83,6 +83,6 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
           })
         ),
       signedUrl: (key, { expiresInSeconds, filename }) =>
-        Effect.zipRight(checkKey(key), localSignedUrl(options, key, expiresInSeconds, filename))
+        Effect.andThen(checkKey(key), localSignedUrl(options, key, expiresInSeconds, filename))
     })
   })

@@ -29,7 +29,7 @@ export const MemoryBlobStoreLive = (options: LocalSigningOptions) =>
     const objects = new Map<string, { bytes: Uint8Array; contentType: string }>()
     return BlobStore.of({
       put: (key, object) =>
-        Effect.zipRight(
+        Effect.andThen(
           checkKey(key),
           Effect.sync(
             () =>
@@ -37,31 +37,31 @@ export const MemoryBlobStoreLive = (options: LocalSigningOptions) =>
           )
         ),
       get: (key) =>
-        Effect.zipRight(
+        Effect.andThen(
           checkKey(key),
           Effect.sync(() =>
-            Option.map(Option.fromNullable(objects.get(key)), (o) => ({
+            Option.map(Option.fromNullishOr(objects.get(key)), (o) => ({
               bytes: Uint8Array.from(o.bytes),
               contentType: o.contentType
             }))
           )
         ),
       head: (key) =>
-        Effect.zipRight(
+        Effect.andThen(
           checkKey(key),
           Effect.sync(() =>
-            Option.map(Option.fromNullable(objects.get(key)), (o) => ({
+            Option.map(Option.fromNullishOr(objects.get(key)), (o) => ({
               size: o.bytes.byteLength,
               contentType: o.contentType
             }))
           )
         ),
       delete: (key) =>
-        Effect.zipRight(
+        Effect.andThen(
           checkKey(key),
           Effect.sync(() => void objects.delete(key))
         ),
       signedUrl: (key, { expiresInSeconds, filename }) =>
-        Effect.zipRight(checkKey(key), localSignedUrl(options, key, expiresInSeconds, filename))
+        Effect.andThen(checkKey(key), localSignedUrl(options, key, expiresInSeconds, filename))
     })
   })

@@ -51,7 +51,7 @@ const bucketProblem = (error: unknown): unknown => {
  * missing bucket or bad credentials stop start-up instead of failing every upload later.
  */
 export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
-  Layer.scopedContext(
+  Layer.effectContext(
     Effect.gen(function* () {
       const client = yield* Effect.acquireRelease(
         Effect.sync(
@@ -92,7 +92,7 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
 
       const store = BlobStore.of({
         put: (Key, object) =>
-          Effect.zipRight(
+          Effect.andThen(
             checkKey(Key),
             attempt("cannot write blob", (abortSignal) =>
               client.send(
@@ -102,7 +102,7 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
             )
           ),
         get: (Key) =>
-          Effect.zipRight(
+          Effect.andThen(
             checkKey(Key),
             orNone("cannot read blob", async (abortSignal) => {
               const out = await client.send(new GetObjectCommand({ Bucket, Key }), { abortSignal })
@@ -111,7 +111,7 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
             })
           ),
         head: (Key) =>
-          Effect.zipRight(
+          Effect.andThen(
             checkKey(Key),
             orNone("cannot stat blob", async (abortSignal) => {
               const out = await client.send(new HeadObjectCommand({ Bucket, Key }), { abortSignal })
@@ -122,14 +122,14 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
             })
           ),
         delete: (Key) =>
-          Effect.zipRight(
+          Effect.andThen(
             checkKey(Key),
             attempt("cannot delete blob", (abortSignal) =>
               client.send(new DeleteObjectCommand({ Bucket, Key }), { abortSignal })
             ).pipe(Effect.asVoid)
           ),
         signedUrl: (Key, { expiresInSeconds, filename }) =>
-          Effect.zipRight(
+          Effect.andThen(
             checkKey(Key),
             attempt("cannot presign blob URL", () =>
               getSignedUrl(

@@ -6,7 +6,7 @@ import { MemoryStore } from "./store.js"
 
 const windowOf = (windowMs: number, nowMs: number) => Math.floor(nowMs / windowMs) * windowMs
 
-export const makeRateLimitStore = Effect.map(MemoryStore, ({ counters }) => {
+export const makeRateLimitStore = Effect.map(Effect.service(MemoryStore), ({ counters }) => {
   const hitNow = (bucket: string, windowMs: number, nowMs: number) => {
     const start = windowOf(windowMs, nowMs)
     const id = `${bucket}@${start}`
@@ -49,7 +49,7 @@ export const makeRateLimitStore = Effect.map(MemoryStore, ({ counters }) => {
 
 const DAY = 86_400_000
 
-export const makeUsageStore = Effect.map(MemoryStore, ({ requests }) =>
+export const makeUsageStore = Effect.map(Effect.service(MemoryStore), ({ requests }) =>
   UsageStore.of({
     record: (request) => Effect.sync(() => void requests.push({ ...request, count: 1 })),
     recordMany: (tallies) =>

@@ -1,7 +1,7 @@
 // In-memory FormRepository: the twin of sql/forms.ts (unique live slugs, optimistic saves, versions
 // published in the same step as the save).
 import { FormRepository, type FormRecord, SlugTaken, StaleForm } from "@folio/domain"
-import { Effect, Either, Layer, Option } from "effect"
+import { Effect, Layer, Option, Result } from "effect"
 import { pageDescending } from "./keyset.js"
 import { completedCount, MemoryStore, type StoredForm } from "./store.js"
 
@@ -11,7 +11,7 @@ const matchesSearch = (form: FormRecord, search: string | undefined): boolean =>
   return form.title.toLowerCase().includes(needle) || form.slug.toLowerCase().includes(needle)
 }
 
-export const makeFormRepository = Effect.map(MemoryStore, (tables) => {
+export const makeFormRepository = Effect.map(Effect.service(MemoryStore), (tables) => {
   const { forms, versions } = tables
   const liveForm = (workspaceId: string, id: string) => {
     const form = forms.get(id)
@@ -31,11 +31,11 @@ export const makeFormRepository = Effect.map(MemoryStore, (tables) => {
         return Effect.void
       }),
     get: (workspaceId, id) =>
-      Effect.sync(() => Option.map(Option.fromNullable(liveForm(workspaceId, id)), strip)),
+      Effect.sync(() => Option.map(Option.fromNullishOr(liveForm(workspaceId, id)), strip)),
     getBySlug: (slug) =>
       Effect.sync(() =>
         Option.map(
-          Option.fromNullable([...forms.values()].find((f) => f.slug === slug && f.deletedAt === null)),
+          Option.fromNullishOr([...forms.values()].find((f) => f.slug === slug && f.deletedAt === null)),
           strip
         )
       ),
@@ -50,7 +50,7 @@ export const makeFormRepository = Effect.map(MemoryStore, (tables) => {
             matchesSearch(f, query.search)
         )
         return pageDescending(rows, (f) => [f.updatedAt.getTime(), f.id], ["number", "string"], query).pipe(
-          Either.map((page) => ({
+          Result.map((page) => ({
             nextCursor: page.nextCursor,
             items: page.items.map((f) => ({
               id: f.id,
@@ -61,7 +61,8 @@ export const makeFormRepository = Effect.map(MemoryStore, (tables) => {
               updatedAt: f.updatedAt,
               responseCount: completedCount(tables, f.id)
             }))
-          }))
+          })),
+          Effect.fromResult
         )
       }),
     save: (next, publish) =>
@@ -90,7 +91,7 @@ export const makeFormRepository = Effect.map(MemoryStore, (tables) => {
     getVersion: (workspaceId, formId, versionId) =>
       Effect.sync(() => {
         const v = versions.get(versionId)
-        return Option.fromNullable(
+        return Option.fromNullishOr(
           v !== undefined &&
             v.workspaceId === workspaceId &&
             v.formId === formId &&
@@ -105,10 +106,11 @@ export const makeFormRepository = Effect.map(MemoryStore, (tables) => {
           ? [...versions.values()].filter((v) => v.formId === formId && v.workspaceId === workspaceId)
           : []
         return pageDescending(rows, (v) => [v.version], ["number"], query).pipe(
-          Either.map((page) => ({
+          Result.map((page) => ({
             nextCursor: page.nextCursor,
             items: page.items.map(({ definition: _, ...summary }) => summary)
-          }))
+          })),
+          Effect.fromResult
         )
       })
   })

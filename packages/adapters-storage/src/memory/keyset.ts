@@ -1,6 +1,6 @@
 // Keyset pages over in-memory rows: the same cursors and order as sql/keyset.ts.
 import { decodeCursor, encodeCursor, InvalidCursor, type Page } from "@folio/domain"
-import { Either } from "effect"
+import { Result } from "effect"
 
 /** Compares keyset positions component-wise (numbers numerically, strings by code unit). */
 const comparePositions = (a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>): number => {
@@ -21,14 +21,14 @@ export const pageDescending = <A>(
   keyOf: (row: A) => ReadonlyArray<string | number>,
   arity: ReadonlyArray<"number" | "string">,
   query: { readonly limit: number; readonly cursor?: string | undefined }
-): Either.Either<Page<A>, InvalidCursor> => {
+): Result.Result<Page<A>, InvalidCursor> => {
   let after: ReadonlyArray<string | number> | undefined
   if (query.cursor !== undefined) {
     const decoded = decodeCursor(query.cursor)
-    if (Either.isLeft(decoded)) return Either.left(new InvalidCursor())
-    const position = decoded.right
+    if (Result.isFailure(decoded)) return Result.fail(new InvalidCursor())
+    const position = decoded.success
     if (position.length !== arity.length || position.some((v, i) => typeof v !== arity[i])) {
-      return Either.left(new InvalidCursor())
+      return Result.fail(new InvalidCursor())
     }
     after = position
   }
@@ -37,5 +37,5 @@ export const pageDescending = <A>(
   const items = rest.slice(0, query.limit)
   const last = items[items.length - 1]
   const nextCursor = rest.length > query.limit && last !== undefined ? encodeCursor(keyOf(last)) : null
-  return Either.right({ items, nextCursor })
+  return Result.succeed({ items, nextCursor })
 }

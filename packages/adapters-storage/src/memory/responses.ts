@@ -11,11 +11,11 @@ const inForm = <A extends { readonly workspaceId: string; readonly formId: strin
   workspaceId: string,
   formId: string
 ): Option.Option<A> =>
-  Option.fromNullable(
+  Option.fromNullishOr(
     row !== undefined && row.workspaceId === workspaceId && row.formId === formId ? row : undefined
   )
 
-export const makeResponseRepository = Effect.map(MemoryStore, (tables) => {
+export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (tables) => {
   const { responses, responseFiles } = tables
   /** Every response of one form, in insertion order. */
   const ofForm = (workspaceId: string, formId: string) =>
@@ -50,7 +50,9 @@ export const makeResponseRepository = Effect.map(MemoryStore, (tables) => {
         const rows = ofForm(workspaceId, formId).filter(
           (r) => query.status === undefined || r.status === query.status
         )
-        return pageDescending(rows, (r) => [r.createdAt.getTime(), r.id], ["number", "string"], query)
+        return Effect.fromResult(
+          pageDescending(rows, (r) => [r.createdAt.getTime(), r.id], ["number", "string"], query)
+        )
       }),
     answerStats: (workspaceId, formId, options) =>
       Effect.sync(() => {

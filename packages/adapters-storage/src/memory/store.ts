@@ -28,10 +28,9 @@ export interface MemoryTables {
   readonly requests: Array<RequestTally>
 }
 
-export class MemoryStore extends Context.Tag("@folio/adapters-storage/MemoryStore")<
-  MemoryStore,
-  MemoryTables
->() {}
+export class MemoryStore extends Context.Service<MemoryStore, MemoryTables>()(
+  "@folio/adapters-storage/MemoryStore"
+) {}
 
 /** Empty tables, fresh per build. */
 export const MemoryStoreLive = Layer.sync(MemoryStore, () => ({

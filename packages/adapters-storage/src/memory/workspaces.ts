@@ -3,10 +3,10 @@ import { ApiKeyRepository, WorkspaceRepository } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { MemoryStore } from "./store.js"
 
-export const makeWorkspaceRepository = Effect.map(MemoryStore, ({ workspaces }) =>
+export const makeWorkspaceRepository = Effect.map(Effect.service(MemoryStore), ({ workspaces }) =>
   WorkspaceRepository.of({
     create: (ws) => Effect.sync(() => void workspaces.set(ws.id, ws)),
-    get: (id) => Effect.sync(() => Option.fromNullable(workspaces.get(id))),
+    get: (id) => Effect.sync(() => Option.fromNullishOr(workspaces.get(id))),
     list: Effect.sync(() =>
       [...workspaces.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
     ),
@@ -21,11 +21,11 @@ export const makeWorkspaceRepository = Effect.map(MemoryStore, ({ workspaces }) 
   })
 )
 
-export const makeApiKeyRepository = Effect.map(MemoryStore, ({ keys }) =>
+export const makeApiKeyRepository = Effect.map(Effect.service(MemoryStore), ({ keys }) =>
   ApiKeyRepository.of({
     create: (key) => Effect.sync(() => void keys.set(key.id, key)),
     findByPrefix: (prefix) =>
-      Effect.sync(() => Option.fromNullable([...keys.values()].find((k) => k.prefix === prefix))),
+      Effect.sync(() => Option.fromNullishOr([...keys.values()].find((k) => k.prefix === prefix))),
     list: (workspaceId) =>
       Effect.sync(() =>
         [...keys.values()].filter((k) => k.workspaceId === workspaceId).sort((a, b) => (a.id < b.id ? -1 : 1))

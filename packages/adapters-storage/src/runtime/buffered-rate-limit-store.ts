@@ -18,7 +18,7 @@ interface Window {
   pending: number
 }
 
-export const BufferedRateLimitStoreLive = Layer.scoped(
+export const BufferedRateLimitStoreLive = Layer.effect(
   RateLimitStore,
   Effect.gen(function* () {
     const inner = yield* RateLimitStore
@@ -54,7 +54,7 @@ export const BufferedRateLimitStoreLive = Layer.scoped(
                   w.known = totals[i]?.count ?? w.known + (sent[i] ?? 0)
                 })
               ),
-              Effect.catchAll((e) => Effect.logWarning("rate-limit hits not written; retrying", e))
+              Effect.catch((e) => Effect.logWarning("rate-limit hits not written; retrying", e))
             )
         },
         { discard: true }
@@ -68,7 +68,7 @@ export const BufferedRateLimitStoreLive = Layer.scoped(
 
     yield* Effect.forkScoped(
       Effect.repeat(
-        Effect.zipRight(
+        Effect.andThen(
           flush,
           Effect.flatMap(
             Effect.clockWith((c) => c.currentTimeMillis),

@@ -6,7 +6,7 @@ import { Effect, Layer, Schedule } from "effect"
 
 const MINUTE = 60_000
 
-export const UsageBatcherLive = Layer.scoped(
+export const UsageBatcherLive = Layer.effect(
   UsageBatcher,
   Effect.gen(function* () {
     const usage = yield* UsageStore
@@ -15,9 +15,7 @@ export const UsageBatcherLive = Layer.scoped(
       if (pending.size === 0) return Effect.void
       const batch = [...pending.values()]
       pending = new Map()
-      return Effect.catchAll(usage.recordMany(batch), (e) =>
-        Effect.logWarning("usage tallies not recorded", e)
-      )
+      return Effect.catch(usage.recordMany(batch), (e) => Effect.logWarning("usage tallies not recorded", e))
     })
     yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced("1 second")))
     yield* Effect.addFinalizer(() => flush)

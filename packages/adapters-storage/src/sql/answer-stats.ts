@@ -2,7 +2,7 @@
 // and extremes, updated in the transaction that completes (or edits) a response. Summaries then
 // read a few hundred rows instead of exploding every stored answer (forms-api responses/summary
 // at 100,000 responses). `rebuildAnswerStats` recomputes them from the responses themselves.
-import type { SqlClient } from "@effect/sql"
+import type { SqlClient } from "effect/sql"
 import {
   type AnswerStatContribution,
   answerContributions,

@@ -1,8 +1,8 @@
 // RateLimitStore and UsageStore over SQL, so every app instance on the same database shares one
 // budget per key and one set of usage counts.
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { RateLimitStore, UsageStore } from "@folio/domain"
-import { Effect } from "effect"
+import { Array as Arr, Effect } from "effect"
 import { orStorageError } from "./errors.js"
 
 const MINUTE = 60_000
@@ -17,11 +17,12 @@ export const makeRateLimitStore = Effect.gen(function* () {
     hitMany: (buckets, windowMs, nowMs) =>
       orStorageError(
         Effect.gen(function* () {
-          if (buckets.length === 0) return []
           const start = new Date(Math.floor(nowMs / windowMs) * windowMs)
+          const inserts = [...new Set(buckets)].map((bucket) => ({ bucket, window_start: start, hits: 1 }))
+          if (!Arr.isArrayNonEmpty(inserts)) return []
           const rows = yield* sql<{ readonly bucket: string; readonly hits: number }>`
             insert into rate_limit_windows
-            ${sql.insert([...new Set(buckets)].map((bucket) => ({ bucket, window_start: start, hits: 1 })))}
+            ${sql.insert(inserts)}
             on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + 1
             returning bucket, hits`
           const resetAt = start.getTime() + windowMs
@@ -31,13 +32,17 @@ export const makeRateLimitStore = Effect.gen(function* () {
     addMany: (entries, windowMs, nowMs) =>
       orStorageError(
         Effect.gen(function* () {
-          if (entries.length === 0) return []
           const start = new Date(Math.floor(nowMs / windowMs) * windowMs)
           const merged = new Map<string, number>()
           for (const e of entries) merged.set(e.bucket, (merged.get(e.bucket) ?? 0) + e.hits)
+          // Rows in key order, so concurrent flushes lock shared rows in the same order.
+          const inserts = [...merged]
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([bucket, hits]) => ({ bucket, window_start: start, hits }))
+          if (!Arr.isArrayNonEmpty(inserts)) return []
           const rows = yield* sql<{ readonly bucket: string; readonly hits: number }>`
             insert into rate_limit_windows
-            ${sql.insert([...merged].sort(([a], [b]) => (a < b ? -1 : 1)).map(([bucket, hits]) => ({ bucket, window_start: start, hits })))}
+            ${sql.insert(inserts)}
             on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + excluded.hits
             returning bucket, hits`
           const resetAt = start.getTime() + windowMs
@@ -108,13 +113,13 @@ export const makeUsageStore = Effect.gen(function* () {
               })
             else entry.count += t.count
           }
-          if (merged.size === 0) return
           const rows = [...merged.values()].map((m) => ({
             workspace_id: m.workspaceId,
             minute: m.minute,
             status_class: m.statusClass,
             requests: m.count
           }))
+          if (!Arr.isArrayNonEmpty(rows)) return
           yield* sql`insert into request_minutes ${sql.insert(rows)}
                      on conflict (workspace_id, minute, status_class)
                      do update set requests = request_minutes.requests + excluded.requests`

@@ -1,30 +1,36 @@
 // SQL failures as domain errors: constraint names we rely on become typed failures, the rest
 // become StorageError (logged as internal, never shown to clients).
-import type { SqlError } from "@effect/sql/SqlError"
 import { StorageError } from "@folio/domain"
 import { Effect } from "effect"
+import { SqlError } from "effect/sql"
 
-/** The Postgres error behind an SqlError, when there is one. */
-export const pgErrorOf = (error: SqlError): { readonly code?: string; readonly constraint?: string } => {
-  const cause = error.cause as { code?: unknown; constraint?: unknown } | undefined
+/**
+ * The Postgres error behind an SqlError, when there is one. The driver classifies it into
+ * `error.reason`; the server's own fields (`code`, `constraint`) stay on `error.reason.cause`.
+ */
+export const pgErrorOf = (
+  error: SqlError.SqlError
+): { readonly code?: string; readonly constraint?: string } => {
+  const raw: unknown = error.reason.cause
+  const fields =
+    typeof raw === "object" && raw !== null ? (raw as { code?: unknown; constraint?: unknown }) : {}
   return {
-    ...(typeof cause?.code === "string" ? { code: cause.code } : {}),
-    ...(typeof cause?.constraint === "string" ? { constraint: cause.constraint } : {})
+    ...(typeof fields.code === "string" ? { code: fields.code } : {}),
+    ...(typeof fields.constraint === "string" ? { constraint: fields.constraint } : {})
   }
 }
 
-export const isUniqueViolation = (error: SqlError, constraint: string): boolean => {
-  const pg = pgErrorOf(error)
-  return pg.code === "23505" && pg.constraint === constraint
-}
+/** Whether `error` is a unique violation of `constraint` (a unique index counts under its own name). */
+export const isUniqueViolation = (error: SqlError.SqlError, constraint: string): boolean =>
+  error.reason._tag === "UniqueViolation" && error.reason.constraint === constraint
 
-export const toStorageError = (error: SqlError): StorageError =>
+export const toStorageError = (error: SqlError.SqlError): StorageError =>
   new StorageError({ message: "database operation failed", cause: error })
 
 /** Maps any remaining SqlError of an effect to StorageError. */
-export const orStorageError = <A, E, R>(effect: Effect.Effect<A, E | SqlError, R>) =>
-  Effect.catchIf(
-    effect,
-    (e): e is SqlError => typeof e === "object" && e !== null && "_tag" in e && e._tag === "SqlError",
-    (e) => Effect.fail(toStorageError(e))
-  ) as Effect.Effect<A, Exclude<E, SqlError> | StorageError, R>
+export const orStorageError = <A, E, R>(effect: Effect.Effect<A, E | SqlError.SqlError, R>) =>
+  Effect.catchIf(effect, SqlError.isSqlError, (e) => Effect.fail(toStorageError(e))) as Effect.Effect<
+    A,
+    Exclude<E, SqlError.SqlError> | StorageError,
+    R
+  >

@@ -1,7 +1,6 @@
 // FormRepository over SQL: drafts with an optimistic row lock, versions inserted in the same
 // transaction as the form update that publishes them, keyset lists.
-import { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlClient, type SqlError } from "effect/sql"
 import {
   FormRepository,
   type FormRecord,
@@ -94,7 +93,7 @@ export const makeFormRepository = Effect.gen(function* () {
 
   const slugTaken =
     (slug: string) =>
-    (e: SqlError): Effect.Effect<never, SlugTaken | SqlError> =>
+    (e: SqlError.SqlError): Effect.Effect<never, SlugTaken | SqlError.SqlError> =>
       isUniqueViolation(e, "forms_slug_live") ? Effect.fail(new SlugTaken(slug)) : Effect.fail(e)
 
   return FormRepository.of({
@@ -113,14 +112,14 @@ export const makeFormRepository = Effect.gen(function* () {
       orStorageError(
         sql<FormRow>`select ${columns} from forms
                      where id = ${id} and workspace_id = ${workspaceId} and deleted_at is null`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toForm))
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toForm))
         )
       ),
 
     getBySlug: (slug) =>
       orStorageError(
         sql<FormRow>`select ${columns} from forms where slug = ${slug} and deleted_at is null`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toForm))
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toForm))
         )
       ),
 
@@ -179,7 +178,7 @@ export const makeFormRepository = Effect.gen(function* () {
                 // Another publish took this version number first: the caller's view is stale.
                 Effect.catchTag(
                   "SqlError",
-                  (e): Effect.Effect<never, StaleForm | SqlError> =>
+                  (e): Effect.Effect<never, StaleForm | SqlError.SqlError> =>
                     isUniqueViolation(e, "form_versions_form_id_version_key")
                       ? Effect.fail(new StaleForm())
                       : Effect.fail(e)
@@ -215,7 +214,7 @@ export const makeFormRepository = Effect.gen(function* () {
           select v.* from form_versions v join forms f on f.id = v.form_id
           where v.id = ${versionId} and v.form_id = ${formId} and v.workspace_id = ${workspaceId}
             and f.deleted_at is null`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toVersion))
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toVersion))
         )
       ),
 

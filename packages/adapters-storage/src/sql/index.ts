@@ -3,9 +3,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { SqlClient } from "@effect/sql"
+import { NodeServices } from "@effect/platform-node"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
-import { NodeContext } from "@effect/platform-node"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import {
@@ -17,7 +16,8 @@ import {
   UsageStore,
   WorkspaceRepository
 } from "@folio/domain"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Cause, Context, Effect, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import { StorageHealth, type StoragePorts } from "../health.js"
 import { makeRateLimitStore, makeUsageStore } from "./counters.js"
 import { orStorageError } from "./errors.js"
@@ -41,7 +41,11 @@ export const SqlRepositoriesLive = Layer.effectContext(
   })
 )
 
-const MigrationsLive = PgMigrator.layer({ loader: migrations }).pipe(Layer.provide(NodeContext.layer))
+// `<never>`: left to inference the migrations' requirements widen to `unknown`.
+const MigrationsLive = PgMigrator.layer<never>({ loader: migrations }).pipe(Layer.provide(NodeServices.layer))
+
+const openError = (cause: unknown): StorageError =>
+  cause instanceof StorageError ? cause : new StorageError({ message: "cannot open the database", cause })
 
 const withMigrations = <E, R>(
   client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, E, R>
@@ -49,8 +53,10 @@ const withMigrations = <E, R>(
   SqlRepositoriesLive.pipe(
     Layer.provide(MigrationsLive),
     Layer.provide(client),
-    Layer.mapError((cause) =>
-      cause instanceof StorageError ? cause : new StorageError({ message: "cannot open the database", cause })
+    // Layers have no mapError: the failure is re-raised with its errors mapped (defects and
+    // interruptions unchanged).
+    Layer.catchCause((cause) =>
+      Layer.effectContext<StoragePorts, StorageError, never>(Effect.failCause(Cause.map(cause, openError)))
     )
   )
 
@@ -76,12 +82,14 @@ export interface PgliteStorageOptions {
 }
 
 /**
- * Embedded PostgreSQL (PGlite) behind a private unix socket, reached with the same `pg` driver as a
+ * Embedded PostgreSQL (PGlite) behind a private unix socket, reached with the same client as a
  * real server. PGlite is one session, so the pool has exactly one connection: a transaction then
- * owns the database until it ends (see docs/decisions.md).
+ * owns the database until it ends. A second connection would share that session, and one's
+ * rollback would silently undo the other's writes (see docs/decisions.md). The socket still admits
+ * two, so a replacement connection can log in while the dropped one is being torn down.
  */
 export const PgliteStorageLive = (options: PgliteStorageOptions) =>
-  Layer.unwrapScoped(
+  Layer.unwrap(
     Effect.gen(function* () {
       const dataDir = resolve(options.dataDir)
       const db = yield* Effect.acquireRelease(
@@ -104,7 +112,7 @@ export const PgliteStorageLive = (options: PgliteStorageOptions) =>
             const server = new PGLiteSocketServer({
               db,
               path: join(socketDir, ".s.PGSQL.5432"),
-              maxConnections: 1
+              maxConnections: 2
             })
             await server.start()
             return server

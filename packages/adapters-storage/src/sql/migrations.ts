@@ -1,6 +1,6 @@
-// The ordered, forward-only migrations, run at start-up by the @effect/sql migrator. Append new
+// The ordered, forward-only migrations, run at start-up by the effect/sql migrator. Append new
 // files; never edit one that has shipped.
-import { Migrator } from "@effect/sql"
+import { Migrator } from "effect/sql"
 import foundation from "./migrations/0001_foundation.js"
 import respondents from "./migrations/0002_respondents.js"
 import answerStats from "./migrations/0003_answer_stats.js"

@@ -1,5 +1,5 @@
 // ResponseRepository over SQL: responses pinned to a form version, listed newest first by keyset.
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import {
   type ResponseFileRecord,
   ResponseRepository,
@@ -80,7 +80,7 @@ export const makeResponseRepository = Effect.gen(function* () {
                     ${r.createdAt}, ${r.updatedAt}, ${r.completedAt}, 1)`
       return orStorageError(
         r.status === "completed"
-          ? sql.withTransaction(Effect.zipRight(insert, applyContributions(sql, r.formId, r, 1)))
+          ? sql.withTransaction(Effect.andThen(insert, applyContributions(sql, r.formId, r, 1)))
           : Effect.asVoid(insert)
       ).pipe(Effect.asVoid)
     },
@@ -127,7 +127,7 @@ export const makeResponseRepository = Effect.gen(function* () {
       orStorageError(
         sql<ResponseRow>`select * from responses
                          where id = ${id} and form_id = ${formId} and workspace_id = ${workspaceId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toResponse))
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toResponse))
         )
       ),
     list: (workspaceId, formId, query) =>
@@ -262,7 +262,7 @@ export const makeResponseRepository = Effect.gen(function* () {
       orStorageError(
         sql<FileRow>`select * from response_files
                      where id = ${fileId} and form_id = ${formId} and workspace_id = ${workspaceId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toFile))
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toFile))
         )
       ),
     listFiles: (workspaceId, formId, responseIds) =>

@@ -1,5 +1,5 @@
 // WorkspaceRepository and ApiKeyRepository over SQL.
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { type ApiKeyRecord, ApiKeyRepository, type WorkspaceRecord, WorkspaceRepository } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { orStorageError } from "./errors.js"
@@ -55,7 +55,7 @@ export const makeWorkspaceRepository = Effect.gen(function* () {
     get: (id) =>
       orStorageError(
         sql<WorkspaceRow>`select * from workspaces where id = ${id}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWorkspace))
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toWorkspace))
         )
       ),
     list: orStorageError(
@@ -91,7 +91,7 @@ export const makeApiKeyRepository = Effect.gen(function* () {
     findByPrefix: (prefix) =>
       orStorageError(
         sql<ApiKeyRow>`select * from api_keys where prefix = ${prefix}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toKey))
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toKey))
         )
       ),
     list: (workspaceId) =>

@@ -1,6 +1,6 @@
 // Foundation schema: workspaces, API keys, forms and their immutable versions, responses, and the
 // shared counters behind rate limits and usage. Constraints make invalid states unrepresentable.
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { Effect } from "effect"
 
 export default Effect.gen(function* () {

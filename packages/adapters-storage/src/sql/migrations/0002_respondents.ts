@@ -1,6 +1,6 @@
 // Respondent uploads and continuity: files committed to a response (one row each, so concurrent
 // uploads never overwrite each other's metadata), and indexes for the repeat-respondent estimate.
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { Effect } from "effect"
 
 export default Effect.gen(function* () {

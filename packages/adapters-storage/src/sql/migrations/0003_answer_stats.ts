@@ -1,6 +1,6 @@
 // Incrementally kept answer aggregates (see sql/answer-stats.ts), backfilled from the responses
 // already stored, and an index for "the newest completed responses" (samples, exports).
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { Effect } from "effect"
 import { rebuildAnswerStats } from "../answer-stats.js"
 

@@ -1,6 +1,6 @@
 // A row version on responses: every update is a compare-and-set on (status, version), so an autosave
 // racing a completion, or two completions, can never overwrite each other (see ResponseRepository).
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { Effect } from "effect"
 
 export default Effect.gen(function* () {
