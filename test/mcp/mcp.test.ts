@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeAjv } from "../support/ajv.js"
+import { makeAjv2020 } from "../support/ajv.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
@@ -32,7 +32,7 @@ const definition = {
 
 let app: RunningApp
 let full: { key: string; workspaceId: string }
-const ajv = makeAjv()
+const ajv = makeAjv2020()
 const validators = new Map<string, ReturnType<typeof ajv.compile>>()
 const clients: Array<Client> = []
 

@@ -1,6 +1,7 @@
 // The forms REST API as one HttpApi: every group lives under /forms/api/v1 and declares the
 // envelope errors every route can answer with, so the generated OpenAPI document is complete.
-import { HttpApi, OpenApi } from "@effect/platform"
+import { Layer } from "effect"
+import { HttpApi, HttpApiMiddleware, OpenApi } from "effect/http-api"
 import { Authentication } from "./auth.js"
 import {
   InvalidError,
@@ -15,18 +16,39 @@ import { RespondentGroup } from "./respondent/Api.js"
 
 export const FORMS_API_PREFIX = "/forms/api/v1"
 
+/**
+ * The errors any route of the API can answer with. HttpApi has no API-wide error list, so they
+ * hang on a middleware that does nothing else; attached last, it reaches every group.
+ */
+export class ApiErrors extends HttpApiMiddleware.Service<ApiErrors>()("@folio/adapters-http/ApiErrors", {
+  error: [InvalidError, UnauthorizedError, RateLimitedError, PayloadTooLargeError, UnsupportedKindError]
+}) {}
+
+export const ApiErrorsLive = Layer.succeed(
+  ApiErrors,
+  ApiErrors.of((httpEffect) => httpEffect)
+)
+
+/** Every issue of a request, and unknown body keys refused, as the domain's own decoders do. */
+const STRICT_ALL = { errors: "all", onExcessProperty: "error" } as const
+/** Query strings and headers may carry more than a route reads (proxies, tracking parameters). */
+const ALL = { errors: "all" } as const
+/** What a handler returns is trimmed to its schema, as before; extra fields are not an error. */
+const ENCODE = {} as const
+
 export class FormsApi extends HttpApi.make("forms")
   .add(MetaApi)
   .add(FormsGroup)
-  .addError(InvalidError)
-  .addError(UnauthorizedError)
-  .addError(RateLimitedError)
-  .addError(PayloadTooLargeError)
-  .addError(UnsupportedKindError)
   .prefix(FORMS_API_PREFIX)
   // Added after the prefix: the respondent routes live beside the public form at /f/{slug}.
   .add(RespondentGroup)
-  .annotateContext(
+  .middleware(ApiErrors)
+  .annotate(HttpApi.ParseOptions, STRICT_ALL)
+  .annotate(HttpApi.QueryParseOptions, ALL)
+  .annotate(HttpApi.HeadersParseOptions, ALL)
+  .annotate(HttpApi.SuccessParseOptions, ENCODE)
+  .annotate(HttpApi.ErrorParseOptions, ENCODE)
+  .annotateMerge(
     OpenApi.annotations({
       title: "Folio Forms API",
       version: "1.0.0",

@@ -1,13 +1,6 @@
 // Bearer-key authentication, per-IP and per-key rate limits, rate-limit headers and usage recording,
 // as one HttpApi security middleware that provides the request's Principal.
 import {
-  HttpApiMiddleware,
-  HttpApiSecurity,
-  HttpApp,
-  HttpServerRequest,
-  HttpServerResponse
-} from "@effect/platform"
-import {
   makeAuthenticate,
   missingScopes,
   Principal,
@@ -18,7 +11,9 @@ import {
   type Unauthorized,
   UsageBatcher
 } from "@folio/domain"
-import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Effect, Layer, Option, Result } from "effect"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import {
   type ForbiddenError,
   forbidden,
@@ -32,33 +27,47 @@ import {
 
 export { RateLimitPolicy }
 
-export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
-  failure: Schema.Union(UnauthorizedError, RateLimitedError, InternalError),
-  provides: Principal,
-  security: { bearer: HttpApiSecurity.bearer }
-}) {}
+export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: Principal }>()(
+  "Authentication",
+  {
+    error: [UnauthorizedError, RateLimitedError, InternalError],
+    security: { bearer: HttpApiSecurity.bearer }
+  }
+) {}
 
 const withHeaders = (headers: Record<string, string>) =>
-  HttpApp.appendPreResponseHandler((_request, response) =>
+  HttpEffect.appendPreResponseHandler((_request, response) =>
     Effect.succeed(HttpServerResponse.setHeaders(response, headers))
   )
 
 const clientIp = (request: HttpServerRequest.HttpServerRequest): string =>
   Option.getOrElse(request.remoteAddress, () => "unknown")
 
+/**
+ * The key as Effect 3's bearer scheme read it: whatever follows the first seven characters
+ * ("Bearer "). Effect 4's own parser drops extra spaces and refuses other schemes; reading the
+ * header here keeps which keys count as missing, malformed or unknown exactly as before.
+ */
+const presentedKey = (request: HttpServerRequest.HttpServerRequest): string =>
+  (request.headers.authorization ?? "").slice("Bearer ".length)
+
 const toApiError = (
   e: Unauthorized | RateLimited | StorageError
-): Effect.Effect<never, UnauthorizedError | RateLimitedError | InternalError> => {
+): Effect.Effect<
+  never,
+  UnauthorizedError | RateLimitedError | InternalError,
+  HttpServerRequest.HttpServerRequest
+> => {
   switch (e._tag) {
     case "Unauthorized":
       return Effect.fail(unauthorized(e.message))
     case "RateLimited":
-      return Effect.zipRight(
+      return Effect.andThen(
         withHeaders({ "retry-after": String(e.retryAfterSeconds) }),
         Effect.fail(rateLimited(e.message, e.retryAfterSeconds))
       )
     case "StorageError":
-      return Effect.zipRight(Effect.logError("authentication storage failure", e), Effect.fail(internal()))
+      return Effect.andThen(Effect.logError("authentication storage failure", e), Effect.fail(internal()))
   }
 }
 
@@ -68,35 +77,33 @@ export const AuthenticationLive = Layer.effect(
     const batcher = yield* UsageBatcher
     const authenticate = yield* makeAuthenticate
     return Authentication.of({
-      bearer: (token) =>
-        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-          Effect.matchEffect(authenticate(Redacted.value(token), clientIp(request)), {
-            onFailure: toApiError,
-            onSuccess: ({ principal, decision }) => {
-              const now = new Date()
-              // One pre-response handler: the budget headers (with Retry-After over budget) and the
-              // usage tally go on every answer of an authenticated request, whichever layer
-              // produced it (handler, envelope, 429).
-              const decorate = HttpApp.appendPreResponseHandler((_request, response) =>
-                Effect.as(
-                  batcher.add({
-                    workspaceId: principal.workspaceId,
-                    keyId: principal.keyId,
-                    status: response.status,
-                    at: now
-                  }),
-                  HttpServerResponse.setHeaders(response, rateLimitHeaders(decision))
-                )
-              )
-              return decision.allowed
-                ? Effect.as(decorate, principal)
-                : Effect.zipRight(
-                    decorate,
-                    Effect.fail(rateLimited("rate limit exceeded for this API key", decision.resetSeconds))
-                  )
-            }
-          })
-        )
+      bearer: (httpEffect) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const auth = yield* Effect.result(authenticate(presentedKey(request), clientIp(request)))
+          if (Result.isFailure(auth)) return yield* toApiError(auth.failure)
+          const { principal, decision } = auth.success
+          const now = new Date()
+          // One pre-response handler: the budget headers (with Retry-After over budget) and the
+          // usage tally go on every answer of an authenticated request, whichever layer produced
+          // it (handler, envelope, 429).
+          yield* HttpEffect.appendPreResponseHandler((_request, response) =>
+            Effect.as(
+              batcher.add({
+                workspaceId: principal.workspaceId,
+                keyId: principal.keyId,
+                status: response.status,
+                at: now
+              }),
+              HttpServerResponse.setHeaders(response, rateLimitHeaders(decision))
+            )
+          )
+          if (!decision.allowed)
+            return yield* Effect.fail(
+              rateLimited("rate limit exceeded for this API key", decision.resetSeconds)
+            )
+          return yield* Effect.provideService(httpEffect, Principal, principal)
+        })
     })
   })
 )
@@ -105,7 +112,7 @@ export const AuthenticationLive = Layer.effect(
 export const requireScopes = (
   ...scopes: ReadonlyArray<string>
 ): Effect.Effect<void, ForbiddenError, Principal> =>
-  Effect.flatMap(Principal, (principal) => {
+  Effect.flatMap(Effect.service(Principal), (principal) => {
     const missing = missingScopes(principal, scopes)
     return missing.length === 0
       ? Effect.void

@@ -1,24 +1,23 @@
-// HttpApi turns a Schema failure into an HttpApiDecodeError whose issues carry the input in their
-// messages and no schema, and it stops at the first failing part. To answer with the domain's own
-// value-free issues (rule, expected, allowed), a request that failed decoding is decoded again here
-// against its endpoint's schemas: path, body, headers and query, every issue of each. This runs only
-// on the failure path.
-import { type HttpApi, type HttpApiEndpoint, type HttpApiGroup, HttpServerRequest } from "@effect/platform"
+// HttpApi decodes a request part by part (path, headers, query, body) and stops at the first part
+// that fails. To answer with every issue of every part, in the order the API has always listed them
+// (path, body, headers, query), a request that failed decoding is decoded again here against its
+// endpoint's schemas. This runs only on the failure path.
 import { type Issue, issuesOf } from "@folio/domain"
-import { Either, Option, ParseResult, type Schema } from "effect"
-
-type AnyEndpoint = HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+import { Result, Schema, type SchemaAST } from "effect"
+import { URL } from "node:url"
+import { HttpServerRequest } from "effect/http"
+import { HttpApi, type HttpApiEndpoint, type HttpApiGroup } from "effect/http-api"
 
 interface Route {
   readonly method: string
   readonly segments: ReadonlyArray<string>
-  readonly endpoint: AnyEndpoint
+  readonly endpoint: HttpApiEndpoint.Top
 }
 
 export interface DecodeInput {
   readonly method: string
   readonly url: string
-  readonly headers: Readonly<Record<string, string>>
+  readonly headers: Readonly<Record<string, string | undefined>>
   /** The parsed JSON body, when the method carries one. */
   readonly body: unknown
 }
@@ -31,57 +30,66 @@ const decodeSegment = (s: string) => {
   }
 }
 
-const ALL = { errors: "all" } as const
+/** The options HttpApi decodes each part with (see FormsApi's annotations). */
+const ALL: SchemaAST.ParseOptions = { errors: "all" }
+const STRICT_ALL: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "error" }
 
-const issuesFor = (schema: Option.Option<Schema.Schema.Any>, input: unknown): ReadonlyArray<Issue> => {
-  if (Option.isNone(schema)) return []
-  const result = ParseResult.decodeUnknownEither(
-    schema.value as Schema.Schema<unknown, unknown, never>,
-    ALL
-  )(input)
-  return Either.isLeft(result) ? issuesOf(new ParseResult.ParseError({ issue: result.left })) : []
+const issuesFor = (
+  schema: Schema.Top | undefined,
+  input: unknown,
+  options: SchemaAST.ParseOptions
+): ReadonlyArray<Issue> => {
+  if (schema === undefined) return []
+  const result = Schema.decodeUnknownResult(schema as Schema.Codec<unknown, unknown>)(input, options)
+  return Result.isFailure(result) ? issuesOf(result.failure) : []
+}
+
+/** The JSON body schema of an endpoint (one member as it is, several as their union). */
+const jsonPayloadOf = (endpoint: HttpApiEndpoint.Top): Schema.Top | undefined => {
+  const json = endpoint.payload.get("application/json")
+  if (json === undefined) return undefined
+  const [first, ...rest] = json.schemas
+  return rest.length === 0 ? first : Schema.Union(json.schemas)
 }
 
 /** Finds the endpoint a request was routed to and lists every decode issue of it. */
-export const makeDecodeIssues = (api: HttpApi.HttpApi.Any) => {
-  const groups = Object.values(
-    (api as unknown as { groups: Record<string, HttpApiGroup.HttpApiGroup.AnyWithProps> }).groups
-  )
+export const makeDecodeIssues = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>
+) => {
   const params = (r: Route) => r.segments.filter((s) => s.startsWith(":")).length
+  const found: Array<Route> = []
+  HttpApi.reflect(api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      found.push({ method: endpoint.method, segments: endpoint.path.split("/"), endpoint })
+    }
+  })
   // Literal segments before parameters, as the router matches them (`/responses/summary` first).
-  const routes: ReadonlyArray<Route> = groups
-    .flatMap((group) =>
-      Object.values(group.endpoints as Record<string, AnyEndpoint>).map((endpoint) => ({
-        method: endpoint.method,
-        segments: endpoint.path.split("/"),
-        endpoint
-      }))
-    )
-    .sort((a, b) => params(a) - params(b))
+  const routes: ReadonlyArray<Route> = found.sort((a, b) => params(a) - params(b))
   return (input: DecodeInput): ReadonlyArray<Issue> | undefined => {
     const url = new URL(input.url, "http://localhost")
     const segments = url.pathname.replace(/(.)\/$/, "$1").split("/")
     for (const route of routes) {
       if (route.method !== input.method || route.segments.length !== segments.length) continue
-      const params: Record<string, string> = {}
+      const pathParams: Record<string, string> = {}
       const matches = route.segments.every((pattern, i) => {
         const actual = segments[i] as string
         if (pattern.startsWith(":")) {
-          params[pattern.slice(1)] = decodeSegment(actual)
+          pathParams[pattern.slice(1)] = decodeSegment(actual)
           return actual !== ""
         }
         return pattern === actual
       })
       if (!matches) continue
-      const query = HttpServerRequest.searchParamsFromURL(url)
       const { endpoint } = route
+      const query = endpoint.query === undefined ? undefined : Schema.toCodecArrayFromSingle(endpoint.query)
       return [
-        ...issuesFor(endpoint.pathSchema, params),
+        ...issuesFor(endpoint.params, pathParams, ALL),
         ...(input.method === "GET" || input.method === "HEAD"
           ? []
-          : issuesFor(endpoint.payloadSchema, input.body)),
-        ...issuesFor(endpoint.headersSchema, input.headers),
-        ...issuesFor(endpoint.urlParamsSchema, query)
+          : issuesFor(jsonPayloadOf(endpoint), input.body, STRICT_ALL)),
+        ...issuesFor(endpoint.headers, input.headers, ALL),
+        ...issuesFor(query, HttpServerRequest.searchParamsFromURL(url), ALL)
       ]
     }
     return undefined

@@ -1,70 +1,62 @@
 // The forms service's error envelope `{ ok: false, error: { code, message, details? } }`: one
 // schema class per status so OpenAPI documents each, and the mapping from domain errors.
-import { HttpApiSchema } from "@effect/platform"
 import { type DomainError, type ErrorBody, errorBody, Issue } from "@folio/domain"
 import { Schema } from "effect"
 
 /** The envelope of one code whose `details` has a documented shape. */
-const envelopeWith = <Code extends string, Details extends Schema.Struct.Field>(
-  code: Code,
-  details: Details
-) => ({
+const envelopeWith = <Code extends string, Details extends Schema.Top>(code: Code, details: Details) => ({
   ok: Schema.Literal(false),
   error: Schema.Struct({ code: Schema.Literal(code), message: Schema.String, details })
 })
 
 /** The envelope of one code with free-form, optional `details`. */
-const envelope = <Code extends string>(code: Code) => envelopeWith(code, Schema.optional(Schema.Unknown))
+const envelope = <Code extends string>(code: Code) => envelopeWith(code, Schema.optionalKey(Schema.Unknown))
 
 export class UnauthorizedError extends Schema.Class<UnauthorizedError>("UnauthorizedError")(
   envelope("unauthorized"),
-  HttpApiSchema.annotations({ status: 401 })
+  { httpApiStatus: 401 }
 ) {}
-export class ForbiddenError extends Schema.Class<ForbiddenError>("ForbiddenError")(
-  envelope("forbidden"),
-  HttpApiSchema.annotations({ status: 403 })
-) {}
-export class NotFoundError extends Schema.Class<NotFoundError>("NotFoundError")(
-  envelope("not_found"),
-  HttpApiSchema.annotations({ status: 404 })
-) {}
+export class ForbiddenError extends Schema.Class<ForbiddenError>("ForbiddenError")(envelope("forbidden"), {
+  httpApiStatus: 403
+}) {}
+export class NotFoundError extends Schema.Class<NotFoundError>("NotFoundError")(envelope("not_found"), {
+  httpApiStatus: 404
+}) {}
 // `invalid` documents its issues (path, rule, expected, allowed), so clients can rely on them.
 export class InvalidError extends Schema.Class<InvalidError>("InvalidError")(
-  envelopeWith("invalid", Schema.optional(Schema.Struct({ issues: Schema.Array(Issue) }))),
-  HttpApiSchema.annotations({ status: 400 })
+  envelopeWith("invalid", Schema.optionalKey(Schema.Struct({ issues: Schema.Array(Issue) }))),
+  { httpApiStatus: 400 }
 ) {}
-export class ConflictError extends Schema.Class<ConflictError>("ConflictError")(
-  envelope("conflict"),
-  HttpApiSchema.annotations({ status: 409 })
-) {}
+export class ConflictError extends Schema.Class<ConflictError>("ConflictError")(envelope("conflict"), {
+  httpApiStatus: 409
+}) {}
 export class UnsupportedKindError extends Schema.Class<UnsupportedKindError>("UnsupportedKindError")(
   envelope("unsupported_kind"),
-  HttpApiSchema.annotations({ status: 409 })
+  { httpApiStatus: 409 }
 ) {}
 export class UnprocessableError extends Schema.Class<UnprocessableError>("UnprocessableError")(
   envelope("unprocessable"),
-  HttpApiSchema.annotations({ status: 422 })
+  { httpApiStatus: 422 }
 ) {}
 export class PayloadTooLargeError extends Schema.Class<PayloadTooLargeError>("PayloadTooLargeError")(
   envelope("payload_too_large"),
-  HttpApiSchema.annotations({ status: 413 })
+  { httpApiStatus: 413 }
 ) {}
 export class RateLimitedError extends Schema.Class<RateLimitedError>("RateLimitedError")(
   envelope("rate_limited"),
-  HttpApiSchema.annotations({ status: 429 })
+  { httpApiStatus: 429 }
 ) {}
-export class InternalError extends Schema.Class<InternalError>("InternalError")(
-  envelope("internal"),
-  HttpApiSchema.annotations({ status: 500 })
-) {}
+export class InternalError extends Schema.Class<InternalError>("InternalError")(envelope("internal"), {
+  httpApiStatus: 500
+}) {}
 
 /** Public respondent routes: the form is not taking responses (410), with the author's message. */
 export class ClosedError extends Schema.Class<ClosedError>("ClosedError")(
   envelopeWith(
     "closed",
-    Schema.Struct({ reason: Schema.Literal("not_accepting", "closed_at", "max_responses") })
+    Schema.Struct({ reason: Schema.Literals(["not_accepting", "closed_at", "max_responses"]) })
   ),
-  HttpApiSchema.annotations({ status: 410 })
+  { httpApiStatus: 410 }
 ) {}
 
 export type ApiError =
@@ -133,7 +125,6 @@ export const rateLimited = (message: string, retryAfterSeconds: number) =>
 export const internal = () =>
   new InternalError({ ok: false, error: { code: "internal", message: "internal server error" } })
 
-/** A domain error as the envelope the client sees. Storage failures never leak their cause. */
 /** The envelope errors of the authenticated API (every code but the public routes' `closed`). */
 export type AuthoringError = Exclude<ApiError, ClosedError>
 
@@ -150,6 +141,7 @@ const CLASS_OF_CODE = {
   internal: InternalError
 } as const
 
+/** A domain error as the envelope the client sees. Storage failures never leak their cause. */
 export const fromDomainError = (e: DomainError): AuthoringError => {
   const body = errorBody(e)
   const ErrorClass = CLASS_OF_CODE[body.code] as unknown as new (props: {

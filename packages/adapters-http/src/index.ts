@@ -1,12 +1,12 @@
-// @folio/adapters-http: the HTTP surface. `FormsHttpLive` registers the forms API, health and
-// download routes on the HttpApiBuilder router; serve it with `HttpApiBuilder.serve()`.
-import { HttpApiBuilder } from "@effect/platform"
+// @folio/adapters-http: the HTTP surface. `FormsHttpLive` registers the forms API, the envelope
+// middleware, health, OpenAPI and download routes on the HttpRouter; serve it with `HttpRouter.serve`.
 import { Layer } from "effect"
-import { FormsApi } from "./api.js"
+import { HttpApiBuilder } from "effect/http-api"
+import { ApiErrorsLive, FormsApi } from "./api.js"
 import { AuthenticationLive } from "./auth.js"
 import { BlobDownloadRoute } from "./blobs/index.js"
-import { HealthRoutes } from "./health/routes.js"
 import { FormsLive } from "./forms/Http.js"
+import { HealthRoutes } from "./health/routes.js"
 import { MetaLive } from "./meta/Http.js"
 import { EnvelopeMiddlewareLive } from "./middleware.js"
 import { OpenApiRoute } from "./openapi.js"
@@ -24,12 +24,9 @@ export * from "./public-origin.js"
 export * from "./streaming.js"
 export { RespondentRateLimitPolicy } from "./respondent/rate-limit.js"
 
-export const FormsApiLive = HttpApiBuilder.api(FormsApi).pipe(
-  Layer.provide(MetaLive),
-  Layer.provide(FormsLive),
-  Layer.provide(RespondentLive),
-  Layer.provide(AuthenticationLive),
-  Layer.provide(RespondentRateLimitLive)
+export const FormsApiLive = HttpApiBuilder.layer(FormsApi).pipe(
+  Layer.provide([MetaLive, FormsLive, RespondentLive]),
+  Layer.provide([AuthenticationLive, RespondentRateLimitLive, ApiErrorsLive])
 )
 
 export const FormsHttpLive = Layer.mergeAll(

@@ -2,21 +2,26 @@
 // malformed JSON, unknown routes, defects), bodies are capped at 1 MiB (chunked ones too), text no
 // store can keep (NUL, lone surrogates) is refused in URLs and JSON bodies, and every answer
 // carries an X-Request-Id.
-import {
-  FileSystem,
-  HttpApiBuilder,
-  HttpIncomingMessage,
-  HttpServerRequest,
-  HttpServerResponse
-} from "@effect/platform"
+import { URL } from "node:url"
 import {
   type Issue,
+  issuesOf,
   MAX_ASSET_BYTES,
   MAX_REQUEST_BODY_BYTES,
   MAX_RESPONDENT_FILE_BYTES,
   unsafeTextIssues
 } from "@folio/domain"
-import { Cause, Effect, Option, Stream } from "effect"
+import { ByteSize, Cause, Effect, Stream } from "effect"
+import {
+  Headers,
+  HttpIncomingMessage,
+  HttpRouter,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse
+} from "effect/http"
+import { HttpApiError } from "effect/http-api"
+import type { unhandled } from "effect/Types"
 import { FormsApi } from "./api.js"
 import { makeDecodeIssues } from "./decode-issues.js"
 import {
@@ -45,7 +50,10 @@ const routePattern = (path: string) => {
 
 /** The route of one HttpApi endpoint, from its declared (prefixed) path, so it cannot drift from it. */
 const endpointRoute = (group: string, endpoint: string) => {
-  const path = FormsApi.groups[group]?.endpoints[endpoint]?.path
+  const groups: Readonly<
+    Record<string, { readonly endpoints: Readonly<Record<string, { readonly path: string }>> }>
+  > = FormsApi.groups
+  const path = groups[group]?.endpoints[endpoint]?.path
   if (path === undefined) throw new Error(`no endpoint ${group}.${endpoint} in FormsApi`)
   return routePattern(path)
 }
@@ -89,7 +97,7 @@ const bodyLimitOf = (method: string, kind: BodyKind): number =>
         : MAX_REQUEST_BODY_BYTES
 
 export const envelopeResponse = (error: ApiError, headers: Record<string, string> = {}) =>
-  HttpServerResponse.unsafeJson(
+  HttpServerResponse.jsonUnsafe(
     { ok: false, error: error.error },
     { status: STATUS_OF_CODE[error.error.code], headers }
   )
@@ -100,65 +108,90 @@ const tagOf = (u: unknown): string | undefined =>
 const bodyTooLarge = (limit: number) =>
   payloadTooLarge(`request body exceeds ${limit === MAX_REQUEST_BODY_BYTES ? limit : limit - 1} bytes`)
 
-/** A body that could not be read or parsed: too large when the reader says so, else not JSON. */
-const describeRequestError = (error: { readonly cause?: unknown; readonly description?: string }) => {
-  const text = `${error.description ?? ""} ${String((error.cause as { message?: string } | undefined)?.message ?? "")}`
-  return /max|exceed|large|limit/i.test(text)
+/**
+ * A body that could not be read or parsed: too large when the reader says so, else not JSON. Only
+ * the reader's own flag and description count: a parse error's message quotes the body, so words
+ * in the body must not turn a malformed request into a 413.
+ */
+const describeRequestError = (error: HttpServerError.HttpServerError) => {
+  const reason = error.reason
+  const tooLarge =
+    (reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge") ||
+    /max|exceed|large|limit/i.test(reason.description ?? "")
+  return tooLarge
     ? payloadTooLarge(`request body exceeds ${MAX_REQUEST_BODY_BYTES} bytes`)
     : invalid("request body is not valid JSON")
 }
 
 const decodeIssues = makeDecodeIssues(FormsApi)
 
+/** The body as JSON for the second decode: none when absent or unreadable. */
+const bodyForIssues = (request: HttpServerRequest.HttpServerRequest) =>
+  BODYLESS.has(request.method)
+    ? Effect.succeed(undefined)
+    : Effect.map(
+        Effect.orElseSucceed(request.text, () => ""),
+        (text): unknown => {
+          if (text === "") return undefined
+          try {
+            return JSON.parse(text)
+          } catch {
+            return undefined
+          }
+        }
+      )
+
 /** The decode failure as the domain's issues, from a second decode of the request (failure path only). */
-const decodeFailure = (fallback: {
-  readonly issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey> }>
-}) =>
+const decodeFailure = (error: HttpApiError.HttpApiSchemaError) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const body = BODYLESS.has(request.method)
-      ? undefined
-      : yield* Effect.orElseSucceed(request.json, () => undefined)
+    const body = yield* bodyForIssues(request)
     const issues = decodeIssues({ method: request.method, url: request.url, headers: request.headers, body })
     return envelopeResponse(
       invalid(
         "request failed validation",
-        issues !== undefined && issues.length > 0
-          ? issues
-          : fallback.issues.map((i) => ({
-              path: i.path.map((p) => (typeof p === "number" ? p : String(p))),
-              rule: "invalid"
-            }))
+        issues !== undefined && issues.length > 0 ? issues : issuesOf(error.cause)
       )
     )
   })
 
-/** Any failure of the API as an envelope response. */
+/** A request part HttpApi could not decode, as the envelope; undefined for our own encoding bugs. */
+const schemaErrorResponse = (error: HttpApiError.HttpApiSchemaError) => {
+  // Body and ResponseHeaders are what a handler returned: the server's fault, answered 500.
+  if (error.kind === "Body" || error.kind === "ResponseHeaders") return undefined
+  const malformed =
+    error.kind === "Payload" && error.cause.issue._tag === "InvalidValue" && /JSON/.test(error.cause.message)
+  return malformed
+    ? Effect.succeed(envelopeResponse(invalid("request body is not valid JSON")))
+    : decodeFailure(error)
+}
+
+/**
+ * Any failure of the API as an envelope response. Our typed errors arrive as failures; HttpApi's
+ * decode errors, unreadable bodies and multipart errors as defects (it reads bodies with orDie), and
+ * are still the client's; unknown routes as the router's HttpServerError.
+ */
 const failureToResponse = (
   cause: Cause.Cause<unknown>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> => {
-  const failure = Cause.failureOption(cause)
-  if (Option.isSome(failure)) {
-    const e = failure.value
-    if (isApiError(e)) return Effect.succeed(envelopeResponse(e))
-    switch (tagOf(e)) {
-      case "HttpApiDecodeError":
-        return decodeFailure(e as { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey> }> })
-      case "RouteNotFound":
-        return Effect.succeed(envelopeResponse(notFound("no such route")))
-      case "RequestError":
-        return Effect.succeed(envelopeResponse(describeRequestError(e as { cause?: unknown })))
+  for (const reason of cause.reasons) {
+    const value = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
+    if (isApiError(value)) return Effect.succeed(envelopeResponse(value))
+    if (HttpApiError.HttpApiSchemaError.is(value)) {
+      const answer = schemaErrorResponse(value)
+      if (answer === undefined) break
+      return answer
     }
-  }
-  // HttpApi reads bodies with orDie: an unreadable body arrives as a defect, and is still the client's.
-  const defect = Cause.dieOption(cause)
-  if (Option.isSome(defect)) {
-    switch (tagOf(defect.value)) {
-      case "RequestError":
-        return Effect.succeed(envelopeResponse(describeRequestError(defect.value as { cause?: unknown })))
-      case "MultipartError":
-        return Effect.succeed(envelopeResponse(invalid("request body is not valid multipart")))
+    if (HttpServerError.isHttpServerError(value)) {
+      switch (value.reason._tag) {
+        case "RouteNotFound":
+          return Effect.succeed(envelopeResponse(notFound("no such route")))
+        case "RequestParseError":
+          return Effect.succeed(envelopeResponse(describeRequestError(value)))
+      }
     }
+    if (tagOf(value) === "MultipartError")
+      return Effect.succeed(envelopeResponse(invalid("request body is not valid multipart")))
   }
   return Effect.as(Effect.logError("unhandled failure", cause), envelopeResponse(internal()))
 }
@@ -194,26 +227,25 @@ const urlIssues = (url: string): ReadonlyArray<Issue> => {
 }
 
 /**
- * A chunked body has no Content-Length to refuse up front, and the platform's reader destroys the
- * socket when it passes the cap, so the client sees a reset instead of 413. It is read here
- * instead: kept while within `limit`, then drained (discarded) for up to DRAIN_BYTES more, so the
- * whole request is consumed before the 413 is written. The request the routes see holds the bytes.
+ * A chunked body has no Content-Length to refuse up front, and a reader that passes the cap gives
+ * up on the rest, so the client could see a reset instead of 413. It is read here instead: kept
+ * while within `limit`, then drained (discarded) for up to DRAIN_BYTES more, so the whole request
+ * is consumed before the 413 is written. The request the routes see holds the bytes.
  */
 const DRAIN_BYTES = 16 * 1024 * 1024
 
-const bufferChunked = (request: HttpServerRequest.HttpServerRequest, limit: number) =>
-  Effect.map(
-    Stream.runFoldWhile(
-      request.stream,
-      { chunks: [] as Array<Uint8Array>, bytes: 0 },
-      (s) => s.bytes <= limit + DRAIN_BYTES,
-      (s, chunk) => {
-        s.bytes += chunk.length
-        if (s.bytes <= limit) s.chunks.push(chunk)
-        return s
-      }
+const bufferChunked = (request: HttpServerRequest.HttpServerRequest, limit: number) => {
+  const read = { chunks: [] as Array<Uint8Array>, bytes: 0 }
+  return Effect.map(
+    Stream.runForEachWhile(request.stream, (chunk) =>
+      Effect.sync(() => {
+        read.bytes += chunk.length
+        if (read.bytes <= limit) read.chunks.push(chunk)
+        return read.bytes <= limit + DRAIN_BYTES
+      })
     ),
-    ({ chunks, bytes }) => {
+    () => {
+      const { chunks, bytes } = read
       if (bytes > limit) return { tooLarge: true as const, drained: bytes <= limit + DRAIN_BYTES }
       const body = new Uint8Array(bytes)
       let offset = 0
@@ -222,17 +254,17 @@ const bufferChunked = (request: HttpServerRequest.HttpServerRequest, limit: numb
         offset += chunk.length
       }
       const web = new Request(new URL(request.url, "http://localhost"), { method: request.method, body })
-      const remoteAddress = Option.getOrUndefined(request.remoteAddress)
       return {
         tooLarge: false as const,
         request: HttpServerRequest.fromWeb(web).modify({
           url: request.url,
           headers: request.headers,
-          ...(remoteAddress === undefined ? {} : { remoteAddress })
+          remoteAddress: request.remoteAddress
         })
       }
     }
   )
+}
 
 const invalidAnswer = (message: string, issues: ReadonlyArray<Issue>) =>
   Effect.succeed(envelopeResponse(invalid(message, issues)))
@@ -247,7 +279,7 @@ const guarded = <E, R>(
   request: HttpServerRequest.HttpServerRequest,
   kind: BodyKind,
   limit: number
-): Effect.Effect<HttpServerResponse.HttpServerResponse, E | unknown, R> => {
+): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R> => {
   // Only `%00` can put unstorable text in a URL: Node refuses raw NUL and non-ASCII bytes,
   // decodeURIComponent throws on encoded surrogates and URLSearchParams replaces them. So the scan
   // runs only then, and a bodyless request otherwise goes straight to its route.
@@ -263,7 +295,7 @@ const guardedBody = <E, R>(
   request: HttpServerRequest.HttpServerRequest,
   kind: BodyKind,
   limit: number
-): Effect.Effect<HttpServerResponse.HttpServerResponse, E | unknown, R> =>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R> =>
   Effect.gen(function* () {
     let current = request
     if (
@@ -284,6 +316,13 @@ const guardedBody = <E, R>(
         return yield* invalidAnswer("the request body must be application/json", [
           { path: [], rule: "contentType", expected: "application/json" }
         ])
+      // HttpApi picks a body decoder by exact media type and answers any other with a bare 415;
+      // every JSON type (and an empty one) has always read as JSON. Rewritten before the body is
+      // read, so the request the route sees is the one holding the bytes.
+      if (request.headers["content-type"] !== undefined && type !== "application/json")
+        current = current.modify({
+          headers: Headers.set(current.headers, "content-type", "application/json")
+        })
       if (hasBody) {
         const body = yield* current.json
         const issues = unsafeTextIssues(body)
@@ -299,36 +338,45 @@ const guardedBody = <E, R>(
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/
 
 /**
- * Api-level middleware, around every route of the router (API groups and raw routes alike) and
- * before HttpApi's own error encoding: request id, the 1 MiB body cap, and the envelope for every
- * failure. Every answer, failures included, comes back through here, so the request id is set on
- * the response itself.
+ * Global router middleware, around every route (API groups and raw routes alike) and around
+ * HttpApi's own decoding: request id, the body cap, and the envelope for every failure. Every
+ * answer, failures included, comes back through here, so the request id is set on the response
+ * itself.
  */
-export const EnvelopeMiddlewareLive = HttpApiBuilder.middleware((app) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    const incoming = request.headers["x-request-id"]
-    const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
-    const kind = bodyKindOf(request.method, request.url)
-    const limit = bodyLimitOf(request.method, kind)
-    const length = Number(request.headers["content-length"] ?? "0")
-    const answer =
-      Number.isFinite(length) && length > limit
-        ? Effect.succeed(envelopeResponse(bodyTooLarge(limit)))
-        : (kind === "none"
-            ? guarded(app, request, kind, limit)
-            : Effect.provideService(
-                guarded(app, request, kind, limit),
-                HttpIncomingMessage.MaxBodySize,
-                Option.some(FileSystem.Size(limit))
+export const EnvelopeMiddlewareLive = HttpRouter.middleware(
+  (app) =>
+    Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+      const incoming = request.headers["x-request-id"]
+      const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+      const kind = bodyKindOf(request.method, request.url)
+      const limit = bodyLimitOf(request.method, kind)
+      const length = Number(request.headers["content-length"] ?? "0")
+      // Every failure is answered here; the router still types the result as possibly unhandled.
+      const answer: Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        unhandled,
+        HttpServerRequest.HttpServerRequest
+      > =
+        Number.isFinite(length) && length > limit
+          ? Effect.succeed(envelopeResponse(bodyTooLarge(limit)))
+          : (kind === "none"
+              ? guarded(app, request, kind, limit)
+              : Effect.provideService(
+                  guarded(app, request, kind, limit),
+                  HttpIncomingMessage.MaxBodySize,
+                  ByteSize.bytes(limit)
+                )
+            ).pipe(
+              Effect.catchCause((cause) =>
+                // An interruption holds no failure of its own: it passes through untouched.
+                Cause.hasInterruptsOnly(cause)
+                  ? Effect.failCause(cause as Cause.Cause<never>)
+                  : failureToResponse(cause)
               )
-          ).pipe(
-            Effect.catchAllCause((cause) =>
-              // An interruption holds no failure of its own: it passes through untouched.
-              Cause.isInterruptedOnly(cause)
-                ? Effect.failCause(cause as Cause.Cause<never>)
-                : failureToResponse(cause)
             )
-          )
-    return Effect.map(answer, (response) => HttpServerResponse.setHeader(response, "x-request-id", requestId))
-  })
+      return Effect.map(answer, (response) =>
+        HttpServerResponse.setHeader(response, "x-request-id", requestId)
+      )
+    }),
+  { global: true }
 )

@@ -1,14 +1,18 @@
 // The served OpenAPI document: what HttpApi generates, corrected to describe what the server sends.
 // HttpApi's generator knows the declared error classes, not the routes' behaviour, so a few facts
 // are applied here after generation (each one checked by test/http/openapi-document.test.ts):
-// - every 400 is our `invalid` envelope (the middleware turns HttpApiDecodeError into it);
+// - every 400 is our `invalid` envelope (the middleware turns HttpApi's decode errors into it);
 // - 409 is `conflict` or `unsupported_kind` per route, and absent where neither can happen;
 // - the public /f routes take no API key, so they never answer 401 (and never 422);
-// - Schema.Unknown's `$id: "/schemas/unknown"` is dropped: repeated inside one schema, it makes
-//   Ajv (and validating proxies built on it) refuse the whole schema; so is embedded draft-07 `$schema`;
+// - generator `$id`s such as "/schemas/unknown" and embedded draft-07 `$schema`s are dropped (Effect 4
+//   writes none today; repeated inside one schema they make Ajv, and proxies built on it, refuse it);
 // - the redirect-only files route gets a `default` (the envelope), since it has no 2xx;
-// - the duplicate route's optional `{}` body, the error table, and this document's own route.
-import { OpenApi } from "@effect/platform"
+// - the duplicate route's optional `{}` body, the error table, and this document's own route;
+// - Effect 4's spelling is put back to the published one: a class's component is named after the
+//   class (the generator appends "Encoded"), the bearer scheme is `bearer`, every success response
+//   is described "Success" (the generator says "<No Content>" for empty ones), integers carry no
+//   safe-integer bounds, and records of unknown values keep `additionalProperties: {}`.
+import { OpenApi } from "effect/http-api"
 import { FORMS_API_PREFIX, FormsApi } from "./api.js"
 import { type ApiError, STATUS_OF_CODE } from "./errors.js"
 
@@ -114,6 +118,69 @@ const withoutGeneratorMarks = (value: unknown): unknown => {
   )
 }
 
+/**
+ * Schema nodes as the published document has always written them, where Effect 4's generator
+ * writes the same constraint differently: an integer carries no safe-integer bounds (they are
+ * implied), and an object with no declared keys (a record of unknown values) says so with
+ * `additionalProperties: {}`, which client generators read as "any key" rather than "no key".
+ */
+const withPublishedNodes = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withPublishedNodes)
+  if (typeof value !== "object" || value === null) return value
+  const node: Json = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withPublishedNodes(v)]))
+  if (node.type === "integer") {
+    if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum
+    if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum
+  }
+  if (
+    node.type === "object" &&
+    !("properties" in node || "additionalProperties" in node || "patternProperties" in node)
+  )
+    node.additionalProperties = {}
+  return node
+}
+
+/** Every `$ref` to a component renamed by `names` (old name to new), anywhere in `value`. */
+const renameRefs = (value: unknown, names: ReadonlyMap<string, string>): unknown => {
+  if (Array.isArray(value)) return value.map((v) => renameRefs(v, names))
+  if (typeof value !== "object" || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => {
+      if (k === "$ref" && typeof v === "string" && v.startsWith("#/components/schemas/")) {
+        const name = v.slice("#/components/schemas/".length)
+        return [k, `#/components/schemas/${names.get(name) ?? name}`]
+      }
+      return [k, renameRefs(v, names)]
+    })
+  )
+}
+
+/**
+ * Class components under their class's name: Effect 4 names the encoded side of `class X` "XEncoded"
+ * (the document has no other side of it), where the published document has always said "X".
+ */
+const withClassNames = <D extends { paths: unknown; components: { schemas: Record<string, unknown> } }>(
+  doc: D
+): D => {
+  const schemas = doc.components.schemas
+  const names = new Map<string, string>()
+  for (const name of Object.keys(schemas)) {
+    const base = name.replace(/Encoded$/, "")
+    if (base !== name && !(base in schemas)) names.set(name, base)
+  }
+  if (names.size === 0) return doc
+  return {
+    ...doc,
+    paths: renameRefs(doc.paths, names),
+    components: {
+      ...doc.components,
+      schemas: Object.fromEntries(
+        Object.entries(schemas).map(([name, schema]) => [names.get(name) ?? name, renameRefs(schema, names)])
+      )
+    }
+  }
+}
+
 /** The component schemas reachable from `root` (paths), so dropped ones leave nothing dangling. */
 const reachableSchemas = (root: unknown, schemas: Record<string, unknown>): Set<string> => {
   const seen = new Set<string>()
@@ -161,15 +228,24 @@ const duplicateBody = {
   content: json({ type: "object", properties: {}, additionalProperties: false })
 }
 
+type Responses = Record<string, (Json & { description?: string }) | undefined>
+
 const shape = (generated: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
-  const doc = withoutGeneratorMarks(generated) as Json & {
-    info: Json
-    paths: Record<string, Record<string, Json & { operationId: string; responses: Record<string, unknown> }>>
-    components: Json & { schemas: Record<string, unknown> }
-  }
+  const doc = withClassNames(
+    withPublishedNodes(withoutGeneratorMarks(generated)) as Json & {
+      info: Json
+      paths: Record<string, Record<string, Json & { operationId: string; responses: Responses }>>
+      components: Json & { schemas: Record<string, unknown>; securitySchemes?: Record<string, Json> }
+    }
+  )
+  const bearer = doc.components.securitySchemes?.bearer
+  if (bearer !== undefined) bearer.scheme = "bearer"
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const op of Object.values(methods)) {
       const responses = op.responses
+      for (const [status, response] of Object.entries(responses)) {
+        if (/^[23]/.test(status) && response?.description === "<No Content>") response.description = "Success"
+      }
       if (responses["400"] !== undefined) {
         responses["400"] = {
           description: "Invalid: the request failed validation",

@@ -1,30 +1,30 @@
 // GET /forms/api/v1/openapi.json: the OpenAPI 3.1 document generated from the HttpApi definition,
 // unauthenticated, unwrapped, readable from any origin.
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import { HttpRouter, HttpServerResponse } from "effect/http"
 import { FORMS_API_PREFIX } from "./api.js"
 import { formsOpenApiDocument } from "./openapi-document.js"
 
-export const OpenApiRoute = HttpApiBuilder.Router.use((router) =>
+export const OpenApiRoute = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const document = formsOpenApiDocument()
     const cors = { "access-control-allow-origin": "*" }
-    yield* router.get(
+    yield* router.add(
+      "GET",
       `${FORMS_API_PREFIX}/openapi.json`,
-      Effect.succeed(HttpServerResponse.unsafeJson(document, { headers: cors }))
+      HttpServerResponse.jsonUnsafe(document, { headers: cors })
     )
-    yield* router.options(
+    yield* router.add(
+      "OPTIONS",
       `${FORMS_API_PREFIX}/openapi.json`,
-      Effect.succeed(
-        HttpServerResponse.empty({
-          status: 204,
-          headers: {
-            ...cors,
-            "access-control-allow-methods": "GET, OPTIONS",
-            "access-control-allow-headers": "*"
-          }
-        })
-      )
+      HttpServerResponse.empty({
+        status: 204,
+        headers: {
+          ...cors,
+          "access-control-allow-methods": "GET, OPTIONS",
+          "access-control-allow-headers": "*"
+        }
+      })
     )
   })
 )

@@ -2,4 +2,6 @@
 // respondent file's downloadUrl.
 import { Context } from "effect"
 
-export class PublicOrigin extends Context.Tag("@folio/adapters-http/PublicOrigin")<PublicOrigin, string>() {}
+export class PublicOrigin extends Context.Service<PublicOrigin, string>()(
+  "@folio/adapters-http/PublicOrigin"
+) {}

@@ -2,16 +2,16 @@
 // honest signal left is to cut the connection without the final chunk (curl and browsers then
 // report an incomplete download). Cutting a socket is the server platform's business: a port here,
 // the Node implementation in the app.
-import type { HttpServerRequest } from "@effect/platform"
 import { Cause, Context, Effect, Stream } from "effect"
+import type { HttpServerRequest } from "effect/http"
 
-export class ConnectionCutter extends Context.Tag("@folio/adapters-http/ConnectionCutter")<
+export class ConnectionCutter extends Context.Service<
   ConnectionCutter,
   {
     /** Drops the request's connection at once, without ending its response. */
     readonly cut: (request: HttpServerRequest.HttpServerRequest) => void
   }
->() {}
+>()("@folio/adapters-http/ConnectionCutter") {}
 
 /**
  * The body stream, cutting the request's connection when it fails (interruption included: a
@@ -22,11 +22,11 @@ export const cutOnFailure = <E, R>(
   request: HttpServerRequest.HttpServerRequest,
   what: string
 ) =>
-  Effect.map(ConnectionCutter, (cutter) =>
+  Effect.map(Effect.service(ConnectionCutter), (cutter) =>
     body.pipe(
       Stream.onError((cause) =>
-        Effect.zipRight(
-          Cause.isInterruptedOnly(cause)
+        Effect.andThen(
+          Cause.hasInterruptsOnly(cause)
             ? Effect.logWarning(`${what} interrupted; connection cut`)
             : Effect.logError(`${what} failed; connection cut`, cause),
           Effect.sync(() => cutter.cut(request))

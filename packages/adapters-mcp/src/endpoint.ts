@@ -4,8 +4,8 @@
 // one SDK Server answers the JSON-RPC message in JSON through a multiplexing transport that carries
 // the caller with it (no sessions, no SSE, no resume; see exchange.ts). Tools run the domain's use
 // cases with the key's Principal.
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
+  STRICT_ALL,
   type ApiKeyRepository,
   makeAuthenticate,
   type BlobStore,
@@ -40,7 +40,8 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Context, Effect, Either, Option, type ParseResult, Runtime, Schema } from "effect"
+import { Cause, Context, Effect, Option, Result, Schema } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ExchangeMultiplexer, exchange } from "./exchange.js"
 import { errorResult, inputJsonSchema, outputJsonSchema, type ToolError } from "./schemas.js"
 import { TOOLS, type ToolSpec } from "./tools.js"
@@ -61,16 +62,16 @@ type McpServices =
   | WorkspaceRepository
 
 /** What the endpoint needs from the deployment. */
-export class McpSettings extends Context.Tag("@folio/adapters-mcp/McpSettings")<
+export class McpSettings extends Context.Service<
   McpSettings,
   { readonly publicOrigin: string; readonly serverVersion: string }
->() {}
+>()("@folio/adapters-mcp/McpSettings") {}
 
 const envelope = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  HttpServerResponse.unsafeJson({ ok: false, error: { code, message } }, { status, headers })
+  HttpServerResponse.jsonUnsafe({ ok: false, error: { code, message } }, { status, headers })
 
 const jsonRpcError = (status: number, code: number, message: string) =>
-  HttpServerResponse.unsafeJson({ jsonrpc: "2.0", error: { code, message }, id: null }, { status })
+  HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", error: { code, message }, id: null }, { status })
 
 // biome-ignore lint/suspicious/noExplicitAny: the tool list mixes input and output types
 type AnyTool = ToolSpec<any, any, any, any>
@@ -86,20 +87,29 @@ const toToolError = (e: unknown): Effect.Effect<ToolError> =>
         error: { code: "internal", message: "internal server error" }
       })
 
-/** Each tool's strict input decoder and output encoder, built once rather than on every call. */
+/**
+ * Each tool's strict input decoder and output encoder, built once rather than on every call. Both
+ * work on the JSON form of the schemas, as the tools' JSON Schemas describe them.
+ */
 const codecs = new Map<
   string,
   {
-    decode: (u: unknown) => Either.Either<unknown, ParseResult.ParseError>
-    encode: (a: unknown) => Effect.Effect<unknown, ParseResult.ParseError>
+    decode: (u: unknown) => Result.Result<unknown, Schema.SchemaError>
+    encode: (a: unknown) => Effect.Effect<unknown, Schema.SchemaError>
   }
 >()
 const codecsOf = (tool: AnyTool) => {
   let c = codecs.get(tool.name)
   if (c === undefined) {
+    const decode = Schema.decodeUnknownResult(
+      Schema.toCodecJson(tool.input as Schema.Codec<unknown, unknown>)
+    )
+    const encode = Schema.encodeUnknownEffect(
+      Schema.toCodecJson(tool.output as Schema.Codec<unknown, unknown>)
+    )
     c = {
-      decode: Schema.decodeUnknownEither(tool.input, { onExcessProperty: "error", errors: "all" }),
-      encode: Schema.encode(tool.output)
+      decode: (u) => decode(u, STRICT_ALL),
+      encode: (a) => encode(a)
     }
     codecs.set(tool.name, c)
   }
@@ -110,17 +120,17 @@ const codecsOf = (tool: AnyTool) => {
  * Strict decoding of tool input: text no store can keep (NUL, lone surrogates) and unknown keys and
  * bad values become value-free issues, through the same kernel functions as REST.
  */
-const decodeInput = (tool: AnyTool, args: unknown): Either.Either<unknown, ToolError> => {
+const decodeInput = (tool: AnyTool, args: unknown): Result.Result<unknown, ToolError> => {
   const unsafe = unsafeTextIssues(args ?? {})
   if (unsafe.length > 0)
-    return Either.left({
+    return Result.fail({
       error: {
         code: "invalid",
         message: `${tool.name} input holds text that cannot be stored`,
         details: { issues: unsafe }
       }
     })
-  return Either.mapLeft(codecsOf(tool).decode(args ?? {}), (error): ToolError => {
+  return Result.mapError(codecsOf(tool).decode(args ?? {}), (error): ToolError => {
     const issues = issuesOf(error)
     const unknown = issues.filter((i) => i.rule === "unknownKey").map((i) => i.path.join("."))
     return {
@@ -156,7 +166,7 @@ const workspaceContext = (principal: PrincipalShape, capabilities: Capabilities)
 interface Caller {
   readonly principal: PrincipalShape
   /** Runs a use case as this caller (the key's Principal provided). */
-  readonly run: <A, E>(effect: Effect.Effect<A, E, never>) => Promise<Either.Either<A, E>>
+  readonly run: <A, E>(effect: Effect.Effect<A, E, never>) => Promise<Result.Result<A, E>>
 }
 
 const CALLER = "folioCaller"
@@ -220,8 +230,8 @@ const makeServer = (
       })
     }
     const input = decodeInput(tool, request.params.arguments)
-    if (Either.isLeft(input)) return errorResult(input.left)
-    const extra = tool.extraScopes?.(input.right) ?? []
+    if (Result.isFailure(input)) return errorResult(input.failure)
+    const extra = tool.extraScopes?.(input.success) ?? []
     const extraMissing = missingScopes(principal, extra)
     if (extraMissing.length > 0) {
       return errorResult({
@@ -233,15 +243,15 @@ const makeServer = (
       })
     }
     const outcome = await run(
-      Effect.flatMap(tool.run(input.right, { fileUrl }), (value) =>
+      Effect.flatMap(tool.run(input.success, { fileUrl }), (value) =>
         codecsOf(tool).encode(value)
       ) as Effect.Effect<unknown, unknown, never>
     )
-    if (Either.isLeft(outcome))
-      return errorResult((await run(toToolError(outcome.left))).pipe(Either.getOrThrow))
+    if (Result.isFailure(outcome))
+      return errorResult(Result.getOrThrow(await run(toToolError(outcome.failure))))
     return {
-      content: [{ type: "text" as const, text: JSON.stringify(outcome.right) }],
-      structuredContent: outcome.right as Record<string, unknown>
+      content: [{ type: "text" as const, text: JSON.stringify(outcome.success) }],
+      structuredContent: outcome.success as Record<string, unknown>
     }
   })
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
@@ -262,14 +272,14 @@ const makeServer = (
       throw rpcFailure(ErrorCode.InvalidParams, `unknown resource: ${request.params.uri}`)
     }
     const capabilities = await run(currentCapabilities as Effect.Effect<Capabilities, unknown, never>)
-    if (Either.isLeft(capabilities))
+    if (Result.isFailure(capabilities))
       throw rpcFailure(ErrorCode.InternalError, "workspace context unavailable")
     return {
       contents: [
         {
           uri: CONTEXT_RESOURCE_URI,
           mimeType: "application/json",
-          text: JSON.stringify(workspaceContext(principal, capabilities.right))
+          text: JSON.stringify(workspaceContext(principal, capabilities.success))
         }
       ]
     }
@@ -278,11 +288,11 @@ const makeServer = (
 }
 
 /** The route: one handler for every method, so non-POST is answered 405 after authentication. */
-export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
+export const FormsMcpRoute = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const settings = yield* McpSettings
     const batcher = yield* UsageBatcher
-    const runtime = yield* Effect.runtime<McpServices>()
+    const context = yield* Effect.context<McpServices>()
     const authenticate = yield* makeAuthenticate
     const mux = new ExchangeMultiplexer()
     yield* Effect.promise(() =>
@@ -294,16 +304,16 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
       const ip = Option.getOrElse(request.remoteAddress, () => "unknown")
       const header = request.headers.authorization ?? ""
       const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? ""
-      const auth = yield* Effect.either(authenticate(token, ip))
-      if (Either.isLeft(auth)) {
-        const e = auth.left
+      const auth = yield* Effect.result(authenticate(token, ip))
+      if (Result.isFailure(auth)) {
+        const e = auth.failure
         if (e._tag === "Unauthorized") return envelope(401, "unauthorized", e.message)
         if (e._tag === "RateLimited")
           return envelope(429, "rate_limited", e.message, { "retry-after": String(e.retryAfterSeconds) })
         yield* Effect.logError("mcp authentication storage failure", e)
         return envelope(500, "internal", "internal error")
       }
-      const { principal, decision } = auth.right
+      const { principal, decision } = auth.success
       const answer = yield* Effect.gen(function* () {
         if (!decision.allowed) {
           // Retry-After comes with the budget headers below.
@@ -316,13 +326,13 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
         if (origin !== undefined && origin !== settings.publicOrigin) {
           return envelope(403, "forbidden", "Origin does not match this deployment")
         }
-        const text = yield* Effect.either(request.text)
-        if (Either.isLeft(text)) {
+        const text = yield* Effect.result(request.text)
+        if (Result.isFailure(text)) {
           return envelope(413, "payload_too_large", `request body exceeds ${MAX_REQUEST_BODY_BYTES} bytes`)
         }
         let body: unknown
         try {
-          body = JSON.parse(text.right)
+          body = JSON.parse(text.success)
         } catch {
           return jsonRpcError(400, ErrorCode.ParseError, "request body is not valid JSON")
         }
@@ -336,7 +346,7 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
         const caller: Caller = {
           principal,
           run: <A, E>(effect: Effect.Effect<A, E, never>) =>
-            Runtime.runPromise(runtime)(Effect.either(Effect.provideService(effect, Principal, principal)))
+            Effect.runPromiseWith(context)(Effect.result(Effect.provideService(effect, Principal, principal)))
         }
         const authInfo: AuthInfo = {
           token: "redacted",
@@ -347,9 +357,9 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
         const exchanged = yield* Effect.tryPromise(() => exchange(request.headers, body, mux, authInfo))
         return exchanged.body === undefined
           ? HttpServerResponse.empty({ status: exchanged.status })
-          : HttpServerResponse.unsafeJson(exchanged.body, { status: exchanged.status })
+          : HttpServerResponse.jsonUnsafe(exchanged.body, { status: exchanged.status })
       }).pipe(
-        Effect.catchAllCause((cause) =>
+        Effect.catchCause((cause) =>
           Effect.as(
             Effect.logError("mcp request failed", Cause.pretty(cause)),
             envelope(500, "internal", "internal error")
@@ -364,6 +374,6 @@ export const FormsMcpRoute = HttpApiBuilder.Router.use((router) =>
       })
       return HttpServerResponse.setHeaders(answer, rateLimitHeaders(decision))
     })
-    yield* router.all(FORMS_MCP_PATH, handle)
+    yield* router.add("*", FORMS_MCP_PATH, handle)
   })
 )

@@ -1,7 +1,7 @@
 // JSON Schemas for tools/list, generated from the tools' Effect schemas: inputs are strict objects;
 // outputs are "the tool's result or the error shape", so every structuredContent we return (success
 // or `{ error }`) validates against the declared outputSchema.
-import { JSONSchema, Schema } from "effect"
+import { Schema } from "effect"
 
 const ERROR_CODES = [
   "unauthorized",
@@ -18,9 +18,9 @@ const ERROR_CODES = [
 
 export const ToolError = Schema.Struct({
   error: Schema.Struct({
-    code: Schema.Literal(...ERROR_CODES),
+    code: Schema.Literals(ERROR_CODES),
     message: Schema.String,
-    details: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+    details: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
   })
 })
 export type ToolError = typeof ToolError.Type
@@ -29,8 +29,8 @@ type JsonObject = { [key: string]: unknown }
 
 /**
  * Nested `$schema` keys (from documented sub-schemas) are dropped, as only the root may declare one,
- * and so are Effect's placeholder ids (`"$id": "/schemas/unknown"` on every free-form value): the
- * same id twice in one document is an error for JSON Schema validators such as Ajv.
+ * and so are generator placeholder ids (`"$id": "/schemas/..."`): the same id twice in one document
+ * is an error for JSON Schema validators such as Ajv.
  */
 const withoutNestedSchemaKeys = (value: unknown, root = true): unknown => {
   if (Array.isArray(value)) return value.map((v) => withoutNestedSchemaKeys(v, false))
@@ -45,18 +45,30 @@ const withoutNestedSchemaKeys = (value: unknown, root = true): unknown => {
   )
 }
 
-const make = <A, I>(schema: Schema.Schema<A, I>): JsonObject =>
-  withoutNestedSchemaKeys(JSONSchema.make(schema)) as JsonObject
+/**
+ * The JSON form of a schema (what a client sends and reads) as one self-contained document: the
+ * definitions it references under `$defs`. No root `$schema` is declared: the generator writes
+ * 2020-12, which the SDK's default (draft-07) validator refuses to load by that name, and both
+ * dialects read these schemas the same way.
+ */
+const make = (schema: Schema.Top): JsonObject => {
+  const document = Schema.toJsonSchemaDocument(Schema.toCodecJson(schema), { onExcessProperty: "error" })
+  const definitions = document.definitions ?? {}
+  return withoutNestedSchemaKeys({
+    ...document.schema,
+    ...(Object.keys(definitions).length === 0 ? {} : { $defs: definitions })
+  }) as JsonObject
+}
 
 /** The input schema of a tool: a strict object (additionalProperties false). */
-export const inputJsonSchema = <A, I>(schema: Schema.Schema<A, I>) => {
+export const inputJsonSchema = (schema: Schema.Top) => {
   const json = make(schema)
   return { ...json, type: "object" as const }
 }
 
 /** The output schema of a tool: its result or the error shape, as an object schema. */
-export const outputJsonSchema = <A, I>(schema: Schema.Schema<A, I>) => {
-  const json = make(Schema.Union(schema, ToolError))
+export const outputJsonSchema = (schema: Schema.Top) => {
+  const json = make(Schema.Union([schema, ToolError]))
   return { ...json, type: "object" as const }
 }
 

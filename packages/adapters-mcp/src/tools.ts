@@ -44,9 +44,9 @@ import {
 } from "@folio/domain"
 import { Effect, Schema } from "effect"
 
-const Limit = Schema.Int.pipe(Schema.between(1, PAGE_SIZE.max))
-const Cursor = Schema.String.pipe(Schema.maxLength(MAX_CURSOR_LENGTH))
-const FormId = Uuid.annotations({ description: "the form's id (uuid)" })
+const Limit = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: PAGE_SIZE.max }))
+const Cursor = Schema.String.check(Schema.isMaxLength(MAX_CURSOR_LENGTH))
+const FormId = Uuid.annotate({ description: "the form's id (uuid)" })
 
 /** Fails with `invalid` naming each missing field of the chosen action. */
 const need = <T extends Record<string, unknown>>(
@@ -65,7 +65,7 @@ const need = <T extends Record<string, unknown>>(
       )
 }
 
-const Page = <A, I>(item: Schema.Schema<A, I>) => Schema.Array(item)
+const Page = <S extends Schema.Top>(item: S) => Schema.Array(item)
 
 export interface ToolContext {
   readonly fileUrl: FileUrl
@@ -77,8 +77,8 @@ export interface ToolSpec<I, IE, O, OE> {
   readonly title: string
   readonly description: string
   readonly scopes: ReadonlyArray<Scope>
-  readonly input: Schema.Schema<I, IE>
-  readonly output: Schema.Schema<O, OE>
+  readonly input: Schema.Codec<I, IE>
+  readonly output: Schema.Codec<O, OE>
   /** Extra scopes some inputs need (copying a form needs forms:read too). */
   readonly extraScopes?: (input: I) => ReadonlyArray<Scope>
   // biome-ignore lint/suspicious/noExplicitAny: each tool's requirements are the domain's ports
@@ -90,26 +90,26 @@ const tool = <I, IE, O, OE>(spec: ToolSpec<I, IE, O, OE>) => spec
 // forms_query ----------------------------------------------------------------------------------
 
 const FormsQueryInput = Schema.Struct({
-  action: Schema.Literal("search", "get", "versions", "version").annotations({
+  action: Schema.Literals(["search", "get", "versions", "version"]).annotate({
     description:
       "search: list forms (search, kind, status, cursor, limit); get: one form with its draft and concurrency tokens (formId); versions: version history (formId, cursor, limit); version: one published snapshot (formId, versionId)"
   }),
-  formId: Schema.optional(FormId),
-  versionId: Schema.optional(Uuid),
-  search: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
-  kind: Schema.optional(FormKind),
-  status: Schema.optional(FormStatus),
-  cursor: Schema.optional(Cursor),
-  limit: Schema.optional(Limit)
+  formId: Schema.optionalKey(FormId),
+  versionId: Schema.optionalKey(Uuid),
+  search: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
+  kind: Schema.optionalKey(FormKind),
+  status: Schema.optionalKey(FormStatus),
+  cursor: Schema.optionalKey(Cursor),
+  limit: Schema.optionalKey(Limit)
 })
 
 const FormsQueryOutput = Schema.Struct({
-  action: Schema.Literal("search", "get", "versions", "version"),
-  forms: Schema.optional(Page(FormSummary)),
-  form: Schema.optional(Form),
-  versions: Schema.optional(Page(FormVersionSummary)),
-  version: Schema.optional(FormVersion),
-  nextCursor: Schema.optional(Schema.NullOr(Schema.String))
+  action: Schema.Literals(["search", "get", "versions", "version"]),
+  forms: Schema.optionalKey(Page(FormSummary)),
+  form: Schema.optionalKey(Form),
+  versions: Schema.optionalKey(Page(FormVersionSummary)),
+  version: Schema.optionalKey(FormVersion),
+  nextCursor: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 
 const formsQuery = tool({
@@ -165,13 +165,13 @@ const formsQuery = tool({
 // forms_create ---------------------------------------------------------------------------------
 
 const FormsCreateInput = Schema.Struct({
-  kind: Schema.optional(FormKind).annotations({
+  kind: Schema.optionalKey(FormKind).annotate({
     description: "classic (default) or interview; ignored when copying"
   }),
-  title: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
-  definition: Schema.optional(AnyDefinitionSchema),
-  settings: Schema.optional(StoredSettingsSchema),
-  copyFromFormId: Schema.optional(Uuid).annotations({
+  title: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))),
+  definition: Schema.optionalKey(AnyDefinitionSchema),
+  settings: Schema.optionalKey(StoredSettingsSchema),
+  copyFromFormId: Schema.optionalKey(Uuid).annotate({
     description:
       "copy this readable form (its draft and settings) instead of creating a blank one; needs forms:read"
   })
@@ -208,15 +208,15 @@ const formsCreate = tool({
 
 const FormsUpdateInput = Schema.Struct({
   formId: FormId,
-  action: Schema.Literal("definition", "settings", "slug").annotations({
+  action: Schema.Literals(["definition", "settings", "slug"]).annotate({
     description:
       "definition: replace the whole draft definition (definition + expectedDraftRevision); settings: replace the settings (settings + expectedSettingsSignature); slug: set the public slug (slug)"
   }),
-  definition: Schema.optional(AnyDefinitionSchema),
-  expectedDraftRevision: Schema.optional(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))),
-  settings: Schema.optional(StoredSettingsSchema),
-  expectedSettingsSignature: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
-  slug: Schema.optional(Schema.String.pipe(Schema.maxLength(64)))
+  definition: Schema.optionalKey(AnyDefinitionSchema),
+  expectedDraftRevision: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
+  settings: Schema.optionalKey(StoredSettingsSchema),
+  expectedSettingsSignature: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
+  slug: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64)))
 })
 
 const formsUpdate = tool({
@@ -261,7 +261,7 @@ const formsUpdate = tool({
 
 const FormsPublicationInput = Schema.Struct({
   formId: FormId,
-  expectedDraftRevision: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
+  expectedDraftRevision: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
   desiredState: FormStatus
 })
 
@@ -287,24 +287,24 @@ const formsPublication = tool({
 
 const ResponsesQueryInput = Schema.Struct({
   formId: FormId,
-  action: Schema.Literal("list", "get", "report").annotations({
+  action: Schema.Literals(["list", "get", "report"]).annotate({
     description:
       "list: completed responses, compact (no answers, no transcripts; cursor, limit); get: one response (responseId; includeTranscript for interviews); report: the kind-aware aggregate report"
   }),
-  responseId: Schema.optional(Uuid),
-  includeTranscript: Schema.optional(Schema.Boolean).annotations({
+  responseId: Schema.optionalKey(Uuid),
+  includeTranscript: Schema.optionalKey(Schema.Boolean).annotate({
     description: "interview detail only: include the transcript turns (default false)"
   }),
-  cursor: Schema.optional(Cursor),
-  limit: Schema.optional(Limit)
+  cursor: Schema.optionalKey(Cursor),
+  limit: Schema.optionalKey(Limit)
 })
 
 const ResponsesQueryOutput = Schema.Struct({
-  action: Schema.Literal("list", "get", "report"),
-  items: Schema.optional(Schema.Array(Schema.Union(ClassicResponseCompact, InterviewResponseCompact))),
-  nextCursor: Schema.optional(Schema.NullOr(Schema.String)),
-  response: Schema.optional(Schema.Union(ClassicResponse, InterviewResponse)),
-  report: Schema.optional(Schema.Union(ClassicReport, InterviewReport))
+  action: Schema.Literals(["list", "get", "report"]),
+  items: Schema.optionalKey(Schema.Array(Schema.Union([ClassicResponseCompact, InterviewResponseCompact]))),
+  nextCursor: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  response: Schema.optionalKey(Schema.Union([ClassicResponse, InterviewResponse])),
+  report: Schema.optionalKey(Schema.Union([ClassicReport, InterviewReport]))
 })
 
 const responsesQuery = tool({

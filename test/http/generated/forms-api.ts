@@ -477,27 +477,34 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        Capabilities: {
-            scopes: ("forms:read" | "forms:write" | "forms:publish" | "responses:read" | "responses:partial:read" | "assets:write" | "files:read")[];
-            formKinds: {
-                /** @enum {boolean} */
-                classic: true;
-                interview: boolean;
-            };
-            renderModes: {
-                /** @enum {boolean} */
-                classic: true;
-                conversational: boolean;
-                document: boolean;
-            };
-            blockTypes: {
+        UnauthorizedError: {
+            /** @enum {boolean} */
+            ok: false;
+            error: {
                 /** @enum {string} */
-                type: "short_text" | "long_text" | "multiple_choice" | "checkboxes" | "dropdown" | "ranking" | "rating" | "date" | "datetime" | "time" | "date_range" | "email" | "number" | "file_upload" | "signature" | "privacy_consent" | "address" | "statement" | "page_break" | "divider" | "image" | "calculated_field" | "hidden_field";
-                enabled: boolean;
-                requiredFeature?: string;
-            }[];
-            features: {
-                [key: string]: boolean;
+                code: "unauthorized";
+                message: string;
+                details?: unknown;
+            };
+        };
+        InternalError: {
+            /** @enum {boolean} */
+            ok: false;
+            error: {
+                /** @enum {string} */
+                code: "internal";
+                message: string;
+                details?: unknown;
+            };
+        };
+        RateLimitedError: {
+            /** @enum {boolean} */
+            ok: false;
+            error: {
+                /** @enum {string} */
+                code: "rate_limited";
+                message: string;
+                details?: unknown;
             };
         };
         InvalidError: {
@@ -517,28 +524,6 @@ export interface components {
                 };
             };
         };
-        UnauthorizedError: {
-            /** @enum {boolean} */
-            ok: false;
-            error: {
-                /** @enum {string} */
-                code: "unauthorized";
-                message: string;
-                /** unknown */
-                details?: unknown;
-            };
-        };
-        RateLimitedError: {
-            /** @enum {boolean} */
-            ok: false;
-            error: {
-                /** @enum {string} */
-                code: "rate_limited";
-                message: string;
-                /** unknown */
-                details?: unknown;
-            };
-        };
         PayloadTooLargeError: {
             /** @enum {boolean} */
             ok: false;
@@ -546,101 +531,6 @@ export interface components {
                 /** @enum {string} */
                 code: "payload_too_large";
                 message: string;
-                /** unknown */
-                details?: unknown;
-            };
-        };
-        UnsupportedKindError: {
-            /** @enum {boolean} */
-            ok: false;
-            error: {
-                /** @enum {string} */
-                code: "unsupported_kind";
-                message: string;
-                /** unknown */
-                details?: unknown;
-            };
-        };
-        NotFoundError: {
-            /** @enum {boolean} */
-            ok: false;
-            error: {
-                /** @enum {string} */
-                code: "not_found";
-                message: string;
-                /** unknown */
-                details?: unknown;
-            };
-        };
-        InternalError: {
-            /** @enum {boolean} */
-            ok: false;
-            error: {
-                /** @enum {string} */
-                code: "internal";
-                message: string;
-                /** unknown */
-                details?: unknown;
-            };
-        };
-        Usage: {
-            key: {
-                id: string;
-                scopes: string[];
-            };
-            rateLimit: {
-                limit: components["schemas"]["Int"];
-                remaining: components["schemas"]["Int"];
-                resetSeconds: components["schemas"]["Int"];
-            } | null;
-            requests: {
-                last24h: components["schemas"]["Int"];
-                last7d: components["schemas"]["Int"];
-                byStatusLast24h: {
-                    ok: components["schemas"]["Int"];
-                    clientError: components["schemas"]["Int"];
-                    serverError: components["schemas"]["Int"];
-                };
-            };
-        };
-        /**
-         * int
-         * @description an integer
-         */
-        Int: number;
-        FormSummary: {
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            id: string;
-            title: string;
-            slug: string;
-            /** @enum {string} */
-            status: "draft" | "published";
-            /** @enum {string} */
-            kind: "classic" | "interview";
-            updatedAt: components["schemas"]["Date"];
-            responseCount: components["schemas"]["Int"];
-        };
-        /** @description a string to be decoded into a Date */
-        Date: string;
-        ConflictError: {
-            /** @enum {boolean} */
-            ok: false;
-            error: {
-                /** @enum {string} */
-                code: "conflict";
-                message: string;
-                /** unknown */
-                details?: unknown;
-            };
-        };
-        ForbiddenError: {
-            /** @enum {boolean} */
-            ok: false;
-            error: {
-                /** @enum {string} */
-                code: "forbidden";
-                message: string;
-                /** unknown */
                 details?: unknown;
             };
         };
@@ -651,25 +541,1057 @@ export interface components {
                 /** @enum {string} */
                 code: "unprocessable";
                 message: string;
-                /** unknown */
                 details?: unknown;
             };
         };
-        CreateFormInput: {
+        ClosedError: {
+            /** @enum {boolean} */
+            ok: false;
+            error: {
+                /** @enum {string} */
+                code: "closed";
+                message: string;
+                details: {
+                    /** @enum {string} */
+                    reason: "not_accepting" | "closed_at" | "max_responses";
+                };
+            };
+        };
+        UnsupportedKindError: {
+            /** @enum {boolean} */
+            ok: false;
+            error: {
+                /** @enum {string} */
+                code: "unsupported_kind";
+                message: string;
+                details?: unknown;
+            };
+        };
+        ConflictError: {
+            /** @enum {boolean} */
+            ok: false;
+            error: {
+                /** @enum {string} */
+                code: "conflict";
+                message: string;
+                details?: unknown;
+            };
+        };
+        ForbiddenError: {
+            /** @enum {boolean} */
+            ok: false;
+            error: {
+                /** @enum {string} */
+                code: "forbidden";
+                message: string;
+                details?: unknown;
+            };
+        };
+        NotFoundError: {
+            /** @enum {boolean} */
+            ok: false;
+            error: {
+                /** @enum {string} */
+                code: "not_found";
+                message: string;
+                details?: unknown;
+            };
+        };
+        RespondentResponse: {
+            responseId: string;
             /** @enum {string} */
-            kind?: "classic" | "interview";
-            /**
-             * maxLength(200)
-             * @description a string at most 200 character(s) long
-             */
+            status: "partial" | "completed";
+            answers: {
+                [key: string]: unknown;
+            };
+            completedAt: string | null;
+        };
+        RespondentFile: {
+            key: string;
+            id: string;
+            filename: string;
+            contentType: string;
+            size: number;
+        };
+        StartedResponse: {
+            responseId: string;
+            formVersionId: string;
+            token: string;
+            presentation: {
+                choices: {
+                    [key: string]: string[];
+                };
+                groups: {
+                    [key: string]: string[];
+                };
+            } | null;
+            respondent: components["schemas"]["RespondentEstimate"];
+            repeatWarning: boolean;
+        };
+        RespondentEstimate: {
+            id: string;
+            /** @enum {string} */
+            confidence: "deterministic" | "probable" | "weak";
+            responseCount: number;
+            repeatCount: number;
+        };
+        PublicForm: {
+            formId: string;
+            formVersionId: string;
+            version: number;
             title: string;
-            /** unknown */
-            definition?: unknown;
-            /** unknown */
-            settings?: unknown;
+            definition: components["schemas"]["FormDefinition"];
+            settings: components["schemas"]["FormSettings"];
+            closed: {
+                reason: string;
+                message: string | null;
+            } | null;
+        };
+        /** Form settings */
+        FormSettings: {
+            /** @enum {string} */
+            renderMode?: "conversational" | "classic" | "document";
+            /** @enum {string} */
+            locale?: "en" | "ko" | "ja";
+            theme?: {
+                primaryColor?: string;
+                backgroundColor?: string;
+                textColor?: string;
+                /** @enum {string} */
+                themeKey?: "cloud" | "ink" | "warm" | "forest";
+                accentColor?: string;
+                /** @enum {string} */
+                fontKey?: "pretendard" | "serif" | "nanum";
+                /** @enum {string} */
+                cornerStyle?: "sharp" | "rounded" | "round";
+                /** @enum {string} */
+                background?: "plain" | "soft" | "gradient";
+                /** @enum {string} */
+                density?: "compact" | "cozy" | "comfortable";
+                reduceMotion?: boolean;
+                logoKey?: string;
+                coverKey?: string;
+            };
+            document?: {
+                /** @enum {string} */
+                pageWidth?: "narrow" | "normal" | "wide";
+                showNumbers?: boolean;
+            };
+            completion?: {
+                title?: string;
+                body?: string;
+                /** Format: uri */
+                redirectUrl?: string;
+                allowAnother?: boolean;
+                /** @enum {string} */
+                icon?: "check" | "heart" | "party" | "none";
+                ctaLabel?: string;
+                /** Format: uri */
+                ctaUrl?: string;
+                confetti?: boolean;
+            };
+            intro?: {
+                title?: string;
+                body?: string;
+                buttonLabel?: string;
+            };
+            submission?: {
+                acceptingResponses?: boolean;
+                submitLabel?: string;
+                closedMessage?: string;
+                /** Format: date-time */
+                closesAt?: string;
+                maxResponses?: number;
+                /** @enum {string} */
+                respondentTracking?: "anonymous";
+                /** @enum {string} */
+                repeatResponsePolicy?: "warn" | "soft_block";
+                allowResponseEditing?: boolean;
+            };
+            notifications?: {
+                responseEmail?: {
+                    enabled?: boolean;
+                    recipients?: string[];
+                };
+                respondentReceipt?: {
+                    enabled?: boolean;
+                    emailBlockId?: components["schemas"]["BlockId"];
+                };
+            };
+            researchCompliance?: {
+                purpose: string;
+                contact: string;
+                consentItems: string[];
+                retentionDays: number;
+                withdrawalEnabled?: boolean;
+                thirdPartyProvision?: {
+                    enabled?: boolean;
+                    details?: string;
+                };
+            };
+            customScript?: string;
+        };
+        BlockId: string;
+        /**
+         * Classic form definition
+         * @description schemaVersion 1: typed blocks with branching logic, random groups, scales and quizzes
+         */
+        FormDefinition: {
+            /** @enum {number} */
+            schemaVersion: 1;
+            blocks: components["schemas"]["Block"][];
+            logic?: components["schemas"]["LogicRule"][];
+            randomGroups?: components["schemas"]["RandomGroup"][];
+            scales?: components["schemas"]["Scale"][];
+            quizzes?: components["schemas"]["Quiz"][];
+        };
+        Quiz: {
+            id: string;
+            label: string;
+            items: {
+                blockId: components["schemas"]["BlockId"];
+                answer: string | number | string[];
+                points: number;
+                feedbackCorrect?: string;
+                feedbackIncorrect?: string;
+            }[];
+            cutoffs?: {
+                min: number;
+                label: string;
+            }[];
+        };
+        Scale: {
+            id: string;
+            label: string;
+            blocks: components["schemas"]["BlockId"][];
+            reverse?: components["schemas"]["BlockId"][];
+            /** @enum {string} */
+            aggregation?: "sum" | "mean";
+            /** @enum {string} */
+            missing?: "exclude" | "zero" | "require_all";
+            cutoffs?: {
+                min: number;
+                label: string;
+            }[];
+        };
+        RandomGroup: {
+            id: string;
+            blockIds: components["schemas"]["BlockId"][];
+            /** @enum {string} */
+            mode: "shuffle" | "reverse" | "latin_square";
+        };
+        LogicRule: {
+            id: string;
+            from: components["schemas"]["BlockId"];
+            /** @enum {string} */
+            match?: "any" | "all";
+            conditions: {
+                blk: components["schemas"]["BlockId"];
+                /** @enum {string} */
+                op: "eq" | "neq" | "contains" | "not_contains" | "gt" | "gte" | "lt" | "lte" | "is_empty" | "is_filled";
+                value?: string | number;
+            }[];
+            actions: ({
+                /** @enum {string} */
+                type: "show";
+                target: components["schemas"]["BlockId"];
+            } | {
+                /** @enum {string} */
+                type: "hide";
+                target: components["schemas"]["BlockId"];
+            } | {
+                /** @enum {string} */
+                type: "skip_to";
+                target: components["schemas"]["BlockId"];
+            } | {
+                /** @enum {string} */
+                type: "skip_to_end";
+            })[];
+        };
+        Block: {
+            /** @enum {string} */
+            type: "short_text";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options?: {
+                maxLength?: number;
+                minLength?: number;
+                pattern?: string;
+                placeholder?: string;
+                /** @enum {string} */
+                inputMode?: "text" | "tel" | "url" | "email" | "numeric" | "decimal";
+                autoComplete?: string;
+            };
+        } | {
+            /** @enum {string} */
+            type: "long_text";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options?: {
+                maxLength?: number;
+                minLength?: number;
+                pattern?: string;
+                placeholder?: string;
+            };
+        } | {
+            /** @enum {string} */
+            type: "multiple_choice";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options: {
+                choices: components["schemas"]["Choice"][];
+                allowOther?: boolean;
+                qualityTrap?: {
+                    expectedChoiceId: string;
+                };
+                matrixGroupId?: string;
+                rowLabel?: string;
+                randomize?: {
+                    /** @enum {string} */
+                    mode: "shuffle" | "reverse";
+                    pinLast?: number;
+                };
+            };
+        } | {
+            /** @enum {string} */
+            type: "checkboxes";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options: {
+                choices: components["schemas"]["Choice"][];
+                minSelected?: number;
+                maxSelected?: number;
+                allowOther?: boolean;
+                matrixGroupId?: string;
+                rowLabel?: string;
+                randomize?: {
+                    /** @enum {string} */
+                    mode: "shuffle" | "reverse";
+                    pinLast?: number;
+                };
+            };
+        } | {
+            /** @enum {string} */
+            type: "dropdown";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options: {
+                choices: components["schemas"]["Choice"][];
+                /** @enum {string} */
+                dataset?: "countries";
+                randomize?: {
+                    /** @enum {string} */
+                    mode: "shuffle" | "reverse";
+                    pinLast?: number;
+                };
+            };
+        } | {
+            /** @enum {string} */
+            type: "ranking";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options: {
+                choices: components["schemas"]["Choice"][];
+                randomize?: {
+                    /** @enum {string} */
+                    mode: "shuffle" | "reverse";
+                    pinLast?: number;
+                };
+            };
+        } | {
+            /** @enum {string} */
+            type: "rating";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options?: {
+                scale?: number;
+                /** @enum {string} */
+                shape?: "number" | "star" | "circle";
+                zeroBased?: boolean;
+                lowLabel?: string;
+                highLabel?: string;
+            };
+        } | {
+            /** @enum {string} */
+            type: "date";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options?: {
+                min?: components["schemas"]["CalendarDate"];
+                max?: components["schemas"]["CalendarDate"];
+            };
+        } | {
+            /** @enum {string} */
+            type: "datetime";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options?: {
+                min?: components["schemas"]["DateTimeString"];
+                max?: components["schemas"]["DateTimeString"];
+            };
+        } | {
+            /** @enum {string} */
+            type: "time";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options?: {
+                min?: components["schemas"]["TimeOfDay"];
+                max?: components["schemas"]["TimeOfDay"];
+            };
+        } | {
+            /** @enum {string} */
+            type: "date_range";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options?: {
+                min?: components["schemas"]["CalendarDate"];
+                max?: components["schemas"]["CalendarDate"];
+            };
+        } | {
+            /** @enum {string} */
+            type: "email";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options?: {
+                placeholder?: string;
+            };
+        } | {
+            /** @enum {string} */
+            type: "number";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options?: {
+                min?: number;
+                max?: number;
+                integer?: boolean;
+                step?: number;
+                placeholder?: string;
+                prefix?: string;
+                suffix?: string;
+                decimals?: number;
+            };
+        } | {
+            /** @enum {string} */
+            type: "file_upload";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options?: {
+                maxFiles?: number;
+                maxSizeMb?: number;
+                acceptedMimeTypes?: string[];
+            };
+        } | {
+            /** @enum {string} */
+            type: "signature";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options?: {
+                width?: number;
+                height?: number;
+            };
+        } | {
+            /** @enum {string} */
+            type: "privacy_consent";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            /** @enum {boolean} */
+            required?: true;
+            options: {
+                /** @enum {string} */
+                mode?: "agree_only" | "agree_or_decline";
+                items: string[];
+                purpose: string;
+                retentionPeriod: string;
+                refusalNotice: string;
+            };
+        } | {
+            /** @enum {string} */
+            type: "address";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            required?: boolean;
+            options?: unknown;
+        } | {
+            /** @enum {string} */
+            type: "statement";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            /** @enum {boolean} */
+            required?: false;
+            content?: ({
+                text: string;
+                bold?: boolean;
+                italic?: boolean;
+                underline?: boolean;
+                strike?: boolean;
+                code?: boolean;
+                color?: string;
+                bg?: string;
+                href?: string;
+            } | {
+                fieldRef: components["schemas"]["BlockId"];
+            })[];
+            /** @enum {number} */
+            level?: 1 | 2 | 3;
+            /** @enum {string} */
+            align?: "center" | "right";
+            /** @enum {string} */
+            variant?: "quote" | "callout";
+            /** @enum {string} */
+            listStyle?: "bullet" | "number";
+            options?: unknown;
+        } | {
+            /** @enum {string} */
+            type: "page_break";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label?: string;
+            /** @enum {boolean} */
+            required?: false;
+            options?: unknown;
+        } | {
+            /** @enum {string} */
+            type: "divider";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label?: string;
+            /** @enum {boolean} */
+            required?: false;
+            options?: unknown;
+        } | {
+            /** @enum {string} */
+            type: "image";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label?: string;
+            /** @enum {boolean} */
+            required?: false;
+            imageKey?: string;
+            imageAlt?: string;
+            /** @enum {string} */
+            width?: "small" | "medium" | "full";
+            caption?: string;
+            imageWidth?: number;
+            imageHeight?: number;
+            options?: unknown;
+        } | {
+            /** @enum {string} */
+            type: "calculated_field";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            /** @enum {boolean} */
+            required?: false;
+            options?: {
+                expression?: string;
+                precision?: number;
+            };
+        } | {
+            /** @enum {string} */
+            type: "hidden_field";
+            id: components["schemas"]["BlockId"];
+            description?: string;
+            presentation?: {
+                document?: {
+                    span?: number;
+                    breakBefore?: boolean;
+                    /** @enum {string} */
+                    fieldChrome?: "full" | "field-only";
+                    /** @enum {string} */
+                    controlWidth?: "auto" | "full";
+                };
+            };
+            label: string;
+            /** @enum {boolean} */
+            required?: false;
+            options: {
+                param: string;
+                defaultValue?: string;
+            };
+        };
+        /** Format: date */
+        CalendarDate: string;
+        TimeOfDay: string;
+        DateTimeString: string;
+        Choice: {
+            id: string;
+            label: string;
+            imageKey?: string;
+            imageAlt?: string;
+        };
+        InterviewAnalytics: {
+            funnel: {
+                started: number;
+                engaged: number;
+                completed: number;
+            };
+            coverage: {
+                completed: number;
+                pending: number;
+                analyzed: number;
+                partial: number;
+                failed: number;
+                analyzedShare: number | null;
+            };
+            codes: {
+                code: string;
+                label: string | null;
+                codeType: string | null;
+                emergent: boolean;
+                responses: number;
+                mentions: number;
+                share: number;
+            }[];
+            averageExchangeCount: number | null;
+        };
+        Insights: {
+            scannedResponses: number;
+            autoThreshold: number;
+            candidates: {
+                blockId: string;
+                blockLabel: string;
+                field: string;
+                suggestedType: string;
+                frequency: number;
+                share: number;
+                confidence: number;
+                score: number;
+                auto: boolean;
+            }[];
+        };
+        InterviewReport: {
+            /** @enum {string} */
+            kind: "interview";
+            funnel: {
+                started: number;
+                engaged: number;
+                completed: number;
+            };
+            coverage: {
+                completed: number;
+                pending: number;
+                analyzed: number;
+                partial: number;
+                failed: number;
+                analyzedShare: number | null;
+            };
+            codes: {
+                code: string;
+                label: string | null;
+                codeType: string | null;
+                emergent: boolean;
+                responses: number;
+                mentions: number;
+                share: number;
+            }[];
+            averageExchangeCount: number | null;
+        };
+        ClassicReport: {
+            /** @enum {string} */
+            kind: "classic";
+            /** @description QuestionSummary per block: kind choice | numeric | text | ranking | matrix */
+            questions: unknown[];
+            scores: components["schemas"]["ScoreSummary"][];
+            analytics: {
+                cohort: {
+                    from: string;
+                    to: string;
+                };
+                started: number;
+                completed: number;
+                completionRate: number | null;
+                averageCompletionSeconds: number | null;
+                medianCompletionSeconds: number | null;
+                daily: {
+                    day: string;
+                    started: number;
+                    completed: number;
+                }[];
+            };
+        };
+        ScoreSummary: {
+            id: string;
+            /** @enum {string} */
+            kind: "scale" | "quiz";
+            label: string;
+            count: number;
+            average: number | null;
+            min: number | null;
+            max: number | null;
+        };
+        InterviewResponse: {
+            id: string;
+            /** @enum {string} */
+            status: "partial" | "completed";
+            formVersionId: string;
+            translationSetId: string | null;
+            responseLocale: ("en" | "ko" | "ja") | null;
+            completedAt: string | null;
+            updatedAt: string;
+            interview: {
+                summary?: string;
+                /** @enum {string} */
+                sentiment?: "positive" | "neutral" | "negative";
+                keyInfo: {
+                    label: string;
+                    value: string;
+                    evidenceMessageIds: string[];
+                }[];
+                insights: {
+                    [key: string]: unknown;
+                }[];
+                transcript: {
+                    /** @enum {string} */
+                    role: "assistant" | "user";
+                    content: string;
+                    blockId: string;
+                    turnId: string;
+                }[];
+                extractedFields: {
+                    [key: string]: unknown;
+                };
+                transcriptCount: number;
+                /** @enum {string} */
+                analysisStatus: "pending" | "completed" | "partial" | "failed";
+                quality: components["schemas"]["InterviewQuality"];
+            };
+            respondent?: components["schemas"]["RespondentEstimate"];
+        };
+        InterviewQuality: {
+            completionReason: string | null;
+            exchangeCount: number;
+            followupCount: number;
+        };
+        ClassicResponse: {
+            id: string;
+            /** @enum {string} */
+            status: "partial" | "completed";
+            formVersionId: string;
+            translationSetId: string | null;
+            responseLocale: ("en" | "ko" | "ja") | null;
+            completedAt: string | null;
+            updatedAt: string;
+            answers: {
+                [key: string]: unknown;
+            };
+            files: components["schemas"]["UploadedFile"][];
+            respondent?: components["schemas"]["RespondentEstimate"];
+            presentation?: components["schemas"]["ResponsePresentation"] | null;
+        };
+        ResponsePresentation: {
+            assignmentId: string;
+            order: {
+                choices: {
+                    [key: string]: string[];
+                };
+                groups: {
+                    [key: string]: string[];
+                };
+            };
+        };
+        UploadedFile: {
+            key: string;
+            id: string;
+            filename: string;
+            downloadUrl: string;
+        };
+        ResponseSummary: {
+            /** @description QuestionSummary per block: kind choice | numeric | text | ranking | matrix */
+            questions: unknown[];
+            scores: components["schemas"]["ScoreSummary"][];
+        };
+        InterviewResponseCompact: {
+            id: string;
+            /** @enum {string} */
+            status: "partial" | "completed";
+            formVersionId: string;
+            translationSetId: string | null;
+            responseLocale: ("en" | "ko" | "ja") | null;
+            completedAt: string | null;
+            updatedAt: string;
+            interview: {
+                summary?: string;
+                /** @enum {string} */
+                sentiment?: "positive" | "neutral" | "negative";
+                transcriptCount: number;
+                extractedFieldCount: number;
+                /** @enum {string} */
+                analysisStatus: "pending" | "completed" | "partial" | "failed";
+                quality: components["schemas"]["InterviewQuality"];
+            };
+            respondent?: components["schemas"]["RespondentEstimate"];
+        };
+        ClassicResponseCompact: {
+            id: string;
+            /** @enum {string} */
+            status: "partial" | "completed";
+            formVersionId: string;
+            translationSetId: string | null;
+            responseLocale: ("en" | "ko" | "ja") | null;
+            completedAt: string | null;
+            updatedAt: string;
+            answerCount: number;
+            respondent?: components["schemas"]["RespondentEstimate"];
+        };
+        AssetUploaded: {
+            key: string;
+            contentType: string;
+            size: number;
         };
         Form: {
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
             id: string;
             title: string;
             slug: string;
@@ -677,13 +1599,97 @@ export interface components {
             status: "draft" | "published";
             /** @enum {string} */
             kind: "classic" | "interview";
-            draftRevision: components["schemas"]["Int"];
+            draftRevision: number;
             draftDefinition: components["schemas"]["AnyDefinition"] | null;
             settings: components["schemas"]["StoredFormSettings"];
             settingsSignature: string | null;
             currentVersionId: string | null;
-            createdAt: components["schemas"]["Date"];
-            updatedAt: components["schemas"]["Date"];
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** Form settings */
+        StoredFormSettings: {
+            /** @enum {string} */
+            renderMode?: "conversational" | "classic" | "document";
+            /** @enum {string} */
+            locale?: "en" | "ko" | "ja";
+            theme?: {
+                primaryColor?: string;
+                backgroundColor?: string;
+                textColor?: string;
+                /** @enum {string} */
+                themeKey?: "cloud" | "ink" | "warm" | "forest";
+                accentColor?: string;
+                /** @enum {string} */
+                fontKey?: "pretendard" | "serif" | "nanum";
+                /** @enum {string} */
+                cornerStyle?: "sharp" | "rounded" | "round";
+                /** @enum {string} */
+                background?: "plain" | "soft" | "gradient";
+                /** @enum {string} */
+                density?: "compact" | "cozy" | "comfortable";
+                reduceMotion?: boolean;
+                logoKey?: string;
+                coverKey?: string;
+            };
+            document?: {
+                /** @enum {string} */
+                pageWidth?: "narrow" | "normal" | "wide";
+                showNumbers?: boolean;
+            };
+            completion?: {
+                title?: string;
+                body?: string;
+                /** Format: uri */
+                redirectUrl?: string;
+                allowAnother?: boolean;
+                /** @enum {string} */
+                icon?: "check" | "heart" | "party" | "none";
+                ctaLabel?: string;
+                /** Format: uri */
+                ctaUrl?: string;
+                confetti?: boolean;
+            };
+            intro?: {
+                title?: string;
+                body?: string;
+                buttonLabel?: string;
+            };
+            submission?: {
+                acceptingResponses?: boolean;
+                submitLabel?: string;
+                closedMessage?: string;
+                /** Format: date-time */
+                closesAt?: string;
+                maxResponses?: number;
+                /** @enum {string} */
+                respondentTracking?: "anonymous";
+                /** @enum {string} */
+                repeatResponsePolicy?: "warn" | "soft_block";
+                allowResponseEditing?: boolean;
+            };
+            notifications?: {
+                responseEmail?: {
+                    enabled?: boolean;
+                    recipients?: string[];
+                };
+                respondentReceipt?: {
+                    enabled?: boolean;
+                    emailBlockId?: string;
+                };
+            };
+            researchCompliance?: {
+                purpose: string;
+                contact: string;
+                consentItems: string[];
+                retentionDays: number;
+                withdrawalEnabled?: boolean;
+                thirdPartyProvision?: {
+                    enabled?: boolean;
+                    details?: string;
+                };
+            };
+            customScript?: string;
         };
         AnyDefinition: {
             /** @enum {number} */
@@ -913,7 +1919,9 @@ export interface components {
                 label: string;
                 required?: boolean;
                 options?: {
+                    /** Format: date */
                     min?: string;
+                    /** Format: date */
                     max?: string;
                 };
             } | {
@@ -976,7 +1984,9 @@ export interface components {
                 label: string;
                 required?: boolean;
                 options?: {
+                    /** Format: date */
                     min?: string;
+                    /** Format: date */
                     max?: string;
                 };
             } | {
@@ -1112,7 +2122,7 @@ export interface components {
                 };
                 label: string;
                 required?: boolean;
-                options?: Record<string, never>;
+                options?: unknown;
             } | {
                 /** @enum {string} */
                 type: "statement";
@@ -1152,7 +2162,7 @@ export interface components {
                 variant?: "quote" | "callout";
                 /** @enum {string} */
                 listStyle?: "bullet" | "number";
-                options?: Record<string, never>;
+                options?: unknown;
             } | {
                 /** @enum {string} */
                 type: "page_break";
@@ -1171,7 +2181,7 @@ export interface components {
                 label?: string;
                 /** @enum {boolean} */
                 required?: false;
-                options?: Record<string, never>;
+                options?: unknown;
             } | {
                 /** @enum {string} */
                 type: "divider";
@@ -1190,7 +2200,7 @@ export interface components {
                 label?: string;
                 /** @enum {boolean} */
                 required?: false;
-                options?: Record<string, never>;
+                options?: unknown;
             } | {
                 /** @enum {string} */
                 type: "image";
@@ -1216,7 +2226,7 @@ export interface components {
                 caption?: string;
                 imageWidth?: number;
                 imageHeight?: number;
-                options?: Record<string, never>;
+                options?: unknown;
             } | {
                 /** @enum {string} */
                 type: "calculated_field";
@@ -1491,1186 +2501,97 @@ export interface components {
                 motion?: "full" | "reduced";
             };
         };
-        StoredFormSettings: {
-            /** @enum {string} */
-            renderMode?: "conversational" | "classic" | "document";
-            /** @enum {string} */
-            locale?: "en" | "ko" | "ja";
-            theme?: {
-                primaryColor?: string;
-                backgroundColor?: string;
-                textColor?: string;
-                /** @enum {string} */
-                themeKey?: "cloud" | "ink" | "warm" | "forest";
-                accentColor?: string;
-                /** @enum {string} */
-                fontKey?: "pretendard" | "serif" | "nanum";
-                /** @enum {string} */
-                cornerStyle?: "sharp" | "rounded" | "round";
-                /** @enum {string} */
-                background?: "plain" | "soft" | "gradient";
-                /** @enum {string} */
-                density?: "compact" | "cozy" | "comfortable";
-                reduceMotion?: boolean;
-                logoKey?: string;
-                coverKey?: string;
-            };
-            document?: {
-                /** @enum {string} */
-                pageWidth?: "narrow" | "normal" | "wide";
-                showNumbers?: boolean;
-            };
-            completion?: {
-                title?: string;
-                body?: string;
-                redirectUrl?: string;
-                allowAnother?: boolean;
-                /** @enum {string} */
-                icon?: "check" | "heart" | "party" | "none";
-                ctaLabel?: string;
-                ctaUrl?: string;
-                confetti?: boolean;
-            };
-            intro?: {
-                title?: string;
-                body?: string;
-                buttonLabel?: string;
-            };
-            submission?: {
-                acceptingResponses?: boolean;
-                submitLabel?: string;
-                closedMessage?: string;
-                closesAt?: string;
-                maxResponses?: number;
-                /** @enum {string} */
-                respondentTracking?: "anonymous";
-                /** @enum {string} */
-                repeatResponsePolicy?: "warn" | "soft_block";
-                allowResponseEditing?: boolean;
-            };
-            notifications?: {
-                responseEmail?: {
-                    enabled?: boolean;
-                    recipients?: string[];
-                };
-                respondentReceipt?: {
-                    enabled?: boolean;
-                    emailBlockId?: string;
-                };
-            };
-            researchCompliance?: {
-                purpose: string;
-                contact: string;
-                consentItems: string[];
-                retentionDays: number;
-                withdrawalEnabled?: boolean;
-                thirdPartyProvision?: {
-                    enabled?: boolean;
-                    details?: string;
-                };
-            };
-            customScript?: string;
-        };
-        PatchDefinitionInput: {
-            /** unknown */
-            definition: unknown;
-            /**
-             * greaterThanOrEqualTo(1)
-             * @description a number greater than or equal to 1
-             */
-            expectedDraftRevision: components["schemas"]["Int"];
-        };
-        FormVersionSummary: {
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            id: string;
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            formId: string;
-            /** @enum {string} */
-            kind: "classic" | "interview";
-            /**
-             * greaterThanOrEqualTo(1)
-             * @description a number greater than or equal to 1
-             */
-            version: components["schemas"]["Int"];
-            publishedAt: components["schemas"]["Date"];
-        };
-        FormVersion: {
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            id: string;
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            formId: string;
-            /** @enum {string} */
-            kind: "classic" | "interview";
-            /**
-             * greaterThanOrEqualTo(1)
-             * @description a number greater than or equal to 1
-             */
-            version: components["schemas"]["Int"];
-            publishedAt: components["schemas"]["Date"];
-            definition: components["schemas"]["AnyDefinition"] | null;
-        };
-        PublicationInput: {
-            /**
-             * greaterThanOrEqualTo(1)
-             * @description a number greater than or equal to 1
-             */
-            expectedDraftRevision: components["schemas"]["Int"];
+        PatchSettingsInput: {
+            settings: unknown;
+            expectedSettingsSignature: string;
         };
         SetSlugInput: {
             slug: string;
         };
-        PatchSettingsInput: {
-            /** unknown */
-            settings: unknown;
-            expectedSettingsSignature: string;
+        PublicationInput: {
+            expectedDraftRevision: number;
         };
-        AssetUploaded: {
-            key: string;
-            contentType: string;
-            size: components["schemas"]["Int"];
-        };
-        ClassicResponseCompact: {
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
+        FormVersion: {
             id: string;
-            /** @enum {string} */
-            status: "partial" | "completed";
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            formVersionId: string;
-            translationSetId: string | null;
-            responseLocale: ("en" | "ko" | "ja") | null;
-            completedAt: components["schemas"]["Date"] | null;
-            updatedAt: components["schemas"]["Date"];
-            /**
-             * greaterThanOrEqualTo(0)
-             * @description a non-negative number
-             */
-            answerCount: components["schemas"]["Int"];
-            respondent?: components["schemas"]["RespondentEstimate"];
-        };
-        RespondentEstimate: {
-            id: string;
-            /** @enum {string} */
-            confidence: "deterministic" | "probable" | "weak";
-            /**
-             * greaterThanOrEqualTo(1)
-             * @description a number greater than or equal to 1
-             */
-            responseCount: components["schemas"]["Int"];
-            /**
-             * greaterThanOrEqualTo(0)
-             * @description a non-negative number
-             */
-            repeatCount: components["schemas"]["Int"];
-        };
-        ClassicResponse: {
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            id: string;
-            /** @enum {string} */
-            status: "partial" | "completed";
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            formVersionId: string;
-            translationSetId: string | null;
-            responseLocale: ("en" | "ko" | "ja") | null;
-            completedAt: components["schemas"]["Date"] | null;
-            updatedAt: components["schemas"]["Date"];
-            answers: {
-                [key: string]: unknown;
-            };
-            files: components["schemas"]["UploadedFile"][];
-            respondent?: components["schemas"]["RespondentEstimate"];
-            presentation?: components["schemas"]["ResponsePresentation"] | null;
-        };
-        UploadedFile: {
-            key: string;
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            id: string;
-            filename: string;
-            downloadUrl: string;
-        };
-        ResponsePresentation: {
-            assignmentId: string;
-            order: {
-                choices: {
-                    [key: string]: string[];
-                };
-                groups: {
-                    [key: string]: string[];
-                };
-            };
-        };
-        InterviewResponseCompact: {
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            id: string;
-            /** @enum {string} */
-            status: "partial" | "completed";
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            formVersionId: string;
-            translationSetId: string | null;
-            responseLocale: ("en" | "ko" | "ja") | null;
-            completedAt: components["schemas"]["Date"] | null;
-            updatedAt: components["schemas"]["Date"];
-            interview: {
-                summary?: string;
-                /** @enum {string} */
-                sentiment?: "positive" | "neutral" | "negative";
-                /**
-                 * greaterThanOrEqualTo(0)
-                 * @description a non-negative number
-                 */
-                transcriptCount: components["schemas"]["Int"];
-                /**
-                 * greaterThanOrEqualTo(0)
-                 * @description a non-negative number
-                 */
-                extractedFieldCount: components["schemas"]["Int"];
-                /** @enum {string} */
-                analysisStatus: "pending" | "completed" | "partial" | "failed";
-                quality: components["schemas"]["InterviewQuality"];
-            };
-            respondent?: components["schemas"]["RespondentEstimate"];
-        };
-        InterviewQuality: {
-            completionReason: string | null;
-            /**
-             * greaterThanOrEqualTo(0)
-             * @description a non-negative number
-             */
-            exchangeCount: components["schemas"]["Int"];
-            /**
-             * greaterThanOrEqualTo(0)
-             * @description a non-negative number
-             */
-            followupCount: components["schemas"]["Int"];
-        };
-        InterviewResponse: {
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            id: string;
-            /** @enum {string} */
-            status: "partial" | "completed";
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            formVersionId: string;
-            translationSetId: string | null;
-            responseLocale: ("en" | "ko" | "ja") | null;
-            completedAt: components["schemas"]["Date"] | null;
-            updatedAt: components["schemas"]["Date"];
-            interview: {
-                summary?: string;
-                /** @enum {string} */
-                sentiment?: "positive" | "neutral" | "negative";
-                keyInfo: {
-                    label: string;
-                    value: string;
-                    evidenceMessageIds: string[];
-                }[];
-                insights: {
-                    [key: string]: unknown;
-                }[];
-                transcript: {
-                    /** @enum {string} */
-                    role: "assistant" | "user";
-                    content: string;
-                    blockId: string;
-                    turnId: string;
-                }[];
-                extractedFields: {
-                    [key: string]: unknown;
-                };
-                /**
-                 * greaterThanOrEqualTo(0)
-                 * @description a non-negative number
-                 */
-                transcriptCount: components["schemas"]["Int"];
-                /** @enum {string} */
-                analysisStatus: "pending" | "completed" | "partial" | "failed";
-                quality: components["schemas"]["InterviewQuality"];
-            };
-            respondent?: components["schemas"]["RespondentEstimate"];
-        };
-        ResponseSummary: {
-            /** @description QuestionSummary per block: kind choice | numeric | text | ranking | matrix */
-            questions: unknown[];
-            scores: components["schemas"]["ScoreSummary"][];
-        };
-        ScoreSummary: {
-            id: string;
-            /** @enum {string} */
-            kind: "scale" | "quiz";
-            label: string;
-            count: components["schemas"]["Int"];
-            average: number | null;
-            min: number | null;
-            max: number | null;
-        };
-        ClassicReport: {
-            /** @enum {string} */
-            kind: "classic";
-            /** @description QuestionSummary per block: kind choice | numeric | text | ranking | matrix */
-            questions: unknown[];
-            scores: components["schemas"]["ScoreSummary"][];
-            analytics: {
-                cohort: {
-                    from: components["schemas"]["Date"];
-                    to: components["schemas"]["Date"];
-                };
-                started: components["schemas"]["Int"];
-                completed: components["schemas"]["Int"];
-                completionRate: number | null;
-                averageCompletionSeconds: number | null;
-                medianCompletionSeconds: number | null;
-                daily: {
-                    day: string;
-                    started: components["schemas"]["Int"];
-                    completed: components["schemas"]["Int"];
-                }[];
-            };
-        };
-        InterviewReport: {
-            /** @enum {string} */
-            kind: "interview";
-            funnel: {
-                started: components["schemas"]["Int"];
-                engaged: components["schemas"]["Int"];
-                completed: components["schemas"]["Int"];
-            };
-            coverage: {
-                completed: components["schemas"]["Int"];
-                pending: components["schemas"]["Int"];
-                analyzed: components["schemas"]["Int"];
-                partial: components["schemas"]["Int"];
-                failed: components["schemas"]["Int"];
-                analyzedShare: number | null;
-            };
-            codes: {
-                code: string;
-                label: string | null;
-                codeType: string | null;
-                emergent: boolean;
-                responses: components["schemas"]["Int"];
-                mentions: components["schemas"]["Int"];
-                share: number;
-            }[];
-            averageExchangeCount: number | null;
-        };
-        Insights: {
-            scannedResponses: components["schemas"]["Int"];
-            autoThreshold: number;
-            candidates: {
-                blockId: string;
-                blockLabel: string;
-                field: string;
-                suggestedType: string;
-                frequency: components["schemas"]["Int"];
-                share: number;
-                confidence: number;
-                score: number;
-                auto: boolean;
-            }[];
-        };
-        InterviewAnalytics: {
-            funnel: {
-                started: components["schemas"]["Int"];
-                engaged: components["schemas"]["Int"];
-                completed: components["schemas"]["Int"];
-            };
-            coverage: {
-                completed: components["schemas"]["Int"];
-                pending: components["schemas"]["Int"];
-                analyzed: components["schemas"]["Int"];
-                partial: components["schemas"]["Int"];
-                failed: components["schemas"]["Int"];
-                analyzedShare: number | null;
-            };
-            codes: {
-                code: string;
-                label: string | null;
-                codeType: string | null;
-                emergent: boolean;
-                responses: components["schemas"]["Int"];
-                mentions: components["schemas"]["Int"];
-                share: number;
-            }[];
-            averageExchangeCount: number | null;
-        };
-        PublicForm: {
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
             formId: string;
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            formVersionId: string;
-            version: components["schemas"]["Int"];
-            title: string;
-            definition: {
-                /** @enum {number} */
-                schemaVersion: 1;
-                blocks: ({
-                    /** @enum {string} */
-                    type: "short_text";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options?: {
-                        maxLength?: number;
-                        minLength?: number;
-                        pattern?: string;
-                        placeholder?: string;
-                        /** @enum {string} */
-                        inputMode?: "text" | "tel" | "url" | "email" | "numeric" | "decimal";
-                        autoComplete?: string;
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "long_text";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options?: {
-                        maxLength?: number;
-                        minLength?: number;
-                        pattern?: string;
-                        placeholder?: string;
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "multiple_choice";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options: {
-                        choices: {
-                            id: string;
-                            label: string;
-                            imageKey?: string;
-                            imageAlt?: string;
-                        }[];
-                        allowOther?: boolean;
-                        qualityTrap?: {
-                            expectedChoiceId: string;
-                        };
-                        matrixGroupId?: string;
-                        rowLabel?: string;
-                        randomize?: {
-                            /** @enum {string} */
-                            mode: "shuffle" | "reverse";
-                            pinLast?: number;
-                        };
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "checkboxes";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options: {
-                        choices: {
-                            id: string;
-                            label: string;
-                            imageKey?: string;
-                            imageAlt?: string;
-                        }[];
-                        minSelected?: number;
-                        maxSelected?: number;
-                        allowOther?: boolean;
-                        matrixGroupId?: string;
-                        rowLabel?: string;
-                        randomize?: {
-                            /** @enum {string} */
-                            mode: "shuffle" | "reverse";
-                            pinLast?: number;
-                        };
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "dropdown";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options: {
-                        choices: {
-                            id: string;
-                            label: string;
-                            imageKey?: string;
-                            imageAlt?: string;
-                        }[];
-                        /** @enum {string} */
-                        dataset?: "countries";
-                        randomize?: {
-                            /** @enum {string} */
-                            mode: "shuffle" | "reverse";
-                            pinLast?: number;
-                        };
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "ranking";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options: {
-                        choices: {
-                            id: string;
-                            label: string;
-                            imageKey?: string;
-                            imageAlt?: string;
-                        }[];
-                        randomize?: {
-                            /** @enum {string} */
-                            mode: "shuffle" | "reverse";
-                            pinLast?: number;
-                        };
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "rating";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options?: {
-                        scale?: number;
-                        /** @enum {string} */
-                        shape?: "number" | "star" | "circle";
-                        zeroBased?: boolean;
-                        lowLabel?: string;
-                        highLabel?: string;
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "date";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options?: {
-                        min?: string;
-                        max?: string;
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "datetime";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options?: {
-                        min?: string;
-                        max?: string;
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "time";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options?: {
-                        min?: string;
-                        max?: string;
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "date_range";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options?: {
-                        min?: string;
-                        max?: string;
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "email";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options?: {
-                        placeholder?: string;
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "number";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options?: {
-                        min?: number;
-                        max?: number;
-                        integer?: boolean;
-                        step?: number;
-                        placeholder?: string;
-                        prefix?: string;
-                        suffix?: string;
-                        decimals?: number;
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "file_upload";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options?: {
-                        maxFiles?: number;
-                        maxSizeMb?: number;
-                        acceptedMimeTypes?: string[];
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "signature";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options?: {
-                        width?: number;
-                        height?: number;
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "privacy_consent";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    /** @enum {boolean} */
-                    required?: true;
-                    options: {
-                        /** @enum {string} */
-                        mode?: "agree_only" | "agree_or_decline";
-                        items: string[];
-                        purpose: string;
-                        retentionPeriod: string;
-                        refusalNotice: string;
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "address";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    required?: boolean;
-                    options?: Record<string, never>;
-                } | {
-                    /** @enum {string} */
-                    type: "statement";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    /** @enum {boolean} */
-                    required?: false;
-                    content?: ({
-                        text: string;
-                        bold?: boolean;
-                        italic?: boolean;
-                        underline?: boolean;
-                        strike?: boolean;
-                        code?: boolean;
-                        color?: string;
-                        bg?: string;
-                        href?: string;
-                    } | {
-                        fieldRef: string;
-                    })[];
-                    /** @enum {number} */
-                    level?: 1 | 2 | 3;
-                    /** @enum {string} */
-                    align?: "center" | "right";
-                    /** @enum {string} */
-                    variant?: "quote" | "callout";
-                    /** @enum {string} */
-                    listStyle?: "bullet" | "number";
-                    options?: Record<string, never>;
-                } | {
-                    /** @enum {string} */
-                    type: "page_break";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label?: string;
-                    /** @enum {boolean} */
-                    required?: false;
-                    options?: Record<string, never>;
-                } | {
-                    /** @enum {string} */
-                    type: "divider";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label?: string;
-                    /** @enum {boolean} */
-                    required?: false;
-                    options?: Record<string, never>;
-                } | {
-                    /** @enum {string} */
-                    type: "image";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label?: string;
-                    /** @enum {boolean} */
-                    required?: false;
-                    imageKey?: string;
-                    imageAlt?: string;
-                    /** @enum {string} */
-                    width?: "small" | "medium" | "full";
-                    caption?: string;
-                    imageWidth?: number;
-                    imageHeight?: number;
-                    options?: Record<string, never>;
-                } | {
-                    /** @enum {string} */
-                    type: "calculated_field";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    /** @enum {boolean} */
-                    required?: false;
-                    options?: {
-                        expression?: string;
-                        precision?: number;
-                    };
-                } | {
-                    /** @enum {string} */
-                    type: "hidden_field";
-                    id: string;
-                    description?: string;
-                    presentation?: {
-                        document?: {
-                            span?: number;
-                            breakBefore?: boolean;
-                            /** @enum {string} */
-                            fieldChrome?: "full" | "field-only";
-                            /** @enum {string} */
-                            controlWidth?: "auto" | "full";
-                        };
-                    };
-                    label: string;
-                    /** @enum {boolean} */
-                    required?: false;
-                    options: {
-                        param: string;
-                        defaultValue?: string;
-                    };
-                })[];
-                logic?: {
-                    id: string;
-                    from: string;
-                    /** @enum {string} */
-                    match?: "any" | "all";
-                    conditions: {
-                        blk: string;
-                        /** @enum {string} */
-                        op: "eq" | "neq" | "contains" | "not_contains" | "gt" | "gte" | "lt" | "lte" | "is_empty" | "is_filled";
-                        value?: string | number;
-                    }[];
-                    actions: ({
-                        /** @enum {string} */
-                        type: "show";
-                        target: string;
-                    } | {
-                        /** @enum {string} */
-                        type: "hide";
-                        target: string;
-                    } | {
-                        /** @enum {string} */
-                        type: "skip_to";
-                        target: string;
-                    } | {
-                        /** @enum {string} */
-                        type: "skip_to_end";
-                    })[];
-                }[];
-                randomGroups?: {
-                    id: string;
-                    blockIds: string[];
-                    /** @enum {string} */
-                    mode: "shuffle" | "reverse" | "latin_square";
-                }[];
-                scales?: {
-                    id: string;
-                    label: string;
-                    blocks: string[];
-                    reverse?: string[];
-                    /** @enum {string} */
-                    aggregation?: "sum" | "mean";
-                    /** @enum {string} */
-                    missing?: "exclude" | "zero" | "require_all";
-                    cutoffs?: {
-                        min: number;
-                        label: string;
-                    }[];
-                }[];
-                quizzes?: {
-                    id: string;
-                    label: string;
-                    items: {
-                        blockId: string;
-                        answer: string | number | string[];
-                        points: number;
-                        feedbackCorrect?: string;
-                        feedbackIncorrect?: string;
-                    }[];
-                    cutoffs?: {
-                        min: number;
-                        label: string;
-                    }[];
-                }[];
-            };
-            settings: {
-                /** @enum {string} */
-                renderMode?: "conversational" | "classic" | "document";
-                /** @enum {string} */
-                locale?: "en" | "ko" | "ja";
-                theme?: {
-                    primaryColor?: string;
-                    backgroundColor?: string;
-                    textColor?: string;
-                    /** @enum {string} */
-                    themeKey?: "cloud" | "ink" | "warm" | "forest";
-                    accentColor?: string;
-                    /** @enum {string} */
-                    fontKey?: "pretendard" | "serif" | "nanum";
-                    /** @enum {string} */
-                    cornerStyle?: "sharp" | "rounded" | "round";
-                    /** @enum {string} */
-                    background?: "plain" | "soft" | "gradient";
-                    /** @enum {string} */
-                    density?: "compact" | "cozy" | "comfortable";
-                    reduceMotion?: boolean;
-                    logoKey?: string;
-                    coverKey?: string;
-                };
-                document?: {
-                    /** @enum {string} */
-                    pageWidth?: "narrow" | "normal" | "wide";
-                    showNumbers?: boolean;
-                };
-                completion?: {
-                    title?: string;
-                    body?: string;
-                    redirectUrl?: string;
-                    allowAnother?: boolean;
-                    /** @enum {string} */
-                    icon?: "check" | "heart" | "party" | "none";
-                    ctaLabel?: string;
-                    ctaUrl?: string;
-                    confetti?: boolean;
-                };
-                intro?: {
-                    title?: string;
-                    body?: string;
-                    buttonLabel?: string;
-                };
-                submission?: {
-                    acceptingResponses?: boolean;
-                    submitLabel?: string;
-                    closedMessage?: string;
-                    closesAt?: string;
-                    maxResponses?: number;
-                    /** @enum {string} */
-                    respondentTracking?: "anonymous";
-                    /** @enum {string} */
-                    repeatResponsePolicy?: "warn" | "soft_block";
-                    allowResponseEditing?: boolean;
-                };
-                notifications?: {
-                    responseEmail?: {
-                        enabled?: boolean;
-                        recipients?: string[];
-                    };
-                    respondentReceipt?: {
-                        enabled?: boolean;
-                        emailBlockId?: string;
-                    };
-                };
-                researchCompliance?: {
-                    purpose: string;
-                    contact: string;
-                    consentItems: string[];
-                    retentionDays: number;
-                    withdrawalEnabled?: boolean;
-                    thirdPartyProvision?: {
-                        enabled?: boolean;
-                        details?: string;
-                    };
-                };
-                customScript?: string;
-            };
-            closed: {
-                reason: string;
-                message: string | null;
-            } | null;
-        };
-        ClosedError: {
-            /** @enum {boolean} */
-            ok: false;
-            error: {
-                /** @enum {string} */
-                code: "closed";
-                message: string;
-                details: {
-                    /** @enum {string} */
-                    reason: "not_accepting" | "closed_at" | "max_responses";
-                };
-            };
-        };
-        StartedResponse: {
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            responseId: string;
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            formVersionId: string;
-            token: string;
-            presentation: {
-                choices: {
-                    [key: string]: string[];
-                };
-                groups: {
-                    [key: string]: string[];
-                };
-            } | null;
-            respondent: components["schemas"]["RespondentEstimate"];
-            repeatWarning: boolean;
-        };
-        RespondentFile: {
-            key: string;
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            id: string;
-            filename: string;
-            contentType: string;
-            size: components["schemas"]["Int"];
-        };
-        RespondentResponse: {
-            /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
-            responseId: string;
             /** @enum {string} */
-            status: "partial" | "completed";
-            answers: {
-                [key: string]: unknown;
+            kind: "classic" | "interview";
+            version: number;
+            publishedAt: string;
+            definition: components["schemas"]["AnyDefinition"] | null;
+        };
+        FormVersionSummary: {
+            id: string;
+            formId: string;
+            /** @enum {string} */
+            kind: "classic" | "interview";
+            version: number;
+            publishedAt: string;
+        };
+        PatchDefinitionInput: {
+            definition: unknown;
+            expectedDraftRevision: number;
+        };
+        CreateFormInput: {
+            /** @enum {string} */
+            kind?: "classic" | "interview";
+            title: string;
+            definition?: unknown;
+            settings?: unknown;
+        };
+        FormSummary: {
+            id: string;
+            title: string;
+            slug: string;
+            /** @enum {string} */
+            status: "draft" | "published";
+            /** @enum {string} */
+            kind: "classic" | "interview";
+            updatedAt: string;
+            responseCount: number;
+        };
+        Usage: {
+            key: {
+                id: string;
+                scopes: string[];
             };
-            completedAt: components["schemas"]["Date"] | null;
+            rateLimit: {
+                limit: number;
+                remaining: number;
+                resetSeconds: number;
+            } | null;
+            requests: {
+                last24h: number;
+                last7d: number;
+                byStatusLast24h: {
+                    ok: number;
+                    clientError: number;
+                    serverError: number;
+                };
+            };
+        };
+        Capabilities: {
+            scopes: ("forms:read" | "forms:write" | "forms:publish" | "responses:read" | "responses:partial:read" | "assets:write" | "files:read")[];
+            formKinds: {
+                /** @enum {boolean} */
+                classic: true;
+                interview: boolean;
+            };
+            renderModes: {
+                /** @enum {boolean} */
+                classic: true;
+                conversational: boolean;
+                document: boolean;
+            };
+            blockTypes: {
+                /** @enum {string} */
+                type: "short_text" | "long_text" | "multiple_choice" | "checkboxes" | "dropdown" | "ranking" | "rating" | "date" | "datetime" | "time" | "date_range" | "email" | "number" | "file_upload" | "signature" | "privacy_consent" | "address" | "statement" | "page_break" | "divider" | "image" | "calculated_field" | "hidden_field";
+                enabled: boolean;
+                requiredFeature?: string;
+            }[];
+            features: {
+                [key: string]: boolean;
+            };
         };
     };
     responses: never;
@@ -2866,9 +2787,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                /** @description a string to be decoded into a number */
                 limit?: string;
-                /** @description a string at most 200 character(s) long */
                 search?: string;
                 kind?: "classic" | "interview";
                 status?: "draft" | "published";
@@ -3079,7 +2998,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -3176,7 +3094,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -3269,7 +3186,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -3378,12 +3294,10 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                /** @description a string to be decoded into a number */
                 limit?: string;
             };
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -3483,9 +3397,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 versionId: string;
             };
             cookie?: never;
@@ -3582,7 +3494,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -3693,7 +3604,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -3803,7 +3713,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -3913,7 +3822,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -4023,7 +3931,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -4133,7 +4040,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -4229,14 +4135,12 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                /** @description a string to be decoded into a number */
                 limit?: string;
                 status?: "partial" | "completed";
                 projection?: "compact" | "full";
             };
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -4336,7 +4240,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -4442,9 +4345,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 responseId: string;
             };
             cookie?: never;
@@ -4545,14 +4446,13 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description a string */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4638,14 +4538,12 @@ export interface operations {
     "forms.reports": {
         parameters: {
             query?: {
-                /** @description a string at most 200 character(s) long */
                 q?: string;
-                from?: components["schemas"]["Date"];
-                to?: components["schemas"]["Date"];
+                from?: string;
+                to?: string;
             };
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -4742,7 +4640,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -4848,7 +4745,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
             };
             cookie?: never;
@@ -4954,9 +4850,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 id: string;
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 fileId: string;
             };
             cookie?: never;
@@ -5058,7 +4952,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string at most 64 character(s) long */
                 slug: string;
             };
             cookie?: never;
@@ -5146,7 +5039,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string at most 64 character(s) long */
                 slug: string;
             };
             cookie?: never;
@@ -5250,19 +5142,14 @@ export interface operations {
     "respondent.upload": {
         parameters: {
             query: {
-                /** @description a string at most 64 character(s) long */
                 blockId: string;
-                /** @description a string at most 1000 character(s) long */
                 filename?: string;
             };
             header: {
-                /** @description a string at most 200 character(s) long */
                 "x-response-token": string;
             };
             path: {
-                /** @description a string at most 64 character(s) long */
                 slug: string;
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 responseId: string;
             };
             cookie?: never;
@@ -5359,9 +5246,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string at most 64 character(s) long */
                 slug: string;
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 responseId: string;
             };
             cookie?: never;
@@ -5467,9 +5352,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description a string at most 64 character(s) long */
                 slug: string;
-                /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$ */
                 responseId: string;
             };
             cookie?: never;

@@ -1,18 +1,18 @@
 // GET /blobs/<key>?exp=&sig=[&fn=]: serves a blob behind a locally signed, expiring URL (the
 // filesystem and memory blob stores' download links). S3 stores hand out presigned URLs instead.
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { URL } from "node:url"
 import { attachmentDisposition, BlobStore, verifyBlobSignature } from "@folio/domain"
 import { Clock, Context, Effect, Option } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { forbidden, internal, notFound } from "../errors.js"
 import { envelopeResponse } from "../middleware.js"
 
 /** The HMAC secret the blob store signs its local URLs with. */
-export class BlobSigningSecret extends Context.Tag("@folio/adapters-http/BlobSigningSecret")<
-  BlobSigningSecret,
-  string
->() {}
+export class BlobSigningSecret extends Context.Service<BlobSigningSecret, string>()(
+  "@folio/adapters-http/BlobSigningSecret"
+) {}
 
-const download = (secret: string, blobs: Context.Tag.Service<BlobStore>) =>
+const download = (secret: string, blobs: BlobStore["Service"]) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const url = new URL(request.url, "http://local")
@@ -46,12 +46,12 @@ const download = (secret: string, blobs: Context.Tag.Service<BlobStore>) =>
         ...(fn === undefined ? {} : { "content-disposition": attachmentDisposition(fn) })
       }
     })
-  }).pipe(Effect.catchAllDefect(() => Effect.succeed(envelopeResponse(internal()))))
+  }).pipe(Effect.catchDefect(() => Effect.succeed(envelopeResponse(internal()))))
 
-export const BlobDownloadRoute = HttpApiBuilder.Router.use((router) =>
+export const BlobDownloadRoute = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const secret = yield* BlobSigningSecret
     const blobs = yield* BlobStore
-    yield* router.get("/blobs/*", download(secret, blobs))
+    yield* router.add("GET", "/blobs/*", download(secret, blobs))
   })
 )

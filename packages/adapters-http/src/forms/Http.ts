@@ -1,6 +1,5 @@
 // Handlers of the forms group: check the operation's scopes, run the domain use case, encode the
 // view. Domain errors become the envelope through fromDomainError.
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
   exportResponsesCsv,
   fileDownloadUrl,
@@ -34,6 +33,8 @@ import {
   uploadAsset
 } from "@folio/domain"
 import { Effect, Stream } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
 import { FormsApi } from "../api.js"
 import { requireScopes } from "../auth.js"
 import { data } from "../envelope.js"
@@ -47,7 +48,7 @@ const encoder = new TextEncoder()
 const toApiError = (e: DomainError | AuthoringError): Effect.Effect<never, AuthoringError> =>
   isApiError(e)
     ? Effect.fail(e as AuthoringError)
-    : Effect.zipRight(
+    : Effect.andThen(
         e._tag === "StorageError" ? Effect.logError("storage failure", e) : Effect.void,
         Effect.fail(fromDomainError(e))
       )
@@ -57,24 +58,24 @@ const guarded = <A, E extends DomainError | AuthoringError, R>(
   operation: Operation,
   effect: Effect.Effect<A, E, R>
 ): Effect.Effect<A, AuthoringError, R | Principal> =>
-  Effect.zipRight(requireScopes(...OPERATION_SCOPES[operation]), effect).pipe(
-    Effect.catchAll((e: E | AuthoringError) => toApiError(e))
+  Effect.andThen(requireScopes(...OPERATION_SCOPES[operation]), effect).pipe(
+    Effect.catch((e: E | AuthoringError) => toApiError(e))
   )
 
 export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
-  Effect.map(PublicOrigin, (origin) => {
+  Effect.map(Effect.service(PublicOrigin), (origin) => {
     const fileUrl = fileDownloadRoute(origin)
     return handlers
-      .handle("list", ({ urlParams }) =>
+      .handle("list", ({ query }) =>
         guarded(
           "listForms",
           Effect.map(
             listForms({
-              limit: urlParams.limit,
-              cursor: urlParams.cursor,
-              search: urlParams.search,
-              kind: urlParams.kind,
-              status: urlParams.status
+              limit: query.limit,
+              cursor: query.cursor,
+              search: query.search,
+              kind: query.kind,
+              status: query.status
             }),
             (page) => data({ items: page.items.map(toFormSummaryView), nextCursor: page.nextCursor })
           )
@@ -86,93 +87,93 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
           Effect.map(createFormUseCase(payload), (f) => data(toFormView(f)))
         )
       )
-      .handle("get", ({ path }) =>
+      .handle("get", ({ params }) =>
         guarded(
           "getForm",
-          Effect.map(loadForm(path.id), (f) => data(toFormView(f)))
+          Effect.map(loadForm(params.id), (f) => data(toFormView(f)))
         )
       )
-      .handle("patchDefinition", ({ path, payload }) =>
+      .handle("patchDefinition", ({ params, payload }) =>
         guarded(
           "updateDefinition",
-          Effect.map(patchDefinition(path.id, payload), (f) => data(toFormView(f)))
+          Effect.map(patchDefinition(params.id, payload), (f) => data(toFormView(f)))
         )
       )
-      .handle("delete", ({ path }) => guarded("deleteForm", deleteForm(path.id)))
-      .handle("listVersions", ({ path, urlParams }) =>
+      .handle("delete", ({ params }) => guarded("deleteForm", deleteForm(params.id)))
+      .handle("listVersions", ({ params, query }) =>
         guarded(
           "listVersions",
-          Effect.map(listVersions(path.id, { limit: urlParams.limit, cursor: urlParams.cursor }), (page) =>
+          Effect.map(listVersions(params.id, { limit: query.limit, cursor: query.cursor }), (page) =>
             data({ items: page.items.map(toVersionSummaryView), nextCursor: page.nextCursor })
           )
         )
       )
-      .handle("getVersion", ({ path }) =>
+      .handle("getVersion", ({ params }) =>
         guarded(
           "getVersion",
-          Effect.map(getVersion(path.id, path.versionId), (v) => data(toVersionView(v)))
+          Effect.map(getVersion(params.id, params.versionId), (v) => data(toVersionView(v)))
         )
       )
-      .handle("duplicate", ({ path }) =>
+      .handle("duplicate", ({ params }) =>
         guarded(
           "duplicateForm",
-          Effect.zipRight(
+          Effect.andThen(
             requireEmptyBody,
-            Effect.map(duplicateFormUseCase(path.id), (f) => data(toFormView(f)))
+            Effect.map(duplicateFormUseCase(params.id), (f) => data(toFormView(f)))
           )
         )
       )
-      .handle("publish", ({ path, payload }) =>
+      .handle("publish", ({ params, payload }) =>
         guarded(
           "publish",
-          Effect.map(publishForm(path.id, payload), (f) => data(toFormView(f)))
+          Effect.map(publishForm(params.id, payload), (f) => data(toFormView(f)))
         )
       )
-      .handle("unpublish", ({ path, payload }) =>
+      .handle("unpublish", ({ params, payload }) =>
         guarded(
           "unpublish",
-          Effect.map(unpublishForm(path.id, payload), (f) => data(toFormView(f)))
+          Effect.map(unpublishForm(params.id, payload), (f) => data(toFormView(f)))
         )
       )
-      .handle("setSlug", ({ path, payload }) =>
+      .handle("setSlug", ({ params, payload }) =>
         guarded(
           "setSlug",
-          Effect.map(setFormSlug(path.id, payload.slug), (f) => data(toFormView(f)))
+          Effect.map(setFormSlug(params.id, payload.slug), (f) => data(toFormView(f)))
         )
       )
-      .handle("patchSettings", ({ path, payload }) =>
+      .handle("patchSettings", ({ params, payload }) =>
         guarded(
           "updateSettings",
-          Effect.map(patchSettings(path.id, payload), (f) => data(toFormView(f)))
+          Effect.map(patchSettings(params.id, payload), (f) => data(toFormView(f)))
         )
       )
-      .handle("listResponses", ({ path, urlParams }) =>
+      .handle("listResponses", ({ params, query }) =>
         guarded(
-          urlParams.status === "partial" ? "listPartialResponses" : "listResponses",
+          query.status === "partial" ? "listPartialResponses" : "listResponses",
           Effect.map(
             listResponses(
-              path.id,
+              params.id,
               {
-                limit: urlParams.limit,
-                cursor: urlParams.cursor,
-                status: urlParams.status
+                limit: query.limit,
+                cursor: query.cursor,
+                status: query.status
               },
-              { projection: urlParams.projection, fileUrl }
+              { projection: query.projection, fileUrl }
             ),
             data
           )
         )
       )
-      .handle("responseSummary", ({ path }) =>
-        guarded("responseSummary", Effect.map(responseSummary(path.id), data))
+      .handle("responseSummary", ({ params }) =>
+        guarded("responseSummary", Effect.map(responseSummary(params.id), data))
       )
-      .handle("getResponse", ({ path }) =>
+      .handle("getResponse", ({ params }) =>
         guarded(
           "getResponse",
-          Effect.map(getResponse(path.id, path.responseId, { fileUrl, partials: "scoped" }), data)
+          Effect.map(getResponse(params.id, params.responseId, { fileUrl, partials: "scoped" }), data)
         )
       )
-      .handle("uploadAsset", ({ path }) =>
+      .handle("uploadAsset", ({ params }) =>
         guarded(
           "uploadAsset",
           Effect.gen(function* () {
@@ -180,20 +181,20 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
             const body = yield* request.arrayBuffer.pipe(
               Effect.mapError(() => invalid("the request body could not be read"))
             )
-            return data(yield* uploadAsset(path.id, new Uint8Array(body)))
+            return data(yield* uploadAsset(params.id, new Uint8Array(body)))
           })
         )
       )
-      .handle("exportCsv", ({ path, urlParams }) =>
+      .handle("exportCsv", ({ params, query }) =>
         guarded(
           "exportCsv",
           Effect.gen(function* () {
             const csv = yield* exportResponsesCsv(
-              path.id,
+              params.id,
               {
-                values: urlParams.values ?? "label",
-                layout: urlParams.layout ?? "wide",
-                deidentified: urlParams.deidentified === "true"
+                values: query.values ?? "label",
+                layout: query.layout ?? "wide",
+                deidentified: query.deidentified === "true"
               },
               fileUrl
             )
@@ -218,17 +219,17 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
           })
         )
       )
-      .handle("reports", ({ path, urlParams }) =>
-        guarded("reports", Effect.map(formReport(path.id, urlParams), data))
+      .handle("reports", ({ params, query }) =>
+        guarded("reports", Effect.map(formReport(params.id, query), data))
       )
-      .handle("insights", ({ path }) => guarded("insights", Effect.map(formInsights(path.id), data)))
-      .handle("interviewAnalytics", ({ path }) =>
-        guarded("interviewAnalytics", Effect.map(interviewAnalytics(path.id), data))
+      .handle("insights", ({ params }) => guarded("insights", Effect.map(formInsights(params.id), data)))
+      .handle("interviewAnalytics", ({ params }) =>
+        guarded("interviewAnalytics", Effect.map(interviewAnalytics(params.id), data))
       )
-      .handle("downloadFile", ({ path }) =>
+      .handle("downloadFile", ({ params }) =>
         guarded(
           "downloadFile",
-          Effect.map(fileDownloadUrl(path.id, path.fileId), (url) =>
+          Effect.map(fileDownloadUrl(params.id, params.fileId), (url) =>
             HttpServerResponse.empty({ status: 302, headers: { location: url, "cache-control": "no-store" } })
           )
         )

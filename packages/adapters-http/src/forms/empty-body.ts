@@ -1,8 +1,8 @@
 // Routes whose body is optional and, when sent, an empty object (POST /forms/{id}/duplicate):
 // clients commonly send `{}`, so both that and no body are accepted; anything else is refused
 // strictly, as every other body is (unknown keys named by path, the input never echoed).
-import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { type InvalidError, invalid } from "../errors.js"
 
 const refused = "this route takes no body, or an empty object"

@@ -1,7 +1,7 @@
 // Meta endpoints: the key's capabilities and its usage and rate-limit budget.
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Capabilities } from "@folio/domain"
 import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authentication } from "../auth.js"
 import { Data } from "../envelope.js"
 import { InternalError, NotFoundError } from "../errors.js"
@@ -16,23 +16,24 @@ export const Usage = Schema.Struct({
     last7d: Schema.Int,
     byStatusLast24h: Schema.Struct({ ok: Schema.Int, clientError: Schema.Int, serverError: Schema.Int })
   })
-}).annotations({ identifier: "Usage" })
+}).annotate({ identifier: "Usage" })
+
+/** The errors every meta route can answer with, beside the API-wide ones. */
+const MetaErrors = [NotFoundError, InternalError] as const
 
 export class MetaApi extends HttpApiGroup.make("meta")
   .add(
-    HttpApiEndpoint.get("capabilities", "/capabilities")
-      .addSuccess(Data(Capabilities))
-      .annotate(
-        OpenApi.Summary,
-        "What this key's workspace can author: form kinds, render modes, block types, features"
-      )
+    HttpApiEndpoint.get("capabilities", "/capabilities", {
+      success: Data(Capabilities),
+      error: MetaErrors
+    }).annotate(
+      OpenApi.Summary,
+      "What this key's workspace can author: form kinds, render modes, block types, features"
+    ),
+    HttpApiEndpoint.get("usage", "/usage", { success: Data(Usage), error: MetaErrors }).annotate(
+      OpenApi.Summary,
+      "This key, its live rate-limit budget and the workspace's request counts"
+    )
   )
-  .add(
-    HttpApiEndpoint.get("usage", "/usage")
-      .addSuccess(Data(Usage))
-      .annotate(OpenApi.Summary, "This key, its live rate-limit budget and the workspace's request counts")
-  )
-  .addError(NotFoundError)
-  .addError(InternalError)
   .annotate(OpenApi.Description, "The key's capabilities, usage and rate-limit budget")
   .middleware(Authentication) {}

@@ -1,19 +1,19 @@
 // Handlers of the meta group.
-import { HttpApiBuilder } from "@effect/platform"
 import {
-  RateLimitPolicy,
-  UsageBatcher,
+  decideRate,
   evaluateCapabilities,
   KEY_REQUESTS_PER_MINUTE,
   keyBucket,
   Principal,
   RATE_WINDOW_MS,
+  RateLimitPolicy,
   RateLimitStore,
-  decideRate,
+  UsageBatcher,
   UsageStore,
   WorkspaceRepository
 } from "@folio/domain"
 import { Clock, Effect, Option } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
 import { FormsApi } from "../api.js"
 import { data } from "../envelope.js"
 import { internal, notFound } from "../errors.js"

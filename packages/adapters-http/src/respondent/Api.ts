@@ -1,19 +1,17 @@
 // Public respondent routes beside the form page at /f/{slug}: read the published form, start a
 // response, save answers, complete. No API key: a response is written back with the token its start
 // returned.
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
   FormDefinition,
   FormSettings,
   MAX_FILE_UPLOAD_SIZE_MB,
   RespondentEstimateSchema,
   ResponseStatus,
-  STRICT_ALL,
   Uuid
 } from "@folio/domain"
 import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Data } from "../envelope.js"
-import { RespondentRateLimit } from "./rate-limit.js"
 import {
   ClosedError,
   ConflictError,
@@ -25,13 +23,13 @@ import {
   RateLimitedError,
   UnprocessableError
 } from "../errors.js"
+import { RespondentRateLimit } from "./rate-limit.js"
 
-const slug = HttpApiSchema.param("slug", Schema.String.pipe(Schema.maxLength(64)))
-const responseId = HttpApiSchema.param("responseId", Uuid)
+const Slug = Schema.String.check(Schema.isMaxLength(64))
 
 const PresentedOrder = Schema.Struct({
-  choices: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) }),
-  groups: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
+  choices: Schema.Record(Schema.String, Schema.Array(Schema.String)),
+  groups: Schema.Record(Schema.String, Schema.Array(Schema.String))
 })
 
 export const PublicForm = Schema.Struct({
@@ -39,10 +37,10 @@ export const PublicForm = Schema.Struct({
   formVersionId: Uuid,
   version: Schema.Int,
   title: Schema.String,
-  definition: Schema.encodedSchema(FormDefinition),
-  settings: Schema.encodedSchema(FormSettings),
+  definition: Schema.toEncoded(FormDefinition),
+  settings: Schema.toEncoded(FormSettings),
   closed: Schema.NullOr(Schema.Struct({ reason: Schema.String, message: Schema.NullOr(Schema.String) }))
-}).annotations({ identifier: "PublicForm" })
+}).annotate({ identifier: "PublicForm" })
 
 export const StartedResponse = Schema.Struct({
   responseId: Uuid,
@@ -51,7 +49,7 @@ export const StartedResponse = Schema.Struct({
   presentation: Schema.NullOr(PresentedOrder),
   respondent: RespondentEstimateSchema,
   repeatWarning: Schema.Boolean
-}).annotations({ identifier: "StartedResponse" })
+}).annotate({ identifier: "StartedResponse" })
 
 export const RespondentFile = Schema.Struct({
   key: Schema.String,
@@ -59,32 +57,46 @@ export const RespondentFile = Schema.Struct({
   filename: Schema.String,
   contentType: Schema.String,
   size: Schema.Int
-}).annotations({ identifier: "RespondentFile" })
+}).annotate({ identifier: "RespondentFile" })
 
 export const RespondentResponse = Schema.Struct({
   responseId: Uuid,
   status: ResponseStatus,
-  answers: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  answers: Schema.Record(Schema.String, Schema.Unknown),
   completedAt: Schema.NullOr(Schema.Date)
-}).annotations({ identifier: "RespondentResponse" })
+}).annotate({ identifier: "RespondentResponse" })
 
-const Answers = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+const Answers = Schema.Record(Schema.String, Schema.Unknown)
+
+/** What every public route can answer with, beside the API-wide errors. */
+const RespondentErrors = [
+  NotFoundError,
+  ForbiddenError,
+  ConflictError,
+  ClosedError,
+  UnprocessableError,
+  PayloadTooLargeError,
+  InvalidError,
+  RateLimitedError,
+  InternalError
+] as const
 
 export class RespondentGroup extends HttpApiGroup.make("respondent")
   .add(
-    HttpApiEndpoint.get("form")`/f/${slug}/form`
-      .addSuccess(Data(PublicForm))
-      .annotate(OpenApi.Summary, "The published version to render, and whether the form is closed (no auth)")
-  )
-  .add(
-    HttpApiEndpoint.post("start")`/f/${slug}/responses`
-      .setPayload(
-        Schema.Struct({
-          params: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
-          confirmRepeat: Schema.optional(Schema.Boolean)
-        }).annotations({ parseOptions: STRICT_ALL })
-      )
-      .addSuccess(Data(StartedResponse), { status: 201 })
+    HttpApiEndpoint.get("form", "/f/:slug/form", {
+      params: { slug: Slug },
+      success: Data(PublicForm),
+      error: RespondentErrors
+    }).annotate(OpenApi.Summary, "The published version to render, and whether the form is closed (no auth)"),
+    HttpApiEndpoint.post("start", "/f/:slug/responses", {
+      params: { slug: Slug },
+      payload: Schema.Struct({
+        params: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
+        confirmRepeat: Schema.optionalKey(Schema.Boolean)
+      }),
+      success: Data(StartedResponse).pipe(HttpApiSchema.status(201)),
+      error: RespondentErrors
+    })
       .annotate(
         OpenApi.Summary,
         "Start a response pinned to the current version; returns its token once (no auth)"
@@ -92,18 +104,17 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
       .annotate(
         OpenApi.Description,
         "Sets the form-scoped continuity cookie `folio_rt` and returns a RespondentEstimate. With repeatResponsePolicy `soft_block`, a browser that already completed a response gets 409 conflict (details.reason `repeat_response`) unless the body says `confirmRepeat: true`; with `warn`, `repeatWarning` is true."
-      )
-  )
-  .add(
-    HttpApiEndpoint.post("upload")`/f/${slug}/responses/${responseId}/files`
-      .setUrlParams(
-        Schema.Struct({
-          blockId: Schema.String.pipe(Schema.maxLength(64)),
-          filename: Schema.optional(Schema.String.pipe(Schema.maxLength(1000)))
-        })
-      )
-      .setHeaders(Schema.Struct({ "x-response-token": Schema.String.pipe(Schema.maxLength(200)) }))
-      .addSuccess(Data(RespondentFile), { status: 201 })
+      ),
+    HttpApiEndpoint.post("upload", "/f/:slug/responses/:responseId/files", {
+      params: { slug: Slug, responseId: Uuid },
+      query: {
+        blockId: Schema.String.check(Schema.isMaxLength(64)),
+        filename: Schema.optional(Schema.String.check(Schema.isMaxLength(1000)))
+      },
+      headers: { "x-response-token": Schema.String.check(Schema.isMaxLength(200)) },
+      success: Data(RespondentFile).pipe(HttpApiSchema.status(201)),
+      error: RespondentErrors
+    })
       .annotate(
         OpenApi.Summary,
         "Upload one file for a file_upload block; the raw body is the file (no auth)"
@@ -111,37 +122,22 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
       .annotate(
         OpenApi.Description,
         `The response token goes in the \`X-Response-Token\` header. The type is sniffed from the content (the Content-Type header only picks a member of a sniffed text or ZIP family) and must be among the block's acceptedMimeTypes; size at most the block's maxSizeMb (hard cap ${MAX_FILE_UPLOAD_SIZE_MB} MiB). Put the returned \`key\` into the block's answer array.`
-      )
+      ),
+    HttpApiEndpoint.patch("save", "/f/:slug/responses/:responseId", {
+      params: { slug: Slug, responseId: Uuid },
+      payload: Schema.Struct({ token: Schema.String, answers: Answers }),
+      success: Data(RespondentResponse),
+      error: RespondentErrors
+    }).annotate(OpenApi.Summary, "Save partial answers (values are checked, requiredness is not) (no auth)"),
+    HttpApiEndpoint.post("complete", "/f/:slug/responses/:responseId/complete", {
+      params: { slug: Slug, responseId: Uuid },
+      payload: Schema.Struct({ token: Schema.String, answers: Schema.optionalKey(Answers) }),
+      success: Data(RespondentResponse),
+      error: RespondentErrors
+    }).annotate(
+      OpenApi.Summary,
+      "Complete the response: full validation, scores; immutable afterwards unless editing is allowed (no auth)"
+    )
   )
-  .add(
-    HttpApiEndpoint.patch("save")`/f/${slug}/responses/${responseId}`
-      .setPayload(
-        Schema.Struct({ token: Schema.String, answers: Answers }).annotations({ parseOptions: STRICT_ALL })
-      )
-      .addSuccess(Data(RespondentResponse))
-      .annotate(OpenApi.Summary, "Save partial answers (values are checked, requiredness is not) (no auth)")
-  )
-  .add(
-    HttpApiEndpoint.post("complete")`/f/${slug}/responses/${responseId}/complete`
-      .setPayload(
-        Schema.Struct({ token: Schema.String, answers: Schema.optional(Answers) }).annotations({
-          parseOptions: STRICT_ALL
-        })
-      )
-      .addSuccess(Data(RespondentResponse))
-      .annotate(
-        OpenApi.Summary,
-        "Complete the response: full validation, scores; immutable afterwards unless editing is allowed (no auth)"
-      )
-  )
-  .addError(NotFoundError)
-  .addError(ForbiddenError)
-  .addError(ConflictError)
-  .addError(ClosedError)
-  .addError(UnprocessableError)
-  .addError(PayloadTooLargeError)
-  .addError(InvalidError)
-  .addError(RateLimitedError)
-  .addError(InternalError)
   .middleware(RespondentRateLimit)
   .annotate(OpenApi.Description, "Public respondent routes of a published form") {}

@@ -1,5 +1,4 @@
 // Handlers of the public respondent routes.
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
   closedReason,
   completedCountIfLimited,
@@ -14,6 +13,8 @@ import {
   uploadRespondentFile
 } from "@folio/domain"
 import { Clock, Effect, Option } from "effect"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
 import { FormsApi } from "../api.js"
 import { data } from "../envelope.js"
 import { type ApiError, ClosedError, fromDomainError, invalid, isApiError } from "../errors.js"
@@ -43,7 +44,7 @@ const toError = (e: DomainError | FormClosed): Effect.Effect<never, ApiError> =>
           }
         })
       )
-    : Effect.zipRight(
+    : Effect.andThen(
         e._tag === "StorageError" ? Effect.logError("storage failure", e) : Effect.void,
         Effect.fail(fromDomainError(e))
       )
@@ -57,9 +58,9 @@ const view = (r: ResponseRecord) => ({
 
 export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (handlers) =>
   handlers
-    .handle("form", ({ path }) =>
+    .handle("form", ({ params }) =>
       Effect.gen(function* () {
-        const published = yield* loadPublishedForm(path.slug)
+        const published = yield* loadPublishedForm(params.slug)
         const completed = yield* completedCountIfLimited(published)
         const now = new Date(yield* Clock.currentTimeMillis)
         const reason = closedReason(published.settings, completed, now)
@@ -75,20 +76,20 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
               ? null
               : { reason, message: published.settings.submission.closedMessage ?? null }
         })
-      }).pipe(Effect.catchAll(toError))
+      }).pipe(Effect.catch(toError))
     )
-    .handle("start", ({ path, payload }) =>
+    .handle("start", ({ params, payload }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const origin = yield* PublicOrigin
-        const started = yield* startResponse(path.slug, payload.params ?? {}, {
+        const started = yield* startResponse(params.slug, payload.params ?? {}, {
           continuityToken: cookieValue(request.headers.cookie, CONTINUITY_COOKIE),
           fingerprint: `${Option.getOrElse(request.remoteAddress, () => "")}\n${request.headers["user-agent"] ?? ""}`,
           confirmRepeat: payload.confirmRepeat
         })
         const secure = origin.startsWith("https:") ? "; Secure" : ""
         const cookie = `${CONTINUITY_COOKIE}=${started.continuityToken}; Path=/f/; Max-Age=${ONE_YEAR_SECONDS}; HttpOnly; SameSite=Lax${secure}`
-        yield* HttpApp.appendPreResponseHandler((_req, response) =>
+        yield* HttpEffect.appendPreResponseHandler((_req, response) =>
           Effect.succeed(HttpServerResponse.setHeader(response, "set-cookie", cookie))
         )
         return data({
@@ -99,20 +100,25 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
           respondent: started.respondent,
           repeatWarning: started.repeatWarning
         })
-      }).pipe(Effect.catchAll(toError))
+      }).pipe(Effect.catch(toError))
     )
-    .handle("upload", ({ path, urlParams, headers }) =>
+    .handle("upload", ({ params, query, headers }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const body = yield* request.arrayBuffer.pipe(
           Effect.mapError(() => invalid("the request body could not be read"))
         )
-        const file = yield* uploadRespondentFile(path.slug, path.responseId, headers["x-response-token"], {
-          blockId: urlParams.blockId,
-          filename: urlParams.filename ?? "upload",
-          claimedType: request.headers["content-type"] ?? "",
-          bytes: new Uint8Array(body)
-        })
+        const file = yield* uploadRespondentFile(
+          params.slug,
+          params.responseId,
+          headers["x-response-token"],
+          {
+            blockId: query.blockId,
+            filename: query.filename ?? "upload",
+            claimedType: request.headers["content-type"] ?? "",
+            bytes: new Uint8Array(body)
+          }
+        )
         return data({
           key: file.key,
           id: file.id,
@@ -120,16 +126,17 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
           contentType: file.contentType,
           size: file.size
         })
-      }).pipe(Effect.catchAll((e) => (isApiError(e) ? Effect.fail(e) : toError(e))))
+      }).pipe(Effect.catch((e) => (isApiError(e) ? Effect.fail(e) : toError(e))))
     )
-    .handle("save", ({ path, payload }) =>
-      Effect.map(saveAnswers(path.slug, path.responseId, payload.token, payload.answers, false), (r) =>
+    .handle("save", ({ params, payload }) =>
+      Effect.map(saveAnswers(params.slug, params.responseId, payload.token, payload.answers, false), (r) =>
         data(view(r))
-      ).pipe(Effect.catchAll(toError))
+      ).pipe(Effect.catch(toError))
     )
-    .handle("complete", ({ path, payload }) =>
-      Effect.map(saveAnswers(path.slug, path.responseId, payload.token, payload.answers ?? {}, true), (r) =>
-        data(view(r))
-      ).pipe(Effect.catchAll(toError))
+    .handle("complete", ({ params, payload }) =>
+      Effect.map(
+        saveAnswers(params.slug, params.responseId, payload.token, payload.answers ?? {}, true),
+        (r) => data(view(r))
+      ).pipe(Effect.catch(toError))
     )
 )
