@@ -13,8 +13,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // As `main` does: the AWS SDK's Node 20 end-of-life notice would print in every S3 test file.
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
     reporters: ["default", "./test/support/summary-reporter.ts"]
   }
 })

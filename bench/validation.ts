@@ -1,8 +1,8 @@
 // Decode cost of a realistic 200-block classic definition with 200 logic rules: effect/Schema (shape
 // only, and shape + semantic checks) against Ajv compiled from the exported JSON Schema, one run.
 import { decodeFormDefinition, FormDefinition, formDefinitionJsonSchema, STRICT_ALL } from "@folio/domain"
-import { makeAjv } from "../test/support/ajv.js"
-import { Either, Schema } from "effect"
+import { makeAjv2020 } from "../test/support/ajv.js"
+import { Result, Schema } from "effect"
 import { printTable, summarize, writeResult } from "./_stats.js"
 
 const ITERATIONS = 300
@@ -91,10 +91,10 @@ const time = (fn: () => void): ReturnType<typeof summarize> => {
 export async function run(): Promise<void> {
   const input = JSON.parse(JSON.stringify(realisticDefinition())) as unknown
   const full = decodeFormDefinition(input)
-  if (Either.isLeft(full))
-    throw new Error(`benchmark definition is invalid: ${JSON.stringify(full.left.issues.slice(0, 5))}`)
-  const shapeOnly = Schema.decodeUnknownEither(FormDefinition, STRICT_ALL)
-  const ajv = makeAjv()
+  if (Result.isFailure(full))
+    throw new Error(`benchmark definition is invalid: ${JSON.stringify(full.failure.issues.slice(0, 5))}`)
+  const shapeOnly = Schema.decodeUnknownResult(FormDefinition, STRICT_ALL)
+  const ajv = makeAjv2020()
   const validate = ajv.compile(formDefinitionJsonSchema)
   if (!validate(input)) throw new Error("Ajv rejects the benchmark definition")
 

@@ -1,16 +1,18 @@
 // Configuration: defaults for `npm start`, and one line naming the variable for each bad value.
 import { AppConfig, describeConfigError } from "@folio/app"
-import { ConfigProvider, Effect, Either, Option } from "effect"
+import { ConfigProvider, Effect, Option, Result } from "effect"
 import { describe, expect, it } from "vitest"
 
 const load = (env: Record<string, string>) =>
   Effect.runSync(
-    Effect.either(Effect.withConfigProvider(AppConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
+    Effect.result(
+      Effect.provideService(AppConfig, ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env))
+    )
   )
 
 describe("AppConfig", () => {
   it("has defaults that run on a fresh machine", () => {
-    const config = Either.getOrThrow(load({}))
+    const config = Result.getOrThrow(load({}))
     expect(config).toMatchObject({
       port: 8080,
       host: "127.0.0.1",
@@ -25,7 +27,7 @@ describe("AppConfig", () => {
   })
 
   it("treats an empty DATABASE_URL as unset", () => {
-    expect(Option.isNone(Either.getOrThrow(load({ DATABASE_URL: "" })).databaseUrl)).toBe(true)
+    expect(Option.isNone(Result.getOrThrow(load({ DATABASE_URL: "" })).databaseUrl)).toBe(true)
   })
 
   it.each([
@@ -48,9 +50,9 @@ describe("AppConfig", () => {
     ["RATE_LIMIT_PER_KEY", { RATE_LIMIT_PER_KEY: "0" }]
   ])("names %s when its value is bad", (name, env) => {
     const result = load(env)
-    expect(Either.isLeft(result)).toBe(true)
-    if (Either.isLeft(result)) {
-      const line = describeConfigError(result.left)
+    expect(Result.isFailure(result)).toBe(true)
+    if (Result.isFailure(result)) {
+      const line = describeConfigError(result.failure)
       expect(line).toContain(name)
       expect(line.split("\n")).toHaveLength(1)
     }

@@ -253,7 +253,9 @@ describe("the spec's table, value by value", () => {
   const decodeOne = (block: Record<string, unknown>) => {
     const result = decodeFormDefinition({ schemaVersion: 1, blocks: [block] })
     if (Result.isFailure(result)) throw new Error(JSON.stringify(result.failure.issues))
-    return result.success.blocks[0] as unknown as Record<string, unknown> & { options: Record<string, unknown> }
+    return result.success.blocks[0] as unknown as Record<string, unknown> & {
+      options: Record<string, unknown>
+    }
   }
   const consent = {
     items: ["Data use"],

@@ -24,7 +24,11 @@ import { interviewArb, settingsArb } from "./arbitraries.js"
 
 const ajv = makeAjv2020()
 
-const roundTrip = <S extends Schema.Codec<unknown, unknown>>(schema: S, arb: fc.Arbitrary<S["Type"]>, jsonSchema: object) => {
+const roundTrip = <S extends Schema.Codec<unknown, unknown>>(
+  schema: S,
+  arb: fc.Arbitrary<S["Type"]>,
+  jsonSchema: object
+) => {
   const validate = ajv.compile(jsonSchema)
   const encode = Schema.encodeSync(schema)
   const decode = Schema.decodeUnknownResult(schema, STRICT_ALL)

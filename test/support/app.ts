@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { MemoryStorageLive } from "@folio/adapters-storage"
 import { type AppConfig, appLayer, type StorageOverride } from "@folio/app"
-import { Effect, Exit, Layer, Logger, LogLevel, Option, Redacted, Scope } from "effect"
+import { Effect, Exit, Layer, Option, Redacted, References, Scope } from "effect"
 import { freePort } from "./free-port.js"
 
 export interface RunningApp {
@@ -15,7 +15,7 @@ export interface RunningApp {
   readonly close: () => Promise<void>
 }
 
-type AppServices = Layer.Layer.Success<ReturnType<typeof appLayer>>
+type AppServices = Layer.Success<ReturnType<typeof appLayer>>
 
 export const startApp = async (
   options: { readonly storage?: StorageOverride; readonly config?: Partial<AppConfig> } = {}
@@ -42,7 +42,7 @@ export const startApp = async (
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(
     Layer.buildWithScope(appLayer(config, { storage: options.storage ?? MemoryStorageLive }), scope).pipe(
-      Logger.withMinimumLogLevel(LogLevel.None)
+      Effect.provideService(References.MinimumLogLevel, "None")
     )
   )
   return {

@@ -1,7 +1,6 @@
 // The composed application: one Layer graph from configuration to a listening HTTP server. Used by
 // `main` and by the end-to-end tests, which launch it in-process on port 0.
 import { createServer, type Server } from "node:http"
-import { HttpApiBuilder, HttpMiddleware } from "@effect/platform"
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import {
   BlobSigningSecret,
@@ -22,7 +21,8 @@ import {
   UsageBatcherLive
 } from "@folio/adapters-storage"
 import { BuiltInInsightExtractorLive, InsightPolicy } from "@folio/domain"
-import { Effect, Layer, LogLevel } from "effect"
+import { Duration, Effect, Layer, LogLevel, References } from "effect"
+import { HttpMiddleware, HttpRouter } from "effect/http"
 import { answerClientErrorsWithEnvelope } from "./client-errors.js"
 import type { AppConfig } from "./config.js"
 import { logLevelOf } from "./logging.js"
@@ -31,7 +31,7 @@ import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
 /** Readiness = the database and the blob store (an S3 bucket) answer. */
 const ReadinessLive = Layer.effect(
   ReadinessCheck,
-  Effect.zipWith(StorageHealth, BlobStoreHealth, (storage, blobs) =>
+  Effect.zipWith(Effect.service(StorageHealth), Effect.service(BlobStoreHealth), (storage, blobs) =>
     ReadinessCheck.of({ check: Effect.all([storage.check, blobs.check], { concurrency: 2, discard: true }) })
   )
 )
@@ -41,7 +41,7 @@ const ReadinessLive = Layer.effect(
  * their connections are cut, so a slow client cannot hold the process open.
  */
 const gracefulClose = (server: Server, graceMs: number) =>
-  Layer.scopedDiscard(
+  Layer.effectDiscard(
     Effect.addFinalizer(() =>
       Effect.sync(() => {
         server.closeIdleConnections()
@@ -61,7 +61,7 @@ const NodeConnectionCutter = Layer.succeed(ConnectionCutter, {
 export type StorageOverride = ReturnType<typeof storageLayer>
 
 export const appLayer = (config: AppConfig, overrides: { readonly storage?: StorageOverride } = {}) =>
-  Layer.unwrapEffect(
+  Layer.unwrap(
     Effect.gen(function* () {
       const secret = yield* blobSigningSecret(config)
       // Idle keep-alive connections outlive a client's or proxy's own idle timeout (undici's 4 s,
@@ -98,26 +98,33 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
       )
       // The access log writes at Info; above that level it would only cost every request work (a
       // log span and annotations) for lines that are dropped, so it is left out.
-      const requestLogging = LogLevel.lessThanEqual(logLevelOf(config.logLevel), LogLevel.Info)
-      const http = (
-        requestLogging ? HttpApiBuilder.serve(HttpMiddleware.logger) : HttpApiBuilder.serve()
-      ).pipe(
-        Layer.provide(FormsHttpLive),
-        Layer.provide(FormsMcpRoute),
+      const requestLogging = LogLevel.isLessThanOrEqualTo(logLevelOf(config.logLevel), "Info")
+      const http = HttpRouter.serve(Layer.mergeAll(FormsHttpLive, FormsMcpRoute), {
+        disableLogger: !requestLogging,
+        // main logs its own "listening" line, with the public origin.
+        disableListenLog: true
+      }).pipe(
         // Shared by the REST and MCP surfaces: one buffer of usage tallies, flushed every second.
         Layer.provide(UsageBatcherLive),
         Layer.provide(ReadinessLive),
         // Built after the server, so released before it: connections are told to wind down before
         // server.close() starts waiting for them.
         Layer.provideMerge(gracefulClose(server, config.shutdownGraceMs)),
-        Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port, host: config.host }))
+        Layer.provideMerge(
+          NodeHttpServer.layer(() => server, {
+            port: config.port,
+            host: config.host,
+            // The platform's own wait for requests in flight: the same grace as ours, not its 20 s.
+            gracefulShutdownTimeout: Duration.millis(config.shutdownGraceMs)
+          })
+        )
       )
       // No tracer is installed, so spans would be built on every request and statement only to be
       // dropped: the HTTP server span and @effect/sql's statement spans are switched off.
       return http.pipe(
-        HttpMiddleware.withTracerDisabledWhen(() => true),
+        Layer.provide(Layer.succeed(HttpMiddleware.TracerDisabledWhen, () => true)),
         Layer.provideMerge(infrastructure),
-        Layer.provide(Layer.setTracerEnabled(false))
+        Layer.provide(Layer.succeed(References.TracerEnabled, false))
       )
     })
   )

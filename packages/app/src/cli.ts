@@ -13,9 +13,9 @@ import {
   revokeApiKey,
   WorkspaceRepository
 } from "@folio/domain"
-import { Console, Effect, Layer, Logger, LogLevel } from "effect"
+import { Console, Effect, Layer, References } from "effect"
 import { AppConfig } from "./config.js"
-import { reportFailure } from "./failure.js"
+import { reportFailure, teardown } from "./failure.js"
 import { describeStore, storageLayer } from "./storage.js"
 
 const USAGE = `usage: npm run cli -- <command>
@@ -110,9 +110,9 @@ const program = Effect.gen(function* () {
   // Named once the store is open, on stderr (stdout carries what scripts read, such as a new key):
   // a key made in the embedded database by mistake would get 401 from a PostgreSQL server.
   const announce = Effect.sync(() => process.stderr.write(`folio: using ${describeStore(config)}\n`))
-  yield* Effect.zipRight(announce, command).pipe(Effect.provide(Layer.merge(storageLayer(config), IdGenLive)))
+  yield* Effect.andThen(announce, command).pipe(Effect.provide(Layer.merge(storageLayer(config), IdGenLive)))
 }).pipe(
-  Effect.catchAllDefect((defect) =>
+  Effect.catchDefect((defect) =>
     defect instanceof UsageError
       ? Effect.sync(() => {
           process.stderr.write(`${defect.message}\n\n${USAGE}`)
@@ -120,8 +120,8 @@ const program = Effect.gen(function* () {
         })
       : Effect.die(defect)
   ),
-  Effect.catchAllCause(reportFailure),
-  Logger.withMinimumLogLevel(LogLevel.Warning)
+  Effect.catchCause(reportFailure),
+  Effect.provideService(References.MinimumLogLevel, "Warn")
 )
 
-NodeRuntime.runMain(program, { disableErrorReporting: true, disablePrettyLogger: true })
+NodeRuntime.runMain(program, { disableErrorReporting: true, teardown })

@@ -1,7 +1,6 @@
 // Server configuration from the environment (effect Config). Every variable has a safe default for
 // `npm start`; a bad value fails start-up with one line naming the variable.
-import { Config, type ConfigError, Effect, Either, Option, Redacted } from "effect"
-import { ConfigError as ConfigErrors } from "effect"
+import { Config, Data, Effect, Option, Redacted } from "effect"
 
 export type BlobStoreKind = "fs" | "s3" | "memory"
 export type LogLevelName = "trace" | "debug" | "info" | "warning" | "error" | "none"
@@ -36,13 +35,48 @@ export interface AppConfig {
   readonly insightsAutoThreshold: number
 }
 
-/** Like Config.validate, but the failure names its variable (validate alone reports an empty path). */
-const check =
-  <A>(name: string, message: string, validation: (a: A) => boolean) =>
-  (self: Config.Config<A>): Config.Config<A> =>
-    Config.mapOrFail(self, (a) =>
-      validation(a) ? Either.right(a) : Either.left(ConfigErrors.InvalidData([name], message))
-    )
+/** A bad or missing variable, named, with what it must be (never its value: it may be a secret). */
+export class ConfigProblem extends Data.TaggedError("ConfigProblem")<{
+  readonly variable: string
+  readonly problem: string
+}> {}
+
+/** A variable's text; an empty value counts as unset, as env files often write it. */
+const text = (name: string): Effect.Effect<Option.Option<string>, ConfigProblem> =>
+  Config.option(Config.String(name)).pipe(
+    Effect.map((o) => Option.filter(o, (v) => v.trim() !== "")),
+    Effect.mapError((e) => new ConfigProblem({ variable: name, problem: `cannot be read (${e.message})` }))
+  )
+
+/** A variable parsed by `parse` (undefined = bad value), or `fallback` when it is unset. */
+const read = <A>(
+  name: string,
+  fallback: A | (() => Effect.Effect<A, ConfigProblem>),
+  problem: string,
+  parse: (value: string) => A | undefined
+): Effect.Effect<A, ConfigProblem> =>
+  Effect.flatMap(text(name), (o) => {
+    if (Option.isNone(o))
+      return typeof fallback === "function"
+        ? (fallback as () => Effect.Effect<A, ConfigProblem>)()
+        : Effect.succeed(fallback)
+    const value = parse(o.value)
+    return value === undefined
+      ? Effect.fail(new ConfigProblem({ variable: name, problem }))
+      : Effect.succeed(value)
+  })
+
+const required = (name: string) => () =>
+  Effect.fail(new ConfigProblem({ variable: name, problem: "is required" }))
+
+const asInt = (min: number, max: number) => (value: string) => {
+  const n = Number(value)
+  return /^-?\d+$/.test(value.trim()) && Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined
+}
+const oneOf =
+  <const L extends string>(values: ReadonlyArray<L>) =>
+  (value: string): L | undefined =>
+    values.find((v) => v === value)
 
 const isOrigin = (value: string): boolean => {
   try {
@@ -52,77 +86,52 @@ const isOrigin = (value: string): boolean => {
     return false
   }
 }
-
-// Validated before nesting under its name: a mapOrFail directly on a named config prefixes the
-// error path with that name itself, so `check(name, ...)` there printed the name twice.
-const origin = (name: string) =>
-  Config.nested(
-    Config.string().pipe(
-      Config.mapOrFail((value) =>
-        isOrigin(value)
-          ? Either.right(value.replace(/\/$/, ""))
-          : Either.left(
-              ConfigErrors.InvalidData(
-                [],
-                "must be an origin such as https://forms.example.com (scheme, host, optional port; no path)"
-              )
-            )
-      )
-    ),
-    name
-  )
-
-const port = Config.integer("PORT").pipe(
-  Config.withDefault(8080),
-  check("PORT", "must be an integer from 0 to 65535", (p: number) => p >= 0 && p <= 65535)
-)
+const ORIGIN = "must be an origin such as https://forms.example.com (scheme, host, optional port; no path)"
+const asOrigin = (value: string) => (isOrigin(value) ? value.replace(/\/$/, "") : undefined)
 
 const positive = (name: string, fallback: number) =>
-  Config.integer(name).pipe(
-    Config.withDefault(fallback),
-    check(name, "must be a positive integer", (n: number) => n > 0)
-  )
+  read(name, fallback, "must be a positive integer", asInt(1, Number.MAX_SAFE_INTEGER))
 
-const s3 = Config.all({
-  endpoint: origin("S3_ENDPOINT"),
-  region: Config.string("S3_REGION").pipe(Config.withDefault("us-east-1")),
-  bucket: Config.string("S3_BUCKET"),
-  accessKeyId: Config.string("S3_ACCESS_KEY_ID"),
-  secretAccessKey: Config.redacted("S3_SECRET_ACCESS_KEY"),
-  forcePathStyle: Config.boolean("S3_FORCE_PATH_STYLE").pipe(Config.withDefault(true))
+const s3 = Effect.all({
+  endpoint: read("S3_ENDPOINT", required("S3_ENDPOINT"), ORIGIN, asOrigin),
+  region: read("S3_REGION", "us-east-1", "must not be empty", (v) => v),
+  bucket: read("S3_BUCKET", required("S3_BUCKET"), "must not be empty", (v) => v),
+  accessKeyId: read("S3_ACCESS_KEY_ID", required("S3_ACCESS_KEY_ID"), "must not be empty", (v) => v),
+  secretAccessKey: read("S3_SECRET_ACCESS_KEY", required("S3_SECRET_ACCESS_KEY"), "must not be empty", (v) =>
+    Redacted.make(v)
+  ),
+  forcePathStyle: read("S3_FORCE_PATH_STYLE", true, "must be true or false", (v) =>
+    v === "true" ? true : v === "false" ? false : undefined
+  )
 })
 
-/** An optional secret-ish variable where an empty value means unset (as env files often write it). */
-const optionalRedacted = (name: string, message: string, validation: (value: string) => boolean) =>
-  Config.option(Config.string(name)).pipe(
-    Config.map((o) => Option.filter(o, (v) => v.trim() !== "")),
-    Config.mapOrFail((o) =>
-      Option.isSome(o) && !validation(o.value)
-        ? Either.left(ConfigErrors.InvalidData([name], message))
-        : Either.right(Option.map(o, (v) => Redacted.make(v)))
-    )
+/** An optional secret-ish variable, redacted once read. */
+const optionalRedacted = (name: string, problem: string, validation: (value: string) => boolean) =>
+  read(name, Option.none<Redacted.Redacted<string>>(), problem, (v) =>
+    validation(v) ? Option.some(Redacted.make(v)) : undefined
   )
 
-/** Reads and validates the configuration; fails with the ConfigError naming each bad variable. */
-export const AppConfig: Effect.Effect<AppConfig, ConfigError.ConfigError> = Effect.gen(function* () {
-  const p = yield* port
-  const host = yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
-  const publicOrigin = yield* origin("PUBLIC_ORIGIN").pipe(
-    Config.withDefault(`http://${host === "0.0.0.0" || host === "::" ? "localhost" : host}:${p}`)
+/** Reads and validates the configuration; fails naming the first bad variable. */
+export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(function* () {
+  const p = yield* read("PORT", 8080, "must be an integer from 0 to 65535", asInt(0, 65535))
+  const host = yield* read("HOST", "127.0.0.1", "must not be empty", (v) => v)
+  const publicOrigin = yield* read(
+    "PUBLIC_ORIGIN",
+    `http://${host === "0.0.0.0" || host === "::" ? "localhost" : host}:${p}`,
+    ORIGIN,
+    asOrigin
   )
-  const blobStore = yield* Config.literal(
-    "fs",
-    "s3",
-    "memory"
-  )("BLOB_STORE").pipe(Config.withDefault("fs" as const))
+  const blobStore = yield* read(
+    "BLOB_STORE",
+    "fs" as BlobStoreKind,
+    "must be one of fs, s3, memory",
+    oneOf(["fs", "s3", "memory"])
+  )
   return {
     port: p,
     host,
     publicOrigin,
-    dataDir: yield* Config.string("DATA_DIR").pipe(
-      Config.withDefault("./data"),
-      check("DATA_DIR", "must not be empty", (d: string) => d.trim().length > 0)
-    ),
+    dataDir: yield* read("DATA_DIR", "./data", "must not be empty", (v) => v),
     databaseUrl: yield* optionalRedacted("DATABASE_URL", "must be a postgres:// or postgresql:// URL", (u) =>
       /^postgres(ql)?:\/\//.test(u)
     ),
@@ -133,52 +142,30 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigError.ConfigError> = Effe
       "must be at least 32 characters",
       (s) => s.length >= 32
     ),
-    logLevel: yield* Config.literal(
-      "trace",
-      "debug",
-      "info",
-      "warning",
-      "error",
-      "none"
-    )("LOG_LEVEL").pipe(Config.withDefault("info" as const)),
+    logLevel: yield* read(
+      "LOG_LEVEL",
+      "info" as LogLevelName,
+      "must be one of trace, debug, info, warning, error, none",
+      oneOf(["trace", "debug", "info", "warning", "error", "none"])
+    ),
     rateLimitPerKey: yield* positive("RATE_LIMIT_PER_KEY", 120),
     authAttemptsPerIp: yield* positive("AUTH_ATTEMPTS_PER_IP", 600),
     respondentRequestsPerIp: yield* positive("RESPONDENT_REQUESTS_PER_IP", 300),
-    insightsAutoThreshold: yield* Config.number("INSIGHTS_AUTO_THRESHOLD").pipe(
-      Config.withDefault(0.3),
-      check("INSIGHTS_AUTO_THRESHOLD", "must be a number from 0 to 1", (n: number) => n >= 0 && n <= 1)
+    insightsAutoThreshold: yield* read(
+      "INSIGHTS_AUTO_THRESHOLD",
+      0.3,
+      "must be a number from 0 to 1",
+      (v) => {
+        const n = Number(v)
+        return v.trim() !== "" && Number.isFinite(n) && n >= 0 && n <= 1 ? n : undefined
+      }
     ),
-    shutdownGraceMs: yield* Config.integer("SHUTDOWN_GRACE_MS").pipe(
-      Config.withDefault(4000),
-      check("SHUTDOWN_GRACE_MS", "must be from 0 to 60000", (n: number) => n >= 0 && n <= 60000)
-    )
+    shutdownGraceMs: yield* read("SHUTDOWN_GRACE_MS", 4000, "must be from 0 to 60000", asInt(0, 60000))
   }
 })
 
-/** One line per problem, naming the variable, for a start-up failure message. */
-export const describeConfigError = (error: ConfigError.ConfigError): string => {
-  const lines: Array<string> = []
-  const walk = (e: ConfigError.ConfigError): void => {
-    switch (e._op) {
-      case "And":
-      case "Or":
-        walk(e.left)
-        walk(e.right)
-        return
-      case "MissingData":
-        lines.push(`${e.path.join("_")}: is required (${e.message})`)
-        return
-      case "InvalidData":
-        lines.push(`${e.path.join("_")}: ${e.message}`)
-        return
-      case "SourceUnavailable":
-      case "Unsupported":
-        lines.push(`${e.path.join("_")}: ${e.message}`)
-        return
-    }
-  }
-  walk(error)
-  return `invalid configuration: ${[...new Set(lines)].join("; ")}`
-}
+/** One line naming the variable, for a start-up failure message. */
+export const describeConfigError = (error: ConfigProblem): string =>
+  `invalid configuration: ${error.variable}: ${error.problem}`
 
-export const isConfigError = (u: unknown): u is ConfigError.ConfigError => ConfigErrors.isConfigError(u)
+export const isConfigError = (u: unknown): u is ConfigProblem => u instanceof ConfigProblem

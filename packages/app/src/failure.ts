@@ -1,8 +1,8 @@
 // Turns a start-up or command failure into one readable line on stderr and a non-zero exit code,
 // instead of a stack trace: a bad config value names its variable, a domain error says what to fix,
 // and a failure with an underlying cause (a socket, the database) ends with that cause in words.
-import { Cause, ConfigError, Data, Effect, Option } from "effect"
-import { describeConfigError } from "./config.js"
+import { Cause, Data, Effect, Exit, Option } from "effect"
+import { describeConfigError, isConfigError } from "./config.js"
 
 /** A start-up step that failed, phrased for the operator ("cannot listen on ...", naming variables). */
 export class StartupError extends Data.TaggedError("StartupError")<{
@@ -52,7 +52,7 @@ const describeCause = (error: unknown): string => {
 }
 
 const describe = (error: unknown): string => {
-  if (ConfigError.isConfigError(error)) return describeConfigError(error)
+  if (isConfigError(error)) return describeConfigError(error)
   const message = text(field(error, "message")) || text(field(error, "_tag"))
   if (message === "") return String(error)
   const cause = field(error, "cause")
@@ -63,8 +63,8 @@ const describe = (error: unknown): string => {
 
 export const reportFailure = <E>(cause: Cause.Cause<E>) =>
   Effect.sync(() => {
-    if (Cause.isInterruptedOnly(cause)) return
-    const failure = Cause.failureOption(cause)
+    if (Cause.hasInterruptsOnly(cause)) return
+    const failure = Cause.findErrorOption(cause)
     // One line: a cause's message may span several (PostgreSQL details, AWS SDK errors).
     const line = Option.isSome(failure)
       ? describe(failure.value).replace(/\s*\n\s*/g, " ")
@@ -72,3 +72,11 @@ export const reportFailure = <E>(cause: Cause.Cause<E>) =>
     process.stderr.write(`folio: ${line}\n`)
     process.exitCode = 1
   })
+
+/**
+ * How the process ends: a stop asked for by SIGTERM or SIGINT is a clean exit (0), not Effect 4's
+ * 130 for an interrupted program; otherwise the code reportFailure chose, or 1 for an unreported
+ * failure.
+ */
+export const teardown = (exit: Exit.Exit<unknown, unknown>, onExit: (code: number) => void): void =>
+  onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? Number(process.exitCode ?? 0) : 1)

@@ -1,20 +1,20 @@
 // LOG_LEVEL names to Effect log levels.
-import { LogLevel } from "effect"
+import type { LogLevel } from "effect"
 import type { LogLevelName } from "./config.js"
 
 export const logLevelOf = (name: LogLevelName): LogLevel.LogLevel => {
   switch (name) {
     case "trace":
-      return LogLevel.Trace
+      return "Trace"
     case "debug":
-      return LogLevel.Debug
+      return "Debug"
     case "info":
-      return LogLevel.Info
+      return "Info"
     case "warning":
-      return LogLevel.Warning
+      return "Warn"
     case "error":
-      return LogLevel.Error
+      return "Error"
     case "none":
-      return LogLevel.None
+      return "None"
   }
 }

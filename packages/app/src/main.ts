@@ -1,20 +1,20 @@
 // The server: `npm start`. Reads configuration, opens storage (embedded PGlite by default), serves
 // HTTP, and on first start with an empty embedded database prints a full-scope key once.
-import { HttpServer } from "@effect/platform"
 import { NodeRuntime } from "@effect/platform-node"
 import { bootstrapIfEmpty } from "@folio/domain"
-import { Effect, Layer, Logger, Option } from "effect"
+import { Effect, Layer, Logger, Option, References } from "effect"
+import { HttpServer } from "effect/http"
+import { NetAddress } from "effect/net"
 import { appLayer } from "./app-layer.js"
 import { AppConfig } from "./config.js"
-import { reportFailure, StartupError } from "./failure.js"
+import { reportFailure, StartupError, teardown } from "./failure.js"
 import { logLevelOf } from "./logging.js"
 
 const announce = (config: AppConfig) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const server = yield* HttpServer.HttpServer
-      const address =
-        server.address._tag === "TcpAddress" ? `${server.address.hostname}:${server.address.port}` : ""
+      const address = NetAddress.formatSocketAddress(server.address)
       yield* Effect.logInfo("listening").pipe(
         Effect.annotateLogs({
           address,
@@ -55,14 +55,8 @@ const program = Effect.gen(function* () {
         })
       )
     ),
-    Logger.withMinimumLogLevel(logLevelOf(config.logLevel))
+    Effect.provideService(References.MinimumLogLevel, logLevelOf(config.logLevel))
   )
-}).pipe(Effect.catchAllCause(reportFailure), Effect.provide(Logger.json))
+}).pipe(Effect.catchCause(reportFailure), Effect.provide(Logger.layer([Logger.consoleJson])))
 
-// The AWS SDK prints a multi-line NodeVersionSupportWarning on stderr at every start on Node 20
-// (past its end of life, yet still the machine Node here; CI runs the suite on Node 24 too).
-// AWS documents this variable to switch it off (aws/aws-sdk-js-v3#7983); an operator's own value,
-// such as "false", wins.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true"
-
-NodeRuntime.runMain(program, { disableErrorReporting: true, disablePrettyLogger: true })
+NodeRuntime.runMain(program, { disableErrorReporting: true, teardown })

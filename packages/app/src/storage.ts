@@ -11,9 +11,17 @@ import {
   type StoragePorts
 } from "@folio/adapters-storage"
 import { type BlobStore, StorageError } from "@folio/domain"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Cause, Effect, Layer, Option, Redacted } from "effect"
 import type { AppConfig } from "./config.js"
 import { type DataDirError, lockDataDir, persistentSecret } from "./data-dir.js"
+
+/** A layer's typed failure, rephrased (Effect 4's Layer has no mapError). */
+const mapLayerError =
+  <E, E2>(f: (error: E) => E2) =>
+  <A, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E2, R> =>
+    Layer.catchCause(layer, (cause) =>
+      Layer.effectContext<A, E2, never>(Effect.failCause(Cause.map(cause, f)))
+    )
 
 /**
  * Where the data lives, for people: "PostgreSQL at host:port/db" (never the user or password) or
@@ -39,7 +47,7 @@ export const describeStore = (config: AppConfig): string =>
 export const storageLayer = (config: AppConfig): Layer.Layer<StoragePorts, StorageError | DataDirError> =>
   Option.match(config.databaseUrl, {
     onNone: () =>
-      Layer.unwrapScoped(
+      Layer.unwrap(
         Effect.map(lockDataDir(config.dataDir), () =>
           PgliteStorageLive({ dataDir: join(config.dataDir, "pglite") })
         )
@@ -49,7 +57,7 @@ export const storageLayer = (config: AppConfig): Layer.Layer<StoragePorts, Stora
   }).pipe(
     // Say which store failed to open and which variable points at it; the cause (refused, missing
     // database, bad password) is kept for the start-up line.
-    Layer.mapError((error) =>
+    mapLayerError((error) =>
       error instanceof StorageError
         ? new StorageError({
             message: `cannot open ${describeStore(config)} (${Option.isSome(config.databaseUrl) ? "DATABASE_URL" : "DATA_DIR"})`,
@@ -94,7 +102,7 @@ export const blobStoreLayer = (
         forcePathStyle: s3.forcePathStyle
       }).pipe(
         // The start-up bucket check names the variables to fix.
-        Layer.mapError(
+        mapLayerError(
           (error) =>
             new StorageError({ message: `${error.message} (S3_ENDPOINT, S3_BUCKET)`, cause: error.cause })
         )

@@ -1,7 +1,7 @@
 // The forms use cases behind REST and MCP: each loads what it needs through the ports, applies the
 // pure rules of form.ts, and persists with the storage's optimistic lock. A write that loses a race
 // re-reads and re-applies the same command, so a client's token is judged against fresh state.
-import { Clock, Effect, Result, Option } from "effect"
+import { Clock, Effect, type Result, Option } from "effect"
 import { Principal } from "../auth/principal.js"
 import type { Page } from "../kernel/cursor.js"
 import { retryOnStale } from "../kernel/retry.js"
@@ -57,7 +57,9 @@ export const currentCapabilities: Effect.Effect<
   WorkspaceRepository | Principal
 > = Effect.gen(function* () {
   const principal = yield* Principal
-  const workspace = yield* Effect.flatMap(Effect.service(WorkspaceRepository), (r) => r.get(principal.workspaceId))
+  const workspace = yield* Effect.flatMap(Effect.service(WorkspaceRepository), (r) =>
+    r.get(principal.workspaceId)
+  )
   if (Option.isNone(workspace)) return yield* new NotFound({ message: "workspace not found" })
   return evaluateCapabilities(workspace.value.features, principal.scopes)
 })
@@ -129,7 +131,6 @@ const writeForm = <E, R = IdGen>(
 const WRITE_ATTEMPTS = 5
 const slugExhausted = () => new Conflict({ message: "could not allocate a unique slug; try again" })
 
-
 /**
  * Image ownership (forms-api.md, duplicate): every image key of the written part must name an
  * uploaded asset of the form's workspace. On a PATCH, keys the form already held were checked when
@@ -154,9 +155,9 @@ export const listForms = (query: Omit<FormListQuery, "limit"> & { readonly limit
   Effect.gen(function* () {
     const principal = yield* Principal
     const page = { ...query, limit: query.limit ?? PAGE_SIZE.forms }
-    return yield* Effect.flatMap(Effect.service(FormRepository), (r) => r.list(principal.workspaceId, page)).pipe(
-      Effect.catchTag("InvalidCursor", () => Effect.fail(invalidCursor()))
-    )
+    return yield* Effect.flatMap(Effect.service(FormRepository), (r) =>
+      r.list(principal.workspaceId, page)
+    ).pipe(Effect.catchTag("InvalidCursor", () => Effect.fail(invalidCursor())))
   })
 
 /**
@@ -322,7 +323,9 @@ export const deleteForm = (id: string) =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const at = yield* now
-    const deleted = yield* Effect.flatMap(Effect.service(FormRepository), (r) => r.softDelete(principal.workspaceId, id, at))
+    const deleted = yield* Effect.flatMap(Effect.service(FormRepository), (r) =>
+      r.softDelete(principal.workspaceId, id, at)
+    )
     if (!deleted) return yield* Effect.fail(notFound())
   })
 
@@ -375,6 +378,8 @@ export const uploadAsset = (id: string, bytes: Uint8Array) =>
     }
     const assetId = yield* Effect.flatMap(Effect.service(IdGen), (ids) => ids.uuid)
     const key = assetKey(form.workspaceId, form.id, assetId, image.ext)
-    yield* Effect.flatMap(Effect.service(BlobStore), (blobs) => blobs.put(key, { bytes, contentType: image.mime }))
+    yield* Effect.flatMap(Effect.service(BlobStore), (blobs) =>
+      blobs.put(key, { bytes, contentType: image.mime })
+    )
     return { key, contentType: image.mime, size: bytes.byteLength }
   })

@@ -2,9 +2,11 @@
 // keyset pagination and index locality. Formatting is pure; randomness comes from the IdGen port.
 import { Schema } from "effect"
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+// Case-insensitive through its character classes, not a flag: JSON Schema patterns carry no flags,
+// so the exported pattern accepts exactly what the decoder accepts.
+const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/u
 
-export const Uuid = Schema.String.pipe(Schema.check(Schema.isPattern(UUID_PATTERN)), Schema.annotate({ format: "uuid" }))
+export const Uuid = Schema.String.check(Schema.isPattern(UUID_PATTERN))
 
 const hex = (bytes: Uint8Array): string => {
   let out = ""

@@ -182,7 +182,8 @@ const describeChecks = (ast: SchemaAST.AST): string | undefined => {
   }
   const { minLength, maxLength } = c
   if (ast._tag === "Arrays" && (minLength !== undefined || maxLength !== undefined)) {
-    if (minLength !== undefined && maxLength !== undefined) return `an array of ${minLength} to ${maxLength} items`
+    if (minLength !== undefined && maxLength !== undefined)
+      return `an array of ${minLength} to ${maxLength} items`
     return maxLength !== undefined
       ? `an array of at most ${maxLength} items`
       : `an array of at least ${minLength} items`
@@ -266,11 +267,7 @@ const explains = (i: SchemaIssue.Issue): boolean => {
 const collect = (i: SchemaIssue.Issue, path: Path, out: Array<Issue>): void => {
   switch (i._tag) {
     case "Pointer":
-      collect(
-        i.issue,
-        [...path, ...i.path.map((s) => (typeof s === "number" ? s : String(s)))],
-        out
-      )
+      collect(i.issue, [...path, ...i.path.map((s) => (typeof s === "number" ? s : String(s)))], out)
       return
     case "Composite": {
       // A node's failed checks: like a chain of refinements, the first failure is the one that
@@ -278,7 +275,8 @@ const collect = (i: SchemaIssue.Issue, path: Path, out: Array<Issue>): void => {
       const filters = i.issues.filter((x): x is SchemaIssue.Filter => x._tag === "Filter")
       const first = filters[0]
       if (first !== undefined) {
-        if (first.issue._tag === "InvalidValue") out.push(issue(path, ruleOfFilter(first.filter, i.ast), i.ast))
+        if (first.issue._tag === "InvalidValue")
+          out.push(issue(path, ruleOfFilter(first.filter, i.ast), i.ast))
         else collect(first.issue, path, out)
       }
       for (const inner of i.issues) if (inner._tag !== "Filter") collect(inner, path, out)
@@ -296,7 +294,8 @@ const collect = (i: SchemaIssue.Issue, path: Path, out: Array<Issue>): void => {
       return
     }
     case "Filter":
-      if (i.issue._tag === "InvalidValue") out.push({ path, rule: ruleOfFilter(i.filter, { _tag: "String" } as SchemaAST.AST) })
+      if (i.issue._tag === "InvalidValue")
+        out.push({ path, rule: ruleOfFilter(i.filter, { _tag: "String" } as SchemaAST.AST) })
       else collect(i.issue, path, out)
       return
     case "Encoding":

@@ -113,4 +113,6 @@ export class InvalidCursor {
   readonly _tag = "InvalidCursor"
 }
 
-export class FormRepository extends Context.Service<FormRepository, FormRepositoryService>()("@folio/domain/FormRepository") {}
+export class FormRepository extends Context.Service<FormRepository, FormRepositoryService>()(
+  "@folio/domain/FormRepository"
+) {}

@@ -28,7 +28,9 @@ export interface InsightExtractorService {
   ) => Effect.Effect<ReadonlyArray<ExtractedInsight>, StorageError>
 }
 
-export class InsightExtractor extends Context.Service<InsightExtractor, InsightExtractorService>()("@folio/domain/InsightExtractor") {}
+export class InsightExtractor extends Context.Service<InsightExtractor, InsightExtractorService>()(
+  "@folio/domain/InsightExtractor"
+) {}
 
 /** When a candidate is promoted automatically: its share of scanned responses and a minimum count. */
 export interface InsightPolicyService {
@@ -38,4 +40,6 @@ export interface InsightPolicyService {
   readonly scanLimit: number
 }
 
-export class InsightPolicy extends Context.Service<InsightPolicy, InsightPolicyService>()("@folio/domain/InsightPolicy") {}
+export class InsightPolicy extends Context.Service<InsightPolicy, InsightPolicyService>()(
+  "@folio/domain/InsightPolicy"
+) {}

@@ -266,4 +266,6 @@ export interface ResponseRepositoryService {
   ) => Effect.Effect<number, StorageError>
 }
 
-export class ResponseRepository extends Context.Service<ResponseRepository, ResponseRepositoryService>()("@folio/domain/ResponseRepository") {}
+export class ResponseRepository extends Context.Service<ResponseRepository, ResponseRepositoryService>()(
+  "@folio/domain/ResponseRepository"
+) {}

@@ -34,7 +34,9 @@ export interface RateLimitStoreService {
   ) => Effect.Effect<RateLimitHit, StorageError>
 }
 
-export class RateLimitStore extends Context.Service<RateLimitStore, RateLimitStoreService>()("@folio/domain/RateLimitStore") {}
+export class RateLimitStore extends Context.Service<RateLimitStore, RateLimitStoreService>()(
+  "@folio/domain/RateLimitStore"
+) {}
 
 export interface RequestRecord {
   readonly workspaceId: string
@@ -65,7 +67,9 @@ export interface UsageStoreService {
   readonly counts: (workspaceId: string, now: Date) => Effect.Effect<RequestCounts, StorageError>
 }
 
-export class UsageStore extends Context.Service<UsageStore, UsageStoreService>()("@folio/domain/UsageStore") {}
+export class UsageStore extends Context.Service<UsageStore, UsageStoreService>()(
+  "@folio/domain/UsageStore"
+) {}
 
 /**
  * Request usage recorded off the request path: `add` only counts, the implementation writes the
@@ -81,4 +85,6 @@ export interface UsageBatcherService {
   readonly flush: Effect.Effect<void>
 }
 
-export class UsageBatcher extends Context.Service<UsageBatcher, UsageBatcherService>()("@folio/domain/UsageBatcher") {}
+export class UsageBatcher extends Context.Service<UsageBatcher, UsageBatcherService>()(
+  "@folio/domain/UsageBatcher"
+) {}

@@ -36,7 +36,9 @@ export interface WorkspaceRepositoryService {
   ) => Effect.Effect<boolean, StorageError>
 }
 
-export class WorkspaceRepository extends Context.Service<WorkspaceRepository, WorkspaceRepositoryService>()("@folio/domain/WorkspaceRepository") {}
+export class WorkspaceRepository extends Context.Service<WorkspaceRepository, WorkspaceRepositoryService>()(
+  "@folio/domain/WorkspaceRepository"
+) {}
 
 export interface ApiKeyRepositoryService {
   readonly create: (key: ApiKeyRecord) => Effect.Effect<void, StorageError>
@@ -46,4 +48,6 @@ export interface ApiKeyRepositoryService {
   readonly revoke: (workspaceId: string, id: string, at: Date) => Effect.Effect<boolean, StorageError>
 }
 
-export class ApiKeyRepository extends Context.Service<ApiKeyRepository, ApiKeyRepositoryService>()("@folio/domain/ApiKeyRepository") {}
+export class ApiKeyRepository extends Context.Service<ApiKeyRepository, ApiKeyRepositoryService>()(
+  "@folio/domain/ApiKeyRepository"
+) {}

@@ -65,7 +65,9 @@ const input = <T extends string, O extends Schema.Struct.Fields>(type: T, option
 export const ShortTextBlock = input("short_text", {
   options: withDefault(
     Schema.Struct({
-      maxLength: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(10000))),
+      maxLength: Schema.optionalKey(
+        Schema.Int.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(10000))
+      ),
       minLength: Schema.optionalKey(PositiveInt.check(Schema.isLessThanOrEqualTo(Number.MAX_SAFE_INTEGER))),
       pattern: Schema.optionalKey(Str(300)),
       placeholder: Schema.optionalKey(Str(200)),
@@ -79,7 +81,9 @@ export const ShortTextBlock = input("short_text", {
 export const LongTextBlock = input("long_text", {
   options: withDefault(
     Schema.Struct({
-      maxLength: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(50000))),
+      maxLength: Schema.optionalKey(
+        Schema.Int.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(50000))
+      ),
       minLength: Schema.optionalKey(PositiveInt),
       pattern: Schema.optionalKey(Str(300)),
       placeholder: Schema.optionalKey(Str(200))
@@ -269,12 +273,17 @@ export const HiddenFieldBlock = Schema.Struct({
   ...labelled,
   ...neverRequired,
   options: Schema.Struct({
-    param: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(64), Schema.isPattern(/^[A-Za-z0-9_-]+$/u)),
+    param: Schema.String.check(
+      Schema.isMinLength(1),
+      Schema.isMaxLength(64),
+      Schema.isPattern(/^[A-Za-z0-9_-]+$/u)
+    ),
     defaultValue: Schema.optionalKey(Str(2000))
   })
 })
 
-export const Block = Schema.Union([ShortTextBlock,
+export const Block = Schema.Union([
+  ShortTextBlock,
   LongTextBlock,
   MultipleChoiceBlock,
   CheckboxesBlock,
@@ -296,7 +305,8 @@ export const Block = Schema.Union([ShortTextBlock,
   DividerBlock,
   ImageBlock,
   CalculatedFieldBlock,
-  HiddenFieldBlock]).annotate({ identifier: "Block" })
+  HiddenFieldBlock
+]).annotate({ identifier: "Block" })
 export type Block = typeof Block.Type
 export type ChoiceBlock = Extract<Block, { type: "multiple_choice" | "checkboxes" | "dropdown" | "ranking" }>
 

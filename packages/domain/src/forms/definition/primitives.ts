@@ -6,7 +6,8 @@ import { RuleAnnotationId } from "../../kernel/issues.js"
 export const Str = (max: number) => Schema.String.check(Schema.isMaxLength(max))
 export const StrBetween = (min: number, max: number) =>
   Schema.String.check(Schema.isMinLength(min), Schema.isMaxLength(max))
-export const IntBetween = (min: number, max: number) => Schema.Int.check(Schema.isBetween({ minimum: min, maximum: max }))
+export const IntBetween = (min: number, max: number) =>
+  Schema.Int.check(Schema.isBetween({ minimum: min, maximum: max }))
 export const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
 export const ArrayOf = <S extends Schema.Top>(item: S, min: number, max: number) =>
   min === 0

@@ -21,10 +21,12 @@ export const Condition = Schema.Struct({
   value: Schema.optionalKey(Schema.Union([Str(2000), Schema.Finite]))
 })
 
-export const LogicAction = Schema.Union([Schema.Struct({ type: Schema.Literal("show"), target: BlockId }),
+export const LogicAction = Schema.Union([
+  Schema.Struct({ type: Schema.Literal("show"), target: BlockId }),
   Schema.Struct({ type: Schema.Literal("hide"), target: BlockId }),
   Schema.Struct({ type: Schema.Literal("skip_to"), target: BlockId }),
-  Schema.Struct({ type: Schema.Literal("skip_to_end") })])
+  Schema.Struct({ type: Schema.Literal("skip_to_end") })
+])
 
 export const LogicRule = Schema.Struct({
   id: LogicRuleId,
@@ -49,8 +51,12 @@ export const Scale = Schema.Struct({
   label: StrBetween(1, 200),
   blocks: ArrayOf(BlockId, 1, 100),
   reverse: ArrayOf(BlockId, 0, 100).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
-  aggregation: Schema.Literals(["sum", "mean"]).pipe(Schema.withDecodingDefaultKey(Effect.succeed("mean" as const))),
-  missing: Schema.Literals(["exclude", "zero", "require_all"]).pipe(Schema.withDecodingDefaultKey(Effect.succeed("exclude" as const))),
+  aggregation: Schema.Literals(["sum", "mean"]).pipe(
+    Schema.withDecodingDefaultKey(Effect.succeed("mean" as const))
+  ),
+  missing: Schema.Literals(["exclude", "zero", "require_all"]).pipe(
+    Schema.withDecodingDefaultKey(Effect.succeed("exclude" as const))
+  ),
   cutoffs: ArrayOf(Cutoff, 0, 50).pipe(Schema.withDecodingDefaultKey(Effect.succeed([])))
 }).annotate({ identifier: "Scale" })
 export type Scale = typeof Scale.Type

@@ -68,7 +68,10 @@ export const InterviewField = Schema.Struct({
       allowFreeText: d(Schema.Boolean, () => true),
       allowInference: d(Schema.Boolean, () => false),
       confidenceThreshold: d(Unit, () => 0.6),
-      confirmation: d(Schema.Literals(["never", "when_ambiguous", "always"]), () => "when_ambiguous" as const),
+      confirmation: d(
+        Schema.Literals(["never", "when_ambiguous", "always"]),
+        () => "when_ambiguous" as const
+      ),
       requireEvidenceSpan: d(Schema.Boolean, () => true),
       allowCustomAnswer: Schema.optionalKey(Schema.Boolean)
     }),
@@ -193,12 +196,14 @@ export const InterviewDefinition = Schema.Struct({
           Schema.Struct({
             id: StrBetween(1, 80),
             codeType: d(
-              Schema.Literals(["theme",
+              Schema.Literals([
+                "theme",
                 "pain_point",
                 "emotional_signal",
                 "workaround",
                 "revealed_behavior",
-                "contradiction"]),
+                "contradiction"
+              ]),
               () => "theme" as const
             ),
             labelByLocale: LocaleMap(1, 500),

@@ -3,7 +3,7 @@
 // label or code values, `score_<id>` columns, file link columns, wide or long layout, and a
 // conservative deidentified projection. Interview: summary, sentiment, extracted fields, themes and
 // the transcript. Every cell is escaped against spreadsheet formula injection.
-import { Chunk, Effect, Result, Option, Stream } from "effect"
+import { Effect, Option, Result, Stream } from "effect"
 import type { StorageError } from "../../kernel/errors.js"
 import { FormRepository, type FormRecord } from "../../ports/forms.js"
 import { type ResponseFileRecord, type ResponseRecord, ResponseRepository } from "../../ports/responses.js"
@@ -204,9 +204,7 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
     const body = completedResponses(form, PAGE).pipe(
       Stream.grouped(PAGE),
       // One piece of text per page: few, large writes instead of one per line.
-      Stream.mapEffect((chunk) =>
-        Effect.map(linesOf(chunk), (lines) => lines.join(""))
-      )
+      Stream.mapEffect((chunk) => Effect.map(linesOf(chunk), (lines) => lines.join("")))
     )
     return { filename, lines: Stream.concat(Stream.make(header), body) } as CsvExport
   })
@@ -257,9 +255,7 @@ const interviewLines = (form: FormRecord, options: CsvOptions) =>
       }
       return Stream.concat(
         Stream.make(header),
-        completedResponses(form, PAGE).pipe(
-          Stream.mapArray((rows) => [rows.map(lineOf).join("")] as const)
-        )
+        completedResponses(form, PAGE).pipe(Stream.mapArray((rows) => [rows.map(lineOf).join("")] as const))
       )
     })
   )

@@ -178,7 +178,9 @@ export const uploadRespondentFile = (
     const fileId = yield* ids.uuidV7
     const key = respondentFileKey(published.form.workspaceId, published.form.id, response.id, fileId)
     const removeBlob = Effect.ignore(Effect.flatMap(Effect.service(BlobStore), (blobs) => blobs.delete(key)))
-    yield* Effect.flatMap(Effect.service(BlobStore), (blobs) => blobs.put(key, { bytes: upload.bytes, contentType }))
+    yield* Effect.flatMap(Effect.service(BlobStore), (blobs) =>
+      blobs.put(key, { bytes: upload.bytes, contentType })
+    )
     const file: ResponseFileRecord = {
       id: fileId,
       workspaceId: published.form.workspaceId,

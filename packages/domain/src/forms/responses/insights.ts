@@ -1,7 +1,7 @@
 // Insights of a classic form: the extractor (a port) reads completed free-text answers; here the
 // findings are aggregated into field-promotion candidates, ranked by frequency x confidence, and
 // marked `auto` once their share of scanned responses passes the policy's threshold.
-import { Chunk, Effect, Layer, Stream } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import { UnsupportedKind } from "../../kernel/errors.js"
 import {
   type ExtractedInsight,

@@ -88,13 +88,21 @@ export const StoredInterview = Schema.Struct({
   summary: Schema.optionalKey(Schema.String),
   sentiment: Schema.optionalKey(Sentiment),
   keyInfo: Schema.Array(
-      Schema.Struct({ label: Schema.String, value: Schema.String, evidenceMessageIds: Schema.Array(Uuid) })
-    ).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
-  insights: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+    Schema.Struct({ label: Schema.String, value: Schema.String, evidenceMessageIds: Schema.Array(Uuid) })
+  ).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  insights: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)).pipe(
+    Schema.withDecodingDefaultKey(Effect.succeed([]))
+  ),
   transcript: Schema.Array(TranscriptTurn).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
-  extractedFields: Schema.Record(Schema.String, Schema.Unknown).pipe(Schema.withDecodingDefaultKey(Effect.succeed(({})))),
+  extractedFields: Schema.Record(Schema.String, Schema.Unknown).pipe(
+    Schema.withDecodingDefaultKey(Effect.succeed({}))
+  ),
   analysisStatus: AnalysisStatus.pipe(Schema.withDecodingDefaultKey(Effect.succeed("pending" as const))),
-  quality: InterviewQuality.pipe(Schema.withDecodingDefaultKey(Effect.succeed(({ completionReason: null, exchangeCount: 0, followupCount: 0 }))))
+  quality: InterviewQuality.pipe(
+    Schema.withDecodingDefaultKey(
+      Effect.succeed({ completionReason: null, exchangeCount: 0, followupCount: 0 })
+    )
+  )
 })
 export type StoredInterview = typeof StoredInterview.Type
 
@@ -130,10 +138,12 @@ export const InterviewResponse = Schema.Struct({
 }).annotate({ identifier: "InterviewResponse" })
 
 /** Any of the four response shapes (ResponseListPage items). */
-export const AnyResponse = Schema.Union([ClassicResponseCompact,
+export const AnyResponse = Schema.Union([
+  ClassicResponseCompact,
   ClassicResponse,
   InterviewResponseCompact,
-  InterviewResponse])
+  InterviewResponse
+])
 
 export type ClassicCompactView = typeof ClassicResponseCompact.Type
 export type ClassicFullView = typeof ClassicResponse.Type
@@ -267,7 +277,9 @@ const requirePartialAccess: Effect.Effect<void, Forbidden | StorageError, Princi
         requiredScopes: ["responses:read", "responses:partial:read"]
       })
     }
-    const workspace = yield* Effect.flatMap(Effect.service(WorkspaceRepository), (r) => r.get(principal.workspaceId))
+    const workspace = yield* Effect.flatMap(Effect.service(WorkspaceRepository), (r) =>
+      r.get(principal.workspaceId)
+    )
     if (Option.isNone(workspace) || !evaluateFeatures(workspace.value.features).partialSubmissions) {
       return yield* new Forbidden({ message: "partial submissions are not enabled for this workspace" })
     }

@@ -316,7 +316,9 @@ const writeAnswers = (
     const uploads = new Map<string, Set<string>>()
     for (const f of files) uploads.set(f.blockId, (uploads.get(f.blockId) ?? new Set()).add(f.key))
     const completed = complete || current.status === "completed"
-    const valid = yield* Effect.fromResult(validateAnswers(definition, input, { final: completed, params, uploads }))
+    const valid = yield* Effect.fromResult(
+      validateAnswers(definition, input, { final: completed, params, uploads })
+    )
     const at = yield* now
     const next: ResponseRecord = {
       ...current,

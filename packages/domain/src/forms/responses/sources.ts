@@ -1,6 +1,6 @@
 // What the read models read from: the definition that applies now, and the completed responses
 // of a form as a stream of keyset pages (constant memory, newest first).
-import { Chunk, Effect, Result, Option, Stream } from "effect"
+import { Effect, Option, Result, Stream } from "effect"
 import { type FormRecord, FormRepository } from "../../ports/forms.js"
 import { ResponseRepository } from "../../ports/responses.js"
 import { decodeFormDefinition, emptyFormDefinition, type FormDefinition } from "../definition/definition.js"
@@ -28,9 +28,7 @@ export const completedResponses = (form: FormRecord, pageSize: number) =>
       r.list(form.workspaceId, form.id, { limit: pageSize, cursor, status: "completed" }).pipe(
         // Our own cursors are always valid; a vanished page ends the stream.
         Effect.catchTag("InvalidCursor", () => Effect.succeed({ items: [], nextCursor: null })),
-        Effect.map(
-          (page) => [page.items, Option.fromNullishOr(page.nextCursor)] as const
-        )
+        Effect.map((page) => [page.items, Option.fromNullishOr(page.nextCursor)] as const)
       )
     )
   )

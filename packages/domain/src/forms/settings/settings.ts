@@ -28,7 +28,9 @@ const Uri = Schema.String.check(
     [RuleAnnotationId]: "httpUrl",
     expected: "an absolute http(s) URL",
     toJsonSchema: () => ({ format: "uri", pattern: "^https?://" }),
-    arbitraryConstraint: { patterns: [{ source: "^https://[a-z]{1,20}\\.example(/[a-z0-9]{0,20})?$", flags: "" }] }
+    arbitraryConstraint: {
+      patterns: [{ source: "^https://[a-z]{1,20}\\.example(/[a-z0-9]{0,20})?$", flags: "" }]
+    }
   })
 )
 const Email = Schema.String.check(Schema.isMaxLength(320), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/u))
@@ -45,7 +47,10 @@ const UtcDateTime = Schema.String.check(
       toJsonSchema: () => ({ format: "date-time", pattern: "Z$" }),
       arbitraryConstraint: {
         patterns: [
-          { source: "^20\\d{2}-(0[1-9]|1[0-2])-(0[1-9]|1\\d|2[0-8])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\dZ$", flags: "" }
+          {
+            source: "^20\\d{2}-(0[1-9]|1[0-2])-(0[1-9]|1\\d|2[0-8])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\dZ$",
+            flags: ""
+          }
         ]
       }
     }
