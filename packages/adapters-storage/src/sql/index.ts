@@ -1,12 +1,11 @@
 // Storage layers over PostgreSQL: a real server (DATABASE_URL) or embedded PGlite under a data
 // directory. Both run the same migrations and the same repository code.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { mkdirSync } from "node:fs"
+import { resolve } from "node:path"
 import { NodeServices } from "@effect/platform-node"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import { pgliteConnections } from "./pglite-stream.js"
 import {
   ApiKeyRepository,
   FormRepository,
@@ -82,13 +81,15 @@ export interface PgliteStorageOptions {
 }
 
 /**
- * Embedded PostgreSQL (PGlite) behind a private unix socket, reached with the same client as a
- * real server. PGlite is one session, so the pool has exactly one connection: a transaction then
- * owns the database until it ends. A second connection would share that session, and one's
- * rollback would silently undo the other's writes (see docs/decisions.md). The socket still admits
- * two, so a replacement connection can log in while the dropped one is being torn down.
+ * Embedded PostgreSQL (PGlite), reached with the same client as a real server over in-process
+ * connections (pglite-stream.ts). PGlite is one session, so the pool has exactly one connection: a
+ * transaction then owns the database until it ends. A second connection would share that session,
+ * and one's rollback would silently undo the other's writes (see docs/decisions.md).
  */
-export const PgliteStorageLive = (options: PgliteStorageOptions) =>
+export const PgliteStorageLive = (options: PgliteStorageOptions) => withMigrations(PgliteClientLive(options))
+
+/** The SQL client of the embedded database alone (no migrations), for storage tests. */
+export const PgliteClientLive = (options: PgliteStorageOptions) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const dataDir = resolve(options.dataDir)
@@ -102,34 +103,12 @@ export const PgliteStorageLive = (options: PgliteStorageOptions) =>
         }),
         (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
       )
-      const socketDir = yield* Effect.acquireRelease(
-        Effect.sync(() => mkdtempSync(join(tmpdir(), "folio-pg-"))),
-        (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-      )
-      yield* Effect.acquireRelease(
-        Effect.tryPromise({
-          try: async () => {
-            const server = new PGLiteSocketServer({
-              db,
-              path: join(socketDir, ".s.PGSQL.5432"),
-              maxConnections: 2
-            })
-            await server.start()
-            return server
-          },
-          catch: (cause) => new StorageError({ message: "cannot start the embedded database socket", cause })
-        }),
-        (server) => Effect.promise(() => server.stop()).pipe(Effect.ignore)
-      )
-      return withMigrations(
-        PgClient.layer({
-          host: socketDir,
-          port: 5432,
-          database: "postgres",
-          username: "postgres",
-          maxConnections: 1,
-          applicationName: "folio"
-        })
-      )
+      return PgClient.layer({
+        stream: pgliteConnections(db),
+        database: "postgres",
+        username: "postgres",
+        maxConnections: 1,
+        applicationName: "folio"
+      })
     })
   )
