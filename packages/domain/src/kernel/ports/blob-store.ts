@@ -1,4 +1,5 @@
-// Port: binary objects (form assets, respondent uploads). Downloads are short-lived signed URLs.
+// Port: binary objects of every service (form assets and respondent uploads today). Downloads are
+// short-lived signed URLs.
 import { type Effect, Context, type Option } from "effect"
 import type { StorageError } from "../errors.js"
 
