@@ -1,7 +1,7 @@
 // The forms API's capabilities document: which form kinds, render modes, block types and authoring
 // features a workspace has, evaluated from its feature flags over the defaults below.
 import { Schema } from "effect"
-import { FORMS_SCOPES, type FormsScope } from "./scopes.js"
+import { FORMS_SCOPES, FormsScope } from "./scopes.js"
 import { BLOCK_TYPES, type BlockType } from "./definition/block-types.js"
 
 /** Allowlisted authoring feature flags and their defaults; other stored flags are never exposed. */
@@ -24,7 +24,7 @@ export const BLOCK_TYPE_FEATURES: Partial<Record<BlockType, FeatureName>> = {
 }
 
 export const Capabilities = Schema.Struct({
-  scopes: Schema.Array(Schema.Literals(FORMS_SCOPES)),
+  scopes: Schema.Array(FormsScope),
   formKinds: Schema.Struct({ classic: Schema.Literal(true), interview: Schema.Boolean }),
   renderModes: Schema.Struct({
     classic: Schema.Literal(true),

@@ -16,8 +16,5 @@ export const FORMS_SCOPES = [
 export const FormsScope = Schema.Literals(FORMS_SCOPES)
 export type FormsScope = typeof FormsScope.Type
 
-export const isFormsScope = (value: string): value is FormsScope =>
-  (FORMS_SCOPES as ReadonlyArray<string>).includes(value)
-
 /** What identity needs to issue and parse forms keys. */
 export const FORMS_SCOPE_SET: ScopeSet = { service: "forms", scopes: FORMS_SCOPES }
