@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PgliteStorageLive, PgStorageLive, type StoragePorts } from "@folio/adapters-storage"
-import { FormRepository, type FormRecord, WorkspaceRepository } from "@folio/domain"
+import { FormRepository, type FormRecord, TenantRepository } from "@folio/domain"
 import { Effect, type Layer, ManagedRuntime } from "effect"
 import { createTempDatabase } from "../test/storage/targets.js"
 import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.js"
@@ -22,7 +22,7 @@ const measure = async (name: string, layer: Layer.Layer<StoragePorts, unknown>) 
     const run = <A, E>(effect: Effect.Effect<A, E, StoragePorts>) => runtime.runPromise(effect)
     const workspaceId = uuid()
     await run(
-      Effect.flatMap(WorkspaceRepository, (r) =>
+      Effect.flatMap(TenantRepository, (r) =>
         r.create({ id: workspaceId, name: "bench", features: {}, createdAt: new Date() })
       )
     )

@@ -86,10 +86,29 @@ describe("the CLI", () => {
     )
     expect(badScopes.code).toBe(1)
     expect(badScopes.stderr).toContain("scopes")
+    // Sharing keys wait for the sharing service's scopes; the refusal says so.
+    const sharing = await runProcess(
+      "cli",
+      ["key", "create", "--workspace", workspaceId, "--scopes", "read", "--service", "sharing"],
+      cliEnv
+    )
+    expect(sharing.code).toBe(2)
+    expect(sharing.stderr).toContain("sharing keys cannot be issued yet")
 
     const key = await runProcess(
       "cli",
-      ["key", "create", "--workspace", workspaceId, "--scopes", "forms:read,files:read", "--name", "reader"],
+      [
+        "key",
+        "create",
+        "--workspace",
+        workspaceId,
+        "--scopes",
+        "forms:read,files:read",
+        "--service",
+        "forms",
+        "--name",
+        "reader"
+      ],
       cliEnv
     )
     expect(key.code).toBe(0)
@@ -100,6 +119,7 @@ describe("the CLI", () => {
     const listed = await runProcess("cli", ["key", "list", "--workspace", workspaceId], cliEnv)
     expect(listed.stdout).toContain(keyId)
     expect(listed.stdout).toContain("forms:read,files:read")
+    expect(listed.stdout).toMatch(new RegExp(`${keyId}  active   forms  `))
     expect(listed.stdout).not.toContain(plaintext)
 
     const server = await startServer(cliEnv)
@@ -132,7 +152,7 @@ describe("the CLI", () => {
     } finally {
       await stopWithin(again)
     }
-    // Eight CLI runs and two server starts, each opening the embedded database: about 30 s on a quiet
+    // Nine CLI runs and two server starts, each opening the embedded database: about 30 s on a quiet
     // machine, twice that with the rest of the suite on the same two cores.
   }, 180_000)
 })

@@ -1,5 +1,7 @@
-// DESIGN.md's dependency rule, enforced over the real import graph: the domain stays pure and no
-// adapter package imports another; and over the domain's code: no timer, fiber, cache or randomness.
+// DESIGN.md's dependency rule, enforced over the real import graph: the domain stays pure, its
+// bounded contexts import only what they may (kernel nothing, identity no service, the services not
+// each other), and no adapter package imports another; and over the domain's code: no timer, fiber,
+// cache or randomness.
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
@@ -48,6 +50,43 @@ describe("dependency rule", () => {
     for (const specifier of ["effect", "effect/Schema", "@noble/hashes/sha2", "./y.js"]) {
       expect(checkImport(root, "domain", { file, specifier })).toBeUndefined()
     }
+  })
+
+  describe("between the domain's bounded contexts", () => {
+    const domainFile = (path: string) => `${root}packages/domain/src/${path}`
+    const check = (path: string, specifier: string) =>
+      checkImport(root, "domain", { file: domainFile(path), specifier })
+
+    it.each([
+      ["identity/x.ts", "../forms/scopes.js", "identity imports forms"],
+      ["identity/ports/x.ts", "../../sharing/links.js", "identity imports sharing"],
+      ["forms/x.ts", "../sharing/links.js", "forms imports sharing"],
+      ["forms/responses/x.ts", "../../sharing/links.js", "forms imports sharing"],
+      ["sharing/x.ts", "../forms/form.js", "sharing imports forms"],
+      ["kernel/x.ts", "../identity/principal.js", "the kernel imports no context (identity)"],
+      ["kernel/ports/x.ts", "../../forms/ports/forms.js", "the kernel imports no context (forms)"],
+      ["kernel/x.ts", "../sharing/links.js", "the kernel imports no context (sharing)"],
+      ["identity/x.ts", "../index.js", "identity imports the domain's index"],
+      ["forms/x.ts", "../index.js", "forms imports the domain's index"]
+    ])("rejects %s importing %s", (path, specifier, rule) => {
+      expect(check(path, specifier)?.rule).toBe(rule)
+    })
+
+    it("rejects domain code outside the bounded contexts", () => {
+      expect(check("ports/x.ts", "effect")?.rule).toMatch(/lives in a bounded context .* not in ports\//)
+    })
+
+    it.each([
+      ["identity/x.ts", "../kernel/errors.js"],
+      ["identity/ports/x.ts", "../principal.js"],
+      ["forms/x.ts", "../identity/principal.js"],
+      ["forms/responses/x.ts", "../../kernel/cursor.js"],
+      ["sharing/x.ts", "../identity/principal.js"],
+      ["kernel/ports/x.ts", "../errors.js"],
+      ["index.ts", "./forms/index.js"]
+    ])("allows %s importing %s", (path, specifier) => {
+      expect(check(path, specifier)).toBeUndefined()
+    })
   })
 
   it("rejects one adapter importing another, by name or by relative path", () => {
@@ -114,7 +153,7 @@ describe("no runtime machinery in the domain", () => {
     "rejects the runtime adapter %s if it were put back in the domain",
     (name) => {
       const source = readFileSync(`${root}packages/adapters-storage/src/runtime/${name}`, "utf8")
-      const file = `${root}packages/domain/src/auth/${name}`
+      const file = `${root}packages/domain/src/identity/${name}`
       const imports = importsOf(source)
         .filter((specifier) => specifier !== "@folio/domain")
         .flatMap((specifier) => checkImport(root, "domain", { file, specifier }) ?? [])

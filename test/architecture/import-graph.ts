@@ -18,6 +18,18 @@ export interface Violation extends ImportEdge {
 
 /** What the pure domain may import besides its own files. */
 const DOMAIN_ALLOWED = [/^effect(\/.*)?$/, /^@noble\/hashes(\/.*)?$/, /^canonicalize$/]
+
+/**
+ * The domain's bounded contexts and which others each may import (DESIGN.md): the kernel none,
+ * identity only the kernel (never a service), and each service the kernel and identity, never the
+ * other service. Every domain folder is one of these.
+ */
+export const DOMAIN_CONTEXTS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  kernel: [],
+  identity: ["kernel"],
+  forms: ["kernel", "identity"],
+  sharing: ["kernel", "identity"]
+}
 const ADAPTERS: ReadonlyArray<PackageName> = ["adapters-storage", "adapters-http", "adapters-mcp"]
 
 export const importsOf = (source: string): ReadonlyArray<string> =>
@@ -26,10 +38,32 @@ export const importsOf = (source: string): ReadonlyArray<string> =>
 /** The package a relative import lands in, or undefined when it stays inside `pkgDir`. */
 const escapedTo = (root: string, file: string, specifier: string): string | undefined => {
   if (!specifier.startsWith(".")) return undefined
-  const target = resolve(file, "..", specifier)
+  const target = resolve(root, file, "..", specifier)
   const rel = relative(join(root, "packages"), target)
   const pkg = rel.split(sep)[0]
   return pkg
+}
+
+/** The domain context folder a path lies in, or undefined for the package's own root files. */
+const contextOf = (root: string, path: string): string | undefined => {
+  const parts = relative(join(root, "packages", "domain", "src"), resolve(root, path)).split(sep)
+  return parts.length > 1 ? parts[0] : undefined
+}
+
+/** A relative import inside the domain that crosses from one context into one it may not import. */
+const crossesContexts = (root: string, edge: ImportEdge): string | undefined => {
+  const from = contextOf(root, edge.file)
+  if (from === undefined) return undefined
+  const allowed = DOMAIN_CONTEXTS[from]
+  if (allowed === undefined) {
+    return `domain code lives in a bounded context (${Object.keys(DOMAIN_CONTEXTS).join(", ")}), not in ${from}/`
+  }
+  if (!edge.specifier.startsWith(".")) return undefined
+  const to = contextOf(root, resolve(root, edge.file, "..", edge.specifier))
+  if (to === from || (to !== undefined && allowed.includes(to))) return undefined
+  // The package's index re-exports every context, so reaching it is reaching all of them.
+  const target = to ?? "the domain's index"
+  return from === "kernel" ? `the kernel imports no context (${target})` : `${from} imports ${target}`
 }
 
 export const checkImport = (root: string, pkg: PackageName, edge: ImportEdge): Violation | undefined => {
@@ -37,6 +71,10 @@ export const checkImport = (root: string, pkg: PackageName, edge: ImportEdge): V
   const landed = escapedTo(root, edge.file, specifier)
   if (landed !== undefined && landed !== pkg) {
     return { ...edge, rule: `${pkg} reaches into another package by a relative path` }
+  }
+  if (pkg === "domain") {
+    const crossing = crossesContexts(root, edge)
+    if (crossing !== undefined) return { ...edge, rule: crossing }
   }
   if (specifier.startsWith(".")) return undefined
   if (pkg === "domain") {

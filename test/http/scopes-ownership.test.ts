@@ -100,7 +100,12 @@ describe("partial responses over REST", () => {
 /** A second key of an existing workspace, with the given scopes. */
 const newWorkspaceKeyIn = async (workspaceId: string, scopes: ReadonlyArray<string>) => {
   const { issueApiKey } = await import("@folio/domain")
-  return app.run(Effect.map(issueApiKey({ workspaceId, name: "scoped", scopes }), (k) => k.plaintext))
+  return app.run(
+    Effect.map(
+      issueApiKey({ tenantId: workspaceId, service: "forms", name: "scoped", scopes }),
+      (k) => k.plaintext
+    )
+  )
 }
 
 describe("image ownership over REST", () => {

@@ -42,6 +42,18 @@ describe("authentication", () => {
     await expectEnvelope(await fetch(api("/usage"), { headers: bearer(other.key) }), 401, "unauthorized")
   })
 
+  it("answers a key issued for the sharing service exactly as an unknown key", async () => {
+    const sharing = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+    const unknown = `folio_${"c".repeat(12)}_${"d".repeat(43)}`
+    const refusals = await Promise.all(
+      [unknown, sharing.key].map(async (presented) => {
+        const response = await fetch(api("/usage"), { headers: bearer(presented) })
+        return { status: response.status, body: await expectEnvelope(response, 401, "unauthorized") }
+      })
+    )
+    expect(refusals[1]).toEqual(refusals[0])
+  })
+
   it("reports capabilities filtered to the key's scopes", async () => {
     const reader = await newWorkspaceKey(app, ["forms:read", "files:read"])
     const response = await fetch(api("/capabilities"), { headers: bearer(reader.key) })

@@ -249,7 +249,7 @@ describe("the forms MCP endpoint", () => {
 
     // Scopes: a hidden tool is forbidden; copying needs forms:read besides forms:write.
     const writer = await app.run(
-      issueApiKey({ workspaceId: full.workspaceId, name: "writer", scopes: ["forms:write"] })
+      issueApiKey({ tenantId: full.workspaceId, service: "forms", name: "writer", scopes: ["forms:write"] })
     )
     const writerClient = await connect(writer.plaintext)
     const hidden = await writerClient.callTool({ name: "forms_query", arguments: { action: "search" } })
@@ -410,6 +410,12 @@ describe("the MCP endpoint's protocol edges", () => {
     const bad = await post(ping, {}, "folio_AAAAAAAAAAAA_notarealkey")
     expect(bad.status).toBe(401)
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("unauthorized")
+    // A key issued for the sharing service is refused here word for word as an unknown key.
+    const sharing = await newWorkspaceKey(app, ["read"], "sharing")
+    const unknown = await post(ping, {}, `folio_${"a".repeat(12)}_${"b".repeat(43)}`)
+    const foreign = await post(ping, {}, sharing.key)
+    expect(unknown.status).toBe(401)
+    expect([foreign.status, await foreign.json()]).toEqual([unknown.status, await unknown.json()])
     expect((await post("{not json")).status).toBe(400)
     expect((await post(JSON.stringify({ jsonrpc: "1.0", id: 1, method: "ping" }))).status).toBe(400)
     for (const invalid of [
@@ -454,7 +460,7 @@ describe("the MCP endpoint's protocol edges", () => {
           const formId = ((await created.json()) as { data: { id: string } }).data.id
           const reader = await shared.run(
             Effect.map(
-              issueApiKey({ workspaceId: owner.workspaceId, name: "reader", scopes }),
+              issueApiKey({ tenantId: owner.workspaceId, service: "forms", name: "reader", scopes }),
               (k) => k.plaintext
             )
           )

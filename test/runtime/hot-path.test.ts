@@ -61,7 +61,8 @@ describe("buffered rate-limit counting", () => {
 describe("the key lookup cache", () => {
   const record: ApiKeyRecord = {
     id: "00000000-0000-4000-8000-000000000001",
-    workspaceId: "00000000-0000-4000-8000-000000000002",
+    tenantId: "00000000-0000-4000-8000-000000000002",
+    service: "forms",
     name: "k",
     prefix: "AAAAAAAAAAAA",
     hash: "0".repeat(64),
@@ -83,7 +84,7 @@ describe("the key lookup cache", () => {
         yield* cached.create(record)
         expect(Option.getOrThrow(yield* cached.findByPrefix(record.prefix)).revokedAt).toBeNull()
         // Revoked elsewhere (another process): still served from the cache until the TTL passes.
-        yield* keys.revoke(record.workspaceId, record.id, new Date(1))
+        yield* keys.revoke(record.tenantId, record.id, new Date(1))
         expect(Option.getOrThrow(yield* cached.findByPrefix(record.prefix)).revokedAt).toBeNull()
         yield* TestClock.adjust(KEY_CACHE_TTL_MS + 1)
         expect(Option.getOrThrow(yield* cached.findByPrefix(record.prefix)).revokedAt).not.toBeNull()
@@ -91,7 +92,7 @@ describe("the key lookup cache", () => {
         const second = { ...record, id: "00000000-0000-4000-8000-000000000003", prefix: "BBBBBBBBBBBB" }
         yield* cached.create(second)
         yield* cached.findByPrefix(second.prefix)
-        yield* cached.revoke(second.workspaceId, second.id, new Date(2))
+        yield* cached.revoke(second.tenantId, second.id, new Date(2))
         expect(Option.getOrThrow(yield* cached.findByPrefix(second.prefix)).revokedAt).not.toBeNull()
       })
   )

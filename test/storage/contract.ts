@@ -1,6 +1,7 @@
 // One contract suite per storage port. `registerStorageContracts` runs them all against a target,
 // sharing one opened adapter per target (PGlite takes seconds to start).
 import {
+  type ApiKeyRecord,
   ApiKeyRepository,
   FormRepository,
   type FormRecord,
@@ -8,7 +9,7 @@ import {
   RateLimitStore,
   ResponseRepository,
   UsageStore,
-  WorkspaceRepository
+  TenantRepository
 } from "@folio/domain"
 import type { StoragePorts } from "@folio/adapters-storage"
 import { Effect, Option, Result } from "effect"
@@ -37,7 +38,7 @@ export const registerStorageContracts = (target: StorageTarget) => {
 
     const newWorkspace = async () => {
       const ws = workspace()
-      await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.create(ws))))
+      await run(TenantRepository.pipe(Effect.flatMap((r) => r.create(ws))))
       return ws
     }
     const insertForm = async (workspaceId: string, overrides = {}) => {
@@ -51,37 +52,36 @@ export const registerStorageContracts = (target: StorageTarget) => {
       return { version, published }
     }
 
-    describe(`WorkspaceRepository [${target.name}]`, () => {
+    describe(`TenantRepository [${target.name}]`, () => {
       it("creates, reads, counts and sets features", async () => {
-        const before = await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.count)))
+        const before = await run(TenantRepository.pipe(Effect.flatMap((r) => r.count)))
         const ws = await newWorkspace()
-        const read = await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.get(ws.id))))
+        const read = await run(TenantRepository.pipe(Effect.flatMap((r) => r.get(ws.id))))
         expect(Option.getOrThrow(read)).toEqual(ws)
-        expect(await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.count)))).toBe(before + 1)
+        expect(await run(TenantRepository.pipe(Effect.flatMap((r) => r.count)))).toBe(before + 1)
         expect(
-          await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.setFeatures(ws.id, { ranking: false }))))
+          await run(TenantRepository.pipe(Effect.flatMap((r) => r.setFeatures(ws.id, { ranking: false }))))
         ).toBe(true)
-        const updated = await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.get(ws.id))))
+        const updated = await run(TenantRepository.pipe(Effect.flatMap((r) => r.get(ws.id))))
         expect(Option.getOrThrow(updated).features).toEqual({ ranking: false })
-        expect(await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.setFeatures(uuid(), {}))))).toBe(
-          false
-        )
-        expect(Option.isNone(await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.get(uuid())))))).toBe(
+        expect(await run(TenantRepository.pipe(Effect.flatMap((r) => r.setFeatures(uuid(), {}))))).toBe(false)
+        expect(Option.isNone(await run(TenantRepository.pipe(Effect.flatMap((r) => r.get(uuid())))))).toBe(
           true
         )
-        const all = await run(WorkspaceRepository.pipe(Effect.flatMap((r) => r.list)))
+        const all = await run(TenantRepository.pipe(Effect.flatMap((r) => r.list)))
         expect(all.map((w) => w.id)).toContain(ws.id)
       })
     })
 
     describe(`ApiKeyRepository [${target.name}]`, () => {
-      it("finds a key by prefix, lists per workspace and revokes once", async () => {
+      it("finds a key by prefix, lists per tenant and revokes once", async () => {
         const ws = await newWorkspace()
         const other = await newWorkspace()
         const prefix = Math.random().toString(36).slice(2, 8).padEnd(12, "x")
-        const key = {
+        const key: ApiKeyRecord = {
           id: uuid(),
-          workspaceId: ws.id,
+          tenantId: ws.id,
+          service: "forms",
           name: "ci",
           prefix,
           hash: "b".repeat(64),
@@ -96,7 +96,7 @@ export const registerStorageContracts = (target: StorageTarget) => {
         ).toEqual(key)
         expect(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.list(ws.id))))).toEqual([key])
         expect(await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.list(other.id))))).toEqual([])
-        // Another workspace cannot revoke it.
+        // Another tenant cannot revoke it.
         const revokedAt = at("2026-01-03T00:00:00.000Z")
         expect(
           await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.revoke(other.id, key.id, revokedAt))))
@@ -109,6 +109,41 @@ export const registerStorageContracts = (target: StorageTarget) => {
         ).toBe(false)
         const found = await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.findByPrefix(prefix))))
         expect(Option.getOrThrow(found).revokedAt).toEqual(revokedAt)
+      })
+
+      it("keeps each key's service; a tenant holds keys of both services", async () => {
+        const ws = await newWorkspace()
+        const base = {
+          tenantId: ws.id,
+          name: "ci",
+          hash: "c".repeat(64),
+          createdAt: at("2026-01-02T00:00:00.000Z"),
+          revokedAt: null,
+          lastUsedAt: null
+        }
+        const prefixOf = () => Math.random().toString(36).slice(2, 8).padEnd(12, "y")
+        const forms: ApiKeyRecord = {
+          ...base,
+          id: uuid(),
+          service: "forms",
+          prefix: prefixOf(),
+          scopes: ["forms:read"]
+        }
+        const sharing: ApiKeyRecord = {
+          ...base,
+          id: uuid(),
+          service: "sharing",
+          prefix: prefixOf(),
+          scopes: ["read"]
+        }
+        for (const key of [forms, sharing])
+          await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.create(key))))
+        for (const key of [forms, sharing]) {
+          const found = await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.findByPrefix(key.prefix))))
+          expect(Option.getOrThrow(found)).toEqual(key)
+        }
+        const listed = await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.list(ws.id))))
+        expect(listed).toEqual([forms, sharing].sort((a, b) => (a.id < b.id ? -1 : 1)))
       })
     })
 
@@ -891,7 +926,7 @@ export const registerStorageContracts = (target: StorageTarget) => {
         ]
         for (const r of records) {
           await run(
-            UsageStore.pipe(Effect.flatMap((u) => u.record({ workspaceId: ws.id, keyId: uuid(), ...r })))
+            UsageStore.pipe(Effect.flatMap((u) => u.record({ tenantId: ws.id, keyId: uuid(), ...r })))
           )
         }
         const counts = await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(ws.id, now))))
@@ -908,9 +943,9 @@ export const registerStorageContracts = (target: StorageTarget) => {
           UsageStore.pipe(
             Effect.flatMap((u) =>
               u.recordMany([
-                { workspaceId: ws.id, keyId: uuid(), status: 200, at: ago(1 * H), count: 5 },
-                { workspaceId: ws.id, keyId: uuid(), status: 200, at: ago(1 * H), count: 2 },
-                { workspaceId: ws.id, keyId: uuid(), status: 503, at: ago(30 * H), count: 3 }
+                { tenantId: ws.id, keyId: uuid(), status: 200, at: ago(1 * H), count: 5 },
+                { tenantId: ws.id, keyId: uuid(), status: 200, at: ago(1 * H), count: 2 },
+                { tenantId: ws.id, keyId: uuid(), status: 503, at: ago(30 * H), count: 3 }
               ])
             )
           )

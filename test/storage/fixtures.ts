@@ -1,5 +1,5 @@
 // Record builders for the storage contract suites.
-import type { FormRecord, FormVersionRecord, ResponseRecord, WorkspaceRecord } from "@folio/domain"
+import type { FormRecord, FormVersionRecord, ResponseRecord, TenantRecord } from "@folio/domain"
 
 const hex = (n: number) =>
   Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join("")
@@ -8,7 +8,7 @@ export const uuid = (): string => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${h
 
 export const at = (iso: string): Date => new Date(iso)
 
-export const workspace = (name = "Acme"): WorkspaceRecord => ({
+export const workspace = (name = "Acme"): TenantRecord => ({
   id: uuid(),
   name,
   features: {},

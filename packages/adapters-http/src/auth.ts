@@ -75,7 +75,7 @@ export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function* () {
     const batcher = yield* UsageBatcher
-    const authenticate = yield* makeAuthenticate
+    const authenticate = yield* makeAuthenticate("forms")
     return Authentication.of({
       bearer: (httpEffect) =>
         Effect.gen(function* () {
@@ -90,7 +90,7 @@ export const AuthenticationLive = Layer.effect(
           yield* HttpEffect.appendPreResponseHandler((_request, response) =>
             Effect.as(
               batcher.add({
-                workspaceId: principal.workspaceId,
+                tenantId: principal.tenant,
                 keyId: principal.keyId,
                 status: response.status,
                 at: now

@@ -15,7 +15,7 @@ import {
   type InsightPolicy,
   type RateLimitStore,
   type ResponseRepository,
-  type WorkspaceRepository,
+  type TenantRepository,
   type Capabilities,
   currentCapabilities,
   errorBody,
@@ -59,7 +59,7 @@ type McpServices =
   | InsightPolicy
   | RateLimitStore
   | ResponseRepository
-  | WorkspaceRepository
+  | TenantRepository
 
 /** What the endpoint needs from the deployment. */
 export class McpSettings extends Context.Service<
@@ -293,7 +293,7 @@ export const FormsMcpRoute = HttpRouter.use((router) =>
     const settings = yield* McpSettings
     const batcher = yield* UsageBatcher
     const context = yield* Effect.context<McpServices>()
-    const authenticate = yield* makeAuthenticate
+    const authenticate = yield* makeAuthenticate("forms")
     const mux = new ExchangeMultiplexer()
     yield* Effect.promise(() =>
       makeServer(settings.serverVersion, fileDownloadRoute(settings.publicOrigin)).connect(mux)
@@ -367,7 +367,7 @@ export const FormsMcpRoute = HttpRouter.use((router) =>
         )
       )
       yield* batcher.add({
-        workspaceId: principal.workspaceId,
+        tenantId: principal.tenant,
         keyId: principal.keyId,
         status: answer.status,
         at: new Date()

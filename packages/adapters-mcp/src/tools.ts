@@ -33,7 +33,7 @@ import {
   PAGE_SIZE,
   patchDefinition,
   patchSettingsKeepingCustomScript,
-  type Scope,
+  type FormsScope,
   setFormSlug,
   StoredSettingsSchema,
   toFormSummaryView,
@@ -76,11 +76,11 @@ export interface ToolSpec<I, IE, O, OE> {
   readonly name: string
   readonly title: string
   readonly description: string
-  readonly scopes: ReadonlyArray<Scope>
+  readonly scopes: ReadonlyArray<FormsScope>
   readonly input: Schema.Codec<I, IE>
   readonly output: Schema.Codec<O, OE>
   /** Extra scopes some inputs need (copying a form needs forms:read too). */
-  readonly extraScopes?: (input: I) => ReadonlyArray<Scope>
+  readonly extraScopes?: (input: I) => ReadonlyArray<FormsScope>
   // biome-ignore lint/suspicious/noExplicitAny: each tool's requirements are the domain's ports
   readonly run: (input: I, context: ToolContext) => Effect.Effect<O, unknown, any>
 }

@@ -7,7 +7,7 @@ import type {
   ResponseRepository,
   StorageError,
   UsageStore,
-  WorkspaceRepository
+  TenantRepository
 } from "@folio/domain"
 
 export class StorageHealth extends Context.Service<
@@ -23,7 +23,7 @@ export class BlobStoreHealth extends Context.Service<
 
 /** Everything a storage layer provides. */
 export type StoragePorts =
-  | WorkspaceRepository
+  | TenantRepository
   | ApiKeyRepository
   | FormRepository
   | ResponseRepository

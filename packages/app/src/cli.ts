@@ -6,12 +6,17 @@ import { NodeRuntime } from "@effect/platform-node"
 import { IdGenLive } from "@folio/adapters-storage"
 import {
   ApiKeyRepository,
-  createWorkspace,
+  createTenant,
+  FORMS_SCOPE_SET,
+  isServiceName,
   issueApiKey,
   parseScopeList,
   ResponseRepository,
   revokeApiKey,
-  WorkspaceRepository
+  SERVICE_NAMES,
+  type ScopeSet,
+  type ServiceName,
+  TenantRepository
 } from "@folio/domain"
 import { Console, Effect, Layer, References } from "effect"
 import { AppConfig } from "./config.js"
@@ -22,7 +27,8 @@ const USAGE = `usage: npm run cli -- <command>
 
   workspace create NAME
   workspace list
-  key create --workspace ID --scopes forms:read,forms:write,... [--name NAME]   (--scopes all = every scope)
+  key create --workspace ID --scopes forms:read,forms:write,... [--service forms] [--name NAME]
+                                 (--scopes all = every scope of the service; forms is the default)
   key list --workspace ID
   key revoke --workspace ID KEY_ID
   stats rebuild [--form ID]      recompute the kept answer aggregates (after importing responses by SQL)
@@ -36,6 +42,7 @@ const parsed = parseArgs({
   options: {
     workspace: { type: "string" },
     scopes: { type: "string" },
+    service: { type: "string" },
     form: { type: "string" },
     name: { type: "string" },
     help: { type: "boolean", short: "h" }
@@ -48,27 +55,49 @@ const required = (value: string | boolean | undefined, flag: string): string => 
   return value
 }
 
+/** The services whose keys the CLI issues, with their scope sets; sharing's arrive with that service. */
+const SCOPE_SETS: Partial<Record<ServiceName, ScopeSet>> = { forms: FORMS_SCOPE_SET }
+
+const scopeSetOf = (value: string | boolean | undefined): ScopeSet => {
+  const service = value === undefined ? "forms" : required(value, "service")
+  if (!isServiceName(service)) throw new UsageError(`--service must be one of: ${SERVICE_NAMES.join(", ")}`)
+  const set = SCOPE_SETS[service]
+  if (set === undefined)
+    throw new UsageError(
+      `${service} keys cannot be issued yet: their scopes arrive with the ${service} service`
+    )
+  return set
+}
+
 const command = Effect.gen(function* () {
   const [noun, verb, arg] = parsed.positionals
   const opts = parsed.values
   switch (`${noun} ${verb}`) {
     case "workspace create": {
       if (arg === undefined) throw new UsageError("missing workspace NAME")
-      const ws = yield* createWorkspace(parsed.positionals.slice(2).join(" "))
+      const ws = yield* createTenant(parsed.positionals.slice(2).join(" "))
       yield* Console.log(`workspace ${ws.id} "${ws.name}" created`)
       return
     }
     case "workspace list": {
-      const all = yield* WorkspaceRepository.pipe(Effect.flatMap((r) => r.list))
+      const all = yield* TenantRepository.pipe(Effect.flatMap((r) => r.list))
       for (const ws of all) yield* Console.log(`${ws.id}  ${ws.createdAt.toISOString()}  ${ws.name}`)
       return
     }
     case "key create": {
       const workspaceId = required(opts.workspace, "workspace")
-      const scopes = yield* parseScopeList(required(opts.scopes, "scopes"))
+      const scopeSet = scopeSetOf(opts.service)
+      const scopes = yield* parseScopeList(required(opts.scopes, "scopes"), scopeSet)
       const name = typeof opts.name === "string" ? opts.name : "cli"
-      const { record, plaintext } = yield* issueApiKey({ workspaceId, name, scopes })
-      yield* Console.log(`key ${record.id} created with scopes ${record.scopes.join(",")}`)
+      const { record, plaintext } = yield* issueApiKey({
+        tenantId: workspaceId,
+        service: scopeSet.service,
+        name,
+        scopes
+      })
+      yield* Console.log(
+        `key ${record.id} created for ${record.service} with scopes ${record.scopes.join(",")}`
+      )
       yield* Console.log("Store it now; it is shown only this once:")
       yield* Console.log(plaintext)
       return
@@ -78,7 +107,9 @@ const command = Effect.gen(function* () {
       const keys = yield* ApiKeyRepository.pipe(Effect.flatMap((r) => r.list(workspaceId)))
       for (const k of keys) {
         const state = k.revokedAt === null ? "active " : "revoked"
-        yield* Console.log(`${k.id}  ${state}  folio_${k.prefix}_…  ${k.name}  ${k.scopes.join(",")}`)
+        yield* Console.log(
+          `${k.id}  ${state}  ${k.service}  folio_${k.prefix}_…  ${k.name}  ${k.scopes.join(",")}`
+        )
       }
       return
     }

@@ -1,7 +1,7 @@
 // The server: `npm start`. Reads configuration, opens storage (embedded PGlite by default), serves
 // HTTP, and on first start with an empty embedded database prints a full-scope key once.
 import { NodeRuntime } from "@effect/platform-node"
-import { bootstrapIfEmpty } from "@folio/domain"
+import { bootstrapIfEmpty, FORMS_SCOPE_SET } from "@folio/domain"
 import { Effect, Layer, Logger, Option, References } from "effect"
 import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
@@ -24,9 +24,9 @@ const announce = (config: AppConfig) =>
       )
       // Only the embedded database bootstraps itself; a real server is provisioned with the CLI.
       if (Option.isSome(config.databaseUrl)) return
-      const created = yield* bootstrapIfEmpty()
+      const created = yield* bootstrapIfEmpty({ tenantName: "Default workspace", scopeSet: FORMS_SCOPE_SET })
       if (Option.isNone(created)) return
-      const { key, workspace } = created.value
+      const { key, tenant: workspace } = created.value
       const lines = [
         "",
         `Folio created workspace "${workspace.name}" (${workspace.id}) and an API key with every scope.`,

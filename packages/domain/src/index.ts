@@ -1,6 +1,5 @@
 // @folio/domain: the pure core. Imports only `effect` and small pure libraries (see DESIGN.md).
-export * from "./auth/index.js"
+// One folder per bounded context: kernel (shared by every service), identity, forms.
 export * from "./forms/index.js"
+export * from "./identity/index.js"
 export * from "./kernel/index.js"
-export * from "./ports/index.js"
-export * from "./workspace/index.js"

@@ -10,7 +10,7 @@ import {
   RateLimitStore,
   UsageBatcher,
   UsageStore,
-  WorkspaceRepository
+  TenantRepository
 } from "@folio/domain"
 import { Clock, Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
@@ -20,7 +20,7 @@ import { internal, notFound } from "../errors.js"
 
 export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>
   Effect.gen(function* () {
-    const workspaces = yield* WorkspaceRepository
+    const workspaces = yield* TenantRepository
     const limits = yield* RateLimitStore
     const usage = yield* UsageStore
     const batcher = yield* UsageBatcher
@@ -28,7 +28,7 @@ export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>
       .handle("capabilities", () =>
         Effect.gen(function* () {
           const principal = yield* Principal
-          const workspace = yield* workspaces.get(principal.workspaceId)
+          const workspace = yield* workspaces.get(principal.tenant)
           if (Option.isNone(workspace)) return yield* Effect.fail(notFound("workspace not found"))
           return data(evaluateCapabilities(workspace.value.features, principal.scopes))
         }).pipe(Effect.catchTag("StorageError", () => Effect.fail(internal())))
@@ -46,7 +46,7 @@ export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>
             now
           )
           yield* batcher.flush
-          const requests = yield* usage.counts(principal.workspaceId, new Date(now))
+          const requests = yield* usage.counts(principal.tenant, new Date(now))
           return data({
             key: { id: principal.keyId, scopes: principal.scopes },
             rateLimit: {

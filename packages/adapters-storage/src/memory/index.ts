@@ -7,11 +7,12 @@ import { MemoryRateLimitStoreLive, MemoryUsageStoreLive } from "./counters.js"
 import { MemoryFormRepositoryLive } from "./forms.js"
 import { MemoryResponseRepositoryLive } from "./responses.js"
 import { MemoryStoreLive } from "./store.js"
-import { MemoryApiKeyRepositoryLive, MemoryWorkspaceRepositoryLive } from "./workspaces.js"
+import { MemoryApiKeyRepositoryLive } from "./api-keys.js"
+import { MemoryTenantRepositoryLive } from "./tenants.js"
 
 /** Every storage port, in memory, fresh per layer build. */
 export const MemoryStorageLive: Layer.Layer<StoragePorts> = Layer.mergeAll(
-  MemoryWorkspaceRepositoryLive,
+  MemoryTenantRepositoryLive,
   MemoryApiKeyRepositoryLive,
   MemoryFormRepositoryLive,
   MemoryResponseRepositoryLive,

@@ -7,7 +7,7 @@ import type {
   RequestTally,
   ResponseFileRecord,
   ResponseRecord,
-  WorkspaceRecord
+  TenantRecord
 } from "@folio/domain"
 import { Context, Layer } from "effect"
 
@@ -17,7 +17,7 @@ export interface StoredForm extends FormRecord {
 }
 
 export interface MemoryTables {
-  readonly workspaces: Map<string, WorkspaceRecord>
+  readonly tenants: Map<string, TenantRecord>
   readonly keys: Map<string, ApiKeyRecord>
   readonly forms: Map<string, StoredForm>
   readonly versions: Map<string, FormVersionRecord>
@@ -34,7 +34,7 @@ export class MemoryStore extends Context.Service<MemoryStore, MemoryTables>()(
 
 /** Empty tables, fresh per build. */
 export const MemoryStoreLive = Layer.sync(MemoryStore, () => ({
-  workspaces: new Map(),
+  tenants: new Map(),
   keys: new Map(),
   forms: new Map(),
   versions: new Map(),

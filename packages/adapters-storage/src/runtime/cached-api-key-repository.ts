@@ -26,8 +26,8 @@ export const CachedApiKeyRepositoryLive = Layer.effect(
             return value
           })
         }),
-      revoke: (workspaceId, keyId, at) =>
-        Effect.tap(inner.revoke(workspaceId, keyId, at), () =>
+      revoke: (tenantId, keyId, at) =>
+        Effect.tap(inner.revoke(tenantId, keyId, at), () =>
           Effect.sync(() => {
             for (const [prefix, entry] of cache) {
               if (Option.isSome(entry.value) && entry.value.value.id === keyId) cache.delete(prefix)

@@ -20,13 +20,13 @@ export const UsageBatcherLive = Layer.effect(
     yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced("1 second")))
     yield* Effect.addFinalizer(() => flush)
     return UsageBatcher.of({
-      add: ({ workspaceId, keyId, status, at }) =>
+      add: ({ tenantId, keyId, status, at }) =>
         Effect.sync(() => {
           const minute = Math.floor(at.getTime() / MINUTE) * MINUTE
-          const key = `${workspaceId}|${keyId}|${minute}|${status}`
+          const key = `${tenantId}|${keyId}|${minute}|${status}`
           const current = pending.get(key)
           pending.set(key, {
-            workspaceId,
+            tenantId,
             keyId,
             status,
             at: new Date(minute),

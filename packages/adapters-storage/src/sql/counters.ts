@@ -87,7 +87,7 @@ export const makeUsageStore = Effect.gen(function* () {
     record: (r) =>
       orStorageError(
         sql`insert into request_minutes (workspace_id, minute, status_class, requests)
-            values (${r.workspaceId}, ${new Date(Math.floor(r.at.getTime() / MINUTE) * MINUTE)},
+            values (${r.tenantId}, ${new Date(Math.floor(r.at.getTime() / MINUTE) * MINUTE)},
                     ${statusClass(r.status)}, 1)
             on conflict (workspace_id, minute, status_class)
             do update set requests = request_minutes.requests + 1`.pipe(Effect.asVoid)
@@ -98,15 +98,15 @@ export const makeUsageStore = Effect.gen(function* () {
           // One row per (workspace, minute, class), so the upsert never touches a row twice.
           const merged = new Map<
             string,
-            { workspaceId: string; minute: Date; statusClass: number; count: number }
+            { tenantId: string; minute: Date; statusClass: number; count: number }
           >()
           for (const t of tallies) {
             const minute = new Date(Math.floor(t.at.getTime() / MINUTE) * MINUTE)
-            const key = `${t.workspaceId}|${minute.getTime()}|${statusClass(t.status)}`
+            const key = `${t.tenantId}|${minute.getTime()}|${statusClass(t.status)}`
             const entry = merged.get(key)
             if (entry === undefined)
               merged.set(key, {
-                workspaceId: t.workspaceId,
+                tenantId: t.tenantId,
                 minute,
                 statusClass: statusClass(t.status),
                 count: t.count
@@ -114,7 +114,7 @@ export const makeUsageStore = Effect.gen(function* () {
             else entry.count += t.count
           }
           const rows = [...merged.values()].map((m) => ({
-            workspace_id: m.workspaceId,
+            workspace_id: m.tenantId,
             minute: m.minute,
             status_class: m.statusClass,
             requests: m.count
@@ -125,7 +125,7 @@ export const makeUsageStore = Effect.gen(function* () {
                      do update set requests = request_minutes.requests + excluded.requests`
         })
       ),
-    counts: (workspaceId, now) =>
+    counts: (tenantId, now) =>
       orStorageError(
         Effect.gen(function* () {
           const t = now.getTime()
@@ -139,7 +139,7 @@ export const makeUsageStore = Effect.gen(function* () {
                    coalesce(sum(requests) filter (where minute > ${new Date(t - DAY)}), 0)::int as day,
                    sum(requests)::int as week
             from request_minutes
-            where workspace_id = ${workspaceId} and minute > ${new Date(t - 7 * DAY)} and minute <= ${now}
+            where workspace_id = ${tenantId} and minute > ${new Date(t - 7 * DAY)} and minute <= ${now}
             group by status_class`
           const day = (pred: (c: number) => boolean) =>
             rows.filter((r) => pred(r.status_class)).reduce((n, r) => n + r.day, 0)

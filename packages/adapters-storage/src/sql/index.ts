@@ -13,7 +13,7 @@ import {
   ResponseRepository,
   StorageError,
   UsageStore,
-  WorkspaceRepository
+  TenantRepository
 } from "@folio/domain"
 import { Cause, Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -23,13 +23,14 @@ import { orStorageError } from "./errors.js"
 import { makeFormRepository } from "./forms.js"
 import { migrations } from "./migrations.js"
 import { makeResponseRepository } from "./responses.js"
-import { makeApiKeyRepository, makeWorkspaceRepository } from "./workspaces.js"
+import { makeApiKeyRepository } from "./api-keys.js"
+import { makeTenantRepository } from "./tenants.js"
 
 /** Every storage port over whatever SqlClient is provided. */
 export const SqlRepositoriesLive = Layer.effectContext(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    return Context.make(WorkspaceRepository, yield* makeWorkspaceRepository).pipe(
+    return Context.make(TenantRepository, yield* makeTenantRepository).pipe(
       Context.add(ApiKeyRepository, yield* makeApiKeyRepository),
       Context.add(FormRepository, yield* makeFormRepository),
       Context.add(ResponseRepository, yield* makeResponseRepository),

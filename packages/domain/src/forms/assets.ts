@@ -3,7 +3,7 @@
 // definition or settings may only point at such an asset of its own workspace (image ownership).
 import { Effect } from "effect"
 import { Invalid, type Issue, type StorageError } from "../kernel/errors.js"
-import { BlobStore } from "../ports/blob-store.js"
+import { BlobStore } from "../kernel/ports/blob-store.js"
 
 export type ImageType = { readonly mime: string; readonly ext: string }
 

@@ -4,8 +4,8 @@
 // return; every returned record bumps rowVersion so the repository can detect a lost race.
 import { Result } from "effect"
 import { Conflict, type Invalid, Invalid as InvalidError, Unprocessable } from "../kernel/errors.js"
-import type { FormKind, FormRecord, FormVersionRecord } from "../ports/forms.js"
-import type { Capabilities } from "../workspace/capabilities.js"
+import type { FormKind, FormRecord, FormVersionRecord } from "./ports/forms.js"
+import type { Capabilities } from "./capabilities.js"
 import {
   decodeFormDefinition,
   emptyFormDefinition,

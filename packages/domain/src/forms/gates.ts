@@ -2,8 +2,8 @@
 // with `unprocessable`, naming what is disabled (never the input).
 import { Result } from "effect"
 import { Unprocessable } from "../kernel/errors.js"
-import type { FormKind } from "../ports/forms.js"
-import type { Capabilities } from "../workspace/capabilities.js"
+import type { FormKind } from "./ports/forms.js"
+import type { Capabilities } from "./capabilities.js"
 import { definitionFeatures, type FormDefinition } from "./definition/definition.js"
 import type { FormSettings } from "./settings/settings.js"
 

@@ -2,8 +2,8 @@
 // pure rules of form.ts, and persists with the storage's optimistic lock. A write that loses a race
 // re-reads and re-applies the same command, so a client's token is judged against fresh state.
 import { Clock, Effect, type Result, Option } from "effect"
-import { Principal } from "../auth/principal.js"
-import type { Page } from "../kernel/cursor.js"
+import { Principal } from "../identity/principal.js"
+import type { InvalidCursor, Page } from "../kernel/cursor.js"
 import { retryOnStale } from "../kernel/retry.js"
 import {
   Conflict,
@@ -13,7 +13,7 @@ import {
   type StorageError,
   type Unprocessable
 } from "../kernel/errors.js"
-import { BlobStore } from "../ports/blob-store.js"
+import { BlobStore } from "../kernel/ports/blob-store.js"
 import {
   type FormKind,
   type FormListQuery,
@@ -21,13 +21,12 @@ import {
   FormRepository,
   type FormStatus,
   type FormVersionRecord,
-  type InvalidCursor,
   SlugTaken,
   StaleForm
-} from "../ports/forms.js"
-import { IdGen } from "../ports/id-gen.js"
-import { WorkspaceRepository } from "../ports/workspaces.js"
-import { type Capabilities, evaluateCapabilities } from "../workspace/capabilities.js"
+} from "./ports/forms.js"
+import { IdGen } from "../kernel/ports/id-gen.js"
+import { TenantRepository } from "../identity/ports/tenants.js"
+import { type Capabilities, evaluateCapabilities } from "./capabilities.js"
 import {
   assetKey,
   checkImageOwnership,
@@ -39,7 +38,7 @@ import {
 import * as rules from "./form.js"
 import { MAX_ASSET_BYTES, PAGE_SIZE } from "./limits.js"
 
-type Ports = FormRepository | WorkspaceRepository | IdGen | Principal | BlobStore
+type Ports = FormRepository | TenantRepository | IdGen | Principal | BlobStore
 type WriteError = Conflict | Invalid | Unprocessable | NotFound | StorageError
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
@@ -54,12 +53,10 @@ const invalidCursor = () =>
 export const currentCapabilities: Effect.Effect<
   Capabilities,
   StorageError | NotFound,
-  WorkspaceRepository | Principal
+  TenantRepository | Principal
 > = Effect.gen(function* () {
   const principal = yield* Principal
-  const workspace = yield* Effect.flatMap(Effect.service(WorkspaceRepository), (r) =>
-    r.get(principal.workspaceId)
-  )
+  const workspace = yield* Effect.flatMap(Effect.service(TenantRepository), (r) => r.get(principal.tenant))
   if (Option.isNone(workspace)) return yield* new NotFound({ message: "workspace not found" })
   return evaluateCapabilities(workspace.value.features, principal.scopes)
 })
@@ -70,7 +67,7 @@ export const loadForm = (
 ): Effect.Effect<FormRecord, NotFound | StorageError, FormRepository | Principal> =>
   // Every keyed read starts here, so it is written as plain combinators (no generator per call).
   Effect.flatMap(Effect.zip(Effect.service(Principal), FormRepository), ([principal, repo]) =>
-    Effect.flatMap(repo.get(principal.workspaceId, id), (form) =>
+    Effect.flatMap(repo.get(principal.tenant, id), (form) =>
       Option.isSome(form) ? Effect.succeed(form.value) : Effect.fail(notFound())
     )
   )
@@ -155,9 +152,9 @@ export const listForms = (query: Omit<FormListQuery, "limit"> & { readonly limit
   Effect.gen(function* () {
     const principal = yield* Principal
     const page = { ...query, limit: query.limit ?? PAGE_SIZE.forms }
-    return yield* Effect.flatMap(Effect.service(FormRepository), (r) =>
-      r.list(principal.workspaceId, page)
-    ).pipe(Effect.catchTag("InvalidCursor", () => Effect.fail(invalidCursor())))
+    return yield* Effect.flatMap(Effect.service(FormRepository), (r) => r.list(principal.tenant, page)).pipe(
+      Effect.catchTag("InvalidCursor", () => Effect.fail(invalidCursor()))
+    )
   })
 
 /**
@@ -201,7 +198,7 @@ export const createFormUseCase = (input: {
       rules.createForm(
         {
           id,
-          workspaceId: principal.workspaceId,
+          workspaceId: principal.tenant,
           slug,
           kind: input.kind,
           title: input.title,
@@ -324,7 +321,7 @@ export const deleteForm = (id: string) =>
     const principal = yield* Principal
     const at = yield* now
     const deleted = yield* Effect.flatMap(Effect.service(FormRepository), (r) =>
-      r.softDelete(principal.workspaceId, id, at)
+      r.softDelete(principal.tenant, id, at)
     )
     if (!deleted) return yield* Effect.fail(notFound())
   })

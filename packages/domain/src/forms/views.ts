@@ -10,7 +10,7 @@ import {
   type FormVersionSummaryRecord,
   FormKind as Kind,
   FormStatus as Status
-} from "../ports/forms.js"
+} from "./ports/forms.js"
 import { FormDefinition } from "./definition/definition.js"
 import { inlineJsonSchemaOf } from "./json-schema.js"
 import { readStoredDefinition, readStoredSettings } from "./form.js"

@@ -48,6 +48,14 @@ export const isIsoInstant = (text: string): boolean => {
 /** An integer a 32-bit SQL column can compare with (`1e300` is an integer to JavaScript). */
 export const isInt32 = (n: number): boolean => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647
 
+/**
+ * The cursor given to a list did not come from this list: a repository's signal, which each
+ * service turns into its own `invalid` answer.
+ */
+export class InvalidCursor {
+  readonly _tag = "InvalidCursor"
+}
+
 /** A page of items and the cursor for the next one (null on the last page). */
 export interface Page<A> {
   readonly items: ReadonlyArray<A>

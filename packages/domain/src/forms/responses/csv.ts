@@ -5,8 +5,8 @@
 // the transcript. Every cell is escaped against spreadsheet formula injection.
 import { Effect, Option, Result, Stream } from "effect"
 import type { StorageError } from "../../kernel/errors.js"
-import { FormRepository, type FormRecord } from "../../ports/forms.js"
-import { type ResponseFileRecord, type ResponseRecord, ResponseRepository } from "../../ports/responses.js"
+import { FormRepository, type FormRecord } from "../ports/forms.js"
+import { type ResponseFileRecord, type ResponseRecord, ResponseRepository } from "../ports/responses.js"
 import type { Block } from "../definition/blocks.js"
 import { decodeFormDefinition, type FormDefinition } from "../definition/definition.js"
 import { readStoredInterviewDefinition } from "../interview/definition.js"

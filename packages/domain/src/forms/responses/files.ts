@@ -5,9 +5,9 @@
 // short-lived signed URL.
 import { Clock, Effect, Option } from "effect"
 import { Conflict, Invalid, NotFound, PayloadTooLarge } from "../../kernel/errors.js"
-import { BlobStore } from "../../ports/blob-store.js"
-import { IdGen } from "../../ports/id-gen.js"
-import { type ResponseFileRecord, ResponseRepository } from "../../ports/responses.js"
+import { BlobStore } from "../../kernel/ports/blob-store.js"
+import { IdGen } from "../../kernel/ports/id-gen.js"
+import { type ResponseFileRecord, ResponseRepository } from "../ports/responses.js"
 import { sniffImage } from "../assets.js"
 import { fileUploadBytes } from "../limits.js"
 import { loadForm } from "../use-cases.js"

@@ -8,8 +8,8 @@ import {
   InsightExtractor,
   InsightPolicy,
   type InsightSource
-} from "../../ports/insights.js"
-import type { ResponseRecord } from "../../ports/responses.js"
+} from "../ports/insights.js"
+import type { ResponseRecord } from "../ports/responses.js"
 import { loadForm } from "../use-cases.js"
 import { classicDefinitionOf, completedResponses } from "./sources.js"
 

@@ -2,17 +2,18 @@
 // spec's shapes (ClassicResponseCompact, Response).
 import { Effect, Option, Schema } from "effect"
 import { Uuid } from "../../kernel/ids.js"
-import { Principal } from "../../auth/principal.js"
+import { Principal } from "../../identity/principal.js"
 import { Forbidden, Invalid, NotFound, type StorageError } from "../../kernel/errors.js"
-import type { FormRecord, FormRepository, InvalidCursor } from "../../ports/forms.js"
+import type { InvalidCursor } from "../../kernel/cursor.js"
+import type { FormRecord, FormRepository } from "../ports/forms.js"
 import {
   type ResponseFileRecord,
   type ResponseRecord,
   ResponseRepository,
   ResponseStatus
-} from "../../ports/responses.js"
-import { WorkspaceRepository } from "../../ports/workspaces.js"
-import { evaluateFeatures } from "../../workspace/capabilities.js"
+} from "../ports/responses.js"
+import { TenantRepository } from "../../identity/ports/tenants.js"
+import { evaluateFeatures } from "../capabilities.js"
 import { PAGE_SIZE } from "../limits.js"
 import { loadForm } from "../use-cases.js"
 import { uploadedFilesOf } from "./files.js"
@@ -268,7 +269,7 @@ const classicFullViews = (
   })
 
 /** Reading partial responses needs responses:partial:read and the partial-submissions feature. */
-const requirePartialAccess: Effect.Effect<void, Forbidden | StorageError, Principal | WorkspaceRepository> =
+const requirePartialAccess: Effect.Effect<void, Forbidden | StorageError, Principal | TenantRepository> =
   Effect.gen(function* () {
     const principal = yield* Principal
     if (!principal.scopes.includes("responses:partial:read")) {
@@ -277,9 +278,7 @@ const requirePartialAccess: Effect.Effect<void, Forbidden | StorageError, Princi
         requiredScopes: ["responses:read", "responses:partial:read"]
       })
     }
-    const workspace = yield* Effect.flatMap(Effect.service(WorkspaceRepository), (r) =>
-      r.get(principal.workspaceId)
-    )
+    const workspace = yield* Effect.flatMap(Effect.service(TenantRepository), (r) => r.get(principal.tenant))
     if (Option.isNone(workspace) || !evaluateFeatures(workspace.value.features).partialSubmissions) {
       return yield* new Forbidden({ message: "partial submissions are not enabled for this workspace" })
     }
@@ -297,7 +296,7 @@ export const listResponses = (
 ): Effect.Effect<
   { readonly items: ReadonlyArray<ResponseView>; readonly nextCursor: string | null },
   NotFound | Forbidden | Invalid | StorageError,
-  Principal | WorkspaceRepository | ResponseRepository | FormRepository
+  Principal | TenantRepository | ResponseRepository | FormRepository
 > =>
   Effect.gen(function* () {
     const form = yield* loadForm(formId)
@@ -348,7 +347,7 @@ export const getResponse = (
 ): Effect.Effect<
   ClassicFullView | InterviewFullView,
   NotFound | Forbidden | StorageError,
-  Principal | WorkspaceRepository | ResponseRepository | FormRepository
+  Principal | TenantRepository | ResponseRepository | FormRepository
 > =>
   Effect.gen(function* () {
     const form = yield* loadForm(formId)

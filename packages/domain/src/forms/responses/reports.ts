@@ -4,8 +4,8 @@
 // text is ever read here.
 import { Clock, Effect } from "effect"
 import { Invalid, UnsupportedKind } from "../../kernel/errors.js"
-import type { FormRecord } from "../../ports/forms.js"
-import { ResponseRepository } from "../../ports/responses.js"
+import type { FormRecord } from "../ports/forms.js"
+import { ResponseRepository } from "../ports/responses.js"
 import { type InterviewDefinition, readStoredInterviewDefinition } from "../interview/definition.js"
 import { loadForm } from "../use-cases.js"
 import { classicDefinitionOf, currentDefinitionOf } from "./sources.js"

@@ -1,8 +1,8 @@
 // What the read models read from: the definition that applies now, and the completed responses
 // of a form as a stream of keyset pages (constant memory, newest first).
 import { Effect, Option, Result, Stream } from "effect"
-import { type FormRecord, FormRepository } from "../../ports/forms.js"
-import { ResponseRepository } from "../../ports/responses.js"
+import { type FormRecord, FormRepository } from "../ports/forms.js"
+import { ResponseRepository } from "../ports/responses.js"
 import { decodeFormDefinition, emptyFormDefinition, type FormDefinition } from "../definition/definition.js"
 
 /** The definition readers go by: the current version's, or the draft's when nothing is published. */

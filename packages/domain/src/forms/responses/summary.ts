@@ -2,8 +2,8 @@
 // storage's aggregates over completed responses and the current version's blocks.
 import { Effect } from "effect"
 import { UnsupportedKind } from "../../kernel/errors.js"
-import type { FormRecord } from "../../ports/forms.js"
-import { type AnswerStats, ResponseRepository } from "../../ports/responses.js"
+import type { FormRecord } from "../ports/forms.js"
+import { type AnswerStats, ResponseRepository } from "../ports/responses.js"
 import type { Block, Choice } from "../definition/blocks.js"
 import type { FormDefinition } from "../definition/definition.js"
 import { loadForm } from "../use-cases.js"

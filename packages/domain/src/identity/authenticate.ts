@@ -1,12 +1,12 @@
-// Authentication of a presented API key, shared by every keyed surface (REST and MCP): parse,
-// look up, verify, refuse revoked keys, and charge the client IP's attempt budget and the key's
-// request budget in one round trip. A rejected attempt still counts against the IP, so guessing
-// keys is throttled.
+// Authentication of a presented API key, shared by every keyed surface of every service (REST and
+// MCP): parse, look up, verify, refuse keys of another service and revoked keys, and charge the
+// client IP's attempt budget and the key's request budget in one round trip. A rejected attempt
+// still counts against the IP, so guessing keys is throttled.
 import { Clock, Context, Effect, Option } from "effect"
 import { RateLimited, type StorageError, Unauthorized } from "../kernel/errors.js"
-import { RateLimitStore } from "../ports/usage.js"
-import { ApiKeyRepository } from "../ports/workspaces.js"
 import { parseApiKey, verifyApiKey } from "./api-key.js"
+import { ApiKeyRepository } from "./ports/api-keys.js"
+import { RateLimitStore } from "./ports/rate-limit-store.js"
 import type { PrincipalShape } from "./principal.js"
 import {
   decideRate,
@@ -17,6 +17,7 @@ import {
   RATE_WINDOW_MS,
   type RateDecision
 } from "./rate-limit.js"
+import type { ServiceName } from "./service.js"
 
 /** The budgets; a Reference so tests and deployments can change them without code changes. */
 export const RateLimitPolicy = Context.Reference<{
@@ -41,11 +42,14 @@ export type Authenticate = (
 ) => Effect.Effect<Authenticated, Unauthorized | RateLimited | StorageError>
 
 /**
- * Builds the authenticate function once, with its ports and budgets captured, so a request pays
- * for the checks and nothing else (no per-request service lookups or context merges): every keyed
- * surface builds it when it starts.
+ * Builds the authenticate function of one service once, with its ports and budgets captured, so a
+ * request pays for the checks and nothing else (no per-request service lookups or context merges):
+ * every keyed surface builds it when it starts. A key issued for another service is answered
+ * exactly as an unknown key, so a surface never tells that a key works elsewhere.
  */
-export const makeAuthenticate: Effect.Effect<Authenticate, never, ApiKeyRepository | RateLimitStore> =
+export const makeAuthenticate = (
+  service: ServiceName
+): Effect.Effect<Authenticate, never, ApiKeyRepository | RateLimitStore> =>
   Effect.gen(function* () {
     const keys = yield* ApiKeyRepository
     const limits = yield* RateLimitStore
@@ -71,7 +75,11 @@ export const makeAuthenticate: Effect.Effect<Authenticate, never, ApiKeyReposito
         const parsed = parseApiKey(presented)
         if (parsed === undefined) return reject("missing or malformed API key")
         return Effect.flatMap(keys.findByPrefix(parsed.prefix), (found) => {
-          if (Option.isNone(found) || !verifyApiKey(presented, found.value.hash))
+          if (
+            Option.isNone(found) ||
+            !verifyApiKey(presented, found.value.hash) ||
+            found.value.service !== service
+          )
             return reject("unknown API key")
           const key = found.value
           if (key.revokedAt !== null) return reject("API key has been revoked")
@@ -79,7 +87,7 @@ export const makeAuthenticate: Effect.Effect<Authenticate, never, ApiKeyReposito
             limits.hitMany([ipKey, keyBucket(key.id)], RATE_WINDOW_MS, now),
             ([ipHit, keyHit]): Effect.Effect<Authenticated, RateLimited> => {
               const authenticated: Authenticated = {
-                principal: { workspaceId: key.workspaceId, keyId: key.id, scopes: key.scopes },
+                principal: { tenant: key.tenantId, service: key.service, scopes: key.scopes, keyId: key.id },
                 decision: decideRate(
                   keyHit?.count ?? Number.POSITIVE_INFINITY,
                   policy.perKeyPerMinute,

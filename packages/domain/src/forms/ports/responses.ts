@@ -1,8 +1,7 @@
 // Port: respondents' responses, pinned to the form version they were collected under.
 import { type Effect, Context, type Option, Schema } from "effect"
-import type { Page } from "../kernel/cursor.js"
-import type { StorageError } from "../kernel/errors.js"
-import type { InvalidCursor } from "./forms.js"
+import type { InvalidCursor, Page } from "../../kernel/cursor.js"
+import type { StorageError } from "../../kernel/errors.js"
 
 /** A response is partial until completed; wire schemas and adapters reuse this one definition. */
 export const ResponseStatus = Schema.Literals(["partial", "completed"])

@@ -1,9 +1,9 @@
-// API key format `<key_prefix>_<prefix>_<secret>`: the service-wide key prefix, a public lookup
-// prefix, and a secret. Only the SHA-256 of the whole key is stored; lookup is by the prefix and the
-// stored hash is compared in constant time.
+// API key format `<key_prefix>_<prefix>_<secret>`: Folio's key prefix (one for every service), a
+// public lookup prefix, and a secret. Only the SHA-256 of the whole key is stored; lookup is by the
+// prefix and the stored hash is compared in constant time.
 import { constantTimeEqual, sha256Hex, toBase64Url } from "../kernel/digest.js"
 
-/** Service-wide first segment of every key, so leaked keys are easy to recognise and scan for. */
+/** First segment of every key of every service, so leaked keys are easy to recognise and scan for. */
 export const KEY_PREFIX = "folio"
 const PREFIX_BYTES = 9 // 12 base64url characters
 const SECRET_BYTES = 32 // 43 base64url characters

@@ -2,7 +2,7 @@
 // deterministic (patterns and recurring terms); an LLM-backed one can replace it by providing this
 // tag, without touching the route or the aggregation.
 import { type Effect, Context } from "effect"
-import type { StorageError } from "../kernel/errors.js"
+import type { StorageError } from "../../kernel/errors.js"
 
 export interface InsightSource {
   readonly responseId: string

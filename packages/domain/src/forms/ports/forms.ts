@@ -1,8 +1,8 @@
 // Port: forms (mutable drafts) and their immutable published versions. Every method takes the
 // workspace id, so a read or write across tenants is impossible by construction.
 import { type Effect, Context, type Option, Schema } from "effect"
-import type { Page } from "../kernel/cursor.js"
-import type { StorageError } from "../kernel/errors.js"
+import type { InvalidCursor, Page } from "../../kernel/cursor.js"
+import type { StorageError } from "../../kernel/errors.js"
 
 /** A form's kind and publication status, written once: wire schemas and adapters reuse these. */
 export const FormKind = Schema.Literals(["classic", "interview"])
@@ -106,11 +106,6 @@ export interface FormRepositoryService {
     formId: string,
     query: { readonly limit: number; readonly cursor?: string | undefined }
   ) => Effect.Effect<Page<FormVersionSummaryRecord>, StorageError | InvalidCursor>
-}
-
-/** The cursor given to a list did not come from this list. */
-export class InvalidCursor {
-  readonly _tag = "InvalidCursor"
 }
 
 export class FormRepository extends Context.Service<FormRepository, FormRepositoryService>()(

@@ -1,8 +1,8 @@
-// Workspace capabilities: which form kinds, render modes, block types and authoring features a
-// workspace has, evaluated from its feature flags over the defaults below.
+// The forms API's capabilities document: which form kinds, render modes, block types and authoring
+// features a workspace has, evaluated from its feature flags over the defaults below.
 import { Schema } from "effect"
-import { FORMS_SCOPES, type Scope } from "../auth/scopes.js"
-import { BLOCK_TYPES, type BlockType } from "../forms/definition/block-types.js"
+import { FORMS_SCOPES, FormsScope } from "./scopes.js"
+import { BLOCK_TYPES, type BlockType } from "./definition/block-types.js"
 
 /** Allowlisted authoring feature flags and their defaults; other stored flags are never exposed. */
 export const FEATURE_DEFAULTS = {
@@ -24,7 +24,7 @@ export const BLOCK_TYPE_FEATURES: Partial<Record<BlockType, FeatureName>> = {
 }
 
 export const Capabilities = Schema.Struct({
-  scopes: Schema.Array(Schema.Literals(FORMS_SCOPES)),
+  scopes: Schema.Array(FormsScope),
   formKinds: Schema.Struct({ classic: Schema.Literal(true), interview: Schema.Boolean }),
   renderModes: Schema.Struct({
     classic: Schema.Literal(true),
@@ -59,7 +59,7 @@ export const evaluateCapabilities = (
 ): Capabilities => {
   const features = evaluateFeatures(stored)
   return {
-    scopes: FORMS_SCOPES.filter((s: Scope) => scopes.includes(s)),
+    scopes: FORMS_SCOPES.filter((s: FormsScope) => scopes.includes(s)),
     formKinds: { classic: true, interview: features.interview },
     renderModes: { classic: true, conversational: features.conversational, document: features.document },
     blockTypes: BLOCK_TYPES.map((type) => {

@@ -1,5 +1,5 @@
 // Which scopes each forms operation needs (forms-api.md, Endpoints and MCP tables).
-import type { Scope } from "./scopes.js"
+import type { FormsScope } from "./scopes.js"
 
 export const OPERATION_SCOPES = {
   capabilities: [],
@@ -26,8 +26,8 @@ export const OPERATION_SCOPES = {
   insights: ["responses:read"],
   interviewAnalytics: ["responses:read"],
   downloadFile: ["files:read"]
-} as const satisfies Record<string, ReadonlyArray<Scope>>
+} as const satisfies Record<string, ReadonlyArray<FormsScope>>
 
 export type Operation = keyof typeof OPERATION_SCOPES
 
-export const requiredScopes = (operation: Operation): ReadonlyArray<Scope> => OPERATION_SCOPES[operation]
+export const requiredScopes = (operation: Operation): ReadonlyArray<FormsScope> => OPERATION_SCOPES[operation]

@@ -35,7 +35,3 @@ export const rateLimitHeaders = (d: RateDecision): Record<string, string> => {
 
 export const keyBucket = (keyId: string): string => `key:${keyId}`
 export const ipBucket = (ip: string): string => `auth-ip:${ip}`
-/** Public respondent routes (no key) are budgeted per client address. */
-export const respondentBucket = (ip: string): string => `respondent-ip:${ip}`
-/** Default budget of the public respondent routes per client address and minute. */
-export const RESPONDENT_REQUESTS_PER_MINUTE = 300

@@ -1,11 +1,14 @@
-// The authenticated caller of a request: a key of one workspace with its scopes. Every use case
-// takes the workspace from here, so tenants cannot reach each other's data.
+// The authenticated caller of a request: a key of one tenant, issued for one service, with that
+// service's scopes. Every use case takes the tenant from here, so tenants cannot reach each other's data.
 import { Context } from "effect"
+import type { ServiceName } from "./service.js"
 
 export interface PrincipalShape {
-  readonly workspaceId: string
-  readonly keyId: string
+  /** The tenant's id: a forms workspace, a sharing account. */
+  readonly tenant: string
+  readonly service: ServiceName
   readonly scopes: ReadonlyArray<string>
+  readonly keyId: string
 }
 
 export class Principal extends Context.Service<Principal, PrincipalShape>()("@folio/domain/Principal") {}

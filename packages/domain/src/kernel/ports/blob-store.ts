@@ -1,6 +1,7 @@
-// Port: binary objects (form assets, respondent uploads). Downloads are short-lived signed URLs.
+// Port: binary objects of every service (form assets and respondent uploads today). Downloads are
+// short-lived signed URLs.
 import { type Effect, Context, type Option } from "effect"
-import type { StorageError } from "../kernel/errors.js"
+import type { StorageError } from "../errors.js"
 
 export interface BlobObject {
   readonly bytes: Uint8Array

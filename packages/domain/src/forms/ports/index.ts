@@ -1,0 +1,3 @@
+export * from "./forms.js"
+export * from "./insights.js"
+export * from "./responses.js"

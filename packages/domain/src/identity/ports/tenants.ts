@@ -1,0 +1,27 @@
+// Port: tenants. A forms workspace and a sharing account are one tenant: the owner of every key,
+// form and resource, whose id every repository method of every service takes.
+import { type Effect, Context, type Option } from "effect"
+import type { StorageError } from "../../kernel/errors.js"
+
+export interface TenantRecord {
+  readonly id: string
+  readonly name: string
+  /** Feature flags set for this tenant; each service reads its own and defaults the unset ones. */
+  readonly features: Readonly<Record<string, boolean>>
+  readonly createdAt: Date
+}
+
+export interface TenantRepositoryService {
+  readonly create: (tenant: TenantRecord) => Effect.Effect<void, StorageError>
+  readonly get: (id: string) => Effect.Effect<Option.Option<TenantRecord>, StorageError>
+  readonly list: Effect.Effect<ReadonlyArray<TenantRecord>, StorageError>
+  readonly count: Effect.Effect<number, StorageError>
+  readonly setFeatures: (
+    id: string,
+    features: Readonly<Record<string, boolean>>
+  ) => Effect.Effect<boolean, StorageError>
+}
+
+export class TenantRepository extends Context.Service<TenantRepository, TenantRepositoryService>()(
+  "@folio/domain/TenantRepository"
+) {}

@@ -1,0 +1,107 @@
+// Use cases for tenants and API keys: used by the CLI and the first-start bootstrap. A key's
+// plaintext exists only in the result of `issueApiKey`; storage keeps its hash. Messages still say
+// "workspace", the only tenant the CLI offers until the sharing service names its accounts.
+import { Clock, Effect, Option } from "effect"
+import { Invalid, NotFound, type StorageError } from "../kernel/errors.js"
+import { IdGen } from "../kernel/ports/id-gen.js"
+import { API_KEY_RANDOM_BYTES, formatApiKey, hashApiKey } from "./api-key.js"
+import { type ApiKeyRecord, ApiKeyRepository } from "./ports/api-keys.js"
+import { type TenantRecord, TenantRepository } from "./ports/tenants.js"
+import type { ScopeSet } from "./scopes.js"
+import type { ServiceName } from "./service.js"
+
+export interface IssuedApiKey {
+  readonly record: ApiKeyRecord
+  /** Shown once; never stored. */
+  readonly plaintext: string
+}
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+export const createTenant = (
+  name: string
+): Effect.Effect<TenantRecord, Invalid | StorageError, TenantRepository | IdGen> =>
+  Effect.gen(function* () {
+    const trimmed = name.trim()
+    if (trimmed.length === 0 || trimmed.length > 200) {
+      return yield* new Invalid({
+        message: "workspace name must be 1 to 200 characters",
+        issues: [{ path: ["name"], rule: "length" }]
+      })
+    }
+    const tenant: TenantRecord = {
+      id: yield* IdGen.pipe(Effect.flatMap((ids) => ids.uuidV7)),
+      name: trimmed,
+      features: {},
+      createdAt: yield* now
+    }
+    yield* TenantRepository.pipe(Effect.flatMap((repo) => repo.create(tenant)))
+    return tenant
+  })
+
+/** Issues a key of the tenant for one service, with scopes of that service (already checked). */
+export const issueApiKey = (input: {
+  readonly tenantId: string
+  readonly service: ServiceName
+  readonly name: string
+  readonly scopes: ReadonlyArray<string>
+}): Effect.Effect<IssuedApiKey, NotFound | StorageError, TenantRepository | ApiKeyRepository | IdGen> =>
+  Effect.gen(function* () {
+    const tenants = yield* TenantRepository
+    const keys = yield* ApiKeyRepository
+    const ids = yield* IdGen
+    if (Option.isNone(yield* tenants.get(input.tenantId))) {
+      return yield* new NotFound({ message: "workspace not found" })
+    }
+    const { plaintext, prefix } = formatApiKey(yield* ids.randomBytes(API_KEY_RANDOM_BYTES))
+    const record: ApiKeyRecord = {
+      id: yield* ids.uuidV7,
+      tenantId: input.tenantId,
+      service: input.service,
+      name: input.name,
+      prefix,
+      hash: hashApiKey(plaintext),
+      scopes: input.scopes,
+      createdAt: yield* now,
+      revokedAt: null,
+      lastUsedAt: null
+    }
+    yield* keys.create(record)
+    return { record, plaintext }
+  })
+
+export const revokeApiKey = (
+  tenantId: string,
+  keyId: string
+): Effect.Effect<void, NotFound | StorageError, ApiKeyRepository> =>
+  Effect.gen(function* () {
+    const keys = yield* ApiKeyRepository
+    const revoked = yield* keys.revoke(tenantId, keyId, yield* now)
+    if (!revoked) return yield* new NotFound({ message: "no active key with that id in the workspace" })
+  })
+
+/**
+ * On the first start of an empty database: one tenant and one key holding every scope of the
+ * given service. Returns both when it bootstrapped, nothing when tenants already exist.
+ */
+export const bootstrapIfEmpty = (options: {
+  /** The tenant's name, in the words of the service (a forms "workspace"). */
+  readonly tenantName: string
+  readonly scopeSet: ScopeSet
+}): Effect.Effect<
+  Option.Option<{ readonly tenant: TenantRecord; readonly key: IssuedApiKey }>,
+  Invalid | NotFound | StorageError,
+  TenantRepository | ApiKeyRepository | IdGen
+> =>
+  Effect.gen(function* () {
+    const tenants = yield* TenantRepository
+    if ((yield* tenants.count) > 0) return Option.none()
+    const tenant = yield* createTenant(options.tenantName)
+    const key = yield* issueApiKey({
+      tenantId: tenant.id,
+      service: options.scopeSet.service,
+      name: "bootstrap",
+      scopes: [...options.scopeSet.scopes]
+    })
+    return Option.some({ tenant, key })
+  })

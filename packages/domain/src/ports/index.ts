@@ -1,7 +1,0 @@
-export * from "./blob-store.js"
-export * from "./forms.js"
-export * from "./id-gen.js"
-export * from "./responses.js"
-export * from "./usage.js"
-export * from "./workspaces.js"
-export * from "./insights.js"
