@@ -1,0 +1,14 @@
+// Ajv compiled from a JSON Schema the domain exports, as the quick shape check in front of the
+// domain's accelerated decoders (kernel/validated-decode.ts): generated code, no second schema.
+import { Ajv2020 } from "ajv/dist/2020.js"
+
+/**
+ * True when `input` has the shape the document describes. Formats are left to the domain (its own
+ * checks run again after this one), and the first error ends the check: a refused input goes on to
+ * the strict decoder, which reports every issue.
+ */
+export const jsonSchemaShapeCheck = (document: object): ((input: unknown) => boolean) => {
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false })
+  const validate = ajv.compile(document)
+  return (input) => validate(input) === true
+}
