@@ -25,7 +25,7 @@ export interface CodeSpec {
    * The HttpApi class the envelope of this code is declared with (an OpenAPI component); its
    * `httpApiStatus` annotation is the code's status, written once, where HttpApi reads it too.
    */
-  readonly error: Schema.Top & (abstract new (...args: never) => unknown)
+  readonly error: Schema.Top & { readonly identifier: string } & (abstract new (...args: never) => unknown)
   /** What the code means, for the API's documentation. */
   readonly meaning: string
   /** Sent only by routes that take no key, so never to a keyed caller (REST with a key, MCP). */
