@@ -69,8 +69,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeAjv2020 } from "../support/ajv.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
+import type { Json, OpenApiDocument as Document } from "../support/openapi.js"
 
-type Json = Record<string, unknown>
 type Tag = FormsSurfaceError["_tag"]
 
 const issues = [{ path: ["title"], rule: "maxLength" }]
@@ -134,16 +134,6 @@ const SAMPLES: { readonly [T in Tag]: Extract<FormsSurfaceError, { readonly _tag
   FormClosed: new FormClosed({ reason: "closed_at", closedMessage: "See you next year" }),
   ImageTooLarge: new ImageTooLarge({ maxBytes: 5 * 1024 * 1024 }),
   FileTooLarge: new FileTooLarge({ maxSizeMb: 10 })
-}
-
-interface Operation {
-  readonly operationId: string
-  readonly responses: Record<string, { content?: Record<string, { schema: Json }> }>
-}
-interface Document {
-  readonly info: { description?: string }
-  readonly paths: Record<string, Record<string, Operation>>
-  readonly components: { schemas: Record<string, Json> }
 }
 
 let app: RunningApp

@@ -2,7 +2,7 @@
 // (the current draftRevision, the issues: paths and rules, never the input). The HTTP adapter's error
 // table gives each its code and status; the message here is what a person reads.
 import { Data } from "effect"
-import type { Issue } from "../kernel/errors.js"
+import { type Issue, NamedError, RefusedInput } from "../kernel/errors.js"
 import type { RespondentEstimate } from "./responses/respondent.js"
 
 type Kind = "classic" | "interview"
@@ -10,43 +10,22 @@ type Kind = "classic" | "interview"
 // Not found ---------------------------------------------------------------------------------------
 
 /** No live form with that id in the caller's workspace (another workspace's form reads as absent). */
-export class FormNotFound extends Data.TaggedError("FormNotFound") {
-  override get message() {
-    return "form not found"
-  }
-}
+export class FormNotFound extends NamedError("FormNotFound", "form not found") {}
 
-export class VersionNotFound extends Data.TaggedError("VersionNotFound") {
-  override get message() {
-    return "version not found"
-  }
-}
+export class VersionNotFound extends NamedError("VersionNotFound", "version not found") {}
 
 /** The version a response was pinned to is gone or no longer readable. */
-export class PinnedVersionNotFound extends Data.TaggedError("PinnedVersionNotFound") {
-  override get message() {
-    return "form version not found"
-  }
-}
+export class PinnedVersionNotFound extends NamedError("PinnedVersionNotFound", "form version not found") {}
 
-export class ResponseNotFound extends Data.TaggedError("ResponseNotFound") {
-  override get message() {
-    return "response not found"
-  }
-}
+export class ResponseNotFound extends NamedError("ResponseNotFound", "response not found") {}
 
-export class FileNotFound extends Data.TaggedError("FileNotFound") {
-  override get message() {
-    return "file not found"
-  }
-}
+export class FileNotFound extends NamedError("FileNotFound", "file not found") {}
 
 /** Nothing published (a classic form) at a public slug. */
-export class PublishedFormNotFound extends Data.TaggedError("PublishedFormNotFound") {
-  override get message() {
-    return "no published form at this address"
-  }
-}
+export class PublishedFormNotFound extends NamedError(
+  "PublishedFormNotFound",
+  "no published form at this address"
+) {}
 
 // Invalid input -----------------------------------------------------------------------------------
 
@@ -67,24 +46,18 @@ export class InvalidSettings extends Data.TaggedError("InvalidSettings")<{
   }
 }
 
-export class InvalidSlug extends Data.TaggedError("InvalidSlug") {
-  override get message() {
-    return "slug must be 3 to 64 lowercase letters, digits or single hyphens, not starting or ending with a hyphen"
-  }
-  get issues(): ReadonlyArray<Issue> {
-    return [{ path: ["slug"], rule: "slug" }]
-  }
-}
+export class InvalidSlug extends RefusedInput(
+  "InvalidSlug",
+  "slug must be 3 to 64 lowercase letters, digits or single hyphens, not starting or ending with a hyphen",
+  [{ path: ["slug"], rule: "slug" }]
+) {}
 
 /** A cursor this list did not hand out. */
-export class InvalidListCursor extends Data.TaggedError("InvalidListCursor") {
-  override get message() {
-    return "cursor is not valid for this list"
-  }
-  get issues(): ReadonlyArray<Issue> {
-    return [{ path: ["cursor"], rule: "cursor" }]
-  }
-}
+export class InvalidListCursor extends RefusedInput(
+  "InvalidListCursor",
+  "cursor is not valid for this list",
+  [{ path: ["cursor"], rule: "cursor" }]
+) {}
 
 /** Image keys that do not name an uploaded asset of the form's workspace (rule `assetOwnership`). */
 export class ImageKeysNotOwned extends Data.TaggedError("ImageKeysNotOwned")<{
@@ -96,33 +69,22 @@ export class ImageKeysNotOwned extends Data.TaggedError("ImageKeysNotOwned")<{
 }
 
 /** Over MCP a custom script is never written: an input carrying one is refused. */
-export class CustomScriptNotOverMcp extends Data.TaggedError("CustomScriptNotOverMcp") {
-  override get message() {
-    return "customScript cannot be set or changed over MCP; edit it over REST"
-  }
-  get issues(): ReadonlyArray<Issue> {
-    return [{ path: ["settings", "customScript"], rule: "notOverMcp" }]
-  }
-}
+export class CustomScriptNotOverMcp extends RefusedInput(
+  "CustomScriptNotOverMcp",
+  "customScript cannot be set or changed over MCP; edit it over REST",
+  [{ path: ["settings", "customScript"], rule: "notOverMcp" }]
+) {}
 
 /** An authoring image upload whose leading bytes are not PNG, JPEG, GIF or WebP. */
-export class NotAnImage extends Data.TaggedError("NotAnImage") {
-  override get message() {
-    return "the upload is not a PNG, JPEG, GIF or WebP image"
-  }
-  get issues(): ReadonlyArray<Issue> {
-    return [{ path: ["body"], rule: "imageType" }]
-  }
-}
+export class NotAnImage extends RefusedInput(
+  "NotAnImage",
+  "the upload is not a PNG, JPEG, GIF or WebP image",
+  [{ path: ["body"], rule: "imageType" }]
+) {}
 
-export class AnswersNotAnObject extends Data.TaggedError("AnswersNotAnObject") {
-  override get message() {
-    return "answers must be an object"
-  }
-  get issues(): ReadonlyArray<Issue> {
-    return [{ path: ["answers"], rule: "object" }]
-  }
-}
+export class AnswersNotAnObject extends RefusedInput("AnswersNotAnObject", "answers must be an object", [
+  { path: ["answers"], rule: "object" }
+]) {}
 
 export class InvalidAnswers extends Data.TaggedError("InvalidAnswers")<{
   readonly issues: ReadonlyArray<Issue>
@@ -144,34 +106,21 @@ export class NotAnUploadBlock extends Data.TaggedError("NotAnUploadBlock")<{
   }
 }
 
-export class EmptyUpload extends Data.TaggedError("EmptyUpload") {
-  override get message() {
-    return "the upload is empty"
-  }
-  get issues(): ReadonlyArray<Issue> {
-    return [{ path: ["body"], rule: "empty" }]
-  }
-}
+export class EmptyUpload extends RefusedInput("EmptyUpload", "the upload is empty", [
+  { path: ["body"], rule: "empty" }
+]) {}
 
 /** The sniffed type of a respondent upload is not among the block's accepted types. */
-export class FileTypeNotAccepted extends Data.TaggedError("FileTypeNotAccepted") {
-  override get message() {
-    return "this question does not accept files of this type"
-  }
-  get issues(): ReadonlyArray<Issue> {
-    return [{ path: ["body"], rule: "fileType" }]
-  }
-}
+export class FileTypeNotAccepted extends RefusedInput(
+  "FileTypeNotAccepted",
+  "this question does not accept files of this type",
+  [{ path: ["body"], rule: "fileType" }]
+) {}
 
 /** A block's uploads (its maxFiles plus room for replacements) are all used. */
-export class TooManyUploads extends Data.TaggedError("TooManyUploads") {
-  override get message() {
-    return "too many uploads for this question"
-  }
-  get issues(): ReadonlyArray<Issue> {
-    return [{ path: ["blockId"], rule: "maxUploads" }]
-  }
-}
+export class TooManyUploads extends RefusedInput("TooManyUploads", "too many uploads for this question", [
+  { path: ["blockId"], rule: "maxUploads" }
+]) {}
 
 /** A report cohort that ends before it starts (`order`) or spans more than 366 days (`maxRange`). */
 export class InvalidCohort extends Data.TaggedError("InvalidCohort")<{
@@ -213,18 +162,16 @@ export class SlugInUse extends Data.TaggedError("SlugInUse")<{ readonly slug: st
 }
 
 /** Every random slug drawn for a new form was taken. */
-export class SlugAllocationFailed extends Data.TaggedError("SlugAllocationFailed") {
-  override get message() {
-    return "could not allocate a unique slug; try again"
-  }
-}
+export class SlugAllocationFailed extends NamedError(
+  "SlugAllocationFailed",
+  "could not allocate a unique slug; try again"
+) {}
 
 /** A write kept losing races to other writers of the same form. */
-export class FormChangedConcurrently extends Data.TaggedError("FormChangedConcurrently") {
-  override get message() {
-    return "the form is being changed concurrently; re-read it and re-apply your change"
-  }
-}
+export class FormChangedConcurrently extends NamedError(
+  "FormChangedConcurrently",
+  "the form is being changed concurrently; re-read it and re-apply your change"
+) {}
 
 /** A soft_block form: this browser already responded and did not confirm answering again. */
 export class RepeatResponse extends Data.TaggedError("RepeatResponse")<{
@@ -235,25 +182,22 @@ export class RepeatResponse extends Data.TaggedError("RepeatResponse")<{
   }
 }
 
-export class ResponseNotEditable extends Data.TaggedError("ResponseNotEditable") {
-  override get message() {
-    return "this response is complete and the form does not allow editing it"
-  }
-}
+export class ResponseNotEditable extends NamedError(
+  "ResponseNotEditable",
+  "this response is complete and the form does not allow editing it"
+) {}
 
 /** A save or completion lost to a completion by another request. */
-export class ResponseCompletedMeanwhile extends Data.TaggedError("ResponseCompletedMeanwhile") {
-  override get message() {
-    return "this response was completed by another request while this one was writing"
-  }
-}
+export class ResponseCompletedMeanwhile extends NamedError(
+  "ResponseCompletedMeanwhile",
+  "this response was completed by another request while this one was writing"
+) {}
 
 /** A write kept losing to other writes of the same response, or an edit of a completed one lost. */
-export class ResponseChangedMeanwhile extends Data.TaggedError("ResponseChangedMeanwhile") {
-  override get message() {
-    return "this response changed while this request was writing it; read it and try again"
-  }
-}
+export class ResponseChangedMeanwhile extends NamedError(
+  "ResponseChangedMeanwhile",
+  "this response changed while this request was writing it; read it and try again"
+) {}
 
 // Refused by the workspace's capabilities or the form's state -------------------------------------
 
@@ -294,11 +238,10 @@ export class NothingToPublish extends Data.TaggedError("NothingToPublish")<{ rea
 }
 
 /** A copy of a form whose stored draft no longer decodes. */
-export class UnreadableSourceDraft extends Data.TaggedError("UnreadableSourceDraft") {
-  override get message() {
-    return "the source form's draft cannot be read, so it cannot be copied"
-  }
-}
+export class UnreadableSourceDraft extends NamedError(
+  "UnreadableSourceDraft",
+  "the source form's draft cannot be read, so it cannot be copied"
+) {}
 
 /** A read that exists for the other kind of form (summaries and insights: classic; analytics: interview). */
 export class WrongFormKind extends Data.TaggedError("WrongFormKind")<{
@@ -316,18 +259,16 @@ const WRONG_KIND_MESSAGES = {
 } as const
 
 /** Reading partial responses needs the partial-submissions feature of the workspace. */
-export class PartialSubmissionsDisabled extends Data.TaggedError("PartialSubmissionsDisabled") {
-  override get message() {
-    return "partial submissions are not enabled for this workspace"
-  }
-}
+export class PartialSubmissionsDisabled extends NamedError(
+  "PartialSubmissionsDisabled",
+  "partial submissions are not enabled for this workspace"
+) {}
 
 /** A respondent's token does not match the response it names. */
-export class ResponseTokenMismatch extends Data.TaggedError("ResponseTokenMismatch") {
-  override get message() {
-    return "this response belongs to another respondent"
-  }
-}
+export class ResponseTokenMismatch extends NamedError(
+  "ResponseTokenMismatch",
+  "this response belongs to another respondent"
+) {}
 
 /** The form is not taking responses; `closedMessage` is the author's, when set. */
 export class FormClosed extends Data.TaggedError("FormClosed")<{

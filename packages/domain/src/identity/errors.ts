@@ -2,17 +2,14 @@
 // happened. The failures of a keyed request (bad key, budget, scope) are the kernel's: every service
 // answers them. Messages still say "workspace", the only tenant the CLI offers so far.
 import { Data } from "effect"
-import type { Issue } from "../kernel/errors.js"
+import { type Issue, NamedError, RefusedInput } from "../kernel/errors.js"
 
 /** A tenant's name must be 1 to 200 characters once trimmed. */
-export class InvalidTenantName extends Data.TaggedError("InvalidTenantName") {
-  override get message() {
-    return "workspace name must be 1 to 200 characters"
-  }
-  get issues(): ReadonlyArray<Issue> {
-    return [{ path: ["name"], rule: "length" }]
-  }
-}
+export class InvalidTenantName extends RefusedInput(
+  "InvalidTenantName",
+  "workspace name must be 1 to 200 characters",
+  [{ path: ["name"], rule: "length" }]
+) {}
 
 /** A scope list that is empty or names a scope the key's service does not have. */
 export class InvalidScopeList extends Data.TaggedError("InvalidScopeList")<{
@@ -25,14 +22,9 @@ export class InvalidScopeList extends Data.TaggedError("InvalidScopeList")<{
 }
 
 /** No tenant with that id (a forms workspace, a sharing account). */
-export class TenantNotFound extends Data.TaggedError("TenantNotFound") {
-  override get message() {
-    return "workspace not found"
-  }
-}
+export class TenantNotFound extends NamedError("TenantNotFound", "workspace not found") {}
 
-export class ApiKeyNotFound extends Data.TaggedError("ApiKeyNotFound") {
-  override get message() {
-    return "no active key with that id in the workspace"
-  }
-}
+export class ApiKeyNotFound extends NamedError(
+  "ApiKeyNotFound",
+  "no active key with that id in the workspace"
+) {}

@@ -1,7 +1,7 @@
 // What every bounded context shares about failure: the value-free Issue, the storage failure, and the
 // three failures of a keyed request (bad key, over budget, missing scope). Each service names its own
 // errors in its errors.ts; codes and statuses belong to the adapters' error tables, not here.
-import { Data, Schema } from "effect"
+import { type Cause, Data, Schema } from "effect"
 
 /**
  * One value-free validation issue: where it is and which rule it broke, never the input itself;
@@ -16,6 +16,34 @@ export const Issue = Schema.Struct({
   )
 })
 export type Issue = typeof Issue.Type
+
+/** An error class whose instances are tagged `Tag` and carry `Facts`. */
+export type TaggedErrorClass<Tag extends string, Facts = {}> = new () => Cause.YieldableError & {
+  readonly _tag: Tag
+} & Readonly<Facts>
+
+/**
+ * The base of a failure whose name says it all, with a fixed message:
+ * `class FormNotFound extends NamedError("FormNotFound", "form not found") {}`.
+ */
+export const NamedError = <const Tag extends string>(tag: Tag, message: string): TaggedErrorClass<Tag> =>
+  class extends Data.TaggedError(tag) {
+    override get message() {
+      return message
+    }
+  }
+
+/** The base of a refused input whose name says it all: a fixed message and fixed value-free issues. */
+export const RefusedInput = <const Tag extends string>(
+  tag: Tag,
+  message: string,
+  issues: ReadonlyArray<Issue>
+): TaggedErrorClass<Tag, { readonly issues: ReadonlyArray<Issue> }> =>
+  class extends NamedError(tag, message) {
+    get issues(): ReadonlyArray<Issue> {
+      return issues
+    }
+  }
 
 /** The presented API key is missing, malformed, unknown or revoked. */
 export class Unauthorized extends Data.TaggedError("Unauthorized")<{ readonly message: string }> {}
