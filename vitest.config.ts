@@ -6,7 +6,11 @@ const root = fileURLToPath(new URL(".", import.meta.url))
 
 export default defineConfig({
   resolve: {
-    alias: [{ find: /^@folio\/([a-z-]+)$/, replacement: `${root}packages/$1/src/index.ts` }]
+    alias: [
+      { find: /^@folio\/([a-z-]+)$/, replacement: `${root}packages/$1/src/index.ts` },
+      // A package's subpath entry (`@folio/adapters-http/shared`) is its folder's index.
+      { find: /^@folio\/([a-z-]+)\/([a-z-]+)$/, replacement: `${root}packages/$1/src/$2/index.ts` }
+    ]
   },
   test: {
     include: ["test/**/*.test.ts"],

@@ -98,6 +98,25 @@ describe("dependency rule", () => {
     expect(checkImport(root, "adapters-http", { file, specifier: "@folio/domain" })).toBeUndefined()
   })
 
+  it("lets adapters-mcp import the HTTP layer's shared entry, and nothing else of adapters-http", () => {
+    const file = `${root}packages/adapters-mcp/src/x.ts`
+    const check = (specifier: string) => checkImport(root, "adapters-mcp", { file, specifier })
+    expect(check("@folio/adapters-http/shared")).toBeUndefined()
+    for (const specifier of [
+      "@folio/adapters-http",
+      "@folio/adapters-http/forms",
+      "@folio/adapters-http/shared/request-guard.js",
+      "../../adapters-http/src/shared/index.js",
+      "@folio/adapters-storage"
+    ])
+      expect(check(specifier), specifier).toBeDefined()
+    // The shared entry is MCP's alone: no other adapter reaches into adapters-http through it.
+    const storage = `${root}packages/adapters-storage/src/x.ts`
+    expect(
+      checkImport(root, "adapters-storage", { file: storage, specifier: "@folio/adapters-http/shared" })
+    ).toBeDefined()
+  })
+
   it("lets the app import every package", () => {
     const file = `${root}packages/app/src/x.ts`
     expect(checkImport(root, "app", { file, specifier: "@folio/adapters-storage" })).toBeUndefined()

@@ -31,6 +31,8 @@ export const DOMAIN_CONTEXTS: Readonly<Record<string, ReadonlyArray<string>>> = 
   sharing: ["kernel", "identity"]
 }
 const ADAPTERS: ReadonlyArray<PackageName> = ["adapters-storage", "adapters-http", "adapters-mcp"]
+/** The one entry of another adapter an adapter may import: MCP is served over the HTTP layer's shared part. */
+const SHARED_ENTRIES: Partial<Record<PackageName, string>> = { "adapters-mcp": "@folio/adapters-http/shared" }
 
 export const importsOf = (source: string): ReadonlyArray<string> =>
   ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName)
@@ -83,6 +85,7 @@ export const checkImport = (root: string, pkg: PackageName, edge: ImportEdge): V
       : { ...edge, rule: "domain imports only effect and small pure libraries" }
   }
   if (ADAPTERS.includes(pkg)) {
+    if (specifier === SHARED_ENTRIES[pkg]) return undefined
     const other = ADAPTERS.find(
       (a) => a !== pkg && (specifier === `@folio/${a}` || specifier.startsWith(`@folio/${a}/`))
     )

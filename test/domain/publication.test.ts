@@ -75,7 +75,9 @@ describe("publication state machine", () => {
                 now
               )
               if (cmd.stale) {
-                expect(Result.isFailure(r) && r.failure._tag === "Conflict" && r.failure.details).toEqual({
+                // The conflict names the current revision, so the caller can re-read and re-apply.
+                expect(Result.isFailure(r) && r.failure).toMatchObject({
+                  _tag: "DraftRevisionConflict",
                   draftRevision: before.draftRevision
                 })
               } else {
@@ -93,7 +95,8 @@ describe("publication state machine", () => {
                 now
               )
               if (cmd.stale) {
-                expect(Result.isFailure(r) && r.failure._tag === "Conflict" && r.failure.details).toEqual({
+                expect(Result.isFailure(r) && r.failure).toMatchObject({
+                  _tag: "SettingsSignatureConflict",
                   settingsSignature: before.settingsSignature
                 })
               } else {
@@ -111,8 +114,9 @@ describe("publication state machine", () => {
               const empty =
                 toFormView(form).draftDefinition !== null &&
                 !JSON.stringify(form.draftDefinition).includes("short_text")
-              if (cmd.stale) expect(Result.isFailure(r) && r.failure._tag).toBe("Conflict")
-              else if (empty) expect(Result.isFailure(r) && r.failure._tag).toBe("Unprocessable")
+              // A stale token is judged before the content: the revision conflict wins.
+              if (cmd.stale) expect(Result.isFailure(r) && r.failure._tag).toBe("DraftRevisionConflict")
+              else if (empty) expect(Result.isFailure(r) && r.failure._tag).toBe("NothingToPublish")
               else {
                 const { form: next, version } = Result.getOrThrow(r)
                 versions.push(version)
@@ -126,7 +130,7 @@ describe("publication state machine", () => {
             }
             case "unpublish": {
               const r = unpublish(form, { expectedDraftRevision: token(cmd.stale) }, now)
-              if (cmd.stale) expect(Result.isFailure(r) && r.failure._tag).toBe("Conflict")
+              if (cmd.stale) expect(Result.isFailure(r) && r.failure._tag).toBe("DraftRevisionConflict")
               else {
                 form = Result.getOrThrow(r)
                 expect(form.status).toBe("draft")
@@ -164,7 +168,7 @@ describe("publication state machine", () => {
     ).toBe(true)
     const interview = newForm("interview")
     const r = publish(interview, { expectedDraftRevision: 1 }, { now: at(1), versionId: "v" })
-    expect(Result.isFailure(r) && r.failure._tag).toBe("Unprocessable")
+    expect(Result.isFailure(r) && r.failure).toMatchObject({ _tag: "NothingToPublish", kind: "interview" })
     const withGoal = Result.getOrThrow(
       replaceDefinition(
         interview,
@@ -216,20 +220,26 @@ describe("capabilities and gates", () => {
     expect(c.formKinds.classic).toBe(true)
   })
 
-  it("rejects disabled kinds, features and render modes with unprocessable", () => {
+  it("rejects disabled kinds, features and render modes, each naming what is disabled", () => {
     const kind = createForm(
       { id: "f", workspaceId: "w", slug: "abc", kind: "interview", title: "T" },
       restricted,
       at(0)
     )
-    expect(Result.isFailure(kind) && kind.failure._tag).toBe("Unprocessable")
+    expect(Result.isFailure(kind) && kind.failure).toMatchObject({
+      _tag: "FormKindDisabled",
+      kind: "interview"
+    })
     const upload = { schemaVersion: 1, blocks: [{ id: blk(1), type: "file_upload", label: "CV" }] }
     const feature = createForm(
       { id: "f", workspaceId: "w", slug: "abc", kind: "classic", title: "T", definition: upload },
       restricted,
       at(0)
     )
-    expect(Result.isFailure(feature) && feature.failure._tag).toBe("Unprocessable")
+    expect(Result.isFailure(feature) && feature.failure).toMatchObject({
+      _tag: "FeaturesDisabled",
+      features: ["file_upload"]
+    })
     const mode = createForm(
       {
         id: "f",
@@ -242,7 +252,10 @@ describe("capabilities and gates", () => {
       restricted,
       at(0)
     )
-    expect(Result.isFailure(mode) && mode.failure._tag).toBe("Unprocessable")
+    expect(Result.isFailure(mode) && mode.failure).toMatchObject({
+      _tag: "RenderModeDisabled",
+      mode: "document"
+    })
     const source = Result.getOrThrow(
       createForm(
         { id: "s", workspaceId: "w", slug: "src", kind: "classic", title: "T", definition: upload },
@@ -251,7 +264,7 @@ describe("capabilities and gates", () => {
       )
     )
     const copy = duplicateForm(source, { id: "c", slug: "copy" }, restricted, at(1))
-    expect(Result.isFailure(copy) && copy.failure._tag).toBe("Unprocessable")
+    expect(Result.isFailure(copy) && copy.failure._tag).toBe("FeaturesDisabled")
     expect(Result.getOrThrow(duplicateForm(source, { id: "c", slug: "copy" }, caps, at(1)))).toMatchObject({
       status: "draft",
       draftRevision: 1,

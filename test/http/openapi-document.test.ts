@@ -7,19 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeAjv2020 } from "../support/ajv.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
-
-type Json = Record<string, unknown>
-interface Operation {
-  readonly operationId: string
-  readonly requestBody?: { required?: boolean; content: Record<string, { schema: Json }> }
-  readonly responses: Record<string, { description: string; content?: Record<string, { schema: Json }> }>
-  readonly security?: ReadonlyArray<unknown>
-}
-interface Document {
-  readonly info: { description?: string }
-  readonly paths: Record<string, Record<string, Operation>>
-  readonly components: { schemas: Record<string, Json> }
-}
+import type { Json, OpenApiDocument as Document } from "../support/openapi.js"
 
 let app: RunningApp
 let doc: Document

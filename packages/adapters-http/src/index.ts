@@ -1,28 +1,29 @@
-// @folio/adapters-http: the HTTP surface. `FormsHttpLive` registers the forms API, the envelope
-// middleware, health, OpenAPI and download routes on the HttpRouter; serve it with `HttpRouter.serve`.
+// @folio/adapters-http: the HTTP surface. `FormsHttpLive` registers the forms API, its request guard,
+// health, OpenAPI and download routes on the HttpRouter; serve it with `HttpRouter.serve`. What every
+// service shares is the `@folio/adapters-http/shared` entry; `FormsErrors` is the forms error table.
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ApiErrorsLive, FormsApi } from "./api.js"
-import { AuthenticationLive } from "./auth.js"
 import { BlobDownloadRoute } from "./blobs/index.js"
-import { FormsLive } from "./forms/Http.js"
+import { ApiErrorsLive, FormsApi } from "./forms/Api.js"
+import { AuthenticationLive } from "./forms/auth.js"
+import { FormsLive } from "./forms/authoring/Http.js"
+import { MetaLive } from "./forms/meta/Http.js"
+import { OpenApiRoute } from "./forms/openapi.js"
+import { FormsRequestGuardLive } from "./forms/request-guard.js"
+import { RespondentLive } from "./forms/respondent/Http.js"
+import { RespondentRateLimitLive } from "./forms/respondent/rate-limit.js"
 import { HealthRoutes } from "./health/routes.js"
-import { MetaLive } from "./meta/Http.js"
-import { EnvelopeMiddlewareLive } from "./middleware.js"
-import { OpenApiRoute } from "./openapi.js"
-import { RespondentLive } from "./respondent/Http.js"
-import { RespondentRateLimitLive } from "./respondent/rate-limit.js"
 
-export * from "./api.js"
-export * from "./auth.js"
+export { RateLimitPolicy } from "@folio/domain"
 export * from "./blobs/index.js"
-export * from "./errors.js"
+export * from "./forms/Api.js"
+export * from "./forms/auth.js"
+export * from "./forms/errors.js"
+export * from "./forms/openapi.js"
 export * from "./health/routes.js"
-export * from "./middleware.js"
-export * from "./openapi.js"
 export * from "./public-origin.js"
 export * from "./streaming.js"
-export { RespondentRateLimitPolicy } from "./respondent/rate-limit.js"
+export { RespondentRateLimitPolicy } from "./forms/respondent/rate-limit.js"
 
 export const FormsApiLive = HttpApiBuilder.layer(FormsApi).pipe(
   Layer.provide([MetaLive, FormsLive, RespondentLive]),
@@ -31,7 +32,7 @@ export const FormsApiLive = HttpApiBuilder.layer(FormsApi).pipe(
 
 export const FormsHttpLive = Layer.mergeAll(
   FormsApiLive,
-  EnvelopeMiddlewareLive,
+  FormsRequestGuardLive,
   HealthRoutes,
   OpenApiRoute,
   BlobDownloadRoute

@@ -1,15 +1,28 @@
 // The forms MCP endpoint: stateless Streamable HTTP at /forms/mcp. Every request is authenticated
-// with the same keys, budgets and usage counting as REST (the domain's `authenticate`); then only
-// POST is accepted, a sent Origin must equal PUBLIC_ORIGIN, batches are refused, and the process's
-// one SDK Server answers the JSON-RPC message in JSON through a multiplexing transport that carries
-// the caller with it (no sessions, no SSE, no resume; see exchange.ts). Tools run the domain's use
-// cases with the key's Principal.
+// by the HTTP layer's shared authenticator (the same keys, budgets, budget headers and usage counting
+// as REST); then only POST is accepted, a sent Origin must equal PUBLIC_ORIGIN, batches are refused,
+// and the process's one SDK Server answers the JSON-RPC message in JSON through a multiplexing
+// transport that carries the caller with it (no sessions, no SSE, no resume; see exchange.ts). Tools
+// run the domain's use cases with the key's Principal; every failure speaks the forms error table,
+// which the app hands in (this package may import only the HTTP layer's shared entry).
+import {
+  type AuthenticationError,
+  type ErrorAnswers,
+  type Failure,
+  makeRequestAuthenticator,
+  RequestInvalid,
+  type RequestError,
+  RequestRefused,
+  RequestTooLarge,
+  scopeFailure,
+  serverFault
+} from "@folio/adapters-http/shared"
 import {
   STRICT_ALL,
   type ApiKeyRepository,
-  makeAuthenticate,
   type BlobStore,
   type FormRepository,
+  type InsufficientScope,
   type IdGen,
   type InsightExtractor,
   type InsightPolicy,
@@ -18,16 +31,13 @@ import {
   type TenantRepository,
   type Capabilities,
   currentCapabilities,
-  errorBody,
   fileDownloadRoute,
-  isDomainError,
   issuesOf,
   MAX_REQUEST_BODY_BYTES,
   missingScopes,
   Principal,
   type PrincipalShape,
-  rateLimitHeaders,
-  UsageBatcher,
+  type UsageBatcher,
   unsafeTextIssues
 } from "@folio/domain"
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js"
@@ -40,10 +50,10 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Context, Effect, Option, Result, Schema } from "effect"
+import { Cause, Context, Effect, Result, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ExchangeMultiplexer, exchange } from "./exchange.js"
-import { errorResult, inputJsonSchema, outputJsonSchema, type ToolError } from "./schemas.js"
+import { errorResult, inputJsonSchema, outputJsonSchema, type ToolError, toolErrorSchema } from "./schemas.js"
 import { TOOLS, type ToolSpec } from "./tools.js"
 
 export const FORMS_MCP_PATH = "/forms/mcp"
@@ -51,6 +61,7 @@ export const CONTEXT_RESOURCE_URI = "svc://workspace/context"
 
 /** The ports the tools and authentication use. */
 type McpServices =
+  | UsageBatcher
   | ApiKeyRepository
   | BlobStore
   | FormRepository
@@ -67,8 +78,11 @@ export class McpSettings extends Context.Service<
   { readonly publicOrigin: string; readonly serverVersion: string }
 >()("@folio/adapters-mcp/McpSettings") {}
 
-const envelope = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  HttpServerResponse.jsonUnsafe({ ok: false, error: { code, message } }, { status, headers })
+/** What the endpoint raises of its own; the service's error table must have a row for each. */
+export type McpError = AuthenticationError | InsufficientScope | RequestError
+
+/** The service's error table, as the endpoint uses it. */
+export type McpErrors = ErrorAnswers<McpError>
 
 const jsonRpcError = (status: number, code: number, message: string) =>
   HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", error: { code, message }, id: null }, { status })
@@ -79,13 +93,22 @@ type AnyTool = ToolSpec<any, any, any, any>
 const visibleTools = (principal: PrincipalShape): ReadonlyArray<AnyTool> =>
   (TOOLS as ReadonlyArray<AnyTool>).filter((t) => missingScopes(principal, t.scopes).length === 0)
 
-/** A domain failure as the tool error shape, with the REST codes and value-free details. */
-const toToolError = (e: unknown): Effect.Effect<ToolError> =>
-  isDomainError(e) && e._tag !== "StorageError"
-    ? Effect.succeed({ error: errorBody(e) } as ToolError)
-    : Effect.as(Effect.logError("mcp tool failure", e), {
-        error: { code: "internal", message: "internal server error" }
-      })
+/** A failure as a tool error: the code, message and value-free details REST sends for it. */
+const toolErrorOf = (failure: Failure): ToolError => ({
+  error: {
+    code: failure.code,
+    message: failure.message,
+    ...(failure.details === undefined ? {} : { details: failure.details })
+  }
+})
+
+/** Any failure of a tool: through the error table; what it has no row for is a server fault. */
+const toToolError = (errors: McpErrors, e: unknown): Effect.Effect<ToolError> => {
+  const failure = errors.lookup(e) ?? errors.failureOf(serverFault())
+  return failure.status >= 500
+    ? Effect.as(Effect.logError("mcp tool failure", e), toolErrorOf(failure))
+    : Effect.succeed(toolErrorOf(failure))
+}
 
 /**
  * Each tool's strict input decoder and output encoder, built once rather than on every call. Both
@@ -120,29 +143,22 @@ const codecsOf = (tool: AnyTool) => {
  * Strict decoding of tool input: text no store can keep (NUL, lone surrogates) and unknown keys and
  * bad values become value-free issues, through the same kernel functions as REST.
  */
-const decodeInput = (tool: AnyTool, args: unknown): Result.Result<unknown, ToolError> => {
+const decodeInput = (tool: AnyTool, args: unknown): Result.Result<unknown, RequestInvalid> => {
   const unsafe = unsafeTextIssues(args ?? {})
   if (unsafe.length > 0)
-    return Result.fail({
-      error: {
-        code: "invalid",
-        message: `${tool.name} input holds text that cannot be stored`,
-        details: { issues: unsafe }
-      }
-    })
-  return Result.mapError(codecsOf(tool).decode(args ?? {}), (error): ToolError => {
+    return Result.fail(
+      new RequestInvalid({ message: `${tool.name} input holds text that cannot be stored`, issues: unsafe })
+    )
+  return Result.mapError(codecsOf(tool).decode(args ?? {}), (error) => {
     const issues = issuesOf(error)
     const unknown = issues.filter((i) => i.rule === "unknownKey").map((i) => i.path.join("."))
-    return {
-      error: {
-        code: "invalid",
-        message:
-          unknown.length > 0
-            ? `unknown key${unknown.length > 1 ? "s" : ""} in ${tool.name} input: ${unknown.join(", ")}`
-            : `${tool.name} input failed validation`,
-        details: { issues }
-      }
-    }
+    return new RequestInvalid({
+      message:
+        unknown.length > 0
+          ? `unknown key${unknown.length > 1 ? "s" : ""} in ${tool.name} input: ${unknown.join(", ")}`
+          : `${tool.name} input failed validation`,
+      issues
+    })
   })
 }
 
@@ -187,9 +203,12 @@ const callerOf = (extra: { readonly authInfo?: AuthInfo | undefined }): Caller =
 
 /** The process's one MCP server: each handler acts for the caller its exchange carries. */
 const makeServer = (
+  errors: McpErrors,
   version: string,
   fileUrl: (file: { readonly formId: string; readonly id: string }) => string
 ) => {
+  const toolError = toolErrorSchema(errors.keyedCodes)
+  const failed = (e: McpError) => errorResult(toolErrorOf(errors.failureOf(e)))
   const server = new Server(
     { name: "folio-forms", version },
     {
@@ -208,7 +227,7 @@ const makeServer = (
         title: t.title,
         description: t.description,
         inputSchema: inputJsonSchema(t.input),
-        outputSchema: outputJsonSchema(t.output)
+        outputSchema: outputJsonSchema(t.output, toolError)
       }
     ])
   )
@@ -219,36 +238,21 @@ const makeServer = (
     const { principal, run } = callerOf(handlerExtra)
     const tool = (TOOLS as ReadonlyArray<AnyTool>).find((t) => t.name === request.params.name)
     if (tool === undefined) throw rpcFailure(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
-    const missing = missingScopes(principal, tool.scopes)
-    if (missing.length > 0) {
-      return errorResult({
-        error: {
-          code: "forbidden",
-          message: `this API key lacks the scope ${missing.join(", ")}`,
-          details: { requiredScopes: tool.scopes }
-        }
-      })
-    }
+    const lacking = scopeFailure(principal, tool.scopes)
+    if (lacking !== undefined) return failed(lacking)
     const input = decodeInput(tool, request.params.arguments)
-    if (Result.isFailure(input)) return errorResult(input.failure)
+    if (Result.isFailure(input)) return failed(input.failure)
     const extra = tool.extraScopes?.(input.success) ?? []
-    const extraMissing = missingScopes(principal, extra)
-    if (extraMissing.length > 0) {
-      return errorResult({
-        error: {
-          code: "forbidden",
-          message: `this API key lacks the scope ${extraMissing.join(", ")}`,
-          details: { requiredScopes: [...new Set([...tool.scopes, ...extra])] }
-        }
-      })
-    }
+    const lackingExtra =
+      extra.length === 0 ? undefined : scopeFailure(principal, [...new Set([...tool.scopes, ...extra])])
+    if (lackingExtra !== undefined) return failed(lackingExtra)
     const outcome = await run(
       Effect.flatMap(tool.run(input.success, { fileUrl }), (value) =>
         codecsOf(tool).encode(value)
       ) as Effect.Effect<unknown, unknown, never>
     )
     if (Result.isFailure(outcome))
-      return errorResult(Result.getOrThrow(await run(toToolError(outcome.failure))))
+      return errorResult(Result.getOrThrow(await run(toToolError(errors, outcome.failure))))
     return {
       content: [{ type: "text" as const, text: JSON.stringify(outcome.success) }],
       structuredContent: outcome.success as Record<string, unknown>
@@ -287,93 +291,89 @@ const makeServer = (
   return server
 }
 
-/** The route: one handler for every method, so non-POST is answered 405 after authentication. */
-export const FormsMcpRoute = HttpRouter.use((router) =>
-  Effect.gen(function* () {
-    const settings = yield* McpSettings
-    const batcher = yield* UsageBatcher
-    const context = yield* Effect.context<McpServices>()
-    const authenticate = yield* makeAuthenticate("forms")
-    const mux = new ExchangeMultiplexer()
-    yield* Effect.promise(() =>
-      makeServer(settings.serverVersion, fileDownloadRoute(settings.publicOrigin)).connect(mux)
-    )
+/**
+ * The route: one handler for every method, so non-POST is answered 405 after authentication. Its
+ * failures speak `errors`, the service's error table (the forms one, handed in by the app).
+ */
+export const formsMcpRoute = (errors: McpErrors) =>
+  HttpRouter.use((router) =>
+    Effect.gen(function* () {
+      const settings = yield* McpSettings
+      const context = yield* Effect.context<McpServices>()
+      const authenticate = yield* makeRequestAuthenticator("forms")
+      const mux = new ExchangeMultiplexer()
+      yield* Effect.promise(() =>
+        makeServer(errors, settings.serverVersion, fileDownloadRoute(settings.publicOrigin)).connect(mux)
+      )
 
-    const handle = Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const ip = Option.getOrElse(request.remoteAddress, () => "unknown")
-      const header = request.headers.authorization ?? ""
-      const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? ""
-      const auth = yield* Effect.result(authenticate(token, ip))
-      if (Result.isFailure(auth)) {
-        const e = auth.failure
-        if (e._tag === "Unauthorized") return envelope(401, "unauthorized", e.message)
-        if (e._tag === "RateLimited")
-          return envelope(429, "rate_limited", e.message, { "retry-after": String(e.retryAfterSeconds) })
-        yield* Effect.logError("mcp authentication storage failure", e)
-        return envelope(500, "internal", "internal error")
-      }
-      const { principal, decision } = auth.success
-      const answer = yield* Effect.gen(function* () {
-        if (!decision.allowed) {
-          // Retry-After comes with the budget headers below.
-          return envelope(429, "rate_limited", "rate limit exceeded for this API key")
-        }
-        if (request.method !== "POST") {
-          return envelope(405, "invalid", "the MCP endpoint accepts POST only", { allow: "POST" })
-        }
-        const origin = request.headers.origin
-        if (origin !== undefined && origin !== settings.publicOrigin) {
-          return envelope(403, "forbidden", "Origin does not match this deployment")
-        }
-        const text = yield* Effect.result(request.text)
-        if (Result.isFailure(text)) {
-          return envelope(413, "payload_too_large", `request body exceeds ${MAX_REQUEST_BODY_BYTES} bytes`)
-        }
-        let body: unknown
-        try {
-          body = JSON.parse(text.success)
-        } catch {
-          return jsonRpcError(400, ErrorCode.ParseError, "request body is not valid JSON")
-        }
-        if (Array.isArray(body)) {
-          return jsonRpcError(
-            400,
-            ErrorCode.InvalidRequest,
-            "JSON-RPC batches are not supported; send one message per request"
-          )
-        }
-        const caller: Caller = {
-          principal,
-          run: <A, E>(effect: Effect.Effect<A, E, never>) =>
-            Effect.runPromiseWith(context)(Effect.result(Effect.provideService(effect, Principal, principal)))
-        }
-        const authInfo: AuthInfo = {
-          token: "redacted",
-          clientId: principal.keyId,
-          scopes: [...principal.scopes],
-          extra: { [CALLER]: caller }
-        }
-        const exchanged = yield* Effect.tryPromise(() => exchange(request.headers, body, mux, authInfo))
-        return exchanged.body === undefined
-          ? HttpServerResponse.empty({ status: exchanged.status })
-          : HttpServerResponse.jsonUnsafe(exchanged.body, { status: exchanged.status })
-      }).pipe(
-        Effect.catchCause((cause) =>
-          Effect.as(
-            Effect.logError("mcp request failed", Cause.pretty(cause)),
-            envelope(500, "internal", "internal error")
+      const answer = (request: HttpServerRequest.HttpServerRequest, principal: PrincipalShape) =>
+        Effect.gen(function* () {
+          if (request.method !== "POST") {
+            return yield* errors.respond(
+              new RequestInvalid({ message: "the MCP endpoint accepts POST only" }),
+              {
+                status: 405,
+                headers: { allow: "POST" }
+              }
+            )
+          }
+          const origin = request.headers.origin
+          if (origin !== undefined && origin !== settings.publicOrigin) {
+            return yield* errors.respond(
+              new RequestRefused({ message: "Origin does not match this deployment" })
+            )
+          }
+          const text = yield* Effect.result(request.text)
+          if (Result.isFailure(text)) {
+            return yield* errors.respond(
+              new RequestTooLarge({ message: `request body exceeds ${MAX_REQUEST_BODY_BYTES} bytes` })
+            )
+          }
+          let body: unknown
+          try {
+            body = JSON.parse(text.success)
+          } catch {
+            return jsonRpcError(400, ErrorCode.ParseError, "request body is not valid JSON")
+          }
+          if (Array.isArray(body)) {
+            return jsonRpcError(
+              400,
+              ErrorCode.InvalidRequest,
+              "JSON-RPC batches are not supported; send one message per request"
+            )
+          }
+          const caller: Caller = {
+            principal,
+            run: <A, E>(effect: Effect.Effect<A, E, never>) =>
+              Effect.runPromiseWith(context)(
+                Effect.result(Effect.provideService(effect, Principal, principal))
+              )
+          }
+          const authInfo: AuthInfo = {
+            token: "redacted",
+            clientId: principal.keyId,
+            scopes: [...principal.scopes],
+            extra: { [CALLER]: caller }
+          }
+          const exchanged = yield* Effect.tryPromise(() => exchange(request.headers, body, mux, authInfo))
+          return exchanged.body === undefined
+            ? HttpServerResponse.empty({ status: exchanged.status })
+            : HttpServerResponse.jsonUnsafe(exchanged.body, { status: exchanged.status })
+        }).pipe(
+          Effect.catchCause((cause) =>
+            Effect.andThen(
+              Effect.logError("mcp request failed", Cause.pretty(cause)),
+              errors.respond(serverFault())
+            )
           )
         )
+
+      const handle = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        Effect.matchEffect(authenticate(request), {
+          onFailure: (e) => errors.respond(e),
+          onSuccess: (principal) => answer(request, principal)
+        })
       )
-      yield* batcher.add({
-        tenantId: principal.tenant,
-        keyId: principal.keyId,
-        status: answer.status,
-        at: new Date()
-      })
-      return HttpServerResponse.setHeaders(answer, rateLimitHeaders(decision))
+      yield* router.add("*", FORMS_MCP_PATH, handle)
     })
-    yield* router.add("*", FORMS_MCP_PATH, handle)
-  })
-)
+  )

@@ -1,29 +1,26 @@
 // JSON Schemas for tools/list, generated from the tools' Effect schemas: inputs are strict objects;
 // outputs are "the tool's result or the error shape", so every structuredContent we return (success
-// or `{ error }`) validates against the declared outputSchema.
+// or `{ error }`) validates against the declared outputSchema. The error codes are the service's
+// error table's, every code a keyed caller can receive.
 import { Schema } from "effect"
 
-const ERROR_CODES = [
-  "unauthorized",
-  "forbidden",
-  "not_found",
-  "invalid",
-  "conflict",
-  "unprocessable",
-  "rate_limited",
-  "payload_too_large",
-  "unsupported_kind",
-  "internal"
-] as const
-
-export const ToolError = Schema.Struct({
-  error: Schema.Struct({
-    code: Schema.Literals(ERROR_CODES),
-    message: Schema.String,
-    details: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+/** The tool error shape: `{ error: { code, message, details? } }` with the table's keyed codes. */
+export const toolErrorSchema = (codes: ReadonlyArray<string>) =>
+  Schema.Struct({
+    error: Schema.Struct({
+      code: Schema.Literals(codes),
+      message: Schema.String,
+      details: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+    })
   })
-})
-export type ToolError = typeof ToolError.Type
+
+export interface ToolError {
+  readonly error: {
+    readonly code: string
+    readonly message: string
+    readonly details?: Readonly<Record<string, unknown>>
+  }
+}
 
 type JsonObject = { [key: string]: unknown }
 
@@ -67,8 +64,8 @@ export const inputJsonSchema = (schema: Schema.Top) => {
 }
 
 /** The output schema of a tool: its result or the error shape, as an object schema. */
-export const outputJsonSchema = (schema: Schema.Top) => {
-  const json = make(Schema.Union([schema, ToolError]))
+export const outputJsonSchema = (schema: Schema.Top, toolError: Schema.Top) => {
+  const json = make(Schema.Union([schema, toolError]))
   return { ...json, type: "object" as const }
 }
 

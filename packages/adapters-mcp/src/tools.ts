@@ -20,7 +20,6 @@ import {
   formReport,
   getResponse,
   getVersion,
-  Invalid,
   InterviewReport,
   InterviewResponse,
   InterviewResponseCompact,
@@ -42,13 +41,14 @@ import {
   toVersionView,
   Uuid
 } from "@folio/domain"
+import { RequestInvalid } from "@folio/adapters-http/shared"
 import { Effect, Schema } from "effect"
 
 const Limit = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: PAGE_SIZE.max }))
 const Cursor = Schema.String.check(Schema.isMaxLength(MAX_CURSOR_LENGTH))
 const FormId = Uuid.annotate({ description: "the form's id (uuid)" })
 
-/** Fails with `invalid` naming each missing field of the chosen action. */
+/** Fails with RequestInvalid naming each missing field of the chosen action. */
 const need = <T extends Record<string, unknown>>(
   input: T,
   action: string,
@@ -58,7 +58,7 @@ const need = <T extends Record<string, unknown>>(
   return missing.length === 0
     ? Effect.void
     : Effect.fail(
-        new Invalid({
+        new RequestInvalid({
           message: `action ${action} needs ${missing.join(", ")}`,
           issues: missing.map((f) => ({ path: [f], rule: "required" }))
         })

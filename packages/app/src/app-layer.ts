@@ -5,13 +5,14 @@ import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import {
   BlobSigningSecret,
   ConnectionCutter,
+  FormsErrors,
   FormsHttpLive,
   PublicOrigin,
   RateLimitPolicy,
   ReadinessCheck,
   RespondentRateLimitPolicy
 } from "@folio/adapters-http"
-import { FormsMcpRoute, McpSettings } from "@folio/adapters-mcp"
+import { formsMcpRoute, McpSettings } from "@folio/adapters-mcp"
 import {
   BlobStoreHealth,
   BufferedRateLimitStoreLive,
@@ -99,7 +100,8 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
       // The access log writes at Info; above that level it would only cost every request work (a
       // log span and annotations) for lines that are dropped, so it is left out.
       const requestLogging = LogLevel.isLessThanOrEqualTo(logLevelOf(config.logLevel), "Info")
-      const http = HttpRouter.serve(Layer.mergeAll(FormsHttpLive, FormsMcpRoute), {
+      // The forms MCP endpoint answers in the forms error table, as the forms REST API does.
+      const http = HttpRouter.serve(Layer.mergeAll(FormsHttpLive, formsMcpRoute(FormsErrors)), {
         disableLogger: !requestLogging,
         // main logs its own "listening" line, with the public origin.
         disableListenLog: true

@@ -4,13 +4,15 @@ import { URL } from "node:url"
 import { attachmentDisposition, BlobStore, verifyBlobSignature } from "@folio/domain"
 import { Clock, Context, Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { forbidden, internal, notFound } from "../errors.js"
-import { envelopeResponse } from "../middleware.js"
+import { FormsErrors } from "../forms/errors.js"
+import { NothingHere, RequestRefused, serverFault } from "../shared/index.js"
 
 /** The HMAC secret the blob store signs its local URLs with. */
 export class BlobSigningSecret extends Context.Service<BlobSigningSecret, string>()(
   "@folio/adapters-http/BlobSigningSecret"
 ) {}
+
+const noSuchFile = () => FormsErrors.respond(new NothingHere({ message: "no such file" }))
 
 const download = (secret: string, blobs: BlobStore["Service"]) =>
   Effect.gen(function* () {
@@ -20,7 +22,7 @@ const download = (secret: string, blobs: BlobStore["Service"]) =>
     try {
       key = url.pathname.slice("/blobs/".length).split("/").map(decodeURIComponent).join("/")
     } catch {
-      return envelopeResponse(notFound("no such file"))
+      return yield* noSuchFile()
     }
     const exp = Number(url.searchParams.get("exp") ?? "")
     const sig = url.searchParams.get("sig") ?? ""
@@ -28,14 +30,16 @@ const download = (secret: string, blobs: BlobStore["Service"]) =>
     const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     const check = verifyBlobSignature({ key, expiresAt: exp, filename: fn }, sig, secret, now)
     if (check !== "valid") {
-      return envelopeResponse(
-        forbidden(check === "expired" ? "download link has expired" : "download link is not valid")
+      return yield* FormsErrors.respond(
+        new RequestRefused({
+          message: check === "expired" ? "download link has expired" : "download link is not valid"
+        })
       )
     }
     const object = yield* blobs
       .get(key)
       .pipe(Effect.catchTag("StorageError", () => Effect.succeed(Option.none())))
-    if (Option.isNone(object)) return envelopeResponse(notFound("no such file"))
+    if (Option.isNone(object)) return yield* noSuchFile()
     return HttpServerResponse.uint8Array(object.value.bytes, {
       contentType: object.value.contentType,
       headers: {
@@ -46,7 +50,7 @@ const download = (secret: string, blobs: BlobStore["Service"]) =>
         ...(fn === undefined ? {} : { "content-disposition": attachmentDisposition(fn) })
       }
     })
-  }).pipe(Effect.catchDefect(() => Effect.succeed(envelopeResponse(internal()))))
+  }).pipe(Effect.catchDefect(() => FormsErrors.respond(serverFault())))
 
 export const BlobDownloadRoute = HttpRouter.use((router) =>
   Effect.gen(function* () {

@@ -1,246 +1,55 @@
-// The forms authoring endpoints of forms-api.md: list, create, read, replace definition, delete,
-// versions, duplicate, publish, unpublish, slug, settings and image assets.
-import {
-  AnyResponse,
-  ClassicReport,
-  ClassicResponse,
-  CreateFormInput,
-  Form,
-  FormKind,
-  FormStatus,
-  FormSummary,
-  FormVersion,
-  FormVersionSummary,
-  Insights,
-  InterviewAnalytics,
-  InterviewReport,
-  InterviewResponse,
-  MAX_ASSET_BYTES,
-  PAGE_SIZE,
-  PatchDefinitionInput,
-  PatchSettingsInput,
-  PublicationInput,
-  ResponseStatus,
-  ResponseSummary,
-  SetSlugInput,
-  Uuid
-} from "@folio/domain"
-import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Authentication } from "../auth.js"
-import { Data } from "../envelope.js"
-import { ConflictError, ForbiddenError, InternalError, NotFoundError, UnprocessableError } from "../errors.js"
+// The forms REST API as one HttpApi: every group lives under /forms/api/v1 and declares the
+// envelope errors every route can answer with, so the generated OpenAPI document is complete.
+import { Layer } from "effect"
+import { HttpApi, HttpApiMiddleware, OpenApi } from "effect/http-api"
+import { Authentication } from "./auth.js"
+import { FormsGroup } from "./authoring/Api.js"
+import { errorsOf } from "./errors.js"
+import { MetaApi } from "./meta/Api.js"
+import { RespondentGroup } from "./respondent/Api.js"
 
-const Limit = Schema.NumberFromString.check(
-  Schema.isInt(),
-  Schema.isBetween({ minimum: 1, maximum: PAGE_SIZE.max })
+export const FORMS_API_PREFIX = "/forms/api/v1"
+
+/**
+ * The errors any route of the API can answer with. HttpApi has no API-wide error list, so they
+ * hang on a middleware that does nothing else; attached last, it reaches every group.
+ */
+export class ApiErrors extends HttpApiMiddleware.Service<ApiErrors>()("@folio/adapters-http/ApiErrors", {
+  error: errorsOf("invalid", "unauthorized", "rate_limited", "payload_too_large", "unsupported_kind")
+}) {}
+
+export const ApiErrorsLive = Layer.succeed(
+  ApiErrors,
+  ApiErrors.of((httpEffect) => httpEffect)
 )
 
-const Page = <S extends Schema.Top>(item: S) =>
-  Schema.Struct({ items: Schema.Array(item), nextCursor: Schema.NullOr(Schema.String) })
+/** Every issue of a request, and unknown body keys refused, as the domain's own decoders do. */
+const STRICT_ALL = { errors: "all", onExcessProperty: "error" } as const
+/** Query strings and headers may carry more than a route reads (proxies, tracking parameters). */
+const ALL = { errors: "all" } as const
+/** What a handler returns is trimmed to its schema, as before; extra fields are not an error. */
+const ENCODE = {} as const
 
-const BooleanParam = Schema.Literals(["true", "false"])
+export class FormsApi extends HttpApi.make("forms")
+  .add(MetaApi)
+  .add(FormsGroup)
+  .prefix(FORMS_API_PREFIX)
+  // Added after the prefix: the respondent routes live beside the public form at /f/{slug}.
+  .add(RespondentGroup)
+  .middleware(ApiErrors)
+  .annotate(HttpApi.ParseOptions, STRICT_ALL)
+  .annotate(HttpApi.QueryParseOptions, ALL)
+  .annotate(HttpApi.HeadersParseOptions, ALL)
+  .annotate(HttpApi.SuccessParseOptions, ENCODE)
+  .annotate(HttpApi.ErrorParseOptions, ENCODE)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Folio Forms API",
+      version: "1.0.0",
+      description: "Author classic and interview forms, publish versions, read responses. Bearer API keys.",
+      license: { name: "MIT", url: "https://opensource.org/license/mit" },
+      servers: [{ url: "/", description: "This deployment" }]
+    })
+  ) {}
 
-/** What every authoring route can answer with, beside the API-wide errors. */
-const FormsErrors = [ForbiddenError, NotFoundError, ConflictError, UnprocessableError, InternalError] as const
-
-const created = HttpApiSchema.status(201)
-
-export const AssetUploaded = Schema.Struct({
-  key: Schema.String,
-  contentType: Schema.String,
-  size: Schema.Int
-}).annotate({ identifier: "AssetUploaded" })
-
-export class FormsGroup extends HttpApiGroup.make("forms")
-  .add(
-    HttpApiEndpoint.get("list", "/forms", {
-      query: {
-        cursor: Schema.optional(Schema.String),
-        limit: Schema.optional(Limit),
-        search: Schema.optional(Schema.String.check(Schema.isMaxLength(200))),
-        kind: Schema.optional(FormKind),
-        status: Schema.optional(FormStatus)
-      },
-      success: Data(Page(FormSummary)),
-      error: FormsErrors
-    }).annotate(OpenApi.Summary, "List forms, newest change first (scope forms:read)"),
-    HttpApiEndpoint.post("create", "/forms", {
-      payload: CreateFormInput,
-      success: Data(Form).pipe(created),
-      error: FormsErrors
-    }).annotate(OpenApi.Summary, "Create a draft form (scope forms:write)"),
-    HttpApiEndpoint.get("get", "/forms/:id", {
-      params: { id: Uuid },
-      success: Data(Form),
-      error: FormsErrors
-    }).annotate(OpenApi.Summary, "Read a form's draft, settings and concurrency tokens (scope forms:read)"),
-    HttpApiEndpoint.patch("patchDefinition", "/forms/:id", {
-      params: { id: Uuid },
-      payload: PatchDefinitionInput,
-      success: Data(Form),
-      error: FormsErrors
-    })
-      .annotate(OpenApi.Summary, "Replace the draft definition (scope forms:write)")
-      .annotate(
-        OpenApi.Description,
-        "Replace the draft definition. `expectedDraftRevision` must equal the current draftRevision; otherwise 409 conflict with the current token in error.details.draftRevision (re-read, re-apply)."
-      ),
-    HttpApiEndpoint.delete("delete", "/forms/:id", {
-      params: { id: Uuid },
-      success: HttpApiSchema.NoContent,
-      error: FormsErrors
-    }).annotate(OpenApi.Summary, "Soft-delete a form (scope forms:write)"),
-    HttpApiEndpoint.get("listVersions", "/forms/:id/versions", {
-      params: { id: Uuid },
-      query: { cursor: Schema.optional(Schema.String), limit: Schema.optional(Limit) },
-      success: Data(Page(FormVersionSummary)),
-      error: FormsErrors
-    }).annotate(OpenApi.Summary, "Published versions, newest first, definitions omitted (scope forms:read)"),
-    HttpApiEndpoint.get("getVersion", "/forms/:id/versions/:versionId", {
-      params: { id: Uuid, versionId: Uuid },
-      success: Data(FormVersion),
-      error: FormsErrors
-    }).annotate(OpenApi.Summary, "One immutable version with its definition (scope forms:read)"),
-    HttpApiEndpoint.post("duplicate", "/forms/:id/duplicate", {
-      params: { id: Uuid },
-      success: Data(Form).pipe(created),
-      error: FormsErrors
-    })
-      .annotate(
-        OpenApi.Summary,
-        "Copy a form into a new draft through the creation gates (scopes forms:write and forms:read)"
-      )
-      .annotate(
-        OpenApi.Description,
-        "Copy a form into a new draft (scopes forms:write and forms:read), re-applying the canonical schema, the workspace's capability gates, settings validation and image ownership. The body is optional: none, or an empty object."
-      ),
-    HttpApiEndpoint.post("publish", "/forms/:id/publish", {
-      params: { id: Uuid },
-      payload: PublicationInput,
-      success: Data(Form),
-      error: FormsErrors
-    })
-      .annotate(OpenApi.Summary, "Publish the draft as a new version (scope forms:publish)")
-      .annotate(
-        OpenApi.Description,
-        "Publish the draft as the next immutable version (scope forms:publish). 409 on a stale expectedDraftRevision, 422 for an empty form."
-      ),
-    HttpApiEndpoint.post("unpublish", "/forms/:id/unpublish", {
-      params: { id: Uuid },
-      payload: PublicationInput,
-      success: Data(Form),
-      error: FormsErrors
-    }).annotate(OpenApi.Summary, "Return a published form to draft (scope forms:publish)"),
-    HttpApiEndpoint.patch("setSlug", "/forms/:id/slug", {
-      params: { id: Uuid },
-      payload: SetSlugInput,
-      success: Data(Form),
-      error: FormsErrors
-    }).annotate(OpenApi.Summary, "Change the public slug (scope forms:write)"),
-    HttpApiEndpoint.patch("patchSettings", "/forms/:id/settings", {
-      params: { id: Uuid },
-      payload: PatchSettingsInput,
-      success: Data(Form),
-      error: FormsErrors
-    })
-      .annotate(OpenApi.Summary, "Replace the settings (scope forms:write)")
-      .annotate(
-        OpenApi.Description,
-        "Replace the settings. `expectedSettingsSignature` must equal the current settingsSignature; otherwise 409 conflict with error.details.settingsSignature."
-      ),
-    HttpApiEndpoint.post("uploadAsset", "/forms/:id/assets", {
-      params: { id: Uuid },
-      success: Data(AssetUploaded).pipe(created),
-      error: FormsErrors
-    })
-      .annotate(OpenApi.Summary, "Upload an authoring image (scope assets:write)")
-      .annotate(
-        OpenApi.Description,
-        `Upload one image (PNG, JPEG, GIF or WebP, detected from its leading bytes; at most ${MAX_ASSET_BYTES / (1024 * 1024)} MiB) as the raw request body. Returns the object key for image blocks, choice images, logos and covers (scope assets:write). Only keys returned here, for any form of the same workspace, are accepted in imageKey, theme.logoKey and theme.coverKey (otherwise 400 invalid, rule assetOwnership).`
-      ),
-    HttpApiEndpoint.get("listResponses", "/forms/:id/responses", {
-      params: { id: Uuid },
-      query: {
-        cursor: Schema.optional(Schema.String),
-        limit: Schema.optional(Limit),
-        status: Schema.optional(ResponseStatus),
-        projection: Schema.optional(Schema.Literals(["compact", "full"]))
-      },
-      success: Data(Page(AnyResponse)),
-      error: FormsErrors
-    }).annotate(
-      OpenApi.Summary,
-      "Responses, newest first: compact by default, `projection=full` for answers; `status=partial` needs responses:partial:read (scope responses:read)"
-    ),
-    HttpApiEndpoint.get("responseSummary", "/forms/:id/responses/summary", {
-      params: { id: Uuid },
-      success: Data(ResponseSummary),
-      error: FormsErrors
-    }).annotate(
-      OpenApi.Summary,
-      "Per-question and score summaries of completed responses; classic forms only (scope responses:read)"
-    ),
-    HttpApiEndpoint.get("getResponse", "/forms/:id/responses/:responseId", {
-      params: { id: Uuid, responseId: Uuid },
-      success: Data(Schema.Union([ClassicResponse, InterviewResponse])),
-      error: FormsErrors
-    }).annotate(
-      OpenApi.Summary,
-      "One response: classic with answers, files and presented order; interview with its transcript (scope responses:read; a partial response also needs responses:partial:read)"
-    ),
-    HttpApiEndpoint.get("exportCsv", "/forms/:id/responses.csv", {
-      params: { id: Uuid },
-      query: {
-        values: Schema.optional(Schema.Literals(["label", "code"])),
-        layout: Schema.optional(Schema.Literals(["wide", "long"])),
-        deidentified: Schema.optional(BooleanParam)
-      },
-      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })),
-      error: FormsErrors
-    })
-      .annotate(OpenApi.Summary, "CSV export of completed responses, streamed (scope responses:read)")
-      .annotate(
-        OpenApi.Description,
-        "Classic: one column per input block id (every published version), `score_<id>` per scale and quiz, file columns holding download-route links (following them needs files:read). `values=label|code` (default label), `layout=wide|long` (default wide: one row per response; long: one row per answer), `deidentified=true` drops free-text, contact, date and file columns, replaces response ids by row numbers and dates the completion by day. Interview: summary, sentiment, extracted fields, themes and transcript (the deidentified projection keeps status, sentiment and themes). Cells that a spreadsheet would run as a formula are prefixed with an apostrophe."
-      ),
-    HttpApiEndpoint.get("reports", "/forms/:id/reports", {
-      params: { id: Uuid },
-      query: {
-        q: Schema.optional(Schema.String.check(Schema.isMaxLength(200))),
-        from: Schema.optional(Schema.Date),
-        to: Schema.optional(Schema.Date)
-      },
-      success: Data(Schema.Union([ClassicReport, InterviewReport])),
-      error: FormsErrors
-    }).annotate(
-      OpenApi.Summary,
-      "Classic: question and score summaries (filter `q` on labels) plus activity of the date cohort `from`..`to` (default the last 30 days); interview: funnel, analysis coverage and code aggregates (scope responses:read)"
-    ),
-    HttpApiEndpoint.get("insights", "/forms/:id/insights", {
-      params: { id: Uuid },
-      success: Data(Insights),
-      error: FormsErrors
-    }).annotate(
-      OpenApi.Summary,
-      "Field-promotion candidates extracted from completed free-text answers, ranked by frequency x confidence; classic forms only (scope responses:read)"
-    ),
-    HttpApiEndpoint.get("interviewAnalytics", "/forms/:id/interview-analytics", {
-      params: { id: Uuid },
-      success: Data(InterviewAnalytics),
-      error: FormsErrors
-    }).annotate(
-      OpenApi.Summary,
-      "Funnel, analysis coverage and qualitative-code aggregates; never transcripts; interview forms only (scope responses:read)"
-    ),
-    HttpApiEndpoint.get("downloadFile", "/forms/:id/files/:fileId", {
-      params: { id: Uuid, fileId: Uuid },
-      success: HttpApiSchema.Empty(302),
-      error: FormsErrors
-    }).annotate(
-      OpenApi.Summary,
-      "Redirects (302) to a short-lived signed URL that serves a respondent's uploaded file (scope files:read)"
-    )
-  )
-  .annotate(OpenApi.Description, "Authoring: drafts, concurrency tokens, publication and versions")
-  .middleware(Authentication) {}
+export { Authentication }

@@ -2,8 +2,8 @@
 // /readyz only while its dependencies (the database) answer.
 import { Context, Effect } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { InternalError } from "../errors.js"
-import { envelopeResponse } from "../middleware.js"
+import { FormsErrors } from "../forms/errors.js"
+import { ServerFault } from "../shared/index.js"
 
 export class ReadinessCheck extends Context.Service<
   ReadinessCheck,
@@ -21,11 +21,9 @@ export const HealthRoutes = HttpRouter.use((router) =>
         Effect.timeout("2 seconds"),
         Effect.as(HttpServerResponse.jsonUnsafe({ status: "ready" })),
         Effect.catchCause((cause) =>
-          Effect.as(
+          Effect.andThen(
             Effect.logWarning("not ready", cause),
-            envelopeResponse(
-              new InternalError({ ok: false, error: { code: "internal", message: "not ready" } })
-            ).pipe(HttpServerResponse.setStatus(503))
+            FormsErrors.respond(new ServerFault({ message: "not ready" }), { status: 503 })
           )
         )
       )

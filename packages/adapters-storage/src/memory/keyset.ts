@@ -1,6 +1,6 @@
 // Keyset pages over in-memory rows: the same cursors and order as sql/keyset.ts.
 import { decodeCursor, encodeCursor, InvalidCursor, type Page } from "@folio/domain"
-import { Result } from "effect"
+import { Option, Result } from "effect"
 
 /** Compares keyset positions component-wise (numbers numerically, strings by code unit). */
 const comparePositions = (a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>): number => {
@@ -25,8 +25,8 @@ export const pageDescending = <A>(
   let after: ReadonlyArray<string | number> | undefined
   if (query.cursor !== undefined) {
     const decoded = decodeCursor(query.cursor)
-    if (Result.isFailure(decoded)) return Result.fail(new InvalidCursor())
-    const position = decoded.success
+    if (Option.isNone(decoded)) return Result.fail(new InvalidCursor())
+    const position = decoded.value
     if (position.length !== arity.length || position.some((v, i) => typeof v !== arity[i])) {
       return Result.fail(new InvalidCursor())
     }

@@ -1,7 +1,7 @@
 // Keyset cursors for SQL lists: the cursor holds the sort key of the last row, and must have the
 // exact shape this list issues (anything else is InvalidCursor, never a query error).
 import { decodeCursor, encodeCursor, InvalidCursor, isInt32, isIsoInstant } from "@folio/domain"
-import { Effect, Result } from "effect"
+import { Effect, Option } from "effect"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
@@ -12,8 +12,8 @@ export const timeIdCursor = {
     Effect.suspend(() => {
       if (cursor === undefined) return Effect.succeed(undefined)
       const decoded = decodeCursor(cursor)
-      if (Result.isFailure(decoded)) return Effect.fail(new InvalidCursor())
-      const [at, id, ...rest] = decoded.success
+      if (Option.isNone(decoded)) return Effect.fail(new InvalidCursor())
+      const [at, id, ...rest] = decoded.value
       if (
         rest.length > 0 ||
         typeof at !== "string" ||
@@ -34,8 +34,8 @@ export const numberCursor = {
     Effect.suspend(() => {
       if (cursor === undefined) return Effect.succeed(undefined)
       const decoded = decodeCursor(cursor)
-      if (Result.isFailure(decoded)) return Effect.fail(new InvalidCursor())
-      const [n, ...rest] = decoded.success
+      if (Option.isNone(decoded)) return Effect.fail(new InvalidCursor())
+      const [n, ...rest] = decoded.value
       if (rest.length > 0 || typeof n !== "number" || !isInt32(n)) return Effect.fail(new InvalidCursor())
       return Effect.succeed(n)
     })

@@ -2,8 +2,9 @@
 // JPEG, GIF and WebP up to 5 MiB), stored under a key that names the workspace and form; and a
 // definition or settings may only point at such an asset of its own workspace (image ownership).
 import { Effect } from "effect"
-import { Invalid, type Issue, type StorageError } from "../kernel/errors.js"
+import type { Issue, StorageError } from "../kernel/errors.js"
 import { BlobStore } from "../kernel/ports/blob-store.js"
+import { ImageKeysNotOwned } from "./errors.js"
 
 export type ImageType = { readonly mime: string; readonly ext: string }
 
@@ -83,7 +84,7 @@ export const settingsImageKeys = (settings: unknown): ReadonlyArray<ImageKeyRef>
 const LOOKUP_CONCURRENCY = 8
 
 /**
- * Fails with `invalid` (rule `assetOwnership`, value-free) unless every key names an uploaded asset
+ * Fails with ImageKeysNotOwned (rule `assetOwnership`, value-free) unless every key names an uploaded asset
  * of `workspaceId`: the key's shape is checked first, then the object must exist in the blob store.
  * Keys in `known` were checked when they were stored on this form, so they skip the lookup.
  */
@@ -91,7 +92,7 @@ export const checkImageOwnership = (
   workspaceId: string,
   refs: ReadonlyArray<ImageKeyRef>,
   known: ReadonlySet<string> = new Set()
-): Effect.Effect<void, Invalid | StorageError, BlobStore> =>
+): Effect.Effect<void, ImageKeysNotOwned | StorageError, BlobStore> =>
   Effect.gen(function* () {
     if (refs.length === 0) return
     const wellFormed = refs.filter((r) => isAssetKeyOf(workspaceId, r.key))
@@ -106,10 +107,5 @@ export const checkImageOwnership = (
     const issues: ReadonlyArray<Issue> = refs
       .filter((r) => !isAssetKeyOf(workspaceId, r.key) || missing.has(r.key))
       .map((r) => ({ path: r.path, rule: "assetOwnership" }))
-    if (issues.length > 0) {
-      return yield* new Invalid({
-        message: "image keys must name images uploaded to this workspace (POST /forms/{id}/assets)",
-        issues
-      })
-    }
+    if (issues.length > 0) return yield* new ImageKeysNotOwned({ issues })
   })

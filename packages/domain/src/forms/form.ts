@@ -3,7 +3,6 @@
 // publish / unpublish (CAS, immutable numbered versions), duplicate. Storage persists what these
 // return; every returned record bumps rowVersion so the repository can detect a lost race.
 import { Result } from "effect"
-import { Conflict, type Invalid, Invalid as InvalidError, Unprocessable } from "../kernel/errors.js"
 import type { FormKind, FormRecord, FormVersionRecord } from "./ports/forms.js"
 import type { Capabilities } from "./capabilities.js"
 import {
@@ -13,6 +12,18 @@ import {
   type FormDefinition,
   inputBlocks
 } from "./definition/definition.js"
+import {
+  DraftRevisionConflict,
+  type FeaturesDisabled,
+  type FormKindDisabled,
+  type InvalidDefinition,
+  type InvalidSettings,
+  InvalidSlug,
+  NothingToPublish,
+  type RenderModeDisabled,
+  SettingsSignatureConflict,
+  UnreadableSourceDraft
+} from "./errors.js"
 import { checkClassicDefinitionAllowed, checkKindAllowed, checkSettingsAllowed } from "./gates.js"
 import {
   decodeInterviewDefinition,
@@ -31,12 +42,17 @@ import {
 
 export type AnyDefinition = FormDefinition | InterviewDefinition
 
+/** Why a definition is refused: it does not decode, or the workspace has its kind or features off. */
+export type DefinitionRefused = InvalidDefinition | FormKindDisabled | FeaturesDisabled
+/** Why settings are refused: they do not decode, or their render mode is off for the workspace. */
+export type SettingsRefused = InvalidSettings | RenderModeDisabled
+
 /** Decodes a definition for `kind` and applies the workspace's gates. */
 export const validateDefinition = (
   kind: FormKind,
   input: unknown,
   caps: Capabilities
-): Result.Result<{ readonly decoded: AnyDefinition; readonly encoded: unknown }, Invalid | Unprocessable> =>
+): Result.Result<{ readonly decoded: AnyDefinition; readonly encoded: unknown }, DefinitionRefused> =>
   Result.gen(function* () {
     yield* checkKindAllowed(kind, caps)
     if (kind === "classic") {
@@ -116,16 +132,8 @@ export const readVersionDefinition = (versionId: string, stored: unknown): FormD
 /** Public slugs: lowercase letters, digits and single hyphens, 3..64 characters. */
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,63}$/
 
-export const validateSlug = (slug: string): Result.Result<string, Invalid> =>
-  SLUG_PATTERN.test(slug)
-    ? Result.succeed(slug)
-    : Result.fail(
-        new InvalidError({
-          message:
-            "slug must be 3 to 64 lowercase letters, digits or single hyphens, not starting or ending with a hyphen",
-          issues: [{ path: ["slug"], rule: "slug" }]
-        })
-      )
+export const validateSlug = (slug: string): Result.Result<string, InvalidSlug> =>
+  SLUG_PATTERN.test(slug) ? Result.succeed(slug) : Result.fail(new InvalidSlug())
 
 export interface CreateFormCommand {
   readonly id: string
@@ -141,7 +149,7 @@ export const createForm = (
   command: CreateFormCommand,
   caps: Capabilities,
   now: Date
-): Result.Result<FormRecord, Invalid | Unprocessable> =>
+): Result.Result<FormRecord, DefinitionRefused | SettingsRefused> =>
   Result.gen(function* () {
     yield* checkKindAllowed(command.kind, caps)
     const definition =
@@ -171,10 +179,7 @@ export const createForm = (
   })
 
 const revisionConflict = (form: FormRecord) =>
-  new Conflict({
-    message: "draftRevision does not match: re-read the form and re-apply your change",
-    details: { draftRevision: form.draftRevision }
-  })
+  new DraftRevisionConflict({ draftRevision: form.draftRevision })
 
 const touch = (form: FormRecord, now: Date, changes: Partial<FormRecord>): FormRecord => ({
   ...form,
@@ -192,7 +197,7 @@ export const replaceDefinition = (
   },
   caps: Capabilities,
   now: Date
-): Result.Result<FormRecord, Conflict | Invalid | Unprocessable> =>
+): Result.Result<FormRecord, DraftRevisionConflict | DefinitionRefused> =>
   Result.gen(function* () {
     if (command.expectedDraftRevision !== form.draftRevision)
       return yield* Result.fail(revisionConflict(form))
@@ -209,22 +214,17 @@ export const replaceSettings = (
   command: { readonly settings: unknown; readonly expectedSettingsSignature: string },
   caps: Capabilities,
   now: Date
-): Result.Result<FormRecord, Conflict | Invalid | Unprocessable> =>
+): Result.Result<FormRecord, SettingsSignatureConflict | SettingsRefused> =>
   Result.gen(function* () {
     // Unreadable stored settings have no signature; a full replacement is how they get repaired.
     if (form.settingsSignature !== null && command.expectedSettingsSignature !== form.settingsSignature) {
-      return yield* Result.fail(
-        new Conflict({
-          message: "settingsSignature does not match: re-read the form and re-apply your change",
-          details: { settingsSignature: form.settingsSignature }
-        })
-      )
+      return yield* Result.fail(new SettingsSignatureConflict({ settingsSignature: form.settingsSignature }))
     }
     const settings = yield* validateSettings(command.settings, caps)
     return touch(form, now, { settings: settings.encoded, settingsSignature: settings.signature })
   })
 
-export const setSlug = (form: FormRecord, slug: string, now: Date): Result.Result<FormRecord, Invalid> =>
+export const setSlug = (form: FormRecord, slug: string, now: Date): Result.Result<FormRecord, InvalidSlug> =>
   Result.map(validateSlug(slug), (valid) => (valid === form.slug ? form : touch(form, now, { slug: valid })))
 
 /** Whether the draft can be published: classic needs an input block, interview a field or goal. */
@@ -240,21 +240,12 @@ export const publish = (
   context: { readonly now: Date; readonly versionId: string }
 ): Result.Result<
   { readonly form: FormRecord; readonly version: FormVersionRecord },
-  Conflict | Unprocessable
+  DraftRevisionConflict | NothingToPublish
 > =>
   Result.gen(function* () {
     if (command.expectedDraftRevision !== form.draftRevision)
       return yield* Result.fail(revisionConflict(form))
-    if (!hasContent(form)) {
-      return yield* Result.fail(
-        new Unprocessable({
-          message:
-            form.kind === "classic"
-              ? "a classic form needs at least one input block to be published"
-              : "an interview needs at least one field or goal to be published"
-        })
-      )
-    }
+    if (!hasContent(form)) return yield* Result.fail(new NothingToPublish({ kind: form.kind }))
     const version: FormVersionRecord = {
       id: context.versionId,
       formId: form.id,
@@ -279,7 +270,7 @@ export const unpublish = (
   form: FormRecord,
   command: { readonly expectedDraftRevision: number },
   now: Date
-): Result.Result<FormRecord, Conflict> => {
+): Result.Result<FormRecord, DraftRevisionConflict> => {
   if (command.expectedDraftRevision !== form.draftRevision) return Result.fail(revisionConflict(form))
   return Result.succeed(form.status === "draft" ? form : touch(form, now, { status: "draft" }))
 }
@@ -290,13 +281,9 @@ export const duplicateForm = (
   target: { readonly id: string; readonly slug: string },
   caps: Capabilities,
   now: Date
-): Result.Result<FormRecord, Invalid | Unprocessable> => {
+): Result.Result<FormRecord, UnreadableSourceDraft | DefinitionRefused | SettingsRefused> => {
   const definition = readStoredDefinition(source.kind, source.draftDefinition)
-  if (definition === null) {
-    return Result.fail(
-      new Unprocessable({ message: "the source form's draft cannot be read, so it cannot be copied" })
-    )
-  }
+  if (definition === null) return Result.fail(new UnreadableSourceDraft())
   const encoded =
     definition.schemaVersion === 1 ? encodeFormDefinition(definition) : encodeInterviewDefinition(definition)
   return createForm(

@@ -1,4 +1,5 @@
 export * from "./definition/index.js"
+export * from "./errors.js"
 export * from "./assets.js"
 export * from "./limits.js"
 export * from "./form.js"

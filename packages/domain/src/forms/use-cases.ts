@@ -2,17 +2,11 @@
 // pure rules of form.ts, and persists with the storage's optimistic lock. A write that loses a race
 // re-reads and re-applies the same command, so a client's token is judged against fresh state.
 import { Clock, Effect, type Result, Option } from "effect"
+import { TenantNotFound } from "../identity/errors.js"
 import { Principal } from "../identity/principal.js"
 import type { InvalidCursor, Page } from "../kernel/cursor.js"
 import { retryOnStale } from "../kernel/retry.js"
-import {
-  Conflict,
-  Invalid,
-  NotFound,
-  PayloadTooLarge,
-  type StorageError,
-  type Unprocessable
-} from "../kernel/errors.js"
+import type { StorageError } from "../kernel/errors.js"
 import { BlobStore } from "../kernel/ports/blob-store.js"
 import {
   type FormKind,
@@ -35,40 +29,46 @@ import {
   settingsImageKeys,
   sniffImage
 } from "./assets.js"
+import {
+  CustomScriptNotOverMcp,
+  FormChangedConcurrently,
+  FormNotFound,
+  ImageTooLarge,
+  InvalidListCursor,
+  type ImageKeysNotOwned,
+  NotAnImage,
+  SlugAllocationFailed,
+  SlugInUse,
+  VersionNotFound
+} from "./errors.js"
 import * as rules from "./form.js"
 import { MAX_ASSET_BYTES, PAGE_SIZE } from "./limits.js"
 
 type Ports = FormRepository | TenantRepository | IdGen | Principal | BlobStore
-type WriteError = Conflict | Invalid | Unprocessable | NotFound | StorageError
+/** What every write can end with besides its own rule's failure. */
+type WriteError = FormNotFound | TenantNotFound | FormChangedConcurrently | SlugInUse | StorageError
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-const notFound = () => new NotFound({ message: "form not found" })
-const invalidCursor = () =>
-  new Invalid({
-    message: "cursor is not valid for this list",
-    issues: [{ path: ["cursor"], rule: "cursor" }]
-  })
-
 export const currentCapabilities: Effect.Effect<
   Capabilities,
-  StorageError | NotFound,
+  StorageError | TenantNotFound,
   TenantRepository | Principal
 > = Effect.gen(function* () {
   const principal = yield* Principal
   const workspace = yield* Effect.flatMap(Effect.service(TenantRepository), (r) => r.get(principal.tenant))
-  if (Option.isNone(workspace)) return yield* new NotFound({ message: "workspace not found" })
+  if (Option.isNone(workspace)) return yield* new TenantNotFound()
   return evaluateCapabilities(workspace.value.features, principal.scopes)
 })
 
 /** A live form of the caller's workspace, or not_found (another workspace's id reads as absent). */
 export const loadForm = (
   id: string
-): Effect.Effect<FormRecord, NotFound | StorageError, FormRepository | Principal> =>
+): Effect.Effect<FormRecord, FormNotFound | StorageError, FormRepository | Principal> =>
   // Every keyed read starts here, so it is written as plain combinators (no generator per call).
   Effect.flatMap(Effect.zip(Effect.service(Principal), FormRepository), ([principal, repo]) =>
     Effect.flatMap(repo.get(principal.tenant, id), (form) =>
-      Option.isSome(form) ? Effect.succeed(form.value) : Effect.fail(notFound())
+      Option.isSome(form) ? Effect.succeed(form.value) : Effect.fail(new FormNotFound())
     )
   )
 
@@ -77,15 +77,9 @@ const randomSlug = Effect.map(
   (bytes) => `f-${Array.from(bytes, (b) => (b % 36).toString(36)).join("")}`
 )
 
-const slugConflict = (slug: string) =>
-  new Conflict({
-    message: "this slug is already used by another form",
-    details: { slug, reason: "slug_taken" }
-  })
-
 /**
  * Applies `transition` to the current form and saves it; on a lost race (StaleForm) re-reads and
- * tries again, a few times, before reporting a conflict.
+ * tries again, a few times, before giving up with FormChangedConcurrently.
  */
 const writeForm = <E, R = IdGen>(
   id: string,
@@ -113,20 +107,16 @@ const writeForm = <E, R = IdGen>(
             ),
             Effect.catchIf(
               (e): e is SlugTaken => e instanceof SlugTaken,
-              (e) => Effect.fail(slugConflict(e.slug))
+              (e) => Effect.fail(new SlugInUse({ slug: e.slug }))
             )
           )
         }),
-      () =>
-        new Conflict({
-          message: "the form is being changed concurrently; re-read it and re-apply your change"
-        })
+      () => new FormChangedConcurrently()
     )
   })
 
 /** Tries of one write that keeps losing races (a changed row, a taken random slug). */
 const WRITE_ATTEMPTS = 5
-const slugExhausted = () => new Conflict({ message: "could not allocate a unique slug; try again" })
 
 /**
  * Image ownership (forms-api.md, duplicate): every image key of the written part must name an
@@ -153,7 +143,7 @@ export const listForms = (query: Omit<FormListQuery, "limit"> & { readonly limit
     const principal = yield* Principal
     const page = { ...query, limit: query.limit ?? PAGE_SIZE.forms }
     return yield* Effect.flatMap(Effect.service(FormRepository), (r) => r.list(principal.tenant, page)).pipe(
-      Effect.catchTag("InvalidCursor", () => Effect.fail(invalidCursor()))
+      Effect.catchTag("InvalidCursor", () => Effect.fail(new InvalidListCursor()))
     )
   })
 
@@ -162,9 +152,9 @@ export const listForms = (query: Omit<FormListQuery, "limit"> & { readonly limit
  * Its image keys are checked in full on the first try: only the slug changes between tries. For a
  * duplicate that re-applies the check, since the source may hold keys stored before it existed.
  */
-const insertWithRandomSlug = (
-  build: (slug: string, at: Date) => Result.Result<FormRecord, Invalid | Unprocessable>
-): Effect.Effect<FormRecord, WriteError, Ports> =>
+const insertWithRandomSlug = <E>(
+  build: (slug: string, at: Date) => Result.Result<FormRecord, E>
+): Effect.Effect<FormRecord, E | ImageKeysNotOwned | SlugAllocationFailed | StorageError, Ports> =>
   Effect.flatMap(Effect.service(FormRepository), (repo) =>
     retryOnStale(
       WRITE_ATTEMPTS,
@@ -180,7 +170,7 @@ const insertWithRandomSlug = (
             )
           )
         }),
-      slugExhausted
+      () => new SlugAllocationFailed()
     )
   )
 
@@ -189,7 +179,7 @@ export const createFormUseCase = (input: {
   readonly title: string
   readonly definition?: unknown
   readonly settings?: unknown
-}): Effect.Effect<FormRecord, WriteError, Ports> =>
+}) =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const caps = yield* currentCapabilities
@@ -211,7 +201,7 @@ export const createFormUseCase = (input: {
     )
   })
 
-export const duplicateFormUseCase = (sourceId: string): Effect.Effect<FormRecord, WriteError, Ports> =>
+export const duplicateFormUseCase = (sourceId: string) =>
   Effect.gen(function* () {
     const source = yield* loadForm(sourceId)
     const caps = yield* currentCapabilities
@@ -242,12 +232,7 @@ export const patchSettings = (
 /** Over MCP a custom script is never edited: one in the input is refused (value-free issue). */
 const customScriptRefused = (settings: unknown) =>
   typeof settings === "object" && settings !== null && "customScript" in settings
-    ? Effect.fail(
-        new Invalid({
-          message: "customScript cannot be set or changed over MCP; edit it over REST",
-          issues: [{ path: ["settings", "customScript"], rule: "notOverMcp" }]
-        })
-      )
+    ? Effect.fail(new CustomScriptNotOverMcp())
     : Effect.void
 
 /**
@@ -323,7 +308,7 @@ export const deleteForm = (id: string) =>
     const deleted = yield* Effect.flatMap(Effect.service(FormRepository), (r) =>
       r.softDelete(principal.tenant, id, at)
     )
-    if (!deleted) return yield* Effect.fail(notFound())
+    if (!deleted) return yield* new FormNotFound()
   })
 
 export const listVersions = (
@@ -331,7 +316,7 @@ export const listVersions = (
   query: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
 ): Effect.Effect<
   Page<Omit<FormVersionRecord, "definition">>,
-  NotFound | Invalid | StorageError,
+  FormNotFound | InvalidListCursor | StorageError,
   FormRepository | Principal
 > =>
   Effect.gen(function* () {
@@ -342,7 +327,7 @@ export const listVersions = (
       Effect.catchIf(
         (e): e is InvalidCursor =>
           typeof e === "object" && e !== null && "_tag" in e && e._tag === "InvalidCursor",
-        () => Effect.fail(invalidCursor())
+        () => Effect.fail(new InvalidListCursor())
       )
     )
   })
@@ -354,7 +339,7 @@ export const getVersion = (id: string, versionId: string) =>
       r.getVersion(form.workspaceId, form.id, versionId)
     )
     return yield* Option.match(version, {
-      onNone: () => Effect.fail(new NotFound({ message: "version not found" })),
+      onNone: () => Effect.fail(new VersionNotFound()),
       onSome: Effect.succeed
     })
   })
@@ -364,14 +349,11 @@ export const uploadAsset = (id: string, bytes: Uint8Array) =>
   Effect.gen(function* () {
     const form = yield* loadForm(id)
     if (bytes.byteLength > MAX_ASSET_BYTES) {
-      return yield* new PayloadTooLarge({ message: `images are limited to ${MAX_ASSET_BYTES} bytes` })
+      return yield* new ImageTooLarge({ maxBytes: MAX_ASSET_BYTES })
     }
     const image = sniffImage(bytes)
     if (image === undefined) {
-      return yield* new Invalid({
-        message: "the upload is not a PNG, JPEG, GIF or WebP image",
-        issues: [{ path: ["body"], rule: "imageType" }]
-      })
+      return yield* new NotAnImage()
     }
     const assetId = yield* Effect.flatMap(Effect.service(IdGen), (ids) => ids.uuid)
     const key = assetKey(form.workspaceId, form.id, assetId, image.ext)

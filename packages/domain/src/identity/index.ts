@@ -1,5 +1,6 @@
 export * from "./api-key.js"
 export * from "./authenticate.js"
+export * from "./errors.js"
 export * from "./ports/index.js"
 export * from "./principal.js"
 export * from "./provisioning.js"

@@ -2,9 +2,10 @@
 // plaintext exists only in the result of `issueApiKey`; storage keeps its hash. Messages still say
 // "workspace", the only tenant the CLI offers until the sharing service names its accounts.
 import { Clock, Effect, Option } from "effect"
-import { Invalid, NotFound, type StorageError } from "../kernel/errors.js"
+import type { StorageError } from "../kernel/errors.js"
 import { IdGen } from "../kernel/ports/id-gen.js"
 import { API_KEY_RANDOM_BYTES, formatApiKey, hashApiKey } from "./api-key.js"
+import { ApiKeyNotFound, InvalidTenantName, TenantNotFound } from "./errors.js"
 import { type ApiKeyRecord, ApiKeyRepository } from "./ports/api-keys.js"
 import { type TenantRecord, TenantRepository } from "./ports/tenants.js"
 import type { ScopeSet } from "./scopes.js"
@@ -20,14 +21,11 @@ const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 export const createTenant = (
   name: string
-): Effect.Effect<TenantRecord, Invalid | StorageError, TenantRepository | IdGen> =>
+): Effect.Effect<TenantRecord, InvalidTenantName | StorageError, TenantRepository | IdGen> =>
   Effect.gen(function* () {
     const trimmed = name.trim()
     if (trimmed.length === 0 || trimmed.length > 200) {
-      return yield* new Invalid({
-        message: "workspace name must be 1 to 200 characters",
-        issues: [{ path: ["name"], rule: "length" }]
-      })
+      return yield* new InvalidTenantName()
     }
     const tenant: TenantRecord = {
       id: yield* IdGen.pipe(Effect.flatMap((ids) => ids.uuidV7)),
@@ -45,13 +43,13 @@ export const issueApiKey = (input: {
   readonly service: ServiceName
   readonly name: string
   readonly scopes: ReadonlyArray<string>
-}): Effect.Effect<IssuedApiKey, NotFound | StorageError, TenantRepository | ApiKeyRepository | IdGen> =>
+}): Effect.Effect<IssuedApiKey, TenantNotFound | StorageError, TenantRepository | ApiKeyRepository | IdGen> =>
   Effect.gen(function* () {
     const tenants = yield* TenantRepository
     const keys = yield* ApiKeyRepository
     const ids = yield* IdGen
     if (Option.isNone(yield* tenants.get(input.tenantId))) {
-      return yield* new NotFound({ message: "workspace not found" })
+      return yield* new TenantNotFound()
     }
     const { plaintext, prefix } = formatApiKey(yield* ids.randomBytes(API_KEY_RANDOM_BYTES))
     const record: ApiKeyRecord = {
@@ -73,11 +71,11 @@ export const issueApiKey = (input: {
 export const revokeApiKey = (
   tenantId: string,
   keyId: string
-): Effect.Effect<void, NotFound | StorageError, ApiKeyRepository> =>
+): Effect.Effect<void, ApiKeyNotFound | StorageError, ApiKeyRepository> =>
   Effect.gen(function* () {
     const keys = yield* ApiKeyRepository
     const revoked = yield* keys.revoke(tenantId, keyId, yield* now)
-    if (!revoked) return yield* new NotFound({ message: "no active key with that id in the workspace" })
+    if (!revoked) return yield* new ApiKeyNotFound()
   })
 
 /**
@@ -90,7 +88,7 @@ export const bootstrapIfEmpty = (options: {
   readonly scopeSet: ScopeSet
 }): Effect.Effect<
   Option.Option<{ readonly tenant: TenantRecord; readonly key: IssuedApiKey }>,
-  Invalid | NotFound | StorageError,
+  InvalidTenantName | TenantNotFound | StorageError,
   TenantRepository | ApiKeyRepository | IdGen
 > =>
   Effect.gen(function* () {

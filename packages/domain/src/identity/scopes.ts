@@ -1,7 +1,7 @@
 // Scopes as identity sees them: plain strings. Each service owns its scope set (forms/scopes.ts)
 // and hands it over where identity issues keys or parses a scope list, so identity names none.
 import { Effect } from "effect"
-import { Invalid } from "../kernel/errors.js"
+import { InvalidScopeList } from "./errors.js"
 import type { ServiceName } from "./service.js"
 
 /** The scopes a key of `service` may carry. */
@@ -14,7 +14,7 @@ export interface ScopeSet {
 export const parseScopeList = (
   text: string,
   set: ScopeSet
-): Effect.Effect<ReadonlyArray<string>, Invalid> => {
+): Effect.Effect<ReadonlyArray<string>, InvalidScopeList> => {
   const parts = text
     .split(",")
     .map((s) => s.trim())
@@ -23,8 +23,8 @@ export const parseScopeList = (
   const unknown = parts.findIndex((s) => !set.scopes.includes(s))
   if (parts.length === 0 || unknown >= 0) {
     return Effect.fail(
-      new Invalid({
-        message: `scopes must be a comma-separated subset of: ${set.scopes.join(", ")} (or "all")`,
+      new InvalidScopeList({
+        known: set.scopes,
         issues: [{ path: ["scopes", Math.max(unknown, 0)], rule: parts.length === 0 ? "required" : "enum" }]
       })
     )

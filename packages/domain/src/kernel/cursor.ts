@@ -1,8 +1,8 @@
 // Opaque keyset cursors: the position after the last item of a page, encoded as base64url JSON.
-// Clients pass them back unchanged; a cursor that does not decode is an `invalid` request.
-import { Result } from "effect"
+// Clients pass them back unchanged; a cursor that does not decode is the caller's mistake, which each
+// list reports in its own service's words.
+import { Option } from "effect"
 import { fromBase64Url, toBase64Url } from "./digest.js"
-import { Invalid } from "./errors.js"
 
 /** A keyset position: the sort key values of the last row returned. */
 export type CursorPosition = ReadonlyArray<string | number>
@@ -16,10 +16,9 @@ const decoder = new TextDecoder()
 export const encodeCursor = (position: CursorPosition): string =>
   toBase64Url(encoder.encode(JSON.stringify(position)))
 
-export const decodeCursor = (cursor: string): Result.Result<CursorPosition, Invalid> => {
-  const invalid = Result.fail(
-    new Invalid({ message: "cursor is not valid", issues: [{ path: ["cursor"], rule: "cursor" }] })
-  )
+/** The position a cursor holds; none when it is not one of ours. */
+export const decodeCursor = (cursor: string): Option.Option<CursorPosition> => {
+  const invalid = Option.none<CursorPosition>()
   const bytes = fromBase64Url(cursor)
   if (bytes === undefined || cursor.length > MAX_CURSOR_LENGTH) return invalid
   try {
@@ -27,7 +26,7 @@ export const decodeCursor = (cursor: string): Result.Result<CursorPosition, Inva
     if (!Array.isArray(parsed) || parsed.length === 0) return invalid
     if (!parsed.every((v) => typeof v === "string" || (typeof v === "number" && Number.isFinite(v))))
       return invalid
-    return Result.succeed(parsed as CursorPosition)
+    return Option.some(parsed as CursorPosition)
   } catch {
     return invalid
   }

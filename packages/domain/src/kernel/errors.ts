@@ -1,6 +1,7 @@
-// The tagged error base shared by every bounded context. Each tag maps to one stable error code of
-// the spec's envelope; details are value-free (paths and rules, or the current concurrency token).
-import { Schema } from "effect"
+// What every bounded context shares about failure: the value-free Issue, the storage failure, and the
+// three failures of a keyed request (bad key, over budget, missing scope). Each service names its own
+// errors in its errors.ts; codes and statuses belong to the adapters' error tables, not here.
+import { type Cause, Data, Schema } from "effect"
 
 /**
  * One value-free validation issue: where it is and which rule it broke, never the input itself;
@@ -16,108 +17,51 @@ export const Issue = Schema.Struct({
 })
 export type Issue = typeof Issue.Type
 
-export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", {
-  message: Schema.String
-}) {}
+/** An error class whose instances are tagged `Tag` and carry `Facts`. */
+export type TaggedErrorClass<Tag extends string, Facts = {}> = new () => Cause.YieldableError & {
+  readonly _tag: Tag
+} & Readonly<Facts>
 
-export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
-  message: Schema.String,
-  requiredScopes: Schema.optionalKey(Schema.Array(Schema.String))
-}) {}
-
-export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
-  message: Schema.String
-}) {}
-
-export class Invalid extends Schema.TaggedError<Invalid>()("Invalid", {
-  message: Schema.String,
-  issues: Schema.Array(Issue)
-}) {}
-
-export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
-  message: Schema.String,
-  details: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
-}) {}
-
-export class Unprocessable extends Schema.TaggedError<Unprocessable>()("Unprocessable", {
-  message: Schema.String,
-  issues: Schema.optionalKey(Schema.Array(Issue))
-}) {}
-
-export class UnsupportedKind extends Schema.TaggedError<UnsupportedKind>()("UnsupportedKind", {
-  message: Schema.String
-}) {}
-
-export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
-  message: Schema.String,
-  retryAfterSeconds: Schema.Finite
-}) {}
-
-export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", {
-  message: Schema.String
-}) {}
-
-/** A storage or infrastructure failure; surfaces as `internal` and is logged, never shown. */
-export class StorageError extends Schema.TaggedError<StorageError>()("StorageError", {
-  message: Schema.String,
-  cause: Schema.optionalKey(Schema.Defect())
-}) {}
-
-/** Every domain error, for exhaustive mapping in adapters. */
-export type DomainError =
-  | Unauthorized
-  | Forbidden
-  | NotFound
-  | Invalid
-  | Conflict
-  | Unprocessable
-  | UnsupportedKind
-  | RateLimited
-  | PayloadTooLarge
-  | StorageError
-
-/** The spec's stable error codes, one per tag. */
-export const errorCode = {
-  Unauthorized: "unauthorized",
-  Forbidden: "forbidden",
-  NotFound: "not_found",
-  Invalid: "invalid",
-  Conflict: "conflict",
-  Unprocessable: "unprocessable",
-  UnsupportedKind: "unsupported_kind",
-  RateLimited: "rate_limited",
-  PayloadTooLarge: "payload_too_large",
-  StorageError: "internal"
-} as const satisfies Record<DomainError["_tag"], string>
-
-export const isDomainError = (u: unknown): u is DomainError =>
-  typeof u === "object" && u !== null && "_tag" in u && Object.hasOwn(errorCode, String(u._tag))
-
-/** What a client sees of a domain error on any surface: the code, the message, value-free details. */
-export interface ErrorBody {
-  readonly code: (typeof errorCode)[keyof typeof errorCode]
-  readonly message: string
-  readonly details?: Readonly<Record<string, unknown>>
-}
-
-export const errorBody = (e: DomainError): ErrorBody => {
-  const details = (() => {
-    switch (e._tag) {
-      case "Invalid":
-        return { issues: e.issues }
-      case "Unprocessable":
-        return e.issues === undefined ? undefined : { issues: e.issues }
-      case "Conflict":
-        return e.details
-      case "Forbidden":
-        return e.requiredScopes === undefined ? undefined : { requiredScopes: e.requiredScopes }
-      case "RateLimited":
-        return { retryAfterSeconds: e.retryAfterSeconds }
-      default:
-        return undefined
+/**
+ * The base of a failure whose name says it all, with a fixed message:
+ * `class FormNotFound extends NamedError("FormNotFound", "form not found") {}`.
+ */
+export const NamedError = <const Tag extends string>(tag: Tag, message: string): TaggedErrorClass<Tag> =>
+  class extends Data.TaggedError(tag) {
+    override get message() {
+      return message
     }
-  })()
-  // A storage failure never shows its cause.
-  const message = e._tag === "StorageError" ? "internal server error" : e.message
-  return { code: errorCode[e._tag], message, ...(details === undefined ? {} : { details }) }
-}
+  }
+
+/** The base of a refused input whose name says it all: a fixed message and fixed value-free issues. */
+export const RefusedInput = <const Tag extends string>(
+  tag: Tag,
+  message: string,
+  issues: ReadonlyArray<Issue>
+): TaggedErrorClass<Tag, { readonly issues: ReadonlyArray<Issue> }> =>
+  class extends NamedError(tag, message) {
+    get issues(): ReadonlyArray<Issue> {
+      return issues
+    }
+  }
+
+/** The presented API key is missing, malformed, unknown or revoked. */
+export class Unauthorized extends Data.TaggedError("Unauthorized")<{ readonly message: string }> {}
+
+/** A budget (a key's, or an address's) is spent until the window resets. */
+export class RateLimited extends Data.TaggedError("RateLimited")<{
+  readonly message: string
+  readonly retryAfterSeconds: number
+}> {}
+
+/** The caller's key lacks a scope; `requiredScopes` is every scope the request needs. */
+export class InsufficientScope extends Data.TaggedError("InsufficientScope")<{
+  readonly message: string
+  readonly requiredScopes: ReadonlyArray<string>
+}> {}
+
+/** A storage or infrastructure failure; logged with its cause, never shown. */
+export class StorageError extends Data.TaggedError("StorageError")<{
+  readonly message: string
+  readonly cause?: unknown
+}> {}

@@ -2,7 +2,7 @@
 // where the input broke, which rule (maxLength, range, pattern, required, unknownKey, ...) and what
 // the schema wanted, never the input itself.
 import { Result, Schema, type SchemaAST, type SchemaIssue } from "effect"
-import { Invalid, type Issue } from "./errors.js"
+import type { Issue } from "./errors.js"
 
 /**
  * The filter annotation that names a custom check's rule in issues (e.g. "calendarDate"). Filter
@@ -343,18 +343,17 @@ export const issuesOf = (error: Schema.SchemaError | SchemaIssue.Issue): Readonl
 export const STRICT_ALL = { errors: "all", onExcessProperty: "error" } as const
 
 /**
- * A strict decoder (unknown keys rejected, every issue reported) that fails with Invalid; `semantics`
- * runs only on a value whose shape is right and adds its own issues.
+ * A strict decoder (unknown keys rejected, every issue reported) that fails with the error `invalid`
+ * makes of the issues (each service names its own); `semantics` runs only on a value whose shape is
+ * right and adds its own issues.
  */
-export const strictDecoder = <A>(
+export const strictDecoder = <A, E>(
   schema: Schema.Decoder<A>,
-  what: string,
+  invalid: (issues: ReadonlyArray<Issue>) => E,
   semantics: (value: A) => ReadonlyArray<Issue> = () => []
 ) => {
   const decode = Schema.decodeUnknownResult(schema)
-  const invalid = (issues: ReadonlyArray<Issue>) =>
-    new Invalid({ message: `${what} failed validation`, issues })
-  return (input: unknown): Result.Result<A, Invalid> => {
+  return (input: unknown): Result.Result<A, E> => {
     const shape = decode(input, STRICT_ALL)
     if (Result.isFailure(shape)) return Result.fail(invalid(issuesOf(shape.failure)))
     const issues = semantics(shape.success)

@@ -1,7 +1,7 @@
 // The classic FormDefinition (schemaVersion 1): its shape schema, the semantic checks that run
 // after it, and the one decoder every adapter uses.
 import { Result, Schema, Effect } from "effect"
-import type { Invalid } from "../../kernel/errors.js"
+import { InvalidDefinition } from "../errors.js"
 import { strictDecoder } from "../../kernel/issues.js"
 import { type Block, Block as BlockSchema } from "./blocks.js"
 import { isInputBlockType } from "./block-types.js"
@@ -35,11 +35,12 @@ export const emptyFormDefinition = (): FormDefinition => ({ schemaVersion: 1, bl
 const encodeShape = Schema.encodeResult(FormDefinition)
 
 /** Shape then semantics; every issue is value-free. */
-export const decodeFormDefinition: (input: unknown) => Result.Result<FormDefinition, Invalid> = strictDecoder(
-  FormDefinition,
-  "definition",
-  semanticIssues
-)
+export const decodeFormDefinition: (input: unknown) => Result.Result<FormDefinition, InvalidDefinition> =
+  strictDecoder(
+    FormDefinition,
+    (issues) => new InvalidDefinition({ kind: "classic", issues }),
+    semanticIssues
+  )
 
 /** The stored/wire form of a decoded definition (defaults written out). */
 export const encodeFormDefinition = (definition: FormDefinition): FormDefinitionEncoded =>

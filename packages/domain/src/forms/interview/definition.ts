@@ -1,7 +1,8 @@
 // The interview definition (kind `interview`, schemaVersion 2) with every field, default and range
 // of forms-api.md, and the reader that turns stored legacy data into v2 or null, never a throw.
 import { Result, Schema, Effect } from "effect"
-import type { Invalid, Issue } from "../../kernel/errors.js"
+import type { Issue } from "../../kernel/errors.js"
+import { InvalidDefinition } from "../errors.js"
 import { STRICT_ALL, strictDecoder } from "../../kernel/issues.js"
 import { ArrayOf, IntBetween, Str, StrBetween } from "../definition/primitives.js"
 
@@ -329,8 +330,13 @@ const decodeShape = Schema.decodeUnknownResult(InterviewDefinition, STRICT_ALL)
 const decodeLenient = Schema.decodeUnknownResult(InterviewDefinition, { onExcessProperty: "ignore" })
 const encodeShape = Schema.encodeResult(InterviewDefinition)
 
-export const decodeInterviewDefinition: (input: unknown) => Result.Result<InterviewDefinition, Invalid> =
-  strictDecoder(InterviewDefinition, "interview definition", interviewSemanticIssues)
+export const decodeInterviewDefinition: (
+  input: unknown
+) => Result.Result<InterviewDefinition, InvalidDefinition> = strictDecoder(
+  InterviewDefinition,
+  (issues) => new InvalidDefinition({ kind: "interview", issues }),
+  interviewSemanticIssues
+)
 
 export const encodeInterviewDefinition = (def: InterviewDefinition): InterviewDefinitionEncoded =>
   Result.getOrThrow(encodeShape(def))

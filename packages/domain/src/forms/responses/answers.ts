@@ -3,7 +3,8 @@
 // block and the rule, never the value. Calculated fields are computed here (expression.ts); author
 // patterns are not enforced yet (see docs/decisions.md).
 import { Result } from "effect"
-import { Invalid, type Issue } from "../../kernel/errors.js"
+import type { Issue } from "../../kernel/errors.js"
+import { AnswersNotAnObject, InvalidAnswers } from "../errors.js"
 import type { Block } from "../definition/blocks.js"
 import type { FormDefinition } from "../definition/definition.js"
 import { evaluateExpression, ExpressionError, parseExpression } from "../definition/expression.js"
@@ -159,11 +160,9 @@ export const validateAnswers = (
     /** Object keys uploaded to this response, per file_upload block; answers may name only these. */
     readonly uploads?: ReadonlyMap<string, ReadonlySet<string>>
   }
-): Result.Result<Answers, Invalid> => {
+): Result.Result<Answers, AnswersNotAnObject | InvalidAnswers> => {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    return Result.fail(
-      new Invalid({ message: "answers must be an object", issues: [{ path: ["answers"], rule: "object" }] })
-    )
+    return Result.fail(new AnswersNotAnObject())
   }
   const given = input as Record<string, unknown>
   const blocks = new Map(definition.blocks.map((b) => [b.id, b]))
@@ -220,7 +219,5 @@ export const validateAnswers = (
       }
     }
   }
-  return issues.length === 0
-    ? Result.succeed(answers)
-    : Result.fail(new Invalid({ message: "some answers are not valid", issues }))
+  return issues.length === 0 ? Result.succeed(answers) : Result.fail(new InvalidAnswers({ issues }))
 }

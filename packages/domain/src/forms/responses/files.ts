@@ -4,11 +4,19 @@
 // store before the file row commits. Clients download through a route that answers with a
 // short-lived signed URL.
 import { Clock, Effect, Option } from "effect"
-import { Conflict, Invalid, NotFound, PayloadTooLarge } from "../../kernel/errors.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { type ResponseFileRecord, ResponseRepository } from "../ports/responses.js"
 import { sniffImage } from "../assets.js"
+import {
+  EmptyUpload,
+  FileNotFound,
+  FileTooLarge,
+  FileTypeNotAccepted,
+  NotAnUploadBlock,
+  ResponseNotEditable,
+  TooManyUploads
+} from "../errors.js"
 import { fileUploadBytes } from "../limits.js"
 import { loadForm } from "../use-cases.js"
 import { loadOwnResponse, loadPublishedForm, pinnedDefinition } from "./respondent.js"
@@ -121,12 +129,6 @@ export interface RespondentUpload {
   readonly bytes: Uint8Array
 }
 
-const badBlock = (rule: string) =>
-  new Invalid({
-    message: "uploads go to a file_upload block of this form",
-    issues: [{ path: ["blockId"], rule }]
-  })
-
 /** Stores one respondent upload for a file_upload block of the response's pinned version. */
 export const uploadRespondentFile = (
   slug: string,
@@ -138,39 +140,26 @@ export const uploadRespondentFile = (
     const published = yield* loadPublishedForm(slug)
     const response = yield* loadOwnResponse(published, responseId, token)
     if (response.status === "completed" && published.settings.submission.allowResponseEditing !== true) {
-      return yield* new Conflict({
-        message: "this response is complete and the form does not allow editing it"
-      })
+      return yield* new ResponseNotEditable()
     }
     const definition = yield* pinnedDefinition(published, response)
     const block = definition.blocks.find((b) => b.id === upload.blockId)
-    if (block === undefined) return yield* badBlock("unknownBlock")
-    if (block.type !== "file_upload") return yield* badBlock("notFileUpload")
+    if (block === undefined) return yield* new NotAnUploadBlock({ rule: "unknownBlock" })
+    if (block.type !== "file_upload") return yield* new NotAnUploadBlock({ rule: "notFileUpload" })
     const maxBytes = fileUploadBytes(block.options.maxSizeMb)
     if (upload.bytes.byteLength > maxBytes) {
-      return yield* new PayloadTooLarge({
-        message: `files for this question are limited to ${block.options.maxSizeMb} MB`
-      })
+      return yield* new FileTooLarge({ maxSizeMb: block.options.maxSizeMb })
     }
     if (upload.bytes.byteLength === 0) {
-      return yield* new Invalid({
-        message: "the upload is empty",
-        issues: [{ path: ["body"], rule: "empty" }]
-      })
+      return yield* new EmptyUpload()
     }
     const contentType = sniffFileType(upload.bytes, upload.claimedType)
     if (!acceptsType(block.options.acceptedMimeTypes, contentType)) {
-      return yield* new Invalid({
-        message: "this question does not accept files of this type",
-        issues: [{ path: ["body"], rule: "fileType" }]
-      })
+      return yield* new FileTypeNotAccepted()
     }
     const responses = yield* ResponseRepository
     const cap = block.options.maxFiles + MAX_REPLACEMENTS
-    const tooMany = new Invalid({
-      message: "too many uploads for this question",
-      issues: [{ path: ["blockId"], rule: "maxUploads" }]
-    })
+    const tooMany = new TooManyUploads()
     // A cheap early refusal before any bytes are stored; the cap itself holds in insertFile.
     const existing = yield* responses.listFiles(published.form.workspaceId, published.form.id, [response.id])
     if (existing.filter((f) => f.blockId === block.id).length >= cap) return yield* tooMany
@@ -211,7 +200,7 @@ export const fileDownloadUrl = (formId: string, fileId: string) =>
     const file = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.getFile(form.workspaceId, form.id, fileId)
     )
-    if (Option.isNone(file)) return yield* new NotFound({ message: "file not found" })
+    if (Option.isNone(file)) return yield* new FileNotFound()
     return yield* Effect.flatMap(Effect.service(BlobStore), (blobs) =>
       blobs.signedUrl(file.value.key, {
         expiresInSeconds: FILE_URL_TTL_SECONDS,

@@ -2,7 +2,7 @@
 // findings are aggregated into field-promotion candidates, ranked by frequency x confidence, and
 // marked `auto` once their share of scanned responses passes the policy's threshold.
 import { Effect, Layer, Stream } from "effect"
-import { UnsupportedKind } from "../../kernel/errors.js"
+import { WrongFormKind } from "../errors.js"
 import {
   type ExtractedInsight,
   InsightExtractor,
@@ -146,7 +146,7 @@ export const formInsights = (formId: string) =>
   Effect.gen(function* () {
     const form = yield* loadForm(formId)
     if (form.kind !== "classic") {
-      return yield* new UnsupportedKind({ message: "insights are for classic forms" })
+      return yield* new WrongFormKind({ read: "insights" })
     }
     const policy = yield* InsightPolicy
     const definition = yield* classicDefinitionOf(form)

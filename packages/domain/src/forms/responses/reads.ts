@@ -3,7 +3,7 @@
 import { Effect, Option, Schema } from "effect"
 import { Uuid } from "../../kernel/ids.js"
 import { Principal } from "../../identity/principal.js"
-import { Forbidden, Invalid, NotFound, type StorageError } from "../../kernel/errors.js"
+import { InsufficientScope, type StorageError } from "../../kernel/errors.js"
 import type { InvalidCursor } from "../../kernel/cursor.js"
 import type { FormRecord, FormRepository } from "../ports/forms.js"
 import {
@@ -14,6 +14,12 @@ import {
 } from "../ports/responses.js"
 import { TenantRepository } from "../../identity/ports/tenants.js"
 import { evaluateFeatures } from "../capabilities.js"
+import {
+  type FormNotFound,
+  InvalidListCursor,
+  PartialSubmissionsDisabled,
+  ResponseNotFound
+} from "../errors.js"
 import { PAGE_SIZE } from "../limits.js"
 import { loadForm } from "../use-cases.js"
 import { uploadedFilesOf } from "./files.js"
@@ -269,20 +275,23 @@ const classicFullViews = (
   })
 
 /** Reading partial responses needs responses:partial:read and the partial-submissions feature. */
-const requirePartialAccess: Effect.Effect<void, Forbidden | StorageError, Principal | TenantRepository> =
-  Effect.gen(function* () {
-    const principal = yield* Principal
-    if (!principal.scopes.includes("responses:partial:read")) {
-      return yield* new Forbidden({
-        message: "partial responses need the scope responses:partial:read",
-        requiredScopes: ["responses:read", "responses:partial:read"]
-      })
-    }
-    const workspace = yield* Effect.flatMap(Effect.service(TenantRepository), (r) => r.get(principal.tenant))
-    if (Option.isNone(workspace) || !evaluateFeatures(workspace.value.features).partialSubmissions) {
-      return yield* new Forbidden({ message: "partial submissions are not enabled for this workspace" })
-    }
-  })
+const requirePartialAccess: Effect.Effect<
+  void,
+  InsufficientScope | PartialSubmissionsDisabled | StorageError,
+  Principal | TenantRepository
+> = Effect.gen(function* () {
+  const principal = yield* Principal
+  if (!principal.scopes.includes("responses:partial:read")) {
+    return yield* new InsufficientScope({
+      message: "partial responses need the scope responses:partial:read",
+      requiredScopes: ["responses:read", "responses:partial:read"]
+    })
+  }
+  const workspace = yield* Effect.flatMap(Effect.service(TenantRepository), (r) => r.get(principal.tenant))
+  if (Option.isNone(workspace) || !evaluateFeatures(workspace.value.features).partialSubmissions) {
+    return yield* new PartialSubmissionsDisabled()
+  }
+})
 
 export const listResponses = (
   formId: string,
@@ -295,7 +304,7 @@ export const listResponses = (
   options: ResponseReadOptions
 ): Effect.Effect<
   { readonly items: ReadonlyArray<ResponseView>; readonly nextCursor: string | null },
-  NotFound | Forbidden | Invalid | StorageError,
+  FormNotFound | InsufficientScope | PartialSubmissionsDisabled | InvalidListCursor | StorageError,
   Principal | TenantRepository | ResponseRepository | FormRepository
 > =>
   Effect.gen(function* () {
@@ -312,13 +321,7 @@ export const listResponses = (
       Effect.catchIf(
         (e): e is InvalidCursor =>
           typeof e === "object" && e !== null && "_tag" in e && e._tag === "InvalidCursor",
-        () =>
-          Effect.fail(
-            new Invalid({
-              message: "cursor is not valid for this list",
-              issues: [{ path: ["cursor"], rule: "cursor" }]
-            })
-          )
+        () => Effect.fail(new InvalidListCursor())
       )
     )
     const full = options.projection === "full"
@@ -346,7 +349,7 @@ export const getResponse = (
   }
 ): Effect.Effect<
   ClassicFullView | InterviewFullView,
-  NotFound | Forbidden | StorageError,
+  FormNotFound | ResponseNotFound | InsufficientScope | PartialSubmissionsDisabled | StorageError,
   Principal | TenantRepository | ResponseRepository | FormRepository
 > =>
   Effect.gen(function* () {
@@ -354,9 +357,9 @@ export const getResponse = (
     const found = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.get(form.workspaceId, form.id, responseId)
     )
-    if (Option.isNone(found)) return yield* new NotFound({ message: "response not found" })
+    if (Option.isNone(found)) return yield* new ResponseNotFound()
     if (found.value.status === "partial") {
-      if (options.partials === "hidden") return yield* new NotFound({ message: "response not found" })
+      if (options.partials === "hidden") return yield* new ResponseNotFound()
       yield* requirePartialAccess
     }
     if (form.kind === "interview") return toInterviewFullView(found.value, options.includeTranscript ?? true)

@@ -3,7 +3,7 @@
 // coverage, qualitative-code aggregates). Everything comes from storage aggregates; no transcript
 // text is ever read here.
 import { Clock, Effect } from "effect"
-import { Invalid, UnsupportedKind } from "../../kernel/errors.js"
+import { InvalidCohort, WrongFormKind } from "../errors.js"
 import type { FormRecord } from "../ports/forms.js"
 import { ResponseRepository } from "../ports/responses.js"
 import { type InterviewDefinition, readStoredInterviewDefinition } from "../interview/definition.js"
@@ -25,18 +25,8 @@ export const resolveCohort = (query: CohortQuery, now: Date) =>
   Effect.gen(function* () {
     const to = query.to ?? now
     const from = query.from ?? new Date(to.getTime() - DEFAULT_COHORT_DAYS * DAY_MS)
-    if (from.getTime() >= to.getTime()) {
-      return yield* new Invalid({
-        message: "from must be before to",
-        issues: [{ path: ["from"], rule: "order" }]
-      })
-    }
-    if (to.getTime() - from.getTime() > MAX_COHORT_MS) {
-      return yield* new Invalid({
-        message: "a cohort spans at most 366 days",
-        issues: [{ path: ["from"], rule: "maxRange" }]
-      })
-    }
+    if (from.getTime() >= to.getTime()) return yield* new InvalidCohort({ rule: "order" })
+    if (to.getTime() - from.getTime() > MAX_COHORT_MS) return yield* new InvalidCohort({ rule: "maxRange" })
     return { from, to }
   })
 
@@ -120,9 +110,7 @@ export const interviewAnalytics = (formId: string) =>
   Effect.gen(function* () {
     const form = yield* loadForm(formId)
     if (form.kind !== "interview") {
-      return yield* new UnsupportedKind({
-        message: "interview analytics are for interview forms; use responses/summary for classic forms"
-      })
+      return yield* new WrongFormKind({ read: "interviewAnalytics" })
     }
     return yield* interviewAnalyticsOf(form)
   })

@@ -4,12 +4,25 @@
 // editing.
 import { Clock, Effect, Option } from "effect"
 import { constantTimeEqual, sha256Hex, toBase64Url } from "../../kernel/digest.js"
-import { Conflict, Forbidden, type Invalid, NotFound, type StorageError } from "../../kernel/errors.js"
+import type { StorageError } from "../../kernel/errors.js"
 import { type FormRecord, FormRepository, type FormVersionRecord } from "../ports/forms.js"
 import { retryOnStale } from "../../kernel/retry.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { type NewResponseRecord, type ResponseRecord, ResponseRepository } from "../ports/responses.js"
 import type { FormDefinition } from "../definition/definition.js"
+import {
+  type AnswersNotAnObject,
+  FormClosed,
+  type InvalidAnswers,
+  PinnedVersionNotFound,
+  PublishedFormNotFound,
+  RepeatResponse,
+  ResponseChangedMeanwhile,
+  ResponseCompletedMeanwhile,
+  ResponseNotEditable,
+  ResponseNotFound,
+  ResponseTokenMismatch
+} from "../errors.js"
 import { readStoredSettings, readVersionDefinition } from "../form.js"
 import { defaultFormSettings, encodeFormSettings, type FormSettings } from "../settings/settings.js"
 import { validateAnswers } from "./answers.js"
@@ -25,24 +38,15 @@ export interface PublishedForm {
   readonly settings: FormSettings
 }
 
-export type ClosedReason = "not_accepting" | "closed_at" | "max_responses"
-
-/** The form is not taking responses; carries the author's closed message. */
-export class FormClosed {
-  readonly _tag = "FormClosed"
-  constructor(
-    readonly reason: ClosedReason,
-    readonly message: string | undefined
-  ) {}
-}
+export type ClosedReason = FormClosed["reason"]
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-const missing = () => new NotFound({ message: "no published form at this address" })
+const missing = () => new PublishedFormNotFound()
 
 /** The current published version of the form at `slug` (classic forms only for now). */
 export const loadPublishedForm = (
   slug: string
-): Effect.Effect<PublishedForm, NotFound | StorageError, FormRepository> =>
+): Effect.Effect<PublishedForm, PublishedFormNotFound | StorageError, FormRepository> =>
   Effect.gen(function* () {
     const forms = yield* FormRepository
     const form = yield* Effect.flatMap(
@@ -97,7 +101,7 @@ const ensureOpen = (published: PublishedForm) =>
     const completed = yield* completedCountIfLimited(published)
     const reason = closedReason(published.settings, completed, yield* now)
     if (reason !== undefined)
-      return yield* Effect.fail(new FormClosed(reason, published.settings.submission.closedMessage))
+      return yield* new FormClosed({ reason, closedMessage: published.settings.submission.closedMessage })
   })
 
 /** RespondentEstimate: a form-scoped browser continuity estimate, not a verified identity. */
@@ -173,7 +177,11 @@ export const startResponse = (
   slug: string,
   params: Readonly<Record<string, string>>,
   client: RespondentClient = { fingerprint: "" }
-): Effect.Effect<StartedResponse, NotFound | FormClosed | Conflict | StorageError, Ports> =>
+): Effect.Effect<
+  StartedResponse,
+  PublishedFormNotFound | FormClosed | RepeatResponse | StorageError,
+  Ports
+> =>
   Effect.gen(function* () {
     const published = yield* loadPublishedForm(slug)
     yield* ensureOpen(published)
@@ -184,11 +192,7 @@ export const startResponse = (
     const policy = published.settings.submission.repeatResponsePolicy
     const isRepeat = estimate.respondent.repeatCount > 0
     if (isRepeat && policy === "soft_block" && client.confirmRepeat !== true) {
-      return yield* new Conflict({
-        message:
-          "this browser has already responded to this form; start again with confirmRepeat to answer again",
-        details: { reason: "repeat_response", respondent: estimate.respondent }
-      })
+      return yield* new RepeatResponse({ respondent: estimate.respondent })
     }
     let presentation: PresentedOrder | null = null
     if (hasRandomization(published.definition)) {
@@ -249,10 +253,10 @@ export const loadOwnResponse = (published: PublishedForm, responseId: string, to
     const found = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.get(published.form.workspaceId, published.form.id, responseId)
     )
-    if (Option.isNone(found)) return yield* new NotFound({ message: "response not found" })
+    if (Option.isNone(found)) return yield* new ResponseNotFound()
     const hash = found.value.meta.tokenHash
     if (typeof hash !== "string" || !constantTimeEqual(hash, sha256Hex(token))) {
-      return yield* new Forbidden({ message: "this response belongs to another respondent" })
+      return yield* new ResponseTokenMismatch()
     }
     return found.value
   })
@@ -267,19 +271,14 @@ export const pinnedDefinition = (published: PublishedForm, response: ResponseRec
     const decoded = Option.isSome(version)
       ? readVersionDefinition(version.value.id, version.value.definition)
       : null
-    if (decoded === null) return yield* new NotFound({ message: "form version not found" })
+    if (decoded === null) return yield* new PinnedVersionNotFound()
     return decoded
   })
 
 /** Tries of one save or completion that keeps losing to concurrent saves of a partial response. */
 export const SAVE_ATTEMPTS = 5
 
-const notEditable = () =>
-  new Conflict({ message: "this response is complete and the form does not allow editing it" })
-const completedMeanwhile = () =>
-  new Conflict({ message: "this response was completed by another request while this one was writing" })
-const changedMeanwhile = () =>
-  new Conflict({ message: "this response changed while this request was writing it; read it and try again" })
+const changedMeanwhile = () => new ResponseChangedMeanwhile()
 
 /**
  * One compare-and-set write of a save or completion over the response as read: `stale` when another
@@ -293,7 +292,7 @@ const writeAnswers = (
 ) =>
   Effect.gen(function* () {
     if (current.status === "completed" && published.settings.submission.allowResponseEditing !== true) {
-      return yield* notEditable()
+      return yield* new ResponseNotEditable()
     }
     if (current.status !== "completed") yield* ensureOpen(published)
     const definition = yield* pinnedDefinition(published, current)
@@ -337,7 +336,10 @@ const writeAnswers = (
       })
     )
     if (outcome === "full") {
-      return yield* Effect.fail(new FormClosed("max_responses", published.settings.submission.closedMessage))
+      return yield* new FormClosed({
+        reason: "max_responses",
+        closedMessage: published.settings.submission.closedMessage
+      })
     }
     return outcome === "stale" ? Option.none<ResponseRecord>() : Option.some(next)
   })
@@ -358,7 +360,17 @@ export const saveAnswers = (
   complete: boolean
 ): Effect.Effect<
   ResponseRecord,
-  NotFound | Forbidden | Conflict | Invalid | FormClosed | StorageError,
+  | PublishedFormNotFound
+  | ResponseNotFound
+  | ResponseTokenMismatch
+  | PinnedVersionNotFound
+  | ResponseNotEditable
+  | ResponseCompletedMeanwhile
+  | ResponseChangedMeanwhile
+  | AnswersNotAnObject
+  | InvalidAnswers
+  | FormClosed
+  | StorageError,
   Ports
 > =>
   Effect.gen(function* () {
@@ -368,7 +380,7 @@ export const saveAnswers = (
       (attempt) =>
         Effect.gen(function* () {
           const current = yield* loadOwnResponse(published, responseId, token)
-          if (attempt > 0 && current.status === "completed") return yield* completedMeanwhile()
+          if (attempt > 0 && current.status === "completed") return yield* new ResponseCompletedMeanwhile()
           const written = yield* writeAnswers(published, current, answers, complete)
           // An edit of a completed response that lost is not retried.
           if (Option.isNone(written) && current.status === "completed") return yield* changedMeanwhile()

@@ -1,7 +1,7 @@
 // Per-question summaries (QuestionSummary) and score summaries of a classic form, built from the
 // storage's aggregates over completed responses and the current version's blocks.
 import { Effect } from "effect"
-import { UnsupportedKind } from "../../kernel/errors.js"
+import { WrongFormKind } from "../errors.js"
 import type { FormRecord } from "../ports/forms.js"
 import { type AnswerStats, ResponseRepository } from "../ports/responses.js"
 import type { Block, Choice } from "../definition/blocks.js"
@@ -219,9 +219,7 @@ export const responseSummary = (formId: string) =>
   Effect.gen(function* () {
     const form = yield* loadForm(formId)
     if (form.kind !== "classic") {
-      return yield* new UnsupportedKind({
-        message: "summaries are for classic forms; use interview-analytics for interviews"
-      })
+      return yield* new WrongFormKind({ read: "summary" })
     }
     // Summaries follow the current version's blocks (the draft when nothing is published yet).
     return yield* responseSummaryOf(form, yield* classicDefinitionOf(form))

@@ -4,7 +4,7 @@
 import { Result, Schema, Effect } from "effect"
 import { canonicalJson } from "../../kernel/canonical-json.js"
 import { sha256Hex } from "../../kernel/digest.js"
-import type { Invalid } from "../../kernel/errors.js"
+import { InvalidSettings } from "../errors.js"
 import { strictDecoder } from "../../kernel/issues.js"
 import { RuleAnnotationId } from "../../kernel/issues.js"
 import {
@@ -156,10 +156,8 @@ export const FormSettings = Schema.Struct({
 export type FormSettings = typeof FormSettings.Type
 export type FormSettingsEncoded = typeof FormSettings.Encoded
 
-export const decodeFormSettings: (input: unknown) => Result.Result<FormSettings, Invalid> = strictDecoder(
-  FormSettings,
-  "settings"
-)
+export const decodeFormSettings: (input: unknown) => Result.Result<FormSettings, InvalidSettings> =
+  strictDecoder(FormSettings, (issues) => new InvalidSettings({ issues }))
 
 const encode = Schema.encodeResult(FormSettings)
 export const encodeFormSettings = (settings: FormSettings): FormSettingsEncoded =>

@@ -1,7 +1,7 @@
 // The served OpenAPI document: what HttpApi generates, corrected to describe what the server sends.
 // HttpApi's generator knows the declared error classes, not the routes' behaviour, so a few facts
 // are applied here after generation (each one checked by test/http/openapi-document.test.ts):
-// - every 400 is our `invalid` envelope (the middleware turns HttpApi's decode errors into it);
+// - every 400 is our `invalid` envelope (the request guard turns HttpApi's decode errors into it);
 // - 409 is `conflict` or `unsupported_kind` per route, and absent where neither can happen;
 // - the public /f routes take no API key, so they never answer 401 (and never 422);
 // - generator `$id`s such as "/schemas/unknown" and embedded draft-07 `$schema`s are dropped (Effect 4
@@ -13,38 +13,27 @@
 //   is described "Success" (the generator says "<No Content>" for empty ones), integers carry no
 //   safe-integer bounds, and records of unknown values keep `additionalProperties: {}`.
 import { OpenApi } from "effect/http-api"
-import { FORMS_API_PREFIX, FormsApi } from "./api.js"
-import { type ApiError, STATUS_OF_CODE } from "./errors.js"
+import { type CodeSpec, statusOf } from "../shared/index.js"
+import { FORMS_API_PREFIX, FormsApi } from "./Api.js"
+import { type FormsCode, FormsErrors } from "./errors.js"
 
 type Json = { [key: string]: unknown }
-type Code = ApiError["error"]["code"]
 
-/** What each error code means, for the table in the document's description. */
-const CODE_MEANINGS: Record<Code, string> = {
-  invalid: "the request failed validation; `details.issues` lists `{ path, rule }` (never the input)",
-  unauthorized: "missing, unknown or revoked API key",
-  forbidden:
-    "the key lacks a scope (`details.requiredScopes`), or a respondent's response token does not match",
-  not_found: "nothing with that id or slug in this workspace",
-  conflict:
-    "a concurrency token is stale (`details.draftRevision` or `details.settingsSignature`: re-read and re-apply), the slug is taken, or the response is already complete",
-  unsupported_kind: "the route does not apply to this form's kind (classic-only or interview-only)",
-  closed: "public routes: the form is not taking responses (`details.reason`)",
-  payload_too_large: "the body is over the route's limit",
-  unprocessable: "publishing an empty form, or a definition using a feature not enabled for the workspace",
-  rate_limited: "the key's or the address's budget is spent; see `Retry-After`",
-  internal: "a server failure (details are logged, never sent)"
-}
+const CODES = Object.entries(FormsErrors.codes) as ReadonlyArray<[FormsCode, CodeSpec]>
 
+/** The component an error class is published as (its identifier). */
+const componentOf = (code: FormsCode): string => FormsErrors.codes[code].error.identifier
+
+/** The document's error table: every code of the forms error table, its status and meaning, by status. */
 const errorTable = () =>
   [
     "Every error is `{ ok: false, error: { code, message, details? } }`.",
     "",
     "| code | HTTP status | meaning |",
     "|---|---|---|",
-    ...(Object.keys(CODE_MEANINGS) as Array<Code>).map(
-      (code) => `| \`${code}\` | ${STATUS_OF_CODE[code]} | ${CODE_MEANINGS[code]} |`
-    )
+    ...[...CODES]
+      .sort(([, a], [, b]) => statusOf(a) - statusOf(b))
+      .map(([code, spec]) => `| \`${code}\` | ${statusOf(spec)} | ${spec.meaning} |`)
   ].join("\n")
 
 /** Which 409 codes each operation can answer (an operation not listed never answers 409). */
@@ -72,32 +61,20 @@ const CONFLICT_CODES: Record<string, ReadonlyArray<"conflict" | "unsupported_kin
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 const json = (schema: unknown) => ({ "application/json": { schema } })
 
-const CONFLICT_SCHEMA = { conflict: "ConflictError", unsupported_kind: "UnsupportedKindError" } as const
-
 const conflictResponse = (codes: ReadonlyArray<"conflict" | "unsupported_kind">) => {
   const [only] = codes
-  const schemas = codes.map((c) => ref(CONFLICT_SCHEMA[c]))
+  const schemas = codes.map((c) => ref(componentOf(c)))
   return {
     description: codes.map((c) => (c === "conflict" ? "Conflict" : "Unsupported form kind")).join(" or "),
-    content: json(codes.length === 1 && only !== undefined ? ref(CONFLICT_SCHEMA[only]) : { anyOf: schemas })
+    content: json(codes.length === 1 && only !== undefined ? ref(componentOf(only)) : { anyOf: schemas })
   }
 }
 
 /** Statuses the public respondent routes never send (no API key; no unprocessable rule). */
 const NOT_SENT_BY_PUBLIC_ROUTES = ["401", "422"]
 
-const ERROR_SCHEMAS = [
-  "InvalidError",
-  "UnauthorizedError",
-  "ForbiddenError",
-  "NotFoundError",
-  "ConflictError",
-  "UnsupportedKindError",
-  "UnprocessableError",
-  "PayloadTooLargeError",
-  "RateLimitedError",
-  "InternalError"
-]
+/** The envelope of every code a keyed route can answer, for statuses the document does not list. */
+const ERROR_SCHEMAS = FormsErrors.keyedCodes.map(componentOf)
 
 /**
  * Removes generator `$id`s such as "/schemas/unknown" (identical ones clash inside one schema) and
@@ -249,7 +226,7 @@ const shape = (generated: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
       if (responses["400"] !== undefined) {
         responses["400"] = {
           description: "Invalid: the request failed validation",
-          content: json(ref("InvalidError"))
+          content: json(ref(componentOf("invalid")))
         }
       }
       const conflicts = CONFLICT_CODES[op.operationId] ?? []

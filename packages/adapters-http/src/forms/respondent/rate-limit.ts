@@ -4,14 +4,16 @@
 import {
   decideRate,
   RATE_WINDOW_MS,
+  RateLimited,
   RateLimitStore,
   RESPONDENT_REQUESTS_PER_MINUTE,
   respondentBucket
 } from "@folio/domain"
-import { Clock, Context, Effect, Layer, Option } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Clock, Context, Effect, Layer } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
-import { InternalError, internal, RateLimitedError, rateLimited } from "../errors.js"
+import { clientIp } from "../../shared/index.js"
+import { errorsOf, FormsErrors } from "../errors.js"
 
 export const RespondentRateLimitPolicy = Context.Reference<{ readonly perIpPerMinute: number }>(
   "@folio/adapters-http/RespondentRateLimitPolicy",
@@ -21,7 +23,7 @@ export const RespondentRateLimitPolicy = Context.Reference<{ readonly perIpPerMi
 export class RespondentRateLimit extends HttpApiMiddleware.Service<RespondentRateLimit>()(
   "RespondentRateLimit",
   {
-    error: [RateLimitedError, InternalError]
+    error: errorsOf("rate_limited", "internal")
   }
 ) {}
 
@@ -34,24 +36,17 @@ export const RespondentRateLimitLive = Layer.effect(
         const request = yield* HttpServerRequest.HttpServerRequest
         const policy = yield* RespondentRateLimitPolicy
         const now = yield* Clock.currentTimeMillis
-        const ip = Option.getOrElse(request.remoteAddress, () => "unknown")
+        const ip = clientIp(request)
         const hit = yield* limits
           .hit(respondentBucket(ip), RATE_WINDOW_MS, now)
-          .pipe(
-            Effect.catchTag("StorageError", (e) =>
-              Effect.andThen(
-                Effect.logError("respondent rate limit storage failure", e),
-                Effect.fail(internal())
-              )
-            )
-          )
+          .pipe(Effect.catch(FormsErrors.fail))
         const d = decideRate(hit.count, policy.perIpPerMinute, hit.resetAt, now)
         if (!d.allowed) {
-          yield* HttpEffect.appendPreResponseHandler((_request, response) =>
-            Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(d.resetSeconds)))
-          )
-          return yield* Effect.fail(
-            rateLimited("too many requests from this address; try again later", d.resetSeconds)
+          return yield* FormsErrors.fail(
+            new RateLimited({
+              message: "too many requests from this address; try again later",
+              retryAfterSeconds: d.resetSeconds
+            })
           )
         }
         return yield* httpEffect

@@ -2,7 +2,7 @@
 // unauthenticated, unwrapped, readable from any origin.
 import { Effect } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { FORMS_API_PREFIX } from "./api.js"
+import { FORMS_API_PREFIX } from "./Api.js"
 import { formsOpenApiDocument } from "./openapi-document.js"
 
 export const OpenApiRoute = HttpRouter.use((router) =>

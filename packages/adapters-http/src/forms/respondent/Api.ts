@@ -12,17 +12,7 @@ import {
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Data } from "../envelope.js"
-import {
-  ClosedError,
-  ConflictError,
-  ForbiddenError,
-  InternalError,
-  InvalidError,
-  NotFoundError,
-  PayloadTooLargeError,
-  RateLimitedError,
-  UnprocessableError
-} from "../errors.js"
+import { errorsOf } from "../errors.js"
 import { RespondentRateLimit } from "./rate-limit.js"
 
 const Slug = Schema.String.check(Schema.isMaxLength(64))
@@ -69,17 +59,17 @@ export const RespondentResponse = Schema.Struct({
 const Answers = Schema.Record(Schema.String, Schema.Unknown)
 
 /** What every public route can answer with, beside the API-wide errors. */
-const RespondentErrors = [
-  NotFoundError,
-  ForbiddenError,
-  ConflictError,
-  ClosedError,
-  UnprocessableError,
-  PayloadTooLargeError,
-  InvalidError,
-  RateLimitedError,
-  InternalError
-] as const
+const RespondentErrors = errorsOf(
+  "not_found",
+  "forbidden",
+  "conflict",
+  "closed",
+  "unprocessable",
+  "payload_too_large",
+  "invalid",
+  "rate_limited",
+  "internal"
+)
 
 export class RespondentGroup extends HttpApiGroup.make("respondent")
   .add(

@@ -1,7 +1,7 @@
 // Handlers of the meta group.
 import {
+  currentCapabilities,
   decideRate,
-  evaluateCapabilities,
   KEY_REQUESTS_PER_MINUTE,
   keyBucket,
   Principal,
@@ -12,11 +12,11 @@ import {
   UsageStore,
   TenantRepository
 } from "@folio/domain"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { FormsApi } from "../api.js"
+import { FormsApi } from "../Api.js"
 import { data } from "../envelope.js"
-import { internal, notFound } from "../errors.js"
+import { FormsErrors } from "../errors.js"
 
 export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>
   Effect.gen(function* () {
@@ -26,12 +26,11 @@ export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>
     const batcher = yield* UsageBatcher
     return handlers
       .handle("capabilities", () =>
-        Effect.gen(function* () {
-          const principal = yield* Principal
-          const workspace = yield* workspaces.get(principal.tenant)
-          if (Option.isNone(workspace)) return yield* Effect.fail(notFound("workspace not found"))
-          return data(evaluateCapabilities(workspace.value.features, principal.scopes))
-        }).pipe(Effect.catchTag("StorageError", () => Effect.fail(internal())))
+        currentCapabilities.pipe(
+          Effect.provideService(TenantRepository, workspaces),
+          Effect.map(data),
+          Effect.catch(FormsErrors.fail)
+        )
       )
       .handle("usage", () =>
         Effect.gen(function* () {
@@ -56,7 +55,7 @@ export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>
             },
             requests
           })
-        }).pipe(Effect.catchTag("StorageError", () => Effect.fail(internal())))
+        }).pipe(Effect.catch(FormsErrors.fail))
       )
   })
 )

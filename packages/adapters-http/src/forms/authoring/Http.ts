@@ -1,5 +1,5 @@
 // Handlers of the forms group: check the operation's scopes, run the domain use case, encode the
-// view. Domain errors become the envelope through fromDomainError.
+// view. Every failure becomes its REST error through the forms error table.
 import {
   exportResponsesCsv,
   fileDownloadUrl,
@@ -8,7 +8,6 @@ import {
   interviewAnalytics,
   fileDownloadRoute,
   createFormUseCase,
-  type DomainError,
   deleteForm,
   duplicateFormUseCase,
   getResponse,
@@ -18,7 +17,6 @@ import {
   listVersions,
   loadForm,
   OPERATION_SCOPES,
-  type Principal,
   type Operation,
   patchDefinition,
   patchSettings,
@@ -35,32 +33,19 @@ import {
 import { Effect, Stream } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { FormsApi } from "../api.js"
-import { requireScopes } from "../auth.js"
+import { PublicOrigin } from "../../public-origin.js"
+import { RequestInvalid, requireScopes } from "../../shared/index.js"
+import { cutOnFailure } from "../../streaming.js"
+import { FormsApi } from "../Api.js"
 import { data } from "../envelope.js"
-import { cutOnFailure } from "../streaming.js"
-import { type AuthoringError, fromDomainError, invalid, isApiError } from "../errors.js"
-import { PublicOrigin } from "../public-origin.js"
+import { FormsErrors, type FormsSurfaceError } from "../errors.js"
 import { requireEmptyBody } from "./empty-body.js"
 
 const encoder = new TextEncoder()
 
-const toApiError = (e: DomainError | AuthoringError): Effect.Effect<never, AuthoringError> =>
-  isApiError(e)
-    ? Effect.fail(e as AuthoringError)
-    : Effect.andThen(
-        e._tag === "StorageError" ? Effect.logError("storage failure", e) : Effect.void,
-        Effect.fail(fromDomainError(e))
-      )
-
-/** Scope check, then the use case, with every failure as an envelope error. */
-const guarded = <A, E extends DomainError | AuthoringError, R>(
-  operation: Operation,
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, AuthoringError, R | Principal> =>
-  Effect.andThen(requireScopes(...OPERATION_SCOPES[operation]), effect).pipe(
-    Effect.catch((e: E | AuthoringError) => toApiError(e))
-  )
+/** Scope check, then the use case, with every failure as its REST error. */
+const guarded = <A, E extends FormsSurfaceError, R>(operation: Operation, effect: Effect.Effect<A, E, R>) =>
+  Effect.andThen(requireScopes(...OPERATION_SCOPES[operation]), effect).pipe(Effect.catch(FormsErrors.fail))
 
 export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
   Effect.map(Effect.service(PublicOrigin), (origin) => {
@@ -179,7 +164,7 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
           Effect.gen(function* () {
             const request = yield* HttpServerRequest.HttpServerRequest
             const body = yield* request.arrayBuffer.pipe(
-              Effect.mapError(() => invalid("the request body could not be read"))
+              Effect.mapError(() => new RequestInvalid({ message: "the request body could not be read" }))
             )
             return data(yield* uploadAsset(params.id, new Uint8Array(body)))
           })

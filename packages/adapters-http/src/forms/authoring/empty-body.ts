@@ -3,11 +3,11 @@
 // strictly, as every other body is (unknown keys named by path, the input never echoed).
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { type InvalidError, invalid } from "../errors.js"
+import { RequestInvalid } from "../../shared/index.js"
 
 const refused = "this route takes no body, or an empty object"
 
-export const requireEmptyBody: Effect.Effect<void, InvalidError, HttpServerRequest.HttpServerRequest> =
+export const requireEmptyBody: Effect.Effect<void, RequestInvalid, HttpServerRequest.HttpServerRequest> =
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     // The envelope middleware has already refused a body that is not JSON (whitespace included).
@@ -15,15 +15,13 @@ export const requireEmptyBody: Effect.Effect<void, InvalidError, HttpServerReque
     if (text === "") return
     const body: unknown = JSON.parse(text)
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      return yield* Effect.fail(invalid(refused, [{ path: [], rule: "object" }]))
+      return yield* new RequestInvalid({ message: refused, issues: [{ path: [], rule: "object" }] })
     }
     const keys = Object.keys(body)
     if (keys.length > 0) {
-      return yield* Effect.fail(
-        invalid(
-          refused,
-          keys.map((k) => ({ path: [k], rule: "unknownKey" }))
-        )
-      )
+      return yield* new RequestInvalid({
+        message: refused,
+        issues: keys.map((k) => ({ path: [k], rule: "unknownKey" }))
+      })
     }
   })

@@ -4,7 +4,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authentication } from "../auth.js"
 import { Data } from "../envelope.js"
-import { InternalError, NotFoundError } from "../errors.js"
+import { errorsOf } from "../errors.js"
 
 export const Usage = Schema.Struct({
   key: Schema.Struct({ id: Schema.String, scopes: Schema.Array(Schema.String) }),
@@ -19,7 +19,7 @@ export const Usage = Schema.Struct({
 }).annotate({ identifier: "Usage" })
 
 /** The errors every meta route can answer with, beside the API-wide ones. */
-const MetaErrors = [NotFoundError, InternalError] as const
+const MetaErrors = errorsOf("not_found", "internal")
 
 export class MetaApi extends HttpApiGroup.make("meta")
   .add(

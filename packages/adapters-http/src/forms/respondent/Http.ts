@@ -2,9 +2,7 @@
 import {
   closedReason,
   completedCountIfLimited,
-  type DomainError,
   encodeFormDefinition,
-  type FormClosed,
   loadPublishedForm,
   publicSettings,
   type ResponseRecord,
@@ -15,10 +13,11 @@ import {
 import { Clock, Effect, Option } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { FormsApi } from "../api.js"
+import { PublicOrigin } from "../../public-origin.js"
+import { RequestInvalid } from "../../shared/index.js"
+import { FormsApi } from "../Api.js"
 import { data } from "../envelope.js"
-import { type ApiError, ClosedError, fromDomainError, invalid, isApiError } from "../errors.js"
-import { PublicOrigin } from "../public-origin.js"
+import { FormsErrors } from "../errors.js"
 
 /** The browser continuity cookie: one random token, hashed per form on the server (see decisions). */
 export const CONTINUITY_COOKIE = "folio_rt"
@@ -31,23 +30,6 @@ const cookieValue = (header: string | undefined, name: string): string | undefin
   }
   return undefined
 }
-
-const toError = (e: DomainError | FormClosed): Effect.Effect<never, ApiError> =>
-  e._tag === "FormClosed"
-    ? Effect.fail(
-        new ClosedError({
-          ok: false,
-          error: {
-            code: "closed",
-            message: e.message ?? "this form is not accepting responses",
-            details: { reason: e.reason }
-          }
-        })
-      )
-    : Effect.andThen(
-        e._tag === "StorageError" ? Effect.logError("storage failure", e) : Effect.void,
-        Effect.fail(fromDomainError(e))
-      )
 
 const view = (r: ResponseRecord) => ({
   responseId: r.id,
@@ -76,7 +58,7 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
               ? null
               : { reason, message: published.settings.submission.closedMessage ?? null }
         })
-      }).pipe(Effect.catch(toError))
+      }).pipe(Effect.catch(FormsErrors.fail))
     )
     .handle("start", ({ params, payload }) =>
       Effect.gen(function* () {
@@ -100,13 +82,13 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
           respondent: started.respondent,
           repeatWarning: started.repeatWarning
         })
-      }).pipe(Effect.catch(toError))
+      }).pipe(Effect.catch(FormsErrors.fail))
     )
     .handle("upload", ({ params, query, headers }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const body = yield* request.arrayBuffer.pipe(
-          Effect.mapError(() => invalid("the request body could not be read"))
+          Effect.mapError(() => new RequestInvalid({ message: "the request body could not be read" }))
         )
         const file = yield* uploadRespondentFile(
           params.slug,
@@ -126,17 +108,17 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
           contentType: file.contentType,
           size: file.size
         })
-      }).pipe(Effect.catch((e) => (isApiError(e) ? Effect.fail(e) : toError(e))))
+      }).pipe(Effect.catch(FormsErrors.fail))
     )
     .handle("save", ({ params, payload }) =>
       Effect.map(saveAnswers(params.slug, params.responseId, payload.token, payload.answers, false), (r) =>
         data(view(r))
-      ).pipe(Effect.catch(toError))
+      ).pipe(Effect.catch(FormsErrors.fail))
     )
     .handle("complete", ({ params, payload }) =>
       Effect.map(
         saveAnswers(params.slug, params.responseId, payload.token, payload.answers ?? {}, true),
         (r) => data(view(r))
-      ).pipe(Effect.catch(toError))
+      ).pipe(Effect.catch(FormsErrors.fail))
     )
 )

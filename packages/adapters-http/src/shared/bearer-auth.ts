@@ -1,0 +1,125 @@
+// Keyed requests as every service takes them: the bearer key read from the header, the identity's
+// authenticate (the key, attempts per address, the budget per key), the budget headers and the usage
+// tally on every answer, and the scope check. REST (an HttpApi security middleware) and MCP (a raw
+// route) both authenticate through `makeRequestAuthenticator`.
+import {
+  InsufficientScope,
+  makeAuthenticate,
+  missingScopes,
+  Principal,
+  type PrincipalShape,
+  RateLimited,
+  rateLimitHeaders,
+  type ServiceName,
+  type StorageError,
+  type Unauthorized,
+  UsageBatcher
+} from "@folio/domain"
+import { Effect, Option } from "effect"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { Codes, ErrorSurface, Rows, Tagged } from "./error-surface.js"
+
+export const clientIp = (request: HttpServerRequest.HttpServerRequest): string =>
+  Option.getOrElse(request.remoteAddress, () => "unknown")
+
+/**
+ * The key as Effect 3's bearer scheme read it: whatever follows the first seven characters
+ * ("Bearer "). Effect 4's own parser drops extra spaces and refuses other schemes; reading the
+ * header here keeps which keys count as missing, malformed or unknown exactly as before, on REST
+ * and MCP alike.
+ */
+const presentedKey = (request: HttpServerRequest.HttpServerRequest): string =>
+  (request.headers.authorization ?? "").slice("Bearer ".length)
+
+/** The failures of authenticating a request. */
+export type AuthenticationError = Unauthorized | RateLimited | StorageError
+
+export type RequestAuthenticator = (
+  request: HttpServerRequest.HttpServerRequest
+) => Effect.Effect<PrincipalShape, AuthenticationError, HttpServerRequest.HttpServerRequest>
+
+/**
+ * Builds, once, the authenticator of the keyed requests of `service` (its keys only). Once a key is
+ * known, every answer to its request carries the budget headers (with Retry-After over budget) and
+ * counts in the key's usage, whichever layer produced the answer (handler, envelope, 429); a key
+ * over its budget is RateLimited.
+ */
+export const makeRequestAuthenticator = (service: ServiceName) =>
+  Effect.gen(function* () {
+    const batcher = yield* UsageBatcher
+    const authenticate = yield* makeAuthenticate(service)
+    const authenticator: RequestAuthenticator = (request) =>
+      Effect.flatMap(authenticate(presentedKey(request), clientIp(request)), ({ principal, decision }) => {
+        const now = new Date()
+        const tally = HttpEffect.appendPreResponseHandler((_request, response) =>
+          Effect.as(
+            batcher.add({
+              tenantId: principal.tenant,
+              keyId: principal.keyId,
+              status: response.status,
+              at: now
+            }),
+            HttpServerResponse.setHeaders(response, rateLimitHeaders(decision))
+          )
+        )
+        return Effect.andThen(
+          tally,
+          decision.allowed
+            ? Effect.succeed(principal)
+            : Effect.fail(
+                new RateLimited({
+                  message: "rate limit exceeded for this API key",
+                  retryAfterSeconds: decision.resetSeconds
+                })
+              )
+        )
+      })
+    return authenticator
+  })
+
+/**
+ * The bearer handler of a service's HttpApi security middleware: the request's Principal provided to
+ * the endpoint, every authentication failure as the service's REST error (its table has their rows).
+ */
+export const bearerMiddleware = <
+  E extends Tagged,
+  C extends Codes,
+  R extends Rows<E | AuthenticationError, keyof C & string>
+>(
+  service: ServiceName,
+  errors: ErrorSurface<E | AuthenticationError, C, R>
+) =>
+  Effect.map(
+    makeRequestAuthenticator(service),
+    (authenticate) =>
+      <A, X, Req>(httpEffect: Effect.Effect<A, X, Req>) =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          Effect.flatMap(
+            Effect.catch(authenticate(request), (e) => errors.fail(e)),
+            (principal) => Effect.provideService(httpEffect, Principal, principal)
+          )
+        )
+  )
+
+/** The scope check of an operation: InsufficientScope naming what is missing, or nothing. */
+export const scopeFailure = (
+  principal: PrincipalShape,
+  required: ReadonlyArray<string>
+): InsufficientScope | undefined => {
+  const missing = missingScopes(principal, required)
+  return missing.length === 0
+    ? undefined
+    : new InsufficientScope({
+        message: `this API key lacks the scope ${missing.join(", ")}`,
+        requiredScopes: required
+      })
+}
+
+/** Fails with InsufficientScope unless the caller holds every one of `scopes`. */
+export const requireScopes = (
+  ...scopes: ReadonlyArray<string>
+): Effect.Effect<void, InsufficientScope, Principal> =>
+  Effect.flatMap(Effect.service(Principal), (principal) => {
+    const failure = scopeFailure(principal, scopes)
+    return failure === undefined ? Effect.void : Effect.fail(failure)
+  })

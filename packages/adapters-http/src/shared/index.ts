@@ -1,0 +1,8 @@
+// @folio/adapters-http/shared: what every service's HTTP surface shares, written once and
+// parameterised by the service's error table and envelope: bearer auth with its budget headers and
+// usage, the request guard (request id, body caps, unstorable text, decode errors as issues).
+export * from "./bearer-auth.js"
+export * from "./decode-issues.js"
+export * from "./error-surface.js"
+export * from "./request-errors.js"
+export * from "./request-guard.js"

@@ -1,0 +1,395 @@
+// Cross-cutting HTTP behaviour, parameterised by the service: every failure becomes the service's
+// error envelope (decode errors, malformed JSON, unknown routes, defects), bodies are capped at 1 MiB
+// (chunked ones too) unless a route takes uploads, text no store can keep (NUL, lone surrogates) is
+// refused in URLs and JSON bodies, and every answer carries an X-Request-Id.
+import { URL } from "node:url"
+import { type Issue, issuesOf, MAX_REQUEST_BODY_BYTES, unsafeTextIssues } from "@folio/domain"
+import { ByteSize, Cause, Effect, Stream } from "effect"
+import {
+  Headers,
+  HttpIncomingMessage,
+  HttpRouter,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse
+} from "effect/http"
+import { type HttpApi, HttpApiError, type HttpApiGroup } from "effect/http-api"
+import type { unhandled } from "effect/Types"
+import { makeDecodeIssues } from "./decode-issues.js"
+import type { Codes, ErrorSurface, Rows, Tagged } from "./error-surface.js"
+import {
+  NothingHere,
+  RequestInvalid,
+  type RequestError,
+  RequestTooLarge,
+  serverFault
+} from "./request-errors.js"
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^$|()[\]{}\\]/g, "\\$&")
+
+/** Request URLs on `path` (a `:name` segment matches any one segment), with an optional trailing slash and query. */
+export const routePattern = (path: string) => {
+  const segments = path.split("/").map((s) => (s.startsWith(":") ? "[^/]+" : escapeRegExp(s)))
+  return new RegExp(`^${segments.join("/")}/?(\\?.*)?$`)
+}
+
+/** The route of one HttpApi endpoint, from its declared (prefixed) path, so it cannot drift from it. */
+export const endpointRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>,
+  group: string,
+  endpoint: string
+) => {
+  const groups = api.groups as unknown as Readonly<
+    Record<string, { readonly endpoints: Readonly<Record<string, { readonly path: string }>> }>
+  >
+  const path = groups[group]?.endpoints[endpoint]?.path
+  if (path === undefined) throw new Error(`no endpoint ${group}.${endpoint} in ${api.identifier}`)
+  return routePattern(path)
+}
+
+/** A route whose body is not the API's JSON. */
+export interface RawBodyRoute {
+  readonly route: RegExp
+  /**
+   * `upload`: raw bytes (POST) up to `maxBytes`, the route's own limit, which the route checks itself
+   * (one byte over it is read, to tell "too large" from "exactly at it"); `own`: the route reads and
+   * checks its body itself (MCP's JSON-RPC), within the default cap.
+   */
+  readonly body: "upload" | "own"
+  readonly maxBytes?: number
+}
+
+/** What the guard needs of a service: its error surface, its HttpApi, its routes with other bodies. */
+export interface GuardedService<
+  E extends Tagged,
+  C extends Codes,
+  R extends Rows<E | RequestError, keyof C & string>,
+  Id extends string,
+  Groups extends HttpApiGroup.Constraint
+> {
+  readonly errors: ErrorSurface<E | RequestError, C, R>
+  readonly api: HttpApi.HttpApi<Id, Groups>
+  readonly rawBodies: ReadonlyArray<RawBodyRoute>
+}
+
+/** Methods whose requests carry no body: nothing to cap. */
+const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"])
+
+/**
+ * What a request's body is, told once per request: none (bodyless methods), raw upload bytes, a
+ * body its route checks itself, or JSON (every other route).
+ */
+type BodyKind = "none" | "upload" | "own" | "json"
+
+const tagOf = (u: unknown): string | undefined =>
+  typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" ? u._tag : undefined
+
+const bodyTooLarge = (limit: number) =>
+  new RequestTooLarge({
+    message: `request body exceeds ${limit === MAX_REQUEST_BODY_BYTES ? limit : limit - 1} bytes`
+  })
+
+/**
+ * A body that could not be read or parsed: too large when the reader says so, else not JSON. Only
+ * the reader's own flag and description count: a parse error's message quotes the body, so words
+ * in the body must not turn a malformed request into a 413.
+ */
+const describeRequestError = (error: HttpServerError.HttpServerError) => {
+  const reason = error.reason
+  const tooLarge =
+    (reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge") ||
+    /max|exceed|large|limit/i.test(reason.description ?? "")
+  return tooLarge
+    ? new RequestTooLarge({ message: `request body exceeds ${MAX_REQUEST_BODY_BYTES} bytes` })
+    : new RequestInvalid({ message: "request body is not valid JSON" })
+}
+
+/** The body as JSON for the second decode: none when absent or unreadable. */
+const bodyForIssues = (request: HttpServerRequest.HttpServerRequest) =>
+  BODYLESS.has(request.method)
+    ? Effect.succeed(undefined)
+    : Effect.map(
+        Effect.orElseSucceed(request.text, () => ""),
+        (text): unknown => {
+          if (text === "") return undefined
+          try {
+            return JSON.parse(text)
+          } catch {
+            return undefined
+          }
+        }
+      )
+
+const contentTypeOf = (headers: Readonly<Record<string, string | undefined>>) =>
+  (headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? ""
+
+const isJsonType = (type: string) => type === "" || type === "application/json" || type.endsWith("+json")
+
+/** Text that cannot be stored, in the URL: a query parameter by its name, the path as `path`. */
+const urlIssues = (url: string): ReadonlyArray<Issue> => {
+  const at = url.indexOf("?")
+  const path = at === -1 ? url : url.slice(0, at)
+  const pathIssues = path
+    .split("/")
+    .flatMap((segment) => {
+      try {
+        return unsafeTextIssues(decodeURIComponent(segment), ["path"])
+      } catch {
+        return [] // not percent-decodable: the router leaves it as it is, and it holds no NUL
+      }
+    })
+    .filter((issue, i, all) => all.findIndex((o) => o.rule === issue.rule) === i)
+  if (at === -1) return pathIssues
+  const query: Array<Issue> = []
+  for (const [key, value] of new URLSearchParams(url.slice(at + 1))) {
+    query.push(...unsafeTextIssues(key, ["query"]), ...unsafeTextIssues(value, [key]))
+  }
+  return [...pathIssues, ...query].filter(
+    (issue, i, all) =>
+      all.findIndex((o) => o.rule === issue.rule && o.path.join("/") === issue.path.join("/")) === i
+  )
+}
+
+/**
+ * A chunked body has no Content-Length to refuse up front, and a reader that passes the cap gives
+ * up on the rest, so the client could see a reset instead of 413. It is read here instead: kept
+ * while within `limit`, then drained (discarded) for up to DRAIN_BYTES more, so the whole request
+ * is consumed before the 413 is written. The request the routes see holds the bytes.
+ */
+const DRAIN_BYTES = 16 * 1024 * 1024
+
+const bufferChunked = (request: HttpServerRequest.HttpServerRequest, limit: number) => {
+  const read = { chunks: [] as Array<Uint8Array>, bytes: 0 }
+  return Effect.map(
+    Stream.runForEachWhile(request.stream, (chunk) =>
+      Effect.sync(() => {
+        read.bytes += chunk.length
+        if (read.bytes <= limit) read.chunks.push(chunk)
+        return read.bytes <= limit + DRAIN_BYTES
+      })
+    ),
+    () => {
+      const { chunks, bytes } = read
+      if (bytes > limit) return { tooLarge: true as const, drained: bytes <= limit + DRAIN_BYTES }
+      const body = new Uint8Array(bytes)
+      let offset = 0
+      for (const chunk of chunks) {
+        body.set(chunk, offset)
+        offset += chunk.length
+      }
+      const web = new Request(new URL(request.url, "http://localhost"), { method: request.method, body })
+      return {
+        tooLarge: false as const,
+        request: HttpServerRequest.fromWeb(web).modify({
+          url: request.url,
+          headers: request.headers,
+          remoteAddress: request.remoteAddress
+        })
+      }
+    }
+  )
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/
+
+/**
+ * The global router middleware of a service, around every route (API groups and raw routes alike)
+ * and around HttpApi's own decoding: request id, the body cap, and the service's envelope for every
+ * failure. Every answer, failures included, comes back through here, so the request id is set on the
+ * response itself.
+ */
+export const requestGuard = <
+  E extends Tagged,
+  C extends Codes,
+  R extends Rows<E | RequestError, keyof C & string>,
+  Id extends string,
+  Groups extends HttpApiGroup.Constraint
+>(
+  service: GuardedService<E, C, R, Id, Groups>
+) => {
+  const { errors } = service
+  const decodeIssues = makeDecodeIssues(service.api)
+  const respond = (e: RequestError, headers?: Readonly<Record<string, string>>) =>
+    errors.respond(e, headers === undefined ? {} : { headers })
+  const invalidAnswer = (message: string, issues: ReadonlyArray<Issue>) =>
+    respond(new RequestInvalid({ message, issues }))
+
+  const rawBodyOf = (url: string) => service.rawBodies.find((raw) => raw.route.test(url))
+
+  const bodyKindOf = (method: string, raw: RawBodyRoute | undefined): BodyKind =>
+    BODYLESS.has(method) ? "none" : (raw?.body ?? "json")
+
+  /** Uploads (POST only) may carry their own size; every other body is capped at 1 MiB. */
+  const bodyLimitOf = (method: string, raw: RawBodyRoute | undefined): number =>
+    method === "POST" && raw?.body === "upload" && raw.maxBytes !== undefined
+      ? raw.maxBytes + 1
+      : MAX_REQUEST_BODY_BYTES
+
+  /** The decode failure as the domain's issues, from a second decode of the request (failure path only). */
+  const decodeFailure = (error: HttpApiError.HttpApiSchemaError) =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const body = yield* bodyForIssues(request)
+      const issues = decodeIssues({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body
+      })
+      return yield* invalidAnswer(
+        "request failed validation",
+        issues !== undefined && issues.length > 0 ? issues : issuesOf(error.cause)
+      )
+    })
+
+  /** A request part HttpApi could not decode, as the envelope; undefined for our own encoding bugs. */
+  const schemaErrorResponse = (error: HttpApiError.HttpApiSchemaError) => {
+    // Body and ResponseHeaders are what a handler returned: the server's fault, answered 500.
+    if (error.kind === "Body" || error.kind === "ResponseHeaders") return undefined
+    const malformed =
+      error.kind === "Payload" &&
+      error.cause.issue._tag === "InvalidValue" &&
+      /JSON/.test(error.cause.message)
+    return malformed
+      ? respond(new RequestInvalid({ message: "request body is not valid JSON" }))
+      : decodeFailure(error)
+  }
+
+  /**
+   * Any failure of the API as an envelope response. Our typed errors arrive as failures; HttpApi's
+   * decode errors, unreadable bodies and multipart errors as defects (it reads bodies with orDie),
+   * and are still the client's; unknown routes as the router's HttpServerError.
+   */
+  const failureToResponse = (
+    cause: Cause.Cause<unknown>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> => {
+    for (const reason of cause.reasons) {
+      const value = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
+      if (errors.isApiError(value)) return Effect.succeed(errors.apiErrorResponse(value))
+      if (errors.handles(value)) return errors.respond(value)
+      if (HttpApiError.HttpApiSchemaError.is(value)) {
+        const answer = schemaErrorResponse(value)
+        if (answer === undefined) break
+        return answer
+      }
+      if (HttpServerError.isHttpServerError(value)) {
+        switch (value.reason._tag) {
+          case "RouteNotFound":
+            return respond(new NothingHere({ message: "no such route" }))
+          case "RequestParseError":
+            return respond(describeRequestError(value))
+        }
+      }
+      if (tagOf(value) === "MultipartError")
+        return respond(new RequestInvalid({ message: "request body is not valid multipart" }))
+    }
+    return Effect.andThen(Effect.logError("unhandled failure", cause), respond(serverFault()))
+  }
+
+  /**
+   * What every route shares before it runs: no unstorable text in the URL; for a body, the size cap
+   * (chunked bodies included) and, on JSON routes, a JSON content type, a body that parses, and no
+   * unstorable text or hostile nesting in it. Failures answer here, before any use case runs.
+   */
+  const guarded = <Err, Req>(
+    app: Effect.Effect<HttpServerResponse.HttpServerResponse, Err, Req>,
+    request: HttpServerRequest.HttpServerRequest,
+    raw: RawBodyRoute | undefined,
+    kind: BodyKind,
+    limit: number
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, Req> => {
+    // Only `%00` can put unstorable text in a URL: Node refuses raw NUL and non-ASCII bytes,
+    // decodeURIComponent throws on encoded surrogates and URLSearchParams replaces them. So the scan
+    // runs only then, and a bodyless request otherwise goes straight to its route. A route that
+    // checks its own body checks its own URL too.
+    if (request.url.includes("%00") && raw?.body !== "own") {
+      const inUrl = urlIssues(request.url)
+      if (inUrl.length > 0) return invalidAnswer("the URL holds text that cannot be stored", inUrl)
+    }
+    return kind === "none" ? app : guardedBody(app, request, kind, limit)
+  }
+
+  const guardedBody = <Err, Req>(
+    app: Effect.Effect<HttpServerResponse.HttpServerResponse, Err, Req>,
+    request: HttpServerRequest.HttpServerRequest,
+    kind: BodyKind,
+    limit: number
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, Req> =>
+    Effect.gen(function* () {
+      let current = request
+      if (
+        request.headers["transfer-encoding"] !== undefined &&
+        request.headers["content-length"] === undefined
+      ) {
+        const read = yield* bufferChunked(request, limit)
+        if (read.tooLarge)
+          return yield* respond(bodyTooLarge(limit), read.drained ? {} : { connection: "close" })
+        current = read.request
+      }
+      if (kind === "json") {
+        const type = contentTypeOf(request.headers)
+        const hasBody =
+          request.headers["transfer-encoding"] !== undefined ||
+          Number(request.headers["content-length"] ?? "0") > 0
+        if (hasBody && !isJsonType(type))
+          return yield* invalidAnswer("the request body must be application/json", [
+            { path: [], rule: "contentType", expected: "application/json" }
+          ])
+        // HttpApi picks a body decoder by exact media type and answers any other with a bare 415;
+        // every JSON type (and an empty one) has always read as JSON. Rewritten before the body is
+        // read, so the request the route sees is the one holding the bytes.
+        if (request.headers["content-type"] !== undefined && type !== "application/json")
+          current = current.modify({
+            headers: Headers.set(current.headers, "content-type", "application/json")
+          })
+        if (hasBody) {
+          const body = yield* current.json
+          const issues = unsafeTextIssues(body)
+          if (issues.length > 0)
+            return yield* invalidAnswer("the request body holds text that cannot be stored", issues)
+        }
+      }
+      return yield* current === request
+        ? app
+        : Effect.provideService(app, HttpServerRequest.HttpServerRequest, current)
+    })
+
+  return HttpRouter.middleware(
+    (app) =>
+      Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+        const incoming = request.headers["x-request-id"]
+        const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+        const raw = rawBodyOf(request.url)
+        const kind = bodyKindOf(request.method, raw)
+        const limit = bodyLimitOf(request.method, raw)
+        const length = Number(request.headers["content-length"] ?? "0")
+        // Every failure is answered here; the router still types the result as possibly unhandled.
+        const answer: Effect.Effect<
+          HttpServerResponse.HttpServerResponse,
+          unhandled,
+          HttpServerRequest.HttpServerRequest
+        > =
+          Number.isFinite(length) && length > limit
+            ? respond(bodyTooLarge(limit))
+            : (kind === "none"
+                ? guarded(app, request, raw, kind, limit)
+                : Effect.provideService(
+                    guarded(app, request, raw, kind, limit),
+                    HttpIncomingMessage.MaxBodySize,
+                    ByteSize.bytes(limit)
+                  )
+              ).pipe(
+                Effect.catchCause((cause) =>
+                  // An interruption holds no failure of its own: it passes through untouched.
+                  Cause.hasInterruptsOnly(cause)
+                    ? Effect.failCause(cause as Cause.Cause<never>)
+                    : failureToResponse(cause)
+                )
+              )
+        return Effect.map(answer, (response) =>
+          HttpServerResponse.setHeader(response, "x-request-id", requestId)
+        )
+      }),
+    { global: true }
+  )
+}
