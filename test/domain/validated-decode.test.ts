@@ -76,6 +76,28 @@ const mutate = (value: Json, pick: number, replacement: Json, addKey: boolean): 
   return go(value)
 }
 
+/** Removes one key (the `pick`-th, modulo how many there are) from an object of the tree. */
+const dropKey = (value: Json, pick: number): Json => {
+  const keys = (v: Json): number =>
+    Array.isArray(v)
+      ? v.reduce((n: number, x: Json) => n + keys(x), 0)
+      : v !== null && typeof v === "object"
+        ? Object.values(v).reduce((n: number, x) => n + 1 + keys(x), 0)
+        : 0
+  const count = keys(value)
+  if (count === 0) return value
+  const chosen = pick % count
+  let n = 0
+  const go = (v: Json): Json => {
+    if (Array.isArray(v)) return v.map(go)
+    if (v === null || typeof v !== "object") return v
+    const out: Record<string, Json> = {}
+    for (const [k, x] of Object.entries(v)) if (n++ !== chosen) out[k] = go(x)
+    return out
+  }
+  return go(value)
+}
+
 describe("the accelerated definition decoder", () => {
   it("decodes every valid definition to exactly the strict decoder's value, through the fast path", () => {
     fc.assert(
@@ -116,6 +138,17 @@ describe("the accelerated definition decoder", () => {
         }
       ),
       { numRuns: 400 }
+    )
+  })
+
+  it("fills every default the strict decoder fills, whichever keys the input leaves out", () => {
+    fc.assert(
+      fc.property(validDefinitionArb, fc.array(fc.nat(5_000), { maxLength: 12 }), (definition, picks) => {
+        let input = wire(definition) as Json
+        for (const pick of picks) input = dropKey(input, pick)
+        expect(fast(input)).toStrictEqual(decodeFormDefinition(input))
+      }),
+      { numRuns: 300 }
     )
   })
 

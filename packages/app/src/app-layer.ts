@@ -14,6 +14,7 @@ import {
 } from "@folio/adapters-http"
 import { formsMcpRoute, McpSettings } from "@folio/adapters-mcp"
 import {
+  AcceleratedFormDefinitionDecoderLive,
   BlobStoreHealth,
   BufferedRateLimitStoreLive,
   CachedApiKeyRepositoryLive,
@@ -81,6 +82,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         hotPath,
         blobStoreLayer(config, secret),
         IdGenLive,
+        AcceleratedFormDefinitionDecoderLive,
         Layer.succeed(BlobSigningSecret, secret),
         NodeConnectionCutter,
         Layer.succeed(PublicOrigin, config.publicOrigin),

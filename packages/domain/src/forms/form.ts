@@ -7,6 +7,7 @@ import type { FormKind, FormRecord, FormVersionRecord } from "./ports/forms.js"
 import type { Capabilities } from "./capabilities.js"
 import {
   decodeFormDefinition,
+  type FormDefinitionDecode,
   emptyFormDefinition,
   encodeFormDefinition,
   type FormDefinition,
@@ -51,12 +52,13 @@ export type SettingsRefused = InvalidSettings | RenderModeDisabled
 export const validateDefinition = (
   kind: FormKind,
   input: unknown,
-  caps: Capabilities
+  caps: Capabilities,
+  decode: FormDefinitionDecode = decodeFormDefinition
 ): Result.Result<{ readonly decoded: AnyDefinition; readonly encoded: unknown }, DefinitionRefused> =>
   Result.gen(function* () {
     yield* checkKindAllowed(kind, caps)
     if (kind === "classic") {
-      const decoded = yield* decodeFormDefinition(input)
+      const decoded = yield* decode(input)
       yield* checkClassicDefinitionAllowed(decoded, caps)
       return { decoded, encoded: encodeFormDefinition(decoded) }
     }
@@ -148,7 +150,8 @@ export interface CreateFormCommand {
 export const createForm = (
   command: CreateFormCommand,
   caps: Capabilities,
-  now: Date
+  now: Date,
+  decode: FormDefinitionDecode = decodeFormDefinition
 ): Result.Result<FormRecord, DefinitionRefused | SettingsRefused> =>
   Result.gen(function* () {
     yield* checkKindAllowed(command.kind, caps)
@@ -157,7 +160,7 @@ export const createForm = (
         ? command.kind === "classic"
           ? encodeFormDefinition(emptyFormDefinition())
           : encodeInterviewDefinition(emptyInterviewDefinition())
-        : (yield* validateDefinition(command.kind, command.definition, caps)).encoded
+        : (yield* validateDefinition(command.kind, command.definition, caps, decode)).encoded
     const settings = yield* validateSettings(command.settings ?? {}, caps)
     return {
       id: command.id,
@@ -196,12 +199,13 @@ export const replaceDefinition = (
     readonly title?: string | undefined
   },
   caps: Capabilities,
-  now: Date
+  now: Date,
+  decode: FormDefinitionDecode = decodeFormDefinition
 ): Result.Result<FormRecord, DraftRevisionConflict | DefinitionRefused> =>
   Result.gen(function* () {
     if (command.expectedDraftRevision !== form.draftRevision)
       return yield* Result.fail(revisionConflict(form))
-    const { encoded } = yield* validateDefinition(form.kind, command.definition, caps)
+    const { encoded } = yield* validateDefinition(form.kind, command.definition, caps, decode)
     return touch(form, now, {
       draftDefinition: encoded,
       draftRevision: form.draftRevision + 1,

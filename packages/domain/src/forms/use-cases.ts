@@ -41,6 +41,7 @@ import {
   SlugInUse,
   VersionNotFound
 } from "./errors.js"
+import { FormDefinitionDecoder } from "./definition/definition.js"
 import * as rules from "./form.js"
 import { MAX_ASSET_BYTES, PAGE_SIZE } from "./limits.js"
 
@@ -183,6 +184,7 @@ export const createFormUseCase = (input: {
   Effect.gen(function* () {
     const principal = yield* Principal
     const caps = yield* currentCapabilities
+    const decode = yield* FormDefinitionDecoder
     const id = yield* Effect.flatMap(Effect.service(IdGen), (ids) => ids.uuidV7)
     return yield* insertWithRandomSlug((slug, at) =>
       rules.createForm(
@@ -196,7 +198,8 @@ export const createFormUseCase = (input: {
           ...(input.settings === undefined ? {} : { settings: input.settings })
         },
         caps,
-        at
+        at,
+        decode
       )
     )
   })
@@ -213,9 +216,11 @@ export const patchDefinition = (
   id: string,
   input: { readonly definition: unknown; readonly expectedDraftRevision: number }
 ) =>
-  writeForm(id, (form, caps, at) =>
-    Effect.flatMap(Effect.fromResult(rules.replaceDefinition(form, input, caps, at)), (next) =>
-      Effect.as(checkImages(definitionKeys, next, form), { form: next })
+  Effect.flatMap(Effect.service(FormDefinitionDecoder), (decode) =>
+    writeForm(id, (form, caps, at) =>
+      Effect.flatMap(Effect.fromResult(rules.replaceDefinition(form, input, caps, at, decode)), (next) =>
+        Effect.as(checkImages(definitionKeys, next, form), { form: next })
+      )
     )
   )
 

@@ -118,7 +118,7 @@ export const toVersionView = (r: FormVersionRecord): typeof FormVersion.Type => 
 // Request bodies are strict wherever they are decoded (an unknown key is an issue, not dropped):
 // the annotation travels with the schema into HttpApi's own decoding.
 export const CreateFormInput = Schema.Struct({
-  kind: Kind.pipe(Schema.withDecodingDefaultKey(Effect.succeed("classic" as const))),
+  kind: Kind.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed("classic" as const))),
   title: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
   definition: Schema.optionalKey(Schema.Unknown),
   settings: Schema.optionalKey(Schema.Unknown)

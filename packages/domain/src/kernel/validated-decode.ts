@@ -41,6 +41,19 @@ const residualChecks = (ast: SchemaAST.AST): ReadonlyArray<SchemaAST.Filter<unkn
 
 const NO_OPTIONS: SchemaAST.ParseOptions = {}
 
+/** Whether any node below `ast` (not `ast` itself) carries an encoding. */
+const innerEncodings = (ast: SchemaAST.AST): boolean => {
+  const children =
+    ast._tag === "Objects"
+      ? [...ast.propertySignatures.map((ps) => ps.type), ...ast.indexSignatures.map((is) => is.type)]
+      : ast._tag === "Arrays"
+        ? [...ast.elements, ...ast.rest]
+        : ast._tag === "Union"
+          ? ast.types
+          : []
+  return children.some((child) => child.encoding !== undefined || innerEncodings(child))
+}
+
 /**
  * Which member of a union the decoder would take for a value: the first whose encoded side accepts
  * it. A union of structs told apart by one literal key (a block's `type`) is read off that key.
@@ -103,14 +116,13 @@ export const compileValidatedDecode = (schema: Schema.Top): Finish | undefined =
     return () => JSON.parse(text)
   }
 
-  /** `defaulted`: the node is a struct key's type whose only encoding is its decoding default. */
-  const compile = (ast: SchemaAST.AST, defaulted = false): Finish => {
+  const compile = (ast: SchemaAST.AST): Finish => {
     const known = compiled.get(ast)
     if (known !== undefined) return known
     let inner: Finish = (v) => v
     const finish: Finish = (v) => inner(v)
     compiled.set(ast, finish)
-    if (ast.encoding !== undefined && !defaulted) supported = false
+    if (ast.encoding !== undefined) supported = false
     const residual = residualChecks(ast)
     const checked = (body: Finish): Finish =>
       residual.length === 0
@@ -126,7 +138,14 @@ export const compileValidatedDecode = (schema: Schema.Top): Finish | undefined =
       case "Objects": {
         const fields = ast.propertySignatures.map((ps) => {
           const fallback = defaultOf(ps.name, ps.type)
-          return { name: ps.name, fallback, finish: compile(ps.type, fallback !== undefined) }
+          // A present value of a defaulted key decodes as the key's encoded schema does: the type
+          // side of a default has its inner defaults stripped, the encoded side keeps them.
+          const links = ps.type.encoding
+          const encoded = fallback === undefined ? undefined : links?.[links.length - 1]?.to
+          // withDecodingDefaultTypeKey keeps the inner schema on the encoded side; a default of
+          // another make (inner encodings on the type side) is left to the full decoder.
+          if (encoded !== undefined && innerEncodings(ps.type)) supported = false
+          return { name: ps.name, fallback, finish: compile(encoded ?? ps.type) }
         })
         const index = ast.indexSignatures.map((is) => compile(is.type))
         const named = new Set(fields.map((f) => f.name))

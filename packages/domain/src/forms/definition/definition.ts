@@ -1,8 +1,9 @@
 // The classic FormDefinition (schemaVersion 1): its shape schema, the semantic checks that run
 // after it, and the one decoder every adapter uses.
-import { Result, Schema, Effect } from "effect"
-import { InvalidDefinition } from "../errors.js"
+import { Context, Effect, Result, Schema } from "effect"
 import { strictDecoder } from "../../kernel/issues.js"
+import { acceleratedDecoder } from "../../kernel/validated-decode.js"
+import { InvalidDefinition } from "../errors.js"
 import { type Block, Block as BlockSchema } from "./blocks.js"
 import { isInputBlockType } from "./block-types.js"
 import { ArrayOf } from "./primitives.js"
@@ -18,7 +19,7 @@ export const MAX_QUIZZES = 20
 export const FormDefinition = Schema.Struct({
   schemaVersion: Schema.Literal(1),
   blocks: ArrayOf(BlockSchema, 0, MAX_BLOCKS),
-  logic: ArrayOf(LogicRule, 0, MAX_LOGIC_RULES).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  logic: ArrayOf(LogicRule, 0, MAX_LOGIC_RULES).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed([]))),
   randomGroups: Schema.optionalKey(ArrayOf(RandomGroup, 0, MAX_RANDOM_GROUPS)),
   scales: Schema.optionalKey(ArrayOf(Scale, 0, MAX_SCALES)),
   quizzes: Schema.optionalKey(ArrayOf(Quiz, 0, MAX_QUIZZES))
@@ -41,6 +42,26 @@ export const decodeFormDefinition: (input: unknown) => Result.Result<FormDefinit
     (issues) => new InvalidDefinition({ kind: "classic", issues }),
     semanticIssues
   )
+
+/** How the forms use cases decode classic definitions: strictly, or faster with the same answers. */
+export type FormDefinitionDecode = (input: unknown) => Result.Result<FormDefinition, InvalidDefinition>
+
+/**
+ * The decoder the use cases take: the strict one unless the deployment provides a faster one with
+ * the same results (the accelerated decoder below, with Ajv from adapters-storage).
+ */
+export const FormDefinitionDecoder = Context.Reference<FormDefinitionDecode>(
+  "@folio/domain/FormDefinitionDecoder",
+  {
+    defaultValue: () => decodeFormDefinition
+  }
+)
+
+/** The strict decoder's results, faster on valid input; `conforms` checks formDefinitionJsonSchema. */
+export const acceleratedFormDefinitionDecoder = (
+  conforms: (input: unknown) => boolean
+): FormDefinitionDecode =>
+  acceleratedDecoder(FormDefinition, decodeFormDefinition, (d) => semanticIssues(d).length === 0, conforms)
 
 /** The stored/wire form of a decoded definition (defaults written out). */
 export const encodeFormDefinition = (definition: FormDefinition): FormDefinitionEncoded =>

@@ -31,7 +31,9 @@ export const LogicAction = Schema.Union([
 export const LogicRule = Schema.Struct({
   id: LogicRuleId,
   from: BlockId,
-  match: Schema.Literals(["any", "all"]).pipe(Schema.withDecodingDefaultKey(Effect.succeed("all" as const))),
+  match: Schema.Literals(["any", "all"]).pipe(
+    Schema.withDecodingDefaultTypeKey(Effect.succeed("all" as const))
+  ),
   conditions: ArrayOf(Condition, 1, 20),
   actions: ArrayOf(LogicAction, 1, 20)
 }).annotate({ identifier: "LogicRule" })
@@ -50,14 +52,14 @@ export const Scale = Schema.Struct({
   id: ScoreId,
   label: StrBetween(1, 200),
   blocks: ArrayOf(BlockId, 1, 100),
-  reverse: ArrayOf(BlockId, 0, 100).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  reverse: ArrayOf(BlockId, 0, 100).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed([]))),
   aggregation: Schema.Literals(["sum", "mean"]).pipe(
-    Schema.withDecodingDefaultKey(Effect.succeed("mean" as const))
+    Schema.withDecodingDefaultTypeKey(Effect.succeed("mean" as const))
   ),
   missing: Schema.Literals(["exclude", "zero", "require_all"]).pipe(
-    Schema.withDecodingDefaultKey(Effect.succeed("exclude" as const))
+    Schema.withDecodingDefaultTypeKey(Effect.succeed("exclude" as const))
   ),
-  cutoffs: ArrayOf(Cutoff, 0, 50).pipe(Schema.withDecodingDefaultKey(Effect.succeed([])))
+  cutoffs: ArrayOf(Cutoff, 0, 50).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed([])))
 }).annotate({ identifier: "Scale" })
 export type Scale = typeof Scale.Type
 
@@ -73,6 +75,6 @@ export const Quiz = Schema.Struct({
   id: ScoreId,
   label: StrBetween(1, 200),
   items: ArrayOf(QuizItem, 1, 100),
-  cutoffs: ArrayOf(Cutoff, 0, 50).pipe(Schema.withDecodingDefaultKey(Effect.succeed([])))
+  cutoffs: ArrayOf(Cutoff, 0, 50).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed([])))
 }).annotate({ identifier: "Quiz" })
 export type Quiz = typeof Quiz.Type

@@ -96,17 +96,17 @@ export const StoredInterview = Schema.Struct({
   sentiment: Schema.optionalKey(Sentiment),
   keyInfo: Schema.Array(
     Schema.Struct({ label: Schema.String, value: Schema.String, evidenceMessageIds: Schema.Array(Uuid) })
-  ).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  ).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed([]))),
   insights: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)).pipe(
-    Schema.withDecodingDefaultKey(Effect.succeed([]))
+    Schema.withDecodingDefaultTypeKey(Effect.succeed([]))
   ),
-  transcript: Schema.Array(TranscriptTurn).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  transcript: Schema.Array(TranscriptTurn).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed([]))),
   extractedFields: Schema.Record(Schema.String, Schema.Unknown).pipe(
-    Schema.withDecodingDefaultKey(Effect.succeed({}))
+    Schema.withDecodingDefaultTypeKey(Effect.succeed({}))
   ),
-  analysisStatus: AnalysisStatus.pipe(Schema.withDecodingDefaultKey(Effect.succeed("pending" as const))),
+  analysisStatus: AnalysisStatus.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed("pending" as const))),
   quality: InterviewQuality.pipe(
-    Schema.withDecodingDefaultKey(
+    Schema.withDecodingDefaultTypeKey(
       Effect.succeed({ completionReason: null, exchangeCount: 0, followupCount: 0 })
     )
   )
