@@ -166,6 +166,52 @@ describe("no runtime machinery in the domain", () => {
     ])
   })
 
+  it("sees maps that live as long as the module, and not maps made per call, object or build", () => {
+    const source = [
+      "const versions = new Map<string, number>()",
+      "const memo = <A>(decode: (s: unknown) => A) => {",
+      "  const cache = new WeakMap<object, A>()",
+      "  return (s: object) => cache.get(s) ?? decode(s)",
+      "}",
+      "const classic = memo((s) => s)",
+      "const once = (() => new Map())()",
+      "function index(xs: ReadonlyArray<string>) { return new Map(xs.map((x, i) => [x, i])) }",
+      "export const perCall = (xs: ReadonlyArray<string>) => index(xs).size + new Map().size",
+      "const TABLE: ReadonlyMap<string, number> = new Map([['a', 1]])",
+      "class Counter { readonly seen = new Map<string, number>() }",
+      "class Shared { static readonly seen = new Map<string, number>() }",
+      "export const build = () => memo((s) => s)"
+    ].join("\n")
+    expect(runtimeUsesOf("x.ts", source).map((u) => `${u.line}:${u.name}`)).toEqual([
+      "1:module-level new Map",
+      "3:module-level new WeakMap",
+      "7:module-level new Map",
+      "12:module-level new Map"
+    ])
+  })
+
+  // The decoding memo of forms/form.ts before it became the CachedStoredFormDocumentsLive adapter,
+  // in its shape then: a memo factory called as the module loads, and a module-level version cache.
+  it("rejects the stored-document memo that was in forms/form.ts", () => {
+    const source = [
+      "const memo = <A>(limit: number, decode: (stored: unknown) => A) => {",
+      "  const cache = new Map<string, A>()",
+      "  return (namespace: string, stored: unknown): A => {",
+      "    const key = namespace + JSON.stringify(stored)",
+      "    const hit = cache.get(key)",
+      "    if (hit !== undefined || cache.has(key)) return hit as A",
+      "    const value = decode(stored)",
+      "    if (cache.size >= limit) cache.delete(cache.keys().next().value as string)",
+      "    cache.set(key, value)",
+      "    return value",
+      "  }",
+      "}",
+      "const classicMemo = memo(500, (stored) => Result.getOrNull(decodeFormDefinition(stored)))",
+      "const versionCache = new Map<string, FormDefinition | null>()"
+    ].join("\n")
+    expect(runtimeUsesOf("packages/domain/src/forms/form.ts", source).map((u) => u.line)).toEqual([2, 14])
+  })
+
   // The in-process runtime adapters were moved out of the domain; this proves the rules would catch
   // each of them if it came back (its @folio/domain import would become a relative one).
   it.each(["buffered-rate-limit-store.ts", "cached-api-key-repository.ts", "usage-batcher.ts", "id-gen.ts"])(

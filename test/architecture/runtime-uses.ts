@@ -1,5 +1,5 @@
 // Finds what DESIGN.md keeps out of the domain besides imports: timers, background fibers,
-// schedules, caches and randomness (those are adapters of its ports). Reads code, not comments.
+// schedules, caches (Effect's and module-level maps) and randomness. Reads code, not comments.
 import { readFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import ts from "typescript"
@@ -17,6 +17,8 @@ const TIMER = "the domain sets no timers (a scheduler is an adapter)"
 const FIBER = "the domain starts no background fibers and no schedules (a flush loop is an adapter)"
 const CACHE = "the domain keeps no caches for speed (a cache decorates a port, in an adapter)"
 const DECORATOR = "the domain decorates no port (a layer wrapping a port's own implementation is an adapter)"
+const MODULE_MAP =
+  "the domain keeps no map for the life of the process (a memo is an adapter of a port; a constant table is a ReadonlyMap)"
 const RANDOM = "the domain draws no randomness itself (ids and bytes come from the IdGen port)"
 
 /** Names banned wherever they appear as a value or an import binding. */
@@ -75,12 +77,78 @@ const isMemberName = (node: ts.Identifier): boolean => {
   return false
 }
 
+/** The function a node runs in, or undefined when it runs as the module loads (an instance field runs per object). */
+const enclosingFunction = (node: ts.Node): ts.Node | undefined => {
+  for (let n = node.parent; n !== undefined; n = n.parent) {
+    if (ts.isFunctionLike(n)) return n
+    if (ts.isPropertyDeclaration(n) && !n.modifiers?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword))
+      return n
+  }
+  return undefined
+}
+
+/** Top-level functions by name (`function f` or `const f = () =>`), to see which the module calls as it loads. */
+const topLevelFunctions = (sf: ts.SourceFile): ReadonlyMap<ts.Node, string> => {
+  const byNode = new Map<ts.Node, string>()
+  for (const statement of sf.statements) {
+    if (ts.isFunctionDeclaration(statement) && statement.name !== undefined)
+      byNode.set(statement, statement.name.text)
+    if (ts.isVariableStatement(statement))
+      for (const d of statement.declarationList.declarations)
+        if (ts.isIdentifier(d.name) && d.initializer !== undefined) {
+          const init = ts.isParenthesizedExpression(d.initializer) ? d.initializer.expression : d.initializer
+          if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) byNode.set(init, d.name.text)
+        }
+  }
+  return byNode
+}
+
+/** Whether a function runs as the module loads: called by name from top-level code, or invoked in place there. */
+const runsAtLoad = (fn: ts.Node, name: string | undefined, sf: ts.SourceFile): boolean => {
+  let callee: ts.Node = fn
+  while (ts.isParenthesizedExpression(callee.parent)) callee = callee.parent
+  const call = callee.parent
+  if (ts.isCallExpression(call) && call.expression === callee && enclosingFunction(call) === undefined)
+    return true
+  if (name === undefined) return false
+  const calledAtLoad = (n: ts.Node): boolean =>
+    (ts.isCallExpression(n) &&
+      ts.isIdentifier(n.expression) &&
+      n.expression.text === name &&
+      enclosingFunction(n) === undefined) ||
+    ts.forEachChild(n, calledAtLoad) === true
+  return calledAtLoad(sf)
+}
+
+/** Declared as a ReadonlyMap: a constant table, which nothing can add to. */
+const isReadonlyTable = (node: ts.NewExpression): boolean =>
+  ts.isVariableDeclaration(node.parent) &&
+  node.parent.type !== undefined &&
+  ts.isTypeReferenceNode(node.parent.type) &&
+  ts.isIdentifier(node.parent.type.typeName) &&
+  node.parent.type.typeName.text === "ReadonlyMap"
+
+/**
+ * A `new Map`/`new WeakMap` that lives as long as the module: made as it loads, or in the body of a
+ * function of the module that top-level code calls (a memo factory, an IIFE). A map made per call,
+ * per object or per layer build is not one; calls into other modules are not followed.
+ */
+const isModuleMap = (node: ts.NewExpression, sf: ts.SourceFile, functions: ReadonlyMap<ts.Node, string>) => {
+  if (!ts.isIdentifier(node.expression) || !["Map", "WeakMap"].includes(node.expression.text)) return false
+  if (isReadonlyTable(node)) return false
+  const fn = enclosingFunction(node)
+  return fn === undefined || (ts.isFunctionLike(fn) && runsAtLoad(fn, functions.get(fn), sf))
+}
+
 export const runtimeUsesOf = (file: string, source: string): ReadonlyArray<RuntimeUse> => {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true)
+  const functions = topLevelFunctions(sf)
   const found: Array<RuntimeUse> = []
   const add = (node: ts.Node, name: string, rule: string) =>
     found.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, name, rule })
   const visit = (node: ts.Node): void => {
+    if (ts.isNewExpression(node) && isModuleMap(node, sf, functions))
+      add(node, `module-level new ${node.expression.getText(sf)}`, MODULE_MAP)
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       if (BANNED_MODULES.test(node.moduleSpecifier.text)) add(node, node.moduleSpecifier.text, FIBER)
     } else if (ts.isCallExpression(node)) {

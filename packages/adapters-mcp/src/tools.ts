@@ -34,6 +34,7 @@ import {
   patchSettingsKeepingCustomScript,
   type FormsScope,
   setFormSlug,
+  StoredFormDocumentReader,
   StoredSettingsSchema,
   toFormSummaryView,
   toFormView,
@@ -122,6 +123,7 @@ const formsQuery = tool({
   output: FormsQueryOutput,
   run: (input) =>
     Effect.gen(function* () {
+      const documents = yield* StoredFormDocumentReader
       switch (input.action) {
         case "search": {
           const page = yield* listForms({
@@ -139,7 +141,7 @@ const formsQuery = tool({
         }
         case "get": {
           yield* need(input, input.action, ["formId"])
-          return { action: input.action, form: toFormView(yield* loadForm(input.formId ?? "")) }
+          return { action: input.action, form: toFormView(yield* loadForm(input.formId ?? ""), documents) }
         }
         case "versions": {
           yield* need(input, input.action, ["formId"])
@@ -156,7 +158,7 @@ const formsQuery = tool({
         case "version": {
           yield* need(input, input.action, ["formId", "versionId"])
           const version = yield* getVersion(input.formId ?? "", input.versionId ?? "")
-          return { action: input.action, version: toVersionView(version) }
+          return { action: input.action, version: toVersionView(version, documents) }
         }
       }
     })
@@ -190,8 +192,9 @@ const formsCreate = tool({
   output: FormOutput,
   run: (input) =>
     Effect.gen(function* () {
+      const documents = yield* StoredFormDocumentReader
       if (input.copyFromFormId !== undefined) {
-        return { form: toFormView(yield* duplicateFormUseCase(input.copyFromFormId)) }
+        return { form: toFormView(yield* duplicateFormUseCase(input.copyFromFormId), documents) }
       }
       yield* need(input, "create", ["title"])
       const created = yield* createFormWithoutCustomScript({
@@ -200,7 +203,7 @@ const formsCreate = tool({
         ...(input.definition === undefined ? {} : { definition: input.definition }),
         ...(input.settings === undefined ? {} : { settings: input.settings })
       })
-      return { form: toFormView(created) }
+      return { form: toFormView(created, documents) }
     })
 })
 
@@ -229,6 +232,7 @@ const formsUpdate = tool({
   output: FormOutput,
   run: (input) =>
     Effect.gen(function* () {
+      const documents = yield* StoredFormDocumentReader
       switch (input.action) {
         case "definition":
           yield* need(input, input.action, ["definition", "expectedDraftRevision"])
@@ -237,7 +241,8 @@ const formsUpdate = tool({
               yield* patchDefinition(input.formId, {
                 definition: input.definition,
                 expectedDraftRevision: input.expectedDraftRevision ?? 0
-              })
+              }),
+              documents
             )
           }
         case "settings":
@@ -247,12 +252,13 @@ const formsUpdate = tool({
               yield* patchSettingsKeepingCustomScript(input.formId, {
                 settings: input.settings,
                 expectedSettingsSignature: input.expectedSettingsSignature ?? ""
-              })
+              }),
+              documents
             )
           }
         case "slug":
           yield* need(input, input.action, ["slug"])
-          return { form: toFormView(yield* setFormSlug(input.formId, input.slug ?? "")) }
+          return { form: toFormView(yield* setFormSlug(input.formId, input.slug ?? ""), documents) }
       }
     })
 })
@@ -274,12 +280,13 @@ const formsPublication = tool({
   input: FormsPublicationInput,
   output: FormOutput,
   run: (input) =>
-    Effect.map(
+    Effect.zipWith(
       convergePublication(input.formId, {
         expectedDraftRevision: input.expectedDraftRevision,
         desiredState: input.desiredState
       }),
-      (form) => ({ form: toFormView(form) })
+      Effect.service(StoredFormDocumentReader),
+      (form, documents) => ({ form: toFormView(form, documents) })
     )
 })
 

@@ -18,6 +18,7 @@ import {
   BlobStoreHealth,
   BufferedRateLimitStoreLive,
   CachedApiKeyRepositoryLive,
+  CachedStoredFormDocumentsLive,
   IdGenLive,
   StorageHealth,
   UsageBatcherLive
@@ -83,6 +84,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         blobStoreLayer(config, secret),
         IdGenLive,
         AcceleratedFormDefinitionDecoderLive,
+        CachedStoredFormDocumentsLive,
         Layer.succeed(BlobSigningSecret, secret),
         NodeConnectionCutter,
         Layer.succeed(PublicOrigin, config.publicOrigin),

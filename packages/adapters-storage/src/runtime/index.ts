@@ -1,7 +1,8 @@
 // The in-process runtime adapters of the domain's ports: what exists for speed or needs the
-// platform (a key cache, buffered counters with their flush fibers, the id generator).
+// platform (caches of keys and stored documents, buffered counters and their flush fibers, ids).
 export * from "./buffered-rate-limit-store.js"
 export * from "./cached-api-key-repository.js"
 export * from "./id-gen.js"
 export * from "./usage-batcher.js"
 export * from "./json-schema-shape-check.js"
+export * from "./cached-stored-form-documents.js"

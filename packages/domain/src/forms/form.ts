@@ -73,63 +73,19 @@ const validateSettings = (input: unknown, caps: Capabilities) =>
     return { decoded, encoded: encodeFormSettings(decoded), signature: settingsSignature(decoded) }
   })
 
-/**
- * A small memo for decoding stored JSON: the same draft is read far more often than it is written,
- * and decoding is pure, so the result for an identical document can be reused. Bounded, oldest out.
- */
-const memo = <A>(limit: number, decode: (stored: unknown) => A) => {
-  const cache = new Map<string, A>()
-  return (namespace: string, stored: unknown, identity?: string): A => {
-    // With an identity (a form's draft at one revision, settings with one signature, a version id)
-    // the document is known not to change, so serializing it to build a key is not needed.
-    const key = identity === undefined ? `${namespace}:${JSON.stringify(stored)}` : `${namespace}#${identity}`
-    const hit = cache.get(key)
-    if (hit !== undefined || cache.has(key)) return hit as A
-    const value = decode(stored)
-    if (cache.size >= limit) {
-      const oldest = cache.keys().next()
-      if (oldest.done !== true) cache.delete(oldest.value)
-    }
-    cache.set(key, value)
-    return value
-  }
-}
-
-const classicMemo = memo(500, (stored): AnyDefinition | null =>
-  Result.getOrNull(decodeFormDefinition(stored))
-)
-const interviewMemo = memo(500, readStoredInterviewDefinition)
-const settingsMemo = memo(500, (stored): FormSettings | null => Result.getOrNull(decodeFormSettings(stored)))
-
 /** Reads a stored draft or version definition; unreadable legacy data degrades to null. */
-export const readStoredDefinition = (
-  kind: FormKind,
-  stored: unknown,
-  identity?: string
-): AnyDefinition | null =>
-  kind === "interview" ? interviewMemo("i", stored, identity) : classicMemo("c", stored, identity)
+export const readStoredDefinition = (kind: FormKind, stored: unknown): AnyDefinition | null =>
+  kind === "interview"
+    ? readStoredInterviewDefinition(stored)
+    : Result.getOrNull(decodeFormDefinition(stored))
 
-export const readStoredSettings = (stored: unknown, identity?: string): FormSettings | null =>
-  settingsMemo("s", stored, identity)
+/** Reads stored settings; unreadable legacy settings degrade to null. */
+export const readStoredSettings = (stored: unknown): FormSettings | null =>
+  Result.getOrNull(decodeFormSettings(stored))
 
-const versionCache = new Map<string, FormDefinition | null>()
-const VERSION_CACHE_LIMIT = 1000
-
-/**
- * The classic definition of a published version. Versions are immutable, so the decoded value is
- * kept by version id (bounded, oldest out) and a respondent's every request does not decode again.
- */
-export const readVersionDefinition = (versionId: string, stored: unknown): FormDefinition | null => {
-  const hit = versionCache.get(versionId)
-  if (hit !== undefined || versionCache.has(versionId)) return hit ?? null
-  const value = Result.getOrNull(decodeFormDefinition(stored))
-  if (versionCache.size >= VERSION_CACHE_LIMIT) {
-    const oldest = versionCache.keys().next()
-    if (oldest.done !== true) versionCache.delete(oldest.value)
-  }
-  versionCache.set(versionId, value)
-  return value
-}
+/** The classic definition of a published version; unreadable data degrades to null. */
+export const readVersionDefinition = (stored: unknown): FormDefinition | null =>
+  Result.getOrNull(decodeFormDefinition(stored))
 
 /** Public slugs: lowercase letters, digits and single hyphens, 3..64 characters. */
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,63}$/

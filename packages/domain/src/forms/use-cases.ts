@@ -43,6 +43,7 @@ import {
 } from "./errors.js"
 import { FormDefinitionDecoder } from "./definition/definition.js"
 import * as rules from "./form.js"
+import { StoredFormDocumentReader } from "./ports/stored-documents.js"
 import { MAX_ASSET_BYTES, PAGE_SIZE } from "./limits.js"
 
 type Ports = FormRepository | TenantRepository | IdGen | Principal | BlobStore
@@ -251,7 +252,7 @@ export const patchSettingsKeepingCustomScript = (
   Effect.gen(function* () {
     yield* customScriptRefused(input.settings)
     const form = yield* loadForm(id)
-    const stored = rules.readStoredSettings(form.settings)?.customScript
+    const stored = (yield* StoredFormDocumentReader).settings(form.settings)?.customScript
     const settings =
       stored === undefined || typeof input.settings !== "object" || input.settings === null
         ? input.settings

@@ -11,9 +11,9 @@ import {
   FormKind as Kind,
   FormStatus as Status
 } from "./ports/forms.js"
+import { decodingStoredFormDocuments, type StoredFormDocuments } from "./ports/stored-documents.js"
 import { FormDefinition } from "./definition/definition.js"
 import { inlineJsonSchemaOf } from "./json-schema.js"
-import { readStoredDefinition, readStoredSettings } from "./form.js"
 import { InterviewDefinition } from "./interview/definition.js"
 import { defaultFormSettings, encodeFormSettings, FormSettings } from "./settings/settings.js"
 
@@ -74,9 +74,13 @@ export const FormVersion = Schema.Struct({
   definition: Schema.NullOr(AnyDefinition)
 }).annotate({ identifier: "FormVersion" })
 
-export const toFormView = (record: FormRecord): Form => {
-  // A draft at one revision and settings with one signature never change: they key the read memo.
-  const settings = readStoredSettings(
+/** `documents` is the StoredFormDocumentReader the caller runs with (decoding each time by default). */
+export const toFormView = (
+  record: FormRecord,
+  documents: StoredFormDocuments = decodingStoredFormDocuments
+): Form => {
+  // A draft at one revision and settings with one signature never change: they are their identities.
+  const settings = documents.settings(
     record.settings,
     record.settingsSignature === null ? undefined : `${record.id}:${record.settingsSignature}`
   )
@@ -88,7 +92,7 @@ export const toFormView = (record: FormRecord): Form => {
     kind: record.kind,
     draftRevision: record.draftRevision,
     draftDefinition:
-      readStoredDefinition(record.kind, record.draftDefinition, `${record.id}@${record.draftRevision}`) ===
+      documents.definition(record.kind, record.draftDefinition, `${record.id}@${record.draftRevision}`) ===
       null
         ? null
         : record.draftDefinition,
@@ -110,9 +114,12 @@ export const toVersionSummaryView = (r: FormVersionSummaryRecord): typeof FormVe
   publishedAt: r.publishedAt
 })
 
-export const toVersionView = (r: FormVersionRecord): typeof FormVersion.Type => ({
+export const toVersionView = (
+  r: FormVersionRecord,
+  documents: StoredFormDocuments = decodingStoredFormDocuments
+): typeof FormVersion.Type => ({
   ...toVersionSummaryView(r),
-  definition: readStoredDefinition(r.kind, r.definition, `version:${r.id}`) === null ? null : r.definition
+  definition: documents.definition(r.kind, r.definition, `version:${r.id}`) === null ? null : r.definition
 })
 
 // Request bodies are strict wherever they are decoded (an unknown key is an issue, not dropped):

@@ -23,6 +23,7 @@ import {
   publishForm,
   responseSummary,
   setFormSlug,
+  StoredFormDocumentReader,
   toFormSummaryView,
   toFormView,
   toVersionSummaryView,
@@ -47,8 +48,14 @@ const encoder = new TextEncoder()
 const guarded = <A, E extends FormsSurfaceError, R>(operation: Operation, effect: Effect.Effect<A, E, R>) =>
   Effect.andThen(requireScopes(...OPERATION_SCOPES[operation]), effect).pipe(Effect.catch(FormsErrors.fail))
 
+/** What the handlers are built with: the public origin and the stored-document reader to view with. */
+const handlerContext = Effect.all({
+  origin: Effect.service(PublicOrigin),
+  documents: Effect.service(StoredFormDocumentReader)
+})
+
 export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
-  Effect.map(Effect.service(PublicOrigin), (origin) => {
+  Effect.map(handlerContext, ({ origin, documents }) => {
     const fileUrl = fileDownloadRoute(origin)
     return handlers
       .handle("list", ({ query }) =>
@@ -69,19 +76,19 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
       .handle("create", ({ payload }) =>
         guarded(
           "createForm",
-          Effect.map(createFormUseCase(payload), (f) => data(toFormView(f)))
+          Effect.map(createFormUseCase(payload), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("get", ({ params }) =>
         guarded(
           "getForm",
-          Effect.map(loadForm(params.id), (f) => data(toFormView(f)))
+          Effect.map(loadForm(params.id), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("patchDefinition", ({ params, payload }) =>
         guarded(
           "updateDefinition",
-          Effect.map(patchDefinition(params.id, payload), (f) => data(toFormView(f)))
+          Effect.map(patchDefinition(params.id, payload), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("delete", ({ params }) => guarded("deleteForm", deleteForm(params.id)))
@@ -96,7 +103,7 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
       .handle("getVersion", ({ params }) =>
         guarded(
           "getVersion",
-          Effect.map(getVersion(params.id, params.versionId), (v) => data(toVersionView(v)))
+          Effect.map(getVersion(params.id, params.versionId), (v) => data(toVersionView(v, documents)))
         )
       )
       .handle("duplicate", ({ params }) =>
@@ -104,32 +111,32 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
           "duplicateForm",
           Effect.andThen(
             requireEmptyBody,
-            Effect.map(duplicateFormUseCase(params.id), (f) => data(toFormView(f)))
+            Effect.map(duplicateFormUseCase(params.id), (f) => data(toFormView(f, documents)))
           )
         )
       )
       .handle("publish", ({ params, payload }) =>
         guarded(
           "publish",
-          Effect.map(publishForm(params.id, payload), (f) => data(toFormView(f)))
+          Effect.map(publishForm(params.id, payload), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("unpublish", ({ params, payload }) =>
         guarded(
           "unpublish",
-          Effect.map(unpublishForm(params.id, payload), (f) => data(toFormView(f)))
+          Effect.map(unpublishForm(params.id, payload), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("setSlug", ({ params, payload }) =>
         guarded(
           "setSlug",
-          Effect.map(setFormSlug(params.id, payload.slug), (f) => data(toFormView(f)))
+          Effect.map(setFormSlug(params.id, payload.slug), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("patchSettings", ({ params, payload }) =>
         guarded(
           "updateSettings",
-          Effect.map(patchSettings(params.id, payload), (f) => data(toFormView(f)))
+          Effect.map(patchSettings(params.id, payload), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("listResponses", ({ params, query }) =>

@@ -23,7 +23,7 @@ import {
   ResponseNotFound,
   ResponseTokenMismatch
 } from "../errors.js"
-import { readStoredSettings, readVersionDefinition } from "../form.js"
+import { StoredFormDocumentReader } from "../ports/stored-documents.js"
 import { defaultFormSettings, encodeFormSettings, type FormSettings } from "../settings/settings.js"
 import { validateAnswers } from "./answers.js"
 import { hasRandomization, type PresentedOrder, presentationOrder } from "./presentation.js"
@@ -59,13 +59,14 @@ export const loadPublishedForm = (
       forms.getVersion(form.workspaceId, form.id, form.currentVersionId),
       Option.match({ onNone: () => Effect.fail(missing()), onSome: Effect.succeed })
     )
-    const definition = readVersionDefinition(version.id, version.definition)
+    const documents = yield* StoredFormDocumentReader
+    const definition = documents.version(version.id, version.definition)
     if (definition === null) return yield* missing()
     return {
       form,
       version,
       definition,
-      settings: readStoredSettings(form.settings) ?? defaultFormSettings()
+      settings: documents.settings(form.settings) ?? defaultFormSettings()
     }
   })
 
@@ -268,8 +269,9 @@ export const pinnedDefinition = (published: PublishedForm, response: ResponseRec
     const version = yield* Effect.flatMap(Effect.service(FormRepository), (r) =>
       r.getVersion(published.form.workspaceId, published.form.id, response.formVersionId)
     )
+    const documents = yield* StoredFormDocumentReader
     const decoded = Option.isSome(version)
-      ? readVersionDefinition(version.value.id, version.value.definition)
+      ? documents.version(version.value.id, version.value.definition)
       : null
     if (decoded === null) return yield* new PinnedVersionNotFound()
     return decoded
