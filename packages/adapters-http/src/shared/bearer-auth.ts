@@ -9,7 +9,6 @@ import {
   Principal,
   type PrincipalShape,
   RateLimited,
-  rateLimitHeaders,
   type ServiceName,
   type StorageError,
   type Unauthorized,
@@ -18,6 +17,7 @@ import {
 import { Effect, Option } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { Codes, ErrorSurface, Rows, Tagged } from "./error-surface.js"
+import { rateLimitHeaders } from "./rate-limit-headers.js"
 
 export const clientIp = (request: HttpServerRequest.HttpServerRequest): string =>
   Option.getOrElse(request.remoteAddress, () => "unknown")

@@ -19,19 +19,5 @@ export const decideRate = (count: number, limit: number, resetAtMs: number, nowM
   resetSeconds: Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000))
 })
 
-/**
- * The spec's rate-limit headers on every authenticated answer (REST and MCP), with `Retry-After`
- * when the key is over its budget (that answer is the 429).
- */
-export const rateLimitHeaders = (d: RateDecision): Record<string, string> => {
-  const headers: Record<string, string> = {
-    "x-ratelimit-limit": String(d.limit),
-    "x-ratelimit-remaining": String(d.remaining),
-    "x-ratelimit-reset": String(d.resetSeconds)
-  }
-  if (!d.allowed) headers["retry-after"] = String(d.resetSeconds)
-  return headers
-}
-
 export const keyBucket = (keyId: string): string => `key:${keyId}`
 export const ipBucket = (ip: string): string => `auth-ip:${ip}`

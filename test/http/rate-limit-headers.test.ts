@@ -1,6 +1,7 @@
 // The budget headers every keyed answer carries: the limit, what is left and when the window
 // resets, with Retry-After only once the key is over its budget.
-import { decideRate, rateLimitHeaders } from "@folio/domain"
+import { rateLimitHeaders } from "@folio/adapters-http/shared"
+import { decideRate } from "@folio/domain"
 import { describe, expect, it } from "vitest"
 
 describe("rate-limit headers", () => {
