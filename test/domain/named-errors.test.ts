@@ -3,35 +3,40 @@
 // a write that keeps losing gives up with FormChangedConcurrently, a taken slug is SlugInUse while
 // slugs drawn at random that keep clashing are SlugAllocationFailed; a respondent's save that lost
 // tells a completion by another request from a change, and a partial response read says why it is
-// refused. The use cases run against the in-memory ports, with faults injected where a race is needed.
+// refused. The use-case services run over the in-memory ports; where a race is needed a service is
+// built again over a port with a fault injected.
 import { IdGenLive, MemoryBlobStoreLive, MemoryStorageLive } from "@folio/adapters-storage"
 import {
-  createFormUseCase,
+  BuiltInInsightExtractorLive,
   FORMS_SCOPES,
+  FormAuthoring,
   FormRepository,
-  getResponse,
+  FormResponses,
+  FormsServicesLive,
   IdGen,
-  loadForm,
+  InsightPolicy,
+  makeFormAuthoring,
+  makeRespondent,
   Principal,
-  patchDefinition,
-  patchSettings,
-  publishForm,
+  Respondent,
   ResponseRepository,
-  saveAnswers,
-  setFormSlug,
   SlugTaken,
   StaleForm,
-  startResponse,
   TenantRepository
 } from "@folio/domain"
 import { it } from "@effect/vitest"
 import { Effect, Layer, Result } from "effect"
 import { describe, expect } from "vitest"
 
-const ports = Layer.mergeAll(
-  MemoryStorageLive,
-  IdGenLive,
-  MemoryBlobStoreLive({ publicOrigin: "http://folio.test", signingSecret: "test-secret" })
+const ports = Layer.provideMerge(
+  FormsServicesLive,
+  Layer.mergeAll(
+    MemoryStorageLive,
+    IdGenLive,
+    MemoryBlobStoreLive({ publicOrigin: "http://folio.test", signingSecret: "test-secret" }),
+    BuiltInInsightExtractorLive,
+    Layer.succeed(InsightPolicy, { autoThreshold: 0.3, minResponses: 5, scanLimit: 2_000 })
+  )
 )
 
 const question = { schemaVersion: 1, blocks: [{ id: "blk_00000001", type: "short_text", label: "Name" }] }
@@ -54,13 +59,16 @@ const asTenant = <A, E, R>(
     })
   })
 
-/** Runs `effect` with the form repository's `save` (or `insert`) replaced for it. */
+/** Runs `use` on a FormAuthoring built over the form repository with `save` (or `insert`) replaced. */
 const withForms = <A, E, R>(
-  effect: Effect.Effect<A, E, R>,
+  use: (forms: FormAuthoring["Service"]) => Effect.Effect<A, E, R>,
   decorate: (real: FormRepository["Service"]) => Partial<FormRepository["Service"]>
 ) =>
   Effect.flatMap(Effect.service(FormRepository), (real) =>
-    Effect.provideService(effect, FormRepository, { ...real, ...decorate(real) })
+    Effect.flatMap(
+      Effect.provideService(makeFormAuthoring, FormRepository, { ...real, ...decorate(real) }),
+      use
+    )
   )
 
 const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -70,21 +78,25 @@ describe("which conflict a form write ends with", () => {
   it.effect("a token that went stale while the write lost a race names the revision it re-read", () =>
     asTenant(
       Effect.gen(function* () {
-        const form = yield* createFormUseCase({ kind: "classic", title: "T" })
+        const forms = yield* FormAuthoring
+        const form = yield* forms.create({ kind: "classic", title: "T" })
         let raced = false
         // Another writer saves first: this write loses the race, re-reads revision 2, and its
         // expectedDraftRevision 1 is stale against that, not a lost race to retry again.
         const failure = yield* failureOf(
-          withForms(patchDefinition(form.id, { definition: question, expectedDraftRevision: 1 }), (real) => ({
-            save: (next, version) => {
-              if (raced) return real.save(next, version)
-              raced = true
-              return Effect.andThen(
-                real.save({ ...form, draftRevision: 2, rowVersion: form.rowVersion + 1 }),
-                Effect.fail(new StaleForm())
-              )
-            }
-          }))
+          withForms(
+            (forms) => forms.patchDefinition(form.id, { definition: question, expectedDraftRevision: 1 }),
+            (real) => ({
+              save: (next, version) => {
+                if (raced) return real.save(next, version)
+                raced = true
+                return Effect.andThen(
+                  real.save({ ...form, draftRevision: 2, rowVersion: form.rowVersion + 1 }),
+                  Effect.fail(new StaleForm())
+                )
+              }
+            })
+          )
         )
         expect(failure).toMatchObject({ _tag: "DraftRevisionConflict", draftRevision: 2 })
       })
@@ -94,20 +106,24 @@ describe("which conflict a form write ends with", () => {
   it.effect("a write that keeps losing races gives up with FormChangedConcurrently", () =>
     asTenant(
       Effect.gen(function* () {
-        const form = yield* createFormUseCase({ kind: "classic", title: "T" })
+        const forms = yield* FormAuthoring
+        const form = yield* forms.create({ kind: "classic", title: "T" })
         let saves = 0
         const failure = yield* failureOf(
-          withForms(patchDefinition(form.id, { definition: question, expectedDraftRevision: 1 }), () => ({
-            save: () => {
-              saves++
-              return Effect.fail(new StaleForm())
-            }
-          }))
+          withForms(
+            (forms) => forms.patchDefinition(form.id, { definition: question, expectedDraftRevision: 1 }),
+            () => ({
+              save: () => {
+                saves++
+                return Effect.fail(new StaleForm())
+              }
+            })
+          )
         )
         expect(failure?._tag).toBe("FormChangedConcurrently")
         expect(saves).toBeGreaterThan(1)
         // Nothing was written: the stored draft is still the first one.
-        expect((yield* loadForm(form.id)).draftRevision).toBe(1)
+        expect((yield* forms.get(form.id)).draftRevision).toBe(1)
       })
     ).pipe(Effect.provide(ports))
   )
@@ -115,13 +131,14 @@ describe("which conflict a form write ends with", () => {
   it.effect("a slug another form holds is SlugInUse naming it; a malformed one is InvalidSlug", () =>
     asTenant(
       Effect.gen(function* () {
-        const first = yield* createFormUseCase({ kind: "classic", title: "A" })
-        const second = yield* createFormUseCase({ kind: "classic", title: "B" })
-        expect(yield* failureOf(setFormSlug(second.id, first.slug))).toMatchObject({
+        const forms = yield* FormAuthoring
+        const first = yield* forms.create({ kind: "classic", title: "A" })
+        const second = yield* forms.create({ kind: "classic", title: "B" })
+        expect(yield* failureOf(forms.setSlug(second.id, first.slug))).toMatchObject({
           _tag: "SlugInUse",
           slug: first.slug
         })
-        expect(yield* failureOf(setFormSlug(second.id, "Not A Slug"))).toMatchObject({
+        expect(yield* failureOf(forms.setSlug(second.id, "Not A Slug"))).toMatchObject({
           _tag: "InvalidSlug",
           issues: [{ path: ["slug"], rule: "slug" }]
         })
@@ -135,14 +152,20 @@ describe("which conflict a form write ends with", () => {
       asTenant(
         Effect.gen(function* () {
           let inserts = 0
-          const clashOnce = yield* withForms(createFormUseCase({ kind: "classic", title: "T" }), (real) => ({
-            insert: (form) => (inserts++ === 0 ? Effect.fail(new SlugTaken(form.slug)) : real.insert(form))
-          }))
+          const clashOnce = yield* withForms(
+            (forms) => forms.create({ kind: "classic", title: "T" }),
+            (real) => ({
+              insert: (form) => (inserts++ === 0 ? Effect.fail(new SlugTaken(form.slug)) : real.insert(form))
+            })
+          )
           expect([clashOnce.title, inserts]).toEqual(["T", 2])
           const failure = yield* failureOf(
-            withForms(createFormUseCase({ kind: "classic", title: "T" }), () => ({
-              insert: (form) => Effect.fail(new SlugTaken(form.slug))
-            }))
+            withForms(
+              (forms) => forms.create({ kind: "classic", title: "T" }),
+              () => ({
+                insert: (form) => Effect.fail(new SlugTaken(form.slug))
+              })
+            )
           )
           expect(failure?._tag).toBe("SlugAllocationFailed")
         })
@@ -153,26 +176,31 @@ describe("which conflict a form write ends with", () => {
 /** A published one-question form, its public slug, and a response started on it. */
 const startedResponse = (settings?: Record<string, unknown>) =>
   Effect.gen(function* () {
-    const created = yield* createFormUseCase({ kind: "classic", title: "T", definition: question })
+    const forms = yield* FormAuthoring
+    const respondent = yield* Respondent
+    const created = yield* forms.create({ kind: "classic", title: "T", definition: question })
     const form =
       settings === undefined
         ? created
-        : yield* patchSettings(created.id, {
+        : yield* forms.patchSettings(created.id, {
             settings,
             expectedSettingsSignature: created.settingsSignature ?? ""
           })
-    yield* publishForm(form.id, { expectedDraftRevision: form.draftRevision })
-    const started = yield* startResponse(form.slug, {})
+    yield* forms.publish(form.id, { expectedDraftRevision: form.draftRevision })
+    const started = yield* respondent.start(form.slug, {})
     return { form, slug: form.slug, responseId: started.response.id, token: started.token }
   })
 
-/** Runs `effect` with the response repository's `update` replaced for it. */
+/** Runs `use` on a Respondent built over the response repository with `update` replaced. */
 const withResponses = <A, E, R>(
-  effect: Effect.Effect<A, E, R>,
+  use: (respondent: Respondent["Service"]) => Effect.Effect<A, E, R>,
   update: (real: ResponseRepository["Service"]) => ResponseRepository["Service"]["update"]
 ) =>
   Effect.flatMap(Effect.service(ResponseRepository), (real) =>
-    Effect.provideService(effect, ResponseRepository, { ...real, update: update(real) })
+    Effect.flatMap(
+      Effect.provideService(makeRespondent, ResponseRepository, { ...real, update: update(real) }),
+      use
+    )
   )
 
 describe("which failure a respondent's save ends with", () => {
@@ -183,17 +211,18 @@ describe("which failure a respondent's save ends with", () => {
     () =>
       asTenant(
         Effect.gen(function* () {
+          const respondent = yield* Respondent
           const { slug, responseId, token } = yield* startedResponse()
-          yield* saveAnswers(slug, responseId, token, answers, true)
-          expect((yield* failureOf(saveAnswers(slug, responseId, token, answers, false)))?._tag).toBe(
+          yield* respondent.save(slug, responseId, token, answers, true)
+          expect((yield* failureOf(respondent.save(slug, responseId, token, answers, false)))?._tag).toBe(
             "ResponseNotEditable"
           )
           expect(
-            (yield* failureOf(saveAnswers(slug, responseId, "not-the-token", answers, false)))?._tag
+            (yield* failureOf(respondent.save(slug, responseId, "not-the-token", answers, false)))?._tag
           ).toBe("ResponseTokenMismatch")
           expect(
             (yield* failureOf(
-              saveAnswers(slug, "00000000-0000-4000-8000-000000000000", token, answers, false)
+              respondent.save(slug, "00000000-0000-4000-8000-000000000000", token, answers, false)
             ))?._tag
           ).toBe("ResponseNotFound")
         })
@@ -209,7 +238,7 @@ describe("which failure a respondent's save ends with", () => {
           let updates = 0
           const failure = yield* failureOf(
             withResponses(
-              saveAnswers(slug, responseId, token, { blk_00000001: "Bob" }, false),
+              (respondent) => respondent.save(slug, responseId, token, { blk_00000001: "Bob" }, false),
               (real) => (next, expected) => {
                 if (updates++ > 0) return real.update(next, expected)
                 // Another request completes the response first; this save finds its row changed.
@@ -232,10 +261,13 @@ describe("which failure a respondent's save ends with", () => {
         const { slug, responseId, token } = yield* startedResponse()
         let updates = 0
         const failure = yield* failureOf(
-          withResponses(saveAnswers(slug, responseId, token, answers, false), () => () => {
-            updates++
-            return Effect.succeed("stale" as const)
-          })
+          withResponses(
+            (respondent) => respondent.save(slug, responseId, token, answers, false),
+            () => () => {
+              updates++
+              return Effect.succeed("stale" as const)
+            }
+          )
         )
         expect(failure?._tag).toBe("ResponseChangedMeanwhile")
         expect(updates).toBeGreaterThan(1)
@@ -246,16 +278,20 @@ describe("which failure a respondent's save ends with", () => {
   it.effect("an edit of a completed response that loses is ResponseChangedMeanwhile at once (no retry)", () =>
     asTenant(
       Effect.gen(function* () {
+        const respondent = yield* Respondent
         const { slug, responseId, token } = yield* startedResponse({
           submission: { allowResponseEditing: true }
         })
-        yield* saveAnswers(slug, responseId, token, answers, true)
+        yield* respondent.save(slug, responseId, token, answers, true)
         let updates = 0
         const failure = yield* failureOf(
-          withResponses(saveAnswers(slug, responseId, token, answers, false), () => () => {
-            updates++
-            return Effect.succeed("stale" as const)
-          })
+          withResponses(
+            (respondent) => respondent.save(slug, responseId, token, answers, false),
+            () => () => {
+              updates++
+              return Effect.succeed("stale" as const)
+            }
+          )
         )
         expect([failure?._tag, updates]).toEqual(["ResponseChangedMeanwhile", 1])
       })
@@ -270,9 +306,10 @@ describe("why a partial response is not read", () => {
   it.effect("over MCP it is ResponseNotFound, as if it did not exist", () =>
     asTenant(
       Effect.gen(function* () {
+        const responses = yield* FormResponses
         const { formId, responseId } = yield* partial
         expect(
-          (yield* failureOf(getResponse(formId, responseId, { fileUrl, partials: "hidden" })))?._tag
+          (yield* failureOf(responses.get(formId, responseId, { fileUrl, partials: "hidden" })))?._tag
         ).toBe("ResponseNotFound")
       })
     ).pipe(Effect.provide(ports))
@@ -281,9 +318,10 @@ describe("why a partial response is not read", () => {
   it.effect("without responses:partial:read it is InsufficientScope naming both scopes", () =>
     asTenant(
       Effect.gen(function* () {
+        const responses = yield* FormResponses
         const { formId, responseId } = yield* partial
         expect(
-          yield* failureOf(getResponse(formId, responseId, { fileUrl, partials: "scoped" }))
+          yield* failureOf(responses.get(formId, responseId, { fileUrl, partials: "scoped" }))
         ).toMatchObject({
           _tag: "InsufficientScope",
           requiredScopes: ["responses:read", "responses:partial:read"]
@@ -296,9 +334,10 @@ describe("why a partial response is not read", () => {
   it.effect("with the scope but the feature off it is PartialSubmissionsDisabled", () =>
     asTenant(
       Effect.gen(function* () {
+        const responses = yield* FormResponses
         const { formId, responseId } = yield* partial
         expect(
-          (yield* failureOf(getResponse(formId, responseId, { fileUrl, partials: "scoped" })))?._tag
+          (yield* failureOf(responses.get(formId, responseId, { fileUrl, partials: "scoped" })))?._tag
         ).toBe("PartialSubmissionsDisabled")
       }),
       { features: { partialSubmissions: false } }

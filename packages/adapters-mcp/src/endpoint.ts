@@ -19,25 +19,16 @@ import {
 } from "@folio/adapters-http/shared"
 import {
   STRICT_ALL,
-  type ApiKeyRepository,
-  type BlobStore,
-  type FormRepository,
   type InsufficientScope,
-  type IdGen,
-  type InsightExtractor,
-  type InsightPolicy,
-  type RateLimitStore,
-  type ResponseRepository,
-  type TenantRepository,
   type Capabilities,
-  currentCapabilities,
+  FormAuthoring,
+  type FormResponses,
   fileDownloadRoute,
   issuesOf,
   MAX_REQUEST_BODY_BYTES,
   missingScopes,
   Principal,
   type PrincipalShape,
-  type UsageBatcher,
   unsafeTextIssues
 } from "@folio/domain"
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js"
@@ -59,18 +50,8 @@ import { TOOLS, type ToolSpec } from "./tools.js"
 export const FORMS_MCP_PATH = "/forms/mcp"
 export const CONTEXT_RESOURCE_URI = "svc://workspace/context"
 
-/** The ports the tools and authentication use. */
-type McpServices =
-  | UsageBatcher
-  | ApiKeyRepository
-  | BlobStore
-  | FormRepository
-  | IdGen
-  | InsightExtractor
-  | InsightPolicy
-  | RateLimitStore
-  | ResponseRepository
-  | TenantRepository
+/** The use-case services the tools run on (authentication takes its own ports when the route is built). */
+type McpServices = FormAuthoring | FormResponses
 
 /** What the endpoint needs from the deployment. */
 export class McpSettings extends Context.Service<
@@ -275,7 +256,9 @@ const makeServer = (
     if (request.params.uri !== CONTEXT_RESOURCE_URI) {
       throw rpcFailure(ErrorCode.InvalidParams, `unknown resource: ${request.params.uri}`)
     }
-    const capabilities = await run(currentCapabilities as Effect.Effect<Capabilities, unknown, never>)
+    const capabilities = await run(
+      FormAuthoring.use((forms) => forms.capabilities()) as Effect.Effect<Capabilities, unknown, never>
+    )
     if (Result.isFailure(capabilities))
       throw rpcFailure(ErrorCode.InternalError, "workspace context unavailable")
     return {

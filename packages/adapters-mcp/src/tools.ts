@@ -7,36 +7,25 @@ import {
   ClassicReport,
   ClassicResponse,
   ClassicResponseCompact,
-  convergePublication,
-  createFormWithoutCustomScript,
-  duplicateFormUseCase,
   type FileUrl,
   Form,
+  FormAuthoring,
   FormKind,
+  FormResponses,
   FormStatus,
   FormSummary,
   FormVersion,
   FormVersionSummary,
-  formReport,
-  getResponse,
-  getVersion,
   InterviewReport,
   InterviewResponse,
   InterviewResponseCompact,
-  listForms,
-  listResponses,
-  listVersions,
-  loadForm,
   MAX_CURSOR_LENGTH,
   OPERATION_SCOPES,
   PAGE_SIZE,
-  patchDefinition,
-  patchSettingsKeepingCustomScript,
   type FormsScope,
-  setFormSlug,
-  StoredFormDocumentReader,
   StoredSettingsSchema,
   toFormSummaryView,
+  StoredFormDocumentReader,
   toFormView,
   toVersionSummaryView,
   toVersionView,
@@ -123,10 +112,11 @@ const formsQuery = tool({
   output: FormsQueryOutput,
   run: (input) =>
     Effect.gen(function* () {
+      const forms = yield* FormAuthoring
       const documents = yield* StoredFormDocumentReader
       switch (input.action) {
         case "search": {
-          const page = yield* listForms({
+          const page = yield* forms.list({
             limit: input.limit,
             cursor: input.cursor,
             search: input.search,
@@ -141,11 +131,11 @@ const formsQuery = tool({
         }
         case "get": {
           yield* need(input, input.action, ["formId"])
-          return { action: input.action, form: toFormView(yield* loadForm(input.formId ?? ""), documents) }
+          return { action: input.action, form: toFormView(yield* forms.get(input.formId ?? ""), documents) }
         }
         case "versions": {
           yield* need(input, input.action, ["formId"])
-          const page = yield* listVersions(input.formId ?? "", {
+          const page = yield* forms.listVersions(input.formId ?? "", {
             limit: input.limit,
             cursor: input.cursor
           })
@@ -157,7 +147,7 @@ const formsQuery = tool({
         }
         case "version": {
           yield* need(input, input.action, ["formId", "versionId"])
-          const version = yield* getVersion(input.formId ?? "", input.versionId ?? "")
+          const version = yield* forms.getVersion(input.formId ?? "", input.versionId ?? "")
           return { action: input.action, version: toVersionView(version, documents) }
         }
       }
@@ -192,12 +182,13 @@ const formsCreate = tool({
   output: FormOutput,
   run: (input) =>
     Effect.gen(function* () {
+      const forms = yield* FormAuthoring
       const documents = yield* StoredFormDocumentReader
       if (input.copyFromFormId !== undefined) {
-        return { form: toFormView(yield* duplicateFormUseCase(input.copyFromFormId), documents) }
+        return { form: toFormView(yield* forms.duplicate(input.copyFromFormId), documents) }
       }
       yield* need(input, "create", ["title"])
-      const created = yield* createFormWithoutCustomScript({
+      const created = yield* forms.createWithoutCustomScript({
         kind: input.kind ?? "classic",
         title: input.title ?? "",
         ...(input.definition === undefined ? {} : { definition: input.definition }),
@@ -232,13 +223,14 @@ const formsUpdate = tool({
   output: FormOutput,
   run: (input) =>
     Effect.gen(function* () {
+      const forms = yield* FormAuthoring
       const documents = yield* StoredFormDocumentReader
       switch (input.action) {
         case "definition":
           yield* need(input, input.action, ["definition", "expectedDraftRevision"])
           return {
             form: toFormView(
-              yield* patchDefinition(input.formId, {
+              yield* forms.patchDefinition(input.formId, {
                 definition: input.definition,
                 expectedDraftRevision: input.expectedDraftRevision ?? 0
               }),
@@ -249,7 +241,7 @@ const formsUpdate = tool({
           yield* need(input, input.action, ["settings", "expectedSettingsSignature"])
           return {
             form: toFormView(
-              yield* patchSettingsKeepingCustomScript(input.formId, {
+              yield* forms.patchSettingsKeepingCustomScript(input.formId, {
                 settings: input.settings,
                 expectedSettingsSignature: input.expectedSettingsSignature ?? ""
               }),
@@ -258,7 +250,7 @@ const formsUpdate = tool({
           }
         case "slug":
           yield* need(input, input.action, ["slug"])
-          return { form: toFormView(yield* setFormSlug(input.formId, input.slug ?? ""), documents) }
+          return { form: toFormView(yield* forms.setSlug(input.formId, input.slug ?? ""), documents) }
       }
     })
 })
@@ -281,10 +273,12 @@ const formsPublication = tool({
   output: FormOutput,
   run: (input) =>
     Effect.zipWith(
-      convergePublication(input.formId, {
-        expectedDraftRevision: input.expectedDraftRevision,
-        desiredState: input.desiredState
-      }),
+      FormAuthoring.use((forms) =>
+        forms.convergePublication(input.formId, {
+          expectedDraftRevision: input.expectedDraftRevision,
+          desiredState: input.desiredState
+        })
+      ),
       Effect.service(StoredFormDocumentReader),
       (form, documents) => ({ form: toFormView(form, documents) })
     )
@@ -324,9 +318,10 @@ const responsesQuery = tool({
   output: ResponsesQueryOutput,
   run: (input, context) =>
     Effect.gen(function* () {
+      const responses = yield* FormResponses
       switch (input.action) {
         case "list": {
-          const page = yield* listResponses(
+          const page = yield* responses.list(
             input.formId,
             { limit: input.limit, cursor: input.cursor, status: "completed" },
             { projection: "compact", fileUrl: context.fileUrl }
@@ -341,7 +336,7 @@ const responsesQuery = tool({
         }
         case "get": {
           yield* need(input, input.action, ["responseId"])
-          const response = yield* getResponse(input.formId, input.responseId ?? "", {
+          const response = yield* responses.get(input.formId, input.responseId ?? "", {
             fileUrl: context.fileUrl,
             includeTranscript: input.includeTranscript ?? false,
             // Partial responses are never exposed over MCP (forms-api.md); one reads as not found.
@@ -350,7 +345,7 @@ const responsesQuery = tool({
           return { action: input.action, response }
         }
         case "report":
-          return { action: input.action, report: yield* formReport(input.formId, {}) }
+          return { action: input.action, report: yield* responses.report(input.formId, {}) }
       }
     })
 })

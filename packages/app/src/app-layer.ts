@@ -23,7 +23,7 @@ import {
   StorageHealth,
   UsageBatcherLive
 } from "@folio/adapters-storage"
-import { BuiltInInsightExtractorLive, InsightPolicy } from "@folio/domain"
+import { BuiltInInsightExtractorLive, FormsServicesLive, InsightPolicy } from "@folio/domain"
 import { Duration, Effect, Layer, LogLevel, References } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
 import { answerClientErrorsWithEnvelope } from "./client-errors.js"
@@ -113,6 +113,9 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         // Shared by the REST and MCP surfaces: one buffer of usage tallies, flushed every second.
         Layer.provide(UsageBatcherLive),
         Layer.provide(ReadinessLive),
+        // The forms use cases, built once over the configured ports: the handlers and tools need
+        // only these services (and the request's Principal), not the ports themselves.
+        Layer.provide(FormsServicesLive),
         // Built after the server, so released before it: connections are told to wind down before
         // server.close() starts waiting for them.
         Layer.provideMerge(gracefulClose(server, config.shutdownGraceMs)),

@@ -1,35 +1,16 @@
 // Handlers of the forms group: check the operation's scopes, run the domain use case, encode the
 // view. Every failure becomes its REST error through the forms error table.
 import {
-  exportResponsesCsv,
-  fileDownloadUrl,
-  formInsights,
-  formReport,
-  interviewAnalytics,
+  FormAuthoring,
+  FormResponses,
   fileDownloadRoute,
-  createFormUseCase,
-  deleteForm,
-  duplicateFormUseCase,
-  getResponse,
-  getVersion,
-  listResponses,
-  listForms,
-  listVersions,
-  loadForm,
   OPERATION_SCOPES,
   type Operation,
-  patchDefinition,
-  patchSettings,
-  publishForm,
-  responseSummary,
-  setFormSlug,
-  StoredFormDocumentReader,
   toFormSummaryView,
+  StoredFormDocumentReader,
   toFormView,
   toVersionSummaryView,
-  toVersionView,
-  unpublishForm,
-  uploadAsset
+  toVersionView
 } from "@folio/domain"
 import { Effect, Stream } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -48,21 +29,19 @@ const encoder = new TextEncoder()
 const guarded = <A, E extends FormsSurfaceError, R>(operation: Operation, effect: Effect.Effect<A, E, R>) =>
   Effect.andThen(requireScopes(...OPERATION_SCOPES[operation]), effect).pipe(Effect.catch(FormsErrors.fail))
 
-/** What the handlers are built with: the public origin and the stored-document reader to view with. */
-const handlerContext = Effect.all({
-  origin: Effect.service(PublicOrigin),
-  documents: Effect.service(StoredFormDocumentReader)
-})
-
 export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
-  Effect.map(handlerContext, ({ origin, documents }) => {
-    const fileUrl = fileDownloadRoute(origin)
+  Effect.gen(function* () {
+    const fileUrl = fileDownloadRoute(yield* PublicOrigin)
+    // Views re-check stored documents through the deployment's reader (a bounded cache in the app).
+    const documents = yield* StoredFormDocumentReader
+    const forms = yield* FormAuthoring
+    const responses = yield* FormResponses
     return handlers
       .handle("list", ({ query }) =>
         guarded(
           "listForms",
           Effect.map(
-            listForms({
+            forms.list({
               limit: query.limit,
               cursor: query.cursor,
               search: query.search,
@@ -76,26 +55,26 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
       .handle("create", ({ payload }) =>
         guarded(
           "createForm",
-          Effect.map(createFormUseCase(payload), (f) => data(toFormView(f, documents)))
+          Effect.map(forms.create(payload), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("get", ({ params }) =>
         guarded(
           "getForm",
-          Effect.map(loadForm(params.id), (f) => data(toFormView(f, documents)))
+          Effect.map(forms.get(params.id), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("patchDefinition", ({ params, payload }) =>
         guarded(
           "updateDefinition",
-          Effect.map(patchDefinition(params.id, payload), (f) => data(toFormView(f, documents)))
+          Effect.map(forms.patchDefinition(params.id, payload), (f) => data(toFormView(f, documents)))
         )
       )
-      .handle("delete", ({ params }) => guarded("deleteForm", deleteForm(params.id)))
+      .handle("delete", ({ params }) => guarded("deleteForm", forms.delete(params.id)))
       .handle("listVersions", ({ params, query }) =>
         guarded(
           "listVersions",
-          Effect.map(listVersions(params.id, { limit: query.limit, cursor: query.cursor }), (page) =>
+          Effect.map(forms.listVersions(params.id, { limit: query.limit, cursor: query.cursor }), (page) =>
             data({ items: page.items.map(toVersionSummaryView), nextCursor: page.nextCursor })
           )
         )
@@ -103,7 +82,7 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
       .handle("getVersion", ({ params }) =>
         guarded(
           "getVersion",
-          Effect.map(getVersion(params.id, params.versionId), (v) => data(toVersionView(v, documents)))
+          Effect.map(forms.getVersion(params.id, params.versionId), (v) => data(toVersionView(v, documents)))
         )
       )
       .handle("duplicate", ({ params }) =>
@@ -111,39 +90,39 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
           "duplicateForm",
           Effect.andThen(
             requireEmptyBody,
-            Effect.map(duplicateFormUseCase(params.id), (f) => data(toFormView(f, documents)))
+            Effect.map(forms.duplicate(params.id), (f) => data(toFormView(f, documents)))
           )
         )
       )
       .handle("publish", ({ params, payload }) =>
         guarded(
           "publish",
-          Effect.map(publishForm(params.id, payload), (f) => data(toFormView(f, documents)))
+          Effect.map(forms.publish(params.id, payload), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("unpublish", ({ params, payload }) =>
         guarded(
           "unpublish",
-          Effect.map(unpublishForm(params.id, payload), (f) => data(toFormView(f, documents)))
+          Effect.map(forms.unpublish(params.id, payload), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("setSlug", ({ params, payload }) =>
         guarded(
           "setSlug",
-          Effect.map(setFormSlug(params.id, payload.slug), (f) => data(toFormView(f, documents)))
+          Effect.map(forms.setSlug(params.id, payload.slug), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("patchSettings", ({ params, payload }) =>
         guarded(
           "updateSettings",
-          Effect.map(patchSettings(params.id, payload), (f) => data(toFormView(f, documents)))
+          Effect.map(forms.patchSettings(params.id, payload), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("listResponses", ({ params, query }) =>
         guarded(
           query.status === "partial" ? "listPartialResponses" : "listResponses",
           Effect.map(
-            listResponses(
+            responses.list(
               params.id,
               {
                 limit: query.limit,
@@ -157,12 +136,12 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
         )
       )
       .handle("responseSummary", ({ params }) =>
-        guarded("responseSummary", Effect.map(responseSummary(params.id), data))
+        guarded("responseSummary", Effect.map(responses.summary(params.id), data))
       )
       .handle("getResponse", ({ params }) =>
         guarded(
           "getResponse",
-          Effect.map(getResponse(params.id, params.responseId, { fileUrl, partials: "scoped" }), data)
+          Effect.map(responses.get(params.id, params.responseId, { fileUrl, partials: "scoped" }), data)
         )
       )
       .handle("uploadAsset", ({ params }) =>
@@ -173,7 +152,7 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
             const body = yield* request.arrayBuffer.pipe(
               Effect.mapError(() => new RequestInvalid({ message: "the request body could not be read" }))
             )
-            return data(yield* uploadAsset(params.id, new Uint8Array(body)))
+            return data(yield* forms.uploadAsset(params.id, new Uint8Array(body)))
           })
         )
       )
@@ -181,7 +160,7 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
         guarded(
           "exportCsv",
           Effect.gen(function* () {
-            const csv = yield* exportResponsesCsv(
+            const csv = yield* responses.exportCsv(
               params.id,
               {
                 values: query.values ?? "label",
@@ -190,14 +169,10 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
               },
               fileUrl
             )
-            const context = yield* Effect.context<never>()
             // Failures after the first byte cannot become an envelope any more: the connection is
             // cut without the final chunk, so the client sees a failed download, not a short file.
             const body = yield* cutOnFailure(
-              csv.lines.pipe(
-                Stream.map((line) => encoder.encode(line)),
-                Stream.provideContext(context as never)
-              ),
+              csv.lines.pipe(Stream.map((line) => encoder.encode(line))),
               yield* HttpServerRequest.HttpServerRequest,
               "csv export"
             )
@@ -212,16 +187,18 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
         )
       )
       .handle("reports", ({ params, query }) =>
-        guarded("reports", Effect.map(formReport(params.id, query), data))
+        guarded("reports", Effect.map(responses.report(params.id, query), data))
       )
-      .handle("insights", ({ params }) => guarded("insights", Effect.map(formInsights(params.id), data)))
+      .handle("insights", ({ params }) =>
+        guarded("insights", Effect.map(responses.insights(params.id), data))
+      )
       .handle("interviewAnalytics", ({ params }) =>
-        guarded("interviewAnalytics", Effect.map(interviewAnalytics(params.id), data))
+        guarded("interviewAnalytics", Effect.map(responses.interviewAnalytics(params.id), data))
       )
       .handle("downloadFile", ({ params }) =>
         guarded(
           "downloadFile",
-          Effect.map(fileDownloadUrl(params.id, params.fileId), (url) =>
+          Effect.map(responses.fileDownloadUrl(params.id, params.fileId), (url) =>
             HttpServerResponse.empty({ status: 302, headers: { location: url, "cache-control": "no-store" } })
           )
         )

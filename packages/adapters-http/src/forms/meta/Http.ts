@@ -1,7 +1,7 @@
 // Handlers of the meta group.
 import {
-  currentCapabilities,
   decideRate,
+  FormAuthoring,
   KEY_REQUESTS_PER_MINUTE,
   keyBucket,
   Principal,
@@ -9,8 +9,7 @@ import {
   RateLimitPolicy,
   RateLimitStore,
   UsageBatcher,
-  UsageStore,
-  TenantRepository
+  UsageStore
 } from "@folio/domain"
 import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
@@ -20,17 +19,13 @@ import { FormsErrors } from "../errors.js"
 
 export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>
   Effect.gen(function* () {
-    const workspaces = yield* TenantRepository
+    const forms = yield* FormAuthoring
     const limits = yield* RateLimitStore
     const usage = yield* UsageStore
     const batcher = yield* UsageBatcher
     return handlers
       .handle("capabilities", () =>
-        currentCapabilities.pipe(
-          Effect.provideService(TenantRepository, workspaces),
-          Effect.map(data),
-          Effect.catch(FormsErrors.fail)
-        )
+        forms.capabilities().pipe(Effect.map(data), Effect.catch(FormsErrors.fail))
       )
       .handle("usage", () =>
         Effect.gen(function* () {

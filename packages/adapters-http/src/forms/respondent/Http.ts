@@ -1,16 +1,6 @@
 // Handlers of the public respondent routes.
-import {
-  closedReason,
-  completedCountIfLimited,
-  encodeFormDefinition,
-  loadPublishedForm,
-  publicSettings,
-  type ResponseRecord,
-  saveAnswers,
-  startResponse,
-  uploadRespondentFile
-} from "@folio/domain"
-import { Clock, Effect, Option } from "effect"
+import { encodeFormDefinition, publicSettings, Respondent, type ResponseRecord } from "@folio/domain"
+import { Effect, Option } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { PublicOrigin } from "../../public-origin.js"
@@ -39,86 +29,86 @@ const view = (r: ResponseRecord) => ({
 })
 
 export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (handlers) =>
-  handlers
-    .handle("form", ({ params }) =>
-      Effect.gen(function* () {
-        const published = yield* loadPublishedForm(params.slug)
-        const completed = yield* completedCountIfLimited(published)
-        const now = new Date(yield* Clock.currentTimeMillis)
-        const reason = closedReason(published.settings, completed, now)
-        return data({
-          formId: published.form.id,
-          formVersionId: published.version.id,
-          version: published.version.version,
-          title: published.form.title,
-          definition: encodeFormDefinition(published.definition),
-          settings: publicSettings(published.settings),
-          closed:
-            reason === undefined
-              ? null
-              : { reason, message: published.settings.submission.closedMessage ?? null }
-        })
-      }).pipe(Effect.catch(FormsErrors.fail))
-    )
-    .handle("start", ({ params, payload }) =>
-      Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const origin = yield* PublicOrigin
-        const started = yield* startResponse(params.slug, payload.params ?? {}, {
-          continuityToken: cookieValue(request.headers.cookie, CONTINUITY_COOKIE),
-          fingerprint: `${Option.getOrElse(request.remoteAddress, () => "")}\n${request.headers["user-agent"] ?? ""}`,
-          confirmRepeat: payload.confirmRepeat
-        })
-        const secure = origin.startsWith("https:") ? "; Secure" : ""
-        const cookie = `${CONTINUITY_COOKIE}=${started.continuityToken}; Path=/f/; Max-Age=${ONE_YEAR_SECONDS}; HttpOnly; SameSite=Lax${secure}`
-        yield* HttpEffect.appendPreResponseHandler((_req, response) =>
-          Effect.succeed(HttpServerResponse.setHeader(response, "set-cookie", cookie))
-        )
-        return data({
-          responseId: started.response.id,
-          formVersionId: started.response.formVersionId,
-          token: started.token,
-          presentation: started.presentation,
-          respondent: started.respondent,
-          repeatWarning: started.repeatWarning
-        })
-      }).pipe(Effect.catch(FormsErrors.fail))
-    )
-    .handle("upload", ({ params, query, headers }) =>
-      Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const body = yield* request.arrayBuffer.pipe(
-          Effect.mapError(() => new RequestInvalid({ message: "the request body could not be read" }))
-        )
-        const file = yield* uploadRespondentFile(
-          params.slug,
-          params.responseId,
-          headers["x-response-token"],
-          {
-            blockId: query.blockId,
-            filename: query.filename ?? "upload",
-            claimedType: request.headers["content-type"] ?? "",
-            bytes: new Uint8Array(body)
-          }
-        )
-        return data({
-          key: file.key,
-          id: file.id,
-          filename: file.filename,
-          contentType: file.contentType,
-          size: file.size
-        })
-      }).pipe(Effect.catch(FormsErrors.fail))
-    )
-    .handle("save", ({ params, payload }) =>
-      Effect.map(saveAnswers(params.slug, params.responseId, payload.token, payload.answers, false), (r) =>
-        data(view(r))
-      ).pipe(Effect.catch(FormsErrors.fail))
-    )
-    .handle("complete", ({ params, payload }) =>
-      Effect.map(
-        saveAnswers(params.slug, params.responseId, payload.token, payload.answers ?? {}, true),
-        (r) => data(view(r))
-      ).pipe(Effect.catch(FormsErrors.fail))
-    )
+  Effect.map(Effect.service(Respondent), (respondent) =>
+    handlers
+      .handle("form", ({ params }) =>
+        Effect.gen(function* () {
+          const { published, closed: reason } = yield* respondent.publicForm(params.slug)
+          return data({
+            formId: published.form.id,
+            formVersionId: published.version.id,
+            version: published.version.version,
+            title: published.form.title,
+            definition: encodeFormDefinition(published.definition),
+            settings: publicSettings(published.settings),
+            closed:
+              reason === undefined
+                ? null
+                : { reason, message: published.settings.submission.closedMessage ?? null }
+          })
+        }).pipe(Effect.catch(FormsErrors.fail))
+      )
+      .handle("start", ({ params, payload }) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const origin = yield* PublicOrigin
+          const started = yield* respondent.start(params.slug, payload.params ?? {}, {
+            continuityToken: cookieValue(request.headers.cookie, CONTINUITY_COOKIE),
+            fingerprint: `${Option.getOrElse(request.remoteAddress, () => "")}\n${request.headers["user-agent"] ?? ""}`,
+            confirmRepeat: payload.confirmRepeat
+          })
+          const secure = origin.startsWith("https:") ? "; Secure" : ""
+          const cookie = `${CONTINUITY_COOKIE}=${started.continuityToken}; Path=/f/; Max-Age=${ONE_YEAR_SECONDS}; HttpOnly; SameSite=Lax${secure}`
+          yield* HttpEffect.appendPreResponseHandler((_req, response) =>
+            Effect.succeed(HttpServerResponse.setHeader(response, "set-cookie", cookie))
+          )
+          return data({
+            responseId: started.response.id,
+            formVersionId: started.response.formVersionId,
+            token: started.token,
+            presentation: started.presentation,
+            respondent: started.respondent,
+            repeatWarning: started.repeatWarning
+          })
+        }).pipe(Effect.catch(FormsErrors.fail))
+      )
+      .handle("upload", ({ params, query, headers }) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const body = yield* request.arrayBuffer.pipe(
+            Effect.mapError(() => new RequestInvalid({ message: "the request body could not be read" }))
+          )
+          const file = yield* respondent.uploadFile(
+            params.slug,
+            params.responseId,
+            headers["x-response-token"],
+            {
+              blockId: query.blockId,
+              filename: query.filename ?? "upload",
+              claimedType: request.headers["content-type"] ?? "",
+              bytes: new Uint8Array(body)
+            }
+          )
+          return data({
+            key: file.key,
+            id: file.id,
+            filename: file.filename,
+            contentType: file.contentType,
+            size: file.size
+          })
+        }).pipe(Effect.catch(FormsErrors.fail))
+      )
+      .handle("save", ({ params, payload }) =>
+        Effect.map(
+          respondent.save(params.slug, params.responseId, payload.token, payload.answers, false),
+          (r) => data(view(r))
+        ).pipe(Effect.catch(FormsErrors.fail))
+      )
+      .handle("complete", ({ params, payload }) =>
+        Effect.map(
+          respondent.save(params.slug, params.responseId, payload.token, payload.answers ?? {}, true),
+          (r) => data(view(r))
+        ).pipe(Effect.catch(FormsErrors.fail))
+      )
+  )
 )

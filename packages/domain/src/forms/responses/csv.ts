@@ -121,8 +121,11 @@ const definitionsOf = (form: FormRecord) =>
 
 export interface CsvExport {
   readonly filename: string
-  /** The CSV text in pieces: the header line, then the lines of one page of responses at a time. */
-  readonly lines: Stream.Stream<string, StorageError, ResponseRepository>
+  /**
+   * The CSV text in pieces: the header line, then the lines of one page of responses at a time. It
+   * reads with the ports of the request that started the export, so it can run after that returned.
+   */
+  readonly lines: Stream.Stream<string, StorageError>
 }
 
 const scoreOf = (r: ResponseRecord, id: string): number | null => {
@@ -142,7 +145,9 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
         .replace(/^-+|-+$/g, "")
         .slice(0, 60) || "form"
     const filename = `${safeTitle}-responses${options.deidentified ? "-deidentified" : ""}.csv`
-    if (form.kind === "interview") return { filename, lines: interviewLines(form, options) } as CsvExport
+    const ports = yield* Effect.context<FormRepository | ResponseRepository>()
+    if (form.kind === "interview")
+      return { filename, lines: Stream.provideContext(interviewLines(form, options), ports) } as CsvExport
 
     const definitions = yield* definitionsOf(form)
     const blocks = new Map<string, Block>()
@@ -206,7 +211,10 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
       // One piece of text per page: few, large writes instead of one per line.
       Stream.mapEffect((chunk) => Effect.map(linesOf(chunk), (lines) => lines.join("")))
     )
-    return { filename, lines: Stream.concat(Stream.make(header), body) } as CsvExport
+    return {
+      filename,
+      lines: Stream.provideContext(Stream.concat(Stream.make(header), body), ports)
+    } as CsvExport
   })
 
 const interviewLines = (form: FormRecord, options: CsvOptions) =>

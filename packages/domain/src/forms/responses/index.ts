@@ -1,13 +1,64 @@
+// The responses context's public surface. Its use cases (reads, reports, exports, the respondent's
+// start and save) are reached through the FormResponses and Respondent services, not exported here.
 export * from "./answers.js"
 export * from "./logic.js"
 export * from "./scoring.js"
 export * from "./presentation.js"
-export * from "./respondent.js"
-export * from "./reads.js"
-export * from "./summary.js"
-export * from "./files.js"
-export * from "./reports.js"
-export * from "./insights.js"
-export * from "./csv.js"
+export {
+  type PublishedForm,
+  type ClosedReason,
+  publicSettings,
+  closedReason,
+  type RespondentEstimate,
+  type RespondentClient,
+  FINGERPRINT_WINDOW_MS,
+  type StartedResponse,
+  SAVE_ATTEMPTS
+} from "./respondent.js"
+export {
+  RespondentEstimateSchema,
+  UploadedFile,
+  ResponsePresentation,
+  ClassicResponseCompact,
+  ClassicResponse,
+  InterviewQuality,
+  TranscriptTurn,
+  StoredInterview,
+  InterviewResponseCompact,
+  InterviewResponse,
+  AnyResponse,
+  type ClassicCompactView,
+  type ClassicFullView,
+  type InterviewCompactView,
+  type InterviewFullView,
+  type ResponseView,
+  storedInterviewOf,
+  toCompactView,
+  toFullView,
+  toInterviewCompactView,
+  toInterviewFullView,
+  type FileUrl,
+  type ResponseReadOptions
+} from "./reads.js"
+export { type QuestionSummary, type ScoreSummary, buildSummaries, responseSummaryOf } from "./summary.js"
+export {
+  FILE_URL_TTL_SECONDS,
+  MAX_REPLACEMENTS,
+  sniffFileType,
+  acceptsType,
+  cleanFilename,
+  fileDownloadRoute,
+  respondentFileKey,
+  type RespondentUpload,
+  uploadedFilesOf
+} from "./files.js"
+export { DEFAULT_COHORT_DAYS, type CohortQuery, resolveCohort } from "./reports.js"
+export {
+  extractInsights,
+  BuiltInInsightExtractorLive,
+  type PromotionCandidate,
+  rankCandidates
+} from "./insights.js"
+export { type CsvOptions, csvCell, csvLine, answerText, type CsvExport } from "./csv.js"
 export * from "./schemas.js"
 export * from "./sources.js"

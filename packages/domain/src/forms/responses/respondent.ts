@@ -97,6 +97,14 @@ export const completedCountIfLimited = (published: PublishedForm) =>
         r.count(published.form.workspaceId, published.form.id, "completed")
       )
 
+/** The respondent's page: the published form at `slug` and why it is closed right now, if it is. */
+export const loadPublicForm = (slug: string) =>
+  Effect.gen(function* () {
+    const published = yield* loadPublishedForm(slug)
+    const completed = yield* completedCountIfLimited(published)
+    return { published, closed: closedReason(published.settings, completed, yield* now) }
+  })
+
 const ensureOpen = (published: PublishedForm) =>
   Effect.gen(function* () {
     const completed = yield* completedCountIfLimited(published)

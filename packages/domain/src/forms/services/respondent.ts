@@ -1,0 +1,33 @@
+// Respondent: the use cases of the public form routes (no API key): the published form, start,
+// save or complete, and file uploads, as one service over the form and response ports.
+import { Context, type Effect, Layer } from "effect"
+import { BlobStore } from "../../kernel/ports/blob-store.js"
+import { IdGen } from "../../kernel/ports/id-gen.js"
+import { bindPortsFromContext } from "../../kernel/use-case-service.js"
+import { FormRepository } from "../ports/forms.js"
+import { ResponseRepository } from "../ports/responses.js"
+import { uploadRespondentFile } from "../responses/files.js"
+import { loadPublicForm, saveAnswers, startResponse } from "../responses/respondent.js"
+
+const respondent = {
+  publicForm: loadPublicForm,
+  start: startResponse,
+  /** A save (`complete` false) or a completion. */
+  save: saveAnswers,
+  uploadFile: uploadRespondentFile
+}
+
+/** Builds the service over its ports in context (the Live layer; tests build it over fakes). */
+export const makeRespondent = bindPortsFromContext(
+  respondent,
+  FormRepository,
+  ResponseRepository,
+  IdGen,
+  BlobStore
+)
+
+export class Respondent extends Context.Service<Respondent, Effect.Success<typeof makeRespondent>>()(
+  "@folio/domain/Respondent"
+) {}
+
+export const RespondentLive = Layer.effect(Respondent, makeRespondent)
