@@ -3,6 +3,7 @@
 // the schema wanted, never the input itself.
 import { Result, Schema, type SchemaAST, type SchemaIssue } from "effect"
 import type { Issue } from "./errors.js"
+import { checksOf, representationOf } from "./schema-checks.js"
 
 /**
  * The filter annotation that names a custom check's rule in issues (e.g. "calendarDate"). Filter
@@ -13,34 +14,12 @@ export const RuleAnnotationId = "folio/rule"
 type Literal = string | number | boolean | null
 type Path = ReadonlyArray<string | number>
 
-/** The built-in check a filter is (`effect/schema/isBetween` -> `isBetween`) and its parameters. */
-const representationOf = (
-  filter: SchemaAST.Check<unknown>
-): { readonly id: string; readonly payload: Record<string, unknown> } | undefined => {
-  const r = filter.annotations?.representation as { id?: unknown; payload?: unknown } | undefined
-  if (r === undefined || typeof r.id !== "string") return undefined
-  const payload = typeof r.payload === "object" && r.payload !== null ? r.payload : {}
-  return { id: r.id.replace(/^effect\/schema\//, ""), payload: payload as Record<string, unknown> }
-}
-
-/** The checks of a node, flattened out of filter groups, in the order they run. */
-const checksOf = (ast: SchemaAST.AST): ReadonlyArray<SchemaAST.Check<unknown>> => {
-  const out: Array<SchemaAST.Check<unknown>> = []
-  const walk = (c: SchemaAST.Check<unknown>) => {
-    if (c._tag === "FilterGroup") for (const inner of c.checks) walk(inner)
-    else out.push(c)
-  }
-  for (const c of ast.checks ?? []) walk(c)
-  return out
-}
-
 /** The rule a failed check broke, in the names our documented issues use. */
-const ruleOfFilter = (filter: SchemaAST.Check<unknown>, ast: SchemaAST.AST): string => {
+const ruleOfFilter = (filter: SchemaAST.Check<unknown>, onArray: boolean): string => {
   const named = (filter.annotations as Record<string, unknown> | undefined)?.[RuleAnnotationId]
   if (typeof named === "string") return named
   const r = representationOf(filter)
   if (r === undefined) return "refinement"
-  const onArray = ast._tag === "Arrays"
   switch (r.id) {
     case "isInt":
       return "integer"
@@ -276,7 +255,7 @@ const collect = (i: SchemaIssue.Issue, path: Path, out: Array<Issue>): void => {
       const first = filters[0]
       if (first !== undefined) {
         if (first.issue._tag === "InvalidValue")
-          out.push(issue(path, ruleOfFilter(first.filter, i.ast), i.ast))
+          out.push(issue(path, ruleOfFilter(first.filter, i.ast._tag === "Arrays"), i.ast))
         else collect(first.issue, path, out)
       }
       for (const inner of i.issues) if (inner._tag !== "Filter") collect(inner, path, out)
@@ -294,8 +273,7 @@ const collect = (i: SchemaIssue.Issue, path: Path, out: Array<Issue>): void => {
       return
     }
     case "Filter":
-      if (i.issue._tag === "InvalidValue")
-        out.push({ path, rule: ruleOfFilter(i.filter, { _tag: "String" } as SchemaAST.AST) })
+      if (i.issue._tag === "InvalidValue") out.push({ path, rule: ruleOfFilter(i.filter, false) })
       else collect(i.issue, path, out)
       return
     case "Encoding":

@@ -1,40 +1,31 @@
 // Finishes the decoding of an input that already passed the JSON Schema exported from the same
 // Effect schema: fills the decoding defaults and runs the checks JSON Schema cannot state exactly.
 import { Result, Schema, SchemaAST } from "effect"
+import { checksOf, representationOf } from "./schema-checks.js"
 
 /** The input needs the full decoder: a check failed, or the schema has a step this cannot finish. */
-export const NEEDS_FULL_DECODE: unique symbol = Symbol.for("@folio/domain/NeedsFullDecode")
+const NEEDS_FULL_DECODE: unique symbol = Symbol.for("@folio/domain/NeedsFullDecode")
 type Finish = (value: unknown) => unknown
 
 // Checks the exported JSON Schema states exactly, given `u`-flagged patterns. String lengths are
 // not among them: JSON Schema counts code points, Effect UTF-16 units, so those run again here.
 const EXACT = new Set([
-  "effect/schema/isPattern",
-  "effect/schema/isInt",
-  "effect/schema/isFinite",
-  "effect/schema/isBetween",
-  "effect/schema/isGreaterThan",
-  "effect/schema/isGreaterThanOrEqualTo",
-  "effect/schema/isLessThan",
-  "effect/schema/isLessThanOrEqualTo"
+  "isPattern",
+  "isInt",
+  "isFinite",
+  "isBetween",
+  "isGreaterThan",
+  "isGreaterThanOrEqualTo",
+  "isLessThan",
+  "isLessThanOrEqualTo"
 ])
-const STRUCTURAL_LENGTH = new Set(["effect/schema/isMinLength", "effect/schema/isMaxLength"])
-
-const flatten = (checks: SchemaAST.Checks | undefined): ReadonlyArray<SchemaAST.Filter<unknown>> => {
-  const out: Array<SchemaAST.Filter<unknown>> = []
-  const walk = (c: SchemaAST.Check<unknown>) => {
-    if (c._tag === "FilterGroup") for (const inner of c.checks) walk(inner)
-    else out.push(c)
-  }
-  for (const c of checks ?? []) walk(c)
-  return out
-}
+const STRUCTURAL_LENGTH = new Set(["isMinLength", "isMaxLength"])
 
 /** The checks of a node that must run again on a value JSON Schema already accepted. */
 const residualChecks = (ast: SchemaAST.AST): ReadonlyArray<SchemaAST.Filter<unknown>> =>
-  flatten(ast.checks).filter((check) => {
-    const id = (check.annotations?.representation as { id?: unknown } | undefined)?.id
-    if (typeof id !== "string") return true
+  checksOf(ast).filter((check) => {
+    const id = representationOf(check)?.id
+    if (id === undefined) return true
     if (EXACT.has(id)) return false
     return !(STRUCTURAL_LENGTH.has(id) && ast._tag === "Arrays")
   })
@@ -94,7 +85,7 @@ const memberPicker = (types: ReadonlyArray<SchemaAST.AST>): ((value: unknown) =>
  * state fails; and it is undefined for a schema with transformations other than decoding defaults
  * of struct keys, which only the full decoder can run.
  */
-export const compileValidatedDecode = (schema: Schema.Top): Finish | undefined => {
+const compileValidatedDecode = (schema: Schema.Top): Finish | undefined => {
   let supported = true
   const compiled = new Map<SchemaAST.AST, Finish>()
 
