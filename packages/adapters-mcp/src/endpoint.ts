@@ -18,17 +18,17 @@ import {
   serverFault
 } from "@folio/adapters-http/shared"
 import {
-  STRICT_ALL,
-  type InsufficientScope,
   type Capabilities,
   FormAuthoring,
   type FormResponses,
   fileDownloadRoute,
-  issuesOf,
+  type InsufficientScope,
+  type Issue,
   MAX_REQUEST_BODY_BYTES,
   missingScopes,
   Principal,
   type PrincipalShape,
+  strictDecoder,
   unsafeTextIssues
 } from "@folio/domain"
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js"
@@ -91,32 +91,39 @@ const toToolError = (errors: McpErrors, e: unknown): Effect.Effect<ToolError> =>
     : Effect.succeed(toolErrorOf(failure))
 }
 
+/** An invalid tool input, naming its unknown keys when that is what is wrong. */
+const invalidInput =
+  (tool: AnyTool) =>
+  (issues: ReadonlyArray<Issue>): RequestInvalid => {
+    const unknown = issues.filter((i) => i.rule === "unknownKey").map((i) => i.path.join("."))
+    return new RequestInvalid({
+      message:
+        unknown.length > 0
+          ? `unknown key${unknown.length > 1 ? "s" : ""} in ${tool.name} input: ${unknown.join(", ")}`
+          : `${tool.name} input failed validation`,
+      issues
+    })
+  }
+
 /**
- * Each tool's strict input decoder and output encoder, built once rather than on every call. Both
- * work on the JSON form of the schemas, as the tools' JSON Schemas describe them.
+ * Each tool's strict input decoder (the kernel's, as REST bodies) and output encoder, built once.
+ * Both work on the JSON form of the schemas, as the tools' JSON Schemas describe them.
  */
-const codecs = new Map<
-  string,
-  {
-    decode: (u: unknown) => Result.Result<unknown, Schema.SchemaError>
-    encode: (a: unknown) => Effect.Effect<unknown, Schema.SchemaError>
-  }
->()
-const codecsOf = (tool: AnyTool) => {
-  let c = codecs.get(tool.name)
-  if (c === undefined) {
-    const decode = Schema.decodeUnknownResult(
-      Schema.toCodecJson(tool.input as Schema.Codec<unknown, unknown>)
-    )
-    const encode = Schema.encodeUnknownEffect(
-      Schema.toCodecJson(tool.output as Schema.Codec<unknown, unknown>)
-    )
-    c = {
-      decode: (u) => decode(u, STRICT_ALL),
-      encode: (a) => encode(a)
+const codecs = new Map(
+  (TOOLS as ReadonlyArray<AnyTool>).map((tool) => [
+    tool.name,
+    {
+      decode: strictDecoder(
+        Schema.toCodecJson(tool.input as Schema.Codec<unknown, unknown>),
+        invalidInput(tool)
+      ),
+      encode: Schema.encodeUnknownEffect(Schema.toCodecJson(tool.output as Schema.Codec<unknown, unknown>))
     }
-    codecs.set(tool.name, c)
-  }
+  ])
+)
+const codecsOf = (tool: AnyTool) => {
+  const c = codecs.get(tool.name)
+  if (c === undefined) throw new Error(`no codecs for tool ${tool.name}`)
   return c
 }
 
@@ -130,17 +137,7 @@ const decodeInput = (tool: AnyTool, args: unknown): Result.Result<unknown, Reque
     return Result.fail(
       new RequestInvalid({ message: `${tool.name} input holds text that cannot be stored`, issues: unsafe })
     )
-  return Result.mapError(codecsOf(tool).decode(args ?? {}), (error) => {
-    const issues = issuesOf(error)
-    const unknown = issues.filter((i) => i.rule === "unknownKey").map((i) => i.path.join("."))
-    return new RequestInvalid({
-      message:
-        unknown.length > 0
-          ? `unknown key${unknown.length > 1 ? "s" : ""} in ${tool.name} input: ${unknown.join(", ")}`
-          : `${tool.name} input failed validation`,
-      issues
-    })
-  })
+  return codecsOf(tool).decode(args ?? {})
 }
 
 const workspaceContext = (principal: PrincipalShape, capabilities: Capabilities) => ({

@@ -2,7 +2,7 @@
 // that fails. To answer with every issue of every part, in the order the API has always listed them
 // (path, body, headers, query), a request that failed decoding is decoded again here against its
 // endpoint's schemas. This runs only on the failure path.
-import { type Issue, issuesOf } from "@folio/domain"
+import { type Issue, issuesOf, STRICT_ALL } from "@folio/domain"
 import { Result, Schema, type SchemaAST } from "effect"
 import { URL } from "node:url"
 import { HttpServerRequest } from "effect/http"
@@ -32,7 +32,6 @@ const decodeSegment = (s: string) => {
 
 /** The options HttpApi decodes each part with (see FormsApi's annotations). */
 const ALL: SchemaAST.ParseOptions = { errors: "all" }
-const STRICT_ALL: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "error" }
 
 const issuesFor = (
   schema: Schema.Top | undefined,

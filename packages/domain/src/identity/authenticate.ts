@@ -103,3 +103,18 @@ export const makeAuthenticate = (
         })
       })
   })
+
+/**
+ * A key's budget now, without spending any of it (what a usage report shows): the same window and
+ * limit authentication charges against.
+ */
+export const keyBudget = (
+  limits: RateLimitStore["Service"],
+  keyId: string
+): Effect.Effect<RateDecision, StorageError> =>
+  Effect.gen(function* () {
+    const policy = yield* RateLimitPolicy
+    const now = yield* Clock.currentTimeMillis
+    const window = yield* limits.peek(keyBucket(keyId), RATE_WINDOW_MS, now)
+    return decideRate(window.count, policy.perKeyPerMinute, window.resetAt, now)
+  })

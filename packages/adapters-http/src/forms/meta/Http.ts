@@ -1,16 +1,5 @@
 // Handlers of the meta group.
-import {
-  decideRate,
-  FormAuthoring,
-  KEY_REQUESTS_PER_MINUTE,
-  keyBucket,
-  Principal,
-  RATE_WINDOW_MS,
-  RateLimitPolicy,
-  RateLimitStore,
-  UsageBatcher,
-  UsageStore
-} from "@folio/domain"
+import { FormAuthoring, keyBudget, Principal, RateLimitStore, UsageBatcher, UsageStore } from "@folio/domain"
 import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { FormsApi } from "../Api.js"
@@ -30,15 +19,8 @@ export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>
       .handle("usage", () =>
         Effect.gen(function* () {
           const principal = yield* Principal
-          const policy = yield* RateLimitPolicy
+          const decision = yield* keyBudget(limits, principal.keyId)
           const now = yield* Clock.currentTimeMillis
-          const window = yield* limits.peek(keyBucket(principal.keyId), RATE_WINDOW_MS, now)
-          const decision = decideRate(
-            window.count,
-            policy.perKeyPerMinute ?? KEY_REQUESTS_PER_MINUTE,
-            window.resetAt,
-            now
-          )
           yield* batcher.flush
           const requests = yield* usage.counts(principal.tenant, new Date(now))
           return data({
