@@ -14,7 +14,6 @@ import { RespondentLive } from "./forms/respondent/Http.js"
 import { RespondentRateLimitLive } from "./forms/respondent/rate-limit.js"
 import { HealthRoutes } from "./health/routes.js"
 
-export { RateLimitPolicy } from "@folio/domain"
 export * from "./blobs/index.js"
 export * from "./forms/Api.js"
 export * from "./forms/auth.js"
@@ -23,7 +22,6 @@ export * from "./forms/openapi.js"
 export * from "./health/routes.js"
 export * from "./public-origin.js"
 export * from "./streaming.js"
-export { RespondentRateLimitPolicy } from "./forms/respondent/rate-limit.js"
 
 export const FormsApiLive = HttpApiBuilder.layer(FormsApi).pipe(
   Layer.provide([MetaLive, FormsLive, RespondentLive]),

@@ -8,9 +8,7 @@ import {
   FormsErrors,
   FormsHttpLive,
   PublicOrigin,
-  RateLimitPolicy,
-  ReadinessCheck,
-  RespondentRateLimitPolicy
+  ReadinessCheck
 } from "@folio/adapters-http"
 import { formsMcpRoute, McpSettings } from "@folio/adapters-mcp"
 import {
@@ -23,7 +21,13 @@ import {
   StorageHealth,
   UsageBatcherLive
 } from "@folio/adapters-storage"
-import { BuiltInInsightExtractorLive, FormsServicesLive, InsightPolicy } from "@folio/domain"
+import {
+  BuiltInInsightExtractorLive,
+  FormsServicesLive,
+  InsightPolicy,
+  RateLimitPolicy,
+  RespondentRateLimitPolicy
+} from "@folio/domain"
 import { Duration, Effect, Layer, LogLevel, References } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
 import { answerClientErrorsWithEnvelope } from "./client-errors.js"
