@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { checkImport, importsOf, violationsIn } from "./import-graph.js"
+import { checkImport, importsOf, runtimeClosure, valueImportsOf, violationsIn } from "./import-graph.js"
 import { runtimeUsesIn, runtimeUsesOf } from "./runtime-uses.js"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
@@ -120,6 +120,23 @@ describe("dependency rule", () => {
   it("lets the app import every package", () => {
     const file = `${root}packages/app/src/x.ts`
     expect(checkImport(root, "app", { file, specifier: "@folio/adapters-storage" })).toBeUndefined()
+  })
+})
+
+describe("the domain's browser entry", () => {
+  // The public form page's script bundles it: Effect there would cost the page its size budget.
+  it("loads no package at run time, only pure domain files", () => {
+    const { files, packages } = runtimeClosure(`${root}packages/domain/src/forms/browser.ts`)
+    expect(packages).toEqual([])
+    expect(files.length).toBeGreaterThan(3)
+  })
+
+  it("tells type-only imports from value imports", () => {
+    expect(
+      valueImportsOf(
+        'import type { A } from "a"\nimport { type B } from "b"\nimport { C } from "c"\nexport type { D } from "d"\nexport { E } from "e"'
+      )
+    ).toEqual(["c", "e"])
   })
 })
 

@@ -113,3 +113,49 @@ export const violationsIn = (root: string): ReadonlyArray<Violation> =>
       })
     )
   )
+
+/** The imports of a file that load code at run time: `import type` and type-only names left out. */
+export const valueImportsOf = (source: string): ReadonlyArray<string> => {
+  const file = ts.createSourceFile("x.ts", source, ts.ScriptTarget.Latest, false)
+  const out: Array<string> = []
+  for (const node of file.statements) {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause
+      const typeOnly =
+        clause !== undefined &&
+        (clause.isTypeOnly ||
+          (clause.name === undefined &&
+            clause.namedBindings !== undefined &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.every((e) => e.isTypeOnly)))
+      if (!typeOnly) out.push(node.moduleSpecifier.text)
+    }
+    if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const typeOnly =
+        node.isTypeOnly ||
+        (node.exportClause !== undefined &&
+          ts.isNamedExports(node.exportClause) &&
+          node.exportClause.elements.every((e) => e.isTypeOnly))
+      if (!typeOnly) out.push(node.moduleSpecifier.text)
+    }
+  }
+  return out
+}
+
+/** Every file and package a module loads at run time, following relative imports. */
+export const runtimeClosure = (
+  entry: string
+): { files: ReadonlyArray<string>; packages: ReadonlyArray<string> } => {
+  const files = new Set<string>()
+  const packages = new Set<string>()
+  const visit = (path: string) => {
+    if (files.has(path)) return
+    files.add(path)
+    for (const specifier of valueImportsOf(readFileSync(path, "utf8"))) {
+      if (specifier.startsWith(".")) visit(resolve(path, "..", specifier.replace(/\.js$/, ".ts")))
+      else packages.add(specifier)
+    }
+  }
+  visit(entry)
+  return { files: [...files], packages: [...packages] }
+}

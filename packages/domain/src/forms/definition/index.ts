@@ -1,6 +1,7 @@
 export * from "./block-types.js"
 export * from "./blocks.js"
 export * from "./definition.js"
+export * from "./calendar.js"
 export * from "./primitives.js"
 export * from "./rules.js"
 export { semanticIssues } from "./semantics.js"

@@ -2,6 +2,7 @@
 // patterns, and calendar-valid date, datetime and time strings exactly as forms-api.md writes them.
 import { Schema } from "effect"
 import { RuleAnnotationId } from "../../kernel/issues.js"
+import { isCalendarDate, isDateTime, isTime } from "./calendar.js"
 
 export const Str = (max: number) => Schema.String.check(Schema.isMaxLength(max))
 export const StrBetween = (min: number, max: number) =>
@@ -27,23 +28,6 @@ export const ObjectKey = Schema.String.check(
   Schema.isPattern(/^[A-Za-z0-9/._-]+$/u)
 )
 
-const daysIn = (year: number, month: number): number =>
-  month === 2
-    ? year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
-      ? 29
-      : 28
-    : [4, 6, 9, 11].includes(month)
-      ? 30
-      : 31
-
-/** True for a real calendar day written YYYY-MM-DD (leap years respected). */
-export const isCalendarDate = (text: string): boolean => {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
-  if (m === null) return false
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month)
-}
-
 // Generation hints for property tests: always-valid shapes, so generated values pass the filters.
 const DATE_PATTERN = "^(19|20)\\d{2}-(0[1-9]|1[0-2])-(0[1-9]|1\\d|2[0-8])$"
 const TIME_PATTERN = "^([01]\\d|2[0-3]):[0-5]\\d$"
@@ -58,9 +42,6 @@ export const CalendarDate = Schema.String.check(
   })
 ).annotate({ identifier: "CalendarDate" })
 
-/** `HH:MM`, 24-hour. */
-export const isTime = (text: string): boolean => /^([01]\d|2[0-3]):[0-5]\d$/.test(text)
-
 export const TimeOfDay = Schema.String.check(
   Schema.makeFilter(isTime, {
     [RuleAnnotationId]: "time",
@@ -69,12 +50,6 @@ export const TimeOfDay = Schema.String.check(
     arbitraryConstraint: pattern(TIME_PATTERN)
   })
 ).annotate({ identifier: "TimeOfDay" })
-
-/** `YYYY-MM-DDTHH:MM[:SS[.fraction]]` with an optional trailing `Z`. */
-export const isDateTime = (text: string): boolean => {
-  const m = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d)(:([0-5]\d)(\.\d+)?)?Z?$/.exec(text)
-  return m !== null && m[1] !== undefined && isCalendarDate(m[1])
-}
 
 export const DateTimeString = Schema.String.check(
   Schema.makeFilter(isDateTime, {

@@ -1,151 +1,15 @@
-// Validates a respondent's answers against the pinned form version: the value shape of each block
-// type (forms-api.md answer table), required blocks that were shown, and branching. Issues name the
-// block and the rule, never the value. Calculated fields are computed here (expression.ts); author
-// patterns are not enforced yet (see docs/decisions.md).
+// Validates a respondent's answers against the pinned form version: each value's rule
+// (answer-rules.ts, shared with the public page's script), derived fields, branching, and required
+// blocks that were shown. Issues name the block and the rule, never the value. Author patterns are not
+// enforced yet (see docs/decisions.md).
 import { Result } from "effect"
 import type { Issue } from "../../kernel/errors.js"
 import { AnswersNotAnObject, InvalidAnswers } from "../errors.js"
-import type { Block } from "../definition/blocks.js"
 import type { FormDefinition } from "../definition/definition.js"
-import { evaluateExpression, ExpressionError, parseExpression } from "../definition/expression.js"
-import { isCalendarDate, isDateTime, isTime } from "../definition/primitives.js"
+import { checkAnswer, deriveAnswers, isEmptyAnswer } from "./answer-rules.js"
 import { type Answers, type AnswerValue, visibleBlocks } from "./logic.js"
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-const COUNTRY = /^[A-Z]{2}$/
-const MAX_TEXT = 50_000
-
-type Check = (value: unknown) => string | undefined
-
-const isStringArray = (v: unknown): v is ReadonlyArray<string> =>
-  Array.isArray(v) && v.every((x) => typeof x === "string")
-
-const text =
-  (max: number, min = 0): Check =>
-  (v) => {
-    if (typeof v !== "string") return "string"
-    if (v.length > max) return "maxLength"
-    if (v.length < min) return "minLength"
-    return undefined
-  }
-
-const within = <T extends string | number>(v: T, min: T | undefined, max: T | undefined) =>
-  (min === undefined || v >= min) && (max === undefined || v <= max)
-
-const dateLike =
-  (valid: (s: string) => boolean, min: string | undefined, max: string | undefined): Check =>
-  (v) => {
-    if (typeof v !== "string" || !valid(v)) return "format"
-    return within(v, min, max) ? undefined : "outOfRange"
-  }
-
-/** The rule an answer breaks for its block, or undefined when it fits. */
-export const checkAnswer = (block: Block, value: unknown): string | undefined => {
-  switch (block.type) {
-    case "short_text":
-      return text(block.options.maxLength ?? 10_000, block.options.minLength ?? 0)(value)
-    case "long_text":
-      return text(block.options.maxLength ?? MAX_TEXT, block.options.minLength ?? 0)(value)
-    case "email":
-      return typeof value === "string" && value.length <= 320 && EMAIL.test(value) ? undefined : "email"
-    case "multiple_choice":
-    case "dropdown": {
-      if (typeof value !== "string") return "string"
-      if (block.type === "dropdown" && block.options.dataset === "countries")
-        return COUNTRY.test(value) ? undefined : "country"
-      if (block.options.choices.some((c) => c.id === value)) return undefined
-      return block.type === "multiple_choice" &&
-        block.options.allowOther === true &&
-        value.length > 0 &&
-        value.length <= 500
-        ? undefined
-        : "choice"
-    }
-    case "checkboxes": {
-      if (!isStringArray(value)) return "array"
-      if (new Set(value).size !== value.length) return "duplicate"
-      const known = value.filter((v) => block.options.choices.some((c) => c.id === v))
-      if (
-        known.length !== value.length &&
-        (block.options.allowOther !== true || value.length - known.length > 1)
-      )
-        return "choice"
-      if (block.options.minSelected !== undefined && value.length < block.options.minSelected)
-        return "minSelected"
-      if (block.options.maxSelected !== undefined && value.length > block.options.maxSelected)
-        return "maxSelected"
-      return undefined
-    }
-    case "ranking": {
-      if (!isStringArray(value)) return "array"
-      const ids = block.options.choices.map((c) => c.id)
-      return value.length === ids.length &&
-        new Set(value).size === ids.length &&
-        value.every((v) => ids.includes(v))
-        ? undefined
-        : "permutation"
-    }
-    case "rating": {
-      if (typeof value !== "number" || !Number.isInteger(value)) return "integer"
-      const low = block.options.zeroBased === true ? 0 : 1
-      return value >= low && value <= block.options.scale - 1 + low ? undefined : "outOfRange"
-    }
-    case "number": {
-      if (typeof value !== "number" || !Number.isFinite(value)) return "number"
-      if (block.options.integer === true && !Number.isInteger(value)) return "integer"
-      return within(value, block.options.min, block.options.max) ? undefined : "outOfRange"
-    }
-    case "date":
-      return dateLike(isCalendarDate, block.options.min, block.options.max)(value)
-    case "datetime":
-      return dateLike(isDateTime, block.options.min, block.options.max)(value)
-    case "time":
-      return dateLike(isTime, block.options.min, block.options.max)(value)
-    case "date_range": {
-      if (!isStringArray(value) || value.length !== 2) return "pair"
-      const [start, end] = value as [string, string]
-      const each = dateLike(isCalendarDate, block.options.min, block.options.max)
-      return each(start) ?? each(end) ?? (start <= end ? undefined : "startAfterEnd")
-    }
-    case "privacy_consent":
-      return value === "y" || (value === "n" && block.options.mode === "agree_or_decline")
-        ? undefined
-        : "consent"
-    case "address":
-      return isStringArray(value) && value.length === 3 && value.every((s) => s.length <= 500)
-        ? undefined
-        : "address"
-    case "file_upload":
-      return isStringArray(value) && value.length <= block.options.maxFiles ? undefined : "files"
-    case "signature":
-      return typeof value === "string" && value.length > 0 && value.length <= 500_000
-        ? undefined
-        : "signature"
-    default:
-      // statement, page_break, divider, image take no answer; hidden and calculated fields are set by the server.
-      return "notAnswerable"
-  }
-}
-
-/** The number a calculation reads from an answer: numbers as is, choices by 1-based position. */
-const numericValue = (block: Block | undefined, value: AnswerValue | undefined): number | undefined => {
-  if (block === undefined || value === undefined) return undefined
-  if (typeof value === "number") return value
-  if ((block.type === "multiple_choice" || block.type === "dropdown") && typeof value === "string") {
-    const i = block.options.choices.findIndex((c) => c.id === value)
-    return i < 0 ? undefined : i + 1
-  }
-  return undefined
-}
-
-const roundTo = (value: number, precision: number | undefined): number => {
-  if (precision === undefined) return value
-  const f = 10 ** precision
-  return Math.round(value * f) / f
-}
-
-const isEmptyAnswer = (v: unknown) =>
-  v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0)
+export { checkAnswer } from "./answer-rules.js"
 
 /**
  * Checks a submission. `final` (completing the response) also enforces required blocks; partial
@@ -187,19 +51,7 @@ export const validateAnswers = (
     if (rule !== undefined) issues.push({ path: ["answers", id], rule })
     else answers[id] = value as AnswerValue
   }
-  for (const block of definition.blocks) {
-    if (block.type !== "hidden_field") continue
-    const value = options.params?.[block.options.param] ?? block.options.defaultValue
-    if (value !== undefined) answers[block.id] = value.slice(0, 2000)
-  }
-
-  for (const block of definition.blocks) {
-    if (block.type !== "calculated_field" || block.options.expression.trim() === "") continue
-    const tree = parseExpression(block.options.expression)
-    if (tree instanceof ExpressionError) continue
-    const value = evaluateExpression(tree, (id) => numericValue(blocks.get(id), answers[id]))
-    if (value !== null) answers[block.id] = roundTo(value, block.options.precision)
-  }
+  deriveAnswers(definition, answers, options.params)
 
   const visible = visibleBlocks(definition, answers)
   // Answers to blocks the respondent was not shown are dropped, not stored.

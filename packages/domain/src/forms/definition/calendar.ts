@@ -1,0 +1,28 @@
+// Calendar checks of date, time and date-time strings, as plain functions: the schemas use them as
+// filters and the respondent's browser runs the same ones (no Effect import here).
+
+const daysIn = (year: number, month: number): number =>
+  month === 2
+    ? year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+      ? 29
+      : 28
+    : [4, 6, 9, 11].includes(month)
+      ? 30
+      : 31
+
+/** True for a real calendar day written YYYY-MM-DD (leap years respected). */
+export const isCalendarDate = (text: string): boolean => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  if (m === null) return false
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month)
+}
+
+/** `HH:MM`, 24-hour. */
+export const isTime = (text: string): boolean => /^([01]\d|2[0-3]):[0-5]\d$/.test(text)
+
+/** `YYYY-MM-DDTHH:MM[:SS[.fraction]]` with an optional trailing `Z`. */
+export const isDateTime = (text: string): boolean => {
+  const m = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d)(:([0-5]\d)(\.\d+)?)?Z?$/.exec(text)
+  return m !== null && m[1] !== undefined && isCalendarDate(m[1])
+}
