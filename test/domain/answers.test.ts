@@ -97,6 +97,8 @@ describe("answer shapes (forms-api.md answer table)", () => {
     [blk(4), ["a", "b", "c"], "maxSelected"],
     [blk(4), ["a", "a"], "duplicate"],
     [blk(5), "Korea", "country"],
+    // Two capitals that name no assigned ISO 3166-1 country.
+    [blk(5), "XX", "country"],
     [blk(6), ["a", "b"], "permutation"],
     [blk(7), 5, "outOfRange"],
     [blk(7), 2.5, "integer"],

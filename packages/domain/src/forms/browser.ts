@@ -3,6 +3,7 @@
 // anything else heavy: the page's script bundles this entry (`@folio/domain/browser`).
 export type { Block, Choice } from "./definition/blocks.js"
 export { BLOCK_TYPES, type BlockType, isInputBlockType } from "./definition/block-types.js"
+export { COUNTRY_CODES, isCountryCode } from "./definition/countries.js"
 export type { FormDefinition } from "./definition/definition.js"
 export { evaluateExpression, ExpressionError, parseExpression } from "./definition/expression.js"
 export type { FormSettings } from "./settings/settings.js"

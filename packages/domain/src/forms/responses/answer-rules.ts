@@ -3,12 +3,12 @@
 // answer table) and the answers the server derives (hidden and calculated fields). No Effect import.
 import type { Block } from "../definition/blocks.js"
 import { isCalendarDate, isDateTime, isTime } from "../definition/calendar.js"
+import { isCountryCode } from "../definition/countries.js"
 import type { FormDefinition } from "../definition/definition.js"
 import { evaluateExpression, ExpressionError, parseExpression } from "../definition/expression.js"
 import type { AnswerValue } from "./logic.js"
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-const COUNTRY = /^[A-Z]{2}$/
 const MAX_TEXT = 50_000
 
 type Check = (value: unknown) => string | undefined
@@ -48,7 +48,7 @@ export const checkAnswer = (block: Block, value: unknown): string | undefined =>
     case "dropdown": {
       if (typeof value !== "string") return "string"
       if (block.type === "dropdown" && block.options.dataset === "countries")
-        return COUNTRY.test(value) ? undefined : "country"
+        return isCountryCode(value) ? undefined : "country"
       if (block.options.choices.some((c) => c.id === value)) return undefined
       return block.type === "multiple_choice" &&
         block.options.allowOther === true &&
