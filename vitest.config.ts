@@ -14,6 +14,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // The public form page serves the script and stylesheet build-page-assets.mjs makes.
+    globalSetup: ["./test/support/page-assets.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -7,6 +7,7 @@ import { BlobDownloadRoute } from "./blobs/index.js"
 import { ApiErrorsLive, FormsApi } from "./forms/Api.js"
 import { AuthenticationLive } from "./forms/auth.js"
 import { FormsLive } from "./forms/authoring/Http.js"
+import { FormPageRoutes } from "./forms/page/routes.js"
 import { MetaLive } from "./forms/meta/Http.js"
 import { OpenApiRoute } from "./forms/openapi.js"
 import { FormsRequestGuardLive } from "./forms/request-guard.js"
@@ -19,6 +20,7 @@ export * from "./forms/Api.js"
 export * from "./forms/auth.js"
 export * from "./forms/errors.js"
 export * from "./forms/openapi.js"
+export { customScriptUrl, formImageUrl } from "./forms/page/routes.js"
 export * from "./health/routes.js"
 export * from "./public-origin.js"
 export * from "./streaming.js"
@@ -33,5 +35,6 @@ export const FormsHttpLive = Layer.mergeAll(
   FormsRequestGuardLive,
   HealthRoutes,
   OpenApiRoute,
-  BlobDownloadRoute
+  BlobDownloadRoute,
+  FormPageRoutes
 )

@@ -1,0 +1,67 @@
+// The page's script and stylesheet, built by build-page-assets.mjs: read once at start-up, named by
+// their content hash (so browsers may keep them for a year), and compressed ahead of time.
+import { createHash } from "node:crypto"
+import { existsSync, readFileSync } from "node:fs"
+import { brotliCompressSync, constants, gzipSync } from "node:zlib"
+import type { PageAssets } from "./page.js"
+
+export const ASSET_PREFIX = "/f/_assets/"
+
+export interface StaticAsset {
+  readonly contentType: string
+  readonly raw: Uint8Array
+  readonly br: Uint8Array
+  readonly gzip: Uint8Array
+  readonly etag: string
+}
+
+export interface LoadedAssets {
+  readonly urls: PageAssets
+  readonly byPath: ReadonlyMap<string, StaticAsset>
+}
+
+/** Where build-page-assets.mjs writes: the package root's page-assets/, from src/ and dist/ alike. */
+const ASSET_DIR = new URL("../../../page-assets/", import.meta.url)
+
+const load = (file: string, contentType: string): [string, StaticAsset] => {
+  const url = new URL(file, ASSET_DIR)
+  if (!existsSync(url)) {
+    throw new Error(`the public form page's ${file} is missing: run \`npm run build\` (it builds page-assets/)`)
+  }
+  const raw = new Uint8Array(readFileSync(url))
+  const hash = createHash("sha256").update(raw).digest("base64url").slice(0, 12)
+  const [name, ext] = file.split(".") as [string, string]
+  return [
+    `${ASSET_PREFIX}${name}.${hash}.${ext}`,
+    {
+      contentType,
+      raw,
+      br: new Uint8Array(brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })),
+      gzip: new Uint8Array(gzipSync(raw, { level: 9 })),
+      etag: `"${hash}"`
+    }
+  ]
+}
+
+export const loadPageAssets = (): LoadedAssets => {
+  const script = load("form.js", "text/javascript; charset=utf-8")
+  const style = load("form.css", "text/css; charset=utf-8")
+  return { urls: { script: script[0], style: style[0] }, byPath: new Map([script, style]) }
+}
+
+/** The best encoding the client accepts of brotli and gzip, if any. */
+export const negotiateEncoding = (accept: string | undefined): "br" | "gzip" | undefined => {
+  const offered = (accept ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((part) => {
+      const [name = "", ...params] = part.trim().split(";")
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="))
+      return { name: name.trim(), q: q === undefined ? 1 : Number(q.slice(2)) }
+    })
+    .filter((e) => e.q > 0)
+    .map((e) => e.name)
+  if (offered.includes("br")) return "br"
+  if (offered.includes("gzip")) return "gzip"
+  return undefined
+}

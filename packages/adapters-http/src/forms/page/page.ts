@@ -1,0 +1,242 @@
+// The whole HTML document of the public form: head with the CSP nonce, the theme as CSS custom
+// properties, the intro, every block (blocks.ts), the completion screen, and the data the script
+// enhances it with. Also the closed, not-found and confirmation pages.
+import type { FormDefinition, FormSettings } from "@folio/domain"
+import { blockBody, matrixBody, type RenderContext, type Section, sectionsOf } from "./blocks.js"
+import { type Locale, STRINGS, type Strings } from "./strings.js"
+import { attr, type Html, html, jsonScript } from "./html.js"
+
+export interface PageAssets {
+  readonly script: string
+  readonly style: string
+}
+
+export interface PublishedPage {
+  readonly slug: string
+  readonly formId: string
+  readonly formVersionId: string
+  readonly title: string
+  readonly definition: FormDefinition
+  /** The encoded definition, as the script receives it. */
+  readonly encodedDefinition: unknown
+  readonly settings: FormSettings
+}
+
+export type PageState =
+  | { readonly kind: "open" }
+  | {
+      readonly kind: "invalid"
+      readonly responseId: string
+      readonly token: string
+    }
+  | { readonly kind: "confirmRepeat" }
+  | { readonly kind: "completed" }
+
+export const stringsFor = (locale: string): Strings => STRINGS[(locale in STRINGS ? locale : "en") as Locale]
+
+/** Black or white, whichever reads better on the colour (WCAG relative luminance). */
+export const readableOn = (hex: string): string => {
+  const channel = (i: number) => {
+    const c = Number.parseInt(hex.slice(1 + i * 2, 3 + i * 2), 16) / 255
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+  }
+  const l = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2)
+  return (1.05 / (l + 0.05) >= (l + 0.05) / 0.05) ? "#ffffff" : "#000000"
+}
+
+const HEX = /^#[0-9a-fA-F]{6}$/
+const themeStyle = (settings: FormSettings): string => {
+  const t = settings.theme
+  const color = (c: string | undefined, fallback: string) => (c !== undefined && HEX.test(c) ? c : fallback)
+  const primary = color(t.primaryColor, "#5b57d6")
+  const bg = color(t.backgroundColor, "#ffffff")
+  const text = color(t.textColor, "#1b1b1a")
+  const accent = color(t.accentColor, primary)
+  // Only validated hex colours reach this stylesheet.
+  return `:root{--primary:${primary};--on-primary:${readableOn(primary)};--bg:${bg};--text:${text};--accent:${accent}}`
+}
+
+const bodyClasses = (settings: FormSettings): string => {
+  const t = settings.theme
+  return [
+    `theme-${t.themeKey ?? "cloud"}`,
+    `bg-${t.background ?? "plain"}`,
+    `corner-${t.cornerStyle ?? "rounded"}`,
+    `density-${t.density ?? "cozy"}`,
+    `font-${t.fontKey ?? "system"}`,
+    t.reduceMotion === true ? "reduce-motion" : ""
+  ]
+    .filter(Boolean)
+    .join(" ")
+}
+
+export const contentSecurityPolicy = (nonce: string): string =>
+  [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data: blob:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "frame-src 'self'",
+    "base-uri 'none'"
+  ].join("; ")
+
+interface ShellOptions {
+  readonly nonce: string
+  readonly assets: PageAssets
+  readonly locale: string
+  readonly title: string
+  readonly settings?: FormSettings | undefined
+  readonly mode?: string
+  readonly head?: Html
+}
+
+const shell = (o: ShellOptions, main: Html, tail: Html | "" = "") => html`<!doctype html>
+<html lang="${o.locale}" class="no-js mode-${o.mode ?? "message"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${o.title}</title><script nonce="${o.nonce}">document.documentElement.classList.replace("no-js","js")</script><link rel="stylesheet" href="${o.assets.style}">${o.settings === undefined ? "" : html`<style nonce="${o.nonce}">${themeStyleHtml(o.settings)}</style>`}${o.head ?? ""}</head><body${attr("class", o.settings === undefined ? "theme-cloud" : bodyClasses(o.settings))}><main id="main" class="page">${main}</main>${tail}</body></html>`
+
+// The theme stylesheet is built from validated hex colours and constants only.
+const themeStyleHtml = (settings: FormSettings): Html => html`${themeStyle(settings)}`
+
+const brand = (page: PublishedPage, imageUrl: (key: string) => string) => {
+  const t = page.settings.theme
+  return html`${t.logoKey === undefined ? "" : html`<header class="brand"><img class="logo" src="${imageUrl(t.logoKey)}" alt=""></header>`}${t.coverKey === undefined ? "" : html`<figure class="cover"><img src="${imageUrl(t.coverKey)}" alt=""></figure>`}`
+}
+
+const ICONS: Readonly<Record<string, string>> = { check: "✓", heart: "♥", party: "🎉" }
+
+/** The completion screen: shown by the script after completing, or by the server after a plain post. */
+const completion = (page: PublishedPage, strings: Strings, visible: boolean) => {
+  const c = page.settings.completion ?? {}
+  const icon = c.icon ?? "check"
+  return html`<section id="done" class="done" tabindex="-1" aria-labelledby="done-title"${visible ? "" : html` hidden`}>${icon === "none" ? "" : html`<p class="done-icon icon-${icon}" aria-hidden="true">${ICONS[icon] ?? ""}</p>`}<h2 id="done-title">${c.title ?? strings.thanks}</h2><p class="done-body">${c.body ?? strings.thanksBody}</p>${c.ctaUrl === undefined ? "" : html`<p><a class="button" href="${c.ctaUrl}" rel="noopener">${c.ctaLabel ?? strings.continue}</a></p>`}${c.allowAnother === true ? html`<p><a class="button secondary another" href="/f/${page.slug}">${strings.another}</a></p>` : ""}${c.redirectUrl === undefined ? "" : html`<p class="redirect"><a href="${c.redirectUrl}" rel="noopener">${strings.redirecting}</a></p>`}${c.confetti === true ? html`<div class="confetti" aria-hidden="true">${Array.from({ length: 24 }, (_, i) => html`<i class="c${i % 6}"></i>`)}</div>` : ""}</section>`
+}
+
+const section = (ctx: RenderContext, s: Section, mode: string): Html | "" => {
+  if (s.kind === "matrix") {
+    const head = s.rows[0]
+    return html`<section class="q q-matrix" id="q-${s.id}" data-matrix="${s.id}" data-type="matrix"${head?.presentation?.document?.span === undefined ? "" : html` data-span="${head.presentation.document.span}"`}>${matrixBody(ctx, s.rows)}</section>`
+  }
+  const b = s.block
+  if (b.type === "hidden_field") return ""
+  if (b.type === "page_break") return mode === "document" ? html`<hr class="page-break" data-block="${b.id}">` : ""
+  const body = blockBody(ctx, b)
+  if (body === undefined) return ""
+  const doc = b.presentation?.document
+  const cls = [
+    "q",
+    `q-${b.type}`,
+    doc?.span === undefined ? "" : `span-${doc.span}`,
+    doc?.fieldChrome === "field-only" ? "field-only" : "",
+    doc?.controlWidth === "full" ? "control-full" : ""
+  ]
+    .filter(Boolean)
+    .join(" ")
+  return html`<section class="${cls}" id="q-${b.id}" data-block="${b.id}" data-type="${b.type}"${b.required ? html` data-required` : ""}${doc?.breakBefore === true ? html` data-break` : ""}>${body}</section>`
+}
+
+/** Question numbers for the document mode's `showNumbers`: input blocks in order, matrix rows as one. */
+const numbering = (definition: FormDefinition): ReadonlyMap<string, number> => {
+  const out = new Map<string, number>()
+  let n = 0
+  for (const s of sectionsOf(definition)) {
+    if (s.kind === "matrix") n++
+    else if (!["statement", "page_break", "divider", "image", "hidden_field", "calculated_field"].includes(s.block.type))
+      out.set(s.block.id, ++n)
+  }
+  return out
+}
+
+export interface FormPageInput {
+  readonly page: PublishedPage
+  readonly nonce: string
+  readonly assets: PageAssets
+  readonly imageUrl: (key: string) => string
+  /** URL query parameters, carried to the post for hidden fields. */
+  readonly params: ReadonlyArray<readonly [string, string]>
+  readonly state: PageState
+  readonly values?: ReadonlyMap<string, ReadonlyArray<string>>
+  readonly errors?: ReadonlyMap<string, string>
+  readonly uploaded?: RenderContext["uploaded"]
+  /** Where the author's custom script runs (sandboxed), when there is one. */
+  readonly customScriptUrl?: string | undefined
+}
+
+export const renderFormPage = (input: FormPageInput): Html => {
+  const { page, nonce, assets } = input
+  const settings = page.settings
+  const strings = stringsFor(settings.locale)
+  const mode = settings.renderMode
+  const ctx: RenderContext = {
+    strings,
+    locale: settings.locale,
+    imageUrl: input.imageUrl,
+    values: input.values ?? new Map(),
+    errors: input.errors ?? new Map(),
+    uploaded: input.uploaded ?? new Map(),
+    ...(mode === "document" && settings.document.showNumbers ? { numbers: numbering(page.definition) } : {})
+  }
+  const completed = input.state.kind === "completed"
+  const intro = settings.intro
+  const redirect = completed ? settings.completion?.redirectUrl : undefined
+  const errorCount = ctx.errors.size
+  const data = {
+    slug: page.slug,
+    formVersionId: page.formVersionId,
+    mode,
+    locale: settings.locale,
+    definition: page.encodedDefinition,
+    completion: settings.completion ?? {},
+    repeatResponsePolicy: settings.submission.repeatResponsePolicy ?? null,
+    reduceMotion: settings.theme.reduceMotion === true,
+    hasIntro: intro !== undefined && (intro.title !== undefined || intro.body !== undefined),
+    strings
+  }
+  const form = completed
+    ? ""
+    : html`<form id="form" class="form mode-${mode}${mode === "document" ? ` width-${settings.document.pageWidth}` : ""}" method="post" action="/f/${page.slug}" enctype="multipart/form-data" novalidate>${input.params.map(([k, v]) => html`<input type="hidden" name="_param.${k}" value="${v}">`)}${input.state.kind === "invalid" ? html`<input type="hidden" name="_response" value="${input.state.responseId}"><input type="hidden" name="_token" value="${input.state.token}">` : ""}${input.state.kind === "confirmRepeat" ? html`<div class="banner warn" role="alert"><p>${strings.repeatConfirm}</p><input type="hidden" name="_confirmRepeat" value="1"></div>` : ""}${errorCount > 0 ? html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary"><p>${strings.fixErrors}</p><ul>${[...ctx.errors.keys()].map((id) => html`<li><a href="#q-${id}">${labelOf(page.definition, id)}</a></li>`)}</ul></div>` : ""}<div class="questions">${sectionsOf(page.definition).map((s) => section(ctx, s, mode))}</div><div class="nav"><button type="button" class="button secondary back js-only" hidden>${strings.back}</button><span class="nav-hint js-only" aria-hidden="true" hidden>${strings.pressEnter}</span><button type="submit" class="button primary submit">${input.state.kind === "confirmRepeat" ? strings.answerAgain : (settings.submission.submitLabel ?? strings.submit)}</button></div></form>`
+  const main = html`${brand(page, input.imageUrl)}<div class="progress js-only" hidden><div class="progress-bar"><span></span></div><p class="progress-text" aria-live="polite"></p></div><h1 class="form-title">${page.title}</h1>${intro === undefined || completed ? "" : html`<section id="intro" class="intro"${intro.title === undefined ? "" : html` aria-labelledby="intro-title"`}>${intro.title === undefined ? "" : html`<h2 id="intro-title">${intro.title}</h2>`}${intro.body === undefined ? "" : html`<p class="intro-body">${intro.body}</p>`}<button type="button" class="button primary start js-only" hidden>${intro.buttonLabel ?? strings.start}</button></section>`}<div id="banner" class="banners" role="status" aria-live="polite"></div>${form}${completion(page, strings, completed)}<p class="save-state js-only" aria-live="polite" hidden></p>`
+  const tail = html`${completed ? "" : html`<script type="application/json" id="folio-data">${jsonScript(data)}</script><script type="module" src="${assets.script}" nonce="${nonce}"></script>`}${input.customScriptUrl === undefined ? "" : html`<iframe class="custom-script" src="${input.customScriptUrl}" sandbox="allow-scripts" title="" aria-hidden="true" tabindex="-1"></iframe>`}`
+  return shell(
+    {
+      nonce,
+      assets,
+      locale: settings.locale,
+      title: page.title,
+      settings,
+      mode,
+      ...(redirect === undefined ? {} : { head: html`<meta http-equiv="refresh" content="0;url=${redirect}">` })
+    },
+    main,
+    tail
+  )
+}
+
+const labelOf = (definition: FormDefinition, id: string): string => {
+  const block = definition.blocks.find((b) => b.id === id)
+  return block === undefined ? id : block.label || id
+}
+
+/** The page of a form that exists but is closed right now. */
+export const renderClosedPage = (input: {
+  readonly nonce: string
+  readonly assets: PageAssets
+  readonly title: string
+  readonly settings: FormSettings
+  readonly message: string | undefined
+}): Html => {
+  const strings = stringsFor(input.settings.locale)
+  return shell(
+    { nonce: input.nonce, assets: input.assets, locale: input.settings.locale, title: input.title, settings: input.settings },
+    html`<section class="message"><h1>${strings.closedTitle}</h1><p>${input.message ?? strings.closedBody}</p></section>`
+  )
+}
+
+/** No published form at this address (unknown, unpublished, deleted or an interview form). */
+export const renderNotFoundPage = (input: { readonly nonce: string; readonly assets: PageAssets }): Html => {
+  const strings = stringsFor("en")
+  return shell(
+    { nonce: input.nonce, assets: input.assets, locale: "en", title: strings.notFoundTitle },
+    html`<section class="message"><h1>${strings.notFoundTitle}</h1><p>${strings.notFoundBody}</p></section>`
+  )
+}

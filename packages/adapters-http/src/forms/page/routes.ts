@@ -1,0 +1,210 @@
+// The public form page's routes: GET /f/{slug} (the HTML page), the author's sandboxed custom script,
+// and the page's hashed, precompressed script and stylesheet under /f/_assets/.
+import { randomBytes } from "node:crypto"
+import { brotliCompressSync, constants, gzipSync } from "node:zlib"
+import {
+  encodeFormDefinition,
+  type PublishedForm,
+  RateLimitStore,
+  Respondent,
+  spendRespondentBudget
+} from "@folio/domain"
+import { Effect, Layer } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { clientIp } from "../../shared/index.js"
+import { ASSET_PREFIX, type LoadedAssets, loadPageAssets, negotiateEncoding } from "./assets.js"
+import type { Html } from "./html.js"
+import {
+  contentSecurityPolicy,
+  type FormPageInput,
+  type PublishedPage,
+  renderClosedPage,
+  renderFormPage,
+  renderNotFoundPage
+} from "./page.js"
+
+/** The public URL of a form image (a key the published version references). */
+export const formImageUrl = (slug: string, key: string): string =>
+  `/f/${encodeURIComponent(slug)}/images/${key.split("/").map(encodeURIComponent).join("/")}`
+
+export const customScriptUrl = (slug: string): string => `/f/${encodeURIComponent(slug)}/custom-script`
+
+const newNonce = () => randomBytes(18).toString("base64")
+
+/** An HTML response, compressed for the client, with the page's CSP and its nonce. */
+export const htmlResponse = (
+  request: HttpServerRequest.HttpServerRequest,
+  body: Html,
+  nonce: string,
+  status = 200,
+  extra: Readonly<Record<string, string>> = {}
+) => {
+  const encoding = negotiateEncoding(request.headers["accept-encoding"])
+  const raw = Buffer.from(body.text, "utf8")
+  const bytes =
+    encoding === "br"
+      ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+      : encoding === "gzip"
+        ? gzipSync(raw, { level: 6 })
+        : raw
+  return HttpServerResponse.uint8Array(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+    status,
+    contentType: "text/html; charset=utf-8",
+    headers: {
+      ...(encoding === undefined ? {} : { "content-encoding": encoding }),
+      vary: "accept-encoding",
+      "cache-control": "no-store",
+      "content-security-policy": contentSecurityPolicy(nonce),
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "strict-origin-when-cross-origin",
+      ...extra
+    }
+  })
+}
+
+export const publishedPage = (slug: string, published: PublishedForm): PublishedPage => ({
+  slug,
+  formId: published.form.id,
+  formVersionId: published.version.id,
+  title: published.form.title,
+  definition: published.definition,
+  encodedDefinition: encodeFormDefinition(published.definition),
+  settings: published.settings
+})
+
+/** What the form page needs to render beside the published form. */
+export const pageInput = (
+  assets: LoadedAssets,
+  slug: string,
+  published: PublishedForm,
+  request: HttpServerRequest.HttpServerRequest,
+  nonce: string,
+  rest: Pick<FormPageInput, "state"> & Partial<FormPageInput>
+): FormPageInput => {
+  const query = new URL(request.url, "http://local").searchParams
+  return {
+    page: publishedPage(slug, published),
+    nonce,
+    assets: assets.urls,
+    imageUrl: (key) => formImageUrl(slug, key),
+    params: [...query.entries()].filter(([k]) => k.length <= 64).slice(0, 50),
+    customScriptUrl: (published.settings.customScript ?? "").trim() === "" ? undefined : customScriptUrl(slug),
+    ...rest
+  }
+}
+
+const tooManyRequests = (request: HttpServerRequest.HttpServerRequest, assets: LoadedAssets, retryAfter: number) => {
+  const nonce = newNonce()
+  return htmlResponse(request, renderNotFoundPage({ nonce, assets: assets.urls }), nonce, 429, {
+    "retry-after": String(retryAfter)
+  })
+}
+
+/** Runs `page` within the respondent budget; over it, a 429 page. */
+const budgeted = <E, R>(
+  assets: LoadedAssets,
+  limits: RateLimitStore["Service"],
+  page: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const spent = yield* Effect.result(spendRespondentBudget(limits, clientIp(request)))
+    if (spent._tag === "Failure") {
+      const e = spent.failure
+      return tooManyRequests(request, assets, e._tag === "RateLimited" ? e.retryAfterSeconds : 60)
+    }
+    return yield* page(request)
+  })
+
+export const formPage = (assets: LoadedAssets) =>
+  Effect.gen(function* () {
+    const respondent = yield* Respondent
+    const limits = yield* RateLimitStore
+    return budgeted(assets, limits, (request) =>
+      Effect.gen(function* () {
+        const slug = (yield* HttpRouter.params).slug ?? ""
+        const nonce = newNonce()
+        const found = yield* Effect.result(respondent.publicForm(slug))
+        if (found._tag === "Failure") {
+          return htmlResponse(request, renderNotFoundPage({ nonce, assets: assets.urls }), nonce, 404)
+        }
+        const { published, closed } = found.success
+        if (closed !== undefined) {
+          return htmlResponse(
+            request,
+            renderClosedPage({
+              nonce,
+              assets: assets.urls,
+              title: published.form.title,
+              settings: published.settings,
+              message: published.settings.submission.closedMessage
+            }),
+            nonce,
+            410
+          )
+        }
+        return htmlResponse(request, renderFormPage(pageInput(assets, slug, published, request, nonce, { state: { kind: "open" } })), nonce)
+      })
+    )
+  })
+
+/**
+ * The author's custom script, alone in a document the page frames with `sandbox="allow-scripts"`:
+ * an opaque origin with no access to the page, its answers, cookies or storage. It hears only the
+ * page's lifecycle events (view, start, step, complete) through postMessage.
+ */
+const customScript = Effect.gen(function* () {
+  const respondent = yield* Respondent
+  const limits = yield* RateLimitStore
+  return Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const slug = (yield* HttpRouter.params).slug ?? ""
+    const spent = yield* Effect.result(spendRespondentBudget(limits, clientIp(request)))
+    const found = spent._tag === "Failure" ? undefined : yield* Effect.result(respondent.publicForm(slug))
+    const script = found?._tag === "Success" ? (found.success.published.settings.customScript ?? "") : ""
+    if (script.trim() === "") return HttpServerResponse.empty({ status: 404 })
+    // The script is the author's own code; `</script` inside it cannot end the element early.
+    const body = `<!doctype html><meta charset="utf-8"><title>custom script</title><script>${script.replace(/<\/(script)/gi, "<\\/$1")}</script>`
+    return HttpServerResponse.text(body, {
+      contentType: "text/html; charset=utf-8",
+      headers: {
+        "content-security-policy":
+          "sandbox allow-scripts; default-src 'none'; script-src * 'unsafe-inline'; img-src * data:; connect-src *; style-src * 'unsafe-inline'; frame-ancestors 'self'",
+        "x-content-type-options": "nosniff",
+        "cache-control": "no-store",
+        "referrer-policy": "no-referrer"
+      }
+    })
+  })
+})
+
+const staticAsset = (assets: LoadedAssets) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const path = new URL(request.url, "http://local").pathname
+    const asset = assets.byPath.get(path)
+    if (asset === undefined) return HttpServerResponse.empty({ status: 404 })
+    if (request.headers["if-none-match"] === asset.etag) return HttpServerResponse.empty({ status: 304 })
+    const encoding = negotiateEncoding(request.headers["accept-encoding"])
+    const bytes = encoding === "br" ? asset.br : encoding === "gzip" ? asset.gzip : asset.raw
+    return HttpServerResponse.uint8Array(bytes, {
+      contentType: asset.contentType,
+      headers: {
+        ...(encoding === undefined ? {} : { "content-encoding": encoding }),
+        vary: "accept-encoding",
+        etag: asset.etag,
+        "cache-control": "public, max-age=31536000, immutable",
+        "x-content-type-options": "nosniff"
+      }
+    })
+  })
+
+export const FormPageRoutes = HttpRouter.use((router) =>
+  Effect.gen(function* () {
+    const assets = loadPageAssets()
+    yield* router.add("GET", `${ASSET_PREFIX}*`, staticAsset(assets))
+    yield* router.add("GET", "/f/:slug", yield* formPage(assets))
+    yield* router.add("GET", "/f/:slug/custom-script", yield* customScript)
+  })
+)
+
