@@ -83,6 +83,7 @@ export const contentSecurityPolicy = (nonce: string): string =>
   ].join("; ")
 
 interface ShellOptions {
+  readonly pageClass?: string
   readonly nonce: string
   readonly assets: PageAssets
   readonly locale: string
@@ -93,7 +94,7 @@ interface ShellOptions {
 }
 
 const shell = (o: ShellOptions, main: Html, tail: Html | "" = "") => html`<!doctype html>
-<html lang="${o.locale}" class="no-js mode-${o.mode ?? "message"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${o.title}</title><script nonce="${o.nonce}">document.documentElement.classList.replace("no-js","js")</script><link rel="stylesheet" href="${o.assets.style}">${o.settings === undefined ? "" : html`<style nonce="${o.nonce}">${themeStyleHtml(o.settings)}</style>`}${o.head ?? ""}</head><body${attr("class", o.settings === undefined ? "theme-cloud" : bodyClasses(o.settings))}><main id="main" class="page">${main}</main>${tail}</body></html>`
+<html lang="${o.locale}" class="no-js mode-${o.mode ?? "message"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${o.title}</title><script nonce="${o.nonce}">document.documentElement.classList.replace("no-js","js")</script><link rel="stylesheet" href="${o.assets.style}">${o.settings === undefined ? "" : html`<style nonce="${o.nonce}">${themeStyleHtml(o.settings)}</style>`}${o.head ?? ""}</head><body${attr("class", o.settings === undefined ? "theme-cloud" : bodyClasses(o.settings))}><main id="main" class="page${o.pageClass === undefined ? "" : ` ${o.pageClass}`}">${main}</main>${tail}</body></html>`
 
 // The theme stylesheet is built from validated hex colours and constants only.
 const themeStyleHtml = (settings: FormSettings): Html => html`${themeStyle(settings)}`
@@ -205,6 +206,7 @@ export const renderFormPage = (input: FormPageInput): Html => {
       title: page.title,
       settings,
       mode,
+      ...(mode === "document" ? { pageClass: `doc-${settings.document.pageWidth}` } : {}),
       ...(redirect === undefined ? {} : { head: html`<meta http-equiv="refresh" content="0;url=${redirect}">` })
     },
     main,

@@ -174,9 +174,11 @@ const boot = () => {
 
   const focusSection = (section: HTMLElement | undefined) => {
     if (section === undefined) return
-    const control = section.querySelector<HTMLElement>(
-      "input:not([type=hidden]):not([disabled]), select, textarea, li.rank-item, canvas"
-    )
+    const control = Array.from(
+      section.querySelectorAll<HTMLElement>(
+        "input:not([type=hidden]):not([disabled]), select, textarea, li.rank-item, button:not([disabled])"
+      )
+    ).find((c) => c.checkVisibility())
     const target = control ?? section
     if (target === section) section.tabIndex = -1
     target.focus({ preventScroll: false })

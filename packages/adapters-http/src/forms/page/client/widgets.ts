@@ -130,7 +130,7 @@ export const enhanceSignature = (box: HTMLElement, strings: Strings, changed: ()
   const clear = el("button", { type: "button", class: "button secondary small" }, strings.clear)
   const toggle = el("button", { type: "button", class: "button secondary small" }, strings.typeInstead)
   const tools = el("div", { class: "sig-tools" })
-  tools.append(clear, toggle)
+  tools.append(toggle, clear)
   box.prepend(canvas, typed, tools)
   const wipe = () => {
     ctx.clearRect(0, 0, width, height)
