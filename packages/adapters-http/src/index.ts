@@ -1,5 +1,5 @@
 // @folio/adapters-http: the HTTP surface. `FormsHttpLive` registers the forms API, its request guard,
-// health, OpenAPI and download routes on the HttpRouter; serve it with `HttpRouter.serve`. What every
+// health, OpenAPI, download and respondent image routes on the HttpRouter; serve it with `HttpRouter.serve`. What every
 // service shares is the `@folio/adapters-http/shared` entry; `FormsErrors` is the forms error table.
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
@@ -11,6 +11,7 @@ import { MetaLive } from "./forms/meta/Http.js"
 import { OpenApiRoute } from "./forms/openapi.js"
 import { FormsRequestGuardLive } from "./forms/request-guard.js"
 import { RespondentLive } from "./forms/respondent/Http.js"
+import { RespondentImageRoute } from "./forms/respondent/images.js"
 import { RespondentRateLimitLive } from "./forms/respondent/rate-limit.js"
 import { HealthRoutes } from "./health/routes.js"
 
@@ -33,5 +34,6 @@ export const FormsHttpLive = Layer.mergeAll(
   FormsRequestGuardLive,
   HealthRoutes,
   OpenApiRoute,
-  BlobDownloadRoute
+  BlobDownloadRoute,
+  RespondentImageRoute
 )
