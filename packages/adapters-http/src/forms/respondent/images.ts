@@ -18,12 +18,12 @@ import { clientIp, serverFault } from "../../shared/index.js"
 import { FormsErrors } from "../errors.js"
 
 /** Seconds a browser or proxy may reuse an image before revalidating it. */
-export const PUBLIC_IMAGE_MAX_AGE_SECONDS = 300
+const PUBLIC_IMAGE_MAX_AGE_SECONDS = 300
 
 const IMAGE_PATH = /^\/f\/([^/]+)\/images\/(.+)$/
 
 /** The slug and object key of an image URL (segments percent-decoded); undefined when malformed. */
-export const parsePublicImagePath = (url: string): { slug: string; key: string } | undefined => {
+const parsePublicImagePath = (url: string): { slug: string; key: string } | undefined => {
   const match = IMAGE_PATH.exec(new URL(url, "http://local").pathname)
   if (match === null) return undefined
   try {
