@@ -1,6 +1,7 @@
 // @folio/adapters-http: the HTTP surface. `FormsHttpLive` registers the forms API, its request guard,
-// health, OpenAPI and download routes on the HttpRouter; serve it with `HttpRouter.serve`. What every
-// service shares is the `@folio/adapters-http/shared` entry; `FormsErrors` is the forms error table.
+// health, OpenAPI, download, public form page and respondent image routes on the HttpRouter; serve
+// it with `HttpRouter.serve`. What every service shares is the `@folio/adapters-http/shared` entry;
+// `FormsErrors` is the forms error table.
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { BlobDownloadRoute } from "./blobs/index.js"
@@ -12,6 +13,7 @@ import { MetaLive } from "./forms/meta/Http.js"
 import { OpenApiRoute } from "./forms/openapi.js"
 import { FormsRequestGuardLive } from "./forms/request-guard.js"
 import { RespondentLive } from "./forms/respondent/Http.js"
+import { RespondentImageRoute } from "./forms/respondent/images.js"
 import { RespondentRateLimitLive } from "./forms/respondent/rate-limit.js"
 import { HealthRoutes } from "./health/routes.js"
 
@@ -20,7 +22,6 @@ export * from "./forms/Api.js"
 export * from "./forms/auth.js"
 export * from "./forms/errors.js"
 export * from "./forms/openapi.js"
-export { customScriptUrl, formImageUrl } from "./forms/page/routes.js"
 export * from "./health/routes.js"
 export * from "./public-origin.js"
 export * from "./streaming.js"
@@ -36,5 +37,6 @@ export const FormsHttpLive = Layer.mergeAll(
   HealthRoutes,
   OpenApiRoute,
   BlobDownloadRoute,
+  RespondentImageRoute,
   FormPageRoutes
 )

@@ -167,6 +167,7 @@ export const FormsErrors = errorSurface<FormsSurfaceError>()({
     PinnedVersionNotFound: notFound,
     ResponseNotFound: notFound,
     FileNotFound: notFound,
+    ImageNotFound: notFound,
     PublishedFormNotFound: notFound,
     // Invalid input.
     InvalidDefinition: invalid,

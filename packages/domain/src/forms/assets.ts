@@ -1,10 +1,13 @@
 // Authoring images: uploads are typed by their leading bytes, never by the client's claim (only PNG,
 // JPEG, GIF and WebP up to 5 MiB), stored under a key that names the workspace and form; and a
 // definition or settings may only point at such an asset of its own workspace (image ownership).
+// Respondents load the images their published form points at, and no other blob (publicImageKeys).
 import { Effect } from "effect"
 import type { Issue, StorageError } from "../kernel/errors.js"
 import { BlobStore } from "../kernel/ports/blob-store.js"
+import type { FormDefinition } from "./definition/definition.js"
 import { ImageKeysNotOwned } from "./errors.js"
+import type { FormSettings } from "./settings/settings.js"
 
 export type ImageType = { readonly mime: string; readonly ext: string }
 
@@ -23,6 +26,14 @@ export const sniffImage = (bytes: Uint8Array): ImageType | undefined => {
     return { mime: "image/webp", ext: "webp" }
   return undefined
 }
+
+/** The content types sniffImage gives: the only types an image served to respondents may have. */
+export const IMAGE_MIME_TYPES: ReadonlySet<string> = new Set([
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp"
+])
 
 /** Object key of an asset: scoped by workspace and form, named by a random id. */
 export const assetKey = (workspaceId: string, formId: string, assetId: string, ext: string): string =>
@@ -79,6 +90,20 @@ export const settingsImageKeys = (settings: unknown): ReadonlyArray<ImageKeyRef>
     return typeof key === "string" ? [{ path: ["settings", "theme", field], key }] : []
   })
 }
+
+/**
+ * The blob keys a respondent may load for a published form: its definition's image blocks and
+ * choice images and its theme's logo and cover. Every other key, however well formed, is private.
+ */
+export const publicImageKeys = (definition: FormDefinition, settings: FormSettings): ReadonlySet<string> =>
+  new Set([...definitionImageKeys(definition), ...settingsImageKeys(settings)].map((ref) => ref.key))
+
+/**
+ * Where a respondent's page loads the image at `key` of the form at `slug`: the root-relative path
+ * `/f/{slug}/images/{key}`, each segment percent-encoded (the route decodes them the same way).
+ */
+export const publicImageUrl = (slug: string, key: string): string =>
+  `/f/${encodeURIComponent(slug)}/images/${key.split("/").map(encodeURIComponent).join("/")}`
 
 /** Storage lookups at once: enough to overlap round trips to S3, bounded for a long definition. */
 const LOOKUP_CONCURRENCY = 8

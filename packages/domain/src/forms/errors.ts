@@ -21,6 +21,9 @@ export class ResponseNotFound extends NamedError("ResponseNotFound", "response n
 
 export class FileNotFound extends NamedError("FileNotFound", "file not found") {}
 
+/** An image a published form does not point at (or one no longer stored as an image). */
+export class ImageNotFound extends NamedError("ImageNotFound", "image not found") {}
+
 /** Nothing published (a classic form) at a public slug. */
 export class PublishedFormNotFound extends NamedError(
   "PublishedFormNotFound",
@@ -302,6 +305,7 @@ export type FormsError =
   | PinnedVersionNotFound
   | ResponseNotFound
   | FileNotFound
+  | ImageNotFound
   | PublishedFormNotFound
   | InvalidDefinition
   | InvalidSettings

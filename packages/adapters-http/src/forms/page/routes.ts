@@ -5,6 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import {
   encodeFormDefinition,
   type PublishedForm,
+  publicImageUrl,
   RateLimitStore,
   Respondent,
   spendRespondentBudget
@@ -22,10 +23,6 @@ import {
   renderFormPage,
   renderNotFoundPage
 } from "./page.js"
-
-/** The public URL of a form image (a key the published version references). */
-export const formImageUrl = (slug: string, key: string): string =>
-  `/f/${encodeURIComponent(slug)}/images/${key.split("/").map(encodeURIComponent).join("/")}`
 
 export const customScriptUrl = (slug: string): string => `/f/${encodeURIComponent(slug)}/custom-script`
 
@@ -86,7 +83,7 @@ export const pageInput = (
     page: publishedPage(slug, published),
     nonce,
     assets: assets.urls,
-    imageUrl: (key) => formImageUrl(slug, key),
+    imageUrl: (key) => publicImageUrl(slug, key),
     params: [...query.entries()].filter(([k]) => k.length <= 64).slice(0, 50),
     customScriptUrl: (published.settings.customScript ?? "").trim() === "" ? undefined : customScriptUrl(slug),
     ...rest
