@@ -21,16 +21,23 @@ const api = async (method: string, path: string, body?: unknown) => {
 }
 
 const publish = async (slug: string, definition: unknown, settings?: unknown) => {
-  const created = await api("POST", "/forms", { title: `Form ${slug}`, definition, ...(settings === undefined ? {} : { settings }) })
+  const created = await api("POST", "/forms", {
+    title: `Form ${slug}`,
+    definition,
+    ...(settings === undefined ? {} : { settings })
+  })
   expect(created.status).toBe(201)
   const id = String(created.body.data.id)
   expect((await api("PATCH", `/forms/${id}/slug`, { slug })).status).toBe(200)
-  const published = await api("POST", `/forms/${id}/publish`, { expectedDraftRevision: created.body.data.draftRevision })
+  const published = await api("POST", `/forms/${id}/publish`, {
+    expectedDraftRevision: created.body.data.draftRevision
+  })
   expect(published.status).toBe(200)
   return id
 }
 
-const page = (path: string, headers: Record<string, string> = {}) => fetch(`${app.origin}${path}`, { headers })
+const page = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${app.origin}${path}`, { headers })
 
 beforeAll(async () => {
   app = await startApp()
@@ -90,7 +97,9 @@ describe("GET /f/{slug}", () => {
     expect(body).toContain(`<label class="q-label" id="lbl-${blk("name")}" for="in-${blk("name")}">`)
     expect(body).toContain(`aria-describedby="desc-${blk("bio")} err-${blk("bio")}"`)
     expect(body).toContain(`<p class="q-error" id="err-${blk("bio")}" hidden>`)
-    expect(body).toMatch(new RegExp(`<fieldset class="q-group" aria-describedby="err-${blk("color")}" aria-required="true"><legend`))
+    expect(body).toContain(
+      `<fieldset class="q-group" aria-describedby="err-${blk("color")}"><legend class="q-label" id="lbl-${blk("color")}">Favourite colour<span class="req" title="Required" aria-hidden="true">*</span><span class="sr-only"> (Required)</span></legend>`
+    )
   })
 
   it("carries the URL's parameters to the plain post for hidden fields", async () => {
@@ -105,14 +114,24 @@ describe("GET /f/{slug}", () => {
       {
         schemaVersion: 1,
         blocks: [
-          { id: blk("evil"), type: "short_text", label: '<img src=x onerror=alert(1)>"', description: "</script><script>alert(2)</script>" },
+          {
+            id: blk("evil"),
+            type: "short_text",
+            label: '<img src=x onerror=alert(1)>"',
+            description: "</script><script>alert(2)</script>"
+          },
           {
             id: blk("evil2"),
             type: "multiple_choice",
             label: "Pick",
             options: { choices: [{ id: 'x"><script>', label: "<b>bold</b>" }] }
           },
-          { id: blk("evil3"), type: "statement", label: "S", content: [{ text: "link", href: "javascript:alert(3)" }] }
+          {
+            id: blk("evil3"),
+            type: "statement",
+            label: "S",
+            content: [{ text: "link", href: "javascript:alert(3)" }]
+          }
         ]
       },
       { intro: { title: "<h1>hi</h1>" } }
@@ -124,7 +143,9 @@ describe("GET /f/{slug}", () => {
     expect(body).toContain("&lt;b&gt;bold&lt;/b&gt;")
     expect(body).toContain("&lt;h1&gt;hi&lt;/h1&gt;")
     // The unsafe link is rendered as plain text (it stays in the definition the script reads).
-    expect(body.replace(/<script type="application\/json"[\s\S]*?<\/script>/, "")).not.toContain("javascript:")
+    expect(body.replace(/<script type="application\/json"[\s\S]*?<\/script>/, "")).not.toContain(
+      "javascript:"
+    )
     // The JSON the script reads cannot close its element.
     const json = /<script type="application\/json" id="folio-data">([\s\S]*?)<\/script>/.exec(body)?.[1] ?? ""
     expect(json).not.toContain("<")
@@ -150,11 +171,17 @@ describe("GET /f/{slug}", () => {
   it("compresses the page for clients that accept it", async () => {
     const { request } = await import("node:http")
     const raw = await new Promise<{ encoding: string | undefined; bytes: Buffer }>((resolve, reject) => {
-      const req = request(`${app.origin}/f/every-block`, { headers: { "accept-encoding": "gzip" } }, (res) => {
-        const chunks: Array<Buffer> = []
-        res.on("data", (c: Buffer) => chunks.push(c))
-        res.on("end", () => resolve({ encoding: res.headers["content-encoding"], bytes: Buffer.concat(chunks) }))
-      })
+      const req = request(
+        `${app.origin}/f/every-block`,
+        { headers: { "accept-encoding": "gzip" } },
+        (res) => {
+          const chunks: Array<Buffer> = []
+          res.on("data", (c: Buffer) => chunks.push(c))
+          res.on("end", () =>
+            resolve({ encoding: res.headers["content-encoding"], bytes: Buffer.concat(chunks) })
+          )
+        }
+      )
       req.on("error", reject)
       req.end()
     })
@@ -192,7 +219,9 @@ describe("custom script", () => {
     )
     const body = await (await page("/f/scripted")).text()
     expect(body).not.toContain("analyticsLoaded")
-    expect(body).toContain('<iframe class="custom-script" src="/f/scripted/custom-script" sandbox="allow-scripts"')
+    expect(body).toContain(
+      '<iframe class="custom-script" src="/f/scripted/custom-script" sandbox="allow-scripts"'
+    )
     const frame = await page("/f/scripted/custom-script")
     expect(frame.status).toBe(200)
     expect(frame.headers.get("content-security-policy")).toContain("sandbox allow-scripts")

@@ -5,7 +5,12 @@ export const blk = (name: string) => `blk_${name.padEnd(8, "0")}`
 export const everyBlockDefinition = {
   schemaVersion: 1,
   blocks: [
-    { id: blk("intro"), type: "statement", label: "Welcome", content: [{ text: "Hello " }, { text: "there", bold: true, color: "#b00020" }] },
+    {
+      id: blk("intro"),
+      type: "statement",
+      label: "Welcome",
+      content: [{ text: "Hello " }, { text: "there", bold: true, color: "#b00020" }]
+    },
     { id: blk("name"), type: "short_text", label: "Your name", required: true, options: { maxLength: 80 } },
     {
       id: blk("hello"),
@@ -51,7 +56,12 @@ export const everyBlockDefinition = {
         maxSelected: 2
       }
     },
-    { id: blk("country"), type: "dropdown", label: "Country", options: { choices: [], dataset: "countries" } },
+    {
+      id: blk("country"),
+      type: "dropdown",
+      label: "Country",
+      options: { choices: [], dataset: "countries" }
+    },
     {
       id: blk("size"),
       type: "dropdown",
@@ -76,13 +86,23 @@ export const everyBlockDefinition = {
         ]
       }
     },
-    { id: blk("mood"), type: "rating", label: "Mood", options: { scale: 5, shape: "star", lowLabel: "Low", highLabel: "High" } },
+    {
+      id: blk("mood"),
+      type: "rating",
+      label: "Mood",
+      options: { scale: 5, shape: "star", lowLabel: "Low", highLabel: "High" }
+    },
     { id: blk("energy"), type: "rating", label: "Energy", options: { scale: 5 } },
     { id: blk("day"), type: "date", label: "A day", options: { min: "2020-01-01", max: "2030-12-31" } },
     { id: blk("when"), type: "datetime", label: "A moment" },
     { id: blk("time"), type: "time", label: "A time" },
     { id: blk("trip"), type: "date_range", label: "Trip" },
-    { id: blk("count"), type: "number", label: "How many", options: { min: 0, max: 100, integer: true, suffix: "items" } },
+    {
+      id: blk("count"),
+      type: "number",
+      label: "How many",
+      options: { min: 0, max: 100, integer: true, suffix: "items" }
+    },
     { id: blk("page2"), type: "page_break" },
     {
       id: blk("mrow1"),
@@ -127,8 +147,18 @@ export const everyBlockDefinition = {
         refusalNotice: "You may refuse."
       }
     },
-    { id: blk("total"), type: "calculated_field", label: "Total score", options: { expression: `{${blk("mood")}} + {${blk("energy")}}` } },
-    { id: blk("source"), type: "hidden_field", label: "Source", options: { param: "src", defaultValue: "direct" } }
+    {
+      id: blk("total"),
+      type: "calculated_field",
+      label: "Total score",
+      options: { expression: `{${blk("mood")}} + {${blk("energy")}}` }
+    },
+    {
+      id: blk("source"),
+      type: "hidden_field",
+      label: "Source",
+      options: { param: "src", defaultValue: "direct" }
+    }
   ],
   logic: [
     {

@@ -26,7 +26,9 @@ const ASSET_DIR = new URL("../../../page-assets/", import.meta.url)
 const load = (file: string, contentType: string): [string, StaticAsset] => {
   const url = new URL(file, ASSET_DIR)
   if (!existsSync(url)) {
-    throw new Error(`the public form page's ${file} is missing: run \`npm run build\` (it builds page-assets/)`)
+    throw new Error(
+      `the public form page's ${file} is missing: run \`npm run build\` (it builds page-assets/)`
+    )
   }
   const raw = new Uint8Array(readFileSync(url))
   const hash = createHash("sha256").update(raw).digest("base64url").slice(0, 12)

@@ -28,9 +28,13 @@ const first = (ctx: RenderContext, name: string): string => ctx.values.get(name)
 const all = (ctx: RenderContext, name: string): ReadonlyArray<string> => ctx.values.get(name) ?? []
 
 const describedBy = (block: Block, extra?: string) =>
-  attr("aria-describedby", [block.description ? `desc-${block.id}` : "", extra ?? "", `err-${block.id}`].filter(Boolean).join(" "))
+  attr(
+    "aria-describedby",
+    [block.description ? `desc-${block.id}` : "", extra ?? "", `err-${block.id}`].filter(Boolean).join(" ")
+  )
 
-const invalid = (ctx: RenderContext, block: Block) => (ctx.errors.has(block.id) ? html` aria-invalid="true"` : "")
+const invalid = (ctx: RenderContext, block: Block) =>
+  ctx.errors.has(block.id) ? html` aria-invalid="true"` : ""
 const requiredAria = (block: Block) => (block.required ? html` aria-required="true"` : "")
 
 const number = (ctx: RenderContext, block: Block) => {
@@ -50,23 +54,40 @@ const errorText = (ctx: RenderContext, block: Block) => {
 }
 
 /** A question with one labelled control. */
-const single = (ctx: RenderContext, block: Block, control: Html, hint?: Html) => html`<label class="q-label" id="lbl-${block.id}" for="in-${block.id}">${number(ctx, block)}${block.label}${requiredMark(ctx, block)}</label>${description(block)}${hint ?? ""}<div class="q-control">${control}</div>${errorText(ctx, block)}`
+const single = (ctx: RenderContext, block: Block, control: Html, hint?: Html) =>
+  html`<label class="q-label" id="lbl-${block.id}" for="in-${block.id}">${number(ctx, block)}${block.label}${requiredMark(ctx, block)}</label>${description(block)}${hint ?? ""}<div class="q-control">${control}</div>${errorText(ctx, block)}`
 
 /** A question whose controls are a group: fieldset and legend. */
-const group = (ctx: RenderContext, block: Block, controls: Html, hint?: Html, extraDescribed?: string) => html`<fieldset class="q-group"${describedBy(block, extraDescribed)}${requiredAria(block)}${invalid(ctx, block)}><legend class="q-label" id="lbl-${block.id}">${number(ctx, block)}${block.label}${requiredMark(ctx, block)}</legend>${description(block)}${hint ?? ""}<div class="q-control">${controls}</div>${errorText(ctx, block)}</fieldset>`
+// A fieldset takes no aria-required: the legend says it in words for screen readers instead.
+const group = (ctx: RenderContext, block: Block, controls: Html, hint?: Html, extraDescribed?: string) =>
+  html`<fieldset class="q-group"${describedBy(block, extraDescribed)}><legend class="q-label" id="lbl-${block.id}">${number(ctx, block)}${block.label}${requiredMark(ctx, block)}${block.required ? html`<span class="sr-only"> (${ctx.strings.required})</span>` : ""}</legend>${description(block)}${hint ?? ""}<div class="q-control">${controls}</div>${errorText(ctx, block)}</fieldset>`
 
 const textInput = (
   ctx: RenderContext,
   block: Block,
   type: string,
-  extra: { placeholder?: string | undefined; maxLength?: number | undefined; minLength?: number | undefined; inputMode?: string | undefined; autoComplete?: string | undefined; min?: string | number | undefined; max?: string | number | undefined; step?: string | number | undefined } = {}
+  extra: {
+    placeholder?: string | undefined
+    maxLength?: number | undefined
+    minLength?: number | undefined
+    inputMode?: string | undefined
+    autoComplete?: string | undefined
+    min?: string | number | undefined
+    max?: string | number | undefined
+    step?: string | number | undefined
+  } = {}
 ) =>
   html`<input id="in-${block.id}" name="${block.id}" type="${type}"${attr("value", first(ctx, block.id) || undefined)}${attr("placeholder", extra.placeholder)}${attr("maxlength", extra.maxLength)}${attr("minlength", extra.minLength)}${attr("inputmode", extra.inputMode)}${attr("autocomplete", extra.autoComplete)}${attr("min", extra.min)}${attr("max", extra.max)}${attr("step", extra.step)}${describedBy(block)}${requiredAria(block)}${invalid(ctx, block)}>`
 
 const INPUT_TYPES: Readonly<Record<string, string>> = { tel: "tel", url: "url", email: "email" }
 
-const choiceImage = (ctx: RenderContext, c: { imageKey?: string | undefined; imageAlt?: string | undefined }) =>
-  c.imageKey === undefined ? "" : html`<img class="choice-img" src="${ctx.imageUrl(c.imageKey)}" alt="${c.imageAlt ?? ""}" loading="lazy">`
+const choiceImage = (
+  ctx: RenderContext,
+  c: { imageKey?: string | undefined; imageAlt?: string | undefined }
+) =>
+  c.imageKey === undefined
+    ? ""
+    : html`<img class="choice-img" src="${ctx.imageUrl(c.imageKey)}" alt="${c.imageAlt ?? ""}" loading="lazy">`
 
 const choiceList = (ctx: RenderContext, block: Of<"multiple_choice"> | Of<"checkboxes">) => {
   const type = block.type === "multiple_choice" ? "radio" : "checkbox"
@@ -95,18 +116,29 @@ const selectionHint = (ctx: RenderContext, block: Of<"checkboxes">) => {
   return text === undefined ? undefined : html`<p class="q-hint" id="hint-${block.id}">${text}</p>`
 }
 
-const countryOptions = (ctx: RenderContext, selected: string) => {
+/** Countries by name in one locale, sorted as that locale sorts (computed once per locale). */
+const countriesByLocale = new Map<string, ReadonlyArray<{ readonly code: string; readonly name: string }>>()
+const countriesIn = (locale: string) => {
+  const known = countriesByLocale.get(locale)
+  if (known !== undefined) return known
   let names: Intl.DisplayNames | undefined
   try {
-    names = new Intl.DisplayNames([ctx.locale, "en"], { type: "region" })
+    names = new Intl.DisplayNames([locale, "en"], { type: "region" })
   } catch {
     names = undefined
   }
-  const collator = new Intl.Collator(ctx.locale)
-  return COUNTRY_CODES.map((code) => ({ code, name: names?.of(code) ?? code }))
-    .sort((a, b) => collator.compare(a.name, b.name))
-    .map((c) => html`<option value="${c.code}"${c.code === selected ? html` selected` : ""}>${c.name}</option>`)
+  const collator = new Intl.Collator(locale)
+  const sorted = COUNTRY_CODES.map((code) => ({ code, name: names?.of(code) ?? code })).sort((a, b) =>
+    collator.compare(a.name, b.name)
+  )
+  countriesByLocale.set(locale, sorted)
+  return sorted
 }
+
+const countryOptions = (ctx: RenderContext, selected: string) =>
+  countriesIn(ctx.locale).map(
+    (c) => html`<option value="${c.code}"${c.code === selected ? html` selected` : ""}>${c.name}</option>`
+  )
 
 const dropdown = (ctx: RenderContext, block: Of<"dropdown">) => {
   const selected = first(ctx, block.id)
@@ -216,7 +248,9 @@ const consent = (ctx: RenderContext, block: Of<"privacy_consent">) => {
 const safeHref = (href: string): string | undefined => {
   try {
     const url = new URL(href)
-    return url.protocol === "https:" || url.protocol === "http:" || url.protocol === "mailto:" ? url.href : undefined
+    return url.protocol === "https:" || url.protocol === "http:" || url.protocol === "mailto:"
+      ? url.href
+      : undefined
   } catch {
     return undefined
   }
@@ -233,7 +267,8 @@ const textRun = (run: Run): Html => {
   if (run.underline === true) out = html`<u>${out}</u>`
   if (run.strike === true) out = html`<s>${out}</s>`
   const href = run.href === undefined ? undefined : safeHref(run.href)
-  if (href !== undefined) out = html`<a href="${href}" rel="noopener noreferrer nofollow" target="_blank">${out}</a>`
+  if (href !== undefined)
+    out = html`<a href="${href}" rel="noopener noreferrer nofollow" target="_blank">${out}</a>`
   // Colours are applied by the script through the CSSOM (the CSP admits no style attributes).
   return run.color !== undefined || run.bg !== undefined
     ? html`<span class="run"${attr("data-color", run.color)}${attr("data-bg", run.bg)}>${out}</span>`
@@ -270,7 +305,10 @@ const statement = (block: Of<"statement">) => {
   } else {
     body = runs.length === 0 ? html`` : html`<div class="statement-body">${runs.map(textRun)}</div>`
   }
-  const title = block.label === "" ? "" : html`${unsafeRaw(`<${heading} class="statement-title" id="lbl-${escapeHtml(block.id)}">`)}${block.label}${unsafeRaw(`</${heading}>`)}`
+  const title =
+    block.label === ""
+      ? ""
+      : html`${unsafeRaw(`<${heading} class="statement-title" id="lbl-${escapeHtml(block.id)}">`)}${block.label}${unsafeRaw(`</${heading}>`)}`
   return html`<div class="${cls}">${title}${description(block)}${body}</div>`
 }
 
@@ -309,12 +347,22 @@ export const blockBody = (ctx: RenderContext, block: Block): Html | undefined =>
       return single(
         ctx,
         block,
-        textInput(ctx, block, "email", { placeholder: block.options.placeholder, autoComplete: "email", maxLength: 320 })
+        textInput(ctx, block, "email", {
+          placeholder: block.options.placeholder,
+          autoComplete: "email",
+          maxLength: 320
+        })
       )
     case "number": {
       const o = block.options
       const step = o.step ?? (o.integer === true ? 1 : o.decimals !== undefined ? 10 ** -o.decimals : "any")
-      const input = textInput(ctx, block, "number", { placeholder: o.placeholder, min: o.min, max: o.max, step, inputMode: o.integer === true ? "numeric" : "decimal" })
+      const input = textInput(ctx, block, "number", {
+        placeholder: o.placeholder,
+        min: o.min,
+        max: o.max,
+        step,
+        inputMode: o.integer === true ? "numeric" : "decimal"
+      })
       return single(
         ctx,
         block,
@@ -324,9 +372,17 @@ export const blockBody = (ctx: RenderContext, block: Block): Html | undefined =>
       )
     }
     case "date":
-      return single(ctx, block, textInput(ctx, block, "date", { min: block.options.min, max: block.options.max }))
+      return single(
+        ctx,
+        block,
+        textInput(ctx, block, "date", { min: block.options.min, max: block.options.max })
+      )
     case "time":
-      return single(ctx, block, textInput(ctx, block, "time", { min: block.options.min, max: block.options.max }))
+      return single(
+        ctx,
+        block,
+        textInput(ctx, block, "time", { min: block.options.min, max: block.options.max })
+      )
     case "datetime":
       return single(
         ctx,
@@ -342,7 +398,13 @@ export const blockBody = (ctx: RenderContext, block: Block): Html | undefined =>
       return group(ctx, block, choiceList(ctx, block))
     case "checkboxes": {
       const hint = selectionHint(ctx, block)
-      return group(ctx, block, choiceList(ctx, block), hint, hint === undefined ? undefined : `hint-${block.id}`)
+      return group(
+        ctx,
+        block,
+        choiceList(ctx, block),
+        hint,
+        hint === undefined ? undefined : `hint-${block.id}`
+      )
     }
     case "dropdown":
       return dropdown(ctx, block)
@@ -378,11 +440,13 @@ export const matrixBody = (ctx: RenderContext, rows: ReadonlyArray<ChoiceRow>): 
   const head = rows[0] as ChoiceRow
   const columns = head.options.choices
   const groupId = head.options.matrixGroupId ?? head.id
-  return html`<fieldset class="q-group matrix-group"><legend class="q-label">${head.label}</legend>${description(head)}<div class="matrix-scroll"><table class="matrix"><thead><tr><td></td>${columns.map((c, i) => html`<th scope="col" id="col-${groupId}-${i}">${c.label}</th>`)}</tr></thead><tbody>${rows.map((row) => {
-    const chosen = new Set(all(ctx, row.id))
-    const type = row.type === "multiple_choice" ? "radio" : "checkbox"
-    return html`<tr class="matrix-row" data-block="${row.id}" data-type="${row.type}"${row.required ? html` data-required` : ""}><th scope="row" id="lbl-${row.id}">${row.options.rowLabel ?? row.label}${requiredMark(ctx, row)}</th>${columns.map((c, i) => html`<td><input type="${type}" name="${row.id}" value="${c.id}" aria-labelledby="lbl-${row.id} col-${groupId}-${i}"${chosen.has(c.id) ? html` checked` : ""}${invalid(ctx, row)}></td>`)}</tr><tr class="matrix-error" data-for="${row.id}"><td colspan="${columns.length + 1}">${errorText(ctx, row)}</td></tr>`
-  })}</tbody></table></div></fieldset>`
+  return html`<fieldset class="q-group matrix-group"><legend class="q-label">${head.label}</legend>${description(head)}<div class="matrix-scroll"><table class="matrix"><thead><tr><td></td>${columns.map((c, i) => html`<th scope="col" id="col-${groupId}-${i}">${c.label}</th>`)}</tr></thead><tbody>${rows.map(
+    (row) => {
+      const chosen = new Set(all(ctx, row.id))
+      const type = row.type === "multiple_choice" ? "radio" : "checkbox"
+      return html`<tr class="matrix-row" data-block="${row.id}" data-type="${row.type}"${row.required ? html` data-required` : ""}><th scope="row" id="lbl-${row.id}">${row.options.rowLabel ?? row.label}${requiredMark(ctx, row)}</th>${columns.map((c, i) => html`<td><input type="${type}" name="${row.id}" value="${c.id}" aria-labelledby="lbl-${row.id} col-${groupId}-${i}"${chosen.has(c.id) ? html` checked` : ""}${invalid(ctx, row)}></td>`)}</tr><tr class="matrix-error" data-for="${row.id}"><td colspan="${columns.length + 1}">${errorText(ctx, row)}</td></tr>`
+    }
+  )}</tbody></table></div></fieldset>`
 }
 
 export type Section =
@@ -395,7 +459,9 @@ export const sectionsOf = (definition: FormDefinition): ReadonlyArray<Section> =
   const out: Array<Section> = []
   for (const block of definition.blocks) {
     const groupId =
-      block.type === "multiple_choice" || block.type === "checkboxes" ? block.options.matrixGroupId : undefined
+      block.type === "multiple_choice" || block.type === "checkboxes"
+        ? block.options.matrixGroupId
+        : undefined
     if (groupId === undefined || (block.type !== "multiple_choice" && block.type !== "checkboxes")) {
       out.push({ kind: "block", block })
       continue

@@ -41,7 +41,7 @@ export const readableOn = (hex: string): string => {
     return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
   }
   const l = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2)
-  return (1.05 / (l + 0.05) >= (l + 0.05) / 0.05) ? "#ffffff" : "#000000"
+  return 1.05 / (l + 0.05) >= (l + 0.05) / 0.05 ? "#ffffff" : "#000000"
 }
 
 const HEX = /^#[0-9a-fA-F]{6}$/
@@ -120,7 +120,8 @@ const section = (ctx: RenderContext, s: Section, mode: string): Html | "" => {
   }
   const b = s.block
   if (b.type === "hidden_field") return ""
-  if (b.type === "page_break") return mode === "document" ? html`<hr class="page-break" data-block="${b.id}">` : ""
+  if (b.type === "page_break")
+    return mode === "document" ? html`<hr class="page-break" data-block="${b.id}">` : ""
   const body = blockBody(ctx, b)
   if (body === undefined) return ""
   const doc = b.presentation?.document
@@ -142,7 +143,11 @@ const numbering = (definition: FormDefinition): ReadonlyMap<string, number> => {
   let n = 0
   for (const s of sectionsOf(definition)) {
     if (s.kind === "matrix") n++
-    else if (!["statement", "page_break", "divider", "image", "hidden_field", "calculated_field"].includes(s.block.type))
+    else if (
+      !["statement", "page_break", "divider", "image", "hidden_field", "calculated_field"].includes(
+        s.block.type
+      )
+    )
       out.set(s.block.id, ++n)
   }
   return out
@@ -159,24 +164,44 @@ export interface FormPageInput {
   readonly values?: ReadonlyMap<string, ReadonlyArray<string>>
   readonly errors?: ReadonlyMap<string, string>
   readonly uploaded?: RenderContext["uploaded"]
+  /** The blank questions' HTML rendered before (questionsFor), reused when nothing is refilled. */
+  readonly questions?: Html | undefined
   /** Where the author's custom script runs (sandboxed), when there is one. */
   readonly customScriptUrl?: string | undefined
 }
+
+const questionsHtml = (ctx: RenderContext, definition: FormDefinition, mode: string): Html =>
+  html`${sectionsOf(definition).map((s) => section(ctx, s, mode))}`
+
+const contextOf = (
+  page: PublishedPage,
+  imageUrl: (key: string) => string,
+  refill: Pick<FormPageInput, "values" | "errors" | "uploaded">
+): RenderContext => {
+  const settings = page.settings
+  return {
+    strings: stringsFor(settings.locale),
+    locale: settings.locale,
+    imageUrl,
+    values: refill.values ?? new Map(),
+    errors: refill.errors ?? new Map(),
+    uploaded: refill.uploaded ?? new Map(),
+    ...(settings.renderMode === "document" && settings.document.showNumbers
+      ? { numbers: numbering(page.definition) }
+      : {})
+  }
+}
+
+/** The blank questions of a page: the same for every visitor of one version, slug and settings. */
+export const questionsFor = (page: PublishedPage, imageUrl: (key: string) => string): Html =>
+  questionsHtml(contextOf(page, imageUrl, {}), page.definition, page.settings.renderMode)
 
 export const renderFormPage = (input: FormPageInput): Html => {
   const { page, nonce, assets } = input
   const settings = page.settings
   const strings = stringsFor(settings.locale)
   const mode = settings.renderMode
-  const ctx: RenderContext = {
-    strings,
-    locale: settings.locale,
-    imageUrl: input.imageUrl,
-    values: input.values ?? new Map(),
-    errors: input.errors ?? new Map(),
-    uploaded: input.uploaded ?? new Map(),
-    ...(mode === "document" && settings.document.showNumbers ? { numbers: numbering(page.definition) } : {})
-  }
+  const ctx = contextOf(page, input.imageUrl, input)
   const completed = input.state.kind === "completed"
   const intro = settings.intro
   const redirect = completed ? settings.completion?.redirectUrl : undefined
@@ -195,7 +220,7 @@ export const renderFormPage = (input: FormPageInput): Html => {
   }
   const form = completed
     ? ""
-    : html`<form id="form" class="form mode-${mode}${mode === "document" ? ` width-${settings.document.pageWidth}` : ""}" method="post" action="/f/${page.slug}" enctype="multipart/form-data" novalidate>${input.params.map(([k, v]) => html`<input type="hidden" name="_param.${k}" value="${v}">`)}${input.state.kind === "invalid" ? html`<input type="hidden" name="_response" value="${input.state.responseId}"><input type="hidden" name="_token" value="${input.state.token}">` : ""}${input.state.kind === "confirmRepeat" ? html`<div class="banner warn" role="alert"><p>${strings.repeatConfirm}</p><input type="hidden" name="_confirmRepeat" value="1"></div>` : ""}${errorCount > 0 ? html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary"><p>${strings.fixErrors}</p><ul>${[...ctx.errors.keys()].map((id) => html`<li><a href="#q-${id}">${labelOf(page.definition, id)}</a></li>`)}</ul></div>` : ""}<div class="questions">${sectionsOf(page.definition).map((s) => section(ctx, s, mode))}</div><div class="nav"><button type="button" class="button secondary back js-only" hidden>${strings.back}</button><span class="nav-hint js-only" aria-hidden="true" hidden>${strings.pressEnter}</span><button type="submit" class="button primary submit">${input.state.kind === "confirmRepeat" ? strings.answerAgain : (settings.submission.submitLabel ?? strings.submit)}</button></div></form>`
+    : html`<form id="form" class="form mode-${mode}${mode === "document" ? ` width-${settings.document.pageWidth}` : ""}" method="post" action="/f/${page.slug}" enctype="multipart/form-data" novalidate>${input.params.map(([k, v]) => html`<input type="hidden" name="_param.${k}" value="${v}">`)}${input.state.kind === "invalid" ? html`<input type="hidden" name="_response" value="${input.state.responseId}"><input type="hidden" name="_token" value="${input.state.token}">` : ""}${input.state.kind === "confirmRepeat" ? html`<div class="banner warn" role="alert"><p>${strings.repeatConfirm}</p><input type="hidden" name="_confirmRepeat" value="1"></div>` : ""}${errorCount > 0 ? html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary"><p>${strings.fixErrors}</p><ul>${[...ctx.errors.keys()].map((id) => html`<li><a href="#q-${id}">${labelOf(page.definition, id)}</a></li>`)}</ul></div>` : ""}<div class="questions">${input.questions !== undefined && ctx.values.size === 0 && ctx.errors.size === 0 && ctx.uploaded.size === 0 ? input.questions : questionsHtml(ctx, page.definition, mode)}</div><div class="nav"><button type="button" class="button secondary back js-only" hidden>${strings.back}</button><span class="nav-hint js-only" aria-hidden="true" hidden>${strings.pressEnter}</span><button type="submit" class="button primary submit">${input.state.kind === "confirmRepeat" ? strings.answerAgain : (settings.submission.submitLabel ?? strings.submit)}</button></div></form>`
   const main = html`${brand(page, input.imageUrl)}<div class="progress js-only" hidden><div class="progress-bar"><span></span></div><p class="progress-text" aria-live="polite"></p></div><h1 class="form-title">${page.title}</h1>${intro === undefined || completed ? "" : html`<section id="intro" class="intro"${intro.title === undefined ? "" : html` aria-labelledby="intro-title"`}>${intro.title === undefined ? "" : html`<h2 id="intro-title">${intro.title}</h2>`}${intro.body === undefined ? "" : html`<p class="intro-body">${intro.body}</p>`}<button type="button" class="button primary start js-only" hidden>${intro.buttonLabel ?? strings.start}</button></section>`}<div id="banner" class="banners" role="status" aria-live="polite"></div>${form}${completion(page, strings, completed)}<p class="save-state js-only" aria-live="polite" hidden></p>`
   const tail = html`${completed ? "" : html`<script type="application/json" id="folio-data">${jsonScript(data)}</script><script type="module" src="${assets.script}" nonce="${nonce}"></script>`}${input.customScriptUrl === undefined ? "" : html`<iframe class="custom-script" src="${input.customScriptUrl}" sandbox="allow-scripts" title="" aria-hidden="true" tabindex="-1"></iframe>`}`
   return shell(
@@ -207,7 +232,9 @@ export const renderFormPage = (input: FormPageInput): Html => {
       settings,
       mode,
       ...(mode === "document" ? { pageClass: `doc-${settings.document.pageWidth}` } : {}),
-      ...(redirect === undefined ? {} : { head: html`<meta http-equiv="refresh" content="0;url=${redirect}">` })
+      ...(redirect === undefined
+        ? {}
+        : { head: html`<meta http-equiv="refresh" content="0;url=${redirect}">` })
     },
     main,
     tail
@@ -229,7 +256,13 @@ export const renderClosedPage = (input: {
 }): Html => {
   const strings = stringsFor(input.settings.locale)
   return shell(
-    { nonce: input.nonce, assets: input.assets, locale: input.settings.locale, title: input.title, settings: input.settings },
+    {
+      nonce: input.nonce,
+      assets: input.assets,
+      locale: input.settings.locale,
+      title: input.title,
+      settings: input.settings
+    },
     html`<section class="message"><h1>${strings.closedTitle}</h1><p>${input.message ?? strings.closedBody}</p></section>`
   )
 }

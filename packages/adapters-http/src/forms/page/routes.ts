@@ -19,6 +19,7 @@ import {
   contentSecurityPolicy,
   type FormPageInput,
   type PublishedPage,
+  questionsFor,
   renderClosedPage,
   renderFormPage,
   renderNotFoundPage
@@ -40,7 +41,9 @@ export const htmlResponse = (
   const raw = Buffer.from(body.text, "utf8")
   const bytes =
     encoding === "br"
-      ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+      ? brotliCompressSync(raw, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length }
+        })
       : encoding === "gzip"
         ? gzipSync(raw, { level: 6 })
         : raw
@@ -69,6 +72,26 @@ export const publishedPage = (slug: string, published: PublishedForm): Published
   settings: published.settings
 })
 
+/**
+ * Blank questions by version, slug and the settings that shape them: every visitor of a version sees
+ * the same, so it is rendered once (bounded; the oldest entry goes first).
+ */
+const QUESTIONS_CACHE_SIZE = 256
+const questionsCache = new Map<string, Html>()
+const cachedQuestions = (page: PublishedPage): Html => {
+  const s = page.settings
+  const key = `${page.formVersionId}|${page.slug}|${s.locale}|${s.renderMode}|${s.document.showNumbers}`
+  const hit = questionsCache.get(key)
+  if (hit !== undefined) return hit
+  const fresh = questionsFor(page, (k) => publicImageUrl(page.slug, k))
+  if (questionsCache.size >= QUESTIONS_CACHE_SIZE) {
+    const oldest = questionsCache.keys().next()
+    if (oldest.done !== true) questionsCache.delete(oldest.value)
+  }
+  questionsCache.set(key, fresh)
+  return fresh
+}
+
 /** What the form page needs to render beside the published form. */
 export const pageInput = (
   assets: LoadedAssets,
@@ -79,18 +102,25 @@ export const pageInput = (
   rest: Pick<FormPageInput, "state"> & Partial<FormPageInput>
 ): FormPageInput => {
   const query = new URL(request.url, "http://local").searchParams
+  const page = publishedPage(slug, published)
   return {
-    page: publishedPage(slug, published),
+    page,
+    questions: cachedQuestions(page),
     nonce,
     assets: assets.urls,
     imageUrl: (key) => publicImageUrl(slug, key),
     params: [...query.entries()].filter(([k]) => k.length <= 64).slice(0, 50),
-    customScriptUrl: (published.settings.customScript ?? "").trim() === "" ? undefined : customScriptUrl(slug),
+    customScriptUrl:
+      (published.settings.customScript ?? "").trim() === "" ? undefined : customScriptUrl(slug),
     ...rest
   }
 }
 
-const tooManyRequests = (request: HttpServerRequest.HttpServerRequest, assets: LoadedAssets, retryAfter: number) => {
+const tooManyRequests = (
+  request: HttpServerRequest.HttpServerRequest,
+  assets: LoadedAssets,
+  retryAfter: number
+) => {
   const nonce = newNonce()
   return htmlResponse(request, renderNotFoundPage({ nonce, assets: assets.urls }), nonce, 429, {
     "retry-after": String(retryAfter)
@@ -101,7 +131,9 @@ const tooManyRequests = (request: HttpServerRequest.HttpServerRequest, assets: L
 const budgeted = <E, R>(
   assets: LoadedAssets,
   limits: RateLimitStore["Service"],
-  page: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  page: (
+    request: HttpServerRequest.HttpServerRequest
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -140,7 +172,11 @@ export const formPage = (assets: LoadedAssets) =>
             410
           )
         }
-        return htmlResponse(request, renderFormPage(pageInput(assets, slug, published, request, nonce, { state: { kind: "open" } })), nonce)
+        return htmlResponse(
+          request,
+          renderFormPage(pageInput(assets, slug, published, request, nonce, { state: { kind: "open" } })),
+          nonce
+        )
       })
     )
   })
@@ -204,4 +240,3 @@ export const FormPageRoutes = HttpRouter.use((router) =>
     yield* router.add("GET", "/f/:slug/custom-script", yield* customScript)
   })
 )
-

@@ -4,7 +4,10 @@ import type { AnswerValue, Block } from "@folio/domain/browser"
 
 export const OTHER = "__other__"
 
-const byName = (form: HTMLFormElement, name: string): Array<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement> =>
+const byName = (
+  form: HTMLFormElement,
+  name: string
+): Array<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement> =>
   Array.from(form.querySelectorAll<HTMLInputElement>(`[name="${CSS.escape(name)}"]`))
 
 const text = (form: HTMLFormElement, name: string): string => {
@@ -95,7 +98,8 @@ export const readAnswer = (
 }
 
 const setChecked = (form: HTMLFormElement, name: string, values: ReadonlyArray<string>) => {
-  for (const el of byName(form, name)) if (el instanceof HTMLInputElement) el.checked = values.includes(el.value)
+  for (const el of byName(form, name))
+    if (el instanceof HTMLInputElement) el.checked = values.includes(el.value)
 }
 
 const setText = (form: HTMLFormElement, name: string, value: string) => {
@@ -133,7 +137,9 @@ export const writeAnswer = (
       return
     case "address":
     case "date_range":
-      strings.forEach((v, i) => setText(form, `${id}.${i}`, v))
+      strings.forEach((v, i) => {
+        setText(form, `${id}.${i}`, v)
+      })
       return
     case "ranking": {
       const list = form.querySelector(`ol.ranking[data-block="${id}"]`)

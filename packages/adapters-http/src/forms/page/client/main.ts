@@ -125,7 +125,7 @@ const boot = () => {
       err.hidden = rule === undefined
     }
     const targets = form.querySelectorAll<HTMLElement>(
-      `#q-${CSS.escape(blockId)} fieldset.q-group, #q-${CSS.escape(blockId)} [name="${CSS.escape(blockId)}"]:not([type=hidden]), tr.matrix-row[data-block="${CSS.escape(blockId)}"] input`
+      `#q-${CSS.escape(blockId)} input:not([type=hidden]), #q-${CSS.escape(blockId)} select, #q-${CSS.escape(blockId)} textarea, tr.matrix-row[data-block="${CSS.escape(blockId)}"] input`
     )
     for (const t of Array.from(targets)) {
       if (rule === undefined) t.removeAttribute("aria-invalid")
@@ -160,7 +160,10 @@ const boot = () => {
   const pages = (): Array<Array<HTMLElement>> => {
     const out: Array<Array<HTMLElement>> = [[]]
     for (const node of Array.from(form.querySelectorAll<HTMLElement>("section.q, hr.page-break"))) {
-      if (node.tagName === "HR" || (node.dataset.break !== undefined && (out[out.length - 1]?.length ?? 0) > 0)) {
+      if (
+        node.tagName === "HR" ||
+        (node.dataset.break !== undefined && (out[out.length - 1]?.length ?? 0) > 0)
+      ) {
         if ((out[out.length - 1]?.length ?? 0) > 0) out.push([])
         if (node.tagName === "HR") continue
       }
@@ -199,11 +202,15 @@ const boot = () => {
       const last = pageIndex >= all.length - 1
       if (submitButton !== null) submitButton.textContent = last ? defaultSubmitLabel : strings.next
       if (backButton !== null) backButton.hidden = pageIndex === 0
-      setProgress(all.length > 1 ? fill(strings.page, { n: pageIndex + 1, total: all.length }) : "", (pageIndex + 1) / all.length)
+      setProgress(
+        all.length > 1 ? fill(strings.page, { n: pageIndex + 1, total: all.length }) : "",
+        (pageIndex + 1) / all.length
+      )
       return
     }
     const list = steps()
-    if (current === undefined || !list.includes(current)) current = list.find((s) => !isAnswered(s)) ?? list[0]
+    if (current === undefined || !list.includes(current))
+      current = list.find((s) => !isAnswered(s)) ?? list[0]
     const at = current === undefined ? -1 : list.indexOf(current)
     for (const s of sections) {
       const before = list.indexOf(s) >= 0 && list.indexOf(s) < at
@@ -215,7 +222,10 @@ const boot = () => {
     if (submitButton !== null) submitButton.textContent = last ? defaultSubmitLabel : strings.next
     if (backButton !== null) backButton.hidden = at <= 0
     if (enterHint !== null) enterHint.hidden = false
-    setProgress(fill(strings.progress, { n: at + 1, total: list.length }), (at + 1) / Math.max(1, list.length))
+    setProgress(
+      fill(strings.progress, { n: at + 1, total: list.length }),
+      (at + 1) / Math.max(1, list.length)
+    )
   }
 
   const setProgress = (text: string, fraction: number) => {
@@ -233,7 +243,8 @@ const boot = () => {
       return block === undefined || !visible.has(id) || answers[id] !== undefined || !isInput(block)
     }) && !["statement", "image", "calculated_field"].includes(section.dataset.type ?? "")
 
-  const isInput = (b: Block) => !["statement", "page_break", "divider", "image", "calculated_field", "hidden_field"].includes(b.type)
+  const isInput = (b: Block) =>
+    !["statement", "page_break", "divider", "image", "calculated_field", "hidden_field"].includes(b.type)
 
   const next = () => {
     refresh()
@@ -310,7 +321,9 @@ const boot = () => {
       if (other !== null) list.appendChild(other)
     }
     for (const ids of Object.values(order.groups)) {
-      const nodes = ids.map((id) => document.getElementById(`q-${id}`)).filter((n): n is HTMLElement => n !== null)
+      const nodes = ids
+        .map((id) => document.getElementById(`q-${id}`))
+        .filter((n): n is HTMLElement => n !== null)
       const slots = nodes
         .map((n) => ({ n, at: sections.indexOf(n) }))
         .sort((a, b) => a.at - b.at)
@@ -464,7 +477,11 @@ const boot = () => {
       }
       say(strings.fixErrors, "error")
       if (first !== undefined) {
-        if (mode === "document") pageIndex = Math.max(0, pages().findIndex((p) => p.includes(first as HTMLElement)))
+        if (mode === "document")
+          pageIndex = Math.max(
+            0,
+            pages().findIndex((p) => p.includes(first as HTMLElement))
+          )
         else current = first
         render()
         focusSection(first)
@@ -502,16 +519,18 @@ const boot = () => {
   const rankingLists = Array.from(form.querySelectorAll<HTMLOListElement>("ol.ranking")).map((list) =>
     enhanceRanking(list, strings, touched, changed)
   )
-  for (const box of Array.from(form.querySelectorAll<HTMLElement>(".signature"))) enhanceSignature(box, strings, changed)
-  const uploadWidgets = Array.from(form.querySelectorAll<HTMLInputElement>('input[type="file"]')).map((input) =>
-    enhanceUpload(input, input.name, {
-      strings,
-      uploads,
-      ensureStarted,
-      upload: api.upload,
-      showError,
-      changed
-    })
+  for (const box of Array.from(form.querySelectorAll<HTMLElement>(".signature")))
+    enhanceSignature(box, strings, changed)
+  const uploadWidgets = Array.from(form.querySelectorAll<HTMLInputElement>('input[type="file"]')).map(
+    (input) =>
+      enhanceUpload(input, input.name, {
+        strings,
+        uploads,
+        ensureStarted,
+        upload: api.upload,
+        showError,
+        changed
+      })
   )
   form.addEventListener("input", changed)
   form.addEventListener("change", changed)
@@ -524,7 +543,7 @@ const boot = () => {
     if (e.key !== "Enter" || e.shiftKey || e.isComposing) return
     const t = e.target
     if (t instanceof HTMLTextAreaElement && !(e.ctrlKey || e.metaKey)) return
-    if (t instanceof HTMLButtonElement || t instanceof HTMLAnchorElement || t instanceof HTMLSelectElement) return
+    if (t instanceof HTMLButtonElement || t instanceof HTMLAnchorElement) return
     if (t instanceof HTMLInputElement && t.type === "file") return
     e.preventDefault()
     next()

@@ -28,7 +28,12 @@ export const enhanceOther = (form: HTMLFormElement, changed: () => void) => {
 }
 
 /** Ranking: drag an item, or move it with its buttons or Alt+Up/Alt+Down; the order is the answer. */
-export const enhanceRanking = (list: HTMLOListElement, strings: Strings, touched: Touched, changed: () => void) => {
+export const enhanceRanking = (
+  list: HTMLOListElement,
+  strings: Strings,
+  touched: Touched,
+  changed: () => void
+) => {
   const blockId = list.dataset.block ?? ""
   const live = document.getElementById(`live-${blockId}`)
   const items = () => Array.from(list.querySelectorAll<HTMLLIElement>("li.rank-item"))
@@ -39,7 +44,10 @@ export const enhanceRanking = (list: HTMLOListElement, strings: Strings, touched
       const select = li.querySelector("select")
       if (select !== null) select.value = ""
       li.querySelector<HTMLButtonElement>("button.up")?.toggleAttribute("disabled", i === 0)
-      li.querySelector<HTMLButtonElement>("button.down")?.toggleAttribute("disabled", i === items().length - 1)
+      li.querySelector<HTMLButtonElement>("button.down")?.toggleAttribute(
+        "disabled",
+        i === items().length - 1
+      )
     })
   }
   const settle = (li: HTMLLIElement) => {
@@ -61,8 +69,16 @@ export const enhanceRanking = (list: HTMLOListElement, strings: Strings, touched
     li.tabIndex = 0
     const label = li.querySelector(".rank-text")?.textContent ?? ""
     li.setAttribute("aria-label", label)
-    const up = el("button", { type: "button", class: "rank-move up", "aria-label": `${strings.moveUp}: ${label}` }, "↑")
-    const down = el("button", { type: "button", class: "rank-move down", "aria-label": `${strings.moveDown}: ${label}` }, "↓")
+    const up = el(
+      "button",
+      { type: "button", class: "rank-move up", "aria-label": `${strings.moveUp}: ${label}` },
+      "↑"
+    )
+    const down = el(
+      "button",
+      { type: "button", class: "rank-move down", "aria-label": `${strings.moveDown}: ${label}` },
+      "↓"
+    )
     up.addEventListener("click", () => {
       move(li, -1)
       up.focus()
@@ -79,7 +95,8 @@ export const enhanceRanking = (list: HTMLOListElement, strings: Strings, touched
       li.focus()
     })
     li.addEventListener("pointerdown", (e) => {
-      if (e.button !== 0 || (e.target instanceof HTMLElement && e.target.closest("button,select") !== null)) return
+      if (e.button !== 0 || (e.target instanceof HTMLElement && e.target.closest("button,select") !== null))
+        return
       e.preventDefault()
       li.setPointerCapture(e.pointerId)
       li.classList.add("dragging")
@@ -126,7 +143,13 @@ export const enhanceSignature = (box: HTMLElement, strings: Strings, changed: ()
   ctx.lineWidth = 2.2
   ctx.lineCap = "round"
   ctx.strokeStyle = "#111"
-  const typed = el("input", { type: "text", class: "sig-typed", "aria-label": strings.typedSignature, maxlength: "80", hidden: "" })
+  const typed = el("input", {
+    type: "text",
+    class: "sig-typed",
+    "aria-label": strings.typedSignature,
+    maxlength: "80",
+    hidden: ""
+  })
   const clear = el("button", { type: "button", class: "button secondary small" }, strings.clear)
   const toggle = el("button", { type: "button", class: "button secondary small" }, strings.typeInstead)
   const tools = el("div", { class: "sig-tools" })
@@ -221,9 +244,20 @@ export const enhanceUpload = (input: HTMLInputElement, blockId: string, deps: Up
       ...(deps.uploads.get(blockId) ?? []).map((f) => {
         const li = el("li", { class: "file done" })
         li.append(el("span", { class: "file-name" }, `${deps.strings.uploaded}: ${f.filename}`))
-        const remove = el("button", { type: "button", class: "button secondary small", "aria-label": `${deps.strings.remove}: ${f.filename}` }, deps.strings.remove)
+        const remove = el(
+          "button",
+          {
+            type: "button",
+            class: "button secondary small",
+            "aria-label": `${deps.strings.remove}: ${f.filename}`
+          },
+          deps.strings.remove
+        )
         remove.addEventListener("click", () => {
-          deps.uploads.set(blockId, (deps.uploads.get(blockId) ?? []).filter((x) => x.key !== f.key))
+          deps.uploads.set(
+            blockId,
+            (deps.uploads.get(blockId) ?? []).filter((x) => x.key !== f.key)
+          )
           render()
           deps.changed()
           input.focus()
@@ -250,7 +284,11 @@ export const enhanceUpload = (input: HTMLInputElement, blockId: string, deps: Up
       const started = await deps.ensureStarted()
       if (started === null) return
       const li = el("li", { class: "file" })
-      const bar = el("progress", { max: "100", value: "0", "aria-label": `${deps.strings.uploading} ${file.name}` })
+      const bar = el("progress", {
+        max: "100",
+        value: "0",
+        "aria-label": `${deps.strings.uploading} ${file.name}`
+      })
       li.append(el("span", { class: "file-name" }, file.name), bar)
       list.append(li)
       const reply = await deps.upload(started.id, started.token, blockId, file, (f) => {
@@ -258,11 +296,21 @@ export const enhanceUpload = (input: HTMLInputElement, blockId: string, deps: Up
       })
       li.remove()
       if (reply.status === 201 && reply.data !== undefined) {
-        deps.uploads.set(blockId, [...(deps.uploads.get(blockId) ?? []), { key: reply.data.key, filename: file.name }])
+        deps.uploads.set(blockId, [
+          ...(deps.uploads.get(blockId) ?? []),
+          { key: reply.data.key, filename: file.name }
+        ])
         render()
         deps.changed()
       } else {
-        deps.showError(blockId, reply.status === 413 ? "fileTooLarge" : reply.status === 422 || reply.status === 415 ? "fileType" : "invalid")
+        deps.showError(
+          blockId,
+          reply.status === 413
+            ? "fileTooLarge"
+            : reply.status === 422 || reply.status === 415
+              ? "fileType"
+              : "invalid"
+        )
       }
     }
   })

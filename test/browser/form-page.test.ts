@@ -1,0 +1,186 @@
+// The public form page in headless Chromium: the form with every block type filled and submitted
+// with the keyboard only, in each render mode, then read back over the API; accessibility (axe: no
+// serious or critical violations); no CSP violation or script error on the way.
+import { FORMS_SCOPES } from "@folio/domain"
+import type { Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type RunningApp, startApp } from "../support/app.js"
+import { axeViolations, collectProblems, sharedBrowser } from "../support/browser.js"
+import { blk, everyBlockDefinition } from "../support/every-block-form.js"
+import { type FormsClient, formsClient } from "../support/forms-client.js"
+import { newWorkspaceKey } from "../support/keys.js"
+
+const browser = sharedBrowser()
+let app: RunningApp
+let forms: FormsClient
+
+beforeAll(async () => {
+  app = await startApp()
+  forms = formsClient(app, (await newWorkspaceKey(app, [...FORMS_SCOPES])).key)
+})
+afterAll(async () => app.close())
+
+/** Presses Tab until focus is inside `selector` (document mode walks the page this way). */
+const tabInto = async (page: Page, selector: string) => {
+  for (let i = 0; i < 80; i++) {
+    if (await page.evaluate((s) => document.activeElement?.closest(s) !== null, selector)) return
+    await page.keyboard.press("Tab")
+  }
+  const where = await page.evaluate(() => ({
+    active: document.activeElement?.outerHTML.slice(0, 200),
+    errors: Array.from(document.querySelectorAll(".q-error:not([hidden])")).map(
+      (e) => e.id + ": " + e.textContent
+    )
+  }))
+  await page.screenshot({ path: "/tmp/form-page-failure.png" })
+  throw new Error(`Tab never reached ${selector}: ${JSON.stringify(where)}`)
+}
+
+const q = (name: string) => `#q-${blk(name)}`
+
+/**
+ * The keyboard of one respondent, block by block. `continue` is Enter in the step modes; the
+ * document mode moves on with Tab instead.
+ */
+const fillWithKeyboard = async (page: Page, mode: "classic" | "conversational" | "document") => {
+  const kb = page.keyboard
+  const step = async (selector: string, keys: () => Promise<void>, enter = true) => {
+    await tabInto(page, selector)
+    await keys()
+    if (mode !== "document" && enter) await kb.press("Enter")
+  }
+  if (mode !== "document") await step(q("intro"), async () => {})
+  await step(q("name"), () => kb.type("Ada Lovelace"))
+  if (mode !== "document") await step(q("hello"), async () => {})
+  await step(q("bio"), () => kb.type("Line one"), false)
+  if (mode !== "document") await kb.press("Control+Enter")
+  await step(q("phone"), () => kb.type("+44 20 7946 0000"))
+  await step(q("site"), () => kb.type("https://example.org"))
+  await step(q("email"), () => kb.type("ada@example.org"))
+  await step(q("color"), async () => {
+    await kb.press("Space")
+    await kb.press("ArrowDown")
+  })
+  await step(q("why"), () => kb.type("It is calm"))
+  await step(q("pets"), async () => {
+    await kb.press("Space")
+    await kb.press("Tab")
+    await kb.press("Space")
+  })
+  await step(q("country"), () => kb.type("South Korea"))
+  await step(q("size"), () => kb.type("Medium"))
+  await step(q("rank"), () => kb.press("Alt+ArrowDown"))
+  // The random group is reversed: Energy comes before Mood.
+  await step(q("energy"), async () => {
+    await kb.press("Space")
+    await kb.press("ArrowRight")
+    await kb.press("ArrowRight")
+  })
+  await step(q("mood"), async () => {
+    await kb.press("Space")
+    for (let i = 0; i < 3; i++) await kb.press("ArrowRight")
+  })
+  await step(q("day"), () => kb.type("05062024"))
+  await step(q("when"), async () => {
+    await kb.type("05062024")
+    // The year segment takes up to six digits: move on to the hours with the arrow key.
+    await kb.press("ArrowRight")
+    await kb.type("1030A")
+  })
+  await step(q("time"), () => kb.type("1030A"))
+  await step(q("trip"), async () => {
+    await kb.type("06012024")
+    // Tab walks a date input's own segments first.
+    await tabInto(page, `#in-${blk("trip")}-1`)
+    await kb.type("06102024")
+  })
+  await step(q("count"), () => kb.type("7"))
+  if (mode === "document") {
+    // End of the first page: its Next button.
+    await tabInto(page, "button.submit")
+    await kb.press("Enter")
+  }
+  await step("#q-mtx_service", async () => {
+    await kb.press("Space")
+    await kb.press("ArrowRight")
+    await kb.press("Tab")
+    await kb.press("Space")
+    await kb.press("ArrowRight")
+    await kb.press("ArrowRight")
+  })
+  await step(q("addr"), async () => {
+    await kb.type("04524")
+    await kb.press("Tab")
+    await kb.type("1 Main St")
+    await kb.press("Tab")
+    await kb.type("Apt 2")
+  })
+  if (mode !== "document") {
+    // The file question is optional: Tab to the Next button and press it.
+    await tabInto(page, q("file"))
+    await tabInto(page, "button.submit")
+    await kb.press("Enter")
+  }
+  await step(
+    q("sign"),
+    async () => {
+      await tabInto(page, `${q("sign")} .sig-tools button`)
+      await kb.press("Enter")
+      await kb.type("Ada")
+    },
+    true
+  )
+  await step(q("consent"), () => kb.press("Space"))
+  if (mode !== "document") await step(q("total"), async () => {})
+  else {
+    await tabInto(page, "button.submit")
+    await kb.press("Enter")
+  }
+}
+
+const expectedAnswers = {
+  [blk("name")]: "Ada Lovelace",
+  [blk("bio")]: "Line one",
+  [blk("phone")]: "+44 20 7946 0000",
+  [blk("site")]: "https://example.org",
+  [blk("email")]: "ada@example.org",
+  [blk("color")]: "green",
+  [blk("why")]: "It is calm",
+  [blk("pets")]: ["cat", "dog"],
+  [blk("country")]: "KR",
+  [blk("size")]: "m",
+  [blk("rank")]: ["b", "a", "c"],
+  [blk("energy")]: 3,
+  [blk("mood")]: 4,
+  [blk("day")]: "2024-05-06",
+  [blk("when")]: "2024-05-06T10:30",
+  [blk("time")]: "10:30",
+  [blk("trip")]: ["2024-06-01", "2024-06-10"],
+  [blk("count")]: 7,
+  [blk("mrow1")]: "ok",
+  [blk("mrow2")]: "good",
+  [blk("addr")]: ["04524", "1 Main St", "Apt 2"],
+  [blk("consent")]: "y",
+  [blk("total")]: 7,
+  [blk("source")]: "kbd"
+}
+
+describe.each(["classic", "conversational", "document"] as const)("render mode %s", (mode) => {
+  it("is answered with the keyboard only, and the response reads back over the API", async () => {
+    const formId = await forms.publish(`every-${mode}`, everyBlockDefinition, { renderMode: mode })
+    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } })
+    const problems = await collectProblems(page)
+    await page.goto(`${app.origin}/f/every-${mode}?src=kbd`)
+    expect(await axeViolations(page)).toEqual([])
+    await fillWithKeyboard(page, mode)
+    await page.locator("#done").waitFor({ state: "visible" })
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("done")
+    const [answers, ...more] = await forms.completedAnswers(formId)
+    expect(more).toEqual([])
+    const { [blk("sign")]: signature, ...rest } = answers ?? {}
+    expect(rest).toEqual(expectedAnswers)
+    expect(String(signature)).toMatch(/^data:image\/png;base64,/)
+    expect(await axeViolations(page)).toEqual([])
+    expect(await problems.problems()).toEqual([])
+  })
+})
