@@ -184,3 +184,46 @@ describe.each(["classic", "conversational", "document"] as const)("render mode %
     expect(await problems.problems()).toEqual([])
   })
 })
+
+describe("uploads", () => {
+  it("uploads a picked file with progress, lists it, and the response keeps it", async () => {
+    const formId = await forms.publish(
+      "upload-doc",
+      {
+        schemaVersion: 1,
+        blocks: [
+          { id: blk("who"), type: "short_text", label: "Who", required: true },
+          { id: blk("cv"), type: "file_upload", label: "Your CV", required: true, options: { maxFiles: 2, maxSizeMb: 1 } }
+        ]
+      },
+      { renderMode: "document" }
+    )
+    const page = await browser.newPage()
+    const problems = await collectProblems(page)
+    await page.goto(`${app.origin}/f/upload-doc`)
+    await page.locator(`#in-${blk("who")}`).fill("Grace")
+    await page.locator(`#in-${blk("cv")}`).setInputFiles({
+      name: "cv.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.from("%PDF-1.4\n% a small pdf\n")
+    })
+    await page.getByText("Uploaded: cv.pdf").waitFor()
+    // Over the block's size limit: refused in the page before any upload.
+    await page.locator(`#in-${blk("cv")}`).setInputFiles({
+      name: "big.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.alloc(1024 * 1024 + 1, 65)
+    })
+    await expect.poll(() => page.locator(`#err-${blk("cv")}`).textContent()).toBe("This file is too large.")
+    await page.locator("button.submit").click()
+    await page.locator("#done").waitFor({ state: "visible" })
+    const list = await forms.api("GET", `/forms/${formId}/responses?projection=full`)
+    const [response] = list.body.data.items ?? []
+    const keys = (response?.answers as Record<string, unknown>)[blk("cv")] as Array<string>
+    expect(keys).toHaveLength(1)
+    expect((response?.files as Array<{ key: string; filename: string }>).map((f) => [f.key, f.filename])).toEqual([
+      [keys[0], "cv.pdf"]
+    ])
+    expect(await problems.problems()).toEqual([])
+  })
+})
