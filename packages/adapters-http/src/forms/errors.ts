@@ -168,6 +168,7 @@ export const FormsErrors = errorSurface<FormsSurfaceError>()({
     ResponseNotFound: notFound,
     FileNotFound: notFound,
     PublishedFormNotFound: notFound,
+    NothingToResume: notFound,
     // Invalid input.
     InvalidDefinition: invalid,
     InvalidSettings: invalid,

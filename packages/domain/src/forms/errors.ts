@@ -21,6 +21,15 @@ export class ResponseNotFound extends NamedError("ResponseNotFound", "response n
 
 export class FileNotFound extends NamedError("FileNotFound", "file not found") {}
 
+/**
+ * A resume found nothing to continue: no continuity cookie, a malformed one, or no partial response
+ * of that browser on the form's current version.
+ */
+export class NothingToResume extends NamedError(
+  "NothingToResume",
+  "no unfinished response of this browser to resume on this form"
+) {}
+
 /** Nothing published (a classic form) at a public slug. */
 export class PublishedFormNotFound extends NamedError(
   "PublishedFormNotFound",
@@ -303,6 +312,7 @@ export type FormsError =
   | ResponseNotFound
   | FileNotFound
   | PublishedFormNotFound
+  | NothingToResume
   | InvalidDefinition
   | InvalidSettings
   | InvalidSlug
