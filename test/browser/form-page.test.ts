@@ -193,7 +193,13 @@ describe("uploads", () => {
         schemaVersion: 1,
         blocks: [
           { id: blk("who"), type: "short_text", label: "Who", required: true },
-          { id: blk("cv"), type: "file_upload", label: "Your CV", required: true, options: { maxFiles: 2, maxSizeMb: 1 } }
+          {
+            id: blk("cv"),
+            type: "file_upload",
+            label: "Your CV",
+            required: true,
+            options: { maxFiles: 2, maxSizeMb: 1 }
+          }
         ]
       },
       { renderMode: "document" }
@@ -221,9 +227,9 @@ describe("uploads", () => {
     const [response] = list.body.data.items ?? []
     const keys = (response?.answers as Record<string, unknown>)[blk("cv")] as Array<string>
     expect(keys).toHaveLength(1)
-    expect((response?.files as Array<{ key: string; filename: string }>).map((f) => [f.key, f.filename])).toEqual([
-      [keys[0], "cv.pdf"]
-    ])
+    expect(
+      (response?.files as Array<{ key: string; filename: string }>).map((f) => [f.key, f.filename])
+    ).toEqual([[keys[0], "cv.pdf"]])
     expect(await problems.problems()).toEqual([])
   })
 })

@@ -2,8 +2,8 @@
 // state a lost race re-read (DraftRevisionConflict with the fresh revision, not a generic conflict),
 // a write that keeps losing gives up with FormChangedConcurrently, a taken slug is SlugInUse while
 // slugs drawn at random that keep clashing are SlugAllocationFailed; a respondent's save that lost
-// tells a completion by another request from a change, and a partial response read says why it is
-// refused. The use-case services run over the in-memory ports; where a race is needed a service is
+// tells a completion by another request from a change, a resume tells "nothing to resume" from a
+// token rotation that kept losing, and a partial response read says why it is refused. The use-case services run over the in-memory ports; where a race is needed a service is
 // built again over a port with a fault injected.
 import { IdGenLive, MemoryBlobStoreLive, MemoryStorageLive } from "@folio/adapters-storage"
 import {
@@ -188,7 +188,13 @@ const startedResponse = (settings?: Record<string, unknown>) =>
           })
     yield* forms.publish(form.id, { expectedDraftRevision: form.draftRevision })
     const started = yield* respondent.start(form.slug, {})
-    return { form, slug: form.slug, responseId: started.response.id, token: started.token }
+    return {
+      form,
+      slug: form.slug,
+      responseId: started.response.id,
+      token: started.token,
+      continuityToken: started.continuityToken
+    }
   })
 
 /** Runs `use` on a Respondent built over the response repository with `update` replaced. */
@@ -294,6 +300,101 @@ describe("which failure a respondent's save ends with", () => {
           )
         )
         expect([failure?._tag, updates]).toEqual(["ResponseChangedMeanwhile", 1])
+      })
+    ).pipe(Effect.provide(ports))
+  )
+})
+
+describe("which failure a resume ends with", () => {
+  const answers = { blk_00000001: "Ada" }
+  const browser = (continuityToken?: string) => ({ continuityToken, fingerprint: "" })
+
+  it.effect("without a cookie, with a malformed or another browser's one, it is NothingToResume", () =>
+    asTenant(
+      Effect.gen(function* () {
+        const respondent = yield* Respondent
+        const { slug, continuityToken } = yield* startedResponse()
+        for (const cookie of [undefined, "", "short", `${continuityToken.slice(1)}!`, "A".repeat(32)]) {
+          expect((yield* failureOf(respondent.resume(slug, browser(cookie))))?._tag, cookie).toBe(
+            "NothingToResume"
+          )
+        }
+        expect((yield* failureOf(respondent.resume("no-such-form", browser(continuityToken))))?._tag).toBe(
+          "PublishedFormNotFound"
+        )
+      })
+    ).pipe(Effect.provide(ports))
+  )
+
+  it.effect("the resumed response keeps its answers; the rotated-out token is ResponseTokenMismatch", () =>
+    asTenant(
+      Effect.gen(function* () {
+        const respondent = yield* Respondent
+        const { slug, responseId, token, continuityToken } = yield* startedResponse()
+        yield* respondent.save(slug, responseId, token, answers, false)
+        const resumed = yield* respondent.resume(slug, browser(continuityToken))
+        expect([resumed.response.id, resumed.response.answers]).toEqual([responseId, answers])
+        expect(resumed.token).not.toBe(token)
+        expect((yield* failureOf(respondent.save(slug, responseId, token, answers, true)))?._tag).toBe(
+          "ResponseTokenMismatch"
+        )
+        const done = yield* respondent.save(slug, responseId, resumed.token, answers, true)
+        expect(done.status).toBe("completed")
+        // A completed response is not resumed.
+        expect((yield* failureOf(respondent.resume(slug, browser(continuityToken))))?._tag).toBe(
+          "NothingToResume"
+        )
+      })
+    ).pipe(Effect.provide(ports))
+  )
+
+  it.effect("a rotation that loses to a completion reads again and finds NothingToResume", () =>
+    asTenant(
+      Effect.gen(function* () {
+        const { slug, continuityToken } = yield* startedResponse()
+        let updates = 0
+        const failure = yield* failureOf(
+          withResponses(
+            (respondent) => respondent.resume(slug, browser(continuityToken)),
+            (real) => (next, expected) => {
+              updates++
+              // The old token's completion lands first; this rotation finds its row changed.
+              return Effect.as(
+                real.update(
+                  {
+                    ...next,
+                    status: "completed",
+                    completedAt: next.updatedAt,
+                    meta: { ...next.meta, tokenHash: "old" }
+                  },
+                  expected
+                ),
+                "stale" as const
+              )
+            }
+          )
+        )
+        expect([failure?._tag, updates]).toEqual(["NothingToResume", 1])
+      })
+    ).pipe(Effect.provide(ports))
+  )
+
+  it.effect("a rotation that loses to saves every time is ResponseChangedMeanwhile after the retries", () =>
+    asTenant(
+      Effect.gen(function* () {
+        const { slug, continuityToken } = yield* startedResponse()
+        let updates = 0
+        const failure = yield* failureOf(
+          withResponses(
+            (respondent) => respondent.resume(slug, browser(continuityToken)),
+            () => () => {
+              updates++
+              return Effect.succeed("stale" as const)
+            }
+          )
+        )
+        expect(failure?._tag).toBe("ResponseChangedMeanwhile")
+        expect(updates).toBeGreaterThan(1)
       })
     ).pipe(Effect.provide(ports))
   )

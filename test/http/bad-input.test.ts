@@ -91,7 +91,8 @@ describe("bad input", () => {
       ["POST", `/forms/api/v1/forms/${form.id}/unpublish`],
       ["POST", `/f/${form.slug}/responses`],
       ["PATCH", `/f/${form.slug}/responses/${started.responseId}`],
-      ["POST", `/f/${form.slug}/responses/${started.responseId}/complete`]
+      ["POST", `/f/${form.slug}/responses/${started.responseId}/complete`],
+      ["POST", `/f/${form.slug}/responses/resume`]
     ]
     const before = await formCount()
     for (const [method, path] of routes) {

@@ -11,7 +11,7 @@ import { openStorage, realStorageName } from "../support/storage.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 
-/** Fuzz cases per route; 29 routes, so 1,740 requests in all (about 15 s). */
+/** Fuzz cases per route; 30 routes, so 1,800 requests in all (about 15 s). */
 const RUNS_PER_ROUTE = 60
 
 type Json = Record<string, unknown>
@@ -24,6 +24,8 @@ let key: string
 let cleanup: () => Promise<void> = async () => {}
 let form: { id: string; slug: string; versionId: string }
 let started: { responseId: string; token: string }
+/** The continuity cookie of the browser that started `started`: public routes are sent it. */
+let continuity = ""
 
 const api = async (method: string, path: string, body?: unknown) => {
   const r = await fetch(`${app.origin}/forms/api/v1${path}`, {
@@ -248,6 +250,7 @@ const routes = (): ReadonlyArray<Route> => {
     pub("POST", `/f/{}/responses/{}/files`),
     pub("PATCH", `/f/{}/responses/{}`, ["token", "answers"]),
     pub("POST", `/f/{}/responses/{}/complete`, ["token", "answers"]),
+    pub("POST", `/f/{}/responses/resume`),
     { surface: "mcp", method: "POST", path: () => "/forms/mcp", keys: undefined, holes: 0 }
   ]
 }
@@ -310,6 +313,7 @@ beforeAll(async () => {
     body: "{}"
   })
   started = ((await start.json()) as { data: typeof started }).data
+  continuity = (start.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
 }, 120_000)
 afterAll(async () => {
   await app?.close()
@@ -350,6 +354,7 @@ describe("hostile input to every route", () => {
             ...(route.surface === "public" && body !== undefined
               ? { "x-response-token": started.token }
               : {}),
+            ...(route.surface === "public" ? { cookie: continuity } : {}),
             ...(body === undefined ? {} : { "content-type": body.contentType })
           }
           const response = await fetch(`${app.origin}${path}`, {

@@ -130,7 +130,7 @@ describe("the served OpenAPI document", () => {
 
   it("lists no 401 on the public /f routes, and keeps the 403 a wrong response token gets", async () => {
     const publicOps = operations().filter((o) => o.path.startsWith("/f/"))
-    expect(publicOps.length).toBe(5)
+    expect(publicOps.length).toBe(6)
     for (const { op } of publicOps) {
       expect(op.responses["401"], op.operationId).toBeUndefined()
       expect(op.security ?? [], op.operationId).toEqual([])
@@ -198,5 +198,34 @@ describe("the served OpenAPI document", () => {
     const withKey = await call("POST", `/forms/${id}/duplicate`, { title: "x" })
     expect(withKey.status).toBe(400)
     expectDocumented("forms.duplicate", 400, withKey.body)
+  })
+
+  it("documents the resume route's optional empty body and the 404 it answers without a cookie", async () => {
+    const op = doc.paths["/f/{slug}/responses/resume"]?.post
+    expect(op?.requestBody?.required).toBe(false)
+    expect(op?.requestBody?.content["application/json"]?.schema).toEqual(
+      doc.paths["/forms/api/v1/forms/{id}/duplicate"]?.post?.requestBody?.content["application/json"]?.schema
+    )
+    expect(op?.security ?? []).toEqual([])
+    const created = await call("POST", "/forms", {
+      title: "Resume",
+      definition: { schemaVersion: 1, blocks: [{ id: "blk_00000001", type: "short_text", label: "Name" }] }
+    })
+    const form = created.body.data as { id: string; slug: string }
+    await call("POST", `/forms/${form.id}/publish`, { expectedDraftRevision: 1 })
+    const started = await fetch(`${app.origin}/f/${form.slug}/responses`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}"
+    })
+    const cookie = (started.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
+    const resume = (headers: Record<string, string>) =>
+      fetch(`${app.origin}/f/${form.slug}/responses/resume`, { method: "POST", headers })
+    const resumed = await resume({ cookie })
+    expect(resumed.status).toBe(200)
+    expectDocumented("respondent.resume", 200, await resumed.json())
+    const nothing = await resume({})
+    expect(nothing.status).toBe(404)
+    expectDocumented("respondent.resume", 404, await nothing.json())
   })
 })

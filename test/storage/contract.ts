@@ -775,6 +775,99 @@ export const registerStorageContracts = (target: StorageTarget) => {
         expect(Option.isNone(await repo((r) => r.getFile(other.id, f.id, files[2]?.id ?? "")))).toBe(true)
       })
 
+      it("finds a browser's newest partial response on one version: never a completed one, another version's or another browser's", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const first = await publish(f)
+        const second = await publish(first.published)
+        const v1 = first.version.id
+        const v2 = second.version.id
+        const partial = (formVersionId: string, key: string, createdAt: string) =>
+          response(f, formVersionId, {
+            status: "partial",
+            completedAt: null,
+            createdAt: at(createdAt),
+            answers: { q: createdAt },
+            meta: { respondentKey: key, tokenHash: "old" }
+          })
+        const older = partial(v1, "k1", "2026-03-01T00:00:00.000Z")
+        const newest = partial(v1, "k1", "2026-03-02T00:00:00.000Z")
+        const rows = [
+          older,
+          newest,
+          // Newer, but completed, on the other version, or another browser's.
+          response(f, v1, { createdAt: at("2026-03-03T00:00:00.000Z"), meta: { respondentKey: "k1" } }),
+          partial(v2, "k1", "2026-03-04T00:00:00.000Z"),
+          partial(v1, "k2", "2026-03-05T00:00:00.000Z"),
+          // Started in the same instant: the larger id is the newer.
+          partial(v1, "k3", "2026-03-06T00:00:00.000Z"),
+          partial(v1, "k3", "2026-03-06T00:00:00.000Z")
+        ]
+        for (const row of rows) await repo((r) => r.insert(row))
+        const find = (formVersionId: string, respondentKey: string, workspaceId = ws.id) =>
+          repo((r) => r.findResumable(workspaceId, f.id, { formVersionId, respondentKey }))
+        expect(Option.getOrThrow(await find(v1, "k1"))).toEqual(newest)
+        expect(Option.getOrThrow(await find(v2, "k1")).createdAt).toEqual(at("2026-03-04T00:00:00.000Z"))
+        const ties = rows.slice(5).map((x) => x.id)
+        expect(Option.getOrThrow(await find(v1, "k3")).id).toBe([...ties].sort().at(-1))
+        expect(Option.isNone(await find(v1, "k4"))).toBe(true)
+        expect(Option.isNone(await find(v1, "k1", (await newWorkspace()).id))).toBe(true)
+
+        // The token rotation is the compare-and-set update: once, at the version read, while partial.
+        const rotated = { ...newest, meta: { ...newest.meta, tokenHash: "new" }, version: 2 }
+        expect(await repo((r) => r.update(rotated, { status: "partial", version: 1 }))).toBe("updated")
+        expect(
+          await repo((r) =>
+            r.update({ ...rotated, meta: { tokenHash: "lost" } }, { status: "partial", version: 1 })
+          )
+        ).toBe("stale")
+        expect(Option.getOrThrow(await find(v1, "k1"))).toEqual(rotated)
+        // Once completed it is not resumable: the next newest partial is.
+        const done = {
+          ...rotated,
+          status: "completed" as const,
+          completedAt: at("2026-03-09T00:00:00.000Z"),
+          version: 3
+        }
+        expect(await repo((r) => r.update(done, { status: "partial", version: 2 }))).toBe("updated")
+        expect(Option.getOrThrow(await find(v1, "k1"))).toEqual(older)
+      })
+
+      it("lets a token rotation and a completion of the same partial response never both land", async () => {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const { version } = await publish(f)
+        const wins = { rotation: 0, completion: 0 }
+        for (let trial = 0; trial < 8; trial++) {
+          const started = response(f, version.id, {
+            status: "partial",
+            completedAt: null,
+            answers: {},
+            meta: { respondentKey: "k", tokenHash: "old" }
+          })
+          await repo((r) => r.insert(started))
+          const rotation = { ...started, meta: { ...started.meta, tokenHash: "new" }, version: 2 }
+          const completion = {
+            ...started,
+            status: "completed" as const,
+            answers: { q: "done" },
+            completedAt: at("2026-03-09T00:00:00.000Z"),
+            version: 2
+          }
+          const [rotated, completed] = await Promise.all([
+            repo((r) => r.update(rotation, { status: "partial", version: 1 })),
+            repo((r) => r.update(completion, { status: "partial", version: 1 }))
+          ])
+          expect([rotated, completed].sort()).toEqual(["stale", "updated"])
+          const stored = Option.getOrThrow(await repo((r) => r.get(ws.id, f.id, started.id)))
+          expect(stored).toEqual(rotated === "updated" ? rotation : completion)
+          wins[rotated === "updated" ? "rotation" : "completion"]++
+        }
+        console.info(
+          `[${target.name}] rotation vs completion x8: rotation won ${wins.rotation}, completion ${wins.completion}`
+        )
+      })
+
       it("counts earlier responses by respondent key and by client hash within the window", async () => {
         const ws = await newWorkspace()
         const f = await insertForm(ws.id)

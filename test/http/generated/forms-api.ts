@@ -419,6 +419,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/f/{slug}/responses/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume this browser's unfinished response after a reload, with a fresh token (no auth)
+         * @description For a page that lost its response token: the continuity cookie `folio_rt` names the browser, and its newest partial response on the current published version comes back with the answers saved so far and a new `token` (shown once; the previous token stops working), and the cookie is set again. The body is optional: none, or an empty object. 404 `not_found` without the cookie, or when this browser has no partial response on the current version (completed responses and those started on an older version are not resumed).
+         */
+        post: operations["respondent.resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/f/{slug}/responses/{responseId}/files": {
         parameters: {
             query?: never;
@@ -613,6 +633,31 @@ export interface components {
             contentType: string;
             size: number;
         };
+        ResumedResponse: {
+            responseId: string;
+            formVersionId: string;
+            token: string;
+            presentation: {
+                choices: {
+                    [key: string]: string[];
+                };
+                groups: {
+                    [key: string]: string[];
+                };
+            } | null;
+            respondent: components["schemas"]["RespondentEstimate"];
+            repeatWarning: boolean;
+            answers: {
+                [key: string]: unknown;
+            };
+        };
+        RespondentEstimate: {
+            id: string;
+            /** @enum {string} */
+            confidence: "deterministic" | "probable" | "weak";
+            responseCount: number;
+            repeatCount: number;
+        };
         StartedResponse: {
             responseId: string;
             formVersionId: string;
@@ -627,13 +672,6 @@ export interface components {
             } | null;
             respondent: components["schemas"]["RespondentEstimate"];
             repeatWarning: boolean;
-        };
-        RespondentEstimate: {
-            id: string;
-            /** @enum {string} */
-            confidence: "deterministic" | "probable" | "weak";
-            responseCount: number;
-            repeatCount: number;
         };
         PublicForm: {
             formId: string;
@@ -5062,6 +5100,107 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["StartedResponse"];
+                    };
+                };
+            };
+            /** @description Invalid: the request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
+            /** @description ForbiddenError */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NotFoundError */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description ClosedError */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClosedError"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description RateLimitedError */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "respondent.resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional; when sent, an empty object */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ResumedResponse"];
                     };
                 };
             };

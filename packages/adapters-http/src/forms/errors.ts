@@ -169,6 +169,7 @@ export const FormsErrors = errorSurface<FormsSurfaceError>()({
     FileNotFound: notFound,
     ImageNotFound: notFound,
     PublishedFormNotFound: notFound,
+    NothingToResume: notFound,
     // Invalid input.
     InvalidDefinition: invalid,
     InvalidSettings: invalid,

@@ -7,7 +7,8 @@
 // - generator `$id`s such as "/schemas/unknown" and embedded draft-07 `$schema`s are dropped (Effect 4
 //   writes none today; repeated inside one schema they make Ajv, and proxies built on it, refuse it);
 // - the redirect-only files route gets a `default` (the envelope), since it has no 2xx;
-// - the duplicate route's optional `{}` body, the error table, and this document's own route;
+// - the optional `{}` body of the duplicate and resume routes, the error table, and this document's
+//   own route;
 // - Effect 4's spelling is put back to the published one: a class's component is named after the
 //   class (the generator appends "Encoded"), the bearer scheme is `bearer`, every success response
 //   is described "Success" (the generator says "<No Content>" for empty ones), integers carry no
@@ -53,6 +54,8 @@ const CONFLICT_CODES: Record<string, ReadonlyArray<"conflict" | "unsupported_kin
   "forms.interviewAnalytics": ["unsupported_kind"],
   // A respondent's repeat (soft_block), a completed response, a lost save race.
   "respondent.start": ["conflict"],
+  // A token rotation that kept losing to saves.
+  "respondent.resume": ["conflict"],
   "respondent.upload": ["conflict"],
   "respondent.save": ["conflict"],
   "respondent.complete": ["conflict"]
@@ -199,7 +202,8 @@ const openApiOperation = {
   }
 }
 
-const duplicateBody = {
+/** The body of routes that take none, or `{}` (see empty-body.ts). */
+const optionalEmptyBody = {
   required: false,
   description: "Optional; when sent, an empty object",
   content: json({ type: "object", properties: {}, additionalProperties: false })
@@ -243,8 +247,10 @@ const shape = (generated: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
       op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)))
     }
   }
-  const duplicate = doc.paths[`${FORMS_API_PREFIX}/forms/{id}/duplicate`]?.post
-  if (duplicate !== undefined) duplicate.requestBody = duplicateBody
+  for (const path of [`${FORMS_API_PREFIX}/forms/{id}/duplicate`, "/f/{slug}/responses/resume"]) {
+    const op = doc.paths[path]?.post
+    if (op !== undefined) op.requestBody = optionalEmptyBody
+  }
   doc.paths = { [`${FORMS_API_PREFIX}/openapi.json`]: { get: openApiOperation }, ...doc.paths }
   doc.info = { ...doc.info, description: `${String(doc.info.description ?? "")}\n\n${errorTable()}` }
   const used = reachableSchemas(doc.paths, doc.components.schemas)

@@ -133,6 +133,18 @@ export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (t
       }),
     // The memory store aggregates on every read; there is nothing kept to rebuild.
     rebuildAnswerStats: () => Effect.void,
+    findResumable: (workspaceId, formId, query) =>
+      Effect.sync(() => {
+        const newest = ofForm(workspaceId, formId)
+          .filter(
+            (r) =>
+              r.status === "partial" &&
+              r.formVersionId === query.formVersionId &&
+              r.meta.respondentKey === query.respondentKey
+          )
+          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (b.id < a.id ? -1 : 1))[0]
+        return Option.fromNullishOr(newest)
+      }),
     respondentHistory: (workspaceId, formId, query) =>
       Effect.sync(() => {
         const mine = ofForm(workspaceId, formId)

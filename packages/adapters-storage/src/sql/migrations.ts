@@ -6,11 +6,13 @@ import respondents from "./migrations/0002_respondents.js"
 import answerStats from "./migrations/0003_answer_stats.js"
 import responseVersions from "./migrations/0004_response_versions.js"
 import apiKeyServices from "./migrations/0005_api_key_services.js"
+import resumableResponses from "./migrations/0006_resumable_responses.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
   "0002_respondents": respondents,
   "0003_answer_stats": answerStats,
   "0004_response_versions": responseVersions,
-  "0005_api_key_services": apiKeyServices
+  "0005_api_key_services": apiKeyServices,
+  "0006_resumable_responses": resumableResponses
 })

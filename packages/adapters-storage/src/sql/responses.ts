@@ -147,6 +147,18 @@ export const makeResponseRepository = Effect.gen(function* () {
     answerStats: (workspaceId, formId, options) =>
       orStorageError(readAnswerStats(sql, workspaceId, formId, options)),
     rebuildAnswerStats: (formId) => orStorageError(sql.withTransaction(rebuildAnswerStats(sql, formId))),
+    // One range of the responses_resumable index (migration 0006), already in this order.
+    findResumable: (workspaceId, formId, query) =>
+      orStorageError(
+        sql<ResponseRow>`select * from responses
+                         where form_id = ${formId} and meta ->> 'respondentKey' = ${query.respondentKey}
+                           and status = 'partial' and workspace_id = ${workspaceId}
+                           and form_version_id = ${query.formVersionId}
+                         order by created_at desc, id desc
+                         limit 1`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toResponse))
+        )
+      ),
     respondentHistory: (workspaceId, formId, query) => {
       const byKey = sql`meta ? 'respondentKey' and meta ->> 'respondentKey' = ${query.respondentKey ?? ""}`
       const byClient = sql`meta ? 'clientHash' and meta ->> 'clientHash' = ${query.clientHash}

@@ -24,6 +24,15 @@ export class FileNotFound extends NamedError("FileNotFound", "file not found") {
 /** An image a published form does not point at (or one no longer stored as an image). */
 export class ImageNotFound extends NamedError("ImageNotFound", "image not found") {}
 
+/**
+ * A resume found nothing to continue: no continuity cookie, a malformed one, or no partial response
+ * of that browser on the form's current version.
+ */
+export class NothingToResume extends NamedError(
+  "NothingToResume",
+  "no unfinished response of this browser to resume on this form"
+) {}
+
 /** Nothing published (a classic form) at a public slug. */
 export class PublishedFormNotFound extends NamedError(
   "PublishedFormNotFound",
@@ -307,6 +316,7 @@ export type FormsError =
   | FileNotFound
   | ImageNotFound
   | PublishedFormNotFound
+  | NothingToResume
   | InvalidDefinition
   | InvalidSettings
   | InvalidSlug

@@ -21,7 +21,7 @@ import { cutOnFailure } from "../../streaming.js"
 import { FormsApi } from "../Api.js"
 import { data } from "../envelope.js"
 import { FormsErrors, type FormsSurfaceError } from "../errors.js"
-import { requireEmptyBody } from "./empty-body.js"
+import { requireEmptyBody } from "../empty-body.js"
 
 const encoder = new TextEncoder()
 

@@ -1,6 +1,6 @@
 // Public respondent routes beside the form page at /f/{slug}: read the published form, start a
-// response, save answers, complete. No API key: a response is written back with the token its start
-// returned.
+// response, resume it after a reload, save answers, complete. No API key: a response is written back
+// with the token its start (or latest resume) returned.
 import {
   FormDefinition,
   FormSettings,
@@ -40,6 +40,11 @@ export const StartedResponse = Schema.Struct({
   respondent: RespondentEstimateSchema,
   repeatWarning: Schema.Boolean
 }).annotate({ identifier: "StartedResponse" })
+
+export const ResumedResponse = Schema.Struct({
+  ...StartedResponse.fields,
+  answers: Schema.Record(Schema.String, Schema.Unknown)
+}).annotate({ identifier: "ResumedResponse" })
 
 export const RespondentFile = Schema.Struct({
   key: Schema.String,
@@ -94,6 +99,19 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
       .annotate(
         OpenApi.Description,
         "Sets the form-scoped continuity cookie `folio_rt` and returns a RespondentEstimate. With repeatResponsePolicy `soft_block`, a browser that already completed a response gets 409 conflict (details.reason `repeat_response`) unless the body says `confirmRepeat: true`; with `warn`, `repeatWarning` is true."
+      ),
+    HttpApiEndpoint.post("resume", "/f/:slug/responses/resume", {
+      params: { slug: Slug },
+      success: Data(ResumedResponse),
+      error: RespondentErrors
+    })
+      .annotate(
+        OpenApi.Summary,
+        "Resume this browser's unfinished response after a reload, with a fresh token (no auth)"
+      )
+      .annotate(
+        OpenApi.Description,
+        "For a page that lost its response token: the continuity cookie `folio_rt` names the browser, and its newest partial response on the current published version comes back with the answers saved so far and a new `token` (shown once; the previous token stops working), and the cookie is set again. The body is optional: none, or an empty object. 404 `not_found` without the cookie, or when this browser has no partial response on the current version (completed responses and those started on an older version are not resumed)."
       ),
     HttpApiEndpoint.post("upload", "/f/:slug/responses/:responseId/files", {
       params: { slug: Slug, responseId: Uuid },

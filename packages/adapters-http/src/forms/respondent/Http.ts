@@ -7,6 +7,7 @@ import { PublicOrigin } from "../../public-origin.js"
 import { RequestInvalid } from "../../shared/index.js"
 import { FormsApi } from "../Api.js"
 import { data } from "../envelope.js"
+import { requireEmptyBody } from "../empty-body.js"
 import { FormsErrors } from "../errors.js"
 
 /** The browser continuity cookie: one random token, hashed per form on the server (see decisions). */
@@ -20,6 +21,23 @@ const cookieValue = (header: string | undefined, name: string): string | undefin
   }
   return undefined
 }
+
+/** What the request tells of the browser: its continuity cookie, if any, and its address and agent. */
+const clientOf = (request: HttpServerRequest.HttpServerRequest) => ({
+  continuityToken: cookieValue(request.headers.cookie, CONTINUITY_COOKIE),
+  fingerprint: `${Option.getOrElse(request.remoteAddress, () => "")}\n${request.headers["user-agent"] ?? ""}`
+})
+
+/** Sets (or re-sets) the continuity cookie on the response this request gets. */
+const setContinuityCookie = (continuityToken: string) =>
+  Effect.gen(function* () {
+    const origin = yield* PublicOrigin
+    const secure = origin.startsWith("https:") ? "; Secure" : ""
+    const cookie = `${CONTINUITY_COOKIE}=${continuityToken}; Path=/f/; Max-Age=${ONE_YEAR_SECONDS}; HttpOnly; SameSite=Lax${secure}`
+    yield* HttpEffect.appendPreResponseHandler((_req, response) =>
+      Effect.succeed(HttpServerResponse.setHeader(response, "set-cookie", cookie))
+    )
+  })
 
 const view = (r: ResponseRecord) => ({
   responseId: r.id,
@@ -51,17 +69,11 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
       .handle("start", ({ params, payload }) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const origin = yield* PublicOrigin
           const started = yield* respondent.start(params.slug, payload.params ?? {}, {
-            continuityToken: cookieValue(request.headers.cookie, CONTINUITY_COOKIE),
-            fingerprint: `${Option.getOrElse(request.remoteAddress, () => "")}\n${request.headers["user-agent"] ?? ""}`,
+            ...clientOf(request),
             confirmRepeat: payload.confirmRepeat
           })
-          const secure = origin.startsWith("https:") ? "; Secure" : ""
-          const cookie = `${CONTINUITY_COOKIE}=${started.continuityToken}; Path=/f/; Max-Age=${ONE_YEAR_SECONDS}; HttpOnly; SameSite=Lax${secure}`
-          yield* HttpEffect.appendPreResponseHandler((_req, response) =>
-            Effect.succeed(HttpServerResponse.setHeader(response, "set-cookie", cookie))
-          )
+          yield* setContinuityCookie(started.continuityToken)
           return data({
             responseId: started.response.id,
             formVersionId: started.response.formVersionId,
@@ -69,6 +81,23 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
             presentation: started.presentation,
             respondent: started.respondent,
             repeatWarning: started.repeatWarning
+          })
+        }).pipe(Effect.catch(FormsErrors.fail))
+      )
+      .handle("resume", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireEmptyBody
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const resumed = yield* respondent.resume(params.slug, clientOf(request))
+          yield* setContinuityCookie(resumed.continuityToken)
+          return data({
+            responseId: resumed.response.id,
+            formVersionId: resumed.response.formVersionId,
+            token: resumed.token,
+            presentation: resumed.presentation,
+            respondent: resumed.respondent,
+            repeatWarning: false,
+            answers: resumed.response.answers
           })
         }).pipe(Effect.catch(FormsErrors.fail))
       )

@@ -222,6 +222,15 @@ export interface ResponseRepositoryService {
     formId: string,
     options: { readonly sampleBlockIds: ReadonlyArray<string>; readonly samplesPerBlock: number }
   ) => Effect.Effect<AnswerStats, StorageError>
+  /**
+   * The newest (createdAt desc, id desc) partial response of the form at `formVersionId` whose
+   * `meta.respondentKey` is `respondentKey`: what a browser's continuity cookie resumes.
+   */
+  readonly findResumable: (
+    workspaceId: string,
+    formId: string,
+    query: { readonly formVersionId: string; readonly respondentKey: string }
+  ) => Effect.Effect<Option.Option<ResponseRecord>, StorageError>
   readonly respondentHistory: (
     workspaceId: string,
     formId: string,

@@ -13,6 +13,7 @@ export {
   type RespondentClient,
   FINGERPRINT_WINDOW_MS,
   type StartedResponse,
+  type ResumedResponse,
   SAVE_ATTEMPTS
 } from "./respondent.js"
 export {

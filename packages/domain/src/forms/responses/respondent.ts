@@ -1,8 +1,8 @@
 // Respondent use cases behind the public form routes (no API key): read the published version,
-// start a response pinned to it, save partial answers, complete. A response is written back only
-// with the secret handed out when it started; a completed one is immutable unless the form allows
-// editing.
-import { Clock, Effect, Option } from "effect"
+// start a response pinned to it, resume it after a reload, save partial answers, complete. A response
+// is written back only with the secret handed out when it started (or last resumed); a completed one
+// is immutable unless the form allows editing.
+import { Clock, Effect, Option, Schema } from "effect"
 import { constantTimeEqual, sha256Hex, toBase64Url } from "../../kernel/digest.js"
 import type { StorageError } from "../../kernel/errors.js"
 import { type FormRecord, FormRepository, type FormVersionRecord } from "../ports/forms.js"
@@ -14,6 +14,7 @@ import {
   type AnswersNotAnObject,
   FormClosed,
   type InvalidAnswers,
+  NothingToResume,
   PinnedVersionNotFound,
   PublishedFormNotFound,
   RepeatResponse,
@@ -27,6 +28,7 @@ import { StoredFormDocumentReader } from "../ports/stored-documents.js"
 import { defaultFormSettings, encodeFormSettings, type FormSettings } from "../settings/settings.js"
 import { validateAnswers } from "./answers.js"
 import { hasRandomization, type PresentedOrder, presentationOrder } from "./presentation.js"
+import { RespondentEstimateSchema, ResponsePresentation } from "./reads.js"
 import { scoreResponse } from "./scoring.js"
 
 type Ports = FormRepository | ResponseRepository | IdGen
@@ -254,6 +256,81 @@ export const startResponse = (
       continuityToken: estimate.continuityToken,
       respondent: estimate.respondent,
       repeatWarning: isRepeat && policy === "warn"
+    }
+  })
+
+export interface ResumedResponse {
+  /** The partial response with the answers saved so far. */
+  readonly response: ResponseRecord
+  /** A fresh token, shown once; the response's earlier token no longer works. */
+  readonly token: string
+  readonly presentation: PresentedOrder | null
+  /** The continuity token the browser sent, for re-setting the cookie. */
+  readonly continuityToken: string
+  /** The estimate stored when the response started. */
+  readonly respondent: RespondentEstimate
+}
+
+const nothingToResume = () => new NothingToResume()
+
+/**
+ * This browser's unfinished response after a reload: the newest partial response to the form, on the
+ * current published version, that its continuity token started. The page lost the response token, so
+ * a fresh one is issued: rotating the stored hash is a compare-and-set on the partial row as read, so
+ * it never lands on a response completed meanwhile (a lost rotation reads again; a completion that
+ * won leaves nothing to resume), and a write still holding the old token is refused afterwards.
+ */
+export const resumeResponse = (
+  slug: string,
+  client: RespondentClient
+): Effect.Effect<
+  ResumedResponse,
+  PublishedFormNotFound | FormClosed | NothingToResume | ResponseChangedMeanwhile | StorageError,
+  Ports
+> =>
+  Effect.gen(function* () {
+    const published = yield* loadPublishedForm(slug)
+    yield* ensureOpen(published)
+    const continuityToken = client.continuityToken
+    if (continuityToken === undefined || !CONTINUITY_TOKEN.test(continuityToken))
+      return yield* nothingToResume()
+    const respondentKey = sha256Hex(`${published.form.id}:${continuityToken}`)
+    const ids = yield* IdGen
+    const responses = yield* ResponseRepository
+    const resumed = yield* retryOnStale(
+      SAVE_ATTEMPTS,
+      () =>
+        Effect.gen(function* () {
+          const found = yield* responses.findResumable(published.form.workspaceId, published.form.id, {
+            formVersionId: published.version.id,
+            respondentKey
+          })
+          if (Option.isNone(found)) return yield* nothingToResume()
+          const current = found.value
+          const token = toBase64Url(yield* ids.randomBytes(24))
+          // Only the token changes: updatedAt stays the time of the last answer write.
+          const next: ResponseRecord = {
+            ...current,
+            meta: { ...current.meta, tokenHash: sha256Hex(token) },
+            version: current.version + 1
+          }
+          const outcome = yield* responses.update(next, { status: "partial", version: current.version })
+          return outcome === "updated" ? Option.some({ response: next, token }) : Option.none()
+        }),
+      changedMeanwhile
+    )
+    const meta = resumed.response.meta
+    const stored = meta.presentation
+    const respondent = meta.respondent
+    return {
+      response: resumed.response,
+      token: resumed.token,
+      presentation: Schema.is(ResponsePresentation)(stored) ? stored.order : null,
+      continuityToken,
+      respondent: Schema.is(RespondentEstimateSchema)(respondent)
+        ? respondent
+        : // Every started response stores its estimate; a row without one reads as this browser's first.
+          { id: respondentKey.slice(0, 8), confidence: "deterministic", responseCount: 1, repeatCount: 0 }
     }
   })
 

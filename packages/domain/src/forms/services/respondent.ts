@@ -1,6 +1,6 @@
 // Respondent: the use cases of the public form routes (no API key): the published form, start,
-// save or complete, file uploads and the published form's images, as one service over the form and
-// response ports.
+// resume after a reload, save or complete, file uploads and the published form's images, as one
+// service over the form and response ports.
 import { Context, type Effect, Layer } from "effect"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
@@ -9,11 +9,13 @@ import { FormRepository } from "../ports/forms.js"
 import { ResponseRepository } from "../ports/responses.js"
 import { uploadRespondentFile } from "../responses/files.js"
 import { loadPublicImage } from "../responses/images.js"
-import { loadPublicForm, saveAnswers, startResponse } from "../responses/respondent.js"
+import { loadPublicForm, resumeResponse, saveAnswers, startResponse } from "../responses/respondent.js"
 
 const respondent = {
   publicForm: loadPublicForm,
   start: startResponse,
+  /** This browser's newest partial response on the current version, with a fresh token. */
+  resume: resumeResponse,
   /** A save (`complete` false) or a completion. */
   save: saveAnswers,
   uploadFile: uploadRespondentFile,

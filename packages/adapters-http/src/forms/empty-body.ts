@@ -1,9 +1,10 @@
-// Routes whose body is optional and, when sent, an empty object (POST /forms/{id}/duplicate):
-// clients commonly send `{}`, so both that and no body are accepted; anything else is refused
-// strictly, as every other body is (unknown keys named by path, the input never echoed).
+// Routes whose body is optional and, when sent, an empty object (POST /forms/{id}/duplicate and
+// POST /f/{slug}/responses/resume): clients commonly send `{}`, so both that and no body are
+// accepted; anything else is refused strictly, as every other body is (unknown keys named by path,
+// the input never echoed).
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { RequestInvalid } from "../../shared/index.js"
+import { RequestInvalid } from "../shared/index.js"
 
 const refused = "this route takes no body, or an empty object"
 
