@@ -233,3 +233,66 @@ describe("uploads", () => {
     expect(await problems.problems()).toEqual([])
   })
 })
+
+describe("resume", () => {
+  it("restores saved answers after a reload and completes the same response", async () => {
+    const formId = await forms.publish(
+      "resume-classic",
+      {
+        schemaVersion: 1,
+        blocks: [
+          { id: blk("first"), type: "short_text", label: "First", required: true },
+          {
+            id: blk("pick"),
+            type: "multiple_choice",
+            label: "Pick",
+            required: true,
+            options: {
+              choices: [
+                { id: "a", label: "A" },
+                { id: "b", label: "B" }
+              ],
+              randomize: { mode: "shuffle" }
+            }
+          },
+          { id: blk("last"), type: "short_text", label: "Last", required: true }
+        ]
+      },
+      { renderMode: "classic" }
+    )
+    const page = await browser.newPage()
+    const problems = await collectProblems(page)
+    await page.goto(`${app.origin}/f/resume-classic`)
+    await page.locator(`#in-${blk("first")}`).waitFor()
+    await page.keyboard.type("Saved before reload")
+    await page.keyboard.press("Enter")
+    await page.locator(`#q-${blk("pick")}`).waitFor()
+    await page.keyboard.press("Space")
+    const shown = await page
+      .locator(`#q-${blk("pick")} li.choice`)
+      .evaluateAll((lis) => lis.map((li) => li.getAttribute("data-choice")))
+    await page.getByText("Saved", { exact: true }).waitFor()
+    await page.reload()
+    // Back where the respondent left: the answers, the same shuffled order, the next open question.
+    await page.getByText("Welcome back: your earlier answers are restored.").waitFor()
+    await page.locator(`#in-${blk("last")}`).waitFor()
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`in-${blk("last")}`)
+    expect(await page.locator(`#in-${blk("first")}`).inputValue()).toBe("Saved before reload")
+    expect(
+      await page
+        .locator(`#q-${blk("pick")} li.choice`)
+        .evaluateAll((lis) => lis.map((li) => li.getAttribute("data-choice")))
+    ).toEqual(shown)
+    await page.keyboard.type("After reload")
+    await page.keyboard.press("Enter")
+    await page.locator("#done").waitFor({ state: "visible" })
+    const list = await forms.api("GET", `/forms/${formId}/responses?status=partial&limit=10`)
+    expect(list.status).toBe(200)
+    expect(list.body.data.items ?? []).toEqual([])
+    const answers = await forms.completedAnswers(formId)
+    expect(answers).toEqual([
+      { [blk("first")]: "Saved before reload", [blk("pick")]: shown[0], [blk("last")]: "After reload" }
+    ])
+    expect(await problems.problems()).toEqual([])
+  })
+})

@@ -166,6 +166,8 @@ export interface FormPageInput {
   readonly uploaded?: RenderContext["uploaded"]
   /** The blank questions' HTML rendered before (questionsFor), reused when nothing is refilled. */
   readonly questions?: Html | undefined
+  /** The browser sent a continuity cookie, so it may have a response to resume. */
+  readonly mayResume?: boolean
   /** Where the author's custom script runs (sandboxed), when there is one. */
   readonly customScriptUrl?: string | undefined
 }
@@ -215,6 +217,7 @@ export const renderFormPage = (input: FormPageInput): Html => {
     completion: settings.completion ?? {},
     repeatResponsePolicy: settings.submission.repeatResponsePolicy ?? null,
     reduceMotion: settings.theme.reduceMotion === true,
+    mayResume: input.mayResume === true,
     hasIntro: intro !== undefined && (intro.title !== undefined || intro.body !== undefined),
     strings
   }

@@ -13,6 +13,7 @@ import {
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientIp } from "../../shared/index.js"
+import { CONTINUITY_COOKIE, cookieValue } from "../respondent/Http.js"
 import { ASSET_PREFIX, type LoadedAssets, loadPageAssets, negotiateEncoding } from "./assets.js"
 import type { Html } from "./html.js"
 import {
@@ -106,6 +107,7 @@ export const pageInput = (
   return {
     page,
     questions: cachedQuestions(page),
+    mayResume: cookieValue(request.headers.cookie, CONTINUITY_COOKIE) !== undefined,
     nonce,
     assets: assets.urls,
     imageUrl: (key) => publicImageUrl(slug, key),

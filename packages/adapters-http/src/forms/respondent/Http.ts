@@ -14,7 +14,7 @@ import { FormsErrors } from "../errors.js"
 export const CONTINUITY_COOKIE = "folio_rt"
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60
 
-const cookieValue = (header: string | undefined, name: string): string | undefined => {
+export const cookieValue = (header: string | undefined, name: string): string | undefined => {
   for (const part of (header ?? "").split(";")) {
     const [k, ...v] = part.trim().split("=")
     if (k === name) return v.join("=")

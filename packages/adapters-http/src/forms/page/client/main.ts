@@ -25,6 +25,8 @@ interface PageData {
   readonly repeatResponsePolicy: "warn" | "soft_block" | null
   readonly reduceMotion: boolean
   readonly hasIntro: boolean
+  /** The browser holds a continuity cookie (HttpOnly, so only the server can tell). */
+  readonly mayResume: boolean
   readonly strings: Strings
 }
 
@@ -343,7 +345,7 @@ const boot = () => {
   }
 
   const begin = async (confirmRepeat: boolean): Promise<{ id: string; token: string } | null> => {
-    if (!confirmRepeat) {
+    if (!confirmRepeat && data.mayResume) {
       const resumed = await api.resume()
       if (resumed.status === 200 && resumed.data !== undefined) {
         const r = resumed.data
@@ -354,6 +356,8 @@ const boot = () => {
         }
         for (const widget of uploadWidgets) widget?.render()
         if (Object.keys(r.answers ?? {}).length > 0) say(strings.resumed)
+        // Continue at the first question still open.
+        current = undefined
         refresh()
         return { id: r.responseId, token: r.token }
       }
