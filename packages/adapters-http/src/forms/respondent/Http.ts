@@ -1,25 +1,13 @@
 // Handlers of the public respondent routes.
 import { encodeFormDefinition, publicSettings, Respondent, type ResponseRecord } from "@folio/domain"
-import { Effect, Option } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { PublicOrigin } from "../../public-origin.js"
 import { RequestInvalid } from "../../shared/index.js"
 import { FormsApi } from "../Api.js"
 import { data } from "../envelope.js"
 import { FormsErrors } from "../errors.js"
-
-/** The browser continuity cookie: one random token, hashed per form on the server (see decisions). */
-export const CONTINUITY_COOKIE = "folio_rt"
-const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60
-
-const cookieValue = (header: string | undefined, name: string): string | undefined => {
-  for (const part of (header ?? "").split(";")) {
-    const [k, ...v] = part.trim().split("=")
-    if (k === name) return v.join("=")
-  }
-  return undefined
-}
+import { respondentClient, setContinuityCookie } from "./continuity.js"
 
 const view = (r: ResponseRecord) => ({
   responseId: r.id,
@@ -51,17 +39,12 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
       .handle("start", ({ params, payload }) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const origin = yield* PublicOrigin
-          const started = yield* respondent.start(params.slug, payload.params ?? {}, {
-            continuityToken: cookieValue(request.headers.cookie, CONTINUITY_COOKIE),
-            fingerprint: `${Option.getOrElse(request.remoteAddress, () => "")}\n${request.headers["user-agent"] ?? ""}`,
-            confirmRepeat: payload.confirmRepeat
-          })
-          const secure = origin.startsWith("https:") ? "; Secure" : ""
-          const cookie = `${CONTINUITY_COOKIE}=${started.continuityToken}; Path=/f/; Max-Age=${ONE_YEAR_SECONDS}; HttpOnly; SameSite=Lax${secure}`
-          yield* HttpEffect.appendPreResponseHandler((_req, response) =>
-            Effect.succeed(HttpServerResponse.setHeader(response, "set-cookie", cookie))
+          const started = yield* respondent.start(
+            params.slug,
+            payload.params ?? {},
+            respondentClient(request, payload.confirmRepeat)
           )
+          yield* setContinuityCookie(started.continuityToken)
           return data({
             responseId: started.response.id,
             formVersionId: started.response.formVersionId,
