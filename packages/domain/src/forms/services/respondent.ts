@@ -1,12 +1,13 @@
 // Respondent: the use cases of the public form routes (no API key): the published form, start,
-// save or complete, and file uploads, as one service over the form and response ports.
+// save or complete, file uploads and one's own response read back, as one service over the form and
+// response ports.
 import { Context, type Effect, Layer } from "effect"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
 import { FormRepository } from "../ports/forms.js"
 import { ResponseRepository } from "../ports/responses.js"
-import { uploadRespondentFile } from "../responses/files.js"
+import { loadOwnResponseWithFiles, uploadRespondentFile } from "../responses/files.js"
 import { loadPublicForm, saveAnswers, startResponse } from "../responses/respondent.js"
 
 const respondent = {
@@ -14,7 +15,9 @@ const respondent = {
   start: startResponse,
   /** A save (`complete` false) or a completion. */
   save: saveAnswers,
-  uploadFile: uploadRespondentFile
+  uploadFile: uploadRespondentFile,
+  /** The respondent's own response (by its token) and the files uploaded to it. */
+  ownResponse: loadOwnResponseWithFiles
 }
 
 /** Builds the service over its ports in context (the Live layer; tests build it over fakes). */
