@@ -199,16 +199,43 @@ export interface FilePart {
 export const urlencoded = (fields: ReadonlyArray<readonly [string, string]>): RequestInit => ({
   method: "POST",
   headers: { "content-type": "application/x-www-form-urlencoded" },
-  body: new URLSearchParams(fields.map(([k, v]) => [k, v])).toString()
+  body: new URLSearchParams(fields.map(([k, v]): [string, string] => [k, v])).toString()
 })
 
-/** The post as `multipart/form-data`, text fields first, then the file parts. */
+/**
+ * The post as `multipart/form-data`, written as a browser writes it (text fields, then the file
+ * parts; a file input with nothing picked sends `filename=""` and no bytes).
+ */
 export const multipart = (
   fields: ReadonlyArray<readonly [string, string]>,
   files: ReadonlyArray<FilePart> = []
 ): RequestInit => {
-  const form = new FormData()
-  for (const [k, v] of fields) form.append(k, v)
-  for (const f of files) form.append(f.name, new Blob([f.bytes], { type: f.type }), f.filename)
-  return { method: "POST", body: form }
+  const boundary = `----FolioFormBoundary${Math.random().toString(36).slice(2)}`
+  const encoder = new TextEncoder()
+  const quoted = (s: string) => s.replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A")
+  const chunks: Array<Uint8Array> = []
+  for (const [name, value] of fields) {
+    chunks.push(
+      encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n`),
+      encoder.encode(value.replace(/\r?\n/g, "\r\n")),
+      encoder.encode("\r\n")
+    )
+  }
+  for (const file of files) {
+    chunks.push(
+      encoder.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.name)}"; filename="${quoted(file.filename)}"\r\nContent-Type: ${file.type}\r\n\r\n`
+      ),
+      file.bytes,
+      encoder.encode("\r\n")
+    )
+  }
+  chunks.push(encoder.encode(`--${boundary}--\r\n`))
+  const body = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0))
+  let at = 0
+  for (const chunk of chunks) {
+    body.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return { method: "POST", headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body }
 }

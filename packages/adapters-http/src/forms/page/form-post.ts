@@ -195,8 +195,10 @@ export const decodeFormPost = (
   const uploads: Array<FileToUpload> = []
   for (const file of files) {
     if (blocks.get(file.name)?.type !== "file_upload") continue
-    // A file input with nothing picked still sends a part: no file name, no bytes.
-    if (file.filename === "" && file.bytes.byteLength === 0) continue
+    // A file input with nothing picked still sends a part with no bytes, named "" (browsers) or not
+    // at all (the multipart reader then reports the field's name). A picked empty file is kept, for
+    // the domain to refuse.
+    if (file.bytes.byteLength === 0 && (file.filename === "" || file.filename === file.name)) continue
     uploads.push({
       blockId: file.name,
       filename: file.filename,
