@@ -26,6 +26,8 @@ import {
   FormsServicesLive,
   InsightPolicy,
   RateLimitPolicy,
+  type RateLimitStore,
+  type Respondent,
   RespondentRateLimitPolicy
 } from "@folio/domain"
 import { Duration, Effect, Layer, LogLevel, References } from "effect"
@@ -67,7 +69,17 @@ const NodeConnectionCutter = Layer.succeed(ConnectionCutter, {
 /** Storage chosen by the caller instead of by configuration (tests, embedding). */
 export type StorageOverride = ReturnType<typeof storageLayer>
 
-export const appLayer = (config: AppConfig, overrides: { readonly storage?: StorageOverride } = {}) =>
+/** Routes an embedder (or a test) mounts beside the forms surface, behind the same request guard. */
+export type ExtraRoutes = Layer.Layer<
+  never,
+  never,
+  HttpRouter.HttpRouter | Respondent | RateLimitStore | PublicOrigin
+>
+
+export const appLayer = (
+  config: AppConfig,
+  overrides: { readonly storage?: StorageOverride; readonly routes?: ExtraRoutes } = {}
+) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const secret = yield* blobSigningSecret(config)
@@ -109,7 +121,12 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
       // log span and annotations) for lines that are dropped, so it is left out.
       const requestLogging = LogLevel.isLessThanOrEqualTo(logLevelOf(config.logLevel), "Info")
       // The forms MCP endpoint answers in the forms error table, as the forms REST API does.
-      const http = HttpRouter.serve(Layer.mergeAll(FormsHttpLive, formsMcpRoute(FormsErrors)), {
+      const routes = Layer.mergeAll(
+        FormsHttpLive,
+        formsMcpRoute(FormsErrors),
+        overrides.routes ?? Layer.empty
+      )
+      const http = HttpRouter.serve(routes, {
         disableLogger: !requestLogging,
         // main logs its own "listening" line, with the public origin.
         disableListenLog: true

@@ -5,6 +5,7 @@ import { MAX_ASSET_BYTES, MAX_RESPONDENT_FILE_BYTES } from "@folio/domain"
 import { endpointRoute, requestGuard, routePattern } from "../shared/index.js"
 import { FormsApi } from "./Api.js"
 import { FormsErrors } from "./errors.js"
+import { MAX_FORM_POST_BYTES } from "./page/submit.js"
 
 export const FormsRequestGuardLive = requestGuard({
   errors: FormsErrors,
@@ -18,6 +19,8 @@ export const FormsRequestGuardLive = requestGuard({
       body: "upload",
       maxBytes: MAX_RESPONDENT_FILE_BYTES
     },
+    // The form page's JavaScript-off post: the whole form with its files in one body (see submit.ts).
+    { route: routePattern("/f/:slug"), body: "form", maxBytes: MAX_FORM_POST_BYTES },
     // The MCP endpoint checks its own body (JSON-RPC errors) and its tools' arguments. Its path is
     // adapters-mcp's FORMS_MCP_PATH, which this package may not import (adapters import no adapter).
     { route: routePattern("/forms/mcp"), body: "own" }

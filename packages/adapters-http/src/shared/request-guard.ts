@@ -52,10 +52,12 @@ export interface RawBodyRoute {
   readonly route: RegExp
   /**
    * `upload`: raw bytes (POST) up to `maxBytes`, the route's own limit, which the route checks itself
-   * (one byte over it is read, to tell "too large" from "exactly at it"); `own`: the route reads and
-   * checks its body itself (MCP's JSON-RPC), within the default cap.
+   * (one byte over it is read, to tell "too large" from "exactly at it"); `form`: a browser's form
+   * post (POST, urlencoded or multipart) up to `maxBytes`, refused one byte over it, which the route
+   * parses and checks itself; `own`: the route reads and checks its body itself (MCP's JSON-RPC),
+   * within the default cap.
    */
-  readonly body: "upload" | "own"
+  readonly body: "upload" | "form" | "own"
   readonly maxBytes?: number
 }
 
@@ -77,17 +79,15 @@ const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"])
 
 /**
  * What a request's body is, told once per request: none (bodyless methods), raw upload bytes, a
- * body its route checks itself, or JSON (every other route).
+ * browser's form post, a body its route checks itself, or JSON (every other route).
  */
-type BodyKind = "none" | "upload" | "own" | "json"
+type BodyKind = "none" | "upload" | "form" | "own" | "json"
 
 const tagOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" ? u._tag : undefined
 
-const bodyTooLarge = (limit: number) =>
-  new RequestTooLarge({
-    message: `request body exceeds ${limit === MAX_REQUEST_BODY_BYTES ? limit : limit - 1} bytes`
-  })
+const bodyTooLarge = (maxBytes: number) =>
+  new RequestTooLarge({ message: `request body exceeds ${maxBytes} bytes` })
 
 /**
  * A body that could not be read or parsed: too large when the reader says so, else not JSON. Only
@@ -192,6 +192,12 @@ const bufferChunked = (request: HttpServerRequest.HttpServerRequest, limit: numb
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/
 
+/** A request's body cap: the most it may hold, and the bytes read before the reader refuses. */
+interface BodyCap {
+  readonly max: number
+  readonly read: number
+}
+
 /**
  * The global router middleware of a service, around every route (API groups and raw routes alike)
  * and around HttpApi's own decoding: request id, the body cap, and the service's envelope for every
@@ -219,11 +225,15 @@ export const requestGuard = <
   const bodyKindOf = (method: string, raw: RawBodyRoute | undefined): BodyKind =>
     BODYLESS.has(method) ? "none" : (raw?.body ?? "json")
 
-  /** Uploads (POST only) may carry their own size; every other body is capped at 1 MiB. */
-  const bodyLimitOf = (method: string, raw: RawBodyRoute | undefined): number =>
-    method === "POST" && raw?.body === "upload" && raw.maxBytes !== undefined
-      ? raw.maxBytes + 1
+  /** Uploads and form posts (POST only) may carry their own size; every other body is capped at 1 MiB. */
+  const bodyMaxOf = (method: string, raw: RawBodyRoute | undefined): number =>
+    method === "POST" && (raw?.body === "upload" || raw?.body === "form") && raw.maxBytes !== undefined
+      ? raw.maxBytes
       : MAX_REQUEST_BODY_BYTES
+
+  /** Bytes read before the reader refuses: one over an upload's own limit, which its route checks. */
+  const bodyLimitOf = (raw: RawBodyRoute | undefined, maxBytes: number): number =>
+    raw?.body === "upload" && maxBytes !== MAX_REQUEST_BODY_BYTES ? maxBytes + 1 : maxBytes
 
   /** The decode failure as the domain's issues, from a second decode of the request (failure path only). */
   const decodeFailure = (error: HttpApiError.HttpApiSchemaError) =>
@@ -296,7 +306,7 @@ export const requestGuard = <
     request: HttpServerRequest.HttpServerRequest,
     raw: RawBodyRoute | undefined,
     kind: BodyKind,
-    limit: number
+    cap: BodyCap
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, Req> => {
     // Only `%00` can put unstorable text in a URL: Node refuses raw NUL and non-ASCII bytes,
     // decodeURIComponent throws on encoded surrogates and URLSearchParams replaces them. So the scan
@@ -306,14 +316,14 @@ export const requestGuard = <
       const inUrl = urlIssues(request.url)
       if (inUrl.length > 0) return invalidAnswer("the URL holds text that cannot be stored", inUrl)
     }
-    return kind === "none" ? app : guardedBody(app, request, kind, limit)
+    return kind === "none" ? app : guardedBody(app, request, kind, cap)
   }
 
   const guardedBody = <Err, Req>(
     app: Effect.Effect<HttpServerResponse.HttpServerResponse, Err, Req>,
     request: HttpServerRequest.HttpServerRequest,
     kind: BodyKind,
-    limit: number
+    cap: BodyCap
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, Req> =>
     Effect.gen(function* () {
       let current = request
@@ -321,9 +331,9 @@ export const requestGuard = <
         request.headers["transfer-encoding"] !== undefined &&
         request.headers["content-length"] === undefined
       ) {
-        const read = yield* bufferChunked(request, limit)
+        const read = yield* bufferChunked(request, cap.read)
         if (read.tooLarge)
-          return yield* respond(bodyTooLarge(limit), read.drained ? {} : { connection: "close" })
+          return yield* respond(bodyTooLarge(cap.max), read.drained ? {} : { connection: "close" })
         current = read.request
       }
       if (kind === "json") {
@@ -361,7 +371,8 @@ export const requestGuard = <
         const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
         const raw = rawBodyOf(request.url)
         const kind = bodyKindOf(request.method, raw)
-        const limit = bodyLimitOf(request.method, raw)
+        const max = bodyMaxOf(request.method, raw)
+        const cap: BodyCap = { max, read: bodyLimitOf(raw, max) }
         const length = Number(request.headers["content-length"] ?? "0")
         // Every failure is answered here; the router still types the result as possibly unhandled.
         const answer: Effect.Effect<
@@ -369,14 +380,14 @@ export const requestGuard = <
           unhandled,
           HttpServerRequest.HttpServerRequest
         > =
-          Number.isFinite(length) && length > limit
-            ? respond(bodyTooLarge(limit))
+          Number.isFinite(length) && length > cap.read
+            ? respond(bodyTooLarge(cap.max))
             : (kind === "none"
-                ? guarded(app, request, raw, kind, limit)
+                ? guarded(app, request, raw, kind, cap)
                 : Effect.provideService(
-                    guarded(app, request, raw, kind, limit),
+                    guarded(app, request, raw, kind, cap),
                     HttpIncomingMessage.MaxBodySize,
-                    ByteSize.bytes(limit)
+                    ByteSize.bytes(cap.read)
                   )
               ).pipe(
                 Effect.catchCause((cause) =>

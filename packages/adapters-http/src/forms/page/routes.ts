@@ -13,7 +13,7 @@ import {
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientIp } from "../../shared/index.js"
-import { CONTINUITY_COOKIE, cookieValue } from "../respondent/Http.js"
+import { hasContinuityCookie } from "../respondent/continuity.js"
 import { ASSET_PREFIX, type LoadedAssets, loadPageAssets, negotiateEncoding } from "./assets.js"
 import type { Html } from "./html.js"
 import {
@@ -107,7 +107,7 @@ export const pageInput = (
   return {
     page,
     questions: cachedQuestions(page),
-    mayResume: cookieValue(request.headers.cookie, CONTINUITY_COOKIE) !== undefined,
+    mayResume: hasContinuityCookie(request),
     nonce,
     assets: assets.urls,
     imageUrl: (key) => publicImageUrl(slug, key),

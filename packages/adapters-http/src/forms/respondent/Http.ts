@@ -1,44 +1,16 @@
 // Handlers of the public respondent routes.
 import { encodeFormDefinition, publicSettings, Respondent, type ResponseRecord } from "@folio/domain"
-import { Effect, Option } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { PublicOrigin } from "../../public-origin.js"
 import { RequestInvalid } from "../../shared/index.js"
 import { FormsApi } from "../Api.js"
 import { data } from "../envelope.js"
 import { requireEmptyBody } from "../empty-body.js"
 import { FormsErrors } from "../errors.js"
-
-/** The browser continuity cookie: one random token, hashed per form on the server (see decisions). */
-export const CONTINUITY_COOKIE = "folio_rt"
-const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60
-
-export const cookieValue = (header: string | undefined, name: string): string | undefined => {
-  for (const part of (header ?? "").split(";")) {
-    const [k, ...v] = part.trim().split("=")
-    if (k === name) return v.join("=")
-  }
-  return undefined
-}
+import { respondentClient, setContinuityCookie } from "./continuity.js"
 
 /** What the request tells of the browser: its continuity cookie, if any, and its address and agent. */
-const clientOf = (request: HttpServerRequest.HttpServerRequest) => ({
-  continuityToken: cookieValue(request.headers.cookie, CONTINUITY_COOKIE),
-  fingerprint: `${Option.getOrElse(request.remoteAddress, () => "")}\n${request.headers["user-agent"] ?? ""}`
-})
-
-/** Sets (or re-sets) the continuity cookie on the response this request gets. */
-const setContinuityCookie = (continuityToken: string) =>
-  Effect.gen(function* () {
-    const origin = yield* PublicOrigin
-    const secure = origin.startsWith("https:") ? "; Secure" : ""
-    const cookie = `${CONTINUITY_COOKIE}=${continuityToken}; Path=/f/; Max-Age=${ONE_YEAR_SECONDS}; HttpOnly; SameSite=Lax${secure}`
-    yield* HttpEffect.appendPreResponseHandler((_req, response) =>
-      Effect.succeed(HttpServerResponse.setHeader(response, "set-cookie", cookie))
-    )
-  })
-
 const view = (r: ResponseRecord) => ({
   responseId: r.id,
   status: r.status,
@@ -69,10 +41,11 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
       .handle("start", ({ params, payload }) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const started = yield* respondent.start(params.slug, payload.params ?? {}, {
-            ...clientOf(request),
-            confirmRepeat: payload.confirmRepeat
-          })
+          const started = yield* respondent.start(
+            params.slug,
+            payload.params ?? {},
+            respondentClient(request, payload.confirmRepeat)
+          )
           yield* setContinuityCookie(started.continuityToken)
           return data({
             responseId: started.response.id,
@@ -88,7 +61,7 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
         Effect.gen(function* () {
           yield* requireEmptyBody
           const request = yield* HttpServerRequest.HttpServerRequest
-          const resumed = yield* respondent.resume(params.slug, clientOf(request))
+          const resumed = yield* respondent.resume(params.slug, respondentClient(request))
           yield* setContinuityCookie(resumed.continuityToken)
           return data({
             responseId: resumed.response.id,

@@ -193,6 +193,20 @@ export const uploadRespondentFile = (
     return file
   })
 
+/**
+ * The respondent's own response as they left it, with the files uploaded to it: what continuing it
+ * needs (the form page's JavaScript-off post keeps earlier uploads by key and names them again).
+ */
+export const loadOwnResponseWithFiles = (slug: string, responseId: string, token: string) =>
+  Effect.gen(function* () {
+    const published = yield* loadPublishedForm(slug)
+    const response = yield* loadOwnResponse(published, responseId, token)
+    const files = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
+      r.listFiles(published.form.workspaceId, published.form.id, [response.id])
+    )
+    return { response, files }
+  })
+
 /** Client side: a signed URL for one respondent file of a readable form (scope files:read). */
 export const fileDownloadUrl = (formId: string, fileId: string) =>
   Effect.gen(function* () {

@@ -1,13 +1,13 @@
 // Respondent: the use cases of the public form routes (no API key): the published form, start,
-// resume after a reload, save or complete, file uploads and the published form's images, as one
-// service over the form and response ports.
+// resume after a reload, save or complete, file uploads, one's own response read back and the
+// published form's images, as one service over the form and response ports.
 import { Context, type Effect, Layer } from "effect"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
 import { FormRepository } from "../ports/forms.js"
 import { ResponseRepository } from "../ports/responses.js"
-import { uploadRespondentFile } from "../responses/files.js"
+import { loadOwnResponseWithFiles, uploadRespondentFile } from "../responses/files.js"
 import { loadPublicImage } from "../responses/images.js"
 import { loadPublicForm, resumeResponse, saveAnswers, startResponse } from "../responses/respondent.js"
 
@@ -20,7 +20,9 @@ const respondent = {
   save: saveAnswers,
   uploadFile: uploadRespondentFile,
   /** An image the published form points at (image blocks, choice images, theme logo and cover). */
-  publicImage: loadPublicImage
+  publicImage: loadPublicImage,
+  /** The respondent's own response (by its token) and the files uploaded to it. */
+  ownResponse: loadOwnResponseWithFiles
 }
 
 /** Builds the service over its ports in context (the Live layer; tests build it over fakes). */
