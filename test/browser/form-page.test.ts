@@ -224,11 +224,11 @@ describe("uploads", () => {
     await page.locator("button.submit").click()
     await page.locator("#done").waitFor({ state: "visible" })
     const list = await forms.api("GET", `/forms/${formId}/responses?projection=full`)
-    const [response] = list.body.data.items ?? []
-    const keys = (response?.answers as Record<string, unknown>)[blk("cv")] as Array<string>
+    const [response = {}] = list.body.data.items ?? []
+    const keys = (response.answers as Record<string, unknown>)[blk("cv")] as Array<string>
     expect(keys).toHaveLength(1)
     expect(
-      (response?.files as Array<{ key: string; filename: string }>).map((f) => [f.key, f.filename])
+      (response.files as Array<{ key: string; filename: string }>).map((f) => [f.key, f.filename])
     ).toEqual([[keys[0], "cv.pdf"]])
     expect(await problems.problems()).toEqual([])
   })
