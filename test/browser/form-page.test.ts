@@ -296,3 +296,94 @@ describe("resume", () => {
     expect(await problems.problems()).toEqual([])
   })
 })
+
+describe("JavaScript off", () => {
+  it("degrades to a plain form that posts: refusals at their questions, then the completion page", async () => {
+    const formId = await forms.publish(
+      "no-script",
+      {
+        schemaVersion: 1,
+        blocks: [
+          { id: blk("name"), type: "short_text", label: "Name", required: true },
+          { id: blk("email"), type: "email", label: "Email", required: true },
+          {
+            id: blk("pets"),
+            type: "checkboxes",
+            label: "Pets",
+            options: {
+              choices: [
+                { id: "cat", label: "Cat" },
+                { id: "dog", label: "Dog" }
+              ],
+              allowOther: true
+            }
+          },
+          {
+            id: blk("rank"),
+            type: "ranking",
+            label: "Rank",
+            options: {
+              choices: [
+                { id: "a", label: "Alpha" },
+                { id: "b", label: "Beta" }
+              ]
+            }
+          },
+          { id: blk("trip"), type: "date_range", label: "Trip" },
+          { id: blk("cv"), type: "file_upload", label: "CV", options: { maxFiles: 1, maxSizeMb: 1 } },
+          { id: blk("src"), type: "hidden_field", label: "Source", options: { param: "src" } }
+        ]
+      },
+      { renderMode: "classic", completion: { title: "Got it", body: "Thanks, <friend>." } }
+    )
+    const page = await browser.newPage({ javaScriptEnabled: false })
+    page.setDefaultTimeout(8000)
+    const problems = await collectProblems(page)
+    await page.goto(`${app.origin}/f/no-script?src=paper`)
+    // Every question is on the one page, and the script's controls are not.
+    for (const id of ["name", "email", "pets", "rank", "trip", "cv"])
+      expect(await page.locator(`#q-${blk(id)}`).isVisible()).toBe(true)
+    expect(await page.locator("button.back").isVisible()).toBe(false)
+    await page.locator(`#in-${blk("name")}`).fill("Ada")
+    await page.locator(`#in-${blk("email")}`).fill("not an email")
+    await page.locator(`#in-${blk("pets")}-0`).check()
+    await page.locator(`#in-${blk("pets")}-other`).check()
+    await page.locator(`input[name="${blk("pets")}.other"]`).fill("Parrot")
+    await page.locator(`#in-${blk("rank")}-0`).selectOption("b")
+    await page.locator(`#in-${blk("rank")}-1`).selectOption("a")
+    await page
+      .locator(`#in-${blk("cv")}`)
+      .setInputFiles({ name: "cv.txt", mimeType: "text/plain", buffer: Buffer.from("my cv") })
+    await page.locator("button.submit").click()
+    // Refused: the email's error is at its field, what was typed is still there, the file is kept.
+    await page.locator("#error-summary").waitFor()
+    expect(await page.locator(`#err-${blk("email")}`).textContent()).toBe(
+      "Enter an email address such as name@example.com."
+    )
+    expect(await page.locator(`#in-${blk("email")}`).getAttribute("aria-invalid")).toBe("true")
+    expect(await page.locator(`#in-${blk("name")}`).inputValue()).toBe("Ada")
+    expect(await page.locator(`input[name="${blk("pets")}.other"]`).inputValue()).toBe("Parrot")
+    expect(await page.locator(`input[name="${blk("cv")}.keep"]`).isChecked()).toBe(true)
+    // (axe needs the page's script engine; the same markup is checked with it in the tests above.)
+    await page.locator(`#in-${blk("email")}`).fill("ada@example.org")
+    await page.locator("button.submit").click()
+    await page.getByRole("heading", { name: "Got it" }).waitFor()
+    expect(await page.locator(".done-body").textContent()).toBe("Thanks, <friend>.")
+    const list = await forms.api("GET", `/forms/${formId}/responses?projection=full`)
+    const items = list.body.data.items ?? []
+    expect(items).toHaveLength(1)
+    const answers = items[0]?.answers as Record<string, unknown>
+    expect({ ...answers, [blk("cv")]: "key" }).toEqual({
+      [blk("name")]: "Ada",
+      [blk("email")]: "ada@example.org",
+      [blk("pets")]: ["cat", "Parrot"],
+      [blk("rank")]: ["b", "a"],
+      [blk("cv")]: "key",
+      [blk("src")]: "paper"
+    })
+    // The refused post answered 422 on purpose (Chromium logs any 4xx document as a failed load).
+    expect(
+      (await problems.problems()).filter((p) => !(p.kind === "console" && / 422 /.test(p.text)))
+    ).toEqual([])
+  })
+})

@@ -188,7 +188,12 @@ export const collectProblems = async (page: Page): Promise<ProblemCollector> => 
     problems: async () => {
       // Violation events are dispatched in a task of their own: let the page's queued tasks run,
       // then the reports (CDP events) are in before this evaluate's answer.
-      if (!page.isClosed()) await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 10)))
+      // A page without JavaScript runs no timers: then a short wait here stands in for it.
+      if (!page.isClosed())
+        await Promise.race([
+          page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 10))),
+          new Promise((resolve) => setTimeout(resolve, 250))
+        ])
       return [...found]
     }
   }

@@ -3,6 +3,7 @@
 // markup is a submission. Every author or respondent text goes through `html`, which escapes it.
 import { type Block, COUNTRY_CODES, type FormDefinition } from "@folio/domain"
 import { type Strings, fill, ruleMessage } from "./strings.js"
+import { FORM_POST_NAMES } from "./form-post.js"
 import { attr, escapeHtml, type Html, html, unsafeRaw } from "./html.js"
 
 export interface RenderContext {
@@ -22,7 +23,7 @@ export interface RenderContext {
 type Of<T extends Block["type"]> = Extract<Block, { type: T }>
 type ChoiceRow = Of<"multiple_choice"> | Of<"checkboxes">
 
-export const OTHER = "__other__"
+const OTHER = FORM_POST_NAMES.otherChoice
 
 const first = (ctx: RenderContext, name: string): string => ctx.values.get(name)?.[0] ?? ""
 const all = (ctx: RenderContext, name: string): ReadonlyArray<string> => ctx.values.get(name) ?? []

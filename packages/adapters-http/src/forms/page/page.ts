@@ -270,6 +270,25 @@ export const renderClosedPage = (input: {
   )
 }
 
+/** A page with one message: a refused post, a body too large, a client over its budget. */
+export const renderMessagePage = (input: {
+  readonly nonce: string
+  readonly assets: PageAssets
+  readonly heading: string
+  readonly message: string
+  readonly settings?: FormSettings | undefined
+}): Html =>
+  shell(
+    {
+      nonce: input.nonce,
+      assets: input.assets,
+      locale: input.settings?.locale ?? "en",
+      title: input.heading,
+      settings: input.settings
+    },
+    html`<section class="message" role="alert"><h1>${input.heading}</h1><p>${input.message}</p></section>`
+  )
+
 /** No published form at this address (unknown, unpublished, deleted or an interview form). */
 export const renderNotFoundPage = (input: { readonly nonce: string; readonly assets: PageAssets }): Html => {
   const strings = stringsFor("en")

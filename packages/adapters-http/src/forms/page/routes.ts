@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto"
 import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import {
   encodeFormDefinition,
+  type Issue,
   type PublishedForm,
   publicImageUrl,
   RateLimitStore,
@@ -23,8 +24,11 @@ import {
   questionsFor,
   renderClosedPage,
   renderFormPage,
+  renderMessagePage,
   renderNotFoundPage
 } from "./page.js"
+import type { PostedField } from "./form-post.js"
+import { submitPostedForm } from "./submit.js"
 
 export const customScriptUrl = (slug: string): string => `/f/${encodeURIComponent(slug)}/custom-script`
 
@@ -213,6 +217,118 @@ const customScript = Effect.gen(function* () {
   })
 })
 
+const valuesOf = (fields: ReadonlyArray<PostedField>): ReadonlyMap<string, ReadonlyArray<string>> => {
+  const out = new Map<string, Array<string>>()
+  for (const [name, value] of fields) out.set(name, [...(out.get(name) ?? []), value])
+  return out
+}
+
+/** The URL parameters an earlier page carried in `_param.*` fields, to carry on. */
+const paramsIn = (fields: ReadonlyArray<PostedField>): ReadonlyArray<readonly [string, string]> =>
+  fields.flatMap(([name, value]) => (name.startsWith("_param.") ? [[name.slice(7), value] as const] : []))
+
+const errorsOf = (issues: ReadonlyArray<Issue>): ReadonlyMap<string, string> => {
+  const out = new Map<string, string>()
+  for (const issue of issues) {
+    const id = issue.path[0] === "answers" ? String(issue.path[1] ?? "") : ""
+    if (id !== "" && !out.has(id)) out.set(id, issue.rule)
+  }
+  return out
+}
+
+/**
+ * POST /f/{slug}: the page's JavaScript-off submission. The answer is a page again: the completion
+ * screen, the form refilled with each refusal at its question, the repeat confirmation, or why not.
+ */
+const formPost = (assets: LoadedAssets) =>
+  Effect.gen(function* () {
+    const respondent = yield* Respondent
+    return Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const slug = (yield* HttpRouter.params).slug ?? ""
+      const nonce = newNonce()
+      const message = (status: number, heading: string, text: string, settings?: PublishedForm["settings"]) =>
+        htmlResponse(
+          request,
+          renderMessagePage({ nonce, assets: assets.urls, heading, message: text, settings }),
+          nonce,
+          status
+        )
+      const submitted = yield* Effect.result(submitPostedForm(slug, request))
+      if (submitted._tag === "Failure") {
+        const e = submitted.failure
+        switch (e._tag) {
+          case "PublishedFormNotFound":
+            return htmlResponse(request, renderNotFoundPage({ nonce, assets: assets.urls }), nonce, 404)
+          case "RateLimited":
+            return tooManyRequests(request, assets, e.retryAfterSeconds)
+          case "RequestTooLarge":
+            return message(413, "Too large", "The files or answers sent are larger than this form accepts.")
+          case "StorageError":
+            return message(503, "Not saved", "Your answers could not be saved. Please go back and try again.")
+          default:
+            return message(
+              400,
+              "Not submitted",
+              "Your answers could not be submitted. Please go back and try again."
+            )
+        }
+      }
+      const outcome = submitted.success
+      const found = yield* Effect.result(respondent.publicForm(slug))
+      if (found._tag === "Failure")
+        return htmlResponse(request, renderNotFoundPage({ nonce, assets: assets.urls }), nonce, 404)
+      const { published } = found.success
+      const input = (rest: Pick<FormPageInput, "state"> & Partial<FormPageInput>) =>
+        pageInput(assets, slug, published, request, nonce, rest)
+      switch (outcome._tag) {
+        case "Completed":
+          return htmlResponse(request, renderFormPage(input({ state: { kind: "completed" } })), nonce)
+        case "Invalid":
+          return htmlResponse(
+            request,
+            renderFormPage(
+              input({
+                state: { kind: "invalid", responseId: outcome.responseId, token: outcome.token },
+                params: paramsIn(outcome.fields),
+                values: valuesOf(outcome.fields),
+                errors: errorsOf(outcome.issues),
+                uploaded: new Map(Object.entries(outcome.uploaded))
+              })
+            ),
+            nonce,
+            422
+          )
+        case "RepeatNeedsConfirmation":
+          return htmlResponse(
+            request,
+            renderFormPage(
+              input({
+                state: { kind: "confirmRepeat" },
+                params: paramsIn(outcome.fields),
+                values: valuesOf(outcome.fields)
+              })
+            ),
+            nonce,
+            409
+          )
+        case "Closed":
+          return htmlResponse(
+            request,
+            renderClosedPage({
+              nonce,
+              assets: assets.urls,
+              title: published.form.title,
+              settings: published.settings,
+              message: outcome.message ?? undefined
+            }),
+            nonce,
+            410
+          )
+      }
+    })
+  })
+
 const staticAsset = (assets: LoadedAssets) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -239,6 +355,7 @@ export const FormPageRoutes = HttpRouter.use((router) =>
     const assets = loadPageAssets()
     yield* router.add("GET", `${ASSET_PREFIX}*`, staticAsset(assets))
     yield* router.add("GET", "/f/:slug", yield* formPage(assets))
+    yield* router.add("POST", "/f/:slug", yield* formPost(assets))
     yield* router.add("GET", "/f/:slug/custom-script", yield* customScript)
   })
 )

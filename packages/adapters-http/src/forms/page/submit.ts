@@ -78,7 +78,11 @@ export type SubmitOutcome = Data.TaggedEnum<{
   /** The form is not taking responses; `message` is the author's closed message, if any. */
   Closed: { readonly reason: ClosedReason; readonly message: string | null }
   /** A soft_block form this browser already answered: the page asks, and posts again with `_confirmRepeat=1`. */
-  RepeatNeedsConfirmation: { readonly respondent: RespondentEstimate }
+  RepeatNeedsConfirmation: {
+    readonly respondent: RespondentEstimate
+    /** The posted text fields, to refill the form under the confirmation. */
+    readonly fields: ReadonlyArray<PostedField>
+  }
 }>
 export const SubmitOutcome = Data.taggedEnum<SubmitOutcome>()
 
@@ -268,11 +272,17 @@ const submit = (slug: string, request: HttpServerRequest.HttpServerRequest) =>
       }
     }
     if (session === undefined) {
-      const started = yield* respondent.start(
-        slug,
-        post.params,
-        respondentClient(request, post.confirmRepeat)
+      const attempt = yield* Effect.result(
+        respondent.start(slug, post.params, respondentClient(request, post.confirmRepeat))
       )
+      // A soft_block repeat: the page asks to confirm, with what was typed kept.
+      if (attempt._tag === "Failure" && attempt.failure._tag === "RepeatResponse")
+        return SubmitOutcome.RepeatNeedsConfirmation({
+          respondent: attempt.failure.respondent,
+          fields: body.fields
+        })
+      if (attempt._tag === "Failure") return yield* Effect.fail(attempt.failure)
+      const started = attempt.success
       yield* setContinuityCookie(started.continuityToken)
       session = {
         responseId: started.response.id,
@@ -417,9 +427,7 @@ export const submitPostedForm = (slug: string, request: HttpServerRequest.HttpSe
   submit(slug, request).pipe(
     Effect.catchTags({
       FormClosed: (e) =>
-        Effect.succeed(SubmitOutcome.Closed({ reason: e.reason, message: e.closedMessage ?? null })),
-      RepeatResponse: (e) =>
-        Effect.succeed(SubmitOutcome.RepeatNeedsConfirmation({ respondent: e.respondent }))
+        Effect.succeed(SubmitOutcome.Closed({ reason: e.reason, message: e.closedMessage ?? null }))
     })
   )
 
