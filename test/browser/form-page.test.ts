@@ -387,3 +387,88 @@ describe("JavaScript off", () => {
     ).toEqual([])
   })
 })
+
+describe("policies and screens", () => {
+  const oneQuestion = {
+    schemaVersion: 1,
+    blocks: [{ id: blk("only"), type: "short_text", label: "Only", required: true }]
+  }
+
+  const answerOnce = async (page: Page) => {
+    await page.locator(`#in-${blk("only")}`).waitFor()
+    await page.locator(`#in-${blk("only")}`).fill("hi")
+    await page.keyboard.press("Enter")
+    await page.locator("#done").waitFor({ state: "visible" })
+  }
+
+  it("asks a browser that already answered a soft_block form to confirm, then takes the second answer", async () => {
+    const formId = await forms.publish("soft-block", oneQuestion, {
+      renderMode: "classic",
+      submission: { acceptingResponses: true, repeatResponsePolicy: "soft_block" }
+    })
+    const page = await browser.newPage()
+    await page.goto(`${app.origin}/f/soft-block`)
+    await answerOnce(page)
+    await page.goto(`${app.origin}/f/soft-block`)
+    await page.getByText("You have already answered this form. Do you want to answer it again?").waitFor()
+    expect(await page.locator("#form").isVisible()).toBe(false)
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Answer again")
+    await page.keyboard.press("Enter")
+    await answerOnce(page)
+    expect(await forms.completedAnswers(formId)).toHaveLength(2)
+  })
+
+  it("warns a browser that already answered a warn form", async () => {
+    await forms.publish("warn-form", oneQuestion, {
+      renderMode: "classic",
+      submission: { acceptingResponses: true, repeatResponsePolicy: "warn" }
+    })
+    const page = await browser.newPage()
+    await page.goto(`${app.origin}/f/warn-form`)
+    await answerOnce(page)
+    await page.goto(`${app.origin}/f/warn-form`)
+    await page.getByText("You have already answered this form from this browser.").waitFor()
+    await answerOnce(page)
+  })
+
+  it("shows the intro, then the completion screen, and follows the completion redirect", async () => {
+    await forms.publish("intro-redirect", oneQuestion, {
+      renderMode: "conversational",
+      intro: { title: "Before you start", body: "Two minutes.", buttonLabel: "Let's go" },
+      completion: { redirectUrl: `${app.origin}/healthz` }
+    })
+    const page = await browser.newPage()
+    const problems = await collectProblems(page)
+    await page.goto(`${app.origin}/f/intro-redirect`)
+    await page.getByRole("heading", { name: "Before you start" }).waitFor()
+    expect(await page.locator(`#in-${blk("only")}`).isVisible()).toBe(false)
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Let's go")
+    await page.keyboard.press("Enter")
+    await page.locator(`#in-${blk("only")}`).waitFor()
+    await page.keyboard.type("hello")
+    await Promise.all([page.waitForURL(`${app.origin}/healthz`), page.keyboard.press("Enter")])
+    expect(await problems.problems()).toEqual([])
+  })
+
+  it("runs the author's script sandboxed: it hears the page's events, never an answer or the page", async () => {
+    await forms.publish("with-script", oneQuestion, {
+      renderMode: "classic",
+      customScript: `window.addEventListener("message", (e) => { document.body.append(JSON.stringify(e.data) + ";") });
+let reach = "none"; try { reach = parent.document.title } catch { reach = "blocked" }
+try { document.cookie; reach += "/cookie-ok" } catch { reach += "/no-cookie" }
+document.documentElement.dataset.reach = reach`
+    })
+    const page = await browser.newPage()
+    const problems = await collectProblems(page)
+    await page.goto(`${app.origin}/f/with-script`)
+    await answerOnce(page)
+    const frame = page.frames().find((f) => f.url().endsWith("/f/with-script/custom-script"))
+    expect(frame).toBeDefined()
+    await expect.poll(() => frame?.evaluate(() => document.body.textContent)).toContain('"folio":"complete"')
+    const heard = (await frame?.evaluate(() => document.body.textContent)) ?? ""
+    expect(heard).toContain('"folio":"view"')
+    expect(heard).not.toContain("hi")
+    expect(await frame?.evaluate(() => document.documentElement.dataset.reach)).toBe("blocked/no-cookie")
+    expect(await problems.problems()).toEqual([])
+  })
+})

@@ -1,15 +1,10 @@
-// The form page's JavaScript-off submission over real HTTP, on memory, PGlite and PostgreSQL. The page
-// route and its HTML are the page's: the test mounts a route at `POST /f/{slug}` that runs
-// submitPostedForm and answers its outcome as JSON, behind the app's own request guard, so body caps,
-// the respondent budget and the error envelope are the real ones.
+// The form page's JavaScript-off submission over real HTTP, on memory, PGlite and PostgreSQL: the real
+// `POST /f/{slug}` route, asked for JSON (`Accept: application/json`) so each outcome can be read as
+// data, behind the app's own request guard, so body caps, the respondent budget and the error
+// envelope are the real ones. The HTML it answers a browser with is tested in test/browser.
 import { request as httpRequest } from "node:http"
-import type { ExtraRoutes } from "@folio/app"
-import { FormsErrors, type PublicOrigin } from "@folio/adapters-http"
-import type { RateLimitStore, Respondent } from "@folio/domain"
-import { Effect } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { MAX_FORM_POST_BYTES, submitPostedForm } from "../../packages/adapters-http/src/forms/page/submit.js"
+import { MAX_FORM_POST_BYTES } from "../../packages/adapters-http/src/forms/page/submit.js"
 import type { RunningApp } from "../support/app.js"
 import {
   allTypesDefinition,
@@ -23,36 +18,6 @@ import {
 } from "../support/form-post.js"
 import { bearer } from "../support/keys.js"
 import { startAppOn, storageTargets } from "../support/storage.js"
-
-/** The page's post, answered with the outcome as JSON (the real route renders HTML instead). */
-const FormPostRoute: ExtraRoutes = HttpRouter.use((router) =>
-  Effect.gen(function* () {
-    const services = yield* Effect.context<Respondent | RateLimitStore | PublicOrigin>()
-    yield* router.add(
-      "POST",
-      "/f/:slug",
-      Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const { slug } = yield* HttpRouter.params
-        const outcome = yield* submitPostedForm(slug ?? "", request)
-        return HttpServerResponse.jsonUnsafe(
-          outcome._tag === "Completed"
-            ? {
-                _tag: outcome._tag,
-                responseId: outcome.response.id,
-                status: outcome.response.status,
-                answers: outcome.response.answers,
-                continuityToken: outcome.continuityToken
-              }
-            : outcome
-        )
-      }).pipe(
-        Effect.catch((e) => FormsErrors.respond(e)),
-        Effect.provideContext(services)
-      )
-    )
-  })
-)
 
 type Outcome = {
   _tag: "Completed" | "Invalid" | "Closed" | "RepeatNeedsConfirmation"
@@ -80,7 +45,7 @@ for (const target of storageTargets()) {
     let close: () => Promise<void> = async () => {}
 
     beforeAll(async () => {
-      const started = await startAppOn(target.name, {}, FormPostRoute)
+      const started = await startAppOn(target.name, {})
       app = started.app
       key = started.key
       close = started.close
@@ -111,13 +76,15 @@ for (const target of storageTargets()) {
       const response = await fetch(`${app.origin}/f/${slug}`, {
         ...init,
         headers: {
+          accept: "application/json",
           ...(init.headers as Record<string, string> | undefined),
           ...(jar?.cookie === undefined ? {} : { cookie: jar.cookie })
         }
       })
       const setCookie = response.headers.get("set-cookie")
       if (jar !== undefined && setCookie !== null) jar.cookie = setCookie.split(";")[0] ?? ""
-      return { status: response.status, setCookie, body: (await response.json()) as Outcome }
+      const json = (await response.json()) as { data?: Outcome } & Outcome
+      return { status: response.status, setCookie, body: json.data ?? json }
     }
     const responsesOf = async (formId: string, status: "completed" | "partial") =>
       (
@@ -455,7 +422,7 @@ describe("JavaScript-off form post and the respondent budget", () => {
   let key: string
   let close: () => Promise<void> = async () => {}
   beforeAll(async () => {
-    const started = await startAppOn("memory", { respondentRequestsPerIp: 3 }, FormPostRoute)
+    const started = await startAppOn("memory", { respondentRequestsPerIp: 3 })
     app = started.app
     key = started.key
     close = started.close
@@ -477,7 +444,11 @@ describe("JavaScript-off form post and the respondent budget", () => {
     })
     const statuses: Array<number> = []
     for (let i = 0; i < 4; i++) {
-      const sent = await fetch(`${app.origin}/f/${form.slug}`, urlencoded([[blk(1), "Ann"]]))
+      const init = urlencoded([[blk(1), "Ann"]])
+      const sent = await fetch(`${app.origin}/f/${form.slug}`, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), accept: "application/json" }
+      })
       statuses.push(sent.status)
       if (sent.status === 429) {
         expect(sent.headers.get("retry-after")).toMatch(/^\d+$/)

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { MemoryStorageLive } from "@folio/adapters-storage"
-import { type AppConfig, appLayer, type ExtraRoutes, type StorageOverride } from "@folio/app"
+import { type AppConfig, appLayer, type StorageOverride } from "@folio/app"
 import { Effect, Exit, Layer, Option, Redacted, References, Scope } from "effect"
 import { freePort } from "./free-port.js"
 
@@ -18,12 +18,7 @@ export interface RunningApp {
 type AppServices = Layer.Success<ReturnType<typeof appLayer>>
 
 export const startApp = async (
-  options: {
-    readonly storage?: StorageOverride
-    readonly config?: Partial<AppConfig>
-    /** Routes mounted beside the app's own, for a test. */
-    readonly routes?: ExtraRoutes
-  } = {}
+  options: { readonly storage?: StorageOverride; readonly config?: Partial<AppConfig> } = {}
 ): Promise<RunningApp> => {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), "folio-test-app-"))
@@ -46,13 +41,9 @@ export const startApp = async (
   }
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(
-    Layer.buildWithScope(
-      appLayer(config, {
-        storage: options.storage ?? MemoryStorageLive,
-        ...(options.routes === undefined ? {} : { routes: options.routes })
-      }),
-      scope
-    ).pipe(Effect.provideService(References.MinimumLogLevel, "None"))
+    Layer.buildWithScope(appLayer(config, { storage: options.storage ?? MemoryStorageLive }), scope).pipe(
+      Effect.provideService(References.MinimumLogLevel, "None")
+    )
   )
   return {
     origin: config.publicOrigin,

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
-import type { AppConfig, ExtraRoutes, StorageOverride } from "@folio/app"
+import type { AppConfig, StorageOverride } from "@folio/app"
 import { FORMS_SCOPES } from "@folio/domain"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
 import { startApp } from "./app.js"
@@ -49,17 +49,9 @@ export const storageTargets = (names: ReadonlyArray<StorageName> = ["memory", "p
  * The app on fresh storage of `name` with a generous key budget (suites send many requests), a
  * workspace and a key holding every forms scope; `close` stops the app and drops the storage.
  */
-export const startAppOn = async (
-  name: StorageName,
-  config: Partial<AppConfig> = {},
-  routes?: ExtraRoutes
-) => {
+export const startAppOn = async (name: StorageName, config: Partial<AppConfig> = {}) => {
   const { storage, drop } = await openStorage(name)
-  const app = await startApp({
-    storage,
-    config: { rateLimitPerKey: 100_000, ...config },
-    ...(routes === undefined ? {} : { routes })
-  })
+  const app = await startApp({ storage, config: { rateLimitPerKey: 100_000, ...config } })
   const owner = await newWorkspaceKey(app, [...FORMS_SCOPES])
   return {
     app,

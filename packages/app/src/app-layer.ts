@@ -26,8 +26,6 @@ import {
   FormsServicesLive,
   InsightPolicy,
   RateLimitPolicy,
-  type RateLimitStore,
-  type Respondent,
   RespondentRateLimitPolicy
 } from "@folio/domain"
 import { Duration, Effect, Layer, LogLevel, References } from "effect"
@@ -69,17 +67,7 @@ const NodeConnectionCutter = Layer.succeed(ConnectionCutter, {
 /** Storage chosen by the caller instead of by configuration (tests, embedding). */
 export type StorageOverride = ReturnType<typeof storageLayer>
 
-/** Routes an embedder (or a test) mounts beside the forms surface, behind the same request guard. */
-export type ExtraRoutes = Layer.Layer<
-  never,
-  never,
-  HttpRouter.HttpRouter | Respondent | RateLimitStore | PublicOrigin
->
-
-export const appLayer = (
-  config: AppConfig,
-  overrides: { readonly storage?: StorageOverride; readonly routes?: ExtraRoutes } = {}
-) =>
+export const appLayer = (config: AppConfig, overrides: { readonly storage?: StorageOverride } = {}) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const secret = yield* blobSigningSecret(config)
@@ -121,12 +109,7 @@ export const appLayer = (
       // log span and annotations) for lines that are dropped, so it is left out.
       const requestLogging = LogLevel.isLessThanOrEqualTo(logLevelOf(config.logLevel), "Info")
       // The forms MCP endpoint answers in the forms error table, as the forms REST API does.
-      const routes = Layer.mergeAll(
-        FormsHttpLive,
-        formsMcpRoute(FormsErrors),
-        overrides.routes ?? Layer.empty
-      )
-      const http = HttpRouter.serve(routes, {
+      const http = HttpRouter.serve(Layer.mergeAll(FormsHttpLive, formsMcpRoute(FormsErrors)), {
         disableLogger: !requestLogging,
         // main logs its own "listening" line, with the public origin.
         disableListenLog: true

@@ -11,7 +11,7 @@ import {
   Respondent,
   spendRespondentBudget
 } from "@folio/domain"
-import { Effect, Layer } from "effect"
+import { Effect, type Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientIp } from "../../shared/index.js"
 import { hasContinuityCookie } from "../respondent/continuity.js"
@@ -28,7 +28,8 @@ import {
   renderNotFoundPage
 } from "./page.js"
 import type { PostedField } from "./form-post.js"
-import { submitPostedForm } from "./submit.js"
+import { type SubmitError, type SubmitOutcome, submitPostedForm } from "./submit.js"
+import { FormsErrors } from "../errors.js"
 
 export const customScriptUrl = (slug: string): string => `/f/${encodeURIComponent(slug)}/custom-script`
 
@@ -187,6 +188,10 @@ export const formPage = (assets: LoadedAssets) =>
     )
   })
 
+/** Tells the page the frame listens, on load and whenever the page asks (it may boot first). */
+const FRAME_READY =
+  'parent.postMessage({folio:"ready"},"*");addEventListener("message",function(e){if(e.source===parent&&e.data&&e.data.folio==="ping")parent.postMessage({folio:"ready"},"*")})'
+
 /**
  * The author's custom script, alone in a document the page frames with `sandbox="allow-scripts"`:
  * an opaque origin with no access to the page, its answers, cookies or storage. It hears only the
@@ -203,7 +208,7 @@ const customScript = Effect.gen(function* () {
     const script = found?._tag === "Success" ? (found.success.published.settings.customScript ?? "") : ""
     if (script.trim() === "") return HttpServerResponse.empty({ status: 404 })
     // The script is the author's own code; `</script` inside it cannot end the element early.
-    const body = `<!doctype html><meta charset="utf-8"><title>custom script</title><script>${script.replace(/<\/(script)/gi, "<\\/$1")}</script>`
+    const body = `<!doctype html><meta charset="utf-8"><title>custom script</title><script>${FRAME_READY}</script><script>${script.replace(/<\/(script)/gi, "<\\/$1")}</script>`
     return HttpServerResponse.text(body, {
       contentType: "text/html; charset=utf-8",
       headers: {
@@ -236,6 +241,31 @@ const errorsOf = (issues: ReadonlyArray<Issue>): ReadonlyMap<string, string> => 
   return out
 }
 
+/** A client that asked for JSON (not a browser's form post) gets the outcome as data. */
+const wantsJson = (request: HttpServerRequest.HttpServerRequest) => {
+  const accept = request.headers.accept ?? ""
+  return accept.includes("application/json") && !accept.includes("text/html")
+}
+
+const jsonOutcome = (submitted: Result.Result<SubmitOutcome, SubmitError>) => {
+  if (submitted._tag === "Failure") return FormsErrors.respond(submitted.failure)
+  const outcome = submitted.success
+  return Effect.succeed(
+    HttpServerResponse.jsonUnsafe({
+      data:
+        outcome._tag === "Completed"
+          ? {
+              _tag: outcome._tag,
+              responseId: outcome.response.id,
+              status: outcome.response.status,
+              answers: outcome.response.answers,
+              continuityToken: outcome.continuityToken
+            }
+          : outcome
+    })
+  )
+}
+
 /**
  * POST /f/{slug}: the page's JavaScript-off submission. The answer is a page again: the completion
  * screen, the form refilled with each refusal at its question, the repeat confirmation, or why not.
@@ -255,6 +285,7 @@ const formPost = (assets: LoadedAssets) =>
           status
         )
       const submitted = yield* Effect.result(submitPostedForm(slug, request))
+      if (wantsJson(request)) return yield* jsonOutcome(submitted)
       if (submitted._tag === "Failure") {
         const e = submitted.failure
         switch (e._tag) {

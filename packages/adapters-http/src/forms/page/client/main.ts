@@ -57,9 +57,29 @@ const boot = () => {
   const reduceMotion = data.reduceMotion || matchMedia("(prefers-reduced-motion: reduce)").matches
   if (reduceMotion) document.body.classList.add("reduce-motion")
 
-  /** Lifecycle events for the author's sandboxed script: never an answer. */
-  const notify = (event: string, detail: Record<string, number> = {}) =>
-    customScript?.contentWindow?.postMessage({ folio: event, ...detail }, "*")
+  /**
+   * Lifecycle events for the author's sandboxed script: never an answer. They wait until its frame
+   * says it is ready (its document announces itself on load, and answers a ping if it loaded first).
+   */
+  const pending: Array<Record<string, unknown>> = []
+  let frameReady = false
+  const notify = (event: string, detail: Record<string, number> = {}) => {
+    if (customScript === null) return
+    pending.push({ folio: event, ...detail })
+    if (frameReady) flushEvents()
+  }
+  const flushEvents = () => {
+    for (const message of pending.splice(0)) customScript?.contentWindow?.postMessage(message, "*")
+  }
+  if (customScript !== null) {
+    window.addEventListener("message", (e) => {
+      if (e.source !== customScript.contentWindow || (e.data as { folio?: unknown })?.folio !== "ready")
+        return
+      frameReady = true
+      flushEvents()
+    })
+    customScript.contentWindow?.postMessage({ folio: "ping" }, "*")
+  }
 
   // ---- answers, logic and derived values ---------------------------------------------------------
   const sections = Array.from(form.querySelectorAll<HTMLElement>("section.q"))
@@ -176,6 +196,8 @@ const boot = () => {
   let current: HTMLElement | undefined
   let pageIndex = 0
   let showingIntro = data.hasIntro && mode !== "document"
+  /** A soft_block repeat: the form waits behind the confirmation. */
+  let awaitingConfirmation = false
 
   const focusSection = (section: HTMLElement | undefined) => {
     if (section === undefined) return
@@ -193,7 +215,7 @@ const boot = () => {
   const render = () => {
     document.documentElement.classList.add("enhanced")
     if (intro !== null) intro.hidden = !showingIntro
-    form.hidden = showingIntro
+    form.hidden = showingIntro || awaitingConfirmation
     if (mode === "document") {
       const all = pages()
       pageIndex = Math.min(pageIndex, all.length - 1)
@@ -377,11 +399,13 @@ const boot = () => {
       again.className = "button primary"
       again.textContent = strings.answerAgain
       again.addEventListener("click", () => {
+        awaitingConfirmation = false
         banner?.replaceChildren()
         starting = begin(true).then((r) => (response = r))
         void starting.then(() => focusSection(current ?? sections[0]))
       })
       say(strings.repeatConfirm, "warn", again)
+      awaitingConfirmation = true
       form.hidden = true
       again.focus()
       return null
