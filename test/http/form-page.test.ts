@@ -231,3 +231,68 @@ describe("custom script", () => {
     expect((await page("/f/every-block")).ok).toBe(true)
   })
 })
+
+describe("images on the page", () => {
+  it("shows image blocks, choice images, the logo and the cover through the form's image route", async () => {
+    const png = Uint8Array.from([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 1, 2, 3
+    ])
+    const created = await api("POST", "/forms", { title: "Pictures" })
+    const id = String(created.body.data.id)
+    const upload = async () => {
+      const response = await fetch(`${app.origin}/forms/api/v1/forms/${id}/assets`, {
+        method: "POST",
+        headers: { ...bearer(key.key), "content-type": "application/octet-stream" },
+        body: png
+      })
+      return ((await response.json()) as { data: { key: string } }).data.key
+    }
+    const [picture, choice, logo, cover] = [await upload(), await upload(), await upload(), await upload()]
+    const definition = {
+      schemaVersion: 1,
+      blocks: [
+        {
+          id: blk("pic"),
+          type: "image",
+          imageKey: picture,
+          imageAlt: "A <picture>",
+          caption: "Caption",
+          width: "medium"
+        },
+        {
+          id: blk("pick"),
+          type: "multiple_choice",
+          label: "Pick",
+          options: { choices: [{ id: "a", label: "A", imageKey: choice, imageAlt: "Choice A" }] }
+        }
+      ]
+    }
+    const patched = await api("PATCH", `/forms/${id}`, {
+      definition,
+      expectedDraftRevision: created.body.data.draftRevision
+    })
+    const settings = await api("PATCH", `/forms/${id}/settings`, {
+      settings: { theme: { logoKey: logo, coverKey: cover } },
+      expectedSettingsSignature: created.body.data.settingsSignature
+    })
+    expect(settings.status).toBe(200)
+    await api("PATCH", `/forms/${id}/slug`, { slug: "pictures" })
+    expect(
+      (await api("POST", `/forms/${id}/publish`, { expectedDraftRevision: patched.body.data.draftRevision }))
+        .status
+    ).toBe(200)
+    const body = await (await page("/f/pictures")).text()
+    const sources = [...body.matchAll(/<img[^>]* src="([^"]+)"[^>]*>/g)].map((m) => m[0])
+    expect(sources).toHaveLength(4)
+    expect(body).toContain('alt="A &lt;picture&gt;"')
+    expect(body).toContain('alt="Choice A"')
+    expect(body).toContain("<figcaption>Caption</figcaption>")
+    for (const img of sources) {
+      const src = /src="([^"]+)"/.exec(img)?.[1] ?? ""
+      expect(src.startsWith("/f/pictures/images/")).toBe(true)
+      const image = await page(src.replaceAll("&amp;", "&"))
+      expect(image.status).toBe(200)
+      expect(new Uint8Array(await image.arrayBuffer())).toEqual(png)
+    }
+  })
+})
