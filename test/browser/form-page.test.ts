@@ -51,6 +51,11 @@ const fillWithKeyboard = async (page: Page, mode: "classic" | "conversational" |
   }
   if (mode !== "document") await step(q("intro"), async () => {})
   await step(q("name"), () => kb.type("Ada Lovelace"))
+  // The statement quotes the answer given just before it.
+  await page.waitForFunction(
+    (id) => document.querySelector(`#q-${id} span.ref`)?.textContent === "Ada Lovelace",
+    blk("hello")
+  )
   if (mode !== "document") await step(q("hello"), async () => {})
   await step(q("bio"), () => kb.type("Line one"), false)
   if (mode !== "document") await kb.press("Control+Enter")
@@ -131,6 +136,8 @@ const fillWithKeyboard = async (page: Page, mode: "classic" | "conversational" |
     true
   )
   await step(q("consent"), () => kb.press("Space"))
+  // The calculated field shows mood + energy where the author placed it.
+  expect(await page.locator(`#out-${blk("total")}`).textContent()).toBe("7")
   if (mode !== "document") await step(q("total"), async () => {})
   else {
     await tabInto(page, "button.submit")
@@ -470,5 +477,91 @@ document.documentElement.dataset.reach = reach`
     expect(heard).not.toContain("hi")
     expect(await frame?.evaluate(() => document.documentElement.dataset.reach)).toBe("blocked/no-cookie")
     expect(await problems.problems()).toEqual([])
+  })
+})
+
+describe("branching and dragging", () => {
+  it("skips and hides as the server's rules say, and a ranking can be reordered by dragging", async () => {
+    const formId = await forms.publish(
+      "branching",
+      {
+        schemaVersion: 1,
+        blocks: [
+          {
+            id: blk("route"),
+            type: "multiple_choice",
+            label: "Route",
+            required: true,
+            options: {
+              choices: [
+                { id: "long", label: "Long" },
+                { id: "short", label: "Short" }
+              ]
+            }
+          },
+          { id: blk("detail"), type: "short_text", label: "Details", required: true },
+          { id: blk("extra"), type: "short_text", label: "Extra", required: true },
+          {
+            id: blk("order"),
+            type: "ranking",
+            label: "Order",
+            options: {
+              choices: [
+                { id: "x", label: "Xylophone" },
+                { id: "y", label: "Yacht" },
+                { id: "z", label: "Zebra" }
+              ]
+            }
+          },
+          { id: blk("end"), type: "short_text", label: "End" }
+        ],
+        logic: [
+          {
+            id: "lgc_short1",
+            from: blk("route"),
+            conditions: [{ blk: blk("route"), op: "eq", value: "short" }],
+            actions: [{ type: "skip_to", target: blk("order") }]
+          },
+          {
+            id: "lgc_hide01",
+            from: blk("route"),
+            conditions: [{ blk: blk("route"), op: "eq", value: "long" }],
+            actions: [{ type: "hide", target: blk("extra") }]
+          }
+        ]
+      },
+      { renderMode: "document" }
+    )
+    const page = await browser.newPage()
+    await page.goto(`${app.origin}/f/branching`)
+    await page.locator(`#in-${blk("route")}-1`).check()
+    // "short" skips Details and Extra.
+    await expect.poll(() => page.locator(`#q-${blk("detail")}`).isVisible()).toBe(false)
+    expect(await page.locator(`#q-${blk("extra")}`).isVisible()).toBe(false)
+    await page.locator(`#in-${blk("route")}-0`).check()
+    // "long" shows Details again and hides Extra.
+    await expect.poll(() => page.locator(`#q-${blk("detail")}`).isVisible()).toBe(true)
+    expect(await page.locator(`#q-${blk("extra")}`).isVisible()).toBe(false)
+    await page.locator(`#in-${blk("detail")}`).fill("Scenic")
+    // Drag Zebra above Xylophone.
+    const zebra = page.locator(`#q-${blk("order")} li[data-choice="z"]`)
+    const first = page.locator(`#q-${blk("order")} li[data-choice="x"]`)
+    const from = await zebra.boundingBox()
+    const to = await first.boundingBox()
+    if (from === null || to === null) throw new Error("ranking items are not laid out")
+    await page.mouse.move(from.x + 20, from.y + from.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(to.x + 20, to.y + 4, { steps: 8 })
+    await page.mouse.up()
+    expect(
+      await page
+        .locator(`#q-${blk("order")} li.rank-item`)
+        .evaluateAll((lis) => lis.map((li) => li.getAttribute("data-choice")))
+    ).toEqual(["z", "x", "y"])
+    await page.locator("button.submit").click()
+    await page.locator("#done").waitFor({ state: "visible" })
+    expect(await forms.completedAnswers(formId)).toEqual([
+      { [blk("route")]: "long", [blk("detail")]: "Scenic", [blk("order")]: ["z", "x", "y"] }
+    ])
   })
 })

@@ -65,6 +65,8 @@ export const enhanceRanking = (
     list.insertBefore(li, ref ?? null)
     settle(li)
   }
+  // A mouse drag would otherwise start the browser's own drag of the item's text, cancelling ours.
+  list.addEventListener("dragstart", (e) => e.preventDefault())
   for (const li of items()) {
     li.tabIndex = 0
     const label = li.querySelector(".rank-text")?.textContent ?? ""
@@ -98,26 +100,26 @@ export const enhanceRanking = (
       if (e.button !== 0 || (e.target instanceof HTMLElement && e.target.closest("button,select") !== null))
         return
       e.preventDefault()
-      li.setPointerCapture(e.pointerId)
       li.classList.add("dragging")
+      // Listened on the document: moving the item in the list would drop a pointer capture.
       const onMove = (m: PointerEvent) => {
         const others = items().filter((x) => x !== li)
         const after = others.find((x) => {
           const r = x.getBoundingClientRect()
           return m.clientY < r.top + r.height / 2
         })
-        list.insertBefore(li, after ?? null)
+        if (after !== li.nextElementSibling) list.insertBefore(li, after ?? null)
       }
       const onUp = () => {
         li.classList.remove("dragging")
-        li.removeEventListener("pointermove", onMove)
-        li.removeEventListener("pointerup", onUp)
-        li.removeEventListener("pointercancel", onUp)
+        document.removeEventListener("pointermove", onMove)
+        document.removeEventListener("pointerup", onUp)
+        document.removeEventListener("pointercancel", onUp)
         settle(li)
       }
-      li.addEventListener("pointermove", onMove)
-      li.addEventListener("pointerup", onUp)
-      li.addEventListener("pointercancel", onUp)
+      document.addEventListener("pointermove", onMove)
+      document.addEventListener("pointerup", onUp)
+      document.addEventListener("pointercancel", onUp)
     })
   }
   renumber()
