@@ -318,7 +318,7 @@ const image = (ctx: RenderContext, block: Of<"image">): Html | undefined =>
     ? undefined
     : html`<figure class="image width-${block.width}"><img src="${ctx.imageUrl(block.imageKey)}" alt="${block.imageAlt}"${attr("width", block.imageWidth)}${attr("height", block.imageHeight)} loading="lazy">${block.caption === undefined ? "" : html`<figcaption>${block.caption}</figcaption>`}</figure>`
 
-const calculated = (ctx: RenderContext, block: Of<"calculated_field">) =>
+const calculated = (block: Of<"calculated_field">) =>
   html`<div class="calc"><span class="q-label" id="lbl-${block.id}">${block.label}</span>${description(block)}<output class="calc-value" id="out-${block.id}" aria-labelledby="lbl-${block.id}" aria-live="polite" data-precision="${block.options.precision ?? ""}">–</output></div>`
 
 /** One block's inner HTML, or undefined for blocks that render nothing (hidden fields). */
@@ -430,7 +430,7 @@ export const blockBody = (ctx: RenderContext, block: Block): Html | undefined =>
     case "page_break":
       return html``
     case "calculated_field":
-      return calculated(ctx, block)
+      return calculated(block)
     case "hidden_field":
       return undefined
   }

@@ -123,6 +123,27 @@ export const pageInput = (
   }
 }
 
+/** 410: the form exists but takes no responses now; the author's message when there is one. */
+const closedPage = (
+  request: HttpServerRequest.HttpServerRequest,
+  assets: LoadedAssets,
+  nonce: string,
+  published: PublishedForm,
+  message: string | undefined
+) =>
+  htmlResponse(
+    request,
+    renderClosedPage({
+      nonce,
+      assets: assets.urls,
+      title: published.form.title,
+      settings: published.settings,
+      message
+    }),
+    nonce,
+    410
+  )
+
 const tooManyRequests = (
   request: HttpServerRequest.HttpServerRequest,
   assets: LoadedAssets,
@@ -166,18 +187,7 @@ export const formPage = (assets: LoadedAssets) =>
         }
         const { published, closed } = found.success
         if (closed !== undefined) {
-          return htmlResponse(
-            request,
-            renderClosedPage({
-              nonce,
-              assets: assets.urls,
-              title: published.form.title,
-              settings: published.settings,
-              message: published.settings.submission.closedMessage
-            }),
-            nonce,
-            410
-          )
+          return closedPage(request, assets, nonce, published, published.settings.submission.closedMessage)
         }
         return htmlResponse(
           request,
@@ -344,18 +354,7 @@ const formPost = (assets: LoadedAssets) =>
             409
           )
         case "Closed":
-          return htmlResponse(
-            request,
-            renderClosedPage({
-              nonce,
-              assets: assets.urls,
-              title: published.form.title,
-              settings: published.settings,
-              message: outcome.message ?? undefined
-            }),
-            nonce,
-            410
-          )
+          return closedPage(request, assets, nonce, published, outcome.message ?? undefined)
       }
     })
   })
