@@ -11,11 +11,12 @@ import { FormsLive } from "./forms/authoring/Http.js"
 import { FormPageRoutes } from "./forms/page/routes.js"
 import { MetaLive } from "./forms/meta/Http.js"
 import { OpenApiRoute } from "./forms/openapi.js"
-import { FormsRequestGuardLive } from "./forms/request-guard.js"
+import { formsRequestGuard } from "./forms/request-guard.js"
 import { RespondentLive } from "./forms/respondent/Http.js"
 import { RespondentImageRoute } from "./forms/respondent/images.js"
 import { RespondentRateLimitLive } from "./forms/respondent/rate-limit.js"
 import { HealthRoutes } from "./health/routes.js"
+import { requestGuards } from "./shared/index.js"
 
 export * from "./blobs/index.js"
 export * from "./forms/Api.js"
@@ -33,7 +34,7 @@ export const FormsApiLive = HttpApiBuilder.layer(FormsApi).pipe(
 
 export const FormsHttpLive = Layer.mergeAll(
   FormsApiLive,
-  FormsRequestGuardLive,
+  requestGuards([], formsRequestGuard),
   HealthRoutes,
   OpenApiRoute,
   BlobDownloadRoute,

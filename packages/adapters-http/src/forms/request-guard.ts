@@ -7,7 +7,8 @@ import { FormsApi } from "./Api.js"
 import { FormsErrors } from "./errors.js"
 import { MAX_FORM_POST_BYTES } from "./page/submit.js"
 
-export const FormsRequestGuardLive = requestGuard({
+/** The forms service's guard; the app's one global middleware picks it for the forms paths. */
+export const formsRequestGuard = requestGuard({
   errors: FormsErrors,
   api: FormsApi,
   rawBodies: [

@@ -364,43 +364,64 @@ export const requestGuard = <
         : Effect.provideService(app, HttpServerRequest.HttpServerRequest, current)
     })
 
-  return HttpRouter.middleware(
+  const guard: ServiceGuard = (app) =>
+    Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+      const incoming = request.headers["x-request-id"]
+      const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+      const raw = rawBodyOf(request.url)
+      const kind = bodyKindOf(request.method, raw)
+      const max = bodyMaxOf(request.method, raw)
+      const cap: BodyCap = { max, read: bodyLimitOf(raw, max) }
+      const length = Number(request.headers["content-length"] ?? "0")
+      // Every failure is answered here; the router still types the result as possibly unhandled.
+      const answer: Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        unhandled,
+        HttpServerRequest.HttpServerRequest
+      > =
+        Number.isFinite(length) && length > cap.read
+          ? respond(bodyTooLarge(cap.max))
+          : (kind === "none"
+              ? guarded(app, request, raw, kind, cap)
+              : Effect.provideService(
+                  guarded(app, request, raw, kind, cap),
+                  HttpIncomingMessage.MaxBodySize,
+                  ByteSize.bytes(cap.read)
+                )
+            ).pipe(
+              Effect.catchCause((cause) =>
+                // An interruption holds no failure of its own: it passes through untouched.
+                Cause.hasInterruptsOnly(cause)
+                  ? Effect.failCause(cause as Cause.Cause<never>)
+                  : failureToResponse(cause)
+              )
+            )
+      return Effect.map(answer, (response) =>
+        HttpServerResponse.setHeader(response, "x-request-id", requestId)
+      )
+    })
+  return guard
+}
+
+/** One service's guard around a request's route: what the global middleware runs for its URLs. */
+export type ServiceGuard = (
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled>
+) => Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled, HttpServerRequest.HttpServerRequest>
+
+/**
+ * The one global router middleware of a process serving several services: each request is guarded
+ * by the service its path belongs to (the first prefix it starts with), and by `fallback` otherwise,
+ * so an unknown route answers in the envelope of the service whose paths it sits among.
+ */
+export const requestGuards = (
+  services: ReadonlyArray<{ readonly prefixes: ReadonlyArray<string>; readonly guard: ServiceGuard }>,
+  fallback: ServiceGuard
+) =>
+  HttpRouter.middleware(
     (app) =>
       Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
-        const incoming = request.headers["x-request-id"]
-        const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
-        const raw = rawBodyOf(request.url)
-        const kind = bodyKindOf(request.method, raw)
-        const max = bodyMaxOf(request.method, raw)
-        const cap: BodyCap = { max, read: bodyLimitOf(raw, max) }
-        const length = Number(request.headers["content-length"] ?? "0")
-        // Every failure is answered here; the router still types the result as possibly unhandled.
-        const answer: Effect.Effect<
-          HttpServerResponse.HttpServerResponse,
-          unhandled,
-          HttpServerRequest.HttpServerRequest
-        > =
-          Number.isFinite(length) && length > cap.read
-            ? respond(bodyTooLarge(cap.max))
-            : (kind === "none"
-                ? guarded(app, request, raw, kind, cap)
-                : Effect.provideService(
-                    guarded(app, request, raw, kind, cap),
-                    HttpIncomingMessage.MaxBodySize,
-                    ByteSize.bytes(cap.read)
-                  )
-              ).pipe(
-                Effect.catchCause((cause) =>
-                  // An interruption holds no failure of its own: it passes through untouched.
-                  Cause.hasInterruptsOnly(cause)
-                    ? Effect.failCause(cause as Cause.Cause<never>)
-                    : failureToResponse(cause)
-                )
-              )
-        return Effect.map(answer, (response) =>
-          HttpServerResponse.setHeader(response, "x-request-id", requestId)
-        )
+        const chosen = services.find((s) => s.prefixes.some((prefix) => request.url.startsWith(prefix)))
+        return (chosen?.guard ?? fallback)(app)
       }),
     { global: true }
   )
-}
