@@ -22,11 +22,18 @@ const stopWithin = async (started: Awaited<ReturnType<typeof startServer>>) => {
 describe("npm start on the embedded defaults", () => {
   let key = ""
 
-  it("serves /healthz and /readyz, prints a working key once, and exits 0 on SIGTERM", async () => {
+  it("serves /healthz and /readyz, prints a working key per service once, and exits 0 on SIGTERM", async () => {
     const server = await startServer(env)
     try {
       key = keyIn(server.stdout()) ?? ""
       expect(key).not.toBe("")
+      const sharingKey = /sharing: (folio_\S+)/.exec(server.stdout())?.[1] ?? ""
+      expect(sharingKey).not.toBe(key)
+      const me = await fetch(`${server.origin}/share/api/v1/me`, {
+        headers: { authorization: `Bearer ${sharingKey}` }
+      })
+      expect(me.status).toBe(200)
+      expect(await me.json()).toMatchObject({ key: { scopes: ["read", "write", "delete"] } })
       expect(server.stdout()).toContain(`curl -H "Authorization: Bearer ${key}"`)
       expect((await fetch(`${server.origin}/healthz`)).status).toBe(200)
       expect((await fetch(`${server.origin}/readyz`)).status).toBe(200)
@@ -86,14 +93,22 @@ describe("the CLI", () => {
     )
     expect(badScopes.code).toBe(1)
     expect(badScopes.stderr).toContain("scopes")
-    // Sharing keys wait for the sharing service's scopes; the refusal says so.
+    // A sharing key takes the sharing scopes only.
+    const wrongSet = await runProcess(
+      "cli",
+      ["key", "create", "--workspace", workspaceId, "--scopes", "forms:read", "--service", "sharing"],
+      cliEnv
+    )
+    expect(wrongSet.code).toBe(1)
+    expect(wrongSet.stderr).toContain("read, write, delete")
     const sharing = await runProcess(
       "cli",
       ["key", "create", "--workspace", workspaceId, "--scopes", "read", "--service", "sharing"],
       cliEnv
     )
-    expect(sharing.code).toBe(2)
-    expect(sharing.stderr).toContain("sharing keys cannot be issued yet")
+    expect(sharing.code).toBe(0)
+    const sharingKey = keyIn(sharing.stdout) ?? ""
+    expect(sharing.stdout).toContain("created for sharing with scopes read")
 
     const key = await runProcess(
       "cli",
@@ -128,6 +143,16 @@ describe("the CLI", () => {
         headers: { authorization: `Bearer ${plaintext}` }
       })
       expect(ok.status).toBe(200)
+      // Each key works on its own service only, and answers there in that service's envelope.
+      const me = await fetch(`${server.origin}/share/api/v1/me`, {
+        headers: { authorization: `Bearer ${sharingKey}` }
+      })
+      expect(me.status).toBe(200)
+      const crossed = await fetch(`${server.origin}/share/api/v1/me`, {
+        headers: { authorization: `Bearer ${plaintext}` }
+      })
+      expect(crossed.status).toBe(401)
+      expect(await crossed.json()).toMatchObject({ error_code: "invalid_api_key" })
       // The server holds the embedded database: the CLI refuses instead of corrupting it.
       const locked = await runProcess("cli", ["workspace", "list"], cliEnv)
       expect(locked.code).toBe(1)

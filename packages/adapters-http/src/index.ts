@@ -1,7 +1,9 @@
-// @folio/adapters-http: the HTTP surface. `FormsHttpLive` registers the forms API, its request guard,
-// health, OpenAPI, download, public form page and respondent image routes on the HttpRouter; serve
-// it with `HttpRouter.serve`. What every service shares is the `@folio/adapters-http/shared` entry;
-// `FormsErrors` is the forms error table.
+// @folio/adapters-http: the HTTP surface. `HttpSurfaceLive` registers both services on the
+// HttpRouter (serve it with `HttpRouter.serve`): `FormsHttpLive` (the forms API, health, OpenAPI,
+// downloads, the public form page and its images), `SharingHttpLive` (the sharing API and its
+// OpenAPI document), and the one request guard that answers each path in its service's envelope.
+// What every service shares is the `@folio/adapters-http/shared` entry; `FormsErrors` and
+// `SharingErrors` are the two error tables.
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { BlobDownloadRoute } from "./blobs/index.js"
@@ -17,6 +19,7 @@ import { RespondentImageRoute } from "./forms/respondent/images.js"
 import { RespondentRateLimitLive } from "./forms/respondent/rate-limit.js"
 import { HealthRoutes } from "./health/routes.js"
 import { requestGuards } from "./shared/index.js"
+import { SHARING_PATH_PREFIXES, SharingHttpLive, sharingRequestGuard } from "./sharing/index.js"
 
 export * from "./blobs/index.js"
 export * from "./forms/Api.js"
@@ -26,6 +29,7 @@ export * from "./forms/openapi.js"
 export * from "./health/routes.js"
 export * from "./public-origin.js"
 export * from "./streaming.js"
+export * from "./sharing/index.js"
 
 export const FormsApiLive = HttpApiBuilder.layer(FormsApi).pipe(
   Layer.provide([MetaLive, FormsLive, RespondentLive]),
@@ -34,10 +38,18 @@ export const FormsApiLive = HttpApiBuilder.layer(FormsApi).pipe(
 
 export const FormsHttpLive = Layer.mergeAll(
   FormsApiLive,
-  requestGuards([], formsRequestGuard),
   HealthRoutes,
   OpenApiRoute,
   BlobDownloadRoute,
   RespondentImageRoute,
   FormPageRoutes
 )
+
+/** The one global guard: sharing paths in the sharing envelope, everything else in the forms one. */
+export const RequestGuardsLive = requestGuards(
+  [{ prefixes: SHARING_PATH_PREFIXES, guard: sharingRequestGuard }],
+  formsRequestGuard
+)
+
+/** Both services and the guard, as the app serves them. */
+export const HttpSurfaceLive = Layer.mergeAll(FormsHttpLive, SharingHttpLive, RequestGuardsLive)

@@ -6,7 +6,7 @@ import {
   BlobSigningSecret,
   ConnectionCutter,
   FormsErrors,
-  FormsHttpLive,
+  HttpSurfaceLive,
   PublicOrigin,
   ReadinessCheck
 } from "@folio/adapters-http"
@@ -109,7 +109,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
       // log span and annotations) for lines that are dropped, so it is left out.
       const requestLogging = LogLevel.isLessThanOrEqualTo(logLevelOf(config.logLevel), "Info")
       // The forms MCP endpoint answers in the forms error table, as the forms REST API does.
-      const http = HttpRouter.serve(Layer.mergeAll(FormsHttpLive, formsMcpRoute(FormsErrors)), {
+      const http = HttpRouter.serve(Layer.mergeAll(HttpSurfaceLive, formsMcpRoute(FormsErrors)), {
         disableLogger: !requestLogging,
         // main logs its own "listening" line, with the public origin.
         disableListenLog: true

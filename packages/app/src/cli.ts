@@ -8,6 +8,7 @@ import {
   ApiKeyRepository,
   createTenant,
   FORMS_SCOPE_SET,
+  SHARING_SCOPE_SET,
   isServiceName,
   issueApiKey,
   parseScopeList,
@@ -27,8 +28,9 @@ const USAGE = `usage: npm run cli -- <command>
 
   workspace create NAME
   workspace list
-  key create --workspace ID --scopes forms:read,forms:write,... [--service forms] [--name NAME]
-                                 (--scopes all = every scope of the service; forms is the default)
+  key create --workspace ID --scopes forms:read,forms:write,... [--service forms|sharing] [--name NAME]
+                                 (--scopes all = every scope of the service; forms is the default;
+                                 sharing scopes: read,write,delete)
   key list --workspace ID
   key revoke --workspace ID KEY_ID
   stats rebuild [--form ID]      recompute the kept answer aggregates (after importing responses by SQL)
@@ -55,8 +57,11 @@ const required = (value: string | boolean | undefined, flag: string): string => 
   return value
 }
 
-/** The services whose keys the CLI issues, with their scope sets; sharing's arrive with that service. */
-const SCOPE_SETS: Partial<Record<ServiceName, ScopeSet>> = { forms: FORMS_SCOPE_SET }
+/** The services whose keys the CLI issues, with their scope sets. */
+const SCOPE_SETS: Partial<Record<ServiceName, ScopeSet>> = {
+  forms: FORMS_SCOPE_SET,
+  sharing: SHARING_SCOPE_SET
+}
 
 const scopeSetOf = (value: string | boolean | undefined): ScopeSet => {
   const service = value === undefined ? "forms" : required(value, "service")

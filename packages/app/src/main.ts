@@ -1,7 +1,7 @@
 // The server: `npm start`. Reads configuration, opens storage (embedded PGlite by default), serves
 // HTTP, and on first start with an empty embedded database prints a full-scope key once.
 import { NodeRuntime } from "@effect/platform-node"
-import { bootstrapIfEmpty, FORMS_SCOPE_SET } from "@folio/domain"
+import { bootstrapIfEmpty, FORMS_SCOPE_SET, SHARING_SCOPE_SET } from "@folio/domain"
 import { Effect, Layer, Logger, Option, References } from "effect"
 import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
@@ -24,18 +24,24 @@ const announce = (config: AppConfig) =>
       )
       // Only the embedded database bootstraps itself; a real server is provisioned with the CLI.
       if (Option.isSome(config.databaseUrl)) return
-      const created = yield* bootstrapIfEmpty({ tenantName: "Default workspace", scopeSet: FORMS_SCOPE_SET })
+      const created = yield* bootstrapIfEmpty({
+        tenantName: "Default workspace",
+        scopeSets: [FORMS_SCOPE_SET, SHARING_SCOPE_SET]
+      })
       if (Option.isNone(created)) return
-      const { key, tenant: workspace } = created.value
+      const { keys, tenant: workspace } = created.value
+      const [forms, sharing] = keys
       const lines = [
         "",
-        `Folio created workspace "${workspace.name}" (${workspace.id}) and an API key with every scope.`,
-        "It is shown only this once; store it now:",
+        `Folio created workspace "${workspace.name}" (${workspace.id}) and an API key per service, each with every scope.`,
+        "They are shown only this once; store them now:",
         "",
-        `  ${key.plaintext}`,
+        `  forms:   ${forms?.plaintext ?? ""}`,
+        `  sharing: ${sharing?.plaintext ?? ""}`,
         "",
-        "Try it:",
-        `  curl -H "Authorization: Bearer ${key.plaintext}" ${config.publicOrigin}/forms/api/v1/capabilities`,
+        "Try them:",
+        `  curl -H "Authorization: Bearer ${forms?.plaintext ?? ""}" ${config.publicOrigin}/forms/api/v1/capabilities`,
+        `  curl -H "Authorization: Bearer ${sharing?.plaintext ?? ""}" ${config.publicOrigin}/share/api/v1/me`,
         ""
       ]
       yield* Effect.sync(() => process.stdout.write(`${lines.join("\n")}\n`))

@@ -156,6 +156,7 @@ export const FormsErrors = errorSurface<FormsSurfaceError>()({
     StorageError: { code: "internal", message: INTERNAL_SERVER_ERROR },
     // The HTTP layer's own.
     RequestInvalid: invalid,
+    BodyUnreadable: { code: "invalid" },
     RequestTooLarge: { code: "payload_too_large" },
     NothingHere: notFound,
     RequestRefused: { code: "forbidden" },

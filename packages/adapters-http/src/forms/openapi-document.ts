@@ -17,6 +17,7 @@ import { OpenApi } from "effect/http-api"
 import { type CodeSpec, statusOf } from "../shared/index.js"
 import { FORMS_API_PREFIX, FormsApi } from "./Api.js"
 import { type FormsCode, FormsErrors } from "./errors.js"
+import { withClassNames, withoutGeneratorMarks, withPublishedNodes } from "../shared/index.js"
 
 type Json = { [key: string]: unknown }
 
@@ -78,88 +79,6 @@ const NOT_SENT_BY_PUBLIC_ROUTES = ["401", "422"]
 
 /** The envelope of every code a keyed route can answer, for statuses the document does not list. */
 const ERROR_SCHEMAS = FormsErrors.keyedCodes.map(componentOf)
-
-/**
- * Removes generator `$id`s such as "/schemas/unknown" (identical ones clash inside one schema) and
- * the draft-07 `$schema` that embedded JSON Schema documents carry (the document's dialect is
- * OpenAPI 3.1's; a 2020-12 validator does not load draft-07 and refuses the schema).
- */
-const withoutGeneratorMarks = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(withoutGeneratorMarks)
-  if (typeof value !== "object" || value === null) return value
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(
-        ([k, v]) =>
-          !(k === "$id" && typeof v === "string" && v.startsWith("/schemas/")) &&
-          !(k === "$schema" && v === "http://json-schema.org/draft-07/schema#")
-      )
-      .map(([k, v]) => [k, withoutGeneratorMarks(v)])
-  )
-}
-
-/**
- * Schema nodes as the published document has always written them, where Effect 4's generator
- * writes the same constraint differently: an integer carries no safe-integer bounds (they are
- * implied), and an object with no declared keys (a record of unknown values) says so with
- * `additionalProperties: {}`, which client generators read as "any key" rather than "no key".
- */
-const withPublishedNodes = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(withPublishedNodes)
-  if (typeof value !== "object" || value === null) return value
-  const node: Json = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withPublishedNodes(v)]))
-  if (node.type === "integer") {
-    if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum
-    if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum
-  }
-  if (
-    node.type === "object" &&
-    !("properties" in node || "additionalProperties" in node || "patternProperties" in node)
-  )
-    node.additionalProperties = {}
-  return node
-}
-
-/** Every `$ref` to a component renamed by `names` (old name to new), anywhere in `value`. */
-const renameRefs = (value: unknown, names: ReadonlyMap<string, string>): unknown => {
-  if (Array.isArray(value)) return value.map((v) => renameRefs(v, names))
-  if (typeof value !== "object" || value === null) return value
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => {
-      if (k === "$ref" && typeof v === "string" && v.startsWith("#/components/schemas/")) {
-        const name = v.slice("#/components/schemas/".length)
-        return [k, `#/components/schemas/${names.get(name) ?? name}`]
-      }
-      return [k, renameRefs(v, names)]
-    })
-  )
-}
-
-/**
- * Class components under their class's name: Effect 4 names the encoded side of `class X` "XEncoded"
- * (the document has no other side of it), where the published document has always said "X".
- */
-const withClassNames = <D extends { paths: unknown; components: { schemas: Record<string, unknown> } }>(
-  doc: D
-): D => {
-  const schemas = doc.components.schemas
-  const names = new Map<string, string>()
-  for (const name of Object.keys(schemas)) {
-    const base = name.replace(/Encoded$/, "")
-    if (base !== name && !(base in schemas)) names.set(name, base)
-  }
-  if (names.size === 0) return doc
-  return {
-    ...doc,
-    paths: renameRefs(doc.paths, names),
-    components: {
-      ...doc.components,
-      schemas: Object.fromEntries(
-        Object.entries(schemas).map(([name, schema]) => [names.get(name) ?? name, renameRefs(schema, names)])
-      )
-    }
-  }
-}
 
 /** The component schemas reachable from `root` (paths), so dropped ones leave nothing dangling. */
 const reachableSchemas = (root: unknown, schemas: Record<string, unknown>): Set<string> => {

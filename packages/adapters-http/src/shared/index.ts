@@ -4,6 +4,7 @@
 export * from "./bearer-auth.js"
 export * from "./decode-issues.js"
 export * from "./error-surface.js"
+export * from "./openapi-publish.js"
 export * from "./rate-limit-headers.js"
 export * from "./request-errors.js"
 export * from "./request-guard.js"

@@ -10,6 +10,9 @@ export class RequestInvalid extends Data.TaggedError("RequestInvalid")<{
   readonly issues?: ReadonlyArray<Issue> | undefined
 }> {}
 
+/** The body cannot be parsed at all: not JSON, not multipart. */
+export class BodyUnreadable extends Data.TaggedError("BodyUnreadable")<{ readonly message: string }> {}
+
 /** The body is over the route's cap. */
 export class RequestTooLarge extends Data.TaggedError("RequestTooLarge")<{ readonly message: string }> {}
 
@@ -28,4 +31,10 @@ export const INTERNAL_SERVER_ERROR = "internal server error"
 export const serverFault = () => new ServerFault({ message: INTERNAL_SERVER_ERROR })
 
 /** Every failure the HTTP layer raises of its own. */
-export type RequestError = RequestInvalid | RequestTooLarge | NothingHere | RequestRefused | ServerFault
+export type RequestError =
+  | RequestInvalid
+  | BodyUnreadable
+  | RequestTooLarge
+  | NothingHere
+  | RequestRefused
+  | ServerFault

@@ -18,6 +18,7 @@ import type { unhandled } from "effect/Types"
 import { makeDecodeIssues } from "./decode-issues.js"
 import type { Codes, ErrorSurface, Rows, Tagged } from "./error-surface.js"
 import {
+  BodyUnreadable,
   NothingHere,
   RequestInvalid,
   type RequestError,
@@ -101,7 +102,7 @@ const describeRequestError = (error: HttpServerError.HttpServerError) => {
     /max|exceed|large|limit/i.test(reason.description ?? "")
   return tooLarge
     ? new RequestTooLarge({ message: `request body exceeds ${MAX_REQUEST_BODY_BYTES} bytes` })
-    : new RequestInvalid({ message: "request body is not valid JSON" })
+    : new BodyUnreadable({ message: "request body is not valid JSON" })
 }
 
 /** The body as JSON for the second decode: none when absent or unreadable. */
@@ -261,7 +262,7 @@ export const requestGuard = <
       error.cause.issue._tag === "InvalidValue" &&
       /JSON/.test(error.cause.message)
     return malformed
-      ? respond(new RequestInvalid({ message: "request body is not valid JSON" }))
+      ? respond(new BodyUnreadable({ message: "request body is not valid JSON" }))
       : decodeFailure(error)
   }
 
@@ -291,7 +292,7 @@ export const requestGuard = <
         }
       }
       if (tagOf(value) === "MultipartError")
-        return respond(new RequestInvalid({ message: "request body is not valid multipart" }))
+        return respond(new BodyUnreadable({ message: "request body is not valid multipart" }))
     }
     return Effect.andThen(Effect.logError("unhandled failure", cause), respond(serverFault()))
   }

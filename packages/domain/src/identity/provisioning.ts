@@ -85,9 +85,10 @@ export const revokeApiKey = (
 export const bootstrapIfEmpty = (options: {
   /** The tenant's name, in the words of the service (a forms "workspace"). */
   readonly tenantName: string
-  readonly scopeSet: ScopeSet
+  /** One full-scope key is issued per set, in this order. */
+  readonly scopeSets: ReadonlyArray<ScopeSet>
 }): Effect.Effect<
-  Option.Option<{ readonly tenant: TenantRecord; readonly key: IssuedApiKey }>,
+  Option.Option<{ readonly tenant: TenantRecord; readonly keys: ReadonlyArray<IssuedApiKey> }>,
   InvalidTenantName | TenantNotFound | StorageError,
   TenantRepository | ApiKeyRepository | IdGen
 > =>
@@ -95,11 +96,16 @@ export const bootstrapIfEmpty = (options: {
     const tenants = yield* TenantRepository
     if ((yield* tenants.count) > 0) return Option.none()
     const tenant = yield* createTenant(options.tenantName)
-    const key = yield* issueApiKey({
-      tenantId: tenant.id,
-      service: options.scopeSet.service,
-      name: "bootstrap",
-      scopes: [...options.scopeSet.scopes]
-    })
-    return Option.some({ tenant, key })
+    const keys: Array<IssuedApiKey> = []
+    for (const set of options.scopeSets) {
+      keys.push(
+        yield* issueApiKey({
+          tenantId: tenant.id,
+          service: set.service,
+          name: "bootstrap",
+          scopes: [...set.scopes]
+        })
+      )
+    }
+    return Option.some({ tenant, keys })
   })

@@ -1,0 +1,149 @@
+// The sharing service's one error table. Its codes: the spec's envelope `{ error, error_code, field }`
+// as one HttpApi class per code (the class carries the status). Its rows: every error the sharing
+// surfaces meet (the domain's, the keyed request's, the HTTP layer's own) -> a code. REST and OpenAPI
+// are derived from both. `field` names the offending field on validation errors.
+import type {
+  InsufficientScope,
+  RateLimited,
+  SharingError,
+  StorageError,
+  TenantNotFound,
+  Unauthorized
+} from "@folio/domain"
+import { Schema } from "effect"
+import { type AnyApiError, errorSurface, type Failure, type RequestError } from "../shared/index.js"
+
+const envelope = <Code extends string>(code: Code) => ({
+  error: Schema.String,
+  error_code: Schema.Literal(code),
+  field: Schema.optionalKey(Schema.String)
+})
+
+const code = <Code extends string>(name: string, value: Code, status: number) =>
+  Schema.Class<{ readonly error: string; readonly error_code: Code; readonly field?: string }>(name)(
+    envelope(value),
+    { httpApiStatus: status }
+  )
+
+export class InvalidApiKeyError extends code("InvalidApiKeyError", "invalid_api_key", 401) {}
+export class UserDisabledError extends code("UserDisabledError", "user_disabled", 403) {}
+export class InsufficientScopeError extends code("InsufficientScopeError", "insufficient_scope", 403) {}
+export class SharingForbiddenError extends code("SharingForbiddenError", "forbidden", 403) {}
+export class SharingNotFoundError extends code("SharingNotFoundError", "not_found", 404) {}
+export class SlugTakenError extends code("SlugTakenError", "slug_taken", 409) {}
+export class IdempotencyConflictError extends code("IdempotencyConflictError", "idempotency_conflict", 409) {}
+export class JobAlreadyActiveError extends code("JobAlreadyActiveError", "job_already_active", 409) {}
+export class QuotaExceededError extends code("QuotaExceededError", "quota_exceeded", 409) {}
+export class EtagMismatchError extends code("EtagMismatchError", "etag_mismatch", 412) {}
+export class SharingPayloadTooLargeError extends code(
+  "SharingPayloadTooLargeError",
+  "payload_too_large",
+  413
+) {}
+export class SharingRateLimitedError extends code("SharingRateLimitedError", "rate_limited", 429) {}
+export class ValidationFailedError extends code("ValidationFailedError", "validation_failed", 400) {}
+export class RequestBodyInvalidError extends code("RequestBodyInvalidError", "request_body_invalid", 400) {}
+export class UnsupportedMediaError extends code("UnsupportedMediaError", "unsupported_media", 415) {}
+export class FeatureDisabledError extends code("FeatureDisabledError", "feature_disabled", 403) {}
+export class ServiceUnavailableError extends code("ServiceUnavailableError", "service_unavailable", 503) {}
+export class InternalErrorError extends code("SharingInternalError", "internal_error", 500) {}
+
+/** The sharing codes, in the spec's order (artifact codes arrive with artifacts). */
+const SHARING_CODES = {
+  invalid_api_key: { error: InvalidApiKeyError, meaning: "key missing, malformed, unknown or revoked" },
+  user_disabled: { error: UserDisabledError, meaning: "owning account disabled" },
+  insufficient_scope: { error: InsufficientScopeError, meaning: "key lacks the route's scope" },
+  forbidden: { error: SharingForbiddenError, meaning: "resource belongs to another account" },
+  not_found: { error: SharingNotFoundError, meaning: "nothing with that slug or id, or deleted" },
+  slug_taken: { error: SlugTakenError, meaning: "another resource uses the slug (create or PATCH)" },
+  idempotency_conflict: {
+    error: IdempotencyConflictError,
+    meaning: "an `Idempotency-Key` reused with a different body"
+  },
+  job_already_active: {
+    error: JobAlreadyActiveError,
+    meaning: "same background job already queued or running"
+  },
+  quota_exceeded: { error: QuotaExceededError, meaning: "would exceed storage quota" },
+  etag_mismatch: { error: EtagMismatchError, meaning: "resource changed since it was read" },
+  payload_too_large: { error: SharingPayloadTooLargeError, meaning: "body or upload over the size limit" },
+  rate_limited: { error: SharingRateLimitedError, meaning: "too many requests; wait `Retry-After` seconds" },
+  validation_failed: { error: ValidationFailedError, meaning: "a field is invalid; see `field`" },
+  request_body_invalid: { error: RequestBodyInvalidError, meaning: "body is not valid JSON or multipart" },
+  unsupported_media: { error: UnsupportedMediaError, meaning: "uploaded file type not allowed" },
+  feature_disabled: { error: FeatureDisabledError, meaning: "account not allowed to use the feature" },
+  service_unavailable: { error: ServiceUnavailableError, meaning: "server busy or dependency down" },
+  internal_error: {
+    error: InternalErrorError,
+    meaning: "a server failure (not in the spec's table; details are logged, never sent)"
+  }
+} as const
+
+/** Every error a sharing surface answers. */
+export type SharingSurfaceError =
+  | SharingError
+  | TenantNotFound
+  | Unauthorized
+  | RateLimited
+  | InsufficientScope
+  | StorageError
+  | RequestError
+
+/** The first issue's path as the envelope's `field` (`redirect_rules.0.url`). */
+const fieldOf = (failure: Failure): string | undefined => {
+  const explicit = failure.details?.field
+  if (typeof explicit === "string") return explicit
+  const issues = failure.details?.issues
+  if (!Array.isArray(issues) || issues.length === 0) return undefined
+  const path = (issues[0] as { readonly path?: ReadonlyArray<unknown> }).path ?? []
+  return path.length === 0 ? undefined : path.map(String).join(".")
+}
+
+/** The sharing envelope: `{ error, error_code, field? }`. */
+const sharingEnvelope = (failure: Failure) => {
+  const field = fieldOf(failure)
+  return { error: failure.message, error_code: failure.code, ...(field === undefined ? {} : { field }) }
+}
+
+const issues = (e: { readonly issues?: ReadonlyArray<unknown> | undefined }) =>
+  e.issues === undefined ? undefined : { issues: e.issues }
+
+export const SharingErrors = errorSurface<SharingSurfaceError>()({
+  codes: SHARING_CODES,
+  envelope: sharingEnvelope,
+  rows: {
+    Unauthorized: { code: "invalid_api_key" },
+    RateLimited: {
+      code: "rate_limited",
+      headers: (e) => ({ "retry-after": String(e.retryAfterSeconds) })
+    },
+    InsufficientScope: { code: "insufficient_scope" },
+    StorageError: { code: "service_unavailable", message: "a dependency is unavailable; try again" },
+    RequestInvalid: {
+      code: "validation_failed",
+      details: issues
+    },
+    BodyUnreadable: { code: "request_body_invalid" },
+    RequestTooLarge: { code: "payload_too_large" },
+    NothingHere: { code: "not_found" },
+    RequestRefused: { code: "forbidden" },
+    ServerFault: { code: "internal_error" },
+    TenantNotFound: { code: "not_found" },
+    ResourceNotFound: { code: "not_found" },
+    ResourceOfAnotherAccount: { code: "forbidden" },
+    ResourceSlugInUse: { code: "slug_taken", details: () => ({ field: "slug" }) },
+    ResourceChanged: { code: "etag_mismatch" },
+    IdempotencyKeyReused: { code: "idempotency_conflict" },
+    InvalidField: { code: "validation_failed", details: (e) => ({ field: e.field }) },
+    AccountDisabled: { code: "user_disabled" }
+  }
+})
+
+export type SharingCode = keyof typeof SHARING_CODES
+export type SharingApiError = AnyApiError<typeof SHARING_CODES>
+
+/** The HttpApi classes of `codes`, for a route's or group's `error` list. */
+export const sharingErrorsOf = <const Cs extends ReadonlyArray<SharingCode>>(
+  ...codes: Cs
+): { readonly [I in keyof Cs]: (typeof SHARING_CODES)[Cs[I]]["error"] } =>
+  codes.map((code) => SHARING_CODES[code].error) as never

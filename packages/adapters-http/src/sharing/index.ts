@@ -1,0 +1,19 @@
+// The sharing service's HTTP surface: its API, OpenAPI document and request guard.
+import { Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { AccountLive } from "./account/Http.js"
+import { SharingApi, SharingApiErrorsLive } from "./Api.js"
+import { SharingAuthenticationLive } from "./auth.js"
+import { SharingOpenApiRoute } from "./openapi.js"
+
+export * from "./Api.js"
+export * from "./errors.js"
+export * from "./openapi.js"
+export * from "./request-guard.js"
+
+export const SharingApiLive = HttpApiBuilder.layer(SharingApi).pipe(
+  Layer.provide([AccountLive]),
+  Layer.provide([SharingAuthenticationLive, SharingApiErrorsLive])
+)
+
+export const SharingHttpLive = Layer.mergeAll(SharingApiLive, SharingOpenApiRoute)

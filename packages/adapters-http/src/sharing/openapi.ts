@@ -1,0 +1,33 @@
+// GET /share/api/v1/openapi.yaml: the sharing API's OpenAPI 3.1 document, generated from the same
+// HttpApi the server decodes with, as YAML; public (no key), budgeted per address.
+import { RateLimitStore, spendRespondentBudget } from "@folio/domain"
+import { Effect } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { OpenApi } from "effect/http-api"
+import { stringify } from "yaml"
+import { clientIp, publishedOpenApi } from "../shared/index.js"
+import { SHARING_API_PREFIX, SharingApi } from "./Api.js"
+import { SharingErrors } from "./errors.js"
+
+/** The document as published (see shared/openapi-publish.ts). */
+export const sharingOpenApiDocument = (): OpenApi.OpenAPISpec => publishedOpenApi(OpenApi.fromApi(SharingApi))
+
+export const SharingOpenApiRoute = HttpRouter.use((router) =>
+  Effect.gen(function* () {
+    const yaml = stringify(sharingOpenApiDocument())
+    const limits = yield* RateLimitStore
+    yield* router.add(
+      "GET",
+      `${SHARING_API_PREFIX}/openapi.yaml`,
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const spent = yield* Effect.result(spendRespondentBudget(limits, clientIp(request)))
+        if (spent._tag === "Failure") return yield* SharingErrors.respond(spent.failure)
+        return HttpServerResponse.text(yaml, {
+          contentType: "application/yaml; charset=utf-8",
+          headers: { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" }
+        })
+      })
+    )
+  })
+)

@@ -1,0 +1,10 @@
+// The sharing service's request guard: the shared guard (request id, body caps, unstorable text,
+// every failure as an envelope) with the sharing error table and the sharing API's decode errors.
+import { requestGuard } from "../shared/index.js"
+import { SharingApi } from "./Api.js"
+import { SharingErrors } from "./errors.js"
+
+/** The paths the sharing service answers: its API and its public pages. */
+export const SHARING_PATH_PREFIXES = ["/share/", "/s/"] as const
+
+export const sharingRequestGuard = requestGuard({ errors: SharingErrors, api: SharingApi, rawBodies: [] })

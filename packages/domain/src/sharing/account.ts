@@ -1,0 +1,29 @@
+// What GET /me tells a sharing key's holder: the account, the key, storage use against the quota,
+// the resource types it may create and the server's features.
+export const CREATABLE_TYPES = ["link", "markdown", "collection", "notion", "bio"] as const
+
+export interface SharingFeatures {
+  /** HTML artifacts (a later part of the service): off until they exist. */
+  readonly artifacts_enabled: boolean
+  readonly uploads_enabled: boolean
+  readonly notion_enabled: boolean
+  readonly analytics_enabled: boolean
+  readonly webhooks_enabled: boolean
+}
+
+export interface AccountView {
+  readonly account: { readonly id: string; readonly name: string; readonly created_at: string }
+  readonly key: { readonly id: string; readonly scopes: ReadonlyArray<string> }
+  readonly storage: { readonly used_bytes: number; readonly quota_bytes: number }
+  readonly creatable_types: ReadonlyArray<string>
+  readonly features: SharingFeatures
+}
+
+/** The features this server has today; each later part of the service turns its own on. */
+export const SHARING_FEATURES: SharingFeatures = {
+  artifacts_enabled: false,
+  uploads_enabled: false,
+  notion_enabled: false,
+  analytics_enabled: false,
+  webhooks_enabled: false
+}

@@ -1,0 +1,48 @@
+// The sharing service's failures, named for what happened. The HTTP adapter's one table maps each
+// to the spec's `error_code` and status; no code or status lives here.
+import { Data } from "effect"
+import { NamedError } from "../kernel/errors.js"
+
+/** No live resource with that slug (never existed, or deleted). */
+export class ResourceNotFound extends NamedError("ResourceNotFound", "resource not found") {}
+
+/** The slug names a resource of another account (403 on resource routes, 404 elsewhere). */
+export class ResourceOfAnotherAccount extends NamedError(
+  "ResourceOfAnotherAccount",
+  "resource belongs to another account"
+) {}
+
+/** Another live resource already uses the slug. */
+export class ResourceSlugInUse extends NamedError("ResourceSlugInUse", "slug is already taken") {}
+
+/** The resource changed since the caller read it (its ETag no longer matches). */
+export class ResourceChanged extends NamedError("ResourceChanged", "resource changed since it was read") {}
+
+/** An Idempotency-Key reused with a different body. */
+export class IdempotencyKeyReused extends NamedError(
+  "IdempotencyKeyReused",
+  "Idempotency-Key was already used with a different request body"
+) {}
+
+/** A field the service refuses, named so the envelope's `field` can point at it. */
+export class InvalidField extends Data.TaggedError("InvalidField")<{
+  readonly field: string
+  readonly reason: string
+}> {
+  override get message() {
+    return `${this.field}: ${this.reason}`
+  }
+}
+
+/** The account that owns the key is disabled. */
+export class AccountDisabled extends NamedError("AccountDisabled", "account is disabled") {}
+
+/** Every failure a sharing use case can end in (beside the kernel's keyed-request failures). */
+export type SharingError =
+  | ResourceNotFound
+  | ResourceOfAnotherAccount
+  | ResourceSlugInUse
+  | ResourceChanged
+  | IdempotencyKeyReused
+  | InvalidField
+  | AccountDisabled

@@ -1,0 +1,105 @@
+// The sharing service's foundation over real HTTP: its own keys and scopes, GET /me, its envelope
+// `{ error, error_code, field }` on its own paths (the forms paths keep theirs), and its public
+// OpenAPI document.
+import { FORMS_SCOPES } from "@folio/domain"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { parse } from "yaml"
+import { type RunningApp, startApp } from "../support/app.js"
+import { bearer, newWorkspaceKey } from "../support/keys.js"
+
+let app: RunningApp
+let reader: { key: string; workspaceId: string }
+let writer: { key: string; workspaceId: string }
+let formsKey: { key: string; workspaceId: string }
+
+const get = async (path: string, key?: string) => {
+  const response = await fetch(`${app.origin}${path}`, { headers: key === undefined ? {} : bearer(key) })
+  const text = await response.text()
+  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as Record<string, unknown> }
+}
+
+beforeAll(async () => {
+  app = await startApp()
+  reader = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+  writer = await newWorkspaceKey(app, ["write"], "sharing")
+  formsKey = await newWorkspaceKey(app, [...FORMS_SCOPES])
+})
+afterAll(async () => app.close())
+
+describe("GET /share/api/v1/me", () => {
+  it("tells the account, the key, storage against the quota, creatable types and features", async () => {
+    const me = await get("/share/api/v1/me", reader.key)
+    expect(me.status).toBe(200)
+    const body = me.json()
+    expect(body).toMatchObject({
+      account: { id: reader.workspaceId, name: "Test workspace" },
+      key: { scopes: ["read", "write", "delete"] },
+      storage: { used_bytes: 0, quota_bytes: 1024 * 1024 * 1024 },
+      creatable_types: ["link", "markdown", "collection", "notion", "bio"],
+      features: { artifacts_enabled: false }
+    })
+    expect(me.headers.get("x-ratelimit-limit")).not.toBeNull()
+  })
+
+  it("answers a missing, unknown or forms key with invalid_api_key in the sharing envelope", async () => {
+    for (const key of [undefined, "folio_nope", formsKey.key]) {
+      const me = await get("/share/api/v1/me", key)
+      expect(me.status).toBe(401)
+      expect(me.json()).toEqual({ error: expect.any(String), error_code: "invalid_api_key" })
+    }
+  })
+
+  it("needs the read scope: scopes do not include each other", async () => {
+    const me = await get("/share/api/v1/me", writer.key)
+    expect(me.status).toBe(403)
+    expect(me.json()).toMatchObject({ error_code: "insufficient_scope" })
+  })
+
+  it("does not let a sharing key into the forms API", async () => {
+    const forms = await get("/forms/api/v1/capabilities", reader.key)
+    expect(forms.status).toBe(401)
+    expect(forms.json()).toMatchObject({ ok: false, error: { code: "unauthorized" } })
+  })
+})
+
+describe("the sharing envelope on the sharing paths", () => {
+  it("answers unknown routes under /share and /s in the sharing envelope, and forms paths in theirs", async () => {
+    const unknown = await get("/share/api/v1/nothing-here", reader.key)
+    expect(unknown.status).toBe(404)
+    expect(unknown.json()).toEqual({ error: "no such route", error_code: "not_found" })
+    const forms = await get("/forms/api/v1/nothing-here")
+    expect(forms.json()).toMatchObject({ ok: false, error: { code: "not_found" } })
+  })
+
+  it("refuses a body that is not JSON with request_body_invalid", async () => {
+    const response = await fetch(`${app.origin}/share/api/v1/me`, {
+      method: "POST",
+      headers: { ...bearer(reader.key), "content-type": "application/json" },
+      body: "{not json"
+    })
+    expect(response.status).toBeGreaterThanOrEqual(400)
+    expect(response.status).toBeLessThan(500)
+    const body = (await response.json()) as Record<string, unknown>
+    expect(Object.keys(body).sort()).toEqual(["error", "error_code"])
+  })
+})
+
+describe("GET /share/api/v1/openapi.yaml", () => {
+  it("is public OpenAPI 3.1 YAML generated from the API, with the sharing envelope", async () => {
+    const doc = await get("/share/api/v1/openapi.yaml")
+    expect(doc.status).toBe(200)
+    expect(doc.headers.get("content-type")).toBe("application/yaml; charset=utf-8")
+    const spec = parse(doc.text) as {
+      openapi: string
+      paths: Record<string, unknown>
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> }
+    }
+    expect(spec.openapi).toMatch(/^3\.1/)
+    expect(Object.keys(spec.paths)).toContain("/share/api/v1/me")
+    expect(Object.keys(spec.components.schemas.InvalidApiKeyError?.properties ?? {}).sort()).toEqual([
+      "error",
+      "error_code",
+      "field"
+    ])
+  })
+})
