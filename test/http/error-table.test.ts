@@ -7,6 +7,7 @@
 import {
   type CodeSpec,
   NothingHere,
+  BodyUnreadable,
   RequestInvalid,
   RequestRefused,
   RequestTooLarge,
@@ -87,6 +88,7 @@ const SAMPLES: { readonly [T in Tag]: Extract<FormsSurfaceError, { readonly _tag
   }),
   StorageError: new StorageError({ message: "connection refused by 10.0.0.5", cause: new Error("secret") }),
   RequestInvalid: new RequestInvalid({ message: "request failed validation", issues }),
+  BodyUnreadable: new BodyUnreadable({ message: "request body is not valid JSON" }),
   RequestTooLarge: new RequestTooLarge({ message: "request body exceeds 1048576 bytes" }),
   NothingHere: new NothingHere({ message: "no such route" }),
   RequestRefused: new RequestRefused({ message: "download link has expired" }),

@@ -15,7 +15,12 @@ let formsKey: { key: string; workspaceId: string }
 const get = async (path: string, key?: string) => {
   const response = await fetch(`${app.origin}${path}`, { headers: key === undefined ? {} : bearer(key) })
   const text = await response.text()
-  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as Record<string, unknown> }
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: () => JSON.parse(text) as Record<string, unknown>
+  }
 }
 
 beforeAll(async () => {
