@@ -108,3 +108,32 @@ describe("GET /share/api/v1/openapi.yaml", () => {
     ])
   })
 })
+
+describe("sharing budgets", () => {
+  it("spends 100 a minute per key by default, and the address's budget across keys", async () => {
+    const limited = await startApp({ config: { sharingRequestsPerKey: 3, sharingRequestsPerIp: 5 } })
+    try {
+      const one = await newWorkspaceKey(limited, ["read"], "sharing")
+      const two = await newWorkspaceKey(limited, ["read"], "sharing")
+      const call = (key: string) => fetch(`${limited.origin}/share/api/v1/me`, { headers: bearer(key) })
+      const first = await Promise.all([1, 2, 3, 4].map(() => call(one.key)))
+      expect(first.map((r) => r.status).sort()).toEqual([200, 200, 200, 429])
+      const over = first.find((r) => r.status === 429)
+      expect(over?.headers.get("retry-after")).toMatch(/^\d+$/)
+      expect(await over?.json()).toMatchObject({ error_code: "rate_limited" })
+      expect(first.find((r) => r.status === 200)?.headers.get("x-ratelimit-limit")).toBe("3")
+      // Four requests so far from this address: one more fits, then the address is over budget.
+      expect((await call(two.key)).status).toBe(200)
+      const address = await call(two.key)
+      expect(address.status).toBe(429)
+      expect(await address.json()).toMatchObject({ error_code: "rate_limited" })
+      // The forms API keeps its own budgets.
+      const forms = await newWorkspaceKey(limited, [...FORMS_SCOPES])
+      expect(
+        (await fetch(`${limited.origin}/forms/api/v1/usage`, { headers: bearer(forms.key) })).status
+      ).toBe(200)
+    } finally {
+      await limited.close()
+    }
+  })
+})

@@ -34,6 +34,8 @@ export const startApp = async (
     logLevel: "none",
     shutdownGraceMs: 1000,
     rateLimitPerKey: 120,
+    sharingRequestsPerKey: 100,
+    sharingRequestsPerIp: 100_000,
     authAttemptsPerIp: 600,
     insightsAutoThreshold: 0.3,
     respondentRequestsPerIp: 100_000,

@@ -31,6 +31,9 @@ export interface AppConfig {
   readonly authAttemptsPerIp: number
   /** Requests per minute per client IP on the public respondent routes. */
   readonly respondentRequestsPerIp: number
+  /** Sharing API: requests per minute per key, and per client address (keyed or not). */
+  readonly sharingRequestsPerKey: number
+  readonly sharingRequestsPerIp: number
   /** Share of scanned responses (0..1) past which an insight candidate is marked `auto`. */
   readonly insightsAutoThreshold: number
 }
@@ -151,6 +154,8 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(fun
     rateLimitPerKey: yield* positive("RATE_LIMIT_PER_KEY", 120),
     authAttemptsPerIp: yield* positive("AUTH_ATTEMPTS_PER_IP", 600),
     respondentRequestsPerIp: yield* positive("RESPONDENT_REQUESTS_PER_IP", 300),
+    sharingRequestsPerKey: yield* positive("SHARING_REQUESTS_PER_KEY", 100),
+    sharingRequestsPerIp: yield* positive("SHARING_REQUESTS_PER_IP", 100),
     insightsAutoThreshold: yield* read(
       "INSIGHTS_AUTO_THRESHOLD",
       0.3,

@@ -19,10 +19,18 @@ import {
 } from "./rate-limit.js"
 import type { ServiceName } from "./service.js"
 
+/** A service's own budgets, where they differ from the defaults (the sharing spec's 100 and 100). */
+export interface ServiceBudgets {
+  readonly perKeyPerMinute: number
+  /** Keyed requests and authentication attempts per client address. */
+  readonly perIpPerMinute: number
+}
+
 /** The budgets; a Reference so tests and deployments can change them without code changes. */
 export const RateLimitPolicy = Context.Reference<{
   readonly perKeyPerMinute: number
   readonly authAttemptsPerIpPerMinute: number
+  readonly byService?: Partial<Record<ServiceName, ServiceBudgets>>
 }>("@folio/domain/RateLimitPolicy", {
   defaultValue: () => ({
     perKeyPerMinute: KEY_REQUESTS_PER_MINUTE,
@@ -54,16 +62,24 @@ export const makeAuthenticate = (
     const keys = yield* ApiKeyRepository
     const limits = yield* RateLimitStore
     const policy = yield* RateLimitPolicy
+    const own = policy.byService?.[service]
+    const perKey = own?.perKeyPerMinute ?? policy.perKeyPerMinute
+    const perIp = own?.perIpPerMinute ?? policy.authAttemptsPerIpPerMinute
+    // A service with its own address budget counts it apart from the others'.
+    const bucketOfIp = (ip: string) => (own === undefined ? ipBucket(ip) : `${service}-ip:${ip}`)
     return (presented, clientIp) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const ipKey = ipBucket(clientIp)
+        const ipKey = bucketOfIp(clientIp)
         const attempts = (count: number, resetAt: number) => {
-          const d = decideRate(count, policy.authAttemptsPerIpPerMinute, resetAt, now)
+          const d = decideRate(count, perIp, resetAt, now)
           return d.allowed
             ? Effect.void
             : Effect.fail(
                 new RateLimited({
-                  message: "too many authentication attempts from this address",
+                  message:
+                    own === undefined
+                      ? "too many authentication attempts from this address"
+                      : "too many requests from this address",
                   retryAfterSeconds: d.resetSeconds
                 })
               )
@@ -90,7 +106,7 @@ export const makeAuthenticate = (
                 principal: { tenant: key.tenantId, service: key.service, scopes: key.scopes, keyId: key.id },
                 decision: decideRate(
                   keyHit?.count ?? Number.POSITIVE_INFINITY,
-                  policy.perKeyPerMinute,
+                  perKey,
                   keyHit?.resetAt ?? now,
                   now
                 )
