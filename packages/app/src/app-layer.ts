@@ -103,7 +103,10 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         Layer.succeed(RateLimitPolicy, {
           perKeyPerMinute: config.rateLimitPerKey,
           byService: {
-            sharing: { perKeyPerMinute: config.sharingRequestsPerKey, perIpPerMinute: config.sharingRequestsPerIp }
+            sharing: {
+              perKeyPerMinute: config.sharingRequestsPerKey,
+              perIpPerMinute: config.sharingRequestsPerIp
+            }
           },
           authAttemptsPerIpPerMinute: config.authAttemptsPerIp
         })
