@@ -20,3 +20,4 @@ export const MemoryStorageLive: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryUsageStoreLive,
   Layer.succeed(StorageHealth, { check: Effect.void })
 ).pipe(Layer.provide(MemoryStoreLive))
+export { MemoryInvalidationBusLive } from "./invalidation-bus.js"

@@ -113,3 +113,4 @@ export const PgliteClientLive = (options: PgliteStorageOptions) =>
       })
     })
   )
+export { PgInvalidationBusLive } from "./invalidation-bus.js"

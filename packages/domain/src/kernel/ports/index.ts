@@ -1,2 +1,3 @@
 export * from "./blob-store.js"
 export * from "./id-gen.js"
+export * from "./invalidation-bus.js"
