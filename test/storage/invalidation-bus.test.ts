@@ -14,7 +14,7 @@ const until = async (check: () => boolean, ms = 3000) => {
 }
 
 /** A bus service built in its own scope (one "instance"). */
-const instance = async (layer: Layer.Layer<InvalidationBus>) => {
+const instance = async (layer: Layer.Layer<InvalidationBus, unknown>) => {
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
   const bus = (effect: Effect.Effect<unknown, unknown, InvalidationBus | Scope.Scope>) =>
