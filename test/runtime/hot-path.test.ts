@@ -58,6 +58,32 @@ describe("buffered rate-limit counting", () => {
   )
 })
 
+describe("buffered rate-limit counting across processes", () => {
+  it.live("learns the other process's hits from the shared total within a few flushes", () =>
+    Effect.gen(function* () {
+      const inner = yield* Effect.provide(RateLimitStore, MemoryStorageLive)
+      const base = Layer.succeed(RateLimitStore, inner)
+      const store = (scope: Scope.Closeable) =>
+        Effect.map(Layer.buildWithScope(Layer.provide(BufferedRateLimitStoreLive, base), scope), (c) =>
+          Context.get(c, RateLimitStore)
+        )
+      const scopeA = yield* Scope.make()
+      const scopeB = yield* Scope.make()
+      const a = yield* store(scopeA)
+      const b = yield* store(scopeB)
+      const now = Date.now()
+      expect((yield* a.hit("key:2", MINUTE, now)).count).toBe(1)
+      expect((yield* b.hit("key:2", MINUTE, now)).count).toBe(2)
+      expect((yield* b.hit("key:2", MINUTE, now)).count).toBe(3)
+      yield* Effect.sleep("300 millis")
+      // a never wrote since its first hit, yet it counts b's two on its next one.
+      expect((yield* a.hit("key:2", MINUTE, now)).count).toBe(4)
+      yield* Scope.close(scopeA, Exit.void)
+      yield* Scope.close(scopeB, Exit.void)
+    })
+  )
+})
+
 describe("the key lookup cache", () => {
   const record: ApiKeyRecord = {
     id: "00000000-0000-4000-8000-000000000001",

@@ -1000,6 +1000,30 @@ export const registerStorageContracts = (target: StorageTarget) => {
           Array.from({ length: 20 }, (_, i) => i + 1)
         )
       })
+
+      it("adds batches, and a zero add reads a total back (the buffered store's refresh)", async () => {
+        const bucket = `key:${uuid()}`
+        const t0 = Date.parse("2026-07-01T00:00:10.000Z")
+        const add = (entries: ReadonlyArray<{ bucket: string; hits: number }>) =>
+          run(RateLimitStore.pipe(Effect.flatMap((r) => r.addMany(entries, 60_000, t0))))
+        expect((await add([{ bucket, hits: 3 }])).map((h) => h.count)).toEqual([3])
+        expect(
+          (
+            await add([
+              { bucket, hits: 0 },
+              { bucket: `${bucket}:new`, hits: 0 }
+            ])
+          ).map((h) => h.count)
+        ).toEqual([3, 0])
+        expect(
+          (
+            await add([
+              { bucket, hits: 2 },
+              { bucket: `${bucket}:b`, hits: 0 }
+            ])
+          ).map((h) => h.count)
+        ).toEqual([5, 0])
+      })
     })
 
     describe(`UsageStore [${target.name}]`, () => {

@@ -1,8 +1,10 @@
 // A RateLimitStore decorator that keeps the request path off the database: the first hit of a
 // bucket in a window goes to the shared store (so a fresh process learns the global count), later
-// hits are counted in memory on top of the last known total and written in batches every 100 ms.
-// One process enforces its budgets exactly; several processes on one database see each other's
-// hits within one flush interval. Pending hits are flushed when the process stops.
+// hits are counted in memory on top of the last known total and written in batches every 100 ms;
+// each batch also reads back the shared totals of the windows hit in the last second, so a process
+// learns the other processes' hits. One process enforces its budgets exactly; several processes on one
+// database see each other's hits within about two flush intervals. Pending hits are flushed when the
+// process stops.
 import { type RateLimitHit, RateLimitStore } from "@folio/domain"
 import { Effect, Layer, Schedule } from "effect"
 
@@ -16,7 +18,12 @@ interface Window {
   known: number
   /** Hits counted here and not yet written. */
   pending: number
+  /** When this process last counted a hit in the window. */
+  lastHit: number
 }
+
+/** Windows hit this recently are read back on each flush, to learn other processes' hits. */
+const REFRESH_RECENT_MS = 1_000
 
 export const BufferedRateLimitStoreLive = Layer.effect(
   RateLimitStore,
@@ -28,7 +35,11 @@ export const BufferedRateLimitStoreLive = Layer.effect(
     const view = (w: Window): RateLimitHit => ({ count: w.known + w.pending, resetAt: w.start + w.windowMs })
 
     const flush = Effect.suspend(() => {
-      const due = [...windows.values()].filter((w) => w.pending > 0)
+      const now = Date.now()
+      // Pending hits to write, and recently hit windows to read back (a zero add returns the total).
+      const due = [...windows.values()].filter(
+        (w) => w.pending > 0 || (now - w.lastHit < REFRESH_RECENT_MS && w.start + w.windowMs > now)
+      )
       if (due.length === 0) return Effect.void
       const groups = new Map<string, Array<Window>>()
       for (const w of due) {
@@ -87,6 +98,7 @@ export const BufferedRateLimitStoreLive = Layer.effect(
     const countLocally = (buckets: ReadonlyArray<string>, start: number, counted: Set<string>) =>
       buckets.map((bucket) => {
         const w = windows.get(keyOf(bucket, start)) as Window
+        w.lastHit = Date.now()
         if (counted.has(bucket)) counted.delete(bucket)
         else w.pending += 1
         return view(w)
@@ -104,7 +116,14 @@ export const BufferedRateLimitStoreLive = Layer.effect(
             const count = fresh[i]?.count ?? 1
             // A concurrent first hit may have registered the window meanwhile: keep the larger total.
             if (existing === undefined)
-              windows.set(keyOf(bucket, start), { bucket, start, windowMs, known: count, pending: 0 })
+              windows.set(keyOf(bucket, start), {
+                bucket,
+                start,
+                windowMs,
+                known: count,
+                pending: 0,
+                lastHit: nowMs
+              })
             else existing.known = Math.max(existing.known, count)
           })
           return countLocally(buckets, start, new Set(unknown))

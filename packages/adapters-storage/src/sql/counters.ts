@@ -37,14 +37,25 @@ export const makeRateLimitStore = Effect.gen(function* () {
           for (const e of entries) merged.set(e.bucket, (merged.get(e.bucket) ?? 0) + e.hits)
           // Rows in key order, so concurrent flushes lock shared rows in the same order.
           const inserts = [...merged]
+            .filter(([, hits]) => hits > 0)
             .sort(([a], [b]) => (a < b ? -1 : 1))
             .map(([bucket, hits]) => ({ bucket, window_start: start, hits }))
-          if (!Arr.isArrayNonEmpty(inserts)) return []
-          const rows = yield* sql<{ readonly bucket: string; readonly hits: number }>`
-            insert into rate_limit_windows
-            ${sql.insert(inserts)}
-            on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + excluded.hits
-            returning bucket, hits`
+          // A zero add only reads the total back (hits must be positive in a row).
+          const reads = [...merged].filter(([, hits]) => hits === 0).map(([bucket]) => bucket)
+          const written = Arr.isArrayNonEmpty(inserts)
+            ? yield* sql<{ readonly bucket: string; readonly hits: number }>`
+                insert into rate_limit_windows
+                ${sql.insert(inserts)}
+                on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + excluded.hits
+                returning bucket, hits`
+            : []
+          const read =
+            reads.length > 0
+              ? yield* sql<{ readonly bucket: string; readonly hits: number }>`
+                  select bucket, hits from rate_limit_windows
+                  where window_start = ${start} and bucket in ${sql.in(reads)}`
+              : []
+          const rows = [...written, ...read]
           const resetAt = start.getTime() + windowMs
           return entries.map((e) => ({
             count: rows.find((r) => r.bucket === e.bucket)?.hits ?? e.hits,
