@@ -4,7 +4,7 @@
 import { type Block, COUNTRY_CODES, type FormDefinition } from "@folio/domain"
 import { type Strings, fill, ruleMessage } from "./strings.js"
 import { FORM_POST_NAMES } from "./form-post.js"
-import { attr, escapeHtml, type Html, html, unsafeRaw } from "./html.js"
+import { attr, escapeHtml, type Html, html, unsafeRaw } from "../../shared/index.js"
 
 export interface RenderContext {
   readonly strings: Strings

@@ -4,7 +4,7 @@
 import type { FormDefinition, FormSettings } from "@folio/domain"
 import { blockBody, matrixBody, type RenderContext, type Section, sectionsOf } from "./blocks.js"
 import { type Locale, STRINGS, type Strings } from "./strings.js"
-import { attr, type Html, html, jsonScript } from "./html.js"
+import { attr, type Html, html, jsonScript } from "../../shared/index.js"
 
 export interface PageAssets {
   readonly script: string

@@ -16,7 +16,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientIp } from "../../shared/index.js"
 import { hasContinuityCookie } from "../respondent/continuity.js"
 import { ASSET_PREFIX, type LoadedAssets, loadPageAssets, negotiateEncoding } from "./assets.js"
-import type { Html } from "./html.js"
+import type { Html } from "../../shared/index.js"
 import {
   contentSecurityPolicy,
   type FormPageInput,
