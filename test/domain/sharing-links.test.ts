@@ -176,6 +176,13 @@ describe("link routing schema", () => {
     expect(at({ devices: ["mobile"] })).toContainEqual(expect.objectContaining({ rule: "unknownKey" }))
   })
 
+  it("states its patterns in the JSON Schema the OpenAPI document derives from it", () => {
+    const defs = Schema.toJsonSchemaDocument(LinkRouting).definitions as Record<string, { pattern?: string }>
+    expect(defs.LanguageTag?.pattern).toBe("^[a-z]{2,3}$")
+    expect(defs.CountryCode?.pattern).toBe("^[A-Z]{2}$")
+    expect(defs.DestinationUrl?.pattern).toBe("^[Hh][Tt][Tt][Pp][Ss]?://")
+  })
+
   it("describes the decision's answer as a schema (the simulate routes' body)", () => {
     const encode = Schema.encodeSync(LinkDestination)
     expect(encode({ destination: "https://a.example/", matched: { kind: "variant", index: 1 } })).toEqual({

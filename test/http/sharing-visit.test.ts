@@ -214,7 +214,8 @@ describe("VisitDescription and visitFromDescription", () => {
     [{ device: "phone" }, ["device"], "enum"],
     [{ os: "beos" }, ["os"], "enum"],
     [{ visitor_id: "" }, ["visitor_id"], "minLength"],
-    [{ query: { "": "x" } }, ["query", ""], undefined],
+    [{ query: { "": "x" } }, ["query"], "paramName"],
+    [{ query: { ["n".repeat(257)]: "x" } }, ["query"], "paramName"],
     [{ query: { a: 1 } }, ["query", "a"], undefined],
     [
       { query: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`p${i}`, "1"])) },

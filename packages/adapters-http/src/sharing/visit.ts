@@ -169,14 +169,16 @@ export const VisitDescription = Schema.Struct({
   user_agent: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1024))),
   language: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(MAX_ACCEPT_LANGUAGE))),
   country: Schema.optionalKey(Schema.NullOr(CountryCode)),
+  // Plain string keys: effect's JSON Schema output drops a record's values when its keys are refined.
   query: Schema.optionalKey(
     Schema.Record(
-      Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(256)),
+      Schema.String,
       Schema.Union([QueryValue, Schema.Array(QueryValue).check(Schema.isMaxLength(MAX_SIMULATED_PARAMS))])
     ).check(
-      Schema.makeFilter((q) => Object.keys(q).length <= MAX_SIMULATED_PARAMS, {
-        [RuleAnnotationId]: "maxProperties",
-        expected: `at most ${MAX_SIMULATED_PARAMS} parameters`
+      Schema.isMaxProperties(MAX_SIMULATED_PARAMS),
+      Schema.makeFilter((q) => Object.keys(q).every((name) => name.length >= 1 && name.length <= 256), {
+        [RuleAnnotationId]: "paramName",
+        expected: "parameter names of 1 to 256 characters"
       })
     )
   ),

@@ -16,13 +16,14 @@ const AnyOf = <S extends Schema.Top>(item: S, max: number) =>
   Schema.Array(item).check(Schema.isMinLength(1), Schema.isMaxLength(max))
 
 /** ISO 639 primary language subtag as Accept-Language carries it, lower case (`de`, `pt`, `fil`). */
-export const LanguageTag = Schema.String.check(Schema.isPattern(/^[a-z]{2,3}$/)).annotate({
+// Patterns carry the `u` flag: effect's JSON Schema output leaves out patterns without it.
+export const LanguageTag = Schema.String.check(Schema.isPattern(/^[a-z]{2,3}$/u)).annotate({
   identifier: "LanguageTag",
   description: "an ISO 639 primary language subtag in lower case (de, pt, fil)"
 })
 
 /** ISO 3166-1 alpha-2 country code, upper case. */
-export const CountryCode = Schema.String.check(Schema.isPattern(/^[A-Z]{2}$/)).annotate({
+export const CountryCode = Schema.String.check(Schema.isPattern(/^[A-Z]{2}$/u)).annotate({
   identifier: "CountryCode",
   description: "an ISO 3166-1 alpha-2 country code in upper case (DE, US)"
 })
