@@ -2,4 +2,5 @@
 // and webhooks. It may import the kernel and identity, never forms.
 export * from "./account.js"
 export * from "./errors.js"
+export * from "./links/index.js"
 export * from "./scopes.js"
