@@ -2,4 +2,6 @@
 // and webhooks. It may import the kernel and identity, never forms.
 export * from "./account.js"
 export * from "./errors.js"
+export * from "./ports/index.js"
+export * from "./resources/index.js"
 export * from "./scopes.js"
