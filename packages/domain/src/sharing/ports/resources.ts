@@ -62,8 +62,8 @@ export interface MarkdownVersionSummary {
   readonly resourceId: string
   /** 1, 2, 3, ... per page in the order saved; numbers of trimmed versions are not reused. */
   readonly number: number
-  /** Length of the source in UTF-16 code units (what `body.length` says). */
-  readonly length: number
+  /** Size of the source in bytes of UTF-8. */
+  readonly size: number
   readonly createdAt: Date
 }
 

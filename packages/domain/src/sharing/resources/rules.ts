@@ -60,7 +60,27 @@ export const ResourceDescription = Schema.String.check(Schema.isMaxLength(MAX_RE
  * The key lists sort titles by: case folded and compatibility-normalized, so "apple", "Apple" and
  * "ａｐｐｌｅ" sort together. Computed here once, stored beside the title and compared by code point,
  * so memory and SQL order (and page) titles identically whatever the database's collation.
- * An untitled resource sorts first.
+ * Only the first TITLE_SORT_KEY_LENGTH code points count (ties then break on id), so a list cursor
+ * holding a key stays short whatever the title. An untitled resource sorts first.
  */
 export const titleSortKey = (title: string | null): string =>
-  title === null ? "" : title.normalize("NFKC").toLowerCase()
+  title === null
+    ? ""
+    : Array.from(title.normalize("NFKC").toLowerCase()).slice(0, TITLE_SORT_KEY_LENGTH).join("")
+
+/** Code points of a title that decide its place in a list sorted by title. */
+export const TITLE_SORT_KEY_LENGTH = 40
+
+/**
+ * Orders strings by code point, as PostgreSQL's "C" collation orders their UTF-8 bytes (JavaScript's
+ * `<` compares UTF-16 code units, which puts U+10000 and above before U+E000..U+FFFF).
+ */
+export const compareCodePoints = (a: string, b: string): number => {
+  const x = Array.from(a)
+  const y = Array.from(b)
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0)
+    if (d !== 0) return d < 0 ? -1 : 1
+  }
+  return x.length === y.length ? 0 : x.length < y.length ? -1 : 1
+}
