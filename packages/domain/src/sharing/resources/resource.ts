@@ -106,14 +106,13 @@ export interface ResourceCommon {
   readonly updatedAt: Date
 }
 
-/** One resource of type `T`. */
-export type ResourceRecordOf<T extends ResourceType> = ResourceCommon & {
-  readonly type: T
-  readonly data: ResourceDataByType[T]
-}
+/** One resource of type `T` (of a union of types: the union of each type's record). */
+export type ResourceRecordOf<T extends ResourceType> = T extends ResourceType
+  ? ResourceCommon & { readonly type: T; readonly data: ResourceDataByType[T] }
+  : never
 
 /** A live resource as stored (every read returns live resources only; deleted ones are hidden). */
-export type ResourceRecord = { readonly [T in ResourceType]: ResourceRecordOf<T> }[ResourceType]
+export type ResourceRecord = ResourceRecordOf<ResourceType>
 
 /**
  * A resource as lists return it: everything but a Markdown page's body, which can be large and which
