@@ -15,6 +15,8 @@ import type { StoragePorts } from "@folio/adapters-storage"
 import { Effect, Option, Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { at, form, next, publication, response, uuid, workspace } from "./fixtures.js"
+import { registerIdempotencyContracts } from "./idempotency.contract.js"
+import { registerResourceContracts } from "./sharing-resources.contract.js"
 import type { StorageTarget } from "./targets.js"
 
 type Opened = Awaited<ReturnType<StorageTarget["open"]>>
@@ -1025,6 +1027,9 @@ export const registerStorageContracts = (target: StorageTarget) => {
         ).toEqual([5, 0])
       })
     })
+
+    registerResourceContracts({ target: target.name, run, newWorkspace })
+    registerIdempotencyContracts({ target: target.name, run, newWorkspace })
 
     describe(`UsageStore [${target.name}]`, () => {
       it("counts a workspace's requests over 24 h and 7 d by status class", async () => {

@@ -1,5 +1,14 @@
 // Record builders for the storage contract suites.
-import type { FormRecord, FormVersionRecord, ResponseRecord, TenantRecord } from "@folio/domain"
+import type {
+  FormRecord,
+  FormVersionRecord,
+  ResourceDataByType,
+  ResourceRecord,
+  ResourceRecordOf,
+  ResourceType,
+  ResponseRecord,
+  TenantRecord
+} from "@folio/domain"
 
 const hex = (n: number) =>
   Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join("")
@@ -77,4 +86,71 @@ export const response = (
   completedAt: at("2026-03-01T00:00:00.000Z"),
   version: 1,
   ...overrides
+})
+
+/** A resource of `type` with that type's data (a link unless told), live and never written. */
+export const resource = <T extends ResourceType = "link">(
+  tenantId: string,
+  type: T = "link" as T,
+  overrides: Partial<Omit<ResourceRecordOf<T>, "type">> = {}
+): ResourceRecordOf<T> =>
+  ({
+    id: uuid(),
+    tenantId,
+    type,
+    slug: `r-${hex(12)}`,
+    title: "Launch notes",
+    description: null,
+    visibility: "public",
+    passwordHash: null,
+    startsAt: null,
+    expiresAt: null,
+    labels: [],
+    maxViews: null,
+    archived: false,
+    pinned: false,
+    viewCount: 0,
+    data: RESOURCE_DATA[type],
+    rowVersion: 1,
+    createdAt: at("2026-04-01T10:00:00.000Z"),
+    updatedAt: at("2026-04-01T10:00:00.000Z"),
+    ...overrides
+  }) as unknown as ResourceRecordOf<T>
+
+/** One example of each type's data, every field set. */
+export const RESOURCE_DATA: { readonly [T in ResourceType]: ResourceDataByType[T] } = {
+  link: {
+    targetUrl: "https://example.com/launch",
+    redirectRules: [{ when: { device: ["mobile"] }, target_url: "https://m.example.com/" }],
+    testVariants: [
+      { url: "https://a.example.com/", weight: 1 },
+      { url: "https://b.example.com/", weight: 3 }
+    ],
+    fallbackUrl: "https://example.com/gone",
+    webhookClicks: true,
+    ogTitle: "Launch",
+    ogDescription: "What ships",
+    ogImageUrl: "https://example.com/og.png"
+  },
+  markdown: { body: "# Notes\n\nFirst draft." },
+  collection: { layout: "grid", settings: { columns: 3 } },
+  notion: {
+    sourceUrl: "https://www.notion.so/acme/Handbook-0123456789abcdef0123456789abcdef",
+    rootPageId: "0123456789abcdef0123456789abcdef",
+    autoRefresh: true,
+    refreshIntervalSeconds: 3600
+  },
+  bio: {
+    theme: "dusk",
+    settings: { display_name: "Ada", headline: "Engineer", bio: "Builds things" },
+    rootPageSlug: "home",
+    rootPageTitle: "Home"
+  }
+}
+
+/** The next state of `r` as an update computes it (row version bumped). */
+export const nextResource = <R extends ResourceRecord>(r: R, changes: Partial<R>): R => ({
+  ...r,
+  ...changes,
+  rowVersion: r.rowVersion + 1
 })

@@ -3,7 +3,9 @@ import { Context, type Effect } from "effect"
 import type {
   ApiKeyRepository,
   FormRepository,
+  IdempotencyStore,
   RateLimitStore,
+  ResourceRepository,
   ResponseRepository,
   StorageError,
   UsageStore,
@@ -29,4 +31,6 @@ export type StoragePorts =
   | ResponseRepository
   | RateLimitStore
   | UsageStore
+  | ResourceRepository
+  | IdempotencyStore
   | StorageHealth

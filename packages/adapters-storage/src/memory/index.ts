@@ -5,6 +5,8 @@ import { Effect, Layer } from "effect"
 import { StorageHealth, type StoragePorts } from "../health.js"
 import { MemoryRateLimitStoreLive, MemoryUsageStoreLive } from "./counters.js"
 import { MemoryFormRepositoryLive } from "./forms.js"
+import { MemoryIdempotencyStoreLive } from "./idempotency.js"
+import { MemoryResourceRepositoryLive } from "./resources.js"
 import { MemoryResponseRepositoryLive } from "./responses.js"
 import { MemoryStoreLive } from "./store.js"
 import { MemoryApiKeyRepositoryLive } from "./api-keys.js"
@@ -18,6 +20,8 @@ export const MemoryStorageLive: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryResponseRepositoryLive,
   MemoryRateLimitStoreLive,
   MemoryUsageStoreLive,
+  MemoryResourceRepositoryLive,
+  MemoryIdempotencyStoreLive,
   Layer.succeed(StorageHealth, { check: Effect.void })
 ).pipe(Layer.provide(MemoryStoreLive))
 export { MemoryInvalidationBusLive } from "./invalidation-bus.js"

@@ -4,7 +4,10 @@ import type {
   ApiKeyRecord,
   FormRecord,
   FormVersionRecord,
+  IdempotentAnswer,
+  MarkdownVersionRecord,
   RequestTally,
+  ResourceRecord,
   ResponseFileRecord,
   ResponseRecord,
   TenantRecord
@@ -14,6 +17,20 @@ import { Context, Layer } from "effect"
 /** A form row as kept: a soft-deleted form stays in the table, hidden from every read, as in SQL. */
 export interface StoredForm extends FormRecord {
   readonly deletedAt: Date | null
+}
+
+/** A resource row as kept: deleted ones stay, hidden from every read. */
+export type StoredResource = ResourceRecord & { readonly deletedAt: Date | null }
+
+/** An idempotency key as kept (answer null while its claim runs). */
+export interface StoredIdempotencyKey {
+  readonly tenantId: string
+  readonly key: string
+  readonly requestHash: string
+  readonly token: string
+  readonly answer: IdempotentAnswer | null
+  readonly claimedAt: Date
+  readonly expiresAt: Date
 }
 
 export interface MemoryTables {
@@ -26,6 +43,10 @@ export interface MemoryTables {
   /** Rate-limit windows, keyed `bucket@windowStart`. */
   readonly counters: Map<string, number>
   readonly requests: Array<RequestTally>
+  readonly resources: Map<string, StoredResource>
+  readonly markdownVersions: Map<string, MarkdownVersionRecord & { readonly tenantId: string }>
+  /** Keyed by tenant id (a UUID, fixed length) followed by the key. */
+  readonly idempotencyKeys: Map<string, StoredIdempotencyKey>
 }
 
 export class MemoryStore extends Context.Service<MemoryStore, MemoryTables>()(
@@ -41,7 +62,10 @@ export const MemoryStoreLive = Layer.sync(MemoryStore, () => ({
   responses: new Map(),
   responseFiles: new Map(),
   counters: new Map(),
-  requests: []
+  requests: [],
+  resources: new Map(),
+  markdownVersions: new Map(),
+  idempotencyKeys: new Map()
 }))
 
 /** Completed responses of a form: the forms list shows it, and response caps are checked against it. */

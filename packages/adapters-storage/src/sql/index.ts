@@ -9,7 +9,9 @@ import { pgliteConnections } from "./pglite-stream.js"
 import {
   ApiKeyRepository,
   FormRepository,
+  IdempotencyStore,
   RateLimitStore,
+  ResourceRepository,
   ResponseRepository,
   StorageError,
   UsageStore,
@@ -24,6 +26,8 @@ import { makeFormRepository } from "./forms.js"
 import { migrations } from "./migrations.js"
 import { makeResponseRepository } from "./responses.js"
 import { makeApiKeyRepository } from "./api-keys.js"
+import { makeIdempotencyStore } from "./idempotency.js"
+import { makeResourceRepository } from "./resources.js"
 import { makeTenantRepository } from "./tenants.js"
 
 /** Every storage port over whatever SqlClient is provided. */
@@ -36,6 +40,8 @@ export const SqlRepositoriesLive = Layer.effectContext(
       Context.add(ResponseRepository, yield* makeResponseRepository),
       Context.add(RateLimitStore, yield* makeRateLimitStore),
       Context.add(UsageStore, yield* makeUsageStore),
+      Context.add(ResourceRepository, yield* makeResourceRepository),
+      Context.add(IdempotencyStore, yield* makeIdempotencyStore),
       Context.add(StorageHealth, { check: orStorageError(sql`select 1`.pipe(Effect.asVoid)) })
     )
   })

@@ -7,6 +7,7 @@ import answerStats from "./migrations/0003_answer_stats.js"
 import responseVersions from "./migrations/0004_response_versions.js"
 import apiKeyServices from "./migrations/0005_api_key_services.js"
 import resumableResponses from "./migrations/0006_resumable_responses.js"
+import sharingResources from "./migrations/0007_sharing_resources.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -14,5 +15,6 @@ export const migrations = Migrator.fromRecord({
   "0003_answer_stats": answerStats,
   "0004_response_versions": responseVersions,
   "0005_api_key_services": apiKeyServices,
-  "0006_resumable_responses": resumableResponses
+  "0006_resumable_responses": resumableResponses,
+  "0007_sharing_resources": sharingResources
 })

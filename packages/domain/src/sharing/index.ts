@@ -3,4 +3,6 @@
 export * from "./account.js"
 export * from "./errors.js"
 export * from "./links/index.js"
+export * from "./ports/index.js"
+export * from "./resources/index.js"
 export * from "./scopes.js"

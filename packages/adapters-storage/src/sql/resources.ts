@@ -1,0 +1,314 @@
+// ResourceRepository over SQL: live slugs unique across tenants (a partial unique index), updates
+// guarded by the row version, Markdown versions saved and trimmed in the transaction of the write
+// that replaces the source, and lists in six orders with keyset cursors or offsets.
+import {
+  MARKDOWN_VERSIONS_KEPT,
+  type MarkdownVersionRecord,
+  type MarkdownVersionSummary,
+  type NewMarkdownVersion,
+  type ResourceListItem,
+  type ResourceRecord,
+  type ResourceRecordOf,
+  ResourceRepository,
+  ResourceSlugTaken,
+  type RestoreOutcome,
+  titleSortKey
+} from "@folio/domain"
+import { Effect, Layer, Option } from "effect"
+import { type SqlError, SqlClient } from "effect/sql"
+import { isUniqueViolation, orStorageError } from "./errors.js"
+import { jsonParam } from "./json.js"
+import { likeContains } from "./keyset.js"
+import { resourceCursor, SORTS, sortKeyOf } from "./resource-cursor.js"
+
+interface ResourceRow {
+  readonly id: string
+  readonly tenant_id: string
+  readonly type: ResourceRecord["type"]
+  readonly slug: string
+  readonly title: string | null
+  readonly title_key: string
+  readonly description: string | null
+  readonly visibility: ResourceRecord["visibility"]
+  readonly password_hash: string | null
+  readonly starts_at: Date | null
+  readonly expires_at: Date | null
+  readonly labels: ReadonlyArray<string>
+  readonly max_views: number | null
+  readonly archived: boolean
+  readonly pinned: boolean
+  /** bigint: the driver may answer a string. */
+  readonly view_count: number | string
+  readonly data: unknown
+  readonly row_version: number
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+interface VersionRow {
+  readonly id: string
+  readonly resource_id: string
+  readonly number: number
+  readonly size: number
+  readonly body?: string
+  readonly created_at: Date
+}
+
+// Rows are written only through this repository from typed records, so their data is trusted.
+const toRecord = (row: ResourceRow): ResourceRecord =>
+  ({
+    id: row.id,
+    tenantId: row.tenant_id,
+    type: row.type,
+    slug: row.slug,
+    title: row.title,
+    description: row.description,
+    visibility: row.visibility,
+    passwordHash: row.password_hash,
+    startsAt: row.starts_at,
+    expiresAt: row.expires_at,
+    labels: row.labels,
+    maxViews: row.max_views,
+    archived: row.archived,
+    pinned: row.pinned,
+    viewCount: Number(row.view_count),
+    data: row.data,
+    rowVersion: row.row_version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at
+  }) as ResourceRecord
+
+const toVersionSummary = (row: VersionRow): MarkdownVersionSummary => ({
+  id: row.id,
+  resourceId: row.resource_id,
+  number: row.number,
+  size: row.size,
+  createdAt: row.created_at
+})
+
+const COLUMNS = `id, tenant_id, type, slug, title, title_key, description, visibility, password_hash, starts_at,
+  expires_at, labels, max_views, archived, pinned, view_count, data, row_version, created_at, updated_at`
+
+// Lists leave out a Markdown page's body.
+const LIST_COLUMNS = COLUMNS.replace(
+  "data,",
+  "case when type = 'markdown' then data - 'body' else data end as data,"
+)
+
+export const makeResourceRepository = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const columns = sql.literal(COLUMNS)
+  const listColumns = sql.literal(LIST_COLUMNS)
+
+  const slugTaken =
+    (slug: string) =>
+    (e: SqlError.SqlError): Effect.Effect<never, ResourceSlugTaken | SqlError.SqlError> =>
+      isUniqueViolation(e, "resources_slug_live") ? Effect.fail(new ResourceSlugTaken(slug)) : Effect.fail(e)
+
+  const outcome = (o: RestoreOutcome): RestoreOutcome => o
+
+  const one = (rows: ReadonlyArray<ResourceRow>) => Option.map(Option.fromNullishOr(rows[0]), toRecord)
+
+  /** Saves `version` as the page's next numbered version and trims to the newest kept. */
+  const saveVersion = (tenantId: string, resourceId: string, version: NewMarkdownVersion) =>
+    Effect.gen(function* () {
+      const [saved] = yield* sql<VersionRow>`
+        insert into markdown_versions (id, resource_id, tenant_id, number, body, created_at)
+        select ${version.id}, ${resourceId}, ${tenantId}, coalesce(max(number), 0) + 1, ${version.body},
+               ${version.createdAt}
+        from markdown_versions where resource_id = ${resourceId}
+        returning id, resource_id, number, octet_length(body) as size, created_at`
+      if (saved === undefined) return yield* Effect.die(new Error("markdown version insert returned no row"))
+      yield* sql`delete from markdown_versions
+                 where resource_id = ${resourceId} and number <= ${saved.number - MARKDOWN_VERSIONS_KEPT}`
+      return toVersionSummary(saved)
+    })
+
+  return ResourceRepository.of({
+    insert: (r) =>
+      orStorageError(
+        sql`insert into resources (${columns})
+            values (${r.id}, ${r.tenantId}, ${r.type}, ${r.slug}, ${r.title}, ${titleSortKey(r.title)},
+                    ${r.description}, ${r.visibility}, ${r.passwordHash}, ${r.startsAt}, ${r.expiresAt},
+                    ${jsonParam(r.labels)}::jsonb, ${r.maxViews}, ${r.archived}, ${r.pinned}, ${r.viewCount},
+                    ${jsonParam(r.data)}::jsonb, ${r.rowVersion}, ${r.createdAt}, ${r.updatedAt})`.pipe(
+          Effect.asVoid,
+          Effect.catchTag("SqlError", slugTaken(r.slug))
+        )
+      ),
+
+    get: (tenantId, id) =>
+      orStorageError(
+        sql<ResourceRow>`select ${columns} from resources
+                         where id = ${id} and tenant_id = ${tenantId} and deleted_at is null`.pipe(
+          Effect.map(one)
+        )
+      ),
+
+    getBySlug: (tenantId, slug) =>
+      orStorageError(
+        sql<ResourceRow>`select ${columns} from resources
+                         where slug = ${slug} and tenant_id = ${tenantId} and deleted_at is null`.pipe(
+          Effect.map(one)
+        )
+      ),
+
+    getBySlugAnyTenant: (slug) =>
+      orStorageError(
+        sql<ResourceRow>`select ${columns} from resources where slug = ${slug} and deleted_at is null`.pipe(
+          Effect.map(one)
+        )
+      ),
+
+    update: (tenantId, r, options) =>
+      orStorageError(
+        sql.withTransaction(
+          Effect.gen(function* () {
+            // The update takes the row lock first: a racing write waits here, then finds the row
+            // version moved and writes nothing (nor any version).
+            const updated = yield* sql`
+              update resources set
+                slug = ${r.slug}, title = ${r.title}, title_key = ${titleSortKey(r.title)},
+                description = ${r.description}, password_hash = ${r.passwordHash}, starts_at = ${r.startsAt},
+                expires_at = ${r.expiresAt}, labels = ${jsonParam(r.labels)}::jsonb, max_views = ${r.maxViews},
+                archived = ${r.archived}, pinned = ${r.pinned}, data = ${jsonParam(r.data)}::jsonb,
+                row_version = ${r.rowVersion}, updated_at = ${r.updatedAt}
+              where id = ${r.id} and tenant_id = ${tenantId} and type = ${r.type} and deleted_at is null
+                and row_version = ${r.rowVersion - 1}
+              returning id`.pipe(Effect.catchTag("SqlError", slugTaken(r.slug)))
+            if (updated.length === 0) return "stale" as const
+            if (options?.saveVersion !== undefined && r.type === "markdown") {
+              yield* saveVersion(tenantId, r.id, options.saveVersion)
+            }
+            return "updated" as const
+          })
+        )
+      ),
+
+    softDelete: (tenantId, id, at) =>
+      orStorageError(
+        sql`update resources set deleted_at = ${at}, row_version = row_version + 1
+            where id = ${id} and tenant_id = ${tenantId} and deleted_at is null returning id`.pipe(
+          Effect.map((rows) => rows.length > 0)
+        )
+      ),
+
+    list: (tenantId, query) =>
+      orStorageError(
+        Effect.gen(function* () {
+          const sort = query.sort ?? "created_desc"
+          const spec = SORTS[sort]
+          const after = yield* resourceCursor.decode(sort, query.cursor)
+          const key = sql.literal(spec.key)
+          const direction = sql.literal(spec.descending ? "desc" : "asc")
+          const position =
+            after === undefined
+              ? []
+              : spec.key === "title_key"
+                ? [
+                    spec.descending
+                      ? sql`(title_key, id) < (${after.key}, ${after.id}::uuid)`
+                      : sql`(title_key, id) > (${after.key}, ${after.id}::uuid)`
+                  ]
+                : [
+                    spec.descending
+                      ? sql`(${key}, id) < (${after.key}::timestamptz, ${after.id}::uuid)`
+                      : sql`(${key}, id) > (${after.key}::timestamptz, ${after.id}::uuid)`
+                  ]
+          const q = query.q === undefined || query.q === "" ? undefined : likeContains(query.q)
+          const filters = [
+            sql`tenant_id = ${tenantId}`,
+            sql`deleted_at is null`,
+            ...(query.type === undefined ? [] : [sql`type = ${query.type}`]),
+            ...(query.archived === undefined ? [] : [sql`archived = ${query.archived}`]),
+            ...(query.pinned === undefined ? [] : [sql`pinned = ${query.pinned}`]),
+            ...(query.label === undefined ? [] : [sql`labels @> ${jsonParam([query.label])}::jsonb`]),
+            ...(q === undefined
+              ? []
+              : [
+                  sql`(title ilike ${q} escape '\\' or slug ilike ${q} escape '\\'
+                       or description ilike ${q} escape '\\')`
+                ]),
+            ...position
+          ]
+          const rows = yield* sql<ResourceRow>`
+            select ${listColumns} from resources
+            where ${sql.and(filters)}
+            order by ${key} ${direction}, id ${direction}
+            limit ${query.limit + 1} offset ${query.offset ?? 0}`
+          const items = rows.slice(0, query.limit).map((row) => toRecord(row) as ResourceListItem)
+          const last = items[items.length - 1]
+          return {
+            items,
+            nextCursor:
+              rows.length > query.limit && last !== undefined
+                ? resourceCursor.encode(sort, sortKeyOf(sort, last), last.id)
+                : null
+          }
+        })
+      ),
+
+    listMarkdownVersions: (tenantId, resourceId) =>
+      orStorageError(
+        sql<VersionRow>`
+          select v.id, v.resource_id, v.number, octet_length(v.body) as size, v.created_at
+          from markdown_versions v join resources r on r.id = v.resource_id
+          where v.resource_id = ${resourceId} and r.tenant_id = ${tenantId} and r.deleted_at is null
+          order by v.number desc`.pipe(Effect.map((rows) => rows.map(toVersionSummary)))
+      ),
+
+    getMarkdownVersion: (tenantId, resourceId, versionId) =>
+      orStorageError(
+        sql<VersionRow>`
+          select v.id, v.resource_id, v.number, octet_length(v.body) as size, v.body, v.created_at
+          from markdown_versions v join resources r on r.id = v.resource_id
+          where v.id = ${versionId} and v.resource_id = ${resourceId} and r.tenant_id = ${tenantId}
+            and r.deleted_at is null`.pipe(
+          Effect.map((rows) =>
+            Option.map(
+              Option.fromNullishOr(rows[0]),
+              (row): MarkdownVersionRecord => ({ ...toVersionSummary(row), body: row.body ?? "" })
+            )
+          )
+        )
+      ),
+
+    restoreMarkdownVersion: (tenantId, resourceId, versionId, saveAs) =>
+      orStorageError(
+        sql.withTransaction(
+          Effect.gen(function* () {
+            const [page] = yield* sql<{ readonly body: string; readonly row_version: number }>`
+              select data ->> 'body' as body, row_version from resources
+              where id = ${resourceId} and tenant_id = ${tenantId} and type = 'markdown' and deleted_at is null
+              for update`
+            if (page === undefined) return outcome({ _tag: "ResourceNotFound" })
+            if (saveAs.expectedRowVersion !== undefined && page.row_version !== saveAs.expectedRowVersion) {
+              return outcome({ _tag: "Stale" })
+            }
+            const [chosen] = yield* sql<{ readonly body: string }>`
+              select body from markdown_versions where id = ${versionId} and resource_id = ${resourceId}`
+            if (chosen === undefined) return outcome({ _tag: "VersionNotFound" })
+            const saved = yield* saveVersion(tenantId, resourceId, {
+              id: saveAs.id,
+              body: page.body,
+              createdAt: saveAs.createdAt
+            })
+            const [row] = yield* sql<ResourceRow>`
+              update resources set data = jsonb_set(data, '{body}', to_jsonb(${chosen.body}::text)),
+                row_version = row_version + 1, updated_at = ${saveAs.createdAt}
+              where id = ${resourceId}
+              returning ${columns}`
+            if (row === undefined) return yield* Effect.die(new Error("locked resource vanished"))
+            return outcome({
+              _tag: "Restored",
+              resource: toRecord(row) as ResourceRecordOf<"markdown">,
+              saved
+            })
+          })
+        )
+      )
+  })
+})
+
+/** The repository alone over a provided SqlClient (SqlRepositoriesLive includes it). */
+export const SqlResourceRepositoryLive = Layer.effect(ResourceRepository, makeResourceRepository)

@@ -1,0 +1,2 @@
+export * from "./idempotency.js"
+export * from "./resources.js"

@@ -1,0 +1,2 @@
+export * from "./resource.js"
+export * from "./rules.js"

@@ -1,0 +1,131 @@
+// A shared resource as stored: the fields every type shares (sharing-api.md, common creation fields)
+// plus the type's own data, kept as one typed JSON value. The record is a union discriminated by
+// `type`, so `if (r.type === "link") r.data.targetUrl` narrows. Link rules and variants are opaque
+// here (`unknown`): their schemas live in `sharing/links/` and decode them where they are used.
+import { Schema } from "effect"
+import { sha256Hex } from "../../kernel/digest.js"
+
+/** The types created from JSON in this issue; files, images and artifacts come with uploads later. */
+export const ResourceType = Schema.Literals(["link", "markdown", "collection", "notion", "bio"])
+export type ResourceType = typeof ResourceType.Type
+
+/** Set at creation, never changed (sharing-api.md). */
+export const Visibility = Schema.Literals(["public", "unlisted", "private"])
+export type Visibility = typeof Visibility.Type
+
+const NullableString = Schema.NullOr(Schema.String)
+
+/** `link`: where it goes, by rule, by variant, or by default. */
+export const LinkData = Schema.Struct({
+  targetUrl: Schema.String,
+  /** The ordered rules as decoded by `sharing/links/` (null when none). */
+  redirectRules: Schema.Unknown,
+  /** The weighted A/B variants as decoded by `sharing/links/` (null when none). */
+  testVariants: Schema.Unknown,
+  fallbackUrl: NullableString,
+  webhookClicks: Schema.Boolean,
+  ogTitle: NullableString,
+  ogDescription: NullableString,
+  ogImageUrl: NullableString
+})
+export type LinkData = typeof LinkData.Type
+
+/** `markdown`: the current source; earlier ones are markdown versions (ports/resources.ts). */
+export const MarkdownData = Schema.Struct({ body: Schema.String })
+export type MarkdownData = typeof MarkdownData.Type
+
+export const CollectionData = Schema.Struct({
+  layout: NullableString,
+  /** A JSON object or null; its fields come with the collection routes. */
+  settings: Schema.Unknown
+})
+export type CollectionData = typeof CollectionData.Type
+
+export const NotionData = Schema.Struct({
+  sourceUrl: Schema.String,
+  rootPageId: NullableString,
+  autoRefresh: Schema.Boolean,
+  refreshIntervalSeconds: Schema.NullOr(Schema.Int)
+})
+export type NotionData = typeof NotionData.Type
+
+export const BioData = Schema.Struct({
+  theme: NullableString,
+  /** A JSON object or null (display_name, headline, bio, ...). */
+  settings: Schema.Unknown,
+  rootPageSlug: NullableString,
+  rootPageTitle: NullableString
+})
+export type BioData = typeof BioData.Type
+
+/** Each type's data. */
+export interface ResourceDataByType {
+  readonly link: LinkData
+  readonly markdown: MarkdownData
+  readonly collection: CollectionData
+  readonly notion: NotionData
+  readonly bio: BioData
+}
+
+/** The data schema of each type, for code that checks stored or incoming data. */
+export const resourceDataSchemas = {
+  link: LinkData,
+  markdown: MarkdownData,
+  collection: CollectionData,
+  notion: NotionData,
+  bio: BioData
+} as const
+
+/** What every resource has, whatever its type. */
+export interface ResourceCommon {
+  /** UUID v7 (IdGen.uuidV7): lists in creation order page well on it. */
+  readonly id: string
+  readonly tenantId: string
+  /** Public, unique among live resources of every tenant. */
+  readonly slug: string
+  readonly title: string | null
+  readonly description: string | null
+  readonly visibility: Visibility
+  /** A slow hash (argon2 or scrypt, made by an adapter); the password itself is never stored. */
+  readonly passwordHash: string | null
+  readonly startsAt: Date | null
+  readonly expiresAt: Date | null
+  /** Normalized (normalizeLabels): no duplicates, at most MAX_RESOURCE_LABELS. */
+  readonly labels: ReadonlyArray<string>
+  readonly maxViews: number | null
+  readonly archived: boolean
+  readonly pinned: boolean
+  /**
+   * Views counted so far. Written only by the view counter (a later port): a resource update never
+   * writes it and counting never bumps rowVersion, so a view does not make an owner's ETag stale.
+   */
+  readonly viewCount: number
+  /** Bumped by every write of the owner (update, restore, delete); the ETag is made from it. */
+  readonly rowVersion: number
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** One resource of type `T` (of a union of types: the union of each type's record). */
+export type ResourceRecordOf<T extends ResourceType> = T extends ResourceType
+  ? ResourceCommon & { readonly type: T; readonly data: ResourceDataByType[T] }
+  : never
+
+/** A live resource as stored (every read returns live resources only; deleted ones are hidden). */
+export type ResourceRecord = ResourceRecordOf<ResourceType>
+
+/**
+ * A resource as lists return it: everything but a Markdown page's body, which can be large and which
+ * no list shows (read the resource for it).
+ */
+export type ResourceListItem =
+  | Exclude<ResourceRecord, { readonly type: "markdown" }>
+  | (ResourceCommon & { readonly type: "markdown"; readonly data: Omit<MarkdownData, "body"> })
+
+/**
+ * The ETag of a resource's current state (X-Resource-ETag): opaque, changes with every write, and
+ * differs between resources, so a resource re-created under a deleted one's slug never matches an
+ * ETag of the old one. Compare it with the client's If-Match, then update with the CAS on rowVersion.
+ */
+export const resourceEtag = (resource: Pick<ResourceCommon, "id" | "rowVersion">): string =>
+  sha256Hex(`resource:${resource.id}:${resource.rowVersion}`).slice(0, 32)
