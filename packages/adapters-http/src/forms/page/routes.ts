@@ -218,7 +218,9 @@ const customScript = Effect.gen(function* () {
     const script = found?._tag === "Success" ? (found.success.published.settings.customScript ?? "") : ""
     if (script.trim() === "") return HttpServerResponse.empty({ status: 404 })
     // The script is the author's own code; `</script` inside it cannot end the element early.
-    const body = `<!doctype html><meta charset="utf-8"><title>custom script</title><script>${FRAME_READY}</script><script>${script.replace(/<\/(script)/gi, "<\\/$1")}</script>`
+    // In the body, so the script has a document to work with; the ready signal comes after it, once
+    // its listeners are registered.
+    const body = `<!doctype html><html><head><meta charset="utf-8"><title>custom script</title></head><body><script>${script.replace(/<\/(script)/gi, "<\\/$1")}</script><script>${FRAME_READY}</script></body></html>`
     return HttpServerResponse.text(body, {
       contentType: "text/html; charset=utf-8",
       headers: {
