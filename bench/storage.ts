@@ -23,7 +23,7 @@ const measure = async (name: string, layer: Layer.Layer<StoragePorts, unknown>) 
     const workspaceId = uuid()
     await run(
       Effect.flatMap(TenantRepository, (r) =>
-        r.create({ id: workspaceId, name: "bench", features: {}, createdAt: new Date() })
+        r.create({ id: workspaceId, name: "bench", features: {}, createdAt: new Date(), disabledAt: null })
       )
     )
     const now = new Date()

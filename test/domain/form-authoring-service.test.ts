@@ -48,11 +48,15 @@ const fakePorts = () => {
       listVersions: unused("listVersions")
     }),
     Layer.succeed(TenantRepository, {
-      get: (id) => Effect.succeed(Option.some({ id, name: "Acme", features: {}, createdAt: new Date(0) })),
+      get: (id) =>
+        Effect.succeed(
+          Option.some({ id, name: "Acme", features: {}, createdAt: new Date(0), disabledAt: null })
+        ),
       create: unused("create"),
       list: Effect.die("fake port: list was not expected"),
       count: Effect.die("fake port: count was not expected"),
-      setFeatures: unused("setFeatures")
+      setFeatures: unused("setFeatures"),
+      setDisabled: unused("setDisabled")
     }),
     Layer.succeed(IdGen, {
       uuid: Effect.sync(() => `00000000-0000-4000-8000-${String(++ids).padStart(12, "0")}`),

@@ -49,7 +49,13 @@ const asTenant = <A, E, R>(
   Effect.gen(function* () {
     const id = yield* Effect.flatMap(Effect.service(IdGen), (ids) => ids.uuidV7)
     yield* Effect.flatMap(Effect.service(TenantRepository), (tenants) =>
-      tenants.create({ id, name: "Acme", features: options.features ?? {}, createdAt: new Date(0) })
+      tenants.create({
+        id,
+        name: "Acme",
+        features: options.features ?? {},
+        createdAt: new Date(0),
+        disabledAt: null
+      })
     )
     return yield* Effect.provideService(effect, Principal, {
       tenant: id,

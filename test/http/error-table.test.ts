@@ -16,6 +16,7 @@ import {
 } from "@folio/adapters-http/shared"
 import { FormsErrors, type FormsSurfaceError } from "@folio/adapters-http"
 import {
+  AccountDisabled,
   AnswersNotAnObject,
   CustomScriptNotOverMcp,
   DraftRevisionConflict,
@@ -81,6 +82,7 @@ const issues = [{ path: ["title"], rule: "maxLength" }]
 /** One error of every tag the table has a row for: a new tag without a sample does not compile. */
 const SAMPLES: { readonly [T in Tag]: Extract<FormsSurfaceError, { readonly _tag: T }> } = {
   Unauthorized: new Unauthorized({ message: "unknown API key" }),
+  AccountDisabled: new AccountDisabled(),
   RateLimited: new RateLimited({ message: "rate limit exceeded for this API key", retryAfterSeconds: 12 }),
   InsufficientScope: new InsufficientScope({
     message: "this API key lacks the scope forms:write",

@@ -1,7 +1,9 @@
 // The sharing service's foundation over real HTTP: its own keys and scopes, GET /me, its envelope
 // `{ error, error_code, field }` on its own paths (the forms paths keep theirs), and its public
 // OpenAPI document.
-import { FORMS_SCOPES } from "@folio/domain"
+import { KEY_CACHE_TTL_MS } from "@folio/adapters-storage"
+import { FORMS_SCOPES, issueApiKey, setTenantDisabled } from "@folio/domain"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parse } from "yaml"
 import { type RunningApp, startApp } from "../support/app.js"
@@ -136,4 +138,31 @@ describe("sharing budgets", () => {
       await limited.close()
     }
   })
+})
+
+describe("a disabled account", () => {
+  it("has every key refused: user_disabled on sharing, forbidden on forms; enabled again, they work", async () => {
+    const sharing = await newWorkspaceKey(app, ["read"], "sharing")
+    const forms = await app.run(
+      Effect.map(
+        issueApiKey({ tenantId: sharing.workspaceId, service: "forms", name: "f", scopes: ["forms:read"] }),
+        (k) => k.plaintext
+      )
+    )
+    await app.run(setTenantDisabled(sharing.workspaceId, true))
+    // Keys are cached for a few seconds on the request path; the refusal follows within that time.
+    await new Promise((r) => setTimeout(r, KEY_CACHE_TTL_MS + 200))
+    const me = await get("/share/api/v1/me", sharing.key)
+    expect(me.status).toBe(403)
+    expect(me.json()).toEqual({ error: "account is disabled", error_code: "user_disabled" })
+    const capabilities = await get("/forms/api/v1/capabilities", forms)
+    expect(capabilities.status).toBe(403)
+    expect(capabilities.json()).toMatchObject({
+      ok: false,
+      error: { code: "forbidden", message: "account is disabled" }
+    })
+    await app.run(setTenantDisabled(sharing.workspaceId, false))
+    await new Promise((r) => setTimeout(r, KEY_CACHE_TTL_MS + 200))
+    expect((await get("/share/api/v1/me", sharing.key)).status).toBe(200)
+  }, 30_000)
 })

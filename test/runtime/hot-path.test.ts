@@ -95,7 +95,8 @@ describe("the key lookup cache", () => {
     scopes: ["forms:read"],
     createdAt: new Date(0),
     revokedAt: null,
-    lastUsedAt: null
+    lastUsedAt: null,
+    tenantDisabled: false
   }
 
   it.effect(

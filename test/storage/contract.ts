@@ -73,6 +73,38 @@ export const registerStorageContracts = (target: StorageTarget) => {
         const all = await run(TenantRepository.pipe(Effect.flatMap((r) => r.list)))
         expect(all.map((w) => w.id)).toContain(ws.id)
       })
+
+      it("disables and enables a tenant, and its keys say so when looked up", async () => {
+        const ws = await newWorkspace()
+        const prefix = Math.random().toString(36).slice(2, 8).padEnd(12, "d")
+        const key: ApiKeyRecord = {
+          id: uuid(),
+          tenantId: ws.id,
+          service: "sharing",
+          name: "d",
+          prefix,
+          hash: "d".repeat(64),
+          scopes: ["read"],
+          createdAt: at("2026-01-02T00:00:00.000Z"),
+          revokedAt: null,
+          lastUsedAt: null,
+          tenantDisabled: false
+        }
+        await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.create(key))))
+        const when = at("2026-03-01T00:00:00.000Z")
+        expect(await run(TenantRepository.pipe(Effect.flatMap((r) => r.setDisabled(ws.id, when))))).toBe(true)
+        expect(
+          Option.getOrThrow(await run(TenantRepository.pipe(Effect.flatMap((r) => r.get(ws.id))))).disabledAt
+        ).toEqual(when)
+        const found = await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.findByPrefix(prefix))))
+        expect(Option.getOrThrow(found).tenantDisabled).toBe(true)
+        expect(await run(TenantRepository.pipe(Effect.flatMap((r) => r.setDisabled(ws.id, null))))).toBe(true)
+        const again = await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.findByPrefix(prefix))))
+        expect(Option.getOrThrow(again).tenantDisabled).toBe(false)
+        expect(await run(TenantRepository.pipe(Effect.flatMap((r) => r.setDisabled(uuid(), null))))).toBe(
+          false
+        )
+      })
     })
 
     describe(`ApiKeyRepository [${target.name}]`, () => {
@@ -90,7 +122,8 @@ export const registerStorageContracts = (target: StorageTarget) => {
           scopes: ["forms:read", "files:read"],
           createdAt: at("2026-01-02T00:00:00.000Z"),
           revokedAt: null,
-          lastUsedAt: null
+          lastUsedAt: null,
+          tenantDisabled: false
         }
         await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.create(key))))
         expect(
@@ -121,7 +154,8 @@ export const registerStorageContracts = (target: StorageTarget) => {
           hash: "c".repeat(64),
           createdAt: at("2026-01-02T00:00:00.000Z"),
           revokedAt: null,
-          lastUsedAt: null
+          lastUsedAt: null,
+          tenantDisabled: false
         }
         const prefixOf = () => Math.random().toString(36).slice(2, 8).padEnd(12, "y")
         const forms: ApiKeyRecord = {

@@ -21,7 +21,8 @@ export const workspace = (name = "Acme"): TenantRecord => ({
   id: uuid(),
   name,
   features: {},
-  createdAt: at("2026-01-01T00:00:00.000Z")
+  createdAt: at("2026-01-01T00:00:00.000Z"),
+  disabledAt: null
 })
 
 export const form = (workspaceId: string, overrides: Partial<FormRecord> = {}): FormRecord => ({

@@ -17,6 +17,7 @@ import {
   SERVICE_NAMES,
   type ScopeSet,
   type ServiceName,
+  setTenantDisabled,
   TenantRepository
 } from "@folio/domain"
 import { Console, Effect, Layer, References } from "effect"
@@ -28,6 +29,8 @@ const USAGE = `usage: npm run cli -- <command>
 
   workspace create NAME
   workspace list
+  workspace disable ID           refuse every key of the workspace (sharing: user_disabled)
+  workspace enable ID            accept its keys again
   key create --workspace ID --scopes forms:read,forms:write,... [--service forms|sharing] [--name NAME]
                                  (--scopes all = every scope of the service; forms is the default;
                                  sharing scopes: read,write,delete)
@@ -86,7 +89,18 @@ const command = Effect.gen(function* () {
     }
     case "workspace list": {
       const all = yield* TenantRepository.pipe(Effect.flatMap((r) => r.list))
-      for (const ws of all) yield* Console.log(`${ws.id}  ${ws.createdAt.toISOString()}  ${ws.name}`)
+      for (const ws of all)
+        yield* Console.log(
+          `${ws.id}  ${ws.createdAt.toISOString()}  ${ws.disabledAt === null ? "active  " : "disabled"}  ${ws.name}`
+        )
+      return
+    }
+    case "workspace disable":
+    case "workspace enable": {
+      if (arg === undefined) throw new UsageError("missing workspace ID")
+      const disable = verb === "disable"
+      yield* setTenantDisabled(arg, disable)
+      yield* Console.log(`workspace ${arg} ${disable ? "disabled" : "enabled"}`)
       return
     }
     case "key create": {

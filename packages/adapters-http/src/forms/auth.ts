@@ -9,7 +9,7 @@ import { errorsOf, FormsErrors } from "./errors.js"
 export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: Principal }>()(
   "Authentication",
   {
-    error: errorsOf("unauthorized", "rate_limited", "internal"),
+    error: errorsOf("unauthorized", "forbidden", "rate_limited", "internal"),
     security: { bearer: HttpApiSecurity.bearer }
   }
 ) {}

@@ -3,6 +3,7 @@
 // Its rows: every error the forms surfaces meet (the domain's, the keyed-request ones, the HTTP
 // layer's own) -> a code and the details it documents. REST, OpenAPI and MCP are derived from both.
 import {
+  type AccountDisabled,
   type FormsError,
   type InsufficientScope,
   Issue,
@@ -117,6 +118,7 @@ const FORMS_CODES = {
 /** Every error a forms surface answers: the domain's, the keyed request's and the HTTP layer's. */
 export type FormsSurfaceError =
   | FormsError
+  | AccountDisabled
   | TenantNotFound
   | Unauthorized
   | RateLimited
@@ -147,6 +149,7 @@ export const FormsErrors = errorSurface<FormsSurfaceError>()({
   rows: {
     // A keyed request.
     Unauthorized: { code: "unauthorized" },
+    AccountDisabled: { code: "forbidden" },
     RateLimited: {
       code: "rate_limited",
       details: (e) => ({ retryAfterSeconds: e.retryAfterSeconds }),

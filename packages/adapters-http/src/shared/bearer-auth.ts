@@ -3,6 +3,7 @@
 // tally on every answer, and the scope check. REST (an HttpApi security middleware) and MCP (a raw
 // route) both authenticate through `makeRequestAuthenticator`.
 import {
+  type AccountDisabled,
   InsufficientScope,
   makeAuthenticate,
   missingScopes,
@@ -32,7 +33,7 @@ const presentedKey = (request: HttpServerRequest.HttpServerRequest): string =>
   (request.headers.authorization ?? "").slice("Bearer ".length)
 
 /** The failures of authenticating a request. */
-export type AuthenticationError = Unauthorized | RateLimited | StorageError
+export type AuthenticationError = Unauthorized | AccountDisabled | RateLimited | StorageError
 
 export type RequestAuthenticator = (
   request: HttpServerRequest.HttpServerRequest

@@ -3,6 +3,7 @@
 // surfaces meet (the domain's, the keyed request's, the HTTP layer's own) -> a code. REST and OpenAPI
 // are derived from both. `field` names the offending field on validation errors.
 import type {
+  AccountDisabled,
   InsufficientScope,
   RateLimited,
   SharingError,
@@ -82,6 +83,7 @@ const SHARING_CODES = {
 /** Every error a sharing surface answers. */
 export type SharingSurfaceError =
   | SharingError
+  | AccountDisabled
   | TenantNotFound
   | Unauthorized
   | RateLimited

@@ -11,6 +11,13 @@ export const makeTenantRepository = Effect.map(Effect.service(MemoryStore), ({ t
       [...tenants.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
     ),
     count: Effect.sync(() => tenants.size),
+    setDisabled: (id, at) =>
+      Effect.sync(() => {
+        const tenant = tenants.get(id)
+        if (tenant === undefined) return false
+        tenants.set(id, { ...tenant, disabledAt: at })
+        return true
+      }),
     setFeatures: (id, features) =>
       Effect.sync(() => {
         const tenant = tenants.get(id)

@@ -16,6 +16,8 @@ interface ApiKeyRow {
   readonly created_at: Date
   readonly revoked_at: Date | null
   readonly last_used_at: Date | null
+  /** Joined from the tenant's row on lookups by prefix. */
+  readonly tenant_disabled?: boolean
 }
 
 const toKey = (row: ApiKeyRow): ApiKeyRecord => ({
@@ -28,7 +30,8 @@ const toKey = (row: ApiKeyRow): ApiKeyRecord => ({
   scopes: row.scopes,
   createdAt: row.created_at,
   revokedAt: row.revoked_at,
-  lastUsedAt: row.last_used_at
+  lastUsedAt: row.last_used_at,
+  tenantDisabled: row.tenant_disabled === true
 })
 
 export const makeApiKeyRepository = Effect.gen(function* () {
@@ -44,7 +47,9 @@ export const makeApiKeyRepository = Effect.gen(function* () {
       ),
     findByPrefix: (prefix) =>
       orStorageError(
-        sql<ApiKeyRow>`select * from api_keys where prefix = ${prefix}`.pipe(
+        sql<ApiKeyRow>`select k.*, w.disabled_at is not null as tenant_disabled
+                       from api_keys k join workspaces w on w.id = k.workspace_id
+                       where k.prefix = ${prefix}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toKey))
         )
       ),

@@ -8,6 +8,7 @@ import responseVersions from "./migrations/0004_response_versions.js"
 import apiKeyServices from "./migrations/0005_api_key_services.js"
 import resumableResponses from "./migrations/0006_resumable_responses.js"
 import sharingResources from "./migrations/0007_sharing_resources.js"
+import disabledTenants from "./migrations/0008_disabled_tenants.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -16,5 +17,6 @@ export const migrations = Migrator.fromRecord({
   "0004_response_versions": responseVersions,
   "0005_api_key_services": apiKeyServices,
   "0006_resumable_responses": resumableResponses,
-  "0007_sharing_resources": sharingResources
+  "0007_sharing_resources": sharingResources,
+  "0008_disabled_tenants": disabledTenants
 })

@@ -10,13 +10,15 @@ interface TenantRow {
   readonly name: string
   readonly features: Record<string, boolean>
   readonly created_at: Date
+  readonly disabled_at: Date | null
 }
 
 const toTenant = (row: TenantRow): TenantRecord => ({
   id: row.id,
   name: row.name,
   features: row.features,
-  createdAt: row.created_at
+  createdAt: row.created_at,
+  disabledAt: row.disabled_at
 })
 
 export const makeTenantRepository = Effect.gen(function* () {
@@ -45,6 +47,12 @@ export const makeTenantRepository = Effect.gen(function* () {
         Effect.map((rows) => rows[0]?.n ?? 0)
       )
     ),
+    setDisabled: (id, at) =>
+      orStorageError(
+        sql`update workspaces set disabled_at = ${at} where id = ${id} returning id`.pipe(
+          Effect.map((rows) => rows.length > 0)
+        )
+      ),
     setFeatures: (id, features) =>
       orStorageError(
         sql`update workspaces set features = ${JSON.stringify(features)}::jsonb where id = ${id} returning id`.pipe(

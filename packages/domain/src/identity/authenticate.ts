@@ -17,6 +17,7 @@ import {
   RATE_WINDOW_MS,
   type RateDecision
 } from "./rate-limit.js"
+import { AccountDisabled } from "./errors.js"
 import type { ServiceName } from "./service.js"
 
 /** A service's own budgets, where they differ from the defaults (the sharing spec's 100 and 100). */
@@ -47,7 +48,7 @@ export interface Authenticated {
 export type Authenticate = (
   presented: string,
   clientIp: string
-) => Effect.Effect<Authenticated, Unauthorized | RateLimited | StorageError>
+) => Effect.Effect<Authenticated, Unauthorized | AccountDisabled | RateLimited | StorageError>
 
 /**
  * Builds the authenticate function of one service once, with its ports and budgets captured, so a
@@ -90,33 +91,44 @@ export const makeAuthenticate = (
           )
         const parsed = parseApiKey(presented)
         if (parsed === undefined) return reject("missing or malformed API key")
-        return Effect.flatMap(keys.findByPrefix(parsed.prefix), (found) => {
-          if (
-            Option.isNone(found) ||
-            !verifyApiKey(presented, found.value.hash) ||
-            found.value.service !== service
-          )
-            return reject("unknown API key")
-          const key = found.value
-          if (key.revokedAt !== null) return reject("API key has been revoked")
-          return Effect.flatMap(
-            limits.hitMany([ipKey, keyBucket(key.id)], RATE_WINDOW_MS, now),
-            ([ipHit, keyHit]): Effect.Effect<Authenticated, RateLimited> => {
-              const authenticated: Authenticated = {
-                principal: { tenant: key.tenantId, service: key.service, scopes: key.scopes, keyId: key.id },
-                decision: decideRate(
-                  keyHit?.count ?? Number.POSITIVE_INFINITY,
-                  perKey,
-                  keyHit?.resetAt ?? now,
-                  now
-                )
+        return Effect.flatMap(
+          keys.findByPrefix(parsed.prefix),
+          (
+            found
+          ): Effect.Effect<Authenticated, Unauthorized | AccountDisabled | RateLimited | StorageError> => {
+            if (
+              Option.isNone(found) ||
+              !verifyApiKey(presented, found.value.hash) ||
+              found.value.service !== service
+            )
+              return reject("unknown API key")
+            const key = found.value
+            if (key.revokedAt !== null) return reject("API key has been revoked")
+            if (key.tenantDisabled) return Effect.fail(new AccountDisabled())
+            return Effect.flatMap(
+              limits.hitMany([ipKey, keyBucket(key.id)], RATE_WINDOW_MS, now),
+              ([ipHit, keyHit]): Effect.Effect<Authenticated, RateLimited> => {
+                const authenticated: Authenticated = {
+                  principal: {
+                    tenant: key.tenantId,
+                    service: key.service,
+                    scopes: key.scopes,
+                    keyId: key.id
+                  },
+                  decision: decideRate(
+                    keyHit?.count ?? Number.POSITIVE_INFINITY,
+                    perKey,
+                    keyHit?.resetAt ?? now,
+                    now
+                  )
+                }
+                return ipHit === undefined
+                  ? Effect.succeed(authenticated)
+                  : Effect.as(attempts(ipHit.count, ipHit.resetAt), authenticated)
               }
-              return ipHit === undefined
-                ? Effect.succeed(authenticated)
-                : Effect.as(attempts(ipHit.count, ipHit.resetAt), authenticated)
-            }
-          )
-        })
+            )
+          }
+        )
       })
   })
 

@@ -21,6 +21,9 @@ export class InvalidScopeList extends Data.TaggedError("InvalidScopeList")<{
   }
 }
 
+/** The account that owns the key is disabled (from the CLI); its keys are refused until enabled. */
+export class AccountDisabled extends NamedError("AccountDisabled", "account is disabled") {}
+
 /** No tenant with that id (a forms workspace, a sharing account). */
 export class TenantNotFound extends NamedError("TenantNotFound", "workspace not found") {}
 

@@ -31,7 +31,8 @@ export const createTenant = (
       id: yield* IdGen.pipe(Effect.flatMap((ids) => ids.uuidV7)),
       name: trimmed,
       features: {},
-      createdAt: yield* now
+      createdAt: yield* now,
+      disabledAt: null
     }
     yield* TenantRepository.pipe(Effect.flatMap((repo) => repo.create(tenant)))
     return tenant
@@ -62,7 +63,8 @@ export const issueApiKey = (input: {
       scopes: input.scopes,
       createdAt: yield* now,
       revokedAt: null,
-      lastUsedAt: null
+      lastUsedAt: null,
+      tenantDisabled: false
     }
     yield* keys.create(record)
     return { record, plaintext }
@@ -108,4 +110,18 @@ export const bootstrapIfEmpty = (options: {
       )
     }
     return Option.some({ tenant, keys })
+  })
+
+/**
+ * Disables or enables a tenant: while disabled every key of it is refused (AccountDisabled), within
+ * the key cache's few seconds on a running server.
+ */
+export const setTenantDisabled = (
+  tenantId: string,
+  disabled: boolean
+): Effect.Effect<void, TenantNotFound | StorageError, TenantRepository> =>
+  Effect.gen(function* () {
+    const at = disabled ? yield* now : null
+    const found = yield* TenantRepository.pipe(Effect.flatMap((repo) => repo.setDisabled(tenantId, at)))
+    if (!found) return yield* new TenantNotFound()
   })

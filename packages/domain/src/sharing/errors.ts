@@ -34,9 +34,6 @@ export class InvalidField extends Data.TaggedError("InvalidField")<{
   }
 }
 
-/** The account that owns the key is disabled. */
-export class AccountDisabled extends NamedError("AccountDisabled", "account is disabled") {}
-
 /** Every failure a sharing use case can end in (beside the kernel's keyed-request failures). */
 export type SharingError =
   | ResourceNotFound
@@ -45,4 +42,3 @@ export type SharingError =
   | ResourceChanged
   | IdempotencyKeyReused
   | InvalidField
-  | AccountDisabled

@@ -19,6 +19,8 @@ export interface ApiKeyRecord {
   readonly createdAt: Date
   readonly revokedAt: Date | null
   readonly lastUsedAt: Date | null
+  /** The owning tenant is disabled (read with the key, so authentication costs no extra lookup). */
+  readonly tenantDisabled: boolean
 }
 
 export interface ApiKeyRepositoryService {

@@ -9,6 +9,8 @@ export interface TenantRecord {
   /** Feature flags set for this tenant; each service reads its own and defaults the unset ones. */
   readonly features: Readonly<Record<string, boolean>>
   readonly createdAt: Date
+  /** Set while the account is disabled: its keys are refused. */
+  readonly disabledAt: Date | null
 }
 
 export interface TenantRepositoryService {
@@ -16,6 +18,8 @@ export interface TenantRepositoryService {
   readonly get: (id: string) => Effect.Effect<Option.Option<TenantRecord>, StorageError>
   readonly list: Effect.Effect<ReadonlyArray<TenantRecord>, StorageError>
   readonly count: Effect.Effect<number, StorageError>
+  /** Disables (a date) or enables (null) the tenant; false when there is no such tenant. */
+  readonly setDisabled: (id: string, at: Date | null) => Effect.Effect<boolean, StorageError>
   readonly setFeatures: (
     id: string,
     features: Readonly<Record<string, boolean>>
