@@ -2,7 +2,7 @@
 // password form, the state pages) and POST /s/{slug} (the password form's answer). The hot path, a
 // warm link redirect, reads the resource from the cached repository (no database), decides in pure
 // domain code, counts the view in memory (ViewCounter) and answers 302.
-import { randomBytes } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import {
   type LinkData,
   RateLimitStore,
@@ -134,7 +134,8 @@ interface Deps {
 const visitorOf = (request: HttpServerRequest.HttpServerRequest, deps: Deps) => {
   const known = request.cookies[VISITOR_COOKIE]
   if (known !== undefined && VISITOR_ID.test(known)) return { id: known, setCookie: undefined }
-  const id = randomBytes(16).toString("base64url")
+  // randomUUID draws from a cached entropy pool: no syscall per new visitor.
+  const id = randomUUID()
   return {
     id,
     setCookie: `${VISITOR_COOKIE}=${id}; Path=/s/; Max-Age=${VISITOR_MAX_AGE}; HttpOnly; SameSite=Lax${deps.secure}`
@@ -159,7 +160,7 @@ const serve = (
   request: HttpServerRequest.HttpServerRequest,
   r: ResourceRecord,
   at: Date
-): HttpServerResponse.HttpServerResponse => {
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const visitor = visitorOf(request, deps)
   const headers: Record<string, string> = { ...indexHeaders(r) }
   if (visitor.setCookie !== undefined) headers["set-cookie"] = visitor.setCookie
@@ -168,50 +169,52 @@ const serve = (
   const title = r.title ?? r.slug
   const description = r.description ?? undefined
   const noindex = r.visibility === "unlisted"
-  const count = () => Effect.runSync(deps.views.record(r.id, visitor.id, at.getTime()))
+  const counted = (response: HttpServerResponse.HttpServerResponse) =>
+    Effect.as(deps.views.record(r.id, visitor.id, at.getTime()), response)
 
   if (r.type === "link") {
     const visit = visitFromRequest(request, { visitorId: visitor.id, at })
     const decided = chooseDestination({ ...routableOf(r), views }, visit)
     if (decided.destination === null) {
       const state = STATE_PAGES[decided.matched.reason]
-      return page(state.render(), state.status, headers)
+      return Effect.succeed(page(state.render(), state.status, headers))
     }
     const d = r.data
     if (
       (d.ogTitle !== null || d.ogDescription !== null || d.ogImageUrl !== null) &&
       isPreviewBot(request.headers["user-agent"])
     ) {
-      return page(
-        renderLinkPreviewPage({
-          title: d.ogTitle ?? title,
-          description: d.ogDescription ?? description,
-          imageUrl: d.ogImageUrl ?? undefined,
-          url,
-          destination: decided.destination,
-          noindex
-        }),
-        200,
-        headers
+      return Effect.succeed(
+        page(
+          renderLinkPreviewPage({
+            title: d.ogTitle ?? title,
+            description: d.ogDescription ?? description,
+            imageUrl: d.ogImageUrl ?? undefined,
+            url,
+            destination: decided.destination,
+            noindex
+          }),
+          200,
+          headers
+        )
       )
     }
     // The fallback of an unavailable link is not a view of the link.
-    if (decided.matched.kind !== "fallback") count()
-    return HttpServerResponse.empty({
+    const redirect = HttpServerResponse.empty({
       status: 302,
       headers: { ...headers, location: decided.destination, "cache-control": NO_STORE }
     })
+    return decided.matched.kind === "fallback" ? Effect.succeed(redirect) : counted(redirect)
   }
 
   // Availability was checked before the password (getResource).
-  count()
   if (r.type === "markdown") {
     const body = cachedPage(`${r.id}:${r.rowVersion}`, () =>
       renderMarkdownPage({ title, markdown: r.data.body, description, url, noindex })
     )
-    return page(body, 200, headers)
+    return counted(page(body, 200, headers))
   }
-  return page(renderPlaceholderPage({ title, description, url, noindex }), 200, headers)
+  return counted(page(renderPlaceholderPage({ title, description, url, noindex }), 200, headers))
 }
 
 /** Whether the request carries this resource's unlock (or the resource has no password). */
@@ -251,13 +254,13 @@ const getResource = (deps: Deps) =>
     // which is public, when it has one: its decision in serve() does that and counts no view).
     const reason = unavailableNow(r, at, r.viewCount + deps.views.pending(r.id))
     if (reason !== undefined) {
-      if (r.type === "link") return serve(deps, request, r, at)
+      if (r.type === "link") return yield* serve(deps, request, r, at)
       return page(STATE_PAGES[reason].render(), STATE_PAGES[reason].status)
     }
     if (!unlocked(deps, request, r, at)) {
       return page(renderPasswordPage({ action: pathAndQuery(request, r.slug) }), 200, indexHeaders(r))
     }
-    return serve(deps, request, r, at)
+    return yield* serve(deps, request, r, at)
   }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
 
 /** Posted form fields are small: anything longer is not a password we stored. */
