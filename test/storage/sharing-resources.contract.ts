@@ -141,6 +141,43 @@ export const registerResourceContracts = ({ target, run, newWorkspace }: Contrac
       )
     })
 
+    it("adds counted views by id without touching the row version, skipping deleted and unknown ids", async () => {
+      const ws = await newWorkspace()
+      const a = await insert(resource(ws.id, "link", { viewCount: 2 }))
+      const b = await insert(markdown(ws.id))
+      const gone = await insert(markdown(ws.id))
+      await repo((x) => x.softDelete(ws.id, gone.id, at("2026-04-04T00:00:00.000Z")))
+      await repo((x) =>
+        x.addViews(
+          new Map([
+            [a.id, 3],
+            [b.id, 1],
+            [gone.id, 5],
+            [uuid(), 4],
+            ["not-a-uuid", 1]
+          ])
+        )
+      )
+      // Concurrent flushes (two instances) add up, and an empty batch is no statement.
+      await Promise.all(
+        Array.from({ length: 8 }, () =>
+          repo((x) =>
+            x.addViews(
+              new Map([
+                [a.id, 1],
+                [b.id, 2]
+              ])
+            )
+          )
+        )
+      )
+      await repo((x) => x.addViews(new Map()))
+      expect(await read(ws.id, a.id)).toEqual({ ...a, viewCount: 13 })
+      expect(await read(ws.id, b.id)).toEqual({ ...b, viewCount: 17 })
+      // The ETag's row version is the owner's: a view never makes it stale.
+      expect(await repo((x) => x.update(ws.id, nextResource(a, { title: "After views" })))).toBe("updated")
+    })
+
     it("lets exactly one of many concurrent updates at one row version win", async () => {
       const ws = await newWorkspace()
       const r = await insert(markdown(ws.id))

@@ -16,19 +16,25 @@ import {
   BlobStoreHealth,
   BufferedRateLimitStoreLive,
   CachedApiKeyRepositoryLive,
+  CachedResourceRepositoryLive,
   CachedStoredFormDocumentsLive,
   IdGenLive,
+  MemoryInvalidationBusLive,
+  PgInvalidationBusFromUrl,
   StorageHealth,
-  UsageBatcherLive
+  UsageBatcherLive,
+  ViewBatcherLive
 } from "@folio/adapters-storage"
 import {
   BuiltInInsightExtractorLive,
   FormsServicesLive,
   InsightPolicy,
+  type InvalidationBus,
+  type StorageError,
   RateLimitPolicy,
   RespondentRateLimitPolicy
 } from "@folio/domain"
-import { Duration, Effect, Layer, LogLevel, References } from "effect"
+import { Duration, Effect, Layer, LogLevel, Option, Redacted, References } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
 import { answerClientErrorsWithEnvelope } from "./client-errors.js"
 import type { AppConfig } from "./config.js"
@@ -67,7 +73,23 @@ const NodeConnectionCutter = Layer.succeed(ConnectionCutter, {
 /** Storage chosen by the caller instead of by configuration (tests, embedding). */
 export type StorageOverride = ReturnType<typeof storageLayer>
 
-export const appLayer = (config: AppConfig, overrides: { readonly storage?: StorageOverride } = {}) =>
+/**
+ * The bus that drops cached public resources on every instance: LISTEN/NOTIFY on PostgreSQL, memory
+ * for one process (PGlite and memory storage).
+ */
+const invalidationBusLayer = (config: AppConfig): Layer.Layer<InvalidationBus, StorageError> =>
+  Option.match(config.databaseUrl, {
+    onNone: () => MemoryInvalidationBusLive,
+    onSome: (url) => PgInvalidationBusFromUrl(Redacted.value(url))
+  })
+
+export const appLayer = (
+  config: AppConfig,
+  overrides: {
+    readonly storage?: StorageOverride
+    readonly invalidationBus?: Layer.Layer<InvalidationBus, StorageError>
+  } = {}
+) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const secret = yield* blobSigningSecret(config)
@@ -79,11 +101,16 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
       const storage = overrides.storage ?? storageLayer(config)
       // Key lookups and rate-limit counting stay off the request path's database round trips (see
       // docs/decisions.md); both wrap the configured store and override it in the merge below.
-      const hotPath = Layer.merge(BufferedRateLimitStoreLive, CachedApiKeyRepositoryLive).pipe(
-        Layer.provide(storage)
-      )
+      // The public slug lookup is cached too, dropped on every instance through the bus.
+      const bus = overrides.invalidationBus ?? invalidationBusLayer(config)
+      const hotPath = Layer.mergeAll(
+        BufferedRateLimitStoreLive,
+        CachedApiKeyRepositoryLive,
+        CachedResourceRepositoryLive
+      ).pipe(Layer.provide(Layer.merge(storage, bus)))
       const infrastructure = Layer.mergeAll(
         storage,
+        bus,
         hotPath,
         blobStoreLayer(config, secret),
         IdGenLive,
@@ -122,6 +149,9 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
       }).pipe(
         // Shared by the REST and MCP surfaces: one buffer of usage tallies, flushed every second.
         Layer.provide(UsageBatcherLive),
+        // Public views, counted in memory and written each second; released after the server, so
+        // the views of the last requests are written at shutdown.
+        Layer.provideMerge(ViewBatcherLive),
         Layer.provide(ReadinessLive),
         // The forms use cases, built once over the configured ports: the handlers and tools need
         // only these services (and the request's Principal), not the ports themselves.

@@ -5,10 +5,13 @@ import { AccountLive } from "./account/Http.js"
 import { SharingApi, SharingApiErrorsLive } from "./Api.js"
 import { SharingAuthenticationLive } from "./auth.js"
 import { SharingOpenApiRoute } from "./openapi.js"
+import { SharingPublicRoutes } from "./public/routes.js"
 
 export * from "./Api.js"
 export * from "./errors.js"
 export * from "./openapi.js"
+export * from "./public/password.js"
+export * from "./public/routes.js"
 export * from "./request-guard.js"
 
 export const SharingApiLive = HttpApiBuilder.layer(SharingApi).pipe(
@@ -16,4 +19,4 @@ export const SharingApiLive = HttpApiBuilder.layer(SharingApi).pipe(
   Layer.provide([SharingAuthenticationLive, SharingApiErrorsLive])
 )
 
-export const SharingHttpLive = Layer.mergeAll(SharingApiLive, SharingOpenApiRoute)
+export const SharingHttpLive = Layer.mergeAll(SharingApiLive, SharingOpenApiRoute, SharingPublicRoutes)

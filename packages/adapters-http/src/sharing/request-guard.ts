@@ -7,4 +7,14 @@ import { SharingErrors } from "./errors.js"
 /** The paths the sharing service answers: its API and its public pages. */
 export const SHARING_PATH_PREFIXES = ["/share/", "/s/"] as const
 
-export const sharingRequestGuard = requestGuard({ errors: SharingErrors, api: SharingApi, rawBodies: [] })
+/**
+ * The public pages read their own input: a password form post (urlencoded, a few bytes) and a path
+ * whose slug they check against the slug rule, answering a page (never the JSON envelope).
+ */
+const PUBLIC_PAGE = /^\/s\/[^/?#]*(?:[?#]|$)/
+
+export const sharingRequestGuard = requestGuard({
+  errors: SharingErrors,
+  api: SharingApi,
+  rawBodies: [{ route: PUBLIC_PAGE, body: "own" }]
+})

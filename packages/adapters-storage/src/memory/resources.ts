@@ -106,6 +106,15 @@ export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (t
         return Effect.succeed("updated")
       }),
 
+    addViews: (counts) =>
+      Effect.sync(() => {
+        for (const [id, n] of counts) {
+          const current = resources.get(id)
+          if (current !== undefined && current.deletedAt === null && n > 0)
+            resources.set(id, { ...current, viewCount: current.viewCount + n })
+        }
+      }),
+
     softDelete: (tenantId, id, at) =>
       Effect.sync(() => {
         const r = live(tenantId, id)

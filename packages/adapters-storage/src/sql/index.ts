@@ -119,4 +119,4 @@ export const PgliteClientLive = (options: PgliteStorageOptions) =>
       })
     })
   )
-export { PgInvalidationBusLive } from "./invalidation-bus.js"
+export { PgInvalidationBusFromUrl, PgInvalidationBusLive } from "./invalidation-bus.js"

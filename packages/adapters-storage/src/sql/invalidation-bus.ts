@@ -2,9 +2,9 @@
 // publish, its own included. A subscription holds one connection of the pool while it lives; a lost
 // connection is listened to again after a pause (messages sent meanwhile are lost, so subscribers
 // must treat a resubscription as "anything may have changed").
-import { InvalidationBus } from "@folio/domain"
+import { InvalidationBus, StorageError } from "@folio/domain"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Queue, Schedule } from "effect"
+import { Cause, Effect, Layer, Queue, Redacted, Schedule } from "effect"
 import { toStorageError } from "./errors.js"
 
 /** PostgreSQL channel names are identifiers: one per topic, under our prefix. */
@@ -31,3 +31,25 @@ export const PgInvalidationBusLive = Layer.effect(
     })
   })
 )
+
+/**
+ * The bus over its own small pool (LISTEN holds a connection), for an app whose storage layer does
+ * not provide an InvalidationBus itself.
+ */
+export const PgInvalidationBusFromUrl = (url: string) =>
+  PgInvalidationBusLive.pipe(
+    Layer.provide(
+      PgClient.layer({ url: Redacted.make(url), maxConnections: 2, applicationName: "folio-bus" })
+    ),
+    Layer.catchCause((cause) =>
+      Layer.effectContext<InvalidationBus, StorageError, never>(
+        Effect.failCause(
+          Cause.map(cause, (e) =>
+            e instanceof StorageError
+              ? e
+              : new StorageError({ message: "cannot listen to the database", cause: e })
+          )
+        )
+      )
+    )
+  )

@@ -95,6 +95,8 @@ const LIST_COLUMNS = COLUMNS.replace(
   "case when type = 'markdown' then data - 'body' else data end as data,"
 )
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 export const makeResourceRepository = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(COLUMNS)
@@ -184,6 +186,22 @@ export const makeResourceRepository = Effect.gen(function* () {
           })
         )
       ),
+
+    addViews: (counts) => {
+      const rows = [...counts]
+        .filter(([id, n]) => n > 0 && UUID.test(id))
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([id, n]) => ({ id, n }))
+      if (rows.length === 0) return Effect.void
+      // Rows are locked in id order first, so two instances flushing at once cannot deadlock.
+      return orStorageError(
+        sql`with x as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id uuid, n bigint)),
+                 locked as (select r.id from resources r join x on x.id = r.id
+                            where r.deleted_at is null order by r.id for update of r)
+            update resources r set view_count = r.view_count + x.n
+            from x join locked on locked.id = x.id where r.id = x.id`.pipe(Effect.asVoid)
+      )
+    },
 
     softDelete: (tenantId, id, at) =>
       orStorageError(

@@ -186,3 +186,39 @@ export const renderViewLimitPage = (): Html =>
 /** No resource at this address (unknown, deleted or private). */
 export const renderNotFoundPage = (): Html =>
   messagePage("Page not found", "There is nothing at this address. Check the link you followed.")
+
+export interface LinkPreviewPageInput {
+  readonly title: string
+  readonly description?: string | undefined
+  /** The link's public URL (og:url). */
+  readonly url: string
+  readonly imageUrl?: string | undefined
+  /** Where the link leads; shown as a plain link (a preview bot follows no redirect here). */
+  readonly destination: string
+  readonly noindex?: boolean | undefined
+}
+
+/**
+ * What a link-preview bot (a chat app or social network unfurling the link) gets instead of the
+ * redirect: the owner's og_* tags, and the destination as a link.
+ */
+export const renderLinkPreviewPage = (input: LinkPreviewPageInput): Html =>
+  shell(
+    { title: input.title, noindex: input.noindex === true, head: previewTags(input) },
+    html`<section class="message"><h1>${input.title}</h1>${input.description?.trim() ? html`<p>${input.description}</p>` : ""}<p><a${attr("href", HTTP_URL.test(input.destination) ? input.destination : "#")} rel="noopener noreferrer nofollow">Continue</a></p></section>`
+  )
+
+/**
+ * A collection, Notion mirror or bio page: its title and description, until their content is
+ * served (a later issue adds it).
+ */
+export const renderPlaceholderPage = (input: {
+  readonly title: string
+  readonly description?: string | undefined
+  readonly url: string
+  readonly noindex?: boolean | undefined
+}): Html =>
+  shell(
+    { title: input.title, noindex: input.noindex === true, head: previewTags(input) },
+    html`<section class="message"><h1>${input.title}</h1><p>${input.description?.trim() || "This page has no content to show yet."}</p></section>`
+  )

@@ -119,6 +119,12 @@ export interface ResourceRepositoryService {
     next: ResourceRecord,
     options?: ResourceUpdateOptions
   ) => Effect.Effect<"updated" | "stale", ResourceSlugTaken | StorageError>
+  /**
+   * Adds counted public views to resources by id, in one statement (the view batcher's flush). It
+   * touches only `viewCount`: never rowVersion nor updatedAt, so a view does not stale an owner's
+   * ETag. Ids of deleted or unknown resources are skipped.
+   */
+  readonly addViews: (counts: ReadonlyMap<string, number>) => Effect.Effect<void, StorageError>
   /** Soft delete (the slug is free again at once); false when no live resource matched. */
   readonly softDelete: (tenantId: string, id: string, at: Date) => Effect.Effect<boolean, StorageError>
   /** One page of the tenant's live resources; `nextCursor` is set whenever more follow. */

@@ -1,0 +1,124 @@
+// The public redirect, the sharing service's hot path: GET /s/{slug} of a public link with three
+// redirect rules (none matching the load's requests, so all three are evaluated) and two A/B
+// variants, with view counting on (every request is a new visitor: no cookie, so every one is
+// counted and its cookie minted), at 32 connections, beside a bare node:http server answering a
+// fixed 302 in the same run. Server in its own process on PostgreSQL, load from autocannon here.
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomUUID } from "node:crypto"
+import autocannon from "autocannon"
+import pg from "pg"
+import { createTempDatabase } from "../test/storage/targets.js"
+import { cli, root, startServer, stop, withServerCpu } from "./_server.js"
+import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
+const CONNECTIONS = 32
+const SLUG = "bench-link"
+
+const LINK_DATA = {
+  targetUrl: "https://example.com/target",
+  redirectRules: [
+    { conditions: { device: ["mobile"] }, target_url: "https://m.example.com/" },
+    { conditions: { language: ["de", "fr"] }, target_url: "https://eu.example.com/" },
+    {
+      conditions: { query: [{ param: "ref", op: "equals", value: "news" }] },
+      target_url: "https://news.example.com/"
+    }
+  ],
+  testVariants: [
+    { url: "https://a.example.com/", weight: 1 },
+    { url: "https://b.example.com/", weight: 1 }
+  ],
+  fallbackUrl: null,
+  webhookClicks: false,
+  ogTitle: null,
+  ogDescription: null,
+  ogImageUrl: null
+}
+
+/** Redirects answered to the load (warm-up included): each one is a new visitor's counted view. */
+let sent = 0
+
+const load = async (url: string, server: ChildProcess) => {
+  const options = {
+    url,
+    connections: CONNECTIONS,
+    headers: { "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0" }
+  }
+  const warm = WARMUP_SECONDS > 0 ? await autocannon({ ...options, duration: WARMUP_SECONDS }) : undefined
+  sent += warm?.["3xx"] ?? 0
+  const { result, cpuPerRequest } = await withServerCpu(server, () =>
+    autocannon({ ...options, duration: DURATION })
+  )
+  sent += result["3xx"]
+  return {
+    "req/s": Math.round(result.requests.average),
+    "3xx/s": Math.round(result["3xx"] / result.duration),
+    "p50 ms": result.latency.p50,
+    "p99 ms": result.latency.p99,
+    "non-3xx": result.requests.total - result["3xx"],
+    "server cpu us/req": cpuPerRequest
+  }
+}
+
+export async function run(): Promise<void> {
+  const rows: Array<Record<string, string | number>> = []
+  const db = await createTempDatabase(benchDatabaseUrl())
+  let viewsCounted = 0
+  let requested = 0
+  try {
+    const env = { DATABASE_URL: db.url }
+    const tenant =
+      /workspace ([0-9a-f-]{36})/.exec(await cli(env, ["workspace", "create", "bench"]))?.[1] ?? ""
+    const client = new pg.Client({ connectionString: db.url })
+    await client.connect()
+    const id = randomUUID()
+    await client.query(
+      `insert into resources (id, tenant_id, type, slug, title, title_key, visibility, data, row_version, created_at, updated_at)
+       values ($1, $2, 'link', $3, 'Bench link', 'bench link', 'public', $4::jsonb, 1, now(), now())`,
+      [id, tenant, SLUG, JSON.stringify(LINK_DATA)]
+    )
+    const server = await startServer(env)
+    try {
+      const ours = await load(`${server.origin}/s/${SLUG}`, server.child)
+      requested = sent
+      rows.push({ server: "folio GET /s/{slug} (3 rules, 2 variants, views on)", ...ours })
+    } finally {
+      await stop(server.child)
+    }
+    viewsCounted = Number(
+      (await client.query("select view_count from resources where id = $1", [id])).rows[0]?.view_count ?? 0
+    )
+    await client.end()
+
+    const raw = spawn(process.execPath, ["--import", "tsx", `${root}bench/_raw-redirect.ts`], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    const port = await new Promise<number>((resolve) =>
+      raw.stdout?.once("data", (d: Buffer) => resolve((JSON.parse(d.toString()) as { port: number }).port))
+    )
+    try {
+      rows.push({
+        server: "raw node:http, fixed 302",
+        ...(await load(`http://127.0.0.1:${port}/s/${SLUG}`, raw))
+      })
+    } finally {
+      await stop(raw)
+    }
+  } finally {
+    await db.drop()
+  }
+  printTable(rows)
+  const [ours, raw] = rows
+  if (ours !== undefined && raw !== undefined) {
+    const ratio = Number(ours["req/s"]) / Number(raw["req/s"])
+    const p99 = Number(ours["p99 ms"]) / Math.max(1, Number(raw["p99 ms"]))
+    process.stdout.write(
+      `\nredirect on PostgreSQL: ${(ratio * 100).toFixed(0)}% of the raw server's req/s (target >= 70%), p99 ${ours["p99 ms"]} ms vs ${raw["p99 ms"]} ms raw (${p99.toFixed(2)}x, target < 3x) at ${CONNECTIONS} connections; ${viewsCounted} views written of ${requested} redirects answered (every request a new visitor)\n`
+    )
+  }
+  process.stdout.write(
+    `written ${writeResult("redirect", { at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, viewsCounted, requested, rows })}\n`
+  )
+}

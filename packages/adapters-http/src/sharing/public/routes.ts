@@ -1,0 +1,326 @@
+// Public serving of sharing resources: GET /s/{slug} (a link's redirect, a Markdown page, the
+// password form, the state pages) and POST /s/{slug} (the password form's answer). The hot path, a
+// warm link redirect, reads the resource from the cached repository (no database), decides in pure
+// domain code, counts the view in memory (ViewCounter) and answers 302.
+import { randomUUID } from "node:crypto"
+import {
+  type LinkData,
+  RateLimitStore,
+  RedirectRules,
+  type ResourceRecord,
+  ResourceRepository,
+  type RoutableLink,
+  TestVariants,
+  unavailability,
+  type UnavailableReason,
+  chooseDestination,
+  isResourceSlug,
+  ViewCounter
+} from "@folio/domain"
+import { Effect, Option, Schema } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { BlobSigningSecret } from "../../blobs/index.js"
+import { PublicOrigin } from "../../public-origin.js"
+import { clientIp, type Html } from "../../shared/index.js"
+import {
+  PASSWORD_FIELD,
+  renderExpiredPage,
+  renderLinkPreviewPage,
+  renderMarkdownPage,
+  renderNotFoundPage,
+  renderNotStartedPage,
+  renderPasswordPage,
+  renderPlaceholderPage,
+  renderViewLimitPage,
+  SHARING_PAGE_HEADERS
+} from "../pages/page.js"
+import { visitFromRequest } from "../visit.js"
+import { isUnlocked, UNLOCK_COOKIE, UNLOCK_TTL_SECONDS, unlockToken, verifyPassword } from "./password.js"
+
+/** The first-party visitor cookie: keeps A/B variants sticky and views counted once. */
+export const VISITOR_COOKIE = "svc_v"
+const VISITOR_MAX_AGE = 365 * 24 * 60 * 60
+const VISITOR_ID = /^[A-Za-z0-9_-]{16,64}$/
+
+/** Password attempts per client address and resource in one window (then 429 until it ends). */
+export const UNLOCK_ATTEMPTS = 10
+export const UNLOCK_WINDOW_MS = 10 * 60_000
+
+/**
+ * Link-preview bots (chat apps and social networks unfurling a link). They get the owner's og_*
+ * tags instead of the redirect when the link has any; every other client, search crawlers included,
+ * follows the redirect (and reads the destination's own tags).
+ */
+const PREVIEW_BOT =
+  /facebookexternalhit|facebookcatalog|meta-externalagent|twitterbot|slackbot|linkedinbot|discordbot|whatsapp|telegrambot|pinterest|redditbot|embedly|skypeuripreview|vkshare|bitlybot|mastodon|iframely|google-pagerenderer|applebot/i
+
+export const isPreviewBot = (userAgent: string | undefined): boolean =>
+  userAgent !== undefined && PREVIEW_BOT.test(userAgent.slice(0, 512))
+
+const NO_STORE = "private, no-store"
+
+/** The routing fields of a stored link, decoded once per cached record (rules are stored as JSON). */
+const decodeRules = Schema.decodeUnknownOption(RedirectRules)
+const decodeVariants = Schema.decodeUnknownOption(TestVariants)
+const routableCache = new WeakMap<LinkData, Omit<RoutableLink, "views">>()
+const routableOf = (r: ResourceRecord & { readonly type: "link" }): Omit<RoutableLink, "views"> => {
+  const known = routableCache.get(r.data)
+  if (known !== undefined) return known
+  const routable = {
+    key: r.id,
+    target_url: r.data.targetUrl,
+    redirect_rules: Option.getOrUndefined(decodeRules(r.data.redirectRules ?? [])),
+    test_variants: Option.getOrUndefined(decodeVariants(r.data.testVariants ?? [])),
+    fallback_url: r.data.fallbackUrl,
+    starts_at: r.startsAt,
+    expires_at: r.expiresAt,
+    max_views: r.maxViews
+  }
+  routableCache.set(r.data, routable)
+  return routable
+}
+
+/** Rendered Markdown pages by resource and row version (rendering and sanitizing cost milliseconds). */
+const PAGE_CACHE_SIZE = 256
+const pageCache = new Map<string, string>()
+const cachedPage = (key: string, render: () => Html): string => {
+  const hit = pageCache.get(key)
+  if (hit !== undefined) return hit
+  const text = render().text
+  if (pageCache.size >= PAGE_CACHE_SIZE) {
+    const oldest = pageCache.keys().next()
+    if (oldest.done !== true) pageCache.delete(oldest.value)
+  }
+  pageCache.set(key, text)
+  return text
+}
+
+const PAGE_HEADERS = Object.fromEntries(
+  Object.entries(SHARING_PAGE_HEADERS).filter(([name]) => name !== "content-type")
+)
+
+const page = (body: Html | string, status: number, extra: Readonly<Record<string, string>> = {}) =>
+  HttpServerResponse.text(typeof body === "string" ? body : body.text, {
+    status,
+    contentType: "text/html; charset=utf-8",
+    headers: { ...PAGE_HEADERS, "cache-control": NO_STORE, ...extra }
+  })
+
+const STATE_PAGES: Record<UnavailableReason, { readonly status: number; readonly render: () => Html }> = {
+  not_started: { status: 404, render: renderNotStartedPage },
+  expired: { status: 410, render: renderExpiredPage },
+  view_limit_reached: { status: 410, render: renderViewLimitPage }
+}
+
+const notFound = () => page(renderNotFoundPage(), 404)
+
+/** The path of a resource's public URL (what cookies are scoped to and the form posts to). */
+const publicPath = (slug: string) => `/s/${encodeURIComponent(slug)}`
+
+const pathAndQuery = (request: HttpServerRequest.HttpServerRequest, slug: string) => {
+  const at = request.url.indexOf("?")
+  return at < 0 ? publicPath(slug) : `${publicPath(slug)}${request.url.slice(at)}`
+}
+
+interface Deps {
+  readonly resources: ResourceRepository["Service"]
+  readonly views: ViewCounter["Service"]
+  readonly limits: RateLimitStore["Service"]
+  readonly origin: string
+  readonly unlockSecret: string
+  readonly secure: string
+}
+
+const visitorOf = (request: HttpServerRequest.HttpServerRequest, deps: Deps) => {
+  const known = request.cookies[VISITOR_COOKIE]
+  if (known !== undefined && VISITOR_ID.test(known)) return { id: known, setCookie: undefined }
+  // randomUUID draws from a cached entropy pool: no syscall per new visitor.
+  const id = randomUUID()
+  return {
+    id,
+    setCookie: `${VISITOR_COOKIE}=${id}; Path=/s/; Max-Age=${VISITOR_MAX_AGE}; HttpOnly; SameSite=Lax${deps.secure}`
+  }
+}
+
+/** The live resource publicly served at `slug`: private ones are not (404 as if absent). */
+const findServed = (deps: Deps, slug: string) =>
+  // Anything but a slug (too long, `%00`, upper case) names nothing: no lookup.
+  !isResourceSlug(slug)
+    ? Effect.succeed(Option.none<ResourceRecord>())
+    : Effect.map(deps.resources.getBySlugAnyTenant(slug), (found) =>
+        Option.filter(found, (r) => r.visibility !== "private")
+      )
+
+const indexHeaders = (r: ResourceRecord): Record<string, string> =>
+  r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
+
+/** A resource that is servable and unlocked: the redirect or the page, counting the view. */
+const serve = (
+  deps: Deps,
+  request: HttpServerRequest.HttpServerRequest,
+  r: ResourceRecord,
+  at: Date
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  const visitor = visitorOf(request, deps)
+  const headers: Record<string, string> = { ...indexHeaders(r) }
+  if (visitor.setCookie !== undefined) headers["set-cookie"] = visitor.setCookie
+  const views = r.viewCount + deps.views.pending(r.id)
+  const url = `${deps.origin}${publicPath(r.slug)}`
+  const title = r.title ?? r.slug
+  const description = r.description ?? undefined
+  const noindex = r.visibility === "unlisted"
+  const counted = (response: HttpServerResponse.HttpServerResponse) =>
+    Effect.as(deps.views.record(r.id, visitor.id, at.getTime()), response)
+
+  if (r.type === "link") {
+    const visit = visitFromRequest(request, { visitorId: visitor.id, at })
+    const decided = chooseDestination({ ...routableOf(r), views }, visit)
+    if (decided.destination === null) {
+      const state = STATE_PAGES[decided.matched.reason]
+      return Effect.succeed(page(state.render(), state.status, headers))
+    }
+    const d = r.data
+    if (
+      (d.ogTitle !== null || d.ogDescription !== null || d.ogImageUrl !== null) &&
+      isPreviewBot(request.headers["user-agent"])
+    ) {
+      return Effect.succeed(
+        page(
+          renderLinkPreviewPage({
+            title: d.ogTitle ?? title,
+            description: d.ogDescription ?? description,
+            imageUrl: d.ogImageUrl ?? undefined,
+            url,
+            destination: decided.destination,
+            noindex
+          }),
+          200,
+          headers
+        )
+      )
+    }
+    // The fallback of an unavailable link is not a view of the link.
+    const redirect = HttpServerResponse.empty({
+      status: 302,
+      headers: { ...headers, location: decided.destination, "cache-control": NO_STORE }
+    })
+    return decided.matched.kind === "fallback" ? Effect.succeed(redirect) : counted(redirect)
+  }
+
+  // Availability was checked before the password (getResource).
+  if (r.type === "markdown") {
+    const body = cachedPage(`${r.id}:${r.rowVersion}`, () =>
+      renderMarkdownPage({ title, markdown: r.data.body, description, url, noindex })
+    )
+    return counted(page(body, 200, headers))
+  }
+  return counted(page(renderPlaceholderPage({ title, description, url, noindex }), 200, headers))
+}
+
+/** Whether the request carries this resource's unlock (or the resource has no password). */
+const unlocked = (deps: Deps, request: HttpServerRequest.HttpServerRequest, r: ResourceRecord, at: Date) =>
+  r.passwordHash === null ||
+  isUnlocked(
+    deps.unlockSecret,
+    r.id,
+    r.passwordHash,
+    request.cookies[UNLOCK_COOKIE],
+    Math.floor(at.getTime() / 1000)
+  )
+
+/** Why a resource cannot be shown now, if it cannot (the same rule for every type). */
+const unavailableNow = (r: ResourceRecord, at: Date, views: number) =>
+  unavailability(
+    {
+      key: r.id,
+      target_url: "",
+      starts_at: r.startsAt,
+      expires_at: r.expiresAt,
+      max_views: r.maxViews,
+      views
+    },
+    at
+  )
+
+const getResource = (deps: Deps) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const slug = (yield* HttpRouter.params).slug ?? ""
+    const found = yield* findServed(deps, slug)
+    if (Option.isNone(found)) return notFound()
+    const r = found.value
+    const at = new Date()
+    // Before the password: a resource that cannot be shown says so (a link goes to its fallback_url,
+    // which is public, when it has one: its decision in serve() does that and counts no view).
+    const reason = unavailableNow(r, at, r.viewCount + deps.views.pending(r.id))
+    if (reason !== undefined) {
+      if (r.type === "link") return yield* serve(deps, request, r, at)
+      return page(STATE_PAGES[reason].render(), STATE_PAGES[reason].status)
+    }
+    if (!unlocked(deps, request, r, at)) {
+      return page(renderPasswordPage({ action: pathAndQuery(request, r.slug) }), 200, indexHeaders(r))
+    }
+    return yield* serve(deps, request, r, at)
+  }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
+
+/** Posted form fields are small: anything longer is not a password we stored. */
+const MAX_FORM_BYTES = 4096
+
+const postPassword = (deps: Deps) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const slug = (yield* HttpRouter.params).slug ?? ""
+    const found = yield* findServed(deps, slug)
+    if (Option.isNone(found)) return notFound()
+    const r = found.value
+    const at = new Date()
+    const action = pathAndQuery(request, r.slug)
+    if (r.passwordHash === null) {
+      return HttpServerResponse.empty({
+        status: 303,
+        headers: { location: action, "cache-control": NO_STORE }
+      })
+    }
+    const hit = yield* deps.limits.hit(
+      `sharing-unlock:${r.id}:${clientIp(request)}`,
+      UNLOCK_WINDOW_MS,
+      at.getTime()
+    )
+    if (hit.count > UNLOCK_ATTEMPTS) {
+      const retryAfter = Math.max(1, Math.ceil((hit.resetAt - at.getTime()) / 1000))
+      return page(renderPasswordPage({ action, error: "rate_limited" }), 429, {
+        "retry-after": String(retryAfter)
+      })
+    }
+    const text = yield* Effect.orElseSucceed(request.text, () => "")
+    const password = text.length > MAX_FORM_BYTES ? "" : (new URLSearchParams(text).get(PASSWORD_FIELD) ?? "")
+    const ok = password !== "" && (yield* verifyPassword(r.passwordHash, password))
+    if (!ok) return page(renderPasswordPage({ action, error: "wrong_password" }), 403)
+    const token = unlockToken(deps.unlockSecret, r.id, r.passwordHash, Math.floor(at.getTime() / 1000))
+    return HttpServerResponse.empty({
+      status: 303,
+      headers: {
+        location: action,
+        "cache-control": NO_STORE,
+        "set-cookie": `${UNLOCK_COOKIE}=${token}; Path=${publicPath(r.slug)}; Max-Age=${UNLOCK_TTL_SECONDS}; HttpOnly; SameSite=Lax${deps.secure}`
+      }
+    })
+  }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
+
+/** GET and POST /s/{slug}. */
+export const SharingPublicRoutes = HttpRouter.use((router) =>
+  Effect.gen(function* () {
+    const origin = yield* PublicOrigin
+    const deps: Deps = {
+      resources: yield* ResourceRepository,
+      views: yield* ViewCounter,
+      limits: yield* RateLimitStore,
+      origin,
+      // Its own key, derived from the app's signing secret: an unlock is no download signature.
+      unlockSecret: `sharing-unlock:${yield* BlobSigningSecret}`,
+      secure: origin.startsWith("https:") ? "; Secure" : ""
+    }
+    yield* router.add("GET", "/s/:slug", getResource(deps))
+    yield* router.add("POST", "/s/:slug", postPassword(deps))
+  })
+)

@@ -1,0 +1,73 @@
+// Two app instances on one PostgreSQL: a link warm in B's cache follows a rename and a delete made
+// through A (LISTEN/NOTIFY on the resources topic), and views counted on both add up.
+import { PgStorageLive } from "@folio/adapters-storage"
+import { ResourceRepository } from "@folio/domain"
+import { Effect, Option, Redacted } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type RunningApp, startApp } from "../support/app.js"
+import { newWorkspaceKey } from "../support/keys.js"
+import { nextResource, resource } from "../storage/fixtures.js"
+import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
+
+const until = async (what: string, check: () => Promise<boolean>, ms = 5_000) => {
+  const end = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+describe.skipIf(TEST_DATABASE_URL === undefined)("public serving on two instances [postgres]", () => {
+  let db: { url: string; drop: () => Promise<void> }
+  let a: RunningApp
+  let b: RunningApp
+  beforeAll(async () => {
+    db = await createTempDatabase(TEST_DATABASE_URL ?? "")
+    const config = { databaseUrl: Option.some(Redacted.make(db.url)) }
+    a = await startApp({ storage: PgStorageLive({ url: db.url }), config })
+    b = await startApp({ storage: PgStorageLive({ url: db.url }), config })
+  }, 60_000)
+  afterAll(async () => {
+    await a?.close()
+    await b?.close()
+    await db?.drop()
+  })
+
+  it("drops a warm link everywhere on update and delete, and adds up both instances' views", async () => {
+    const tenant = (await newWorkspaceKey(a, ["read"], "sharing")).workspaceId
+    const r = resource(tenant, "link", {
+      data: { ...resource(tenant, "link").data, redirectRules: null, testVariants: null, fallbackUrl: null }
+    })
+    await a.run(Effect.flatMap(ResourceRepository, (repo) => repo.insert(r)))
+    const location = async (app: RunningApp, slug: string) => {
+      const res = await fetch(`${app.origin}/s/${slug}`, { redirect: "manual" })
+      return res.status === 302 ? res.headers.get("location") : String(res.status)
+    }
+    expect(await location(b, r.slug)).toBe("https://example.com/launch")
+    expect(await location(a, r.slug)).toBe("https://example.com/launch")
+
+    const moved = nextResource(r, {
+      slug: `${r.slug}-moved`,
+      data: { ...r.data, targetUrl: "https://example.com/moved" }
+    })
+    expect(await a.run(Effect.flatMap(ResourceRepository, (repo) => repo.update(tenant, moved)))).toBe(
+      "updated"
+    )
+    await until("the rename on B", async () => (await location(b, r.slug)) === "404")
+    expect(await location(b, moved.slug)).toBe("https://example.com/moved")
+
+    // Views on both instances (one each above, 5 new visitors each here) reach the row.
+    await Promise.all(
+      [a, b].flatMap((app) =>
+        Array.from({ length: 5 }, () => fetch(`${app.origin}/s/${moved.slug}`, { redirect: "manual" }))
+      )
+    )
+    await until("13 views", async () => {
+      const stored = await a.run(Effect.flatMap(ResourceRepository, (repo) => repo.get(tenant, r.id)))
+      return Option.getOrThrow(stored).viewCount === 13
+    })
+
+    await a.run(Effect.flatMap(ResourceRepository, (repo) => repo.softDelete(tenant, r.id, new Date())))
+    await until("the delete on B", async () => (await location(b, moved.slug)) === "404")
+  })
+})
