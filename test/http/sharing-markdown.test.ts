@@ -273,7 +273,7 @@ describe("the page documents", () => {
   it("has a strict CSP that allows exactly its own stylesheet, by hash, and no script", () => {
     expect(SHARING_PAGE_CSP.split("; ")).toEqual([
       "default-src 'none'",
-      "img-src https: data:",
+      "img-src 'self' https: data:",
       expect.stringMatching(/^style-src 'sha256-[A-Za-z0-9+/]{43}='$/),
       "form-action 'self'",
       "base-uri 'none'",
@@ -304,7 +304,7 @@ describe("the page documents", () => {
     expect(page).toContain(`<title>${title}</title>`)
     expect(page).toContain(`<h1 class="page-title">${title}</h1>`)
     expect(page).toContain('<div class="md"><p>Hello <strong>world</strong>.</p>\n')
-    expect(page).toContain('<img src="x" /></div></article></main></body></html>')
+    expect(page).toContain('<img src="x" alt="" /></div></article></main></body></html>')
     expect(page).not.toContain("robots")
   })
 

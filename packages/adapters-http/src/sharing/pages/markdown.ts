@@ -104,6 +104,9 @@ const OPTIONS: sanitizeHtml.IOptions = {
   disallowedTagsMode: "discard",
   transformTags: {
     a: sanitizeHtml.simpleTransform("a", { rel: LINK_REL }),
+    // An image the author gave no text alternative is taken as decorative (`alt=""`), so screen
+    // readers skip it instead of reading its file name.
+    img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, alt: attribs.alt ?? "" } }),
     th: alignCell("th"),
     td: alignCell("td")
   },

@@ -57,7 +57,7 @@ const STYLE_HASH = `sha256-${createHash("sha256").update(STYLE, "utf8").digest("
  */
 export const SHARING_PAGE_CSP = [
   "default-src 'none'",
-  "img-src https: data:",
+  "img-src 'self' https: data:",
   `style-src '${STYLE_HASH}'`,
   "form-action 'self'",
   "base-uri 'none'",
@@ -135,7 +135,10 @@ export const renderMarkdownPage = (input: MarkdownPageInput): Html =>
         description: input.description?.trim() || markdownExcerpt(input.markdown)
       })
     },
-    html`<article><h1 class="page-title">${input.title}</h1><div class="md">${renderMarkdown(input.markdown)}</div></article>`
+    // A page whose Markdown opens with its own top heading shows that one, not the title twice.
+    /^\s*#\s/.test(input.markdown)
+      ? html`<article><div class="md">${renderMarkdown(input.markdown)}</div></article>`
+      : html`<article><h1 class="page-title">${input.title}</h1><div class="md">${renderMarkdown(input.markdown)}</div></article>`
   )
 
 const messagePage = (heading: string, body: string, extra: Html | "" = ""): Html =>
