@@ -1,2 +1,3 @@
 export * from "./idempotency.js"
 export * from "./resources.js"
+export * from "./password-hasher.js"
