@@ -18,6 +18,7 @@ import {
   CachedApiKeyRepositoryLive,
   CachedStoredFormDocumentsLive,
   IdGenLive,
+  ScryptPasswordHasherLive,
   StorageHealth,
   UsageBatcherLive
 } from "@folio/adapters-storage"
@@ -26,7 +27,8 @@ import {
   FormsServicesLive,
   InsightPolicy,
   RateLimitPolicy,
-  RespondentRateLimitPolicy
+  RespondentRateLimitPolicy,
+  SharingResourcesLive
 } from "@folio/domain"
 import { Duration, Effect, Layer, LogLevel, References } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
@@ -87,6 +89,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         hotPath,
         blobStoreLayer(config, secret),
         IdGenLive,
+        ScryptPasswordHasherLive,
         AcceleratedFormDefinitionDecoderLive,
         CachedStoredFormDocumentsLive,
         Layer.succeed(BlobSigningSecret, secret),
@@ -126,6 +129,8 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         // The forms use cases, built once over the configured ports: the handlers and tools need
         // only these services (and the request's Principal), not the ports themselves.
         Layer.provide(FormsServicesLive),
+        // The sharing resource use cases, likewise.
+        Layer.provide(SharingResourcesLive),
         // Built after the server, so released before it: connections are told to wind down before
         // server.close() starts waiting for them.
         Layer.provideMerge(gracefulClose(server, config.shutdownGraceMs)),

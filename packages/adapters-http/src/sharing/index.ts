@@ -5,14 +5,17 @@ import { AccountLive } from "./account/Http.js"
 import { SharingApi, SharingApiErrorsLive } from "./Api.js"
 import { SharingAuthenticationLive } from "./auth.js"
 import { SharingOpenApiRoute } from "./openapi.js"
+import { ResourcesLive } from "./resources/Http.js"
 
 export * from "./Api.js"
 export * from "./errors.js"
 export * from "./openapi.js"
 export * from "./request-guard.js"
+export * from "./resources/Api.js"
+export { SIMULATION_VISITOR_ID } from "./resources/Http.js"
 
 export const SharingApiLive = HttpApiBuilder.layer(SharingApi).pipe(
-  Layer.provide([AccountLive]),
+  Layer.provide([AccountLive, ResourcesLive]),
   Layer.provide([SharingAuthenticationLive, SharingApiErrorsLive])
 )
 

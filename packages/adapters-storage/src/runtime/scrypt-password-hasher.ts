@@ -33,7 +33,8 @@ const verify = (password: string, stored: string): Effect.Effect<boolean> =>
     const [scheme, n, r, p, salt, digest] = stored.split("$")
     const params = [Number(n), Number(r), Number(p)] as const
     if (scheme !== "scrypt" || salt === undefined || digest === undefined) return Effect.succeed(false)
-    if (!params.every((v) => Number.isInteger(v) && v > 0) || params[0] > 2 ** 20) return Effect.succeed(false)
+    if (!params.every((v) => Number.isInteger(v) && v > 0) || params[0] > 2 ** 20)
+      return Effect.succeed(false)
     const expected = Buffer.from(digest, "base64url")
     if (expected.length !== KEY_LENGTH) return Effect.succeed(false)
     return Effect.map(derive(password, Buffer.from(salt, "base64url"), ...params), (key) =>

@@ -101,7 +101,8 @@ export interface PgliteStorageOptions {
  * transaction then owns the database until it ends. A second connection would share that session,
  * and one's rollback would silently undo the other's writes (see docs/decisions.md).
  */
-export const PgliteStorageLive = (options: PgliteStorageOptions) => withMigrations(PgliteClientLive(options), MemoryInvalidationBusLive)
+export const PgliteStorageLive = (options: PgliteStorageOptions) =>
+  withMigrations(PgliteClientLive(options), MemoryInvalidationBusLive)
 
 /** The SQL client of the embedded database alone (no migrations), for storage tests. */
 export const PgliteClientLive = (options: PgliteStorageOptions) =>

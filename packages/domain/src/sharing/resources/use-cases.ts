@@ -39,7 +39,12 @@ import {
   resourceEtag
 } from "./resource.js"
 import { normalizeLabels, randomResourceSlug } from "./rules.js"
-import { type CreateResourceInput, type LinkSimulationFields, type PatchResourceInput, TYPE_FIELDS } from "./wire.js"
+import {
+  type CreateResourceInput,
+  type LinkSimulationFields,
+  type PatchResourceInput,
+  TYPE_FIELDS
+} from "./wire.js"
 
 /** The InvalidationBus topic of public resources; the key is the slug. */
 export const RESOURCES_TOPIC = "resources"
@@ -85,11 +90,13 @@ const ownedBySlug = (
 /** Tells every instance that the public resource at `slug` changed; a failed notice is logged only. */
 const announce = (slug: string) =>
   Effect.flatMap(Effect.service(InvalidationBus), (bus) =>
-    bus.publish(RESOURCES_TOPIC, slug).pipe(
-      Effect.catch((error) =>
-        Effect.logWarning("resource invalidation was not published", { slug, error: error.message })
+    bus
+      .publish(RESOURCES_TOPIC, slug)
+      .pipe(
+        Effect.catch((error) =>
+          Effect.logWarning("resource invalidation was not published", { slug, error: error.message })
+        )
       )
-    )
   )
 
 /**
@@ -100,7 +107,12 @@ export const etagMatches = (ifMatch: string, record: Pick<ResourceCommon, "id" |
   const etag = resourceEtag(record)
   return ifMatch
     .split(",")
-    .map((t) => t.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1"))
+    .map((t) =>
+      t
+        .trim()
+        .replace(/^W\//, "")
+        .replace(/^"(.*)"$/, "$1")
+    )
     .some((t) => t === "*" || t === etag)
 }
 
@@ -265,11 +277,7 @@ export const getResource = (slug: string) => ownedBySlug(slug)
 /** `GET /resources`: one page of the caller's live resources. */
 export const listResources = (
   query: ResourceListQuery
-): Effect.Effect<
-  Page<ResourceListItem>,
-  InvalidField | StorageError,
-  Principal | ResourceRepository
-> =>
+): Effect.Effect<Page<ResourceListItem>, InvalidField | StorageError, Principal | ResourceRepository> =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const repo = yield* ResourceRepository
@@ -299,7 +307,8 @@ const applyPatch = (current: ResourceRecord, patch: PatchResourceInput, at: Date
     const startsAt = patch.starts_at === undefined ? current.startsAt : dateOrNull(patch.starts_at)
     const expiresAt = patch.expires_at === undefined ? current.expiresAt : dateOrNull(patch.expires_at)
     yield* checkWindow(startsAt, expiresAt)
-    const passwordHash = patch.password === undefined ? current.passwordHash : yield* hashPassword(patch.password)
+    const passwordHash =
+      patch.password === undefined ? current.passwordHash : yield* hashPassword(patch.password)
     const common: ResourceCommon = {
       ...current,
       slug: patch.slug ?? current.slug,

@@ -251,7 +251,13 @@ export const BioView = Schema.Struct({
 }).annotate({ identifier: "BioResource" })
 
 /** A resource as GET, create and PATCH answer it (and, without a Markdown body, as lists do). */
-export const ResourceView = Schema.Union([LinkView, MarkdownView, CollectionView, NotionView, BioView]).annotate({
+export const ResourceView = Schema.Union([
+  LinkView,
+  MarkdownView,
+  CollectionView,
+  NotionView,
+  BioView
+]).annotate({
   identifier: "Resource"
 })
 export type ResourceView = typeof ResourceView.Type
