@@ -184,4 +184,8 @@ export class ResourcesGroup extends HttpApiGroup.make("resources")
       "Dry run of a saved link; fields sent replace the saved ones for this run only (scope read)"
     )
   )
-  .middleware(SharingAuthentication) {}
+  .middleware(SharingAuthentication)
+  .annotate(
+    OpenApi.Description,
+    "Resources: links, Markdown pages, collections, Notion mirrors and bio pages; their versions, QR codes and link dry runs"
+  ) {}
