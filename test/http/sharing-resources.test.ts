@@ -178,6 +178,9 @@ for (const target of storageTargets()) {
           "labels"
         ],
         [{ type: "markdown" }, "body_markdown"],
+        [{ type: "link", target_url: "https://x.example", body_markdown: "x" }, "body_markdown"],
+        [{ type: "page", target_url: "https://x.example" }, undefined],
+        [{ type: "link", target_url: "https://x.example", max_views: 0 }, "max_views"],
         [{ type: "markdown", body_markdown: "a", raw_markdown: "b" }, "raw_markdown"],
         [{ type: "notion" }, "source_url"],
         [{ type: "link", target_url: "https://x.example", visibility: "secret" }, "visibility"],
@@ -389,7 +392,8 @@ for (const target of storageTargets()) {
           }
         })
       }
-      const all = await api.call("GET", "/resources?sort=created_asc", { key: lister })
+      // Titled in creation order; created_asc ties within one millisecond break on a random id part.
+      const all = await api.call("GET", "/resources?sort=title_asc", { key: lister })
       expect(all.status).toBe(200)
       expect(Object.keys(all.body).sort()).toEqual(["items", "next_cursor"])
       const items = all.body.items as Array<Json>
@@ -401,18 +405,18 @@ for (const target of storageTargets()) {
         ((await api.call("GET", `/resources?${query}`, { key: lister })).body.items as Array<Json>).map(
           (r) => r.title
         )
-      expect(await titles("type=markdown&sort=created_asc")).toEqual(["Item 1", "Item 3"])
-      expect(await titles("label=hot&sort=created_asc")).toEqual(["Item 0", "Item 1"])
+      expect(await titles("type=markdown&sort=title_asc")).toEqual(["Item 1", "Item 3"])
+      expect(await titles("label=hot&sort=title_asc")).toEqual(["Item 0", "Item 1"])
       expect(await titles("archived=true")).toEqual(["Item 3"])
       expect(await titles("pinned=true")).toEqual(["Item 4"])
       expect(await titles("q=item%202")).toEqual(["Item 2"])
       expect(await titles("sort=title_desc&limit=2")).toEqual(["Item 4", "Item 3"])
-      expect(await titles("sort=created_asc&limit=2&offset=2")).toEqual(["Item 2", "Item 3"])
+      expect(await titles("sort=title_asc&limit=2&offset=2")).toEqual(["Item 2", "Item 3"])
 
-      const first = await api.call("GET", "/resources?sort=created_asc&limit=2", { key: lister })
+      const first = await api.call("GET", "/resources?sort=title_asc&limit=2", { key: lister })
       const cursor = first.body.next_cursor as string
       expect(typeof cursor).toBe("string")
-      expect(await titles(`sort=created_asc&limit=2&cursor=${encodeURIComponent(cursor)}`)).toEqual([
+      expect(await titles(`sort=title_asc&limit=2&cursor=${encodeURIComponent(cursor)}`)).toEqual([
         "Item 2",
         "Item 3"
       ])
@@ -532,6 +536,15 @@ describe("sharing resources on memory: limits, simulation, QR, invalidation", ()
     expect(Number(over.headers.get("retry-after"))).toBeLessThanOrEqual(3600)
     const page = await api.call("POST", "/resources", { key, body: { type: "markdown", body_markdown: "x" } })
     expect(page.status).toBe(201)
+  })
+
+  it("refuses a body over 1 MiB with payload_too_large", async () => {
+    const big = await api.call("POST", "/resources", {
+      key: owner,
+      body: { type: "markdown", body_markdown: "x".repeat(1024 * 1024 + 10) }
+    })
+    expect(big.status).toBe(413)
+    expect(big.body.error_code).toBe("payload_too_large")
   })
 
   it("simulates an unsaved link: rules, variants, fallback, with nothing stored", async () => {
