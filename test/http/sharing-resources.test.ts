@@ -538,6 +538,30 @@ describe("sharing resources on memory: limits, simulation, QR, invalidation", ()
     expect(page.status).toBe(201)
   })
 
+  it("takes the link budget from configuration (SHARING_LINK_CREATIONS_PER_HOUR)", async () => {
+    const small = await startAppOn("memory", {
+      sharingRequestsPerKey: 100_000,
+      sharingLinkCreationsPerHour: 2
+    })
+    try {
+      const key = (await newWorkspaceKey(small.app, ALL, "sharing")).key
+      const client = clientOf(small.app.origin)
+      const statuses: Array<number> = []
+      for (let i = 0; i < 3; i++)
+        statuses.push(
+          (
+            await client.call("POST", "/resources", {
+              key,
+              body: { type: "link", target_url: "https://x.example" }
+            })
+          ).status
+        )
+      expect(statuses).toEqual([201, 201, 429])
+    } finally {
+      await small.close()
+    }
+  })
+
   it("refuses a body over 1 MiB with payload_too_large", async () => {
     const big = await api.call("POST", "/resources", {
       key: owner,

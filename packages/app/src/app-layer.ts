@@ -26,6 +26,7 @@ import {
   BuiltInInsightExtractorLive,
   FormsServicesLive,
   InsightPolicy,
+  LinkCreationPolicy,
   RateLimitPolicy,
   RespondentRateLimitPolicy,
   SharingResourcesLive
@@ -97,6 +98,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         Layer.succeed(PublicOrigin, config.publicOrigin),
         Layer.succeed(McpSettings, { publicOrigin: config.publicOrigin, serverVersion: "1.0.0" }),
         Layer.succeed(RespondentRateLimitPolicy, { perIpPerMinute: config.respondentRequestsPerIp }),
+        Layer.succeed(LinkCreationPolicy, { perKeyPerHour: config.sharingLinkCreationsPerHour }),
         BuiltInInsightExtractorLive,
         Layer.succeed(InsightPolicy, {
           autoThreshold: config.insightsAutoThreshold,
