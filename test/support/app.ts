@@ -36,6 +36,7 @@ export const startApp = async (
     rateLimitPerKey: 120,
     sharingRequestsPerKey: 100,
     sharingRequestsPerIp: 100_000,
+    sharingLinkCreationsPerHour: 60,
     authAttemptsPerIp: 600,
     insightsAutoThreshold: 0.3,
     respondentRequestsPerIp: 100_000,

@@ -4,6 +4,7 @@ import type {
   ApiKeyRepository,
   FormRepository,
   IdempotencyStore,
+  InvalidationBus,
   RateLimitStore,
   ResourceRepository,
   ResponseRepository,
@@ -33,4 +34,5 @@ export type StoragePorts =
   | UsageStore
   | ResourceRepository
   | IdempotencyStore
+  | InvalidationBus
   | StorageHealth

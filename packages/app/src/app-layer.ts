@@ -19,8 +19,7 @@ import {
   CachedResourceRepositoryLive,
   CachedStoredFormDocumentsLive,
   IdGenLive,
-  MemoryInvalidationBusLive,
-  PgInvalidationBusFromUrl,
+  ScryptPasswordHasherLive,
   StorageHealth,
   UsageBatcherLive,
   ViewBatcherLive
@@ -29,10 +28,10 @@ import {
   BuiltInInsightExtractorLive,
   FormsServicesLive,
   InsightPolicy,
-  type InvalidationBus,
-  type StorageError,
+  LinkCreationPolicy,
   RateLimitPolicy,
-  RespondentRateLimitPolicy
+  RespondentRateLimitPolicy,
+  SharingResourcesLive
 } from "@folio/domain"
 import { Duration, Effect, Layer, LogLevel, Option, Redacted, References } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
@@ -73,23 +72,7 @@ const NodeConnectionCutter = Layer.succeed(ConnectionCutter, {
 /** Storage chosen by the caller instead of by configuration (tests, embedding). */
 export type StorageOverride = ReturnType<typeof storageLayer>
 
-/**
- * The bus that drops cached public resources on every instance: LISTEN/NOTIFY on PostgreSQL, memory
- * for one process (PGlite and memory storage).
- */
-const invalidationBusLayer = (config: AppConfig): Layer.Layer<InvalidationBus, StorageError> =>
-  Option.match(config.databaseUrl, {
-    onNone: () => MemoryInvalidationBusLive,
-    onSome: (url) => PgInvalidationBusFromUrl(Redacted.value(url))
-  })
-
-export const appLayer = (
-  config: AppConfig,
-  overrides: {
-    readonly storage?: StorageOverride
-    readonly invalidationBus?: Layer.Layer<InvalidationBus, StorageError>
-  } = {}
-) =>
+export const appLayer = (config: AppConfig, overrides: { readonly storage?: StorageOverride } = {}) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const secret = yield* blobSigningSecret(config)
@@ -101,19 +84,19 @@ export const appLayer = (
       const storage = overrides.storage ?? storageLayer(config)
       // Key lookups and rate-limit counting stay off the request path's database round trips (see
       // docs/decisions.md); both wrap the configured store and override it in the merge below.
-      // The public slug lookup is cached too, dropped on every instance through the bus.
-      const bus = overrides.invalidationBus ?? invalidationBusLayer(config)
+      // The public slug lookup is cached too, dropped on every instance through the storage's
+      // invalidation bus (LISTEN/NOTIFY on PostgreSQL).
       const hotPath = Layer.mergeAll(
         BufferedRateLimitStoreLive,
         CachedApiKeyRepositoryLive,
         CachedResourceRepositoryLive
-      ).pipe(Layer.provide(Layer.merge(storage, bus)))
+      ).pipe(Layer.provide(storage))
       const infrastructure = Layer.mergeAll(
         storage,
-        bus,
         hotPath,
         blobStoreLayer(config, secret),
         IdGenLive,
+        ScryptPasswordHasherLive,
         AcceleratedFormDefinitionDecoderLive,
         CachedStoredFormDocumentsLive,
         Layer.succeed(BlobSigningSecret, secret),
@@ -121,6 +104,7 @@ export const appLayer = (
         Layer.succeed(PublicOrigin, config.publicOrigin),
         Layer.succeed(McpSettings, { publicOrigin: config.publicOrigin, serverVersion: "1.0.0" }),
         Layer.succeed(RespondentRateLimitPolicy, { perIpPerMinute: config.respondentRequestsPerIp }),
+        Layer.succeed(LinkCreationPolicy, { perKeyPerHour: config.sharingLinkCreationsPerHour }),
         BuiltInInsightExtractorLive,
         Layer.succeed(InsightPolicy, {
           autoThreshold: config.insightsAutoThreshold,
@@ -156,6 +140,8 @@ export const appLayer = (
         // The forms use cases, built once over the configured ports: the handlers and tools need
         // only these services (and the request's Principal), not the ports themselves.
         Layer.provide(FormsServicesLive),
+        // The sharing resource use cases, likewise.
+        Layer.provide(SharingResourcesLive),
         // Built after the server, so released before it: connections are told to wind down before
         // server.close() starts waiting for them.
         Layer.provideMerge(gracefulClose(server, config.shutdownGraceMs)),

@@ -34,6 +34,8 @@ export interface AppConfig {
   /** Sharing API: requests per minute per key, and per client address (keyed or not). */
   readonly sharingRequestsPerKey: number
   readonly sharingRequestsPerIp: number
+  /** Sharing API: links a key may create per hour through POST /resources (spec: 60). */
+  readonly sharingLinkCreationsPerHour: number
   /** Share of scanned responses (0..1) past which an insight candidate is marked `auto`. */
   readonly insightsAutoThreshold: number
 }
@@ -156,6 +158,7 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(fun
     respondentRequestsPerIp: yield* positive("RESPONDENT_REQUESTS_PER_IP", 300),
     sharingRequestsPerKey: yield* positive("SHARING_REQUESTS_PER_KEY", 100),
     sharingRequestsPerIp: yield* positive("SHARING_REQUESTS_PER_IP", 100),
+    sharingLinkCreationsPerHour: yield* positive("SHARING_LINK_CREATIONS_PER_HOUR", 60),
     insightsAutoThreshold: yield* read(
       "INSIGHTS_AUTO_THRESHOLD",
       0.3,

@@ -6,6 +6,7 @@ import { SharingApi, SharingApiErrorsLive } from "./Api.js"
 import { SharingAuthenticationLive } from "./auth.js"
 import { SharingOpenApiRoute } from "./openapi.js"
 import { SharingPublicRoutes } from "./public/routes.js"
+import { ResourcesLive } from "./resources/Http.js"
 
 export * from "./Api.js"
 export * from "./errors.js"
@@ -13,9 +14,11 @@ export * from "./openapi.js"
 export * from "./public/password.js"
 export * from "./public/routes.js"
 export * from "./request-guard.js"
+export * from "./resources/Api.js"
+export { SIMULATION_VISITOR_ID } from "./resources/Http.js"
 
 export const SharingApiLive = HttpApiBuilder.layer(SharingApi).pipe(
-  Layer.provide([AccountLive]),
+  Layer.provide([AccountLive, ResourcesLive]),
   Layer.provide([SharingAuthenticationLive, SharingApiErrorsLive])
 )
 

@@ -6,6 +6,7 @@ import { StorageHealth, type StoragePorts } from "../health.js"
 import { MemoryRateLimitStoreLive, MemoryUsageStoreLive } from "./counters.js"
 import { MemoryFormRepositoryLive } from "./forms.js"
 import { MemoryIdempotencyStoreLive } from "./idempotency.js"
+import { MemoryInvalidationBusLive } from "./invalidation-bus.js"
 import { MemoryResourceRepositoryLive } from "./resources.js"
 import { MemoryResponseRepositoryLive } from "./responses.js"
 import { MemoryStoreLive } from "./store.js"
@@ -22,6 +23,7 @@ export const MemoryStorageLive: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryUsageStoreLive,
   MemoryResourceRepositoryLive,
   MemoryIdempotencyStoreLive,
+  MemoryInvalidationBusLive,
   Layer.succeed(StorageHealth, { check: Effect.void })
 ).pipe(Layer.provide(MemoryStoreLive))
 export { MemoryInvalidationBusLive } from "./invalidation-bus.js"

@@ -4,11 +4,9 @@
 // `resources`, and every instance drops those slugs when it hears them. Entries also expire (a lost
 // LISTEN connection drops messages), sooner for resources with `max_views`, whose view count other
 // instances move; views written by this process drop their entries at once.
-import { InvalidationBus, type ResourceRecord, ResourceRepository } from "@folio/domain"
+import { RESOURCES_TOPIC, InvalidationBus, type ResourceRecord, ResourceRepository } from "@folio/domain"
 import { Clock, Effect, Layer, Option } from "effect"
 
-/** The bus topic; its keys are slugs. */
-export const RESOURCES_TOPIC = "resources"
 /** Safety net for a missed invalidation (the bus resubscribing after a lost connection). */
 export const RESOURCE_CACHE_TTL_MS = 60_000
 /** Resources with `max_views`: other instances' views show up within this (plus their flush). */

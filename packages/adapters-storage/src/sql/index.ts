@@ -5,11 +5,14 @@ import { resolve } from "node:path"
 import { NodeServices } from "@effect/platform-node"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
+import { MemoryInvalidationBusLive } from "../memory/invalidation-bus.js"
+import { PgInvalidationBusLive } from "./invalidation-bus.js"
 import { pgliteConnections } from "./pglite-stream.js"
 import {
   ApiKeyRepository,
   FormRepository,
   IdempotencyStore,
+  type InvalidationBus,
   RateLimitStore,
   ResourceRepository,
   ResponseRepository,
@@ -53,11 +56,15 @@ const MigrationsLive = PgMigrator.layer<never>({ loader: migrations }).pipe(Laye
 const openError = (cause: unknown): StorageError =>
   cause instanceof StorageError ? cause : new StorageError({ message: "cannot open the database", cause })
 
+/**
+ * The repositories and the invalidation bus over `client`, after its migrations. `bus` is
+ * LISTEN/NOTIFY on a server several instances share, memory on PGlite (one process only).
+ */
 const withMigrations = <E, R>(
-  client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, E, R>
+  client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, E, R>,
+  bus: Layer.Layer<InvalidationBus, never, PgClient.PgClient>
 ): Layer.Layer<StoragePorts, StorageError, R> =>
-  SqlRepositoriesLive.pipe(
-    Layer.provide(MigrationsLive),
+  Layer.merge(SqlRepositoriesLive.pipe(Layer.provide(MigrationsLive)), bus).pipe(
     Layer.provide(client),
     // Layers have no mapError: the failure is re-raised with its errors mapped (defects and
     // interruptions unchanged).
@@ -79,7 +86,8 @@ export const PgStorageLive = (options: PgStorageOptions) =>
       url: Redacted.make(options.url),
       maxConnections: options.maxConnections ?? 10,
       applicationName: "folio"
-    })
+    }),
+    PgInvalidationBusLive
   )
 
 export interface PgliteStorageOptions {
@@ -93,7 +101,8 @@ export interface PgliteStorageOptions {
  * transaction then owns the database until it ends. A second connection would share that session,
  * and one's rollback would silently undo the other's writes (see docs/decisions.md).
  */
-export const PgliteStorageLive = (options: PgliteStorageOptions) => withMigrations(PgliteClientLive(options))
+export const PgliteStorageLive = (options: PgliteStorageOptions) =>
+  withMigrations(PgliteClientLive(options), MemoryInvalidationBusLive)
 
 /** The SQL client of the embedded database alone (no migrations), for storage tests. */
 export const PgliteClientLive = (options: PgliteStorageOptions) =>
@@ -119,4 +128,4 @@ export const PgliteClientLive = (options: PgliteStorageOptions) =>
       })
     })
   )
-export { PgInvalidationBusFromUrl, PgInvalidationBusLive } from "./invalidation-bus.js"
+export { PgInvalidationBusLive } from "./invalidation-bus.js"

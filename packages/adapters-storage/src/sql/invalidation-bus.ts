@@ -31,25 +31,3 @@ export const PgInvalidationBusLive = Layer.effect(
     })
   })
 )
-
-/**
- * The bus over its own small pool (LISTEN holds a connection), for an app whose storage layer does
- * not provide an InvalidationBus itself.
- */
-export const PgInvalidationBusFromUrl = (url: string) =>
-  PgInvalidationBusLive.pipe(
-    Layer.provide(
-      PgClient.layer({ url: Redacted.make(url), maxConnections: 2, applicationName: "folio-bus" })
-    ),
-    Layer.catchCause((cause) =>
-      Layer.effectContext<InvalidationBus, StorageError, never>(
-        Effect.failCause(
-          Cause.map(cause, (e) =>
-            e instanceof StorageError
-              ? e
-              : new StorageError({ message: "cannot listen to the database", cause: e })
-          )
-        )
-      )
-    )
-  )

@@ -29,5 +29,5 @@ export class AccountGroup extends HttpApiGroup.make("account")
       "The account, storage usage and quota, creatable types and server features (scope read)"
     )
   )
-  .annotate(OpenApi.Description, "The account behind the key")
-  .middleware(SharingAuthentication) {}
+  .middleware(SharingAuthentication)
+  .annotate(OpenApi.Description, "The account behind the key") {}

@@ -1,2 +1,4 @@
 export * from "./resource.js"
 export * from "./rules.js"
+export * from "./use-cases.js"
+export * from "./wire.js"

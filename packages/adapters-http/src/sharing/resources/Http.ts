@@ -1,0 +1,153 @@
+// Handlers of the resource routes: scope, then the SharingResources use case, then the view.
+import {
+  type MarkdownVersionSummary,
+  publicResourceUrl,
+  type ResourceRecord,
+  resourceEtag,
+  resourceView,
+  SharingResources
+} from "@folio/domain"
+import { Clock, Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
+import { PublicOrigin } from "../../public-origin.js"
+import { requireScopes } from "../../shared/index.js"
+import { SharingApi } from "../Api.js"
+import { SharingErrors } from "../errors.js"
+import { qrCode } from "../qr.js"
+import { type VisitDescription, visitFromDescription } from "../visit.js"
+import { RESOURCE_PAGE_SIZE } from "./Api.js"
+
+/** The visitor a simulation stands for when its description names none: one fixed id, so a dry run repeats. */
+export const SIMULATION_VISITOR_ID = "simulation"
+
+const versionSummary = (v: MarkdownVersionSummary) => ({
+  id: v.id,
+  number: v.number,
+  size: v.size,
+  created_at: v.createdAt.toISOString()
+})
+
+/** The precondition of a write: X-Resource-If-Match, else the standard If-Match. */
+const ifMatchOf = (headers: {
+  readonly "x-resource-if-match"?: string | undefined
+  readonly "if-match"?: string | undefined
+}) => headers["x-resource-if-match"] ?? headers["if-match"]
+
+const visitOf = (description: VisitDescription | undefined) =>
+  Effect.map(Clock.currentTimeMillis, (ms) =>
+    visitFromDescription(description ?? {}, { now: new Date(ms), visitorId: SIMULATION_VISITOR_ID })
+  )
+
+export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (handlers) =>
+  Effect.gen(function* () {
+    const resources = yield* SharingResources
+    const origin = yield* PublicOrigin
+    const withEtag = (record: ResourceRecord) =>
+      HttpApiSchema.withHeaders({
+        body: resourceView(record, origin),
+        headers: { "x-resource-etag": resourceEtag(record) }
+      })
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("write")
+          return withEtag(yield* resources.create(payload))
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("list", ({ query }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          const page = yield* resources.list({
+            limit: query.limit ?? RESOURCE_PAGE_SIZE.default,
+            cursor: query.cursor,
+            offset: query.offset,
+            type: query.type,
+            q: query.q,
+            label: query.label,
+            archived: query.archived === undefined ? undefined : query.archived === "true",
+            pinned: query.pinned === undefined ? undefined : query.pinned === "true",
+            sort: query.sort
+          })
+          return { items: page.items.map((item) => resourceView(item, origin)), next_cursor: page.nextCursor }
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("get", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          return withEtag(yield* resources.get(params.slug))
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("update", ({ params, headers, payload }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("write")
+          return withEtag(yield* resources.update(params.slug, payload, ifMatchOf(headers)))
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("delete", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("delete")
+          yield* resources.delete(params.slug)
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("qr", ({ params, query }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          const resource = yield* resources.get(params.slug)
+          const image = yield* qrCode(publicResourceUrl(origin, resource.slug), {
+            format: query.format,
+            size: query.size
+          })
+          return HttpServerResponse.uint8Array(image.body, {
+            contentType: image.contentType,
+            headers: { "cache-control": "private, max-age=300" }
+          })
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("listMarkdownVersions", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          const versions = yield* resources.listMarkdownVersions(params.slug)
+          return { items: versions.map(versionSummary) }
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("getMarkdownVersion", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          const version = yield* resources.getMarkdownVersion(params.slug, params.versionId)
+          return { ...versionSummary(version), body_markdown: version.body }
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("restoreMarkdownVersion", ({ params, headers }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("write")
+          const restored = yield* resources.restoreMarkdownVersion(
+            params.slug,
+            params.versionId,
+            ifMatchOf(headers)
+          )
+          return HttpApiSchema.withHeaders({
+            body: {
+              resource: resourceView(restored.resource, origin),
+              saved_version: versionSummary(restored.saved)
+            },
+            headers: { "x-resource-etag": resourceEtag(restored.resource) }
+          })
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("simulateLink", ({ payload }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          const { visit, ...fields } = payload
+          return yield* resources.simulateLink(fields, yield* visitOf(visit))
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("simulateSavedLink", ({ params, payload }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          const { visit, ...fields } = payload
+          return yield* resources.simulateSavedLink(params.slug, fields, yield* visitOf(visit))
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+  })
+)

@@ -1,0 +1,523 @@
+// The owner's resource use cases behind the sharing REST routes: create, read, list, patch, delete,
+// Markdown versions and the saved link's dry run. Every one works on the Principal's tenant only;
+// a slug of another account is ResourceOfAnotherAccount (403 on resource routes), an unknown or
+// deleted one ResourceNotFound. (Every instance's public cache hears each write from the repository's
+// caching adapter, on the InvalidationBus topic RESOURCES_TOPIC.)
+import { Clock, Context, Effect, Option } from "effect"
+import { Principal } from "../../identity/principal.js"
+import type { RateLimitStore } from "../../identity/ports/rate-limit-store.js"
+import { RateLimitStore as RateLimitStoreTag } from "../../identity/ports/rate-limit-store.js"
+import { decideRate } from "../../identity/rate-limit.js"
+import type { InvalidCursor } from "../../kernel/cursor.js"
+import { RateLimited, type StorageError } from "../../kernel/errors.js"
+import { IdGen } from "../../kernel/ports/id-gen.js"
+import {
+  InvalidField,
+  ResourceChanged,
+  ResourceNotFound,
+  ResourceOfAnotherAccount,
+  ResourceSlugInUse
+} from "../errors.js"
+import { chooseDestination, type LinkDestination, type RoutableLink } from "../links/destination.js"
+import type { RedirectRule } from "../links/rules.js"
+import type { TestVariant } from "../links/variants.js"
+import type { Visit } from "../links/visit.js"
+import { PasswordHasher } from "../ports/password-hasher.js"
+import {
+  type MarkdownVersionRecord,
+  type MarkdownVersionSummary,
+  ResourceRepository,
+  type ResourceListQuery
+} from "../ports/resources.js"
+import type { Page } from "../../kernel/cursor.js"
+import {
+  type ResourceCommon,
+  type ResourceListItem,
+  type ResourceRecord,
+  type ResourceRecordOf,
+  resourceEtag
+} from "./resource.js"
+import { normalizeLabels, randomResourceSlug } from "./rules.js"
+import {
+  type CreateResourceInput,
+  type LinkSimulationFields,
+  type PatchResourceInput,
+  TYPE_FIELDS
+} from "./wire.js"
+
+/** The InvalidationBus topic of public resources; the key is the slug. */
+export const RESOURCES_TOPIC = "resources"
+
+/** Link creations a key may make per hour through `POST /resources` (sharing-api.md, limits). */
+export const LINK_CREATIONS_PER_HOUR = 60
+const HOUR_MS = 60 * 60 * 1000
+
+/** The link creation budget; a Reference so a deployment (or a test) can change it. */
+export const LinkCreationPolicy = Context.Reference<{ readonly perKeyPerHour: number }>(
+  "@folio/domain/LinkCreationPolicy",
+  { defaultValue: () => ({ perKeyPerHour: LINK_CREATIONS_PER_HOUR }) }
+)
+
+/** The link creation bucket of a key, beside the request budgets in the RateLimitStore. */
+export const linkCreationBucket = (keyId: string): string => `sharing-links:${keyId}`
+
+/** Tries at a random slug before giving up (40 bits each: a clash is already rare). */
+const RANDOM_SLUG_TRIES = 5
+
+/** Read-modify-write rounds of a PATCH that named no ETag before a lost race is reported. */
+const UNCONDITIONAL_UPDATE_TRIES = 3
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+/** The tenant's live resource at `slug`, or why not (403 for another account's, else 404). */
+const ownedBySlug = (
+  slug: string
+): Effect.Effect<
+  ResourceRecord,
+  ResourceNotFound | ResourceOfAnotherAccount | StorageError,
+  Principal | ResourceRepository
+> =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const repo = yield* ResourceRepository
+    const own = yield* repo.getBySlug(principal.tenant, slug)
+    if (Option.isSome(own)) return own.value
+    const any = yield* repo.getBySlugAnyTenant(slug)
+    return yield* Option.isSome(any) ? new ResourceOfAnotherAccount() : new ResourceNotFound()
+  })
+
+/**
+ * Strips the quotes and weak marker an `If-Match` value may carry (`"abc"`, `W/"abc"`); the
+ * X-Resource-If-Match header carries the bare ETag. `*` matches any current state.
+ */
+export const etagMatches = (ifMatch: string, record: Pick<ResourceCommon, "id" | "rowVersion">): boolean => {
+  const etag = resourceEtag(record)
+  return ifMatch
+    .split(",")
+    .map((t) =>
+      t
+        .trim()
+        .replace(/^W\//, "")
+        .replace(/^"(.*)"$/, "$1")
+    )
+    .some((t) => t === "*" || t === etag)
+}
+
+const checkWindow = (startsAt: Date | null, expiresAt: Date | null) =>
+  startsAt !== null && expiresAt !== null && startsAt.getTime() >= expiresAt.getTime()
+    ? Effect.fail(new InvalidField({ field: "expires_at", reason: "must be after starts_at" }))
+    : Effect.void
+
+const dateOrNull = (text: string | null | undefined): Date | null =>
+  text === undefined || text === null ? null : new Date(text)
+
+/** The one source of a Markdown body sent as `body_markdown` or `raw_markdown`. */
+const markdownSource = (input: {
+  readonly body_markdown?: string | undefined
+  readonly raw_markdown?: string | undefined
+}): Effect.Effect<string | undefined, InvalidField> =>
+  input.body_markdown !== undefined && input.raw_markdown !== undefined
+    ? Effect.fail(
+        new InvalidField({ field: "raw_markdown", reason: "send body_markdown or raw_markdown, not both" })
+      )
+    : Effect.succeed(input.body_markdown ?? input.raw_markdown)
+
+const notionSource = (input: {
+  readonly source_url?: string | undefined
+  readonly fetch_url?: string | undefined
+}): Effect.Effect<string | undefined, InvalidField> =>
+  input.source_url !== undefined && input.fetch_url !== undefined
+    ? Effect.fail(new InvalidField({ field: "fetch_url", reason: "send source_url or fetch_url, not both" }))
+    : Effect.succeed(input.source_url ?? input.fetch_url)
+
+const hashPassword = (password: string | null | undefined) =>
+  password === undefined || password === null
+    ? Effect.succeed(null)
+    : Effect.flatMap(Effect.service(PasswordHasher), (hasher) => hasher.hash(password))
+
+/** Counts one link creation of the key; over the hour's budget, RateLimited before anything is written. */
+const spendLinkCreation = (limits: RateLimitStore["Service"], keyId: string) =>
+  Effect.gen(function* () {
+    const policy = yield* LinkCreationPolicy
+    const at = yield* Clock.currentTimeMillis
+    const hit = yield* limits.hit(linkCreationBucket(keyId), HOUR_MS, at)
+    const decision = decideRate(hit.count, policy.perKeyPerHour, hit.resetAt, at)
+    if (!decision.allowed)
+      return yield* new RateLimited({
+        message: `at most ${policy.perKeyPerHour} links may be created per hour with one key`,
+        retryAfterSeconds: decision.resetSeconds
+      })
+  })
+
+/** The type data of a create body (the Markdown and Notion source required here, with its field). */
+const createData = (input: CreateResourceInput) =>
+  Effect.gen(function* () {
+    switch (input.type) {
+      case "link":
+        return {
+          type: "link" as const,
+          data: {
+            targetUrl: input.target_url,
+            redirectRules: input.redirect_rules ?? null,
+            testVariants: input.test_variants ?? null,
+            fallbackUrl: input.fallback_url ?? null,
+            webhookClicks: input.webhook_clicks ?? false,
+            ogTitle: input.og_title ?? null,
+            ogDescription: input.og_description ?? null,
+            ogImageUrl: input.og_image_url ?? null
+          }
+        }
+      case "markdown": {
+        const body = yield* markdownSource(input)
+        if (body === undefined)
+          return yield* new InvalidField({ field: "body_markdown", reason: "required for a markdown page" })
+        return { type: "markdown" as const, data: { body } }
+      }
+      case "collection":
+        return {
+          type: "collection" as const,
+          data: { layout: input.layout ?? null, settings: input.settings ?? null }
+        }
+      case "notion": {
+        const sourceUrl = yield* notionSource(input)
+        if (sourceUrl === undefined)
+          return yield* new InvalidField({ field: "source_url", reason: "required for a notion mirror" })
+        return {
+          type: "notion" as const,
+          data: {
+            sourceUrl,
+            rootPageId: input.root_page_id ?? null,
+            autoRefresh: input.auto_refresh ?? false,
+            refreshIntervalSeconds: input.refresh_interval_seconds ?? null
+          }
+        }
+      }
+      case "bio":
+        return {
+          type: "bio" as const,
+          data: {
+            theme: input.theme ?? null,
+            settings: input.settings ?? null,
+            rootPageSlug: input.root_page_slug ?? null,
+            rootPageTitle: input.root_page_title ?? null
+          }
+        }
+    }
+  })
+
+/** `POST /resources`: a new resource of the caller's account. */
+export const createResource = (input: CreateResourceInput) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const repo = yield* ResourceRepository
+    const ids = yield* IdGen
+    const startsAt = dateOrNull(input.starts_at)
+    const expiresAt = dateOrNull(input.expires_at)
+    yield* checkWindow(startsAt, expiresAt)
+    const typed = yield* createData(input)
+    if (input.type === "link") yield* spendLinkCreation(yield* RateLimitStoreTag, principal.keyId)
+    const passwordHash = yield* hashPassword(input.password)
+    const at = yield* now
+    const id = yield* ids.uuidV7
+    const maxViews = input.type === "link" || input.type === "markdown" ? (input.max_views ?? null) : null
+    const recordAt = (slug: string) =>
+      ({
+        id,
+        tenantId: principal.tenant,
+        slug,
+        title: input.title ?? null,
+        description: input.description ?? null,
+        visibility: input.visibility ?? "public",
+        passwordHash,
+        startsAt,
+        expiresAt,
+        labels: normalizeLabels(input.labels ?? []),
+        maxViews,
+        archived: input.archived ?? false,
+        pinned: input.pinned ?? false,
+        viewCount: 0,
+        rowVersion: 1,
+        createdAt: at,
+        updatedAt: at,
+        ...typed
+      }) as ResourceRecord
+    if (input.slug !== undefined) {
+      const record = recordAt(input.slug)
+      yield* repo.insert(record).pipe(Effect.catchTag("ResourceSlugTaken", () => new ResourceSlugInUse()))
+      return record
+    }
+    for (let attempt = 1; ; attempt++) {
+      const record = recordAt(yield* randomResourceSlug)
+      const inserted = yield* repo.insert(record).pipe(
+        Effect.as(true),
+        Effect.catchTag("ResourceSlugTaken", () =>
+          attempt < RANDOM_SLUG_TRIES ? Effect.succeed(false) : Effect.fail(new ResourceSlugInUse())
+        )
+      )
+      if (inserted) return record
+    }
+  })
+
+/** `GET /resources/{slug}`. */
+export const getResource = (slug: string) => ownedBySlug(slug)
+
+/** `GET /resources`: one page of the caller's live resources. */
+export const listResources = (
+  query: ResourceListQuery
+): Effect.Effect<Page<ResourceListItem>, InvalidField | StorageError, Principal | ResourceRepository> =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const repo = yield* ResourceRepository
+    return yield* repo
+      .list(principal.tenant, query)
+      .pipe(
+        Effect.catchTag("InvalidCursor", (_: InvalidCursor) =>
+          Effect.fail(new InvalidField({ field: "cursor", reason: "not a cursor of this list and sort" }))
+        )
+      )
+  })
+
+/** A patch applied to `current` (nothing written): the next record, or the field refused. */
+const applyPatch = (current: ResourceRecord, patch: PatchResourceInput, at: Date) =>
+  Effect.gen(function* () {
+    if (patch.type !== undefined && patch.type !== current.type)
+      return yield* new InvalidField({ field: "type", reason: "cannot change after creation" })
+    if (patch.visibility !== undefined && patch.visibility !== current.visibility)
+      return yield* new InvalidField({ field: "visibility", reason: "cannot change after creation" })
+    const own = new Set<string>(TYPE_FIELDS[current.type])
+    for (const type of Object.keys(TYPE_FIELDS) as Array<keyof typeof TYPE_FIELDS>) {
+      for (const field of TYPE_FIELDS[type]) {
+        if (!own.has(field) && patch[field] !== undefined)
+          return yield* new InvalidField({ field, reason: `not a field of a ${current.type} resource` })
+      }
+    }
+    const startsAt = patch.starts_at === undefined ? current.startsAt : dateOrNull(patch.starts_at)
+    const expiresAt = patch.expires_at === undefined ? current.expiresAt : dateOrNull(patch.expires_at)
+    yield* checkWindow(startsAt, expiresAt)
+    const passwordHash =
+      patch.password === undefined ? current.passwordHash : yield* hashPassword(patch.password)
+    const common: ResourceCommon = {
+      ...current,
+      slug: patch.slug ?? current.slug,
+      title: patch.title === undefined ? current.title : patch.title,
+      description: patch.description === undefined ? current.description : patch.description,
+      passwordHash,
+      startsAt,
+      expiresAt,
+      labels: patch.labels === undefined ? current.labels : normalizeLabels(patch.labels),
+      maxViews: patch.max_views === undefined ? current.maxViews : patch.max_views,
+      archived: patch.archived ?? current.archived,
+      pinned: patch.pinned ?? current.pinned,
+      rowVersion: current.rowVersion + 1,
+      updatedAt: at
+    }
+    const keep = <A>(value: A | undefined, otherwise: A): A => (value === undefined ? otherwise : value)
+    switch (current.type) {
+      case "link": {
+        const d = current.data
+        const next: ResourceRecordOf<"link"> = {
+          ...common,
+          type: "link",
+          data: {
+            targetUrl: patch.target_url ?? d.targetUrl,
+            redirectRules: keep<unknown>(patch.redirect_rules, d.redirectRules),
+            testVariants: keep<unknown>(patch.test_variants, d.testVariants),
+            fallbackUrl: keep(patch.fallback_url, d.fallbackUrl),
+            webhookClicks: patch.webhook_clicks ?? d.webhookClicks,
+            ogTitle: keep(patch.og_title, d.ogTitle),
+            ogDescription: keep(patch.og_description, d.ogDescription),
+            ogImageUrl: keep(patch.og_image_url, d.ogImageUrl)
+          }
+        }
+        return next
+      }
+      case "markdown": {
+        const body = yield* markdownSource(patch)
+        const next: ResourceRecordOf<"markdown"> = {
+          ...common,
+          type: "markdown",
+          data: { body: body ?? current.data.body }
+        }
+        return next
+      }
+      case "collection": {
+        const next: ResourceRecordOf<"collection"> = {
+          ...common,
+          type: "collection",
+          data: {
+            layout: keep(patch.layout, current.data.layout),
+            settings: keep<unknown>(patch.settings, current.data.settings)
+          }
+        }
+        return next
+      }
+      case "notion": {
+        const d = current.data
+        const source = yield* notionSource(patch)
+        const next: ResourceRecordOf<"notion"> = {
+          ...common,
+          type: "notion",
+          data: {
+            sourceUrl: source ?? d.sourceUrl,
+            rootPageId: keep(patch.root_page_id, d.rootPageId),
+            autoRefresh: patch.auto_refresh ?? d.autoRefresh,
+            refreshIntervalSeconds: keep(patch.refresh_interval_seconds, d.refreshIntervalSeconds)
+          }
+        }
+        return next
+      }
+      case "bio": {
+        const d = current.data
+        const next: ResourceRecordOf<"bio"> = {
+          ...common,
+          type: "bio",
+          data: {
+            theme: keep(patch.theme, d.theme),
+            settings: keep<unknown>(patch.settings, d.settings),
+            rootPageSlug: keep(patch.root_page_slug, d.rootPageSlug),
+            rootPageTitle: keep(patch.root_page_title, d.rootPageTitle)
+          }
+        }
+        return next
+      }
+    }
+  })
+
+/**
+ * `PATCH /resources/{slug}`: changes only the fields sent. With `ifMatch` (X-Resource-If-Match or
+ * If-Match) the resource must still be in that state (else ResourceChanged, 412), also when another
+ * write wins the race between the read and the write. Without it the read-modify-write is retried
+ * a few times on a lost race. A Markdown source change saves the replaced source as a version.
+ */
+export const updateResource = (slug: string, patch: PatchResourceInput, ifMatch: string | undefined) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const repo = yield* ResourceRepository
+    const ids = yield* IdGen
+    for (let attempt = 1; ; attempt++) {
+      const current = yield* ownedBySlug(slug)
+      if (ifMatch !== undefined && !etagMatches(ifMatch, current)) return yield* new ResourceChanged()
+      const at = yield* now
+      const next = yield* applyPatch(current, patch, at)
+      const saveVersion =
+        current.type === "markdown" && next.type === "markdown" && next.data.body !== current.data.body
+          ? { id: yield* ids.uuidV7, body: current.data.body, createdAt: at }
+          : undefined
+      const outcome = yield* repo
+        .update(principal.tenant, next, { saveVersion })
+        .pipe(Effect.catchTag("ResourceSlugTaken", () => Effect.fail(new ResourceSlugInUse())))
+      if (outcome === "updated") {
+        return next
+      }
+      if (ifMatch !== undefined || attempt >= UNCONDITIONAL_UPDATE_TRIES) return yield* new ResourceChanged()
+    }
+  })
+
+/** `DELETE /resources/{slug}`: soft delete; the public URL stops at once on every instance. */
+export const deleteResource = (slug: string) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const repo = yield* ResourceRepository
+    const current = yield* ownedBySlug(slug)
+    const deleted = yield* repo.softDelete(principal.tenant, current.id, yield* now)
+    if (!deleted) return yield* new ResourceNotFound()
+  })
+
+/** The caller's Markdown page at `slug` (another type has no versions: not found). */
+const ownedMarkdown = (slug: string) =>
+  Effect.flatMap(ownedBySlug(slug), (r) =>
+    r.type === "markdown" ? Effect.succeed(r) : Effect.fail(new ResourceNotFound())
+  )
+
+/** `GET /resources/{slug}/markdown/versions`: newest first, at most 50. */
+export const listMarkdownVersions = (slug: string) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const repo = yield* ResourceRepository
+    const page = yield* ownedMarkdown(slug)
+    const versions: ReadonlyArray<MarkdownVersionSummary> = yield* repo.listMarkdownVersions(
+      principal.tenant,
+      page.id
+    )
+    return versions
+  })
+
+/** `GET /resources/{slug}/markdown/versions/{versionID}`: one version with its full source. */
+export const getMarkdownVersion = (slug: string, versionId: string) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const repo = yield* ResourceRepository
+    const page = yield* ownedMarkdown(slug)
+    const version = yield* repo.getMarkdownVersion(principal.tenant, page.id, versionId)
+    if (Option.isNone(version)) return yield* new ResourceNotFound()
+    const record: MarkdownVersionRecord = version.value
+    return record
+  })
+
+/**
+ * `POST /resources/{slug}/markdown/versions/{versionID}/restore`: the version becomes current and the
+ * replaced source is saved as a version (so the restore can be undone). With `ifMatch`, only from
+ * that state.
+ */
+export const restoreMarkdownVersion = (slug: string, versionId: string, ifMatch: string | undefined) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const repo = yield* ResourceRepository
+    const ids = yield* IdGen
+    const page = yield* ownedMarkdown(slug)
+    if (ifMatch !== undefined && !etagMatches(ifMatch, page)) return yield* new ResourceChanged()
+    const outcome = yield* repo.restoreMarkdownVersion(principal.tenant, page.id, versionId, {
+      id: yield* ids.uuidV7,
+      createdAt: yield* now,
+      expectedRowVersion: ifMatch === undefined ? undefined : page.rowVersion
+    })
+    switch (outcome._tag) {
+      case "Restored":
+        return { resource: outcome.resource as ResourceRecord, saved: outcome.saved }
+      case "Stale":
+        return yield* new ResourceChanged()
+      case "ResourceNotFound":
+      case "VersionNotFound":
+        return yield* new ResourceNotFound()
+    }
+  })
+
+/** The link a simulation routes: `fields` over `saved` (each omitted field keeps the saved value). */
+export const simulationLink = (
+  key: string,
+  fields: LinkSimulationFields,
+  saved?: ResourceRecordOf<"link">
+): RoutableLink => {
+  const pick = <A>(value: A | undefined, otherwise: A): A => (value === undefined ? otherwise : value)
+  const rules = pick<unknown>(fields.redirect_rules, saved?.data.redirectRules ?? null)
+  const variants = pick<unknown>(fields.test_variants, saved?.data.testVariants ?? null)
+  return {
+    key,
+    target_url: fields.target_url ?? saved?.data.targetUrl ?? "",
+    redirect_rules: (rules ?? []) as ReadonlyArray<RedirectRule>,
+    test_variants: (variants ?? []) as ReadonlyArray<TestVariant>,
+    fallback_url: pick(fields.fallback_url, saved?.data.fallbackUrl ?? null),
+    starts_at: fields.starts_at === undefined ? (saved?.startsAt ?? null) : dateOrNull(fields.starts_at),
+    expires_at: fields.expires_at === undefined ? (saved?.expiresAt ?? null) : dateOrNull(fields.expires_at),
+    max_views: pick(fields.max_views, saved?.maxViews ?? null),
+    views: fields.views ?? saved?.viewCount ?? 0
+  }
+}
+
+/** `POST /links/simulate`: where `visit` would go on an unsaved link; nothing is read or written. */
+export const simulateLink = (
+  fields: LinkSimulationFields,
+  visit: Visit
+): Effect.Effect<LinkDestination, InvalidField> =>
+  fields.target_url === undefined
+    ? Effect.fail(new InvalidField({ field: "target_url", reason: "required" }))
+    : Effect.succeed(chooseDestination(simulationLink("unsaved-link", fields), visit))
+
+/** `POST /resources/{slug}/link/simulate`: the same on a saved link, omitted fields kept. Nothing recorded. */
+export const simulateSavedLink = (slug: string, fields: LinkSimulationFields, visit: Visit) =>
+  Effect.gen(function* () {
+    const link = yield* ownedBySlug(slug)
+    if (link.type !== "link")
+      return yield* new InvalidField({ field: "slug", reason: `a ${link.type} resource is not a link` })
+    return chooseDestination(simulationLink(link.id, fields, link), visit)
+  })

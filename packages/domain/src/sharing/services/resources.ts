@@ -1,0 +1,40 @@
+// SharingResources: the owner's resource use cases (create, read, list, patch, delete, Markdown
+// versions, link simulation) as one service over the sharing ports, for the REST handlers.
+import { Context, type Effect, Layer } from "effect"
+import { RateLimitStore } from "../../identity/ports/rate-limit-store.js"
+import { IdGen } from "../../kernel/ports/id-gen.js"
+import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
+import { bindPortsFromContext } from "../../kernel/use-case-service.js"
+import { PasswordHasher } from "../ports/password-hasher.js"
+import { ResourceRepository } from "../ports/resources.js"
+import * as useCases from "../resources/use-cases.js"
+
+const resources = {
+  create: useCases.createResource,
+  get: useCases.getResource,
+  list: useCases.listResources,
+  update: useCases.updateResource,
+  delete: useCases.deleteResource,
+  listMarkdownVersions: useCases.listMarkdownVersions,
+  getMarkdownVersion: useCases.getMarkdownVersion,
+  restoreMarkdownVersion: useCases.restoreMarkdownVersion,
+  simulateLink: useCases.simulateLink,
+  simulateSavedLink: useCases.simulateSavedLink
+}
+
+/** Builds the service over its ports in context (the Live layer; tests build it over fakes). */
+export const makeSharingResources = bindPortsFromContext(
+  resources,
+  ResourceRepository,
+  IdGen,
+  PasswordHasher,
+  RateLimitStore,
+  InvalidationBus
+)
+
+export class SharingResources extends Context.Service<
+  SharingResources,
+  Effect.Success<typeof makeSharingResources>
+>()("@folio/domain/SharingResources") {}
+
+export const SharingResourcesLive = Layer.effect(SharingResources, makeSharingResources)
