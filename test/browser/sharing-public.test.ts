@@ -2,8 +2,7 @@
 // followed to its destination, a password page unlocked, a Markdown page read, and a <script> in
 // Markdown that never runs.
 import { createServer, type Server } from "node:http"
-import { hashPassword } from "@folio/adapters-http"
-import { type ResourceRecord, ResourceRepository } from "@folio/domain"
+import { type ResourceRecord, ResourceRepository, PasswordHasher } from "@folio/domain"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
@@ -77,7 +76,7 @@ describe("a link in the browser", () => {
 describe("a password-protected page", () => {
   it("asks for the password, refuses a wrong one, and shows the page after the right one", async () => {
     const r = await create("markdown", {
-      passwordHash: await app.run(hashPassword("open sesame")),
+      passwordHash: await app.run(Effect.flatMap(PasswordHasher, (h) => h.hash("open sesame"))),
       data: { body: "# Secret plans\n\nOnly for friends." }
     } as Overrides<"markdown">)
     const page = await browser.newPage()

@@ -1,8 +1,7 @@
 // Public serving at /s/{slug}: link redirects (rules, sticky variants, visitor cookie, fallback),
 // link-preview bots, Markdown and placeholder pages, visibility, the state pages, password unlock
 // with its budget, and views counted once per visitor, written in batches, none lost at shutdown.
-import { hashPassword } from "@folio/adapters-http"
-import { type ResourceRecord, ResourceRepository, ViewCounter } from "@folio/domain"
+import { type ResourceRecord, ResourceRepository, ViewCounter, PasswordHasher } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { RunningApp } from "../support/app.js"
@@ -127,7 +126,10 @@ describe("GET /s/{slug}: links", () => {
     expect(goneRes.status).toBe(410)
     expect(await goneRes.text()).toContain("This page has expired")
     const withFallback = await link(
-      { expiresAt: new Date(Date.now() - 1000), passwordHash: await Effect.runPromise(hashPassword("pw")) },
+      {
+        expiresAt: new Date(Date.now() - 1000),
+        passwordHash: await app.run(Effect.flatMap(PasswordHasher, (h) => h.hash("pw")))
+      },
       { fallbackUrl: "https://example.com/sorry" }
     )
     const fb = await get(`/s/${withFallback.slug}?a=1`)
@@ -208,7 +210,7 @@ describe("GET /s/{slug}: pages and visibility", () => {
 
 describe("password-protected resources", () => {
   it("shows the form, unlocks with a cookie scoped to the resource, and refuses a wrong password", async () => {
-    const hash = await Effect.runPromise(hashPassword("correct horse"))
+    const hash = await app.run(Effect.flatMap(PasswordHasher, (h) => h.hash("correct horse")))
     const page = await create("markdown", {
       title: "Secret title",
       passwordHash: hash,
@@ -250,7 +252,7 @@ describe("password-protected resources", () => {
   })
 
   it("budgets attempts per client address and resource: the 11th in ten minutes is 429", async () => {
-    const hash = await Effect.runPromise(hashPassword("pw"))
+    const hash = await app.run(Effect.flatMap(PasswordHasher, (h) => h.hash("pw")))
     const r = await link({ passwordHash: hash })
     const attempt = (password: string) =>
       fetch(`${app.origin}/s/${r.slug}`, {

@@ -15,7 +15,8 @@ import {
   type UnavailableReason,
   chooseDestination,
   isResourceSlug,
-  ViewCounter
+  ViewCounter,
+  PasswordHasher
 } from "@folio/domain"
 import { Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -35,7 +36,7 @@ import {
   SHARING_PAGE_HEADERS
 } from "../pages/page.js"
 import { visitFromRequest } from "../visit.js"
-import { isUnlocked, UNLOCK_COOKIE, UNLOCK_TTL_SECONDS, unlockToken, verifyPassword } from "./password.js"
+import { isUnlocked, UNLOCK_COOKIE, UNLOCK_TTL_SECONDS, unlockToken } from "./password.js"
 
 /** The first-party visitor cookie: keeps A/B variants sticky and views counted once. */
 export const VISITOR_COOKIE = "svc_v"
@@ -126,6 +127,7 @@ interface Deps {
   readonly resources: ResourceRepository["Service"]
   readonly views: ViewCounter["Service"]
   readonly limits: RateLimitStore["Service"]
+  readonly passwords: PasswordHasher["Service"]
   readonly origin: string
   readonly unlockSecret: string
   readonly secure: string
@@ -294,7 +296,7 @@ const postPassword = (deps: Deps) =>
     }
     const text = yield* Effect.orElseSucceed(request.text, () => "")
     const password = text.length > MAX_FORM_BYTES ? "" : (new URLSearchParams(text).get(PASSWORD_FIELD) ?? "")
-    const ok = password !== "" && (yield* verifyPassword(r.passwordHash, password))
+    const ok = password !== "" && (yield* deps.passwords.verify(password, r.passwordHash))
     if (!ok) return page(renderPasswordPage({ action, error: "wrong_password" }), 403)
     const token = unlockToken(deps.unlockSecret, r.id, r.passwordHash, Math.floor(at.getTime() / 1000))
     return HttpServerResponse.empty({
@@ -315,6 +317,7 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
       resources: yield* ResourceRepository,
       views: yield* ViewCounter,
       limits: yield* RateLimitStore,
+      passwords: yield* PasswordHasher,
       origin,
       // Its own key, derived from the app's signing secret: an unlock is no download signature.
       unlockSecret: `sharing-unlock:${yield* BlobSigningSecret}`,
