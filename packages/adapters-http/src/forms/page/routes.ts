@@ -68,34 +68,48 @@ export const htmlResponse = (
   })
 }
 
+/** A bounded memo: at most `size` entries, the oldest dropped first. */
+const boundedMemo = <A>(size: number) => {
+  const entries = new Map<string, A>()
+  return (key: string, make: () => A): A => {
+    const hit = entries.get(key)
+    if (hit !== undefined) return hit
+    const fresh = make()
+    if (entries.size >= size) {
+      const oldest = entries.keys().next()
+      if (oldest.done !== true) entries.delete(oldest.value)
+    }
+    entries.set(key, fresh)
+    return fresh
+  }
+}
+
+/** A published version never changes: its definition is encoded for the page's data once. */
+const encodedDefinitions = boundedMemo<unknown>(256)
+
 export const publishedPage = (slug: string, published: PublishedForm): PublishedPage => ({
   slug,
   formId: published.form.id,
   formVersionId: published.version.id,
   title: published.form.title,
   definition: published.definition,
-  encodedDefinition: encodeFormDefinition(published.definition),
+  encodedDefinition: encodedDefinitions(published.version.id, () =>
+    encodeFormDefinition(published.definition)
+  ),
   settings: published.settings
 })
 
 /**
  * Blank questions by version, slug and the settings that shape them: every visitor of a version sees
- * the same, so it is rendered once (bounded; the oldest entry goes first).
+ * the same, so it is rendered once.
  */
-const QUESTIONS_CACHE_SIZE = 256
-const questionsCache = new Map<string, Html>()
+const questions = boundedMemo<Html>(256)
 const cachedQuestions = (page: PublishedPage): Html => {
   const s = page.settings
-  const key = `${page.formVersionId}|${page.slug}|${s.locale}|${s.renderMode}|${s.document.showNumbers}`
-  const hit = questionsCache.get(key)
-  if (hit !== undefined) return hit
-  const fresh = questionsFor(page, (k) => publicImageUrl(page.slug, k))
-  if (questionsCache.size >= QUESTIONS_CACHE_SIZE) {
-    const oldest = questionsCache.keys().next()
-    if (oldest.done !== true) questionsCache.delete(oldest.value)
-  }
-  questionsCache.set(key, fresh)
-  return fresh
+  return questions(
+    `${page.formVersionId}|${page.slug}|${s.locale}|${s.renderMode}|${s.document.showNumbers}`,
+    () => questionsFor(page, (k) => publicImageUrl(page.slug, k))
+  )
 }
 
 /** What the form page needs to render beside the published form. */

@@ -11,24 +11,16 @@ import { PublicOrigin } from "../../public-origin.js"
 export const CONTINUITY_COOKIE = "folio_rt"
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60
 
-const cookieValue = (header: string | undefined, name: string): string | undefined => {
-  for (const part of (header ?? "").split(";")) {
-    const [k, ...v] = part.trim().split("=")
-    if (k === name) return v.join("=")
-  }
-  return undefined
-}
-
 /** The browser sent a continuity cookie: it may have a response to resume. */
 export const hasContinuityCookie = (request: HttpServerRequest.HttpServerRequest): boolean =>
-  cookieValue(request.headers.cookie, CONTINUITY_COOKIE) !== undefined
+  request.cookies[CONTINUITY_COOKIE] !== undefined
 
 /** The browser as the start use case sees it: its continuity cookie and its address and user agent. */
 export const respondentClient = (
   request: HttpServerRequest.HttpServerRequest,
   confirmRepeat?: boolean | undefined
 ): RespondentClient => ({
-  continuityToken: cookieValue(request.headers.cookie, CONTINUITY_COOKIE),
+  continuityToken: request.cookies[CONTINUITY_COOKIE],
   fingerprint: `${Option.getOrElse(request.remoteAddress, () => "")}\n${request.headers["user-agent"] ?? ""}`,
   confirmRepeat
 })
