@@ -1,6 +1,9 @@
 // What GET /me tells a sharing key's holder: the account, the key, storage use against the quota,
 // the resource types it may create and the server's features.
-export const CREATABLE_TYPES = ["link", "markdown", "collection", "notion", "bio"] as const
+import { ResourceType } from "./resources/resource.js"
+
+/** What `POST /resources` creates from JSON: every resource type of this part of the service. */
+export const CREATABLE_TYPES = ResourceType.literals
 
 export interface SharingFeatures {
   /** HTML artifacts (a later part of the service): off until they exist. */
