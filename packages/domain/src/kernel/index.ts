@@ -1,3 +1,4 @@
+export * from "./calendar.js"
 export * from "./canonical-json.js"
 export * from "./cursor.js"
 export * from "./digest.js"

@@ -1,7 +1,6 @@
 export * from "./block-types.js"
 export * from "./blocks.js"
 export * from "./definition.js"
-export * from "./calendar.js"
 export * from "./countries.js"
 export * from "./primitives.js"
 export * from "./rules.js"

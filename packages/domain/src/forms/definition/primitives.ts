@@ -2,7 +2,7 @@
 // patterns, and calendar-valid date, datetime and time strings exactly as forms-api.md writes them.
 import { Schema } from "effect"
 import { RuleAnnotationId } from "../../kernel/issues.js"
-import { isCalendarDate, isDateTime, isTime } from "./calendar.js"
+import { isCalendarDate, isDateTime, isTime } from "../../kernel/calendar.js"
 
 export const Str = (max: number) => Schema.String.check(Schema.isMaxLength(max))
 export const StrBetween = (min: number, max: number) =>

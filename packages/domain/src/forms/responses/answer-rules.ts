@@ -2,7 +2,7 @@
 // (answers.ts) and the public form page's script: the value shape of each block type (forms-api.md
 // answer table) and the answers the server derives (hidden and calculated fields). No Effect import.
 import type { Block } from "../definition/blocks.js"
-import { isCalendarDate, isDateTime, isTime } from "../definition/calendar.js"
+import { isCalendarDate, isDateTime, isTime } from "../../kernel/calendar.js"
 import { isCountryCode } from "../definition/countries.js"
 import type { FormDefinition } from "../definition/definition.js"
 import { evaluateExpression, ExpressionError, parseExpression } from "../definition/expression.js"

@@ -8,7 +8,7 @@ import { InvalidSettings } from "../errors.js"
 import { strictDecoder } from "../../kernel/issues.js"
 import { RuleAnnotationId } from "../../kernel/issues.js"
 import { ArrayOf, BlockId, IntBetween, ObjectKey, Str, StrBetween } from "../definition/primitives.js"
-import { isCalendarDate } from "../definition/calendar.js"
+import { isCalendarDate } from "../../kernel/calendar.js"
 
 const d = <S extends Schema.Top>(schema: S, value: () => NoInfer<S["Type"]>) =>
   schema.pipe(Schema.withDecodingDefaultTypeKey(Effect.sync(value)))

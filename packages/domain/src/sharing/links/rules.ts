@@ -1,6 +1,7 @@
 // The wire shape of `redirect_rules`: an ordered list of rules, each a set of conditions (all must
 // hold; a list inside one condition matches any of its values) and the `target_url` it sends to.
 // Cross-field rules (a window's `from` before its `to`) are filters, so every decode enforces them.
+import { isCalendarDate } from "../../kernel/calendar.js"
 import { DateTime, Option, Schema } from "effect"
 import { RuleAnnotationId } from "../../kernel/issues.js"
 import { DestinationUrl } from "./url.js"
@@ -48,22 +49,10 @@ export type Weekday = typeof Weekday.Type
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,9})?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/
 
-const daysIn = (year: number, month: number) =>
-  month === 2
-    ? year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
-      ? 29
-      : 28
-    : [4, 6, 9, 11].includes(month)
-      ? 30
-      : 31
-
 /** RFC 3339 `date-time` with seconds and an explicit offset (`Z` or `+02:00`), on a real calendar day. */
 export const isRfc3339 = (text: string): boolean => {
   const m = RFC3339.exec(text)
-  if (m === null) return false
-  const month = Number(m[2])
-  const day = Number(m[3])
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(Number(m[1]), month)
+  return m !== null && isCalendarDate(`${m[1]}-${m[2]}-${m[3]}`)
 }
 
 export const Rfc3339 = Schema.String.check(

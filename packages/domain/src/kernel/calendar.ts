@@ -1,5 +1,5 @@
-// Calendar checks of date, time and date-time strings, as plain functions: the schemas use them as
-// filters and the respondent's browser runs the same ones (no Effect import here).
+// Calendar checks of date, time and date-time strings, as plain functions every context shares: the
+// schemas use them as filters, and the respondent's browser runs the same ones (no Effect import).
 
 const daysIn = (year: number, month: number): number =>
   month === 2
