@@ -15,6 +15,7 @@ import {
 import { Schema } from "effect"
 import {
   type AnyApiError,
+  errorClassesOf,
   errorSurface,
   type Failure,
   INTERNAL_SERVER_ERROR,
@@ -226,7 +227,4 @@ export type FormsCode = keyof typeof FORMS_CODES
 export type FormsApiError = AnyApiError<typeof FORMS_CODES>
 
 /** The HttpApi classes of `codes`, for a route's or group's `error` list. */
-export const errorsOf = <const Cs extends ReadonlyArray<FormsCode>>(
-  ...codes: Cs
-): { readonly [I in keyof Cs]: (typeof FORMS_CODES)[Cs[I]]["error"] } =>
-  codes.map((code) => FORMS_CODES[code].error) as never
+export const errorsOf = errorClassesOf(FORMS_CODES)

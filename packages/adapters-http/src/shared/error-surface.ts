@@ -97,6 +97,12 @@ export interface ErrorSurface<E extends Tagged, C extends Codes, R extends Rows<
   readonly apiErrorResponse: (error: AnyApiError<C>) => HttpServerResponse.HttpServerResponse
 }
 
+/** A service's `errorsOf`: the HttpApi classes of some of its codes, for a route's or group's `error` list. */
+export const errorClassesOf =
+  <const C extends Codes>(codes: C) =>
+  <const Cs extends ReadonlyArray<keyof C>>(...names: Cs): { readonly [I in keyof Cs]: C[Cs[I]]["error"] } =>
+    names.map((name) => (codes[name] as CodeSpec).error) as never
+
 /** The status a code's class declares (HttpApi's `httpApiStatus` annotation). */
 export const statusOf = (spec: CodeSpec): number => {
   const status = spec.error.ast.annotations?.httpApiStatus

@@ -12,7 +12,13 @@ import type {
   Unauthorized
 } from "@folio/domain"
 import { Schema } from "effect"
-import { type AnyApiError, errorSurface, type Failure, type RequestError } from "../shared/index.js"
+import {
+  type AnyApiError,
+  errorClassesOf,
+  errorSurface,
+  type Failure,
+  type RequestError
+} from "../shared/index.js"
 
 const envelope = <Code extends string>(code: Code) => ({
   error: Schema.String,
@@ -145,7 +151,4 @@ export type SharingCode = keyof typeof SHARING_CODES
 export type SharingApiError = AnyApiError<typeof SHARING_CODES>
 
 /** The HttpApi classes of `codes`, for a route's or group's `error` list. */
-export const sharingErrorsOf = <const Cs extends ReadonlyArray<SharingCode>>(
-  ...codes: Cs
-): { readonly [I in keyof Cs]: (typeof SHARING_CODES)[Cs[I]]["error"] } =>
-  codes.map((code) => SHARING_CODES[code].error) as never
+export const sharingErrorsOf = errorClassesOf(SHARING_CODES)
