@@ -79,7 +79,7 @@ describe("the sharing envelope on the sharing paths", () => {
   })
 
   it("refuses a body that is not JSON with request_body_invalid", async () => {
-    const response = await fetch(`${app.origin}/share/api/v1/me`, {
+    const response = await fetch(`${app.origin}/share/api/v1/resources`, {
       method: "POST",
       headers: { ...bearer(reader.key), "content-type": "application/json" },
       body: "{not json"
@@ -88,6 +88,8 @@ describe("the sharing envelope on the sharing paths", () => {
     expect(response.status).toBeLessThan(500)
     const body = (await response.json()) as Record<string, unknown>
     expect(Object.keys(body).sort()).toEqual(["error", "error_code"])
+    expect(response.status).toBe(400)
+    expect(body.error_code).toBe("request_body_invalid")
   })
 })
 
