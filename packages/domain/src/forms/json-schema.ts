@@ -4,8 +4,7 @@ import { Schema } from "effect"
 import { FormDefinition } from "./definition/definition.js"
 import { InterviewDefinition } from "./interview/definition.js"
 import { FormSettings } from "./settings/settings.js"
-
-type JsonObject = { readonly [key: string]: unknown }
+import type { JsonObject } from "../kernel/json-schema.js"
 
 /**
  * A standalone draft 2020-12 document of what clients send (the encoded side: defaults are optional
@@ -16,11 +15,6 @@ const make = (schema: Schema.Top): JsonObject => {
   const defs = Object.keys(doc.definitions).length === 0 ? {} : { $defs: doc.definitions }
   return { $schema: "https://json-schema.org/draft/2020-12/schema", ...doc.schema, ...defs }
 }
-
-/** The same document with every named part written in place, for embedding inside another document. */
-export const inlineJsonSchemaOf = (schema: Schema.Top): JsonObject =>
-  Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error", referencePolicy: () => undefined })
-    .schema as JsonObject
 
 export const formDefinitionJsonSchema = make(FormDefinition)
 export const interviewDefinitionJsonSchema = make(InterviewDefinition)

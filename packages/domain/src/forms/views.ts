@@ -13,7 +13,7 @@ import {
 } from "./ports/forms.js"
 import { decodingStoredFormDocuments, type StoredFormDocuments } from "./ports/stored-documents.js"
 import { FormDefinition } from "./definition/definition.js"
-import { inlineJsonSchemaOf } from "./json-schema.js"
+import { documentedAs } from "../kernel/json-schema.js"
 import { InterviewDefinition } from "./interview/definition.js"
 import { defaultFormSettings, encodeFormSettings, FormSettings } from "./settings/settings.js"
 
@@ -22,14 +22,8 @@ import { defaultFormSettings, encodeFormSettings, FormSettings } from "./setting
  * when they were written (and re-checked on read): the wire schema documents them in full but does
  * not re-encode them on every read, which would cost more than the rest of a GET.
  */
-const documented = (schema: Schema.Top, identifier: string): Schema.Codec<unknown> =>
-  // Effect 4 writes `Unknown` as `{}` whatever its checks say; `Any` carries the documenting check.
-  (Schema.Any as Schema.Codec<unknown>)
-    .check(Schema.makeFilter(() => true, { toJsonSchema: () => ({ ...inlineJsonSchemaOf(schema) }) }))
-    .annotate({ identifier })
-
-const AnyDefinition = documented(Schema.Union([FormDefinition, InterviewDefinition]), "AnyDefinition")
-const StoredSettings = documented(FormSettings, "StoredFormSettings")
+const AnyDefinition = documentedAs(Schema.Union([FormDefinition, InterviewDefinition]), "AnyDefinition")
+const StoredSettings = documentedAs(FormSettings, "StoredFormSettings")
 /** A classic or interview definition as JSON, documented by its full JSON Schema, checked by the domain. */
 export const AnyDefinitionSchema = AnyDefinition
 /** Form settings as JSON, documented by their full JSON Schema, checked by the domain. */
