@@ -18,7 +18,9 @@ export interface DecodeInput {
   readonly method: string
   readonly url: string
   readonly headers: Readonly<Record<string, string | undefined>>
-  /** The parsed JSON body, when the method carries one. */
+  /** The body's media type, without parameters. */
+  readonly contentType: string
+  /** The parsed JSON body, or the text of a text body, when the method carries one. */
   readonly body: unknown
 }
 
@@ -43,12 +45,15 @@ const issuesFor = (
   return Result.isFailure(result) ? issuesOf(result.failure) : []
 }
 
-/** The JSON body schema of an endpoint (one member as it is, several as their union). */
-const jsonPayloadOf = (endpoint: HttpApiEndpoint.Top): Schema.Top | undefined => {
-  const json = endpoint.payload.get("application/json")
-  if (json === undefined) return undefined
-  const [first, ...rest] = json.schemas
-  return rest.length === 0 ? first : Schema.Union(json.schemas)
+/**
+ * The body schema of an endpoint for a media type (one member as it is, several as their union):
+ * the type's own when the endpoint names it, else the JSON one.
+ */
+const payloadOf = (endpoint: HttpApiEndpoint.Top, contentType: string): Schema.Top | undefined => {
+  const encoding = endpoint.payload.get(contentType) ?? endpoint.payload.get("application/json")
+  if (encoding === undefined) return undefined
+  const [first, ...rest] = encoding.schemas
+  return rest.length === 0 ? first : Schema.Union(encoding.schemas)
 }
 
 /** Finds the endpoint a request was routed to and lists every decode issue of it. */
@@ -86,7 +91,7 @@ export const makeDecodeIssues = <Id extends string, Groups extends HttpApiGroup.
         ...issuesFor(endpoint.params, pathParams, ALL),
         ...(input.method === "GET" || input.method === "HEAD"
           ? []
-          : issuesFor(jsonPayloadOf(endpoint), input.body, STRICT_ALL)),
+          : issuesFor(payloadOf(endpoint, input.contentType), input.body, STRICT_ALL)),
         ...issuesFor(endpoint.headers, input.headers, ALL),
         ...issuesFor(query, HttpServerRequest.searchParamsFromURL(url), ALL)
       ]

@@ -56,10 +56,13 @@ export interface RawBodyRoute {
    * (one byte over it is read, to tell "too large" from "exactly at it"); `form`: a browser's form
    * post (POST, urlencoded or multipart) up to `maxBytes`, refused one byte over it, which the route
    * parses and checks itself; `own`: the route reads and checks its body itself (MCP's JSON-RPC),
-   * within the default cap.
+   * within the default cap; `text`: JSON as usual, or text of one of `textTypes` (a CSV file), checked
+   * for unstorable characters like JSON text, within the default cap.
    */
-  readonly body: "upload" | "form" | "own"
+  readonly body: "upload" | "form" | "own" | "text"
   readonly maxBytes?: number
+  /** With `text`: the media types taken as text besides JSON. */
+  readonly textTypes?: ReadonlyArray<string>
 }
 
 /** What the guard needs of a service: its error surface, its HttpApi, its routes with other bodies. */
@@ -82,7 +85,7 @@ const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"])
  * What a request's body is, told once per request: none (bodyless methods), raw upload bytes, a
  * browser's form post, a body its route checks itself, or JSON (every other route).
  */
-type BodyKind = "none" | "upload" | "form" | "own" | "json"
+type BodyKind = "none" | "upload" | "form" | "own" | "json" | "text"
 
 const tagOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" ? u._tag : undefined
@@ -105,7 +108,10 @@ const describeRequestError = (error: HttpServerError.HttpServerError) => {
     : new BodyUnreadable({ message: "request body is not valid JSON" })
 }
 
-/** The body as JSON for the second decode: none when absent or unreadable. */
+/**
+ * The body for the second decode: a text body of a non-JSON type as it is, else the parsed JSON;
+ * none when absent or unreadable.
+ */
 const bodyForIssues = (request: HttpServerRequest.HttpServerRequest) =>
   BODYLESS.has(request.method)
     ? Effect.succeed(undefined)
@@ -113,6 +119,7 @@ const bodyForIssues = (request: HttpServerRequest.HttpServerRequest) =>
         Effect.orElseSucceed(request.text, () => ""),
         (text): unknown => {
           if (text === "") return undefined
+          if (!isJsonType(contentTypeOf(request.headers))) return text
           try {
             return JSON.parse(text)
           } catch {
@@ -245,6 +252,7 @@ export const requestGuard = <
         method: request.method,
         url: request.url,
         headers: request.headers,
+        contentType: contentTypeOf(request.headers),
         body
       })
       return yield* invalidAnswer(
@@ -317,14 +325,15 @@ export const requestGuard = <
       const inUrl = urlIssues(request.url)
       if (inUrl.length > 0) return invalidAnswer("the URL holds text that cannot be stored", inUrl)
     }
-    return kind === "none" ? app : guardedBody(app, request, kind, cap)
+    return kind === "none" ? app : guardedBody(app, request, kind, cap, raw?.textTypes ?? [])
   }
 
   const guardedBody = <Err, Req>(
     app: Effect.Effect<HttpServerResponse.HttpServerResponse, Err, Req>,
     request: HttpServerRequest.HttpServerRequest,
     kind: BodyKind,
-    cap: BodyCap
+    cap: BodyCap,
+    textTypes: ReadonlyArray<string>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, Req> =>
     Effect.gen(function* () {
       let current = request
@@ -337,11 +346,15 @@ export const requestGuard = <
           return yield* respond(bodyTooLarge(cap.max), read.drained ? {} : { connection: "close" })
         current = read.request
       }
-      if (kind === "json") {
-        const type = contentTypeOf(request.headers)
-        const hasBody =
-          request.headers["transfer-encoding"] !== undefined ||
-          Number(request.headers["content-length"] ?? "0") > 0
+      const type = contentTypeOf(request.headers)
+      const hasBody =
+        request.headers["transfer-encoding"] !== undefined ||
+        Number(request.headers["content-length"] ?? "0") > 0
+      if (kind === "text" && hasBody && textTypes.includes(type)) {
+        const issues = unsafeTextIssues(yield* current.text, ["body"])
+        if (issues.length > 0)
+          return yield* invalidAnswer("the request body holds text that cannot be stored", issues)
+      } else if (kind === "json" || kind === "text") {
         if (hasBody && !isJsonType(type))
           return yield* invalidAnswer("the request body must be application/json", [
             { path: [], rule: "contentType", expected: "application/json" }
