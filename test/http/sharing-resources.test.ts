@@ -7,40 +7,15 @@ import jsQRModule from "jsqr"
 import { PNG } from "pngjs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
+import { type Json, SHARING_API, type SharingClient, sharingClientOf } from "../support/sharing-client.js"
 import { startAppOn, storageTargets } from "../support/storage.js"
 
 type JsQR = (typeof jsQRModule)["default"]
 const jsQR: JsQR = (jsQRModule as unknown as { default?: JsQR }).default ?? (jsQRModule as unknown as JsQR)
 
-const API = "/share/api/v1"
-type Json = Record<string, unknown>
-
-interface Client {
-  readonly call: (
-    method: string,
-    path: string,
-    options?: { readonly key?: string; readonly body?: unknown; readonly headers?: Record<string, string> }
-  ) => Promise<{ status: number; headers: Headers; body: Json; bytes: Uint8Array }>
-}
-
-const clientOf = (origin: string): Client => ({
-  call: async (method, path, options = {}) => {
-    const response = await fetch(`${origin}${API}${path}`, {
-      method,
-      headers: {
-        ...(options.key === undefined ? {} : bearer(options.key)),
-        ...(options.body === undefined ? {} : { "content-type": "application/json" }),
-        ...options.headers
-      },
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
-    })
-    const bytes = new Uint8Array(await response.arrayBuffer())
-    const text = new TextDecoder().decode(bytes)
-    let body: Json = {}
-    if ((response.headers.get("content-type") ?? "").includes("json") && text !== "") body = JSON.parse(text)
-    return { status: response.status, headers: response.headers, body, bytes }
-  }
-})
+const API = SHARING_API
+type Client = SharingClient
+const clientOf = sharingClientOf
 
 const ALL = ["read", "write", "delete"]
 

@@ -31,6 +31,7 @@ import {
   LinkCreationPolicy,
   RateLimitPolicy,
   RespondentRateLimitPolicy,
+  SharingIdempotencyLive,
   SharingResourcesLive
 } from "@folio/domain"
 import { Duration, Effect, Layer, LogLevel, Option, Redacted, References } from "effect"
@@ -140,8 +141,8 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         // The forms use cases, built once over the configured ports: the handlers and tools need
         // only these services (and the request's Principal), not the ports themselves.
         Layer.provide(FormsServicesLive),
-        // The sharing resource use cases, likewise.
-        Layer.provide(SharingResourcesLive),
+        // The sharing resource use cases and Idempotency-Key handling, likewise.
+        Layer.provide(Layer.mergeAll(SharingResourcesLive, SharingIdempotencyLive)),
         // Built after the server, so released before it: connections are told to wind down before
         // server.close() starts waiting for them.
         Layer.provideMerge(gracefulClose(server, config.shutdownGraceMs)),

@@ -142,6 +142,7 @@ export const SharingErrors = errorSurface<SharingSurfaceError>()({
     ResourceSlugInUse: { code: "slug_taken", details: () => ({ field: "slug" }) },
     ResourceChanged: { code: "etag_mismatch" },
     IdempotencyKeyReused: { code: "idempotency_conflict" },
+    IdempotentRequestRunning: { code: "idempotency_conflict", headers: () => ({ "retry-after": "1" }) },
     InvalidField: { code: "validation_failed", details: (e) => ({ field: e.field }) },
     AccountDisabled: { code: "user_disabled" }
   }

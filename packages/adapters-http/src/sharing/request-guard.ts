@@ -13,8 +13,14 @@ export const SHARING_PATH_PREFIXES = ["/share/", "/s/"] as const
  */
 const PUBLIC_PAGE = /^\/s\/[^/?#]*(?:[?#]|$)/
 
+const IMPORT = /^\/share\/api\/v1\/resources\/import(?:[?#]|$)/
+
 export const sharingRequestGuard = requestGuard({
   errors: SharingErrors,
   api: SharingApi,
-  rawBodies: [{ route: PUBLIC_PAGE, body: "own" }]
+  rawBodies: [
+    { route: PUBLIC_PAGE, body: "own" },
+    // The import takes a CSV export as JSON or as the file itself.
+    { route: IMPORT, body: "text", textTypes: ["text/csv"] }
+  ]
 })

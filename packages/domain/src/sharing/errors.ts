@@ -24,6 +24,12 @@ export class IdempotencyKeyReused extends NamedError(
   "Idempotency-Key was already used with a different request body"
 ) {}
 
+/** Another request with the same Idempotency-Key and body is running now; its answer is not stored yet. */
+export class IdempotentRequestRunning extends NamedError(
+  "IdempotentRequestRunning",
+  "a request with this Idempotency-Key is still running; retry in a moment"
+) {}
+
 /** A field the service refuses, named so the envelope's `field` can point at it. */
 export class InvalidField extends Data.TaggedError("InvalidField")<{
   readonly field: string
@@ -41,4 +47,5 @@ export type SharingError =
   | ResourceSlugInUse
   | ResourceChanged
   | IdempotencyKeyReused
+  | IdempotentRequestRunning
   | InvalidField

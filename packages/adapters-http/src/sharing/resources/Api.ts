@@ -2,7 +2,10 @@
 // read, patch, delete, the QR code, the Markdown versions and the two link simulations. Bodies are
 // the domain's wire schemas (snake_case); reads and writes of one resource carry X-Resource-ETag.
 import {
+  BulkCreateInput,
   CreateResourceInput,
+  ImportOptions,
+  ImportSource,
   LinkDestination,
   linkSimulationFields,
   PatchResourceInput,
@@ -82,6 +85,44 @@ export const SimulateLinkInput = Schema.Struct({
   visit: Schema.optionalKey(VisitDescription)
 }).annotate({ identifier: "SimulateLink" })
 
+/** Bulk create and import require a key of the client's choosing (1 to 255 characters). */
+const IdempotencyKey = {
+  "idempotency-key": Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255))
+}
+
+/** What became of one item: the created resource, or the error envelope that item alone failed with. */
+const itemOutcomeFields = {
+  status: Schema.Literals(["created", "failed"]),
+  resource: Schema.optionalKey(ResourceView),
+  error: Schema.optionalKey(Schema.String),
+  error_code: Schema.optionalKey(Schema.String),
+  field: Schema.optionalKey(Schema.String)
+}
+
+export const BulkCreateResult = Schema.Struct({
+  /** One outcome per item, in the order sent; `index` counts from 0. */
+  items: Schema.Array(Schema.Struct({ index: Schema.Int, ...itemOutcomeFields })),
+  created: Schema.Int,
+  failed: Schema.Int
+}).annotate({ identifier: "BulkCreateResult" })
+
+/** `POST /resources/import` as JSON: the export's text and what to apply to every imported link. */
+export const ImportLinksInput = Schema.Struct({
+  /** Which service the export is from; detected from its columns when omitted. */
+  source: Schema.optionalKey(ImportSource),
+  /** The CSV file's text (a header row, then one link per row). */
+  csv: Schema.String.check(Schema.isMinLength(1)),
+  ...ImportOptions
+}).annotate({ identifier: "ImportLinks" })
+
+export const ImportResult = Schema.Struct({
+  source: ImportSource,
+  /** One outcome per data row; `row` is the record's number in the file, the header being 1. */
+  items: Schema.Array(Schema.Struct({ row: Schema.Int, ...itemOutcomeFields })),
+  created: Schema.Int,
+  failed: Schema.Int
+}).annotate({ identifier: "ImportResult" })
+
 const Errors = sharingErrorsOf("insufficient_scope", "forbidden", "not_found", "service_unavailable")
 
 export class ResourcesGroup extends HttpApiGroup.make("resources")
@@ -93,6 +134,25 @@ export class ResourcesGroup extends HttpApiGroup.make("resources")
     }).annotate(
       OpenApi.Summary,
       "Create a link, Markdown page, collection, Notion mirror or bio page (scope write; at most 60 links an hour per key)"
+    ),
+    HttpApiEndpoint.post("bulkCreate", "/resources/bulk-create", {
+      headers: IdempotencyKey,
+      payload: BulkCreateInput,
+      success: BulkCreateResult,
+      error: [...Errors, ...sharingErrorsOf("idempotency_conflict")]
+    }).annotate(
+      OpenApi.Summary,
+      "Create up to 200 links; each item succeeds or fails on its own; requires Idempotency-Key (a repeat within 24 h answers the first result) (scope write)"
+    ),
+    HttpApiEndpoint.post("importLinks", "/resources/import", {
+      headers: IdempotencyKey,
+      query: { source: Schema.optional(ImportSource) },
+      payload: [ImportLinksInput, Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" }))],
+      success: ImportResult,
+      error: [...Errors, ...sharingErrorsOf("idempotency_conflict")]
+    }).annotate(
+      OpenApi.Summary,
+      "Import links from a Bitly or Linktree CSV export (JSON with `csv`, or the file as text/csv), up to 1000 rows, each row on its own; requires Idempotency-Key (scope write)"
     ),
     HttpApiEndpoint.get("list", "/resources", {
       query: {

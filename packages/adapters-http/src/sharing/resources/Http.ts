@@ -1,13 +1,18 @@
 // Handlers of the resource routes: scope, then the SharingResources use case, then the view.
 import {
+  type Idempotent,
+  type IdempotentAnswer,
+  importRows,
+  type ItemOutcome,
   type MarkdownVersionSummary,
   publicResourceUrl,
   type ResourceRecord,
   resourceEtag,
   resourceView,
+  SharingIdempotency,
   SharingResources
 } from "@folio/domain"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Result } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import { PublicOrigin } from "../../public-origin.js"
@@ -17,6 +22,7 @@ import { SharingErrors } from "../errors.js"
 import { qrCode } from "../qr.js"
 import { type VisitDescription, visitFromDescription } from "../visit.js"
 import { RESOURCE_PAGE_SIZE } from "./Api.js"
+import { readCsvRecords } from "./import-csv.js"
 
 /** The visitor a simulation stands for when its description names none: one fixed id, so a dry run repeats. */
 export const SIMULATION_VISITOR_ID = "simulation"
@@ -39,6 +45,15 @@ const visitOf = (description: VisitDescription | undefined) =>
     visitFromDescription(description ?? {}, { now: new Date(ms), visitorId: SIMULATION_VISITOR_ID })
   )
 
+/** The stored answer as the response; a replay says so in `Idempotent-Replayed`. */
+const idempotentResponse = ({ answer, replayed }: Idempotent) =>
+  HttpServerResponse.jsonUnsafe(answer.body, {
+    status: answer.status,
+    headers: { ...answer.headers, ...(replayed ? { "idempotent-replayed": "true" } : {}) }
+  })
+
+const okAnswer = (body: unknown): IdempotentAnswer => ({ status: 200, headers: {}, body })
+
 export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (handlers) =>
   Effect.gen(function* () {
     const resources = yield* SharingResources
@@ -48,7 +63,71 @@ export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (hand
         body: resourceView(record, origin),
         headers: { "x-resource-etag": resourceEtag(record) }
       })
+    const idempotency = yield* SharingIdempotency
+    /** One item's outcome on the wire: the resource, or the envelope it alone failed with. */
+    const outcomeOf = (outcome: ItemOutcome) =>
+      outcome._tag === "Created"
+        ? { status: "created" as const, resource: resourceView(outcome.resource, origin) }
+        : {
+            status: "failed" as const,
+            ...(SharingErrors.envelope(SharingErrors.failureOf(outcome.error)) as object)
+          }
+    const tally = (outcomes: ReadonlyArray<ItemOutcome>) => {
+      const created = outcomes.filter((o) => o._tag === "Created").length
+      return { created, failed: outcomes.length - created }
+    }
     return handlers
+      .handle("bulkCreate", ({ payload, headers }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("write")
+          const done = yield* idempotency.run(
+            headers["idempotency-key"],
+            { route: "bulk-create", body: payload },
+            (seed) =>
+              Effect.map(resources.createLinks(payload.items, seed), (outcomes) =>
+                okAnswer({
+                  items: outcomes.map((outcome, index) => ({ index, ...outcomeOf(outcome) })),
+                  ...tally(outcomes)
+                })
+              )
+          )
+          return idempotentResponse(done)
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("importLinks", ({ payload, headers, query }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("write")
+          const options = typeof payload === "string" ? { csv: payload, source: query.source } : payload
+          const defaults =
+            typeof payload === "string" ? {} : { visibility: payload.visibility, labels: payload.labels }
+          const records = readCsvRecords(options.csv)
+          if (Result.isFailure(records)) return yield* records.failure
+          const parsed = importRows(records.success, options.source, defaults)
+          if (Result.isFailure(parsed)) return yield* parsed.failure
+          const { source, rows } = parsed.success
+          const done = yield* idempotency.run(
+            headers["idempotency-key"],
+            { route: "import", body: options },
+            (seed) =>
+              Effect.map(
+                resources.createLinks(
+                  rows.map((r) => r.item),
+                  seed
+                ),
+                (outcomes) =>
+                  okAnswer({
+                    source,
+                    items: outcomes.map((outcome, index) => ({
+                      row: rows[index]?.row ?? 0,
+                      ...outcomeOf(outcome)
+                    })),
+                    ...tally(outcomes)
+                  })
+              )
+          )
+          return idempotentResponse(done)
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")

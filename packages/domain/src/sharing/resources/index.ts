@@ -1,3 +1,5 @@
+export * from "./bulk.js"
+export * from "./import.js"
 export * from "./resource.js"
 export * from "./rules.js"
 export * from "./use-cases.js"

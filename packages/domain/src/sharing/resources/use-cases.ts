@@ -205,8 +205,16 @@ const createData = (input: CreateResourceInput) =>
     }
   })
 
-/** `POST /resources`: a new resource of the caller's account. */
-export const createResource = (input: CreateResourceInput) =>
+/** How a create runs beyond its body. */
+export interface CreateOptions {
+  /** Spend the key's hourly link budget: `POST /resources` does; bulk create and import do not. */
+  readonly spendLinkBudget: boolean
+  /** The new resource's id; a fresh UUID v7 when omitted (bulk items bring ids derived from their key). */
+  readonly id?: string | undefined
+}
+
+/** A new resource of the caller's account (`POST /resources`, and each item of a bulk create). */
+export const createResourceWith = (input: CreateResourceInput, options: CreateOptions) =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const repo = yield* ResourceRepository
@@ -215,10 +223,11 @@ export const createResource = (input: CreateResourceInput) =>
     const expiresAt = dateOrNull(input.expires_at)
     yield* checkWindow(startsAt, expiresAt)
     const typed = yield* createData(input)
-    if (input.type === "link") yield* spendLinkCreation(yield* RateLimitStoreTag, principal.keyId)
+    if (input.type === "link" && options.spendLinkBudget)
+      yield* spendLinkCreation(yield* RateLimitStoreTag, principal.keyId)
     const passwordHash = yield* hashPassword(input.password)
     const at = yield* now
-    const id = yield* ids.uuidV7
+    const id = options.id ?? (yield* ids.uuidV7)
     const maxViews = input.type === "link" || input.type === "markdown" ? (input.max_views ?? null) : null
     const recordAt = (slug: string) =>
       ({
@@ -257,6 +266,10 @@ export const createResource = (input: CreateResourceInput) =>
       if (inserted) return record
     }
   })
+
+/** `POST /resources`: a new resource of the caller's account. */
+export const createResource = (input: CreateResourceInput) =>
+  createResourceWith(input, { spendLinkBudget: true })
 
 /** `GET /resources/{slug}`. */
 export const getResource = (slug: string) => ownedBySlug(slug)

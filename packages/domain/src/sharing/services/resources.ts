@@ -7,10 +7,12 @@ import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
+import { createLinks } from "../resources/bulk.js"
 import * as useCases from "../resources/use-cases.js"
 
 const resources = {
   create: useCases.createResource,
+  createLinks,
   get: useCases.getResource,
   list: useCases.listResources,
   update: useCases.updateResource,
