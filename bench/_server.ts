@@ -40,7 +40,8 @@ export const serverNodeFlags = (): ReadonlyArray<string> => {
   const scripts = (JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: { start: string } })
     .scripts
   const flags = /node ((?:--\S+ )*)packages\/app\/dist\/main\.js/.exec(scripts.start)?.[1] ?? ""
-  return flags.split(" ").filter((f) => f !== "")
+  // BENCH_NODE_FLAGS adds flags for a look inside (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  return [...flags.split(" "), ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ")].filter((f) => f !== "")
 }
 
 export const startServer = async (

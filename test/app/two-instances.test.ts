@@ -60,7 +60,13 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("two instances on one PostgreSQ
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429])
   })
 
-  const post = (origin: string, key: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  const post = (
+    origin: string,
+    key: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {}
+  ) =>
     fetch(`${origin}/share/api/v1${path}`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
@@ -81,7 +87,10 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("two instances on one PostgreSQ
   it("runs a bulk create sent with one Idempotency-Key to both instances once", async () => {
     const k3 = keys[2] ?? ""
     const body = {
-      items: Array.from({ length: 10 }, (_, i) => ({ target_url: `https://example.com/${i}`, labels: ["twice"] }))
+      items: Array.from({ length: 10 }, (_, i) => ({
+        target_url: `https://example.com/${i}`,
+        labels: ["twice"]
+      }))
     }
     const idem = { "idempotency-key": "one-import" }
     const answers = await Promise.all([
@@ -91,7 +100,8 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("two instances on one PostgreSQ
     ])
     const ok = answers.filter((x) => x.status === 200)
     expect(ok.length).toBeGreaterThanOrEqual(1)
-    for (const x of answers.filter((y) => y.status !== 200)) expect(x.body.error_code).toBe("idempotency_conflict")
+    for (const x of answers.filter((y) => y.status !== 200))
+      expect(x.body.error_code).toBe("idempotency_conflict")
     const replay = await post(a.origin, k3, "/resources/bulk-create", body, idem)
     expect(replay.body).toEqual(ok[0]?.body)
     const listed = await fetch(`${b.origin}/share/api/v1/resources?label=twice&limit=100`, {

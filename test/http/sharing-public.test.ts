@@ -153,6 +153,98 @@ describe("GET /s/{slug}: links", () => {
   })
 })
 
+describe("GET /s/{slug}: the warm redirect (answered on node:http ahead of the routes)", () => {
+  it("answers a warm link as the route answered it cold: headers, request id, noindex, counted views", async () => {
+    const r = await link({ visibility: "unlisted" }, { testVariants: null, redirectRules: null })
+    const cold = await get(`/s/${r.slug}`, { "x-request-id": "client-chosen-id-1" })
+    const warm = await get(`/s/${r.slug}`, { "x-request-id": "client-chosen-id-2" })
+    for (const [response, id] of [
+      [cold, "client-chosen-id-1"],
+      [warm, "client-chosen-id-2"]
+    ] as const) {
+      expect(response.status).toBe(302)
+      expect(response.headers.get("location")).toBe("https://example.com/target")
+      expect(response.headers.get("cache-control")).toBe("private, no-store")
+      expect(response.headers.get("x-robots-tag")).toBe("noindex, nofollow")
+      expect(response.headers.get("x-request-id")).toBe(id)
+      expect(cookieOf(response, "svc_v")).toMatch(/^svc_v=[0-9a-f-]{36}$/)
+    }
+    const minted = (await get(`/s/${r.slug}`)).headers.get("x-request-id") ?? ""
+    expect(minted).toMatch(/^[0-9a-f-]{36}$/)
+    // Three new visitors, and one returning visitor who counts once.
+    const visitor = cookieOf(warm, "svc_v") ?? ""
+    await get(`/s/${r.slug}`, { cookie: visitor })
+    expect(await viewsOf(r.id)).toBe(3)
+  })
+
+  it("routes by the visitor's country from the configured header, cold and warm", async () => {
+    const r = await link(
+      {},
+      {
+        testVariants: null,
+        redirectRules: [{ conditions: { country: ["DE", "AT"] }, target_url: "https://de.example.com/" }]
+      }
+    )
+    for (let i = 0; i < 2; i++) {
+      expect((await get(`/s/${r.slug}`, { "cf-ipcountry": "de" })).headers.get("location")).toBe(
+        "https://de.example.com/"
+      )
+      expect((await get(`/s/${r.slug}`, { "cf-ipcountry": "FR" })).headers.get("location")).toBe(
+        "https://example.com/target"
+      )
+      // Tor and unknown are no country.
+      expect((await get(`/s/${r.slug}`, { "cf-ipcountry": "T1" })).headers.get("location")).toBe(
+        "https://example.com/target"
+      )
+    }
+  })
+
+  it("leaves password links and HEAD to the routes", async () => {
+    const hash = await app.run(Effect.flatMap(PasswordHasher, (h) => h.hash("pw")))
+    const guarded = await link({ passwordHash: hash })
+    for (let i = 0; i < 2; i++) {
+      const page = await get(`/s/${guarded.slug}`)
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain("password")
+    }
+    const open = await link()
+    await get(`/s/${open.slug}`)
+    const head = await fetch(`${app.origin}/s/${open.slug}`, { method: "HEAD", redirect: "manual" })
+    expect(head.status).toBe(302)
+  })
+})
+
+describe("the country header is configurable", () => {
+  it("reads no country when SHARING_COUNTRY_HEADER is none", async () => {
+    const other = await startApp({ config: { sharingCountryHeader: Option.none() } })
+    try {
+      const tenant = (await newWorkspaceKey(other, ["read"], "sharing")).workspaceId
+      const r = resource(tenant, "link", {
+        data: {
+          targetUrl: "https://example.com/target",
+          redirectRules: [{ conditions: { country: ["DE"] }, target_url: "https://de.example.com/" }],
+          testVariants: null,
+          fallbackUrl: null,
+          webhookClicks: false,
+          ogTitle: null,
+          ogDescription: null,
+          ogImageUrl: null
+        }
+      })
+      await other.run(Effect.flatMap(ResourceRepository, (repo) => repo.insert(r)))
+      for (let i = 0; i < 2; i++) {
+        const response = await fetch(`${other.origin}/s/${r.slug}`, {
+          redirect: "manual",
+          headers: { "cf-ipcountry": "DE" }
+        })
+        expect(response.headers.get("location")).toBe("https://example.com/target")
+      }
+    } finally {
+      await other.close()
+    }
+  })
+})
+
 describe("GET /s/{slug}: pages and visibility", () => {
   it("renders a Markdown page, sanitized; unlisted pages are served with noindex", async () => {
     const r = await create("markdown", {

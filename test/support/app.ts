@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { DEFAULT_COUNTRY_HEADER } from "@folio/adapters-http"
 import { MemoryStorageLive } from "@folio/adapters-storage"
 import { type AppConfig, appLayer, type StorageOverride } from "@folio/app"
 import { Effect, Exit, Layer, Option, Redacted, References, Scope } from "effect"
@@ -37,6 +38,7 @@ export const startApp = async (
     sharingRequestsPerKey: 100,
     sharingRequestsPerIp: 100_000,
     sharingLinkCreationsPerHour: 60,
+    sharingCountryHeader: Option.some(DEFAULT_COUNTRY_HEADER),
     authAttemptsPerIp: 600,
     insightsAutoThreshold: 0.3,
     respondentRequestsPerIp: 100_000,

@@ -5,8 +5,10 @@ import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import {
   BlobSigningSecret,
   ConnectionCutter,
+  CountryHeader,
   FormsErrors,
   HttpSurfaceLive,
+  makeFastRedirect,
   PublicOrigin,
   ReadinessCheck
 } from "@folio/adapters-http"
@@ -37,6 +39,7 @@ import {
 import { Duration, Effect, Layer, LogLevel, Option, Redacted, References } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
 import { answerClientErrorsWithEnvelope } from "./client-errors.js"
+import { installFastPaths } from "./fast-path.js"
 import type { AppConfig } from "./config.js"
 import { logLevelOf } from "./logging.js"
 import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
@@ -106,6 +109,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         Layer.succeed(McpSettings, { publicOrigin: config.publicOrigin, serverVersion: "1.0.0" }),
         Layer.succeed(RespondentRateLimitPolicy, { perIpPerMinute: config.respondentRequestsPerIp }),
         Layer.succeed(LinkCreationPolicy, { perKeyPerHour: config.sharingLinkCreationsPerHour }),
+        Layer.succeed(CountryHeader, Option.getOrUndefined(config.sharingCountryHeader)),
         BuiltInInsightExtractorLive,
         Layer.succeed(InsightPolicy, {
           autoThreshold: config.insightsAutoThreshold,
@@ -132,6 +136,14 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         // main logs its own "listening" line, with the public origin.
         disableListenLog: true
       }).pipe(
+        // The warm link redirect, answered on plain node:http before the Effect app sees it.
+        Layer.merge(
+          Layer.effectDiscard(
+            Effect.flatMap(makeFastRedirect({ accessLog: requestLogging }), (redirect) =>
+              installFastPaths(server, [redirect])
+            )
+          )
+        ),
         // Shared by the REST and MCP surfaces: one buffer of usage tallies, flushed every second.
         Layer.provide(UsageBatcherLive),
         // Public views, counted in memory and written each second; released after the server, so

@@ -1,5 +1,6 @@
 // Server configuration from the environment (effect Config). Every variable has a safe default for
 // `npm start`; a bad value fails start-up with one line naming the variable.
+import { DEFAULT_COUNTRY_HEADER } from "@folio/adapters-http"
 import { Config, Data, Effect, Option, Redacted } from "effect"
 
 export type BlobStoreKind = "fs" | "s3" | "memory"
@@ -36,6 +37,8 @@ export interface AppConfig {
   readonly sharingRequestsPerIp: number
   /** Sharing API: links a key may create per hour through POST /resources (spec: 60). */
   readonly sharingLinkCreationsPerHour: number
+  /** The header a CDN or proxy names the visitor's country in (lower case); undefined: never known. */
+  readonly sharingCountryHeader: Option.Option<string>
   /** Share of scanned responses (0..1) past which an insight candidate is marked `auto`. */
   readonly insightsAutoThreshold: number
 }
@@ -159,6 +162,17 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(fun
     sharingRequestsPerKey: yield* positive("SHARING_REQUESTS_PER_KEY", 100),
     sharingRequestsPerIp: yield* positive("SHARING_REQUESTS_PER_IP", 100),
     sharingLinkCreationsPerHour: yield* positive("SHARING_LINK_CREATIONS_PER_HOUR", 60),
+    sharingCountryHeader: yield* read(
+      "SHARING_COUNTRY_HEADER",
+      Option.some(DEFAULT_COUNTRY_HEADER),
+      "must be a header name, or none",
+      (v) =>
+        v === "none"
+          ? Option.none()
+          : /^[A-Za-z0-9-]{1,64}$/.test(v)
+            ? Option.some(v.toLowerCase())
+            : undefined
+    ),
     insightsAutoThreshold: yield* read(
       "INSIGHTS_AUTO_THRESHOLD",
       0.3,

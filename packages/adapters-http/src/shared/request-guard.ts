@@ -200,6 +200,10 @@ const bufferChunked = (request: HttpServerRequest.HttpServerRequest, limit: numb
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/
 
+/** The request id a response carries: the client's `X-Request-Id` when it is a sane one, else a new one. */
+export const requestIdOf = (incoming: string | undefined): string =>
+  incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+
 /** A request's body cap: the most it may hold, and the bytes read before the reader refuses. */
 interface BodyCap {
   readonly max: number
@@ -380,8 +384,7 @@ export const requestGuard = <
 
   const guard: ServiceGuard = (app) =>
     Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
-      const incoming = request.headers["x-request-id"]
-      const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+      const requestId = requestIdOf(request.headers["x-request-id"])
       const raw = rawBodyOf(request.url)
       const kind = bodyKindOf(request.method, raw)
       const max = bodyMaxOf(request.method, raw)

@@ -11,10 +11,12 @@ import { ResourcesLive } from "./resources/Http.js"
 export * from "./Api.js"
 export * from "./errors.js"
 export * from "./openapi.js"
+export * from "./public/fast-redirect.js"
 export * from "./public/password.js"
 export * from "./public/routes.js"
 export * from "./request-guard.js"
 export * from "./resources/Api.js"
+export { CountryHeader, DEFAULT_COUNTRY_HEADER } from "./visit.js"
 export { SIMULATION_VISITOR_ID } from "./resources/Http.js"
 
 export const SharingApiLive = HttpApiBuilder.layer(SharingApi).pipe(

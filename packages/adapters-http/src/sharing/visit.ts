@@ -12,12 +12,20 @@ import {
   type Visit
 } from "@folio/domain"
 import Bowser from "bowser"
-import { Schema } from "effect"
+import { Context, Schema } from "effect"
 import { isbot } from "isbot"
 import Negotiator from "negotiator"
 
 /** Where a CDN in front of us puts the visitor's country (Cloudflare's header; configurable). */
 export const DEFAULT_COUNTRY_HEADER = "cf-ipcountry"
+
+/**
+ * The lower-case request header the public redirect reads the visitor's country from (set by the
+ * deployment's CDN or proxy); undefined: the country is never known and country rules never match.
+ */
+export const CountryHeader = Context.Reference<string | undefined>("@folio/adapters-http/CountryHeader", {
+  defaultValue: () => DEFAULT_COUNTRY_HEADER
+})
 
 /** Longer user agents are cut before parsing: real ones stay far below, and regexes stay cheap. */
 const MAX_USER_AGENT = 512

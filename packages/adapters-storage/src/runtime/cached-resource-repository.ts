@@ -3,9 +3,16 @@
 // (insert, update, restore, delete) publishes the slugs it changed on the InvalidationBus topic
 // `resources`, and every instance drops those slugs when it hears them. Entries also expire (a lost
 // LISTEN connection drops messages), sooner for resources with `max_views`, whose view count other
-// instances move; views written by this process drop their entries at once.
-import { RESOURCES_TOPIC, InvalidationBus, type ResourceRecord, ResourceRepository } from "@folio/domain"
-import { Clock, Effect, Layer, Option } from "effect"
+// instances move; views written by this process drop their entries at once. The same cache answers
+// WarmResources, the synchronous read of the redirect's fast path.
+import {
+  RESOURCES_TOPIC,
+  InvalidationBus,
+  type ResourceRecord,
+  ResourceRepository,
+  WarmResources
+} from "@folio/domain"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 
 /** Safety net for a missed invalidation (the bus resubscribing after a lost connection). */
 export const RESOURCE_CACHE_TTL_MS = 60_000
@@ -20,8 +27,7 @@ interface Entry {
   readonly until: number
 }
 
-export const CachedResourceRepositoryLive = Layer.effect(
-  ResourceRepository,
+export const CachedResourceRepositoryLive = Layer.effectContext(
   Effect.gen(function* () {
     const inner = yield* ResourceRepository
     const bus = yield* InvalidationBus
@@ -52,12 +58,17 @@ export const CachedResourceRepositoryLive = Layer.effect(
         Option.map((r) => r.slug)
       )
 
-    return ResourceRepository.of({
+    const peek = (slug: string, now: number) => {
+      const hit = cache.get(slug)
+      return hit !== undefined && hit.until > now ? hit.value : undefined
+    }
+
+    const repository = ResourceRepository.of({
       ...inner,
       getBySlugAnyTenant: (slug) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const hit = cache.get(slug)
-          if (hit !== undefined && hit.until > now) return Effect.succeed(hit.value)
+          const held = peek(slug, now)
+          if (held !== undefined) return Effect.succeed(held)
           const started = epoch
           return Effect.map(inner.getBySlugAnyTenant(slug), (value) => {
             if (epoch !== started) return value
@@ -104,5 +115,8 @@ export const CachedResourceRepositoryLive = Layer.effect(
           })
         )
     })
+    return Context.make(ResourceRepository, repository).pipe(
+      Context.add(WarmResources, WarmResources.of({ peek }))
+    )
   })
 )

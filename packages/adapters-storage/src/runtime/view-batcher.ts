@@ -43,22 +43,24 @@ export const ViewBatcherLive = Layer.effect(
     yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced("1 second")))
     yield* Effect.addFinalizer(() => flush)
 
+    const recordNow = (resourceId: string, visitorId: string, atMs: number): boolean => {
+      // Forget what expired (from the oldest end), and the oldest beyond the bound.
+      for (const [key, until] of seen) {
+        if (until > atMs && seen.size < MAX_REMEMBERED_VISITS) break
+        seen.delete(key)
+      }
+      const key = `${resourceId}|${visitorId}`
+      const until = seen.get(key)
+      if (until !== undefined && until > atMs) return false
+      seen.delete(key)
+      seen.set(key, atMs + VIEW_DEDUP_WINDOW_MS)
+      pending.set(resourceId, (pending.get(resourceId) ?? 0) + 1)
+      return true
+    }
+
     return ViewCounter.of({
-      record: (resourceId, visitorId, atMs) =>
-        Effect.sync(() => {
-          // Forget what expired (from the oldest end), and the oldest beyond the bound.
-          for (const [key, until] of seen) {
-            if (until > atMs && seen.size < MAX_REMEMBERED_VISITS) break
-            seen.delete(key)
-          }
-          const key = `${resourceId}|${visitorId}`
-          const until = seen.get(key)
-          if (until !== undefined && until > atMs) return false
-          seen.delete(key)
-          seen.set(key, atMs + VIEW_DEDUP_WINDOW_MS)
-          pending.set(resourceId, (pending.get(resourceId) ?? 0) + 1)
-          return true
-        }),
+      record: (resourceId, visitorId, atMs) => Effect.sync(() => recordNow(resourceId, visitorId, atMs)),
+      recordNow,
       pending: (resourceId) => (pending.get(resourceId) ?? 0) + (inFlight.get(resourceId) ?? 0),
       flush
     })

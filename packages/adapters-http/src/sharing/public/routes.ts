@@ -2,23 +2,17 @@
 // password form, the state pages) and POST /s/{slug} (the password form's answer). The hot path, a
 // warm link redirect, reads the resource from the cached repository (no database), decides in pure
 // domain code, counts the view in memory (ViewCounter) and answers 302.
-import { randomUUID } from "node:crypto"
 import {
-  type LinkData,
   RateLimitStore,
-  RedirectRules,
   type ResourceRecord,
   ResourceRepository,
-  type RoutableLink,
-  TestVariants,
   unavailability,
   type UnavailableReason,
-  chooseDestination,
   isResourceSlug,
   ViewCounter,
   PasswordHasher
 } from "@folio/domain"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { BlobSigningSecret } from "../../blobs/index.js"
 import { PublicOrigin } from "../../public-origin.js"
@@ -35,51 +29,21 @@ import {
   renderViewLimitPage,
   SHARING_PAGE_HEADERS
 } from "../pages/page.js"
-import { visitFromRequest } from "../visit.js"
+import { CountryHeader, visitFromRequest } from "../visit.js"
+import {
+  destinationOf,
+  indexHeaders,
+  NO_STORE,
+  previewsFor,
+  redirectHeaders,
+  VISITOR_COOKIE,
+  visitorFrom
+} from "./link-redirect.js"
 import { isUnlocked, UNLOCK_COOKIE, UNLOCK_TTL_SECONDS, unlockToken } from "./password.js"
-
-/** The first-party visitor cookie: keeps A/B variants sticky and views counted once. */
-export const VISITOR_COOKIE = "svc_v"
-const VISITOR_MAX_AGE = 365 * 24 * 60 * 60
-const VISITOR_ID = /^[A-Za-z0-9_-]{16,64}$/
 
 /** Password attempts per client address and resource in one window (then 429 until it ends). */
 export const UNLOCK_ATTEMPTS = 10
 export const UNLOCK_WINDOW_MS = 10 * 60_000
-
-/**
- * Link-preview bots (chat apps and social networks unfurling a link). They get the owner's og_*
- * tags instead of the redirect when the link has any; every other client, search crawlers included,
- * follows the redirect (and reads the destination's own tags).
- */
-const PREVIEW_BOT =
-  /facebookexternalhit|facebookcatalog|meta-externalagent|twitterbot|slackbot|linkedinbot|discordbot|whatsapp|telegrambot|pinterest|redditbot|embedly|skypeuripreview|vkshare|bitlybot|mastodon|iframely|google-pagerenderer|applebot/i
-
-export const isPreviewBot = (userAgent: string | undefined): boolean =>
-  userAgent !== undefined && PREVIEW_BOT.test(userAgent.slice(0, 512))
-
-const NO_STORE = "private, no-store"
-
-/** The routing fields of a stored link, decoded once per cached record (rules are stored as JSON). */
-const decodeRules = Schema.decodeUnknownOption(RedirectRules)
-const decodeVariants = Schema.decodeUnknownOption(TestVariants)
-const routableCache = new WeakMap<LinkData, Omit<RoutableLink, "views">>()
-const routableOf = (r: ResourceRecord & { readonly type: "link" }): Omit<RoutableLink, "views"> => {
-  const known = routableCache.get(r.data)
-  if (known !== undefined) return known
-  const routable = {
-    key: r.id,
-    target_url: r.data.targetUrl,
-    redirect_rules: Option.getOrUndefined(decodeRules(r.data.redirectRules ?? [])),
-    test_variants: Option.getOrUndefined(decodeVariants(r.data.testVariants ?? [])),
-    fallback_url: r.data.fallbackUrl,
-    starts_at: r.startsAt,
-    expires_at: r.expiresAt,
-    max_views: r.maxViews
-  }
-  routableCache.set(r.data, routable)
-  return routable
-}
 
 /** Rendered Markdown pages by resource and row version (rendering and sanitizing cost milliseconds). */
 const PAGE_CACHE_SIZE = 256
@@ -131,17 +95,7 @@ interface Deps {
   readonly origin: string
   readonly unlockSecret: string
   readonly secure: string
-}
-
-const visitorOf = (request: HttpServerRequest.HttpServerRequest, deps: Deps) => {
-  const known = request.cookies[VISITOR_COOKIE]
-  if (known !== undefined && VISITOR_ID.test(known)) return { id: known, setCookie: undefined }
-  // randomUUID draws from a cached entropy pool: no syscall per new visitor.
-  const id = randomUUID()
-  return {
-    id,
-    setCookie: `${VISITOR_COOKIE}=${id}; Path=/s/; Max-Age=${VISITOR_MAX_AGE}; HttpOnly; SameSite=Lax${deps.secure}`
-  }
+  readonly countryHeader: string | undefined
 }
 
 /** The live resource publicly served at `slug`: private ones are not (404 as if absent). */
@@ -153,9 +107,6 @@ const findServed = (deps: Deps, slug: string) =>
         Option.filter(found, (r) => r.visibility !== "private")
       )
 
-const indexHeaders = (r: ResourceRecord): Record<string, string> =>
-  r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
-
 /** A resource that is servable and unlocked: the redirect or the page, counting the view. */
 const serve = (
   deps: Deps,
@@ -163,7 +114,7 @@ const serve = (
   r: ResourceRecord,
   at: Date
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-  const visitor = visitorOf(request, deps)
+  const visitor = visitorFrom(request.cookies[VISITOR_COOKIE], deps.secure)
   const headers: Record<string, string> = { ...indexHeaders(r) }
   if (visitor.setCookie !== undefined) headers["set-cookie"] = visitor.setCookie
   const views = r.viewCount + deps.views.pending(r.id)
@@ -175,17 +126,14 @@ const serve = (
     Effect.as(deps.views.record(r.id, visitor.id, at.getTime()), response)
 
   if (r.type === "link") {
-    const visit = visitFromRequest(request, { visitorId: visitor.id, at })
-    const decided = chooseDestination({ ...routableOf(r), views }, visit)
+    const visit = visitFromRequest(request, { visitorId: visitor.id, at, countryHeader: deps.countryHeader })
+    const decided = destinationOf(r, visit, views)
     if (decided.destination === null) {
       const state = STATE_PAGES[decided.matched.reason]
       return Effect.succeed(page(state.render(), state.status, headers))
     }
     const d = r.data
-    if (
-      (d.ogTitle !== null || d.ogDescription !== null || d.ogImageUrl !== null) &&
-      isPreviewBot(request.headers["user-agent"])
-    ) {
+    if (previewsFor(d, request.headers["user-agent"])) {
       return Effect.succeed(
         page(
           renderLinkPreviewPage({
@@ -204,7 +152,7 @@ const serve = (
     // The fallback of an unavailable link is not a view of the link.
     const redirect = HttpServerResponse.empty({
       status: 302,
-      headers: { ...headers, location: decided.destination, "cache-control": NO_STORE }
+      headers: redirectHeaders(r, decided.destination, visitor.setCookie)
     })
     return decided.matched.kind === "fallback" ? Effect.succeed(redirect) : counted(redirect)
   }
@@ -321,7 +269,8 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
       origin,
       // Its own key, derived from the app's signing secret: an unlock is no download signature.
       unlockSecret: `sharing-unlock:${yield* BlobSigningSecret}`,
-      secure: origin.startsWith("https:") ? "; Secure" : ""
+      secure: origin.startsWith("https:") ? "; Secure" : "",
+      countryHeader: yield* CountryHeader
     }
     yield* router.add("GET", "/s/:slug", getResource(deps))
     yield* router.add("POST", "/s/:slug", postPassword(deps))

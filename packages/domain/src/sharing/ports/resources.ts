@@ -164,3 +164,20 @@ export interface ResourceRepositoryService {
 export class ResourceRepository extends Context.Service<ResourceRepository, ResourceRepositoryService>()(
   "@folio/domain/ResourceRepository"
 ) {}
+
+/**
+ * Port: what this instance already holds of the public slug lookup, read without waiting. The
+ * redirect's plain node:http fast path serves a warm link from it and leaves everything else
+ * (a cold slug, a page, a password, a state page) to the routes, which read the repository.
+ */
+export interface WarmResourcesService {
+  /**
+   * The live resource at `slug` as held here and still fresh at `nowMs`: Some, or None when it is
+   * known not to exist; undefined when nothing fresh is held (ask the repository).
+   */
+  readonly peek: (slug: string, nowMs: number) => Option.Option<ResourceRecord> | undefined
+}
+
+export class WarmResources extends Context.Service<WarmResources, WarmResourcesService>()(
+  "@folio/domain/WarmResources"
+) {}

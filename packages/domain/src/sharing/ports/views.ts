@@ -12,6 +12,8 @@ export interface ViewCounterService {
    * counted in the last VIEW_DEDUP_WINDOW_MS; true when this one counted. Never waits on storage.
    */
   readonly record: (resourceId: string, visitorId: string, atMs: number) => Effect.Effect<boolean>
+  /** `record` without an effect around it, for the redirect's plain node:http fast path. */
+  readonly recordNow: (resourceId: string, visitorId: string, atMs: number) => boolean
   /** Views counted here and not yet written (synchronous: the redirect reads it on every visit). */
   readonly pending: (resourceId: string) => number
   /** Writes what is pending now (also done every second and when the counter's scope closes). */

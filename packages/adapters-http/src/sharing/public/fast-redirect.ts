@@ -1,0 +1,89 @@
+// The warm link redirect on plain node:http, in front of the Effect app. Routing a request through
+// HttpRouter, the request guard and a fiber costs more CPU than the whole redirect decision, and the
+// redirect is the service's hot path: a GET of `/s/{slug}` whose public link this instance already
+// holds (WarmResources), with no password and no preview for this client, is decided and answered
+// here with the same decision, headers and view counting as the route. Everything else (a cold slug,
+// a page, a password, a state page, a preview bot, HEAD) returns false and goes to the Effect app,
+// which also warms the cache for the next request.
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { isResourceSlug, ViewCounter, WarmResources } from "@folio/domain"
+import { Effect, Option } from "effect"
+import { PublicOrigin } from "../../public-origin.js"
+import { requestIdOf } from "../../shared/index.js"
+import { CountryHeader, type RequestLike, visitFromRequest } from "../visit.js"
+import { destinationOf, previewsFor, redirectHeaders, VISITOR_COOKIE, visitorFrom } from "./link-redirect.js"
+
+/** Answers the request and returns true, or returns false having touched nothing. */
+export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean
+
+const PREFIX = "/s/"
+
+/** One cookie's value in a Cookie header (the visitor id's alphabet needs no decoding). */
+const cookieValue = (header: string | undefined, name: string): string | undefined => {
+  if (header === undefined) return undefined
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=")
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim()
+  }
+  return undefined
+}
+
+/** The slug of a `/s/{slug}` target, undefined for anything else (a sub-path, an encoded slug). */
+const slugOf = (url: string): string | undefined => {
+  if (!url.startsWith(PREFIX)) return undefined
+  const end = url.indexOf("?")
+  const slug = end < 0 ? url.slice(PREFIX.length) : url.slice(PREFIX.length, end)
+  return isResourceSlug(slug) ? slug : undefined
+}
+
+/**
+ * The fast path over this instance's warm resources and view counter. With `accessLog`, each
+ * answer is logged as the HTTP middleware logs one (the same JSON line, less the fiber id).
+ */
+export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
+  Effect.gen(function* () {
+    const warm = yield* WarmResources
+    const views = yield* ViewCounter
+    const origin = yield* PublicOrigin
+    const countryHeader = yield* CountryHeader
+    const secure = origin.startsWith("https:") ? "; Secure" : ""
+
+    const fastPath: FastPath = (request, response) => {
+      const url = request.url ?? ""
+      if (request.method !== "GET") return false
+      const slug = slugOf(url)
+      if (slug === undefined) return false
+      const started = Date.now()
+      const held = warm.peek(slug, started)
+      if (held === undefined || Option.isNone(held)) return false
+      const r = held.value
+      if (r.type !== "link" || r.visibility === "private" || r.passwordHash !== null) return false
+      const headers = request.headers as RequestLike["headers"]
+      if (previewsFor(r.data, headers["user-agent"])) return false
+      const visitor = visitorFrom(cookieValue(headers.cookie, VISITOR_COOKIE), secure)
+      const at = new Date(started)
+      const visit = visitFromRequest({ headers, url }, { visitorId: visitor.id, at, countryHeader })
+      const decided = destinationOf(r, visit, r.viewCount + views.pending(r.id))
+      // Not started, expired or used up without a fallback: the route renders the state page.
+      if (decided.destination === null) return false
+      // The fallback of an unavailable link is not a view of the link.
+      if (decided.matched.kind !== "fallback") views.recordNow(r.id, visitor.id, started)
+      const answer = redirectHeaders(r, decided.destination, visitor.setCookie)
+      answer["x-request-id"] = requestIdOf(headers["x-request-id"])
+      answer["content-length"] = "0"
+      response.writeHead(302, answer)
+      response.end()
+      if (options.accessLog)
+        console.log(
+          JSON.stringify({
+            message: "Sent HTTP response",
+            level: "INFO",
+            timestamp: at.toISOString(),
+            annotations: { "http.method": "GET", "http.url": url, "http.status": 302 },
+            spans: { "http.span": Date.now() - started }
+          })
+        )
+      return true
+    }
+    return fastPath
+  })

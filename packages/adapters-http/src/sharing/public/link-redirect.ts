@@ -1,0 +1,91 @@
+// The redirect of a public link, shared by the public routes and the node:http fast path in front of
+// them, so both answer the same visitor the same 302: the visitor cookie, the link's routing fields
+// decoded once per cached record, the preview-bot rule and the response headers.
+import { randomUUID } from "node:crypto"
+import {
+  chooseDestination,
+  type LinkData,
+  type LinkDestination,
+  RedirectRules,
+  type ResourceRecord,
+  type RoutableLink,
+  TestVariants,
+  type Visit
+} from "@folio/domain"
+import { Option, Schema } from "effect"
+
+/** The first-party visitor cookie: keeps A/B variants sticky and views counted once. */
+export const VISITOR_COOKIE = "svc_v"
+const VISITOR_MAX_AGE = 365 * 24 * 60 * 60
+const VISITOR_ID = /^[A-Za-z0-9_-]{16,64}$/
+
+export const NO_STORE = "private, no-store"
+
+export type LinkRecord = ResourceRecord & { readonly type: "link" }
+
+/**
+ * Link-preview bots (chat apps and social networks unfurling a link). They get the owner's og_*
+ * tags instead of the redirect when the link has any; every other client, search crawlers included,
+ * follows the redirect (and reads the destination's own tags).
+ */
+const PREVIEW_BOT =
+  /facebookexternalhit|facebookcatalog|meta-externalagent|twitterbot|slackbot|linkedinbot|discordbot|whatsapp|telegrambot|pinterest|redditbot|embedly|skypeuripreview|vkshare|bitlybot|mastodon|iframely|google-pagerenderer|applebot/i
+
+export const isPreviewBot = (userAgent: string | undefined): boolean =>
+  userAgent !== undefined && PREVIEW_BOT.test(userAgent.slice(0, 512))
+
+/** Whether a preview bot gets the link's own preview page instead of the redirect. */
+export const previewsFor = (d: LinkData, userAgent: string | undefined): boolean =>
+  (d.ogTitle !== null || d.ogDescription !== null || d.ogImageUrl !== null) && isPreviewBot(userAgent)
+
+/** The visitor of a request: its cookie's id, or a new id and the cookie that keeps it. */
+export const visitorFrom = (cookie: string | undefined, secure: string) => {
+  if (cookie !== undefined && VISITOR_ID.test(cookie)) return { id: cookie, setCookie: undefined }
+  // randomUUID draws from a cached entropy pool: no syscall per new visitor.
+  const id = randomUUID()
+  return {
+    id,
+    setCookie: `${VISITOR_COOKIE}=${id}; Path=/s/; Max-Age=${VISITOR_MAX_AGE}; HttpOnly; SameSite=Lax${secure}`
+  }
+}
+
+/** The routing fields of a stored link, decoded once per cached record (rules are stored as JSON). */
+const decodeRules = Schema.decodeUnknownOption(RedirectRules)
+const decodeVariants = Schema.decodeUnknownOption(TestVariants)
+const routableCache = new WeakMap<LinkData, Omit<RoutableLink, "views">>()
+const routableOf = (r: LinkRecord): Omit<RoutableLink, "views"> => {
+  const known = routableCache.get(r.data)
+  if (known !== undefined) return known
+  const routable = {
+    key: r.id,
+    target_url: r.data.targetUrl,
+    redirect_rules: Option.getOrUndefined(decodeRules(r.data.redirectRules ?? [])),
+    test_variants: Option.getOrUndefined(decodeVariants(r.data.testVariants ?? [])),
+    fallback_url: r.data.fallbackUrl,
+    starts_at: r.startsAt,
+    expires_at: r.expiresAt,
+    max_views: r.maxViews
+  }
+  routableCache.set(r.data, routable)
+  return routable
+}
+
+/** Where the link sends this visit, with `views` counted so far (written and pending). */
+export const destinationOf = (r: LinkRecord, visit: Visit, views: number): LinkDestination =>
+  chooseDestination({ ...routableOf(r), views }, visit)
+
+/** Headers of the public pages of a resource that search engines should not list. */
+export const indexHeaders = (r: ResourceRecord): Record<string, string> =>
+  r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
+
+/** The 302's headers (besides the request id): where to, never cached, and the visitor cookie if new. */
+export const redirectHeaders = (
+  r: ResourceRecord,
+  location: string,
+  setCookie: string | undefined
+): Record<string, string> => ({
+  ...indexHeaders(r),
+  ...(setCookie === undefined ? {} : { "set-cookie": setCookie }),
+  location,
+  "cache-control": NO_STORE
+})
