@@ -58,7 +58,7 @@ export const startServer = async (
       AUTH_ATTEMPTS_PER_IP: "1000000000",
       RESPONDENT_REQUESTS_PER_IP: "1000000000"
     },
-    stdio: ["ignore", "ignore", "inherit"]
+    stdio: ["ignore", process.env.BENCH_SERVER_STDOUT === "1" ? "inherit" : "ignore", "inherit"]
   })
   const origin = `http://127.0.0.1:${port}`
   for (let i = 0; i < 300; i++) {

@@ -78,7 +78,7 @@ describe("GET /s/{slug}: links", () => {
     expect(first.status).toBe(302)
     expect(first.headers.get("cache-control")).toBe("private, no-store")
     const setCookie = first.headers.getSetCookie().find((c) => c.startsWith("svc_v="))
-    expect(setCookie).toMatch(/; Path=\/s\/; Max-Age=31536000; HttpOnly; SameSite=Lax$/)
+    expect(setCookie).toMatch(/; Max-Age=31536000; Path=\/s\/; HttpOnly; SameSite=Lax$/)
     const visitor = cookieOf(first, "svc_v") ?? ""
     const location = first.headers.get("location") ?? ""
     expect(location).toMatch(/^https:\/\/[ab]\.example\.com\/\?utm_source=x$/)
@@ -142,7 +142,15 @@ describe("GET /s/{slug}: links", () => {
     const r = await link({ maxViews: 2 })
     const one = await get(`/s/${r.slug}`)
     const visitor = cookieOf(one, "svc_v") ?? ""
-    for (let i = 0; i < 3; i++) expect((await get(`/s/${r.slug}`, { cookie: visitor })).status).toBe(302)
+    // The view is marked by a cookie on the resource's own path, for 30 minutes.
+    const seen = one.headers.getSetCookie().find((c) => c.startsWith("svc_seen="))
+    expect(seen).toBe(`svc_seen=${r.id}; Max-Age=1800; Path=/s/${r.slug}; HttpOnly; SameSite=Lax`)
+    const mark = cookieOf(one, "svc_seen") ?? ""
+    for (let i = 0; i < 3; i++) {
+      const again = await get(`/s/${r.slug}`, { cookie: `${visitor}; ${mark}` })
+      expect(again.status).toBe(302)
+      expect(cookieOf(again, "svc_seen")).toBeUndefined()
+    }
     // A second visitor makes two views: the limit is reached, before or after the flush.
     expect((await get(`/s/${r.slug}`)).status).toBe(302)
     expect((await get(`/s/${r.slug}`)).status).toBe(410)
@@ -169,12 +177,18 @@ describe("GET /s/{slug}: the warm redirect (answered on node:http ahead of the r
       expect(response.headers.get("x-request-id")).toBe(id)
       expect(cookieOf(response, "svc_v")).toMatch(/^svc_v=[0-9a-f-]{36}$/)
     }
+    // The same cookies, byte for byte but for the ids: the visitor's and the mark of the view.
+    const shape = (response: Response) =>
+      response.headers.getSetCookie().map((c) => c.replace(/=[0-9a-f-]{36}/, "=ID"))
+    expect(shape(warm)).toEqual(shape(cold))
+    expect(shape(warm)).toHaveLength(2)
     const minted = (await get(`/s/${r.slug}`)).headers.get("x-request-id") ?? ""
     expect(minted).toMatch(/^[0-9a-f-]{36}$/)
-    // Three new visitors, and one returning visitor who counts once.
-    const visitor = cookieOf(warm, "svc_v") ?? ""
-    await get(`/s/${r.slug}`, { cookie: visitor })
-    expect(await viewsOf(r.id)).toBe(3)
+    // Three new visitors, one reload (counted once), and a mark of another resource (no mark here).
+    await get(`/s/${r.slug}`, { cookie: `${cookieOf(warm, "svc_v")}; ${cookieOf(warm, "svc_seen")}` })
+    expect(cookieOf(warm, "svc_seen")).toBe(`svc_seen=${r.id}`)
+    await get(`/s/${r.slug}`, { cookie: "svc_seen=00000000-0000-4000-8000-000000000000" })
+    expect(await viewsOf(r.id)).toBe(4)
   })
 
   it("routes by the visitor's country from the configured header, cold and warm", async () => {

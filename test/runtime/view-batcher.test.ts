@@ -1,8 +1,8 @@
-// The view batcher: views are deduplicated per visitor and resource for 30 minutes, summed, written
-// in batches (on flush, every second, at shutdown), kept when a write fails, and visible to
-// `max_views` through `pending` until written.
+// The view batcher: views are summed, written in batches (on flush, every second, at shutdown), kept
+// when a write fails, and visible to `max_views` through `pending` until written. (Once per visit is
+// the public pages' cookie, tested in test/http/sharing-public.test.ts.)
 import { MemoryStorageLive, ViewBatcherLive } from "@folio/adapters-storage"
-import { ResourceRepository, StorageError, VIEW_DEDUP_WINDOW_MS, ViewCounter } from "@folio/domain"
+import { ResourceRepository, StorageError, ViewCounter } from "@folio/domain"
 import { it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { describe, expect } from "vitest"
@@ -11,58 +11,53 @@ const A = "00000000-0000-4000-8000-00000000000a"
 const B = "00000000-0000-4000-8000-00000000000b"
 
 describe("view batcher", () => {
-  it.live(
-    "counts a visitor once per window, writes sums in batches, keeps them across a failed write and flushes at shutdown",
-    () =>
-      Effect.gen(function* () {
-        const repo = yield* Effect.provide(ResourceRepository, MemoryStorageLive)
-        const batches: Array<Record<string, number>> = []
-        let failNext = false
-        const recording = Layer.succeed(
-          ResourceRepository,
-          ResourceRepository.of({
-            ...repo,
-            addViews: (counts) =>
-              Effect.suspend(() => {
-                if (failNext) {
-                  failNext = false
-                  return Effect.fail(new StorageError({ message: "down" }))
-                }
-                batches.push(Object.fromEntries(counts))
-                return Effect.void
-              })
-          })
-        )
-        const scope = yield* Scope.make()
-        const views = Context.get(
-          yield* Layer.buildWithScope(Layer.provide(ViewBatcherLive, recording), scope),
-          ViewCounter
-        )
-        const t = Date.now()
-        expect(yield* views.record(A, "v1", t)).toBe(true)
-        expect(yield* views.record(A, "v1", t + 1000)).toBe(false)
-        expect(yield* views.record(A, "v2", t)).toBe(true)
-        expect(yield* views.record(B, "v1", t)).toBe(true)
-        // The window has passed: the same visitor counts again.
-        expect(yield* views.record(A, "v1", t + VIEW_DEDUP_WINDOW_MS + 1)).toBe(true)
-        expect(views.pending(A)).toBe(3)
-        expect(batches).toEqual([])
+  it.live("writes sums in batches, keeps them across a failed write and flushes at shutdown", () =>
+    Effect.gen(function* () {
+      const repo = yield* Effect.provide(ResourceRepository, MemoryStorageLive)
+      const batches: Array<Record<string, number>> = []
+      let failNext = false
+      const recording = Layer.succeed(
+        ResourceRepository,
+        ResourceRepository.of({
+          ...repo,
+          addViews: (counts) =>
+            Effect.suspend(() => {
+              if (failNext) {
+                failNext = false
+                return Effect.fail(new StorageError({ message: "down" }))
+              }
+              batches.push(Object.fromEntries(counts))
+              return Effect.void
+            })
+        })
+      )
+      const scope = yield* Scope.make()
+      const views = Context.get(
+        yield* Layer.buildWithScope(Layer.provide(ViewBatcherLive, recording), scope),
+        ViewCounter
+      )
+      yield* views.record(A)
+      yield* views.record(A)
+      views.recordNow(A)
+      yield* views.record(B)
+      expect(views.pending(A)).toBe(3)
+      expect(batches).toEqual([])
 
-        failNext = true
-        yield* views.flush
-        expect(batches).toEqual([])
-        expect(views.pending(A)).toBe(3)
-        yield* views.flush
-        expect(batches).toEqual([{ [A]: 3, [B]: 1 }])
-        expect(views.pending(A)).toBe(0)
+      failNext = true
+      yield* views.flush
+      expect(batches).toEqual([])
+      expect(views.pending(A)).toBe(3)
+      yield* views.flush
+      expect(batches).toEqual([{ [A]: 3, [B]: 1 }])
+      expect(views.pending(A)).toBe(0)
 
-        expect(yield* views.record(B, "v9", t)).toBe(true)
-        yield* Effect.sleep("1500 millis")
-        expect(batches).toEqual([{ [A]: 3, [B]: 1 }, { [B]: 1 }])
+      yield* views.record(B)
+      yield* Effect.sleep("1500 millis")
+      expect(batches).toEqual([{ [A]: 3, [B]: 1 }, { [B]: 1 }])
 
-        for (let i = 0; i < 50; i++) yield* views.record(A, `late-${i}`, t)
-        yield* Scope.close(scope, Exit.void)
-        expect(batches.at(-1)).toEqual({ [A]: 50 })
-      })
+      for (let i = 0; i < 50; i++) yield* views.record(A)
+      yield* Scope.close(scope, Exit.void)
+      expect(batches.at(-1)).toEqual({ [A]: 50 })
+    })
   )
 })

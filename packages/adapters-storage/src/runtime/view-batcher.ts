@@ -1,12 +1,9 @@
-// ViewCounter in memory: views are deduplicated per visitor and resource for VIEW_DEDUP_WINDOW_MS
-// (in this process; a visitor switching instances within the window may count twice), summed per
-// resource, and written with ResourceRepository.addViews every second and when the scope closes.
-// A failed write keeps its counts for the next flush, so a database hiccup loses no views.
-import { ResourceRepository, VIEW_DEDUP_WINDOW_MS, ViewCounter } from "@folio/domain"
+// ViewCounter in memory: views are summed per resource and written with ResourceRepository.addViews
+// every second and when the scope closes. A failed write keeps its counts for the next flush, so a
+// database hiccup loses no views. (Which requests are views, once per visit, the public pages
+// decide with a cookie; nothing per visitor is kept here, so a burst of visitors costs no memory.)
+import { ResourceRepository, ViewCounter } from "@folio/domain"
 import { Effect, Layer, Schedule, Semaphore } from "effect"
-
-/** Visitor-and-resource pairs remembered for deduplication; the oldest go first beyond this. */
-export const MAX_REMEMBERED_VISITS = 200_000
 
 export const ViewBatcherLive = Layer.effect(
   ViewCounter,
@@ -15,8 +12,6 @@ export const ViewBatcherLive = Layer.effect(
     let pending = new Map<string, number>()
     // The batch being written: still pending for `max_views` until the write lands.
     let inFlight: ReadonlyMap<string, number> = new Map()
-    // Insertion order is expiry order: every entry lives the same window and a renewal re-inserts.
-    const seen = new Map<string, number>()
 
     const merge = (into: Map<string, number>, from: ReadonlyMap<string, number>) => {
       for (const [id, n] of from) into.set(id, (into.get(id) ?? 0) + n)
@@ -43,23 +38,12 @@ export const ViewBatcherLive = Layer.effect(
     yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced("1 second")))
     yield* Effect.addFinalizer(() => flush)
 
-    const recordNow = (resourceId: string, visitorId: string, atMs: number): boolean => {
-      // Forget what expired (from the oldest end), and the oldest beyond the bound.
-      for (const [key, until] of seen) {
-        if (until > atMs && seen.size < MAX_REMEMBERED_VISITS) break
-        seen.delete(key)
-      }
-      const key = `${resourceId}|${visitorId}`
-      const until = seen.get(key)
-      if (until !== undefined && until > atMs) return false
-      seen.delete(key)
-      seen.set(key, atMs + VIEW_DEDUP_WINDOW_MS)
+    const recordNow = (resourceId: string): void => {
       pending.set(resourceId, (pending.get(resourceId) ?? 0) + 1)
-      return true
     }
 
     return ViewCounter.of({
-      record: (resourceId, visitorId, atMs) => Effect.sync(() => recordNow(resourceId, visitorId, atMs)),
+      record: (resourceId) => Effect.sync(() => recordNow(resourceId)),
       recordNow,
       pending: (resourceId) => (pending.get(resourceId) ?? 0) + (inFlight.get(resourceId) ?? 0),
       flush

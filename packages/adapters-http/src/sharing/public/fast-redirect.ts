@@ -11,7 +11,16 @@ import { Effect, Option } from "effect"
 import { PublicOrigin } from "../../public-origin.js"
 import { requestIdOf } from "../../shared/index.js"
 import { CountryHeader, type RequestLike, visitFromRequest } from "../visit.js"
-import { destinationOf, previewsFor, redirectHeaders, VISITOR_COOKIE, visitorFrom } from "./link-redirect.js"
+import {
+  destinationOf,
+  isNewVisit,
+  previewsFor,
+  redirectHeaders,
+  SEEN_COOKIE,
+  seenCookie,
+  VISITOR_COOKIE,
+  visitorFrom
+} from "./link-redirect.js"
 
 /** Answers the request and returns true, or returns false having touched nothing. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean
@@ -61,17 +70,21 @@ export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
       const headers = request.headers as RequestLike["headers"]
       if (previewsFor(r.data, headers["user-agent"])) return false
       const visitor = visitorFrom(cookieValue(headers.cookie, VISITOR_COOKIE), secure)
+      const cookies = visitor.setCookie === undefined ? [] : [visitor.setCookie]
       const at = new Date(started)
       const visit = visitFromRequest({ headers, url }, { visitorId: visitor.id, at, countryHeader })
       const decided = destinationOf(r, visit, r.viewCount + views.pending(r.id))
       // Not started, expired or used up without a fallback: the route renders the state page.
       if (decided.destination === null) return false
-      // The fallback of an unavailable link is not a view of the link.
-      if (decided.matched.kind !== "fallback") views.recordNow(r.id, visitor.id, started)
-      const answer = redirectHeaders(r, decided.destination, visitor.setCookie)
+      // A view counts once per visit; the fallback of an unavailable link is not a view of the link.
+      if (decided.matched.kind !== "fallback" && isNewVisit(cookieValue(headers.cookie, SEEN_COOKIE), r)) {
+        views.recordNow(r.id)
+        cookies.push(seenCookie(r, secure))
+      }
+      const answer = redirectHeaders(r, decided.destination, cookies)
       answer["x-request-id"] = requestIdOf(headers["x-request-id"])
       answer["content-length"] = "0"
-      response.writeHead(302, answer)
+      response.writeHead(302, answer as Record<string, string | Array<string>>)
       response.end()
       if (options.accessLog)
         console.log(

@@ -1,6 +1,7 @@
 // The redirect of a public link, shared by the public routes and the node:http fast path in front of
-// them, so both answer the same visitor the same 302: the visitor cookie, the link's routing fields
-// decoded once per cached record, the preview-bot rule and the response headers.
+// them, so both answer the same visitor the same 302: the visitor cookie, the mark of a counted
+// view, the link's routing fields decoded once per cached record, the preview-bot rule and the
+// response headers.
 import { randomUUID } from "node:crypto"
 import {
   chooseDestination,
@@ -10,6 +11,7 @@ import {
   type ResourceRecord,
   type RoutableLink,
   TestVariants,
+  VIEW_DEDUP_WINDOW_MS,
   type Visit
 } from "@folio/domain"
 import { Option, Schema } from "effect"
@@ -20,6 +22,21 @@ const VISITOR_MAX_AGE = 365 * 24 * 60 * 60
 const VISITOR_ID = /^[A-Za-z0-9_-]{16,64}$/
 
 export const NO_STORE = "private, no-store"
+
+/**
+ * The mark of a counted view: a cookie scoped to the resource's own URL, holding its id, for the
+ * dedup window. A request carrying it is the same visit (a reload) and counts no view; any
+ * instance reads it, and nothing per visitor is kept on the server. Clients without cookies count
+ * on every request, as they would with any visitor id.
+ */
+export const SEEN_COOKIE = "svc_seen"
+
+/** Whether this request is a new visit of `r` (no mark of a view of it in the window). */
+export const isNewVisit = (seen: string | undefined, r: ResourceRecord): boolean => seen !== r.id
+
+/** The cookie marking a counted view of `r`. */
+export const seenCookie = (r: ResourceRecord, secure: string): string =>
+  `${SEEN_COOKIE}=${r.id}; Max-Age=${VIEW_DEDUP_WINDOW_MS / 1000}; Path=/s/${r.slug}; HttpOnly${secure}; SameSite=Lax`
 
 export type LinkRecord = ResourceRecord & { readonly type: "link" }
 
@@ -38,6 +55,9 @@ export const isPreviewBot = (userAgent: string | undefined): boolean =>
 export const previewsFor = (d: LinkData, userAgent: string | undefined): boolean =>
   (d.ogTitle !== null || d.ogDescription !== null || d.ogImageUrl !== null) && isPreviewBot(userAgent)
 
+// Cookies are written with their attributes in the order effect's serializer writes them, so the
+// routes (which set them through effect) and the fast path send the same bytes.
+
 /** The visitor of a request: its cookie's id, or a new id and the cookie that keeps it. */
 export const visitorFrom = (cookie: string | undefined, secure: string) => {
   if (cookie !== undefined && VISITOR_ID.test(cookie)) return { id: cookie, setCookie: undefined }
@@ -45,7 +65,7 @@ export const visitorFrom = (cookie: string | undefined, secure: string) => {
   const id = randomUUID()
   return {
     id,
-    setCookie: `${VISITOR_COOKIE}=${id}; Path=/s/; Max-Age=${VISITOR_MAX_AGE}; HttpOnly; SameSite=Lax${secure}`
+    setCookie: `${VISITOR_COOKIE}=${id}; Max-Age=${VISITOR_MAX_AGE}; Path=/s/; HttpOnly${secure}; SameSite=Lax`
   }
 }
 
@@ -78,14 +98,14 @@ export const destinationOf = (r: LinkRecord, visit: Visit, views: number): LinkD
 export const indexHeaders = (r: ResourceRecord): Record<string, string> =>
   r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
 
-/** The 302's headers (besides the request id): where to, never cached, and the visitor cookie if new. */
+/** The 302's headers (besides the request id): where to, never cached, and the cookies to set. */
 export const redirectHeaders = (
   r: ResourceRecord,
   location: string,
-  setCookie: string | undefined
-): Record<string, string> => ({
+  cookies: ReadonlyArray<string>
+): Record<string, string | ReadonlyArray<string>> => ({
   ...indexHeaders(r),
-  ...(setCookie === undefined ? {} : { "set-cookie": setCookie }),
+  ...(cookies.length === 0 ? {} : { "set-cookie": cookies }),
   location,
   "cache-control": NO_STORE
 })

@@ -13,7 +13,7 @@ import {
   PasswordHasher
 } from "@folio/domain"
 import { Effect, Option } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Cookies, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { BlobSigningSecret } from "../../blobs/index.js"
 import { PublicOrigin } from "../../public-origin.js"
 import { clientIp, type Html } from "../../shared/index.js"
@@ -33,9 +33,12 @@ import { CountryHeader, visitFromRequest } from "../visit.js"
 import {
   destinationOf,
   indexHeaders,
+  isNewVisit,
   NO_STORE,
   previewsFor,
   redirectHeaders,
+  SEEN_COOKIE,
+  seenCookie,
   VISITOR_COOKIE,
   visitorFrom
 } from "./link-redirect.js"
@@ -64,11 +67,21 @@ const PAGE_HEADERS = Object.fromEntries(
   Object.entries(SHARING_PAGE_HEADERS).filter(([name]) => name !== "content-type")
 )
 
-const page = (body: Html | string, status: number, extra: Readonly<Record<string, string>> = {}) =>
+/** Set-Cookie values as the response's cookies (a header value would be joined into one line). */
+const cookiesOf = (setCookies: ReadonlyArray<string>) =>
+  setCookies.length === 0 ? undefined : Cookies.fromSetCookie(setCookies)
+
+const page = (
+  body: Html | string,
+  status: number,
+  extra: Readonly<Record<string, string>> = {},
+  setCookies: ReadonlyArray<string> = []
+) =>
   HttpServerResponse.text(typeof body === "string" ? body : body.text, {
     status,
     contentType: "text/html; charset=utf-8",
-    headers: { ...PAGE_HEADERS, "cache-control": NO_STORE, ...extra }
+    headers: { ...PAGE_HEADERS, "cache-control": NO_STORE, ...extra },
+    cookies: cookiesOf(setCookies)
   })
 
 const STATE_PAGES: Record<UnavailableReason, { readonly status: number; readonly render: () => Html }> = {
@@ -115,22 +128,26 @@ const serve = (
   at: Date
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const visitor = visitorFrom(request.cookies[VISITOR_COOKIE], deps.secure)
-  const headers: Record<string, string> = { ...indexHeaders(r) }
-  if (visitor.setCookie !== undefined) headers["set-cookie"] = visitor.setCookie
+  const minted = visitor.setCookie === undefined ? [] : [visitor.setCookie]
+  // A page that is not a view sets the visitor cookie only; a view also marks the visit.
+  const headers = indexHeaders(r)
+  const newVisit = isNewVisit(request.cookies[SEEN_COOKIE], r)
+  const viewCookies = newVisit ? [...minted, seenCookie(r, deps.secure)] : minted
   const views = r.viewCount + deps.views.pending(r.id)
   const url = `${deps.origin}${publicPath(r.slug)}`
   const title = r.title ?? r.slug
   const description = r.description ?? undefined
   const noindex = r.visibility === "unlisted"
-  const counted = (response: HttpServerResponse.HttpServerResponse) =>
-    Effect.as(deps.views.record(r.id, visitor.id, at.getTime()), response)
+  /** A view: counted once per visit, and marked so the visit's reloads are not. */
+  const counted = (respond: (cookies: ReadonlyArray<string>) => HttpServerResponse.HttpServerResponse) =>
+    newVisit ? Effect.as(deps.views.record(r.id), respond(viewCookies)) : Effect.succeed(respond(minted))
 
   if (r.type === "link") {
     const visit = visitFromRequest(request, { visitorId: visitor.id, at, countryHeader: deps.countryHeader })
     const decided = destinationOf(r, visit, views)
     if (decided.destination === null) {
       const state = STATE_PAGES[decided.matched.reason]
-      return Effect.succeed(page(state.render(), state.status, headers))
+      return Effect.succeed(page(state.render(), state.status, headers, minted))
     }
     const d = r.data
     if (previewsFor(d, request.headers["user-agent"])) {
@@ -145,16 +162,20 @@ const serve = (
             noindex
           }),
           200,
-          headers
+          headers,
+          minted
         )
       )
     }
+    const location = decided.destination
+    const redirect = (cookies: ReadonlyArray<string>) =>
+      HttpServerResponse.empty({
+        status: 302,
+        headers: redirectHeaders(r, location, []),
+        cookies: cookiesOf(cookies)
+      })
     // The fallback of an unavailable link is not a view of the link.
-    const redirect = HttpServerResponse.empty({
-      status: 302,
-      headers: redirectHeaders(r, decided.destination, visitor.setCookie)
-    })
-    return decided.matched.kind === "fallback" ? Effect.succeed(redirect) : counted(redirect)
+    return decided.matched.kind === "fallback" ? Effect.succeed(redirect(minted)) : counted(redirect)
   }
 
   // Availability was checked before the password (getResource).
@@ -162,9 +183,11 @@ const serve = (
     const body = cachedPage(`${r.id}:${r.rowVersion}`, () =>
       renderMarkdownPage({ title, markdown: r.data.body, description, url, noindex })
     )
-    return counted(page(body, 200, headers))
+    return counted((cookies) => page(body, 200, headers, cookies))
   }
-  return counted(page(renderPlaceholderPage({ title, description, url, noindex }), 200, headers))
+  return counted((cookies) =>
+    page(renderPlaceholderPage({ title, description, url, noindex }), 200, headers, cookies)
+  )
 }
 
 /** Whether the request carries this resource's unlock (or the resource has no password). */

@@ -2,7 +2,6 @@
 // variant. The pick is a pure function of the link's key and the visitor id, so it stays sticky
 // across requests and across app instances without storing anything.
 import { Schema } from "effect"
-import { sha256Bytes } from "../../kernel/digest.js"
 import { DestinationUrl } from "./url.js"
 
 export const MAX_TEST_VARIANTS = 20
@@ -19,17 +18,26 @@ export const TestVariants = Schema.Array(TestVariant)
   .annotate({ identifier: "TestVariants" })
 export type TestVariants = typeof TestVariants.Type
 
-const TWO_POW_48 = 2 ** 48
+const TWO_POW_53 = 2 ** 53
 
 /**
- * Where in [0, 1) this visitor falls for this link: the first 48 bits of SHA-256(key NUL visitor).
+ * Where in [0, 1) this visitor falls for this link: a 53-bit cyrb53 hash of `key NUL visitor`.
  * A different link key reshuffles visitors independently, so one visitor is not always "variant A".
+ * Not a cryptographic hash: the split only has to be even and stable, and this runs on every
+ * redirect (SHA-256 in JavaScript was a tenth of a warm redirect's CPU).
  */
 export const visitorPoint = (linkKey: string, visitorId: string): number => {
-  const h = sha256Bytes(`${linkKey}\u0000${visitorId}`)
-  let n = 0
-  for (let i = 0; i < 6; i++) n = n * 256 + (h[i] ?? 0)
-  return n / TWO_POW_48
+  const text = `${linkKey}\u0000${visitorId}`
+  let h1 = 0xdeadbeef
+  let h2 = 0x41c6ce57
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    h1 = Math.imul(h1 ^ c, 2654435761)
+    h2 = Math.imul(h2 ^ c, 1597334677)
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)) / TWO_POW_53
 }
 
 /**
