@@ -23,6 +23,7 @@ import {
   IdGenLive,
   ScryptPasswordHasherLive,
   StorageHealth,
+  IdempotencyHousekeepingLive,
   UsageBatcherLive,
   ViewBatcherLive
 } from "@folio/adapters-storage"
@@ -146,6 +147,8 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         ),
         // Shared by the REST and MCP surfaces: one buffer of usage tallies, flushed every second.
         Layer.provide(UsageBatcherLive),
+        // Idempotency keys past their 24 hours, deleted hourly.
+        Layer.merge(IdempotencyHousekeepingLive),
         // Public views, counted in memory and written each second; released after the server, so
         // the views of the last requests are written at shutdown.
         Layer.provideMerge(ViewBatcherLive),
