@@ -65,6 +65,8 @@ const fakePorts = () => {
     }),
     Layer.succeed(BlobStore, {
       put: unused("put"),
+      putStream: unused("putStream"),
+      openRead: unused("openRead"),
       get: unused("get"),
       head: unused("head"),
       delete: unused("delete"),

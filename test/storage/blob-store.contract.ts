@@ -1,7 +1,8 @@
 // The BlobStore contract, run against every adapter: binary round trips, metadata, deletes, key
-// validation, and signed URLs that really serve the bytes over HTTP (and refuse when tampered).
+// validation, signed URLs that really serve the bytes over HTTP (and refuse when tampered), and
+// streamed writes (stopped past their limit, all or nothing) and reads (whole or a byte range).
 import { BlobStore } from "@folio/domain"
-import { Effect, Option, Result } from "effect"
+import { Effect, Option, Result, Stream } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 export interface BlobTarget {
@@ -90,6 +91,114 @@ export const registerBlobContract = (target: BlobTarget) =>
       if (target.name !== "s3") expect(denied.status).toBe(403)
       await denied.arrayBuffer()
     })
+
+    /** `total` bytes of a repeating pattern in chunks of `chunk` bytes. */
+    const pattern = (total: number, chunk: number) =>
+      Stream.fromIterable(
+        Array.from({ length: Math.ceil(total / chunk) }, (_, i) =>
+          Uint8Array.from({ length: Math.min(chunk, total - i * chunk) }, (_, j) => (i * chunk + j) % 251)
+        )
+      )
+    const readAll = (k: string, range?: { start: number; end: number }) =>
+      store((s) =>
+        Effect.flatMap(s.openRead(k, range), (found) =>
+          Option.match(found, {
+            onNone: () => Effect.succeed(undefined),
+            onSome: (o) =>
+              Effect.map(Stream.runCollect(o.body), (chunks) => {
+                const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0))
+                let at = 0
+                for (const c of chunks) {
+                  bytes.set(c, at)
+                  at += c.byteLength
+                }
+                return { size: o.size, contentType: o.contentType, bytes }
+              })
+          })
+        )
+      )
+
+    it("streams a write in (over several S3 parts) and reads it back whole and by range", async () => {
+      const k = key()
+      const total = 11 * 1024 * 1024 + 123
+      const written = await store((s) =>
+        s.putStream(k, pattern(total, 64 * 1024), { contentType: "video/mp4", maxBytes: total })
+      )
+      expect(written).toEqual({ size: total })
+      expect(Option.getOrThrow(await store((s) => s.head(k)))).toEqual({
+        size: total,
+        contentType: "video/mp4"
+      })
+      const whole = await readAll(k)
+      expect(whole?.size).toBe(total)
+      expect(whole?.bytes.byteLength).toBe(total)
+      expect(whole?.bytes.every((b, i) => b === i % 251)).toBe(true)
+      const middle = await readAll(k, { start: 6_000_000, end: 6_000_009 })
+      expect(Array.from(middle?.bytes ?? [])).toEqual(
+        Array.from({ length: 10 }, (_, i) => (6_000_000 + i) % 251)
+      )
+      expect(middle?.size).toBe(total)
+      // A range past the end is cut at the last byte.
+      const tail = await readAll(k, { start: total - 3, end: total + 100 })
+      expect(tail?.bytes.byteLength).toBe(3)
+      expect(await readAll(`${k}-missing`)).toBeUndefined()
+    }, 60_000)
+
+    it("stores a small streamed write, and an empty one", async () => {
+      const k = key()
+      expect(
+        await store((s) => s.putStream(k, pattern(1000, 300), { contentType: "text/plain", maxBytes: 1000 }))
+      ).toEqual({
+        size: 1000
+      })
+      expect((await readAll(k))?.bytes.byteLength).toBe(1000)
+      const empty = key()
+      await store((s) => s.putStream(empty, Stream.empty, { contentType: "text/plain", maxBytes: 10 }))
+      expect(await readAll(empty)).toMatchObject({ size: 0, contentType: "text/plain" })
+    })
+
+    it("stops a write one byte past its limit, or when its body fails, and leaves the key as it was", async () => {
+      const k = key()
+      await store((s) => s.put(k, { bytes: allBytes, contentType: "image/png" }))
+      const over = await run(
+        Effect.result(
+          Effect.flatMap(BlobStore, (s) =>
+            s.putStream(k, pattern(6 * 1024 * 1024 + 1, 256 * 1024), {
+              contentType: "video/mp4",
+              maxBytes: 6 * 1024 * 1024
+            })
+          )
+        )
+      )
+      expect(Result.isFailure(over) && over.failure._tag).toBe("BlobTooLarge")
+      const broken = await run(
+        Effect.result(
+          Effect.flatMap(BlobStore, (s) =>
+            s.putStream(
+              k,
+              Stream.concat(pattern(6 * 1024 * 1024, 512 * 1024), Stream.fail("client went away")),
+              {
+                contentType: "video/mp4",
+                maxBytes: 100 * 1024 * 1024
+              }
+            )
+          )
+        )
+      )
+      expect(Result.isFailure(broken) && broken.failure).toBe("client went away")
+      const kept = Option.getOrThrow(await store((s) => s.get(k)))
+      expect(kept.contentType).toBe("image/png")
+      expect(Array.from(kept.bytes)).toEqual(Array.from(allBytes))
+      const fresh = key()
+      await run(
+        Effect.result(
+          Effect.flatMap(BlobStore, (s) =>
+            s.putStream(fresh, pattern(2000, 500), { contentType: "text/plain", maxBytes: 1999 })
+          )
+        )
+      )
+      expect(Option.isNone(await store((s) => s.head(fresh)))).toBe(true)
+    }, 60_000)
 
     it("issues URLs that stop working when they expire", async () => {
       const k = key()

@@ -1,10 +1,13 @@
 // Filesystem BlobStore (the default): objects under a root directory, written atomically (temp file
-// + rename) with a JSON sidecar for the content type; keys can never leave the root.
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
+// + rename) with a JSON sidecar for the content type; keys can never leave the root. A streamed
+// write goes chunk by chunk to its temp file, so a large upload never sits in memory.
+import { createReadStream } from "node:fs"
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
 import { dirname, resolve, sep } from "node:path"
 import { BlobStore, StorageError } from "@folio/domain"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Stream } from "effect"
 import { checkKey, type LocalSigningOptions, localSignedUrl } from "./memory.js"
+import { eachChunkWithin, spanOf } from "./streams.js"
 
 export interface FsBlobStoreOptions extends LocalSigningOptions {
   readonly root: string
@@ -25,6 +28,14 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
     }
     const attempt = <A>(message: string, run: () => Promise<A>) =>
       Effect.tryPromise({ try: run, catch: (cause) => new StorageError({ message, cause }) })
+    const tempOf = (path: string) =>
+      `${path}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`
+    /** Moves a finished temp file (and its content type) into place: readers see old or new, never half. */
+    const commit = async (tmp: string, path: string, contentType: string) => {
+      await writeFile(`${tmp}${META}`, JSON.stringify({ contentType }))
+      await rename(`${tmp}${META}`, `${path}${META}`)
+      await rename(tmp, path)
+    }
 
     return BlobStore.of({
       put: (key, object) =>
@@ -33,11 +44,62 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
           attempt("cannot write blob", async () => {
             const path = pathOf(key)
             await mkdir(dirname(path), { recursive: true })
-            const tmp = `${path}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`
-            await writeFile(`${tmp}${META}`, JSON.stringify({ contentType: object.contentType }))
+            const tmp = tempOf(path)
             await writeFile(tmp, object.bytes)
-            await rename(`${tmp}${META}`, `${path}${META}`)
-            await rename(tmp, path)
+            await commit(tmp, path, object.contentType)
+          })
+        ),
+      putStream: (key, body, { contentType, maxBytes }) =>
+        Effect.andThen(
+          checkKey(key),
+          Effect.gen(function* () {
+            const path = yield* attempt("cannot write blob", async () => {
+              const at = pathOf(key)
+              await mkdir(dirname(at), { recursive: true })
+              return at
+            })
+            const tmp = tempOf(path)
+            const size = yield* Effect.acquireUseRelease(
+              attempt("cannot write blob", () => open(tmp, "w")),
+              (handle) =>
+                eachChunkWithin(body, maxBytes, (chunk) =>
+                  attempt("cannot write blob", () => handle.writeFile(chunk))
+                ),
+              (handle) => Effect.ignore(attempt("cannot close blob", () => handle.close()))
+            ).pipe(
+              Effect.onError(() =>
+                Effect.ignore(attempt("cannot remove blob", () => rm(tmp, { force: true })))
+              )
+            )
+            yield* attempt("cannot write blob", () => commit(tmp, path, contentType))
+            return { size }
+          })
+        ),
+      openRead: (key, range) =>
+        Effect.andThen(
+          checkKey(key),
+          attempt("cannot read blob", async () => {
+            const path = pathOf(key)
+            try {
+              const [info, meta] = await Promise.all([stat(path), readFile(`${path}${META}`, "utf8")])
+              const { contentType } = JSON.parse(meta) as { contentType: string }
+              const span = spanOf(info.size, range)
+              const body =
+                span === undefined
+                  ? Stream.empty
+                  : Stream.fromAsyncIterable(
+                      createReadStream(path, { start: span.start, end: span.end, highWaterMark: 64 * 1024 }),
+                      (cause) => new StorageError({ message: "cannot read blob", cause })
+                    )
+              return Option.some({
+                size: info.size,
+                contentType,
+                body: body as Stream.Stream<Uint8Array, StorageError>
+              })
+            } catch (error) {
+              if (isMissing(error)) return Option.none()
+              throw error
+            }
           })
         ),
       get: (key) =>

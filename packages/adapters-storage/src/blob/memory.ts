@@ -1,7 +1,8 @@
 // In-memory BlobStore: bytes in a Map, downloads through the same locally signed URLs as the
 // filesystem store (served by the app's /blobs route).
 import { BlobStore, isValidBlobKey, signedBlobPath, StorageError } from "@folio/domain"
-import { Clock, Effect, Layer, Option } from "effect"
+import { Clock, Effect, Layer, Option, Stream } from "effect"
+import { eachChunkWithin, spanOf } from "./streams.js"
 
 export interface LocalSigningOptions {
   readonly publicOrigin: string
@@ -34,6 +35,41 @@ export const MemoryBlobStoreLive = (options: LocalSigningOptions) =>
           Effect.sync(
             () =>
               void objects.set(key, { bytes: Uint8Array.from(object.bytes), contentType: object.contentType })
+          )
+        ),
+      putStream: (key, body, { contentType, maxBytes }) =>
+        Effect.andThen(
+          checkKey(key),
+          Effect.gen(function* () {
+            const chunks: Array<Uint8Array> = []
+            const size = yield* eachChunkWithin(body, maxBytes, (chunk) =>
+              Effect.sync(() => void chunks.push(Uint8Array.from(chunk)))
+            )
+            const bytes = new Uint8Array(size)
+            let at = 0
+            for (const chunk of chunks) {
+              bytes.set(chunk, at)
+              at += chunk.byteLength
+            }
+            objects.set(key, { bytes, contentType })
+            return { size }
+          })
+        ),
+      openRead: (key, range) =>
+        Effect.andThen(
+          checkKey(key),
+          Effect.sync(() =>
+            Option.map(Option.fromNullishOr(objects.get(key)), (o) => {
+              const span = spanOf(o.bytes.byteLength, range)
+              return {
+                size: o.bytes.byteLength,
+                contentType: o.contentType,
+                body:
+                  span === undefined
+                    ? Stream.empty
+                    : Stream.make(Uint8Array.from(o.bytes.subarray(span.start, span.end + 1)))
+              }
+            })
           )
         ),
       get: (key) =>

@@ -1,19 +1,31 @@
 // S3 BlobStore: any S3-compatible server (path-style by default), the AWS SDK doing all request
 // signing, downloads as presigned GET URLs.
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
-  S3ServiceException
+  S3ServiceException,
+  UploadPartCommand
 } from "@aws-sdk/client-s3"
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner"
 import { attachmentDisposition, BlobStore, StorageError } from "@folio/domain"
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Stream } from "effect"
 import { BlobStoreHealth } from "../health.js"
 import { checkKey } from "./memory.js"
+import { eachChunkWithin, spanOf } from "./streams.js"
+
+/**
+ * Bytes a streamed write gathers before sending them as one part of a multipart upload: S3's
+ * smallest part, so a write holds about this much (plus one chunk) in memory whatever its size. A
+ * body that ends before the first part is full goes up as one plain PUT.
+ */
+export const S3_PART_BYTES = 5 * 1024 * 1024
 
 export interface S3BlobStoreOptions {
   readonly endpoint: string
@@ -100,6 +112,113 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
                 { abortSignal }
               )
             )
+          ),
+        putStream: (Key, body, { contentType, maxBytes }) =>
+          Effect.andThen(
+            checkKey(Key),
+            Effect.gen(function* () {
+              let uploadId: string | undefined
+              const parts: Array<{ ETag: string | undefined; PartNumber: number }> = []
+              let pending: Array<Uint8Array> = []
+              let pendingBytes = 0
+              const take = () => {
+                const bytes = Buffer.concat(pending, pendingBytes)
+                pending = []
+                pendingBytes = 0
+                return bytes
+              }
+              const sendPart = Effect.gen(function* () {
+                if (uploadId === undefined) {
+                  const created = yield* attempt("cannot start blob upload", (abortSignal) =>
+                    client.send(new CreateMultipartUploadCommand({ Bucket, Key, ContentType: contentType }), {
+                      abortSignal
+                    })
+                  )
+                  uploadId = created.UploadId
+                }
+                const UploadId = uploadId
+                const PartNumber = parts.length + 1
+                const Body = take()
+                const sent = yield* attempt("cannot write blob part", (abortSignal) =>
+                  client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber, Body }), {
+                    abortSignal
+                  })
+                )
+                parts.push({ ETag: sent.ETag, PartNumber })
+              })
+              const abort = Effect.suspend(() =>
+                uploadId === undefined
+                  ? Effect.void
+                  : Effect.ignore(
+                      attempt("cannot abort blob upload", (abortSignal) =>
+                        client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId: uploadId }), {
+                          abortSignal
+                        })
+                      )
+                    )
+              )
+              return yield* Effect.gen(function* () {
+                const size = yield* eachChunkWithin(body, maxBytes, (chunk) =>
+                  Effect.suspend(() => {
+                    pending.push(chunk)
+                    pendingBytes += chunk.byteLength
+                    return pendingBytes >= S3_PART_BYTES ? sendPart : Effect.void
+                  })
+                )
+                if (uploadId === undefined) {
+                  const Body = take()
+                  yield* attempt("cannot write blob", (abortSignal) =>
+                    client.send(new PutObjectCommand({ Bucket, Key, Body, ContentType: contentType }), {
+                      abortSignal
+                    })
+                  )
+                  return { size }
+                }
+                if (pendingBytes > 0) yield* sendPart
+                const UploadId = uploadId
+                yield* attempt("cannot finish blob upload", (abortSignal) =>
+                  client.send(
+                    new CompleteMultipartUploadCommand({
+                      Bucket,
+                      Key,
+                      UploadId,
+                      MultipartUpload: { Parts: parts }
+                    }),
+                    { abortSignal }
+                  )
+                )
+                return { size }
+              }).pipe(Effect.onError(() => abort))
+            })
+          ),
+        openRead: (Key, range) =>
+          Effect.andThen(
+            checkKey(Key),
+            orNone("cannot read blob", async (abortSignal) => {
+              const head = await client.send(new HeadObjectCommand({ Bucket, Key }), { abortSignal })
+              const size = head.ContentLength ?? 0
+              const span = spanOf(size, range)
+              // The object is fetched when the body is read, not before: an unread body holds nothing.
+              const body: Stream.Stream<Uint8Array, StorageError> =
+                span === undefined
+                  ? Stream.empty
+                  : Stream.unwrap(
+                      Effect.map(
+                        attempt("cannot read blob", (signal) =>
+                          client.send(
+                            new GetObjectCommand({ Bucket, Key, Range: `bytes=${span.start}-${span.end}` }),
+                            { abortSignal: signal }
+                          )
+                        ),
+                        (out) =>
+                          Stream.fromAsyncIterable(
+                            out.Body as AsyncIterable<Uint8Array>,
+                            (cause) => new StorageError({ message: "cannot read blob", cause })
+                          )
+                      )
+                    )
+              return { size, contentType: head.ContentType ?? "application/octet-stream", body }
+            })
           ),
         get: (Key) =>
           Effect.andThen(

@@ -1,7 +1,32 @@
-// Port: binary objects of every service (form assets and respondent uploads today). Downloads are
+// Port: binary objects of every service (form assets, respondent uploads, shared files). Small
+// objects are written and read whole; large ones are streamed in (never whole in memory, refused
+// past a size while they arrive) and out (whole or a byte range). Downloads of form files are
 // short-lived signed URLs.
-import { type Effect, Context, type Option } from "effect"
+import { type Effect, Context, Data, type Option, type Stream } from "effect"
 import type { StorageError } from "../errors.js"
+
+/** A streamed write went past its `maxBytes`: it was stopped there and nothing was stored. */
+export class BlobTooLarge extends Data.TaggedError("BlobTooLarge")<{ readonly maxBytes: number }> {}
+
+/** Bytes `start` to `end` of an object, both inclusive (as in an HTTP Range). */
+export interface BlobRange {
+  readonly start: number
+  readonly end: number
+}
+
+export interface BlobStreamOptions {
+  readonly contentType: string
+  /** The most bytes the object may have; one more stops the write with BlobTooLarge. */
+  readonly maxBytes: number
+}
+
+export interface BlobReadStream {
+  /** The whole object's size, whatever the range. */
+  readonly size: number
+  readonly contentType: string
+  /** The bytes asked for: the whole object, or the range clamped to its end. */
+  readonly body: Stream.Stream<Uint8Array, StorageError>
+}
 
 export interface BlobObject {
   readonly bytes: Uint8Array
@@ -30,6 +55,24 @@ export const isValidBlobKey = (key: string): boolean =>
 
 export interface BlobStoreService {
   readonly put: (key: string, object: BlobObject) => Effect.Effect<void, StorageError>
+  /**
+   * Writes `body` as it arrives, holding at most a bounded buffer, and answers the size stored. The
+   * object appears only once the whole body is in: a body that fails, is interrupted or passes
+   * `maxBytes` leaves the key as it was (absent, or its earlier object).
+   */
+  readonly putStream: <E>(
+    key: string,
+    body: Stream.Stream<Uint8Array, E>,
+    options: BlobStreamOptions
+  ) => Effect.Effect<{ readonly size: number }, E | BlobTooLarge | StorageError>
+  /**
+   * The object's bytes as a stream, all of them or `range` (which must start within the object; its
+   * end is clamped to the last byte); none when there is no object.
+   */
+  readonly openRead: (
+    key: string,
+    range?: BlobRange
+  ) => Effect.Effect<Option.Option<BlobReadStream>, StorageError>
   readonly get: (key: string) => Effect.Effect<Option.Option<BlobObject>, StorageError>
   readonly head: (key: string) => Effect.Effect<Option.Option<BlobMetadata>, StorageError>
   readonly delete: (key: string) => Effect.Effect<void, StorageError>

@@ -1,0 +1,28 @@
+// What every BlobStore adapter does the same way with streamed bodies: count the bytes as they pass
+// and stop one past the limit, and clamp a requested range to the object.
+import { BlobTooLarge, type BlobRange, type StorageError } from "@folio/domain"
+import { Effect, Stream } from "effect"
+
+/**
+ * Runs `onChunk` for each chunk of `body` in order and answers the total, failing with BlobTooLarge
+ * as soon as the total passes `maxBytes` (the chunk that passes it is not handed on).
+ */
+export const eachChunkWithin = <E>(
+  body: Stream.Stream<Uint8Array, E>,
+  maxBytes: number,
+  onChunk: (chunk: Uint8Array) => Effect.Effect<void, StorageError>
+): Effect.Effect<number, E | BlobTooLarge | StorageError> =>
+  Effect.suspend(() => {
+    let size = 0
+    return Stream.runForEach(body, (chunk): Effect.Effect<void, BlobTooLarge | StorageError> => {
+      size += chunk.byteLength
+      return size > maxBytes ? Effect.fail(new BlobTooLarge({ maxBytes })) : onChunk(chunk)
+    }).pipe(Effect.map(() => size))
+  })
+
+/** The inclusive byte span to read of an object of `size` bytes; undefined when nothing is in it. */
+export const spanOf = (size: number, range: BlobRange | undefined): BlobRange | undefined => {
+  if (range === undefined) return size === 0 ? undefined : { start: 0, end: size - 1 }
+  const end = Math.min(range.end, size - 1)
+  return range.start > end ? undefined : { start: range.start, end }
+}
