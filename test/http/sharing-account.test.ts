@@ -168,3 +168,24 @@ describe("a disabled account", () => {
     expect((await get("/share/api/v1/me", sharing.key)).status).toBe(200)
   }, 30_000)
 })
+
+describe("usage per service", () => {
+  it("counts one tenant's sharing requests apart from its forms requests", async () => {
+    const sharing = await newWorkspaceKey(app, ["read"], "sharing")
+    const forms = await app.run(
+      issueApiKey({
+        tenantId: sharing.workspaceId,
+        service: "forms",
+        name: "forms",
+        scopes: [...FORMS_SCOPES]
+      })
+    )
+    for (let i = 0; i < 3; i++) expect((await get("/share/api/v1/me", sharing.key)).status).toBe(200)
+    const first = await get("/forms/api/v1/usage", forms.plaintext)
+    expect(first.status).toBe(200)
+    const last24h = (r: typeof first) => (r.json().data as { requests: { last24h: number } }).requests.last24h
+    expect(last24h(first)).toBe(0)
+    const second = await get("/forms/api/v1/usage", forms.plaintext)
+    expect(last24h(second)).toBe(1)
+  })
+})

@@ -32,16 +32,17 @@ describe("usage batcher", () => {
       )
       const minute = Math.floor(Date.now() / 60_000) * 60_000
       const now = new Date(minute + 30_000)
-      for (const status of [200, 201, 404, 200]) yield* batcher.add({ tenantId, keyId, status, at: now })
+      for (const status of [200, 201, 404, 200])
+        yield* batcher.add({ tenantId, service: "forms", keyId, status, at: now })
       expect(batches).toEqual([])
-      expect((yield* store.counts(tenantId, now)).last24h).toBe(0)
+      expect((yield* store.counts(tenantId, "forms", now)).last24h).toBe(0)
 
       yield* batcher.flush
       expect(batches).toHaveLength(1)
       expect(new Set(batches[0]?.map((t) => `${t.status}x${t.count}@${t.at.getTime() - minute}`))).toEqual(
         new Set(["200x2@0", "201x1@0", "404x1@0"])
       )
-      expect(yield* store.counts(tenantId, now)).toMatchObject({
+      expect(yield* store.counts(tenantId, "forms", now)).toMatchObject({
         last24h: 4,
         byStatusLast24h: { ok: 3, clientError: 1, serverError: 0 }
       })
@@ -49,14 +50,14 @@ describe("usage batcher", () => {
       yield* batcher.flush
       expect(batches).toHaveLength(1)
 
-      yield* batcher.add({ tenantId, keyId, status: 500, at: now })
+      yield* batcher.add({ tenantId, service: "forms", keyId, status: 500, at: now })
       yield* Effect.sleep("1500 millis")
       expect(batches).toHaveLength(2)
 
-      yield* batcher.add({ tenantId, keyId, status: 200, at: now })
+      yield* batcher.add({ tenantId, service: "forms", keyId, status: 200, at: now })
       yield* Scope.close(scope, Exit.void)
       expect(batches).toHaveLength(3)
-      expect(yield* store.counts(tenantId, now)).toMatchObject({
+      expect(yield* store.counts(tenantId, "forms", now)).toMatchObject({
         last24h: 6,
         byStatusLast24h: { ok: 4, clientError: 1, serverError: 1 }
       })

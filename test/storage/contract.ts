@@ -1082,34 +1082,45 @@ export const registerStorageContracts = (target: StorageTarget) => {
         ]
         for (const r of records) {
           await run(
-            UsageStore.pipe(Effect.flatMap((u) => u.record({ tenantId: ws.id, keyId: uuid(), ...r })))
+            UsageStore.pipe(
+              Effect.flatMap((u) => u.record({ tenantId: ws.id, service: "forms", keyId: uuid(), ...r }))
+            )
           )
         }
-        const counts = await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(ws.id, now))))
+        const counts = await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(ws.id, "forms", now))))
         expect(counts).toEqual({
           last24h: 4,
           last7d: 6,
           byStatusLast24h: { ok: 2, clientError: 1, serverError: 1 }
         })
         const other = await newWorkspace()
-        expect((await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(other.id, now))))).last7d).toBe(0)
+        expect(
+          (await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(other.id, "forms", now))))).last7d
+        ).toBe(0)
 
         // Batched tallies add up with what is already there, in the same minute buckets.
         await run(
           UsageStore.pipe(
             Effect.flatMap((u) =>
               u.recordMany([
-                { tenantId: ws.id, keyId: uuid(), status: 200, at: ago(1 * H), count: 5 },
-                { tenantId: ws.id, keyId: uuid(), status: 200, at: ago(1 * H), count: 2 },
-                { tenantId: ws.id, keyId: uuid(), status: 503, at: ago(30 * H), count: 3 }
+                { tenantId: ws.id, service: "forms", keyId: uuid(), status: 200, at: ago(1 * H), count: 5 },
+                { tenantId: ws.id, service: "forms", keyId: uuid(), status: 200, at: ago(1 * H), count: 2 },
+                { tenantId: ws.id, service: "forms", keyId: uuid(), status: 503, at: ago(30 * H), count: 3 },
+                // The same tenant's sharing requests, in the same minutes, are the sharing API's.
+                { tenantId: ws.id, service: "sharing", keyId: uuid(), status: 200, at: ago(1 * H), count: 4 }
               ])
             )
           )
         )
-        expect(await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(ws.id, now))))).toEqual({
+        expect(await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(ws.id, "forms", now))))).toEqual({
           last24h: 11,
           last7d: 16,
           byStatusLast24h: { ok: 9, clientError: 1, serverError: 1 }
+        })
+        expect(await run(UsageStore.pipe(Effect.flatMap((u) => u.counts(ws.id, "sharing", now))))).toEqual({
+          last24h: 4,
+          last7d: 4,
+          byStatusLast24h: { ok: 4, clientError: 0, serverError: 0 }
         })
       })
     })

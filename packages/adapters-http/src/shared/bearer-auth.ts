@@ -56,6 +56,7 @@ export const makeRequestAuthenticator = (service: ServiceName) =>
           Effect.as(
             batcher.add({
               tenantId: principal.tenant,
+              service,
               keyId: principal.keyId,
               status: response.status,
               at: now

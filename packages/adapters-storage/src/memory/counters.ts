@@ -60,10 +60,12 @@ export const makeUsageStore = Effect.map(Effect.service(MemoryStore), ({ request
         for (let i = requests.length - 1; i >= 0; i--)
           if ((requests[i]?.at.getTime() ?? 0) < horizon) requests.splice(i, 1)
       }),
-    counts: (tenantId, now) =>
+    counts: (tenantId, service, now) =>
       Effect.sync(() => {
         const t = now.getTime()
-        const mine = requests.filter((r) => r.tenantId === tenantId && r.at.getTime() <= t)
+        const mine = requests.filter(
+          (r) => r.tenantId === tenantId && r.service === service && r.at.getTime() <= t
+        )
         const day = mine.filter((r) => r.at.getTime() > t - DAY)
         const sum = (rows: ReadonlyArray<RequestTally>) => rows.reduce((n, r) => n + r.count, 0)
         return {

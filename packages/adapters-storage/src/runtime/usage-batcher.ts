@@ -20,13 +20,14 @@ export const UsageBatcherLive = Layer.effect(
     yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced("1 second")))
     yield* Effect.addFinalizer(() => flush)
     return UsageBatcher.of({
-      add: ({ tenantId, keyId, status, at }) =>
+      add: ({ tenantId, service, keyId, status, at }) =>
         Effect.sync(() => {
           const minute = Math.floor(at.getTime() / MINUTE) * MINUTE
           const key = `${tenantId}|${keyId}|${minute}|${status}`
           const current = pending.get(key)
           pending.set(key, {
             tenantId,
+            service,
             keyId,
             status,
             at: new Date(minute),

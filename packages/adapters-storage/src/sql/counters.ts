@@ -97,27 +97,28 @@ export const makeUsageStore = Effect.gen(function* () {
   return UsageStore.of({
     record: (r) =>
       orStorageError(
-        sql`insert into request_minutes (workspace_id, minute, status_class, requests)
-            values (${r.tenantId}, ${new Date(Math.floor(r.at.getTime() / MINUTE) * MINUTE)},
+        sql`insert into request_minutes (workspace_id, service, minute, status_class, requests)
+            values (${r.tenantId}, ${r.service}, ${new Date(Math.floor(r.at.getTime() / MINUTE) * MINUTE)},
                     ${statusClass(r.status)}, 1)
-            on conflict (workspace_id, minute, status_class)
+            on conflict (workspace_id, service, minute, status_class)
             do update set requests = request_minutes.requests + 1`.pipe(Effect.asVoid)
       ),
     recordMany: (tallies) =>
       orStorageError(
         Effect.gen(function* () {
-          // One row per (workspace, minute, class), so the upsert never touches a row twice.
+          // One row per (workspace, service, minute, class), so the upsert never touches a row twice.
           const merged = new Map<
             string,
-            { tenantId: string; minute: Date; statusClass: number; count: number }
+            { tenantId: string; service: string; minute: Date; statusClass: number; count: number }
           >()
           for (const t of tallies) {
             const minute = new Date(Math.floor(t.at.getTime() / MINUTE) * MINUTE)
-            const key = `${t.tenantId}|${minute.getTime()}|${statusClass(t.status)}`
+            const key = `${t.tenantId}|${t.service}|${minute.getTime()}|${statusClass(t.status)}`
             const entry = merged.get(key)
             if (entry === undefined)
               merged.set(key, {
                 tenantId: t.tenantId,
+                service: t.service,
                 minute,
                 statusClass: statusClass(t.status),
                 count: t.count
@@ -126,17 +127,18 @@ export const makeUsageStore = Effect.gen(function* () {
           }
           const rows = [...merged.values()].map((m) => ({
             workspace_id: m.tenantId,
+            service: m.service,
             minute: m.minute,
             status_class: m.statusClass,
             requests: m.count
           }))
           if (!Arr.isArrayNonEmpty(rows)) return
           yield* sql`insert into request_minutes ${sql.insert(rows)}
-                     on conflict (workspace_id, minute, status_class)
+                     on conflict (workspace_id, service, minute, status_class)
                      do update set requests = request_minutes.requests + excluded.requests`
         })
       ),
-    counts: (tenantId, now) =>
+    counts: (tenantId, service, now) =>
       orStorageError(
         Effect.gen(function* () {
           const t = now.getTime()
@@ -150,7 +152,8 @@ export const makeUsageStore = Effect.gen(function* () {
                    coalesce(sum(requests) filter (where minute > ${new Date(t - DAY)}), 0)::int as day,
                    sum(requests)::int as week
             from request_minutes
-            where workspace_id = ${tenantId} and minute > ${new Date(t - 7 * DAY)} and minute <= ${now}
+            where workspace_id = ${tenantId} and service = ${service}
+              and minute > ${new Date(t - 7 * DAY)} and minute <= ${now}
             group by status_class`
           const day = (pred: (c: number) => boolean) =>
             rows.filter((r) => pred(r.status_class)).reduce((n, r) => n + r.day, 0)

@@ -9,6 +9,7 @@ import apiKeyServices from "./migrations/0005_api_key_services.js"
 import resumableResponses from "./migrations/0006_resumable_responses.js"
 import sharingResources from "./migrations/0007_sharing_resources.js"
 import disabledTenants from "./migrations/0008_disabled_tenants.js"
+import usageByService from "./migrations/0009_usage_by_service.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -18,5 +19,6 @@ export const migrations = Migrator.fromRecord({
   "0005_api_key_services": apiKeyServices,
   "0006_resumable_responses": resumableResponses,
   "0007_sharing_resources": sharingResources,
-  "0008_disabled_tenants": disabledTenants
+  "0008_disabled_tenants": disabledTenants,
+  "0009_usage_by_service": usageByService
 })

@@ -22,7 +22,7 @@ export const MetaLive = HttpApiBuilder.group(FormsApi, "meta", (handlers) =>
           const decision = yield* keyBudget(limits, principal.keyId)
           const now = yield* Clock.currentTimeMillis
           yield* batcher.flush
-          const requests = yield* usage.counts(principal.tenant, new Date(now))
+          const requests = yield* usage.counts(principal.tenant, "forms", new Date(now))
           return data({
             key: { id: principal.keyId, scopes: principal.scopes },
             rateLimit: {

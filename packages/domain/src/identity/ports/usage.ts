@@ -2,9 +2,12 @@
 // requests count; the batcher takes counting off the request path.
 import { type Effect, Context } from "effect"
 import type { StorageError } from "../../kernel/errors.js"
+import type { ServiceName } from "../service.js"
 
 export interface RequestRecord {
   readonly tenantId: string
+  /** The service whose API answered (a tenant's forms and sharing requests are counted apart). */
+  readonly service: ServiceName
   readonly keyId: string
   readonly status: number
   readonly at: Date
@@ -29,7 +32,12 @@ export interface UsageStoreService {
   readonly record: (request: RequestRecord) => Effect.Effect<void, StorageError>
   /** Many tallies in one write (the HTTP layer batches requests and flushes every second). */
   readonly recordMany: (tallies: ReadonlyArray<RequestTally>) => Effect.Effect<void, StorageError>
-  readonly counts: (tenantId: string, now: Date) => Effect.Effect<RequestCounts, StorageError>
+  /** The tenant's requests to one service's API in the last day and week. */
+  readonly counts: (
+    tenantId: string,
+    service: ServiceName,
+    now: Date
+  ) => Effect.Effect<RequestCounts, StorageError>
 }
 
 export class UsageStore extends Context.Service<UsageStore, UsageStoreService>()(
