@@ -1,6 +1,7 @@
 // Keyset pages over in-memory rows: the same cursors and order as sql/keyset.ts.
 import { decodeCursor, encodeCursor, InvalidCursor, type Page } from "@folio/domain"
 import { Option, Result } from "effect"
+import { toPage } from "../paging.js"
 
 /** Compares keyset positions component-wise (numbers numerically, strings by code unit). */
 const comparePositions = (a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>): number => {
@@ -34,8 +35,12 @@ export const pageDescending = <A>(
   }
   const sorted = [...rows].sort((a, b) => comparePositions(keyOf(b), keyOf(a)))
   const rest = after === undefined ? sorted : sorted.filter((row) => comparePositions(keyOf(row), after) < 0)
-  const items = rest.slice(0, query.limit)
-  const last = items[items.length - 1]
-  const nextCursor = rest.length > query.limit && last !== undefined ? encodeCursor(keyOf(last)) : null
-  return Result.succeed({ items, nextCursor })
+  return Result.succeed(
+    toPage(
+      rest,
+      query.limit,
+      (row) => row,
+      (last) => encodeCursor(keyOf(last))
+    )
+  )
 }

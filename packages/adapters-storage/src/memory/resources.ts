@@ -15,6 +15,7 @@ import {
 } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { resourceCursor, SORTS, sortKeyOf } from "../sql/resource-cursor.js"
+import { toPage } from "../paging.js"
 import { MemoryStore, type StoredResource } from "./store.js"
 
 const encoder = new TextEncoder()
@@ -167,15 +168,9 @@ export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (t
           .filter(afterCursor)
           .sort(compare)
           .slice(query.offset ?? 0)
-        const items = rows.slice(0, query.limit).map(listed)
-        const last = items[items.length - 1]
-        return {
-          items,
-          nextCursor:
-            rows.length > query.limit && last !== undefined
-              ? resourceCursor.encode(sort, sortKeyOf(sort, last), last.id)
-              : null
-        }
+        return toPage(rows, query.limit, listed, (last) =>
+          resourceCursor.encode(sort, sortKeyOf(sort, listed(last)), last.id)
+        )
       }),
 
     listMarkdownVersions: (tenantId, resourceId) =>

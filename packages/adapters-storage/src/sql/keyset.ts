@@ -3,6 +3,8 @@
 import { decodeCursor, encodeCursor, InvalidCursor, isInt32, isIsoInstant } from "@folio/domain"
 import { Effect, Option } from "effect"
 
+export { toPage } from "../paging.js"
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** [timestamp, id] positions, for lists ordered by a timestamp then id, descending. */
@@ -39,21 +41,6 @@ export const numberCursor = {
       if (rest.length > 0 || typeof n !== "number" || !isInt32(n)) return Effect.fail(new InvalidCursor())
       return Effect.succeed(n)
     })
-}
-
-/** Splits a limit+1 fetch into the page and the cursor of its last item. */
-export const toPage = <Row, A>(
-  rows: ReadonlyArray<Row>,
-  limit: number,
-  toItem: (row: Row) => A,
-  cursorOf: (row: Row) => string
-) => {
-  const items = rows.slice(0, limit)
-  const last = items[items.length - 1]
-  return {
-    items: items.map(toItem),
-    nextCursor: rows.length > limit && last !== undefined ? cursorOf(last) : null
-  }
 }
 
 /** Escapes LIKE wildcards so a search term matches literally. */

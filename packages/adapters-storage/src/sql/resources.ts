@@ -18,7 +18,7 @@ import { Effect, Layer, Option } from "effect"
 import { type SqlError, SqlClient } from "effect/sql"
 import { isUniqueViolation, orStorageError } from "./errors.js"
 import { jsonParam } from "./json.js"
-import { likeContains } from "./keyset.js"
+import { likeContains, toPage } from "./keyset.js"
 import { resourceCursor, SORTS, sortKeyOf } from "./resource-cursor.js"
 
 interface ResourceRow {
@@ -254,15 +254,12 @@ export const makeResourceRepository = Effect.gen(function* () {
             where ${sql.and(filters)}
             order by ${key} ${direction}, id ${direction}
             limit ${query.limit + 1} offset ${query.offset ?? 0}`
-          const items = rows.slice(0, query.limit).map((row) => toRecord(row) as ResourceListItem)
-          const last = items[items.length - 1]
-          return {
-            items,
-            nextCursor:
-              rows.length > query.limit && last !== undefined
-                ? resourceCursor.encode(sort, sortKeyOf(sort, last), last.id)
-                : null
-          }
+          return toPage(
+            rows.map((row) => toRecord(row) as ResourceListItem),
+            query.limit,
+            (item) => item,
+            (last) => resourceCursor.encode(sort, sortKeyOf(sort, last), last.id)
+          )
         })
       ),
 
