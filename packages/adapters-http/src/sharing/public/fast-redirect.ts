@@ -13,12 +13,11 @@ import { requestIdOf } from "../../shared/index.js"
 import { CountryHeader, type RequestLike, visitFromRequest } from "../visit.js"
 import {
   destinationOf,
-  isNewVisit,
   previewsFor,
   redirectHeaders,
   SEEN_COOKIE,
-  seenCookie,
   VISITOR_COOKIE,
+  viewOf,
   visitorFrom
 } from "./link-redirect.js"
 
@@ -27,14 +26,22 @@ export type FastPath = (request: IncomingMessage, response: ServerResponse) => b
 
 const PREFIX = "/s/"
 
-/** One cookie's value in a Cookie header (the visitor id's alphabet needs no decoding). */
-const cookieValue = (header: string | undefined, name: string): string | undefined => {
-  if (header === undefined) return undefined
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=")
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim()
-  }
-  return undefined
+/**
+ * The two cookies the redirect reads, in one pass over the Cookie header (the first of a name wins;
+ * their values' alphabets need no decoding).
+ */
+const redirectCookies = (header: string | undefined) => {
+  let visitor: string | undefined
+  let seen: string | undefined
+  if (header !== undefined)
+    for (const part of header.split(";")) {
+      const eq = part.indexOf("=")
+      if (eq <= 0) continue
+      const name = part.slice(0, eq).trim()
+      if (name === VISITOR_COOKIE) visitor ??= part.slice(eq + 1).trim()
+      else if (name === SEEN_COOKIE) seen ??= part.slice(eq + 1).trim()
+    }
+  return { visitor, seen }
 }
 
 /** The slug of a `/s/{slug}` target, undefined for anything else (a sub-path, an encoded slug). */
@@ -69,19 +76,21 @@ export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
       if (r.type !== "link" || r.visibility === "private" || r.passwordHash !== null) return false
       const headers = request.headers as RequestLike["headers"]
       if (previewsFor(r.data, headers["user-agent"])) return false
-      const visitor = visitorFrom(cookieValue(headers.cookie, VISITOR_COOKIE), secure)
-      const cookies = visitor.setCookie === undefined ? [] : [visitor.setCookie]
+      const cookie = redirectCookies(headers.cookie)
+      const visitor = visitorFrom(cookie.visitor, secure)
+      const minted = visitor.setCookie === undefined ? [] : [visitor.setCookie]
       const at = new Date(started)
       const visit = visitFromRequest({ headers, url }, { visitorId: visitor.id, at, countryHeader })
       const decided = destinationOf(r, visit, r.viewCount + views.pending(r.id))
       // Not started, expired or used up without a fallback: the route renders the state page.
       if (decided.destination === null) return false
-      // A view counts once per visit; the fallback of an unavailable link is not a view of the link.
-      if (decided.matched.kind !== "fallback" && isNewVisit(cookieValue(headers.cookie, SEEN_COOKIE), r)) {
-        views.recordNow(r.id)
-        cookies.push(seenCookie(r, secure))
-      }
-      const answer = redirectHeaders(r, decided.destination, cookies)
+      // The fallback of an unavailable link is not a view of the link.
+      const view =
+        decided.matched.kind === "fallback"
+          ? { counts: false, cookies: minted }
+          : viewOf(r, cookie.seen, minted, secure)
+      if (view.counts) views.recordNow(r.id)
+      const answer = redirectHeaders(r, decided.destination, view.cookies)
       answer["x-request-id"] = requestIdOf(headers["x-request-id"])
       answer["content-length"] = "0"
       response.writeHead(302, answer as Record<string, string | Array<string>>)

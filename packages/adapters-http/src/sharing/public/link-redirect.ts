@@ -31,12 +31,26 @@ export const NO_STORE = "private, no-store"
  */
 export const SEEN_COOKIE = "svc_seen"
 
-/** Whether this request is a new visit of `r` (no mark of a view of it in the window). */
-export const isNewVisit = (seen: string | undefined, r: ResourceRecord): boolean => seen !== r.id
-
-/** The cookie marking a counted view of `r`. */
-export const seenCookie = (r: ResourceRecord, secure: string): string =>
-  `${SEEN_COOKIE}=${r.id}; Max-Age=${VIEW_DEDUP_WINDOW_MS / 1000}; Path=/s/${r.slug}; HttpOnly${secure}; SameSite=Lax`
+/**
+ * What a view of `r` answers: whether it counts (no mark of a view of `r` in the window, `seen`
+ * being the request's SEEN_COOKIE) and the cookies to set, `minted` (a new visitor's) plus the mark
+ * when it counts.
+ */
+export const viewOf = (
+  r: ResourceRecord,
+  seen: string | undefined,
+  minted: ReadonlyArray<string>,
+  secure: string
+): { readonly counts: boolean; readonly cookies: ReadonlyArray<string> } =>
+  seen === r.id
+    ? { counts: false, cookies: minted }
+    : {
+        counts: true,
+        cookies: [
+          ...minted,
+          `${SEEN_COOKIE}=${r.id}; Max-Age=${VIEW_DEDUP_WINDOW_MS / 1000}; Path=/s/${r.slug}; HttpOnly${secure}; SameSite=Lax`
+        ]
+      }
 
 export type LinkRecord = ResourceRecord & { readonly type: "link" }
 

@@ -33,13 +33,12 @@ import { CountryHeader, visitFromRequest } from "../visit.js"
 import {
   destinationOf,
   indexHeaders,
-  isNewVisit,
   NO_STORE,
   previewsFor,
   redirectHeaders,
   SEEN_COOKIE,
-  seenCookie,
   VISITOR_COOKIE,
+  viewOf,
   visitorFrom
 } from "./link-redirect.js"
 import { isUnlocked, UNLOCK_COOKIE, UNLOCK_TTL_SECONDS, unlockToken } from "./password.js"
@@ -131,8 +130,7 @@ const serve = (
   const minted = visitor.setCookie === undefined ? [] : [visitor.setCookie]
   // A page that is not a view sets the visitor cookie only; a view also marks the visit.
   const headers = indexHeaders(r)
-  const newVisit = isNewVisit(request.cookies[SEEN_COOKIE], r)
-  const viewCookies = newVisit ? [...minted, seenCookie(r, deps.secure)] : minted
+  const view = viewOf(r, request.cookies[SEEN_COOKIE], minted, deps.secure)
   const views = r.viewCount + deps.views.pending(r.id)
   const url = `${deps.origin}${publicPath(r.slug)}`
   const title = r.title ?? r.slug
@@ -140,7 +138,9 @@ const serve = (
   const noindex = r.visibility === "unlisted"
   /** A view: counted once per visit, and marked so the visit's reloads are not. */
   const counted = (respond: (cookies: ReadonlyArray<string>) => HttpServerResponse.HttpServerResponse) =>
-    newVisit ? Effect.as(deps.views.record(r.id), respond(viewCookies)) : Effect.succeed(respond(minted))
+    view.counts
+      ? Effect.as(deps.views.record(r.id), respond(view.cookies))
+      : Effect.succeed(respond(view.cookies))
 
   if (r.type === "link") {
     const visit = visitFromRequest(request, { visitorId: visitor.id, at, countryHeader: deps.countryHeader })
