@@ -6,17 +6,16 @@ import { execFile } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { FORMS_SCOPES } from "@folio/domain"
 import createClient from "openapi-fetch"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
+import { redoclyLint, repositoryRoot } from "../support/openapi.js"
 import { newWorkspaceKey } from "../support/keys.js"
 import type { paths } from "./generated/forms-api.js"
 
 const run = promisify(execFile)
-const root = fileURLToPath(new URL("../..", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "folio-openapi-"))
 let app: RunningApp
 let documentFile = ""
@@ -34,34 +33,23 @@ afterAll(async () => {
 
 describe("the OpenAPI document", () => {
   it("passes redocly lint with the recommended rules, without a warning", async () => {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      [`${root}node_modules/@redocly/cli/bin/cli.js`, "lint", documentFile, "--format=stylish"],
-      {
-        cwd: dir,
-        env: {
-          ...process.env,
-          REDOCLY_TELEMETRY: "off",
-          REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
-          NO_COLOR: "1"
-        },
-        timeout: 120_000
-      }
-    )
-    expect(`${stdout}${stderr}`).toMatch(/valid|validated/i)
+    const output = await redoclyLint(documentFile, dir)
+    expect(output).toMatch(/valid|validated/i)
     // Clean means clean: a warning (such as a redirect-only route without a 2XX) fails the test.
     // (Matched on the problem lines, not on Redocly's Node-version banner.)
-    expect(`${stdout}${stderr}`).not.toMatch(/^\s*\d+:\d+\s+(warning|error)\s|You have \d+ warning/m)
+    expect(output).not.toMatch(/^\s*\d+:\d+\s+(warning|error)\s|You have \d+ warning/m)
   }, 120_000)
 
   it("generates exactly the committed client types (regenerate with the command in this file's header if it changed)", async () => {
     const out = join(dir, "forms-api.ts")
     await run(
       process.execPath,
-      [`${root}node_modules/openapi-typescript/bin/cli.js`, documentFile, "-o", out],
+      [`${repositoryRoot}node_modules/openapi-typescript/bin/cli.js`, documentFile, "-o", out],
       { timeout: 60_000 }
     )
-    expect(readFileSync(out, "utf8")).toBe(readFileSync(`${root}test/http/generated/forms-api.ts`, "utf8"))
+    expect(readFileSync(out, "utf8")).toBe(
+      readFileSync(`${repositoryRoot}test/http/generated/forms-api.ts`, "utf8")
+    )
   }, 60_000)
 })
 

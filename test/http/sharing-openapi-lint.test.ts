@@ -1,18 +1,14 @@
 // The sharing API's served OpenAPI document passes Redocly's recommended lint without a warning,
 // and names every resource route with its schemas (the document is generated from the same HttpApi
 // the server decodes with, so a route added there appears here).
-import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parse } from "yaml"
 import { type RunningApp, startApp } from "../support/app.js"
+import { redoclyLint } from "../support/openapi.js"
 
-const run = promisify(execFile)
-const root = fileURLToPath(new URL("../..", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "folio-sharing-openapi-"))
 let app: RunningApp
 let document = ""
@@ -46,21 +42,8 @@ describe("the sharing OpenAPI document", () => {
   })
 
   it("passes redocly lint with the recommended rules, without a warning", async () => {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      [`${root}node_modules/@redocly/cli/bin/cli.js`, "lint", documentFile, "--format=stylish"],
-      {
-        cwd: dir,
-        env: {
-          ...process.env,
-          REDOCLY_TELEMETRY: "off",
-          REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
-          NO_COLOR: "1"
-        },
-        timeout: 120_000
-      }
-    )
-    expect(`${stdout}${stderr}`).toMatch(/valid|validated/i)
-    expect(`${stdout}${stderr}`).not.toMatch(/^\s*\d+:\d+\s+(warning|error)\s|You have \d+ warning/m)
+    const output = await redoclyLint(documentFile, dir)
+    expect(output).toMatch(/valid|validated/i)
+    expect(output).not.toMatch(/^\s*\d+:\d+\s+(warning|error)\s|You have \d+ warning/m)
   }, 120_000)
 })
