@@ -69,9 +69,9 @@ export const bulkItemId = (seed: string, index: number): string =>
   uuidV4FromBytes(sha256Bytes(`${seed}\n${index}`))
 
 /**
- * Creates each item on its own and answers an outcome per item, in order. With `seed`, item ids
- * derive from it and an item whose id already exists (made by an earlier run of the same request)
- * is answered as created without being made again.
+ * Creates each item on its own and answers an outcome per item, in order. Item ids derive from
+ * `seed`, and an item whose id already exists (made by an earlier run of the same request) is
+ * answered as created without being made again.
  */
 export const createLinks = (items: ReadonlyArray<unknown>, seed: string) =>
   Effect.gen(function* () {
