@@ -8,7 +8,7 @@ import { sha256Bytes } from "../../kernel/digest.js"
 import { uuidV4FromBytes } from "../../kernel/ids.js"
 import { issuesOf, STRICT_ALL } from "../../kernel/issues.js"
 import { documentedAs } from "../../kernel/json-schema.js"
-import { InvalidField, type ResourceSlugInUse } from "../errors.js"
+import { InvalidField, ResourceSlugInUse } from "../errors.js"
 import { ResourceRepository } from "../ports/resources.js"
 import type { ResourceRecord } from "./resource.js"
 import { createResourceWith } from "./use-cases.js"
@@ -77,11 +77,21 @@ export const createLinks = (items: ReadonlyArray<unknown>, seed: string) =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const repo = yield* ResourceRepository
+    // Items run a few at a time, so the order of their inserts is not theirs: a slug that an earlier
+    // item of the request asks for is refused to the later ones up front, and the earlier one wins.
+    const asked = new Set<string>()
+    const checkedItems = items.map((item) =>
+      Result.flatMap(checkLinkItem(item), (link) => {
+        if (link.slug === undefined) return Result.succeed(link)
+        if (asked.has(link.slug)) return Result.fail(new ResourceSlugInUse())
+        asked.add(link.slug)
+        return Result.succeed(link)
+      })
+    )
     return yield* Effect.forEach(
-      items,
-      (item, index) =>
+      checkedItems,
+      (checked, index) =>
         Effect.gen(function* () {
-          const checked = checkLinkItem(item)
           if (Result.isFailure(checked)) return { _tag: "Failed", error: checked.failure } as const
           const id = bulkItemId(seed, index)
           const earlier = yield* repo.get(principal.tenant, id)
