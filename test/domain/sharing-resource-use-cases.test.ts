@@ -19,6 +19,7 @@ const saved: ResourceRecordOf<"link"> = {
   archived: false,
   pinned: false,
   viewCount: 3,
+  storedBytes: 0,
   rowVersion: 4,
   createdAt: at,
   updatedAt: at,

@@ -59,6 +59,22 @@ export const registerBlobContract = (target: BlobTarget) =>
       await store((s) => s.delete(k)) // deleting twice is fine
     })
 
+    it("deletes every object under a prefix and nothing beside it", async () => {
+      const folder = `sharing/${Math.random().toString(36).slice(2)}`
+      const inside = [`${folder}/a/one.bin`, `${folder}/a/two.bin`, `${folder}/a/deeper/three.bin`]
+      const beside = [`${folder}/ab/kept.bin`, `${folder}/b/kept.bin`]
+      for (const k of [...inside, ...beside])
+        await store((s) => s.put(k, { bytes: allBytes, contentType: "application/octet-stream" }))
+      await store((s) => s.deletePrefix(`${folder}/a/`))
+      for (const k of inside) expect(Option.isNone(await store((s) => s.head(k)))).toBe(true)
+      for (const k of beside) expect(Option.isSome(await store((s) => s.head(k)))).toBe(true)
+      await store((s) => s.deletePrefix(`${folder}/a/`)) // an empty prefix is fine
+      const bad = await run(Effect.result(Effect.flatMap(BlobStore, (s) => s.deletePrefix(`${folder}/..`))))
+      expect(Result.isFailure(bad)).toBe(true)
+      const noSlash = await run(Effect.result(Effect.flatMap(BlobStore, (s) => s.deletePrefix(folder))))
+      expect(Result.isFailure(noSlash)).toBe(true)
+    })
+
     it.each(["../escape", "/absolute", "", "a//b", "a/./b", "spaces are bad", "x/.."])(
       "rejects the invalid key %j",
       async (bad) => {

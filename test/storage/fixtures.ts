@@ -111,6 +111,7 @@ export const resource = <T extends ResourceType = "link">(
     archived: false,
     pinned: false,
     viewCount: 0,
+    storedBytes: 0,
     data: RESOURCE_DATA[type],
     rowVersion: 1,
     createdAt: at("2026-04-01T10:00:00.000Z"),
@@ -146,7 +147,9 @@ export const RESOURCE_DATA: { readonly [T in ResourceType]: ResourceDataByType[T
     settings: { display_name: "Ada", headline: "Engineer", bio: "Builds things" },
     rootPageSlug: "home",
     rootPageTitle: "Home"
-  }
+  },
+  file: { blobKey: "sharing/t/r/blob", fileName: "report.pdf", contentType: "application/pdf", size: 1234 },
+  image: { blobKey: "sharing/t/r/image", fileName: "photo.png", contentType: "image/png", size: 4321 }
 }
 
 /** The next state of `r` as an update computes it (row version bumped). */

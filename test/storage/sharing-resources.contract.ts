@@ -40,7 +40,15 @@ export const registerResourceContracts = ({ target, run, newWorkspace }: Contrac
     it("stores every type with its data and reads it back only for its tenant, by id or slug", async () => {
       const ws = await newWorkspace()
       const other = await newWorkspace()
-      const types: ReadonlyArray<ResourceType> = ["link", "markdown", "collection", "notion", "bio"]
+      const types: ReadonlyArray<ResourceType> = [
+        "link",
+        "markdown",
+        "collection",
+        "notion",
+        "bio",
+        "file",
+        "image"
+      ]
       for (const type of types) {
         const r = await insert(
           resource(ws.id, type, {
@@ -61,6 +69,46 @@ export const registerResourceContracts = ({ target, run, newWorkspace }: Contrac
         expect(Option.isNone(await repo((x) => x.getBySlug(other.id, r.slug)))).toBe(true)
       }
       expect(Option.isNone(await repo((x) => x.getBySlugAnyTenant("no-such-slug")))).toBe(true)
+    })
+
+    it("counts stored bytes per account: added on insert, moved by updates, given back on delete", async () => {
+      const ws = await newWorkspace()
+      const other = await newWorkspace()
+      expect(await repo((x) => x.storageUsed(ws.id))).toBe(0)
+      const file = await insert(resource(ws.id, "file", { storedBytes: 1000 }))
+      await insert(resource(other.id, "file", { storedBytes: 7 }))
+      expect(await repo((x) => x.storageUsed(ws.id))).toBe(1000)
+      const grown = { ...file, storedBytes: 1500, rowVersion: 2 }
+      expect(await repo((x) => x.update(ws.id, grown, { quotaBytes: 2000 }))).toBe("updated")
+      expect(await repo((x) => x.storageUsed(ws.id))).toBe(1500)
+      // Past the quota: refused, nothing written (neither the row nor the count).
+      const tooBig = { ...grown, storedBytes: 2500, title: "too big", rowVersion: 3 }
+      const refused = await attempt((x) => x.update(ws.id, tooBig, { quotaBytes: 2000 }))
+      expect(Result.isFailure(refused) && refused.failure._tag).toBe("StorageQuotaReached")
+      expect((await read(ws.id, file.id))?.title).toBe(file.title)
+      const second = await attempt((x) =>
+        x.insert(resource(ws.id, "file", { storedBytes: 501 }), { quotaBytes: 2000 })
+      )
+      expect(Result.isFailure(second) && second.failure._tag).toBe("StorageQuotaReached")
+      expect(await repo((x) => x.storageUsed(ws.id))).toBe(1500)
+      // Shrinking always passes, even over a quota since lowered.
+      const shrunk = { ...grown, storedBytes: 200, rowVersion: 3 }
+      expect(await repo((x) => x.update(ws.id, shrunk, { quotaBytes: 100 }))).toBe("updated")
+      expect(await repo((x) => x.storageUsed(ws.id))).toBe(200)
+      expect(await repo((x) => x.softDelete(ws.id, file.id, at("2026-05-01T00:00:00.000Z")))).toBe(true)
+      expect(await repo((x) => x.storageUsed(ws.id))).toBe(0)
+      expect(await repo((x) => x.storageUsed(other.id))).toBe(7)
+    })
+
+    it("lets concurrent inserts pass the quota together never", async () => {
+      const ws = await newWorkspace()
+      const results = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          attempt((x) => x.insert(resource(ws.id, "file", { storedBytes: 300 }), { quotaBytes: 1000 }))
+        )
+      )
+      expect(results.filter(Result.isSuccess).length).toBe(3)
+      expect(await repo((x) => x.storageUsed(ws.id))).toBe(900)
     })
 
     it("keeps slugs unique among live resources of every tenant, and frees a deleted one's", async () => {
@@ -117,6 +165,7 @@ export const registerResourceContracts = ({ target, run, newWorkspace }: Contrac
         // Never written by an update:
         visibility: "private",
         viewCount: 0,
+        storedBytes: 0,
         createdAt: at("2030-01-01T00:00:00.000Z")
       })
       expect(await repo((x) => x.update(other.id, changed))).toBe("stale")

@@ -9,6 +9,8 @@ export interface CallOptions {
   readonly key?: string
   readonly body?: unknown
   readonly text?: { readonly contentType: string; readonly content: string }
+  /** A multipart body (fetch sets its content type with the boundary). */
+  readonly form?: FormData
   readonly headers?: Record<string, string>
 }
 
@@ -29,11 +31,13 @@ export const sharingClientOf = (origin: string): SharingClient => ({
           ? {}
           : { "content-type": "application/json" }
     const body =
-      options.text !== undefined
-        ? { body: options.text.content }
-        : options.body === undefined
-          ? {}
-          : { body: JSON.stringify(options.body) }
+      options.form !== undefined
+        ? { body: options.form }
+        : options.text !== undefined
+          ? { body: options.text.content }
+          : options.body === undefined
+            ? {}
+            : { body: JSON.stringify(options.body) }
     const response = await fetch(`${origin}${SHARING_API}${path}`, {
       method,
       headers: {

@@ -4,7 +4,8 @@
 // OpenAPI document), and the one request guard that answers each path in its service's envelope.
 // What every service shares is the `@folio/adapters-http/shared` entry; `FormsErrors` and
 // `SharingErrors` are the two error tables.
-import { Layer } from "effect"
+import { UploadPolicy } from "@folio/domain"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { BlobDownloadRoute } from "./blobs/index.js"
 import { ApiErrorsLive, FormsApi } from "./forms/Api.js"
@@ -47,8 +48,10 @@ export const FormsHttpLive = Layer.mergeAll(
 
 /** The one global guard: sharing paths in the sharing envelope, everything else in the forms one. */
 export const RequestGuardsLive = requestGuards(
-  [{ prefixes: SHARING_PATH_PREFIXES, guard: sharingRequestGuard }],
-  formsRequestGuard
+  Effect.map(Effect.service(UploadPolicy), (uploads) => ({
+    services: [{ prefixes: SHARING_PATH_PREFIXES, guard: sharingRequestGuard(uploads.maxBytes) }],
+    fallback: formsRequestGuard
+  }))
 )
 
 /** Both services and the guard, as the app serves them. */

@@ -22,6 +22,7 @@ import {
   CachedStoredFormDocumentsLive,
   IdGenLive,
   ScryptPasswordHasherLive,
+  SharpMediaToolsLive,
   StorageHealth,
   IdempotencyHousekeepingLive,
   UsageBatcherLive,
@@ -34,8 +35,10 @@ import {
   LinkCreationPolicy,
   RateLimitPolicy,
   RespondentRateLimitPolicy,
+  SharingFilesLive,
   SharingIdempotencyLive,
-  SharingResourcesLive
+  SharingResourcesLive,
+  UploadPolicy
 } from "@folio/domain"
 import { Duration, Effect, Layer, LogLevel, Option, Redacted, References } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
@@ -111,6 +114,11 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         Layer.succeed(RespondentRateLimitPolicy, { perIpPerMinute: config.respondentRequestsPerIp }),
         Layer.succeed(LinkCreationPolicy, { perKeyPerHour: config.sharingLinkCreationsPerHour }),
         Layer.succeed(CountryHeader, Option.getOrUndefined(config.sharingCountryHeader)),
+        Layer.succeed(UploadPolicy, {
+          maxBytes: config.sharingUploadMaxBytes,
+          quotaBytes: config.sharingStorageQuotaBytes
+        }),
+        SharpMediaToolsLive,
         BuiltInInsightExtractorLive,
         Layer.succeed(InsightPolicy, {
           autoThreshold: config.insightsAutoThreshold,
@@ -157,7 +165,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         // only these services (and the request's Principal), not the ports themselves.
         Layer.provide(FormsServicesLive),
         // The sharing resource use cases and Idempotency-Key handling, likewise.
-        Layer.provide(Layer.mergeAll(SharingResourcesLive, SharingIdempotencyLive)),
+        Layer.provide(Layer.mergeAll(SharingResourcesLive, SharingIdempotencyLive, SharingFilesLive)),
         // Built after the server, so released before it: connections are told to wind down before
         // server.close() starts waiting for them.
         Layer.provideMerge(gracefulClose(server, config.shutdownGraceMs)),

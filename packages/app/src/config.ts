@@ -1,6 +1,7 @@
 // Server configuration from the environment (effect Config). Every variable has a safe default for
 // `npm start`; a bad value fails start-up with one line naming the variable.
 import { DEFAULT_COUNTRY_HEADER } from "@folio/adapters-http"
+import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_STORAGE_QUOTA_BYTES } from "@folio/domain"
 import { Config, Data, Effect, Option, Redacted } from "effect"
 
 export type BlobStoreKind = "fs" | "s3" | "memory"
@@ -39,6 +40,10 @@ export interface AppConfig {
   readonly sharingLinkCreationsPerHour: number
   /** The header a CDN or proxy names the visitor's country in (lower case); undefined: never known. */
   readonly sharingCountryHeader: Option.Option<string>
+  /** Sharing API: the largest upload, in bytes (spec default 50 MiB). */
+  readonly sharingUploadMaxBytes: number
+  /** Sharing API: the bytes each account may store (uploads, collection copies, bio media). */
+  readonly sharingStorageQuotaBytes: number
   /** Share of scanned responses (0..1) past which an insight candidate is marked `auto`. */
   readonly insightsAutoThreshold: number
 }
@@ -173,6 +178,8 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(fun
             ? Option.some(v.toLowerCase())
             : undefined
     ),
+    sharingUploadMaxBytes: yield* positive("SHARING_UPLOAD_MAX_BYTES", DEFAULT_MAX_UPLOAD_BYTES),
+    sharingStorageQuotaBytes: yield* positive("SHARING_STORAGE_QUOTA_BYTES", DEFAULT_STORAGE_QUOTA_BYTES),
     insightsAutoThreshold: yield* read(
       "INSIGHTS_AUTO_THRESHOLD",
       0.3,

@@ -57,9 +57,11 @@ export interface RawBodyRoute {
    * post (POST, urlencoded or multipart) up to `maxBytes`, refused one byte over it, which the route
    * parses and checks itself; `own`: the route reads and checks its body itself (MCP's JSON-RPC),
    * within the default cap; `text`: JSON as usual, or text of one of `textTypes` (a CSV file), checked
-   * for unstorable characters like JSON text, within the default cap.
+   * for unstorable characters like JSON text, within the default cap; `stream`: a multipart upload
+   * (POST) the route streams to storage itself, never buffered here (chunked ones neither), cut off
+   * by the reader past `maxBytes`.
    */
-  readonly body: "upload" | "form" | "own" | "text"
+  readonly body: "upload" | "form" | "own" | "text" | "stream"
   readonly maxBytes?: number
   /** With `text`: the media types taken as text besides JSON. */
   readonly textTypes?: ReadonlyArray<string>
@@ -85,7 +87,7 @@ const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"])
  * What a request's body is, told once per request: none (bodyless methods), raw upload bytes, a
  * browser's form post, a body its route checks itself, or JSON (every other route).
  */
-type BodyKind = "none" | "upload" | "form" | "own" | "json" | "text"
+type BodyKind = "none" | "upload" | "form" | "own" | "json" | "text" | "stream"
 
 const tagOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" ? u._tag : undefined
@@ -239,7 +241,9 @@ export const requestGuard = <
 
   /** Uploads and form posts (POST only) may carry their own size; every other body is capped at 1 MiB. */
   const bodyMaxOf = (method: string, raw: RawBodyRoute | undefined): number =>
-    method === "POST" && (raw?.body === "upload" || raw?.body === "form") && raw.maxBytes !== undefined
+    method === "POST" &&
+    (raw?.body === "upload" || raw?.body === "form" || raw?.body === "stream") &&
+    raw.maxBytes !== undefined
       ? raw.maxBytes
       : MAX_REQUEST_BODY_BYTES
 
@@ -329,6 +333,11 @@ export const requestGuard = <
       const inUrl = urlIssues(request.url)
       if (inUrl.length > 0) return invalidAnswer("the URL holds text that cannot be stored", inUrl)
     }
+    // A streamed upload is read by its route as it arrives; MaxBodySize (set below) cuts it off.
+    if (kind === "stream")
+      return contentTypeOf(request.headers) === "multipart/form-data"
+        ? app
+        : respond(new BodyUnreadable({ message: "request body must be multipart/form-data" }))
     return kind === "none" ? app : guardedBody(app, request, kind, cap, raw?.textTypes ?? [])
   }
 
@@ -428,17 +437,31 @@ export type ServiceGuard = (
 /**
  * The one global router middleware of a process serving several services: each request is guarded
  * by the service its path belongs to (the first prefix it starts with), and by `fallback` otherwise,
- * so an unknown route answers in the envelope of the service whose paths it sits among.
+ * so an unknown route answers in the envelope of the service whose paths it sits among. The guards
+ * are made once, when the layer is built (`make` reads the configuration they need).
  */
-export const requestGuards = (
-  services: ReadonlyArray<{ readonly prefixes: ReadonlyArray<string>; readonly guard: ServiceGuard }>,
-  fallback: ServiceGuard
+export const requestGuards = <R>(
+  make: Effect.Effect<
+    {
+      readonly services: ReadonlyArray<{
+        readonly prefixes: ReadonlyArray<string>
+        readonly guard: ServiceGuard
+      }>
+      readonly fallback: ServiceGuard
+    },
+    never,
+    R
+  >
 ) =>
   HttpRouter.middleware(
-    (app) =>
-      Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
-        const chosen = services.find((s) => s.prefixes.some((prefix) => request.url.startsWith(prefix)))
-        return (chosen?.guard ?? fallback)(app)
-      }),
+    Effect.map(
+      make,
+      ({ services, fallback }) =>
+        (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled>) =>
+          Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+            const chosen = services.find((s) => s.prefixes.some((prefix) => request.url.startsWith(prefix)))
+            return (chosen?.guard ?? fallback)(app)
+          })
+    ),
     { global: true }
   )

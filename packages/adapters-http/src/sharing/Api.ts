@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import { HttpApi, HttpApiMiddleware, OpenApi } from "effect/http-api"
 import { AccountGroup } from "./account/Api.js"
 import { sharingErrorsOf } from "./errors.js"
+import { FilesGroup } from "./files/Api.js"
 import { ResourcesGroup } from "./resources/Api.js"
 
 export const SHARING_API_PREFIX = "/share/api/v1"
@@ -30,6 +31,7 @@ export const SharingApiErrorsLive = Layer.succeed(
 export class SharingApi extends HttpApi.make("sharing")
   .add(AccountGroup)
   .add(ResourcesGroup)
+  .add(FilesGroup)
   .prefix(SHARING_API_PREFIX)
   .middleware(SharingApiErrors)
   .annotate(HttpApi.ParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -144,7 +144,11 @@ export const SharingErrors = errorSurface<SharingSurfaceError>()({
     IdempotencyKeyReused: { code: "idempotency_conflict" },
     IdempotentRequestRunning: { code: "idempotency_conflict", headers: () => ({ "retry-after": "1" }) },
     InvalidField: { code: "validation_failed", details: (e) => ({ field: e.field }) },
-    AccountDisabled: { code: "user_disabled" }
+    AccountDisabled: { code: "user_disabled" },
+    StorageQuotaExceeded: { code: "quota_exceeded" },
+    UploadBodyUnreadable: { code: "request_body_invalid" },
+    UploadTooLarge: { code: "payload_too_large", details: () => ({ field: "file" }) },
+    UnsupportedMedia: { code: "unsupported_media", details: (e) => ({ field: e.field }) }
   }
 })
 

@@ -1,6 +1,6 @@
 // The sharing service's request guard: the shared guard (request id, body caps, unstorable text,
 // every failure as an envelope) with the sharing error table and the sharing API's decode errors.
-import { requestGuard } from "../shared/index.js"
+import { endpointRoute, requestGuard } from "../shared/index.js"
 import { SharingApi } from "./Api.js"
 import { SharingErrors } from "./errors.js"
 
@@ -15,12 +15,23 @@ const PUBLIC_PAGE = /^\/s\/[^/?#]*(?:[?#]|$)/
 
 const IMPORT = /^\/share\/api\/v1\/resources\/import(?:[?#]|$)/
 
-export const sharingRequestGuard = requestGuard({
-  errors: SharingErrors,
-  api: SharingApi,
-  rawBodies: [
-    { route: PUBLIC_PAGE, body: "own" },
-    // The import takes a CSV export as JSON or as the file itself.
-    { route: IMPORT, body: "text", textTypes: ["text/csv"] }
-  ]
-})
+/** What a multipart upload may hold beyond its file: the boundaries, part headers and text fields. */
+export const UPLOAD_ENVELOPE_BYTES = 64 * 1024
+
+/** The sharing guard for a server whose uploads may be `uploadMaxBytes` large. */
+export const sharingRequestGuard = (uploadMaxBytes: number) =>
+  requestGuard({
+    errors: SharingErrors,
+    api: SharingApi,
+    rawBodies: [
+      { route: PUBLIC_PAGE, body: "own" },
+      // The import takes a CSV export as JSON or as the file itself.
+      { route: IMPORT, body: "text", textTypes: ["text/csv"] },
+      // Uploads stream to the blob store as they arrive; the file's own limit is checked as it is written.
+      {
+        route: endpointRoute(SharingApi, "files", "upload"),
+        body: "stream",
+        maxBytes: uploadMaxBytes + UPLOAD_ENVELOPE_BYTES
+      }
+    ]
+  })

@@ -6,7 +6,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/prom
 import { dirname, resolve, sep } from "node:path"
 import { BlobStore, StorageError } from "@folio/domain"
 import { Effect, Layer, Option, Stream } from "effect"
-import { checkKey, type LocalSigningOptions, localSignedUrl } from "./memory.js"
+import { checkKey, checkPrefix, type LocalSigningOptions, localSignedUrl } from "./memory.js"
 import { eachChunkWithin, spanOf } from "./streams.js"
 
 export interface FsBlobStoreOptions extends LocalSigningOptions {
@@ -143,6 +143,14 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
             await rm(path, { force: true })
             await rm(`${path}${META}`, { force: true })
           })
+        ),
+      // A prefix is a folder here: removing it removes every object (and temp file) under it.
+      deletePrefix: (prefix) =>
+        Effect.andThen(
+          checkPrefix(prefix),
+          attempt("cannot delete blobs", () =>
+            rm(pathOf(prefix.slice(0, -1)), { recursive: true, force: true })
+          )
         ),
       signedUrl: (key, { expiresInSeconds, filename }) =>
         Effect.andThen(checkKey(key), localSignedUrl(options, key, expiresInSeconds, filename))

@@ -1,6 +1,6 @@
 // In-memory BlobStore: bytes in a Map, downloads through the same locally signed URLs as the
 // filesystem store (served by the app's /blobs route).
-import { BlobStore, isValidBlobKey, signedBlobPath, StorageError } from "@folio/domain"
+import { BlobStore, isValidBlobKey, isValidBlobPrefix, signedBlobPath, StorageError } from "@folio/domain"
 import { Clock, Effect, Layer, Option, Stream } from "effect"
 import { eachChunkWithin, spanOf } from "./streams.js"
 
@@ -12,6 +12,9 @@ export interface LocalSigningOptions {
 export const invalidKey = () => new StorageError({ message: "invalid blob key" })
 
 export const checkKey = (key: string) => (isValidBlobKey(key) ? Effect.void : Effect.fail(invalidKey()))
+
+export const checkPrefix = (prefix: string) =>
+  isValidBlobPrefix(prefix) ? Effect.void : Effect.fail(invalidKey())
 
 /** A signed URL for `key`, valid for `expiresInSeconds` from the Effect clock. */
 export const localSignedUrl = (
@@ -96,6 +99,13 @@ export const MemoryBlobStoreLive = (options: LocalSigningOptions) =>
         Effect.andThen(
           checkKey(key),
           Effect.sync(() => void objects.delete(key))
+        ),
+      deletePrefix: (prefix) =>
+        Effect.andThen(
+          checkPrefix(prefix),
+          Effect.sync(() => {
+            for (const key of [...objects.keys()]) if (key.startsWith(prefix)) objects.delete(key)
+          })
         ),
       signedUrl: (key, { expiresInSeconds, filename }) =>
         Effect.andThen(checkKey(key), localSignedUrl(options, key, expiresInSeconds, filename))

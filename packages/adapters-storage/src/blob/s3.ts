@@ -5,9 +5,11 @@ import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -17,7 +19,7 @@ import { getSignedUrl } from "@aws-sdk/s3-request-presigner"
 import { attachmentDisposition, BlobStore, StorageError } from "@folio/domain"
 import { Context, Effect, Layer, Option, Stream } from "effect"
 import { BlobStoreHealth } from "../health.js"
-import { checkKey } from "./memory.js"
+import { checkKey, checkPrefix } from "./memory.js"
 import { eachChunkWithin, spanOf } from "./streams.js"
 
 /**
@@ -246,6 +248,27 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
             attempt("cannot delete blob", (abortSignal) =>
               client.send(new DeleteObjectCommand({ Bucket, Key }), { abortSignal })
             ).pipe(Effect.asVoid)
+          ),
+        // Listed a page (up to 1,000 keys) at a time and deleted with one request per page.
+        deletePrefix: (Prefix) =>
+          Effect.andThen(
+            checkPrefix(Prefix),
+            attempt("cannot delete blobs", async (abortSignal) => {
+              for (;;) {
+                const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix }), { abortSignal })
+                const keys = (page.Contents ?? []).flatMap((o) =>
+                  o.Key === undefined ? [] : [{ Key: o.Key }]
+                )
+                if (keys.length === 0) return
+                await client.send(
+                  new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }),
+                  {
+                    abortSignal
+                  }
+                )
+                if (page.IsTruncated !== true) return
+              }
+            })
           ),
         signedUrl: (Key, { expiresInSeconds, filename }) =>
           Effect.andThen(

@@ -11,7 +11,8 @@ import {
   type ResourceRecordOf,
   ResourceRepository,
   ResourceSlugTaken,
-  type RestoreOutcome
+  type RestoreOutcome,
+  StorageQuotaReached
 } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { resourceCursor, SORTS, sortKeyOf } from "../sql/resource-cursor.js"
@@ -42,6 +43,19 @@ export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (t
     const holder = liveBySlug(slug)
     return holder !== undefined && holder.id !== exceptId
   }
+  /** The account's stored bytes: the sum over its live resources (exact, as every step is synchronous). */
+  const usedBy = (tenantId: string) => {
+    let used = 0
+    for (const r of resources.values())
+      if (r.tenantId === tenantId && r.deletedAt === null) used += r.storedBytes
+    return used
+  }
+  /** Refused when adding `delta` bytes would pass the quota (freeing bytes always passes). */
+  const overQuota = (tenantId: string, delta: number, quotaBytes: number | undefined) => {
+    if (delta <= 0 || quotaBytes === undefined) return undefined
+    const used = usedBy(tenantId)
+    return used + delta > quotaBytes ? new StorageQuotaReached(used, quotaBytes) : undefined
+  }
   const versionsOf = (resourceId: string) =>
     [...markdownVersions.values()]
       .filter((v) => v.resourceId === resourceId)
@@ -63,9 +77,11 @@ export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (t
   }
 
   return ResourceRepository.of({
-    insert: (r) =>
-      Effect.suspend((): Effect.Effect<void, ResourceSlugTaken> => {
+    insert: (r, options) =>
+      Effect.suspend((): Effect.Effect<void, ResourceSlugTaken | StorageQuotaReached> => {
         if (liveBySlug(r.slug) !== undefined) return Effect.fail(new ResourceSlugTaken(r.slug))
+        const over = overQuota(r.tenantId, r.storedBytes, options?.quotaBytes)
+        if (over !== undefined) return Effect.fail(over)
         resources.set(r.id, { ...r, deletedAt: null })
         return Effect.void
       }),
@@ -82,7 +98,7 @@ export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (t
       Effect.sync(() => Option.map(Option.fromNullishOr(liveBySlug(slug)), strip)),
 
     update: (tenantId, next, options) =>
-      Effect.suspend((): Effect.Effect<"updated" | "stale", ResourceSlugTaken> => {
+      Effect.suspend((): Effect.Effect<"updated" | "stale", ResourceSlugTaken | StorageQuotaReached> => {
         const current = live(tenantId, next.id)
         if (
           current === undefined ||
@@ -92,6 +108,8 @@ export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (t
           return Effect.succeed("stale")
         }
         if (slugTakenBy(next.slug, next.id)) return Effect.fail(new ResourceSlugTaken(next.slug))
+        const over = overQuota(tenantId, next.storedBytes - current.storedBytes, options?.quotaBytes)
+        if (over !== undefined) return Effect.fail(over)
         // What an update never writes stays as stored.
         resources.set(next.id, {
           ...next,
@@ -123,6 +141,8 @@ export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (t
         resources.set(id, { ...r, deletedAt: at, rowVersion: r.rowVersion + 1 })
         return true
       }),
+
+    storageUsed: (tenantId) => Effect.sync(() => usedBy(tenantId)),
 
     list: (tenantId, query) =>
       Effect.gen(function* () {

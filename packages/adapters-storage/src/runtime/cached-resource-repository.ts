@@ -85,7 +85,7 @@ export const CachedResourceRepositoryLive = Layer.effectContext(
             return value
           })
         }),
-      insert: (r) => Effect.tap(inner.insert(r), () => published([r.slug])),
+      insert: (r, options) => Effect.tap(inner.insert(r, options), () => published([r.slug])),
       update: (tenantId, next, options) =>
         Effect.gen(function* () {
           const before = yield* slugOf(tenantId, next.id)

@@ -10,6 +10,7 @@ import resumableResponses from "./migrations/0006_resumable_responses.js"
 import sharingResources from "./migrations/0007_sharing_resources.js"
 import disabledTenants from "./migrations/0008_disabled_tenants.js"
 import usageByService from "./migrations/0009_usage_by_service.js"
+import sharingFiles from "./migrations/0010_sharing_files.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -20,5 +21,6 @@ export const migrations = Migrator.fromRecord({
   "0006_resumable_responses": resumableResponses,
   "0007_sharing_resources": sharingResources,
   "0008_disabled_tenants": disabledTenants,
-  "0009_usage_by_service": usageByService
+  "0009_usage_by_service": usageByService,
+  "0010_sharing_files": sharingFiles
 })

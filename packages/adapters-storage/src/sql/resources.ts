@@ -12,6 +12,7 @@ import {
   ResourceRepository,
   ResourceSlugTaken,
   type RestoreOutcome,
+  StorageQuotaReached,
   titleSortKey
 } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
@@ -39,6 +40,8 @@ interface ResourceRow {
   readonly pinned: boolean
   /** bigint: the driver may answer a string. */
   readonly view_count: number | string
+  /** bigint: the driver may answer a string. */
+  readonly stored_bytes: number | string
   readonly data: unknown
   readonly row_version: number
   readonly created_at: Date
@@ -72,6 +75,7 @@ const toRecord = (row: ResourceRow): ResourceRecord =>
     archived: row.archived,
     pinned: row.pinned,
     viewCount: Number(row.view_count),
+    storedBytes: Number(row.stored_bytes),
     data: row.data,
     rowVersion: row.row_version,
     createdAt: row.created_at,
@@ -87,7 +91,8 @@ const toVersionSummary = (row: VersionRow): MarkdownVersionSummary => ({
 })
 
 const COLUMNS = `id, tenant_id, type, slug, title, title_key, description, visibility, password_hash, starts_at,
-  expires_at, labels, max_views, archived, pinned, view_count, data, row_version, created_at, updated_at`
+  expires_at, labels, max_views, archived, pinned, view_count, stored_bytes, data, row_version, created_at,
+  updated_at`
 
 // Lists leave out a Markdown page's body.
 const LIST_COLUMNS = COLUMNS.replace(
@@ -126,17 +131,49 @@ export const makeResourceRepository = Effect.gen(function* () {
       return toVersionSummary(saved)
     })
 
+  /**
+   * Moves the account's stored bytes by `delta` inside the caller's transaction. Adding is a
+   * conditional update against the quota: the row lock it takes serializes the account's concurrent
+   * writers, and the condition is checked on the committed count, so two writes cannot pass together.
+   */
+  const releaseStoredBytes = (tenantId: string, bytes: number) =>
+    bytes <= 0
+      ? Effect.void
+      : Effect.asVoid(sql`update storage_usage set used_bytes = greatest(used_bytes - ${bytes}, 0)
+                          where tenant_id = ${tenantId}`)
+
+  const moveStoredBytes = (tenantId: string, delta: number, quotaBytes: number | undefined) =>
+    Effect.gen(function* () {
+      if (delta <= 0) return yield* releaseStoredBytes(tenantId, -delta)
+      yield* sql`insert into storage_usage (tenant_id, used_bytes) values (${tenantId}, 0)
+                 on conflict (tenant_id) do nothing`
+      const limit = quotaBytes ?? Number.MAX_SAFE_INTEGER
+      const moved = yield* sql`update storage_usage set used_bytes = used_bytes + ${delta}
+                               where tenant_id = ${tenantId} and used_bytes + ${delta} <= ${limit}
+                               returning used_bytes`
+      if (moved.length === 0) {
+        const [row] = yield* sql<{ readonly used_bytes: number | string }>`
+          select used_bytes from storage_usage where tenant_id = ${tenantId}`
+        return yield* Effect.fail(new StorageQuotaReached(Number(row?.used_bytes ?? 0), limit))
+      }
+    })
+
   return ResourceRepository.of({
-    insert: (r) =>
+    insert: (r, options) =>
       orStorageError(
-        sql`insert into resources (${columns})
-            values (${r.id}, ${r.tenantId}, ${r.type}, ${r.slug}, ${r.title}, ${titleSortKey(r.title)},
-                    ${r.description}, ${r.visibility}, ${r.passwordHash}, ${r.startsAt}, ${r.expiresAt},
-                    ${jsonParam(r.labels)}::jsonb, ${r.maxViews}, ${r.archived}, ${r.pinned}, ${r.viewCount},
-                    ${jsonParam(r.data)}::jsonb, ${r.rowVersion}, ${r.createdAt}, ${r.updatedAt})`.pipe(
-          Effect.asVoid,
-          Effect.catchTag("SqlError", slugTaken(r.slug))
-        )
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              yield* sql`insert into resources (${columns})
+                values (${r.id}, ${r.tenantId}, ${r.type}, ${r.slug}, ${r.title}, ${titleSortKey(r.title)},
+                        ${r.description}, ${r.visibility}, ${r.passwordHash}, ${r.startsAt}, ${r.expiresAt},
+                        ${jsonParam(r.labels)}::jsonb, ${r.maxViews}, ${r.archived}, ${r.pinned}, ${r.viewCount},
+                        ${r.storedBytes}, ${jsonParam(r.data)}::jsonb, ${r.rowVersion}, ${r.createdAt},
+                        ${r.updatedAt})`.pipe(Effect.catchTag("SqlError", slugTaken(r.slug)))
+              yield* moveStoredBytes(r.tenantId, r.storedBytes, options?.quotaBytes)
+            })
+          )
+          .pipe(Effect.asVoid)
       ),
 
     get: (tenantId, id) =>
@@ -168,17 +205,32 @@ export const makeResourceRepository = Effect.gen(function* () {
           Effect.gen(function* () {
             // The update takes the row lock first: a racing write waits here, then finds the row
             // version moved and writes nothing (nor any version).
-            const updated = yield* sql`
+            // `old` reads the row as it was before this statement, so the difference in stored bytes
+            // is the one this update makes.
+            const updated = yield* sql<{ readonly old_stored_bytes: number | string }>`
+              with old as (
+                select id, stored_bytes from resources
+                where id = ${r.id} and tenant_id = ${tenantId} and type = ${r.type} and deleted_at is null
+                  and row_version = ${r.rowVersion - 1}
+                for update
+              )
               update resources set
                 slug = ${r.slug}, title = ${r.title}, title_key = ${titleSortKey(r.title)},
                 description = ${r.description}, password_hash = ${r.passwordHash}, starts_at = ${r.startsAt},
                 expires_at = ${r.expiresAt}, labels = ${jsonParam(r.labels)}::jsonb, max_views = ${r.maxViews},
                 archived = ${r.archived}, pinned = ${r.pinned}, data = ${jsonParam(r.data)}::jsonb,
-                row_version = ${r.rowVersion}, updated_at = ${r.updatedAt}
-              where id = ${r.id} and tenant_id = ${tenantId} and type = ${r.type} and deleted_at is null
-                and row_version = ${r.rowVersion - 1}
-              returning id`.pipe(Effect.catchTag("SqlError", slugTaken(r.slug)))
-            if (updated.length === 0) return "stale" as const
+                stored_bytes = ${r.storedBytes}, row_version = ${r.rowVersion}, updated_at = ${r.updatedAt}
+              from old where resources.id = old.id
+              returning old.stored_bytes as old_stored_bytes`.pipe(
+              Effect.catchTag("SqlError", slugTaken(r.slug))
+            )
+            const [before] = updated
+            if (before === undefined) return "stale" as const
+            yield* moveStoredBytes(
+              tenantId,
+              r.storedBytes - Number(before.old_stored_bytes),
+              options?.quotaBytes
+            )
             if (options?.saveVersion !== undefined && r.type === "markdown") {
               yield* saveVersion(tenantId, r.id, options.saveVersion)
             }
@@ -205,9 +257,23 @@ export const makeResourceRepository = Effect.gen(function* () {
 
     softDelete: (tenantId, id, at) =>
       orStorageError(
-        sql`update resources set deleted_at = ${at}, row_version = row_version + 1
-            where id = ${id} and tenant_id = ${tenantId} and deleted_at is null returning id`.pipe(
-          Effect.map((rows) => rows.length > 0)
+        sql.withTransaction(
+          Effect.gen(function* () {
+            const [deleted] = yield* sql<{ readonly stored_bytes: number | string }>`
+              update resources set deleted_at = ${at}, row_version = row_version + 1
+              where id = ${id} and tenant_id = ${tenantId} and deleted_at is null returning stored_bytes`
+            if (deleted === undefined) return false
+            yield* releaseStoredBytes(tenantId, Number(deleted.stored_bytes))
+            return true
+          })
+        )
+      ),
+
+    storageUsed: (tenantId) =>
+      orStorageError(
+        sql<{ readonly used_bytes: number | string }>`
+          select used_bytes from storage_usage where tenant_id = ${tenantId}`.pipe(
+          Effect.map((rows) => Number(rows[0]?.used_bytes ?? 0))
         )
       ),
 

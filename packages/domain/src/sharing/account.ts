@@ -2,7 +2,7 @@
 // the resource types it may create and the server's features.
 import { ResourceType } from "./resources/resource.js"
 
-/** What `POST /resources` creates from JSON: every resource type of this part of the service. */
+/** What the account may create: the JSON types through `POST /resources`, files and images by upload. */
 export const CREATABLE_TYPES = ResourceType.literals
 
 export interface SharingFeatures {
@@ -25,7 +25,7 @@ export interface AccountView {
 /** The features this server has today; each later part of the service turns its own on. */
 export const SHARING_FEATURES: SharingFeatures = {
   artifacts_enabled: false,
-  uploads_enabled: false,
+  uploads_enabled: true,
   notion_enabled: false,
   analytics_enabled: false,
   webhooks_enabled: false

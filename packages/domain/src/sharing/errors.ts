@@ -30,6 +30,35 @@ export class IdempotentRequestRunning extends NamedError(
   "a request with this Idempotency-Key is still running; retry in a moment"
 ) {}
 
+/** The write would take the account's stored bytes past its storage quota. */
+export class StorageQuotaExceeded extends NamedError(
+  "StorageQuotaExceeded",
+  "the upload would exceed the account's storage quota"
+) {}
+
+/** An upload went past the size limit (the file, or the whole request). */
+export class UploadTooLarge extends Data.TaggedError("UploadTooLarge")<{ readonly maxBytes: number }> {
+  override get message() {
+    return `the upload exceeds ${this.maxBytes} bytes`
+  }
+}
+
+/** An upload body that is not readable multipart (cut short, no boundary, a malformed part). */
+export class UploadBodyUnreadable extends NamedError(
+  "UploadBodyUnreadable",
+  "request body is not valid multipart/form-data"
+) {}
+
+/** The uploaded content is of a type the service does not take, or not of the kind asked for. */
+export class UnsupportedMedia extends Data.TaggedError("UnsupportedMedia")<{
+  readonly field: string
+  readonly reason: string
+}> {
+  override get message() {
+    return this.reason
+  }
+}
+
 /** A field the service refuses, named so the envelope's `field` can point at it. */
 export class InvalidField extends Data.TaggedError("InvalidField")<{
   readonly field: string
@@ -49,3 +78,7 @@ export type SharingError =
   | IdempotencyKeyReused
   | IdempotentRequestRunning
   | InvalidField
+  | StorageQuotaExceeded
+  | UploadTooLarge
+  | UnsupportedMedia
+  | UploadBodyUnreadable

@@ -2,6 +2,7 @@
 // and webhooks. It may import the kernel and identity, never forms.
 export * from "./account.js"
 export * from "./errors.js"
+export * from "./files/index.js"
 export * from "./idempotency.js"
 export * from "./links/index.js"
 export * from "./ports/index.js"

@@ -43,6 +43,18 @@ main{max-width:44rem;margin:0 auto;padding:2.5rem 1.25rem 4rem}
 .unlock input:focus-visible,.unlock button:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .unlock button{margin-top:1rem;width:100%;font:inherit;font-weight:600;padding:.7rem 1rem;border:0;border-radius:8px;background:var(--accent);color:var(--on-accent);cursor:pointer}
 .unlock .error{color:var(--error);margin:.75rem 0 0;text-align:left}
+.file-card{border:1px solid var(--rule);border-radius:12px;padding:1.25rem;margin:0 0 1.5rem}
+.file-card .meta{color:var(--muted);margin:.25rem 0 1rem}
+.shown{display:block;max-width:100%;height:auto;margin:0 auto 1.25rem;border-radius:8px}
+.btn{display:inline-block;font:inherit;font-weight:600;padding:.65rem 1.1rem;border:0;border-radius:8px;background:var(--accent);color:var(--on-accent);text-decoration:none;cursor:pointer}
+.btn:focus-visible,.gallery a:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+.lead{color:var(--muted);margin:-.75rem 0 1.5rem}
+.gallery{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:1rem}
+.gallery figure{margin:0}
+.gallery img{display:block;width:100%;aspect-ratio:1;object-fit:cover;border-radius:8px;background:var(--code)}
+.gallery .tile{display:flex;align-items:center;justify-content:center;aspect-ratio:1;border-radius:8px;background:var(--code);color:var(--muted);font-weight:700}
+.gallery figcaption{font-size:.9rem;margin-top:.4rem}
+.gallery figcaption span{display:block;color:var(--muted)}
 @media (max-width:480px){main{padding-top:1.5rem}.page-title{font-size:1.6rem}}
 `
   .trim()
@@ -84,7 +96,7 @@ interface ShellOptions {
 
 const LANG = /^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{2,8})*$/
 
-const shell = (o: ShellOptions, main: Html): Html =>
+export const shell = (o: ShellOptions, main: Html): Html =>
   html`<!doctype html>
 <html lang="${o.lang !== undefined && LANG.test(o.lang) ? o.lang : "en"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${o.title}</title>${o.noindex ? html`<meta name="robots" content="noindex,nofollow">` : ""}${o.head ?? ""}<style>${unsafeRaw(STYLE)}</style></head><body><main id="main">${main}</main></body></html>`
 

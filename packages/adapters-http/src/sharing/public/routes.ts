@@ -3,33 +3,41 @@
 // warm link redirect, reads the resource from the cached repository (no database), decides in pure
 // domain code, counts the view in memory (ViewCounter) and answers 302.
 import {
+  BlobStore,
   RateLimitStore,
   type ResourceRecord,
   ResourceRepository,
-  unavailability,
-  type UnavailableReason,
-  isResourceSlug,
   ViewCounter,
   PasswordHasher
 } from "@folio/domain"
 import { Effect, Option } from "effect"
-import { Cookies, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { BlobSigningSecret } from "../../blobs/index.js"
 import { PublicOrigin } from "../../public-origin.js"
 import { clientIp, type Html } from "../../shared/index.js"
 import {
   PASSWORD_FIELD,
-  renderExpiredPage,
   renderLinkPreviewPage,
   renderMarkdownPage,
   renderNotFoundPage,
-  renderNotStartedPage,
   renderPasswordPage,
-  renderPlaceholderPage,
-  renderViewLimitPage,
-  SHARING_PAGE_HEADERS
+  renderPlaceholderPage
 } from "../pages/page.js"
+import { renderFilePage } from "../pages/files.js"
 import { CountryHeader, visitFromRequest } from "../visit.js"
+import { serveResourceBytes } from "./file-bytes.js"
+import {
+  cookiesOf,
+  type Deps,
+  findServed,
+  notFound,
+  page,
+  pathAndQuery,
+  publicPath,
+  STATE_PAGES,
+  unavailableNow,
+  unlocked
+} from "./serving.js"
 import {
   destinationOf,
   indexHeaders,
@@ -41,7 +49,7 @@ import {
   viewOf,
   visitorFrom
 } from "./link-redirect.js"
-import { isUnlocked, UNLOCK_COOKIE, UNLOCK_TTL_SECONDS, unlockToken } from "./password.js"
+import { UNLOCK_COOKIE, UNLOCK_TTL_SECONDS, unlockToken } from "./password.js"
 
 /** Password attempts per client address and resource in one window (then 429 until it ends). */
 export const UNLOCK_ATTEMPTS = 10
@@ -61,63 +69,6 @@ const cachedPage = (key: string, render: () => Html): string => {
   pageCache.set(key, text)
   return text
 }
-
-const PAGE_HEADERS = Object.fromEntries(
-  Object.entries(SHARING_PAGE_HEADERS).filter(([name]) => name !== "content-type")
-)
-
-/** Set-Cookie values as the response's cookies (a header value would be joined into one line). */
-const cookiesOf = (setCookies: ReadonlyArray<string>) =>
-  setCookies.length === 0 ? undefined : Cookies.fromSetCookie(setCookies)
-
-const page = (
-  body: Html | string,
-  status: number,
-  extra: Readonly<Record<string, string>> = {},
-  setCookies: ReadonlyArray<string> = []
-) =>
-  HttpServerResponse.text(typeof body === "string" ? body : body.text, {
-    status,
-    contentType: "text/html; charset=utf-8",
-    headers: { ...PAGE_HEADERS, "cache-control": NO_STORE, ...extra },
-    cookies: cookiesOf(setCookies)
-  })
-
-const STATE_PAGES: Record<UnavailableReason, { readonly status: number; readonly render: () => Html }> = {
-  not_started: { status: 404, render: renderNotStartedPage },
-  expired: { status: 410, render: renderExpiredPage },
-  view_limit_reached: { status: 410, render: renderViewLimitPage }
-}
-
-const notFound = () => page(renderNotFoundPage(), 404)
-
-/** The path of a resource's public URL (what cookies are scoped to and the form posts to). */
-const publicPath = (slug: string) => `/s/${encodeURIComponent(slug)}`
-
-const pathAndQuery = (request: HttpServerRequest.HttpServerRequest, slug: string) => {
-  const at = request.url.indexOf("?")
-  return at < 0 ? publicPath(slug) : `${publicPath(slug)}${request.url.slice(at)}`
-}
-
-interface Deps {
-  readonly resources: ResourceRepository["Service"]
-  readonly views: ViewCounter["Service"]
-  readonly limits: RateLimitStore["Service"]
-  readonly passwords: PasswordHasher["Service"]
-  readonly origin: string
-  readonly unlockSecret: string
-  readonly secure: string
-  readonly countryHeader: string | undefined
-}
-
-/** The live resource publicly served at `slug`: private ones are not (404 as if absent). */
-const findServed = (deps: Deps, slug: string) =>
-  // Anything but a slug (too long, `%00`, upper case) names nothing: no lookup.
-  !isResourceSlug(slug)
-    ? Effect.succeed(Option.none<ResourceRecord>())
-    : Effect.map(deps.resources.getBySlugAnyTenant(slug), (found) =>
-        Option.filter(found, (r) => r.visibility !== "private")
-      )
 
 /** A resource that is servable and unlocked: the redirect or the page, counting the view. */
 const serve = (
@@ -185,35 +136,25 @@ const serve = (
     )
     return counted((cookies) => page(body, 200, headers, cookies))
   }
+  if (r.type === "file" || r.type === "image") {
+    const body = renderFilePage({
+      kind: r.type,
+      title: r.title ?? r.data.fileName,
+      description,
+      fileName: r.data.fileName,
+      contentType: r.data.contentType,
+      size: r.data.size,
+      url,
+      contentPath: `${publicPath(r.slug)}/content`,
+      downloadPath: `${publicPath(r.slug)}/download`,
+      noindex
+    })
+    return counted((cookies) => page(body, 200, headers, cookies))
+  }
   return counted((cookies) =>
     page(renderPlaceholderPage({ title, description, url, noindex }), 200, headers, cookies)
   )
 }
-
-/** Whether the request carries this resource's unlock (or the resource has no password). */
-const unlocked = (deps: Deps, request: HttpServerRequest.HttpServerRequest, r: ResourceRecord, at: Date) =>
-  r.passwordHash === null ||
-  isUnlocked(
-    deps.unlockSecret,
-    r.id,
-    r.passwordHash,
-    request.cookies[UNLOCK_COOKIE],
-    Math.floor(at.getTime() / 1000)
-  )
-
-/** Why a resource cannot be shown now, if it cannot (the same rule for every type). */
-const unavailableNow = (r: ResourceRecord, at: Date, views: number) =>
-  unavailability(
-    {
-      key: r.id,
-      target_url: "",
-      starts_at: r.startsAt,
-      expires_at: r.expiresAt,
-      max_views: r.maxViews,
-      views
-    },
-    at
-  )
 
 const getResource = (deps: Deps) =>
   Effect.gen(function* () {
@@ -280,12 +221,22 @@ const postPassword = (deps: Deps) =>
     })
   }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
 
-/** GET and POST /s/{slug}. */
+/** The bytes of a file or image resource: `/content` (shown) or `/download` (saved). */
+const getBytes = (deps: Deps, mode: "content" | "download") =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const found = yield* findServed(deps, (yield* HttpRouter.params).slug ?? "")
+    if (Option.isNone(found)) return notFound()
+    return yield* serveResourceBytes(deps, request, found.value, mode)
+  }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
+
+/** GET and POST /s/{slug}, and the bytes of files and images under it. */
 export const SharingPublicRoutes = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const origin = yield* PublicOrigin
     const deps: Deps = {
       resources: yield* ResourceRepository,
+      blobs: yield* BlobStore,
       views: yield* ViewCounter,
       limits: yield* RateLimitStore,
       passwords: yield* PasswordHasher,
@@ -297,5 +248,7 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
     }
     yield* router.add("GET", "/s/:slug", getResource(deps))
     yield* router.add("POST", "/s/:slug", postPassword(deps))
+    yield* router.add("GET", "/s/:slug/content", getBytes(deps, "content"))
+    yield* router.add("GET", "/s/:slug/download", getBytes(deps, "download"))
   })
 )

@@ -53,6 +53,10 @@ export const isValidBlobKey = (key: string): boolean =>
   !key.startsWith("/") &&
   key.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..")
 
+/** A key prefix naming a folder of objects: a valid key followed by `/`. */
+export const isValidBlobPrefix = (prefix: string): boolean =>
+  prefix.endsWith("/") && isValidBlobKey(prefix.slice(0, -1))
+
 export interface BlobStoreService {
   readonly put: (key: string, object: BlobObject) => Effect.Effect<void, StorageError>
   /**
@@ -76,6 +80,8 @@ export interface BlobStoreService {
   readonly get: (key: string) => Effect.Effect<Option.Option<BlobObject>, StorageError>
   readonly head: (key: string) => Effect.Effect<Option.Option<BlobMetadata>, StorageError>
   readonly delete: (key: string) => Effect.Effect<void, StorageError>
+  /** Deletes every object whose key starts with `prefix` (a folder: `a/b/`); none there is fine. */
+  readonly deletePrefix: (prefix: string) => Effect.Effect<void, StorageError>
   /** An absolute URL that serves the object's bytes until it expires. */
   readonly signedUrl: (key: string, options: SignedUrlOptions) => Effect.Effect<string, StorageError>
 }

@@ -17,6 +17,15 @@ export class ResourceSlugTaken {
   constructor(readonly slug: string) {}
 }
 
+/** A write would take the account's stored bytes past its quota: nothing was written. */
+export class StorageQuotaReached {
+  readonly _tag = "StorageQuotaReached"
+  constructor(
+    readonly usedBytes: number,
+    readonly quotaBytes: number
+  ) {}
+}
+
 /** The orders a resource list can take; the default is `created_desc`. Ties break on id. */
 export const ResourceSort = Schema.Literals([
   "created_desc",
@@ -85,7 +94,17 @@ export type RestoreOutcome =
   /** `expectedRowVersion` was given and the page has changed since. */
   | { readonly _tag: "Stale" }
 
-export interface ResourceUpdateOptions {
+/** How a write that adds stored bytes is bounded. */
+export interface ResourceQuotaOptions {
+  /**
+   * The account's storage quota: the write is refused (StorageQuotaReached, nothing written) when the
+   * account's stored bytes would pass it. Checked and counted in the write's transaction, so
+   * concurrent writes can never pass it together. Writes that free bytes always pass.
+   */
+  readonly quotaBytes?: number | undefined
+}
+
+export interface ResourceUpdateOptions extends ResourceQuotaOptions {
   /**
    * Saves the source this update replaces as a Markdown version, in the same transaction, trimmed
    * to the newest MARKDOWN_VERSIONS_KEPT. Pass the body of the record the update was computed from:
@@ -95,8 +114,14 @@ export interface ResourceUpdateOptions {
 }
 
 export interface ResourceRepositoryService {
-  /** A new resource; its slug must be free among live resources of every tenant. */
-  readonly insert: (resource: ResourceRecord) => Effect.Effect<void, ResourceSlugTaken | StorageError>
+  /**
+   * A new resource; its slug must be free among live resources of every tenant. Its `storedBytes`
+   * are added to the account's stored bytes in the same transaction.
+   */
+  readonly insert: (
+    resource: ResourceRecord,
+    options?: ResourceQuotaOptions
+  ) => Effect.Effect<void, ResourceSlugTaken | StorageQuotaReached | StorageError>
   /** A live resource of the tenant by id. */
   readonly get: (tenantId: string, id: string) => Effect.Effect<Option.Option<ResourceRecord>, StorageError>
   /** A live resource of the tenant by slug (the owner's routes). */
@@ -112,21 +137,27 @@ export interface ResourceRepositoryService {
   /**
    * Replaces the stored resource with `next` if its rowVersion still equals `next.rowVersion - 1`
    * and it is still live, of this tenant and of `next.type` (else `stale`, nothing written).
-   * `id`, `type`, `visibility`, `createdAt` and `viewCount` are never written by an update.
+   * `id`, `type`, `visibility`, `createdAt` and `viewCount` are never written by an update. A change
+   * of `storedBytes` moves the account's stored bytes by the difference, in the same transaction.
    */
   readonly update: (
     tenantId: string,
     next: ResourceRecord,
     options?: ResourceUpdateOptions
-  ) => Effect.Effect<"updated" | "stale", ResourceSlugTaken | StorageError>
+  ) => Effect.Effect<"updated" | "stale", ResourceSlugTaken | StorageQuotaReached | StorageError>
   /**
    * Adds counted public views to resources by id, in one statement (the view batcher's flush). It
    * touches only `viewCount`: never rowVersion nor updatedAt, so a view does not stale an owner's
    * ETag. Ids of deleted or unknown resources are skipped.
    */
   readonly addViews: (counts: ReadonlyMap<string, number>) => Effect.Effect<void, StorageError>
-  /** Soft delete (the slug is free again at once); false when no live resource matched. */
+  /**
+   * Soft delete (the slug is free again at once) that gives the resource's stored bytes back to the
+   * account in the same transaction; false when no live resource matched.
+   */
   readonly softDelete: (tenantId: string, id: string, at: Date) => Effect.Effect<boolean, StorageError>
+  /** The bytes the account's live resources hold (what the quota counts). */
+  readonly storageUsed: (tenantId: string) => Effect.Effect<number, StorageError>
   /** One page of the tenant's live resources; `nextCursor` is set whenever more follow. */
   readonly list: (
     tenantId: string,

@@ -5,9 +5,20 @@
 import { Schema } from "effect"
 import { sha256Hex } from "../../kernel/digest.js"
 
-/** The types created from JSON in this issue; files, images and artifacts come with uploads later. */
-export const ResourceType = Schema.Literals(["link", "markdown", "collection", "notion", "bio"])
+/** Every resource type; `file` and `image` are made by the upload route, the others from JSON. */
+export const ResourceType = Schema.Literals([
+  "link",
+  "markdown",
+  "collection",
+  "notion",
+  "bio",
+  "file",
+  "image"
+])
 export type ResourceType = typeof ResourceType.Type
+
+/** The types `POST /resources` creates from JSON. */
+export const JSON_RESOURCE_TYPES = ["link", "markdown", "collection", "notion", "bio"] as const
 
 /** Set at creation, never changed (sharing-api.md). */
 export const Visibility = Schema.Literals(["public", "unlisted", "private"])
@@ -34,10 +45,44 @@ export type LinkData = typeof LinkData.Type
 export const MarkdownData = Schema.Struct({ body: Schema.String })
 export type MarkdownData = typeof MarkdownData.Type
 
+/** One stored upload: where its bytes are, what they are (sniffed, never the client's word) and their size. */
+export const StoredFile = Schema.Struct({
+  /** The BlobStore key, under the resource's own prefix (resourceBlobPrefix). */
+  blobKey: Schema.String,
+  /** The name the uploader gave, cleaned (fileNameOf); shown and used for downloads. */
+  fileName: Schema.String,
+  /** Decided from the content against the allowed list (sharing/files/media-types.ts). */
+  contentType: Schema.String,
+  size: Schema.Int
+})
+export type StoredFile = typeof StoredFile.Type
+
+/** `file` and `image`: one uploaded object. */
+export const FileData = StoredFile
+export type FileData = StoredFile
+
+/** One item of a collection: a copy of a file or image resource's bytes, with its own name and caption. */
+export const CollectionItem = Schema.Struct({
+  id: Schema.String,
+  kind: Schema.Literals(["file", "image"]),
+  file: StoredFile,
+  /** Shown instead of the file name; null shows the file name. */
+  displayName: NullableString,
+  caption: NullableString,
+  /** The resource it was copied from (it may be gone since). */
+  sourceResourceId: Schema.String,
+  addedAt: Schema.String
+})
+export type CollectionItem = typeof CollectionItem.Type
+
 export const CollectionData = Schema.Struct({
   layout: NullableString,
-  /** A JSON object or null; its fields come with the collection routes. */
-  settings: Schema.Unknown
+  /** A JSON object or null. */
+  settings: Schema.Unknown,
+  /** In display order; absent on collections made before items existed (read as none). */
+  items: Schema.optionalKey(Schema.Array(CollectionItem)),
+  /** Bumped by every item change: the collection ETag is made from it. */
+  itemsRevision: Schema.optionalKey(Schema.Int)
 })
 export type CollectionData = typeof CollectionData.Type
 
@@ -65,6 +110,8 @@ export interface ResourceDataByType {
   readonly collection: CollectionData
   readonly notion: NotionData
   readonly bio: BioData
+  readonly file: FileData
+  readonly image: FileData
 }
 
 /** The data schema of each type, for code that checks stored or incoming data. */
@@ -73,7 +120,9 @@ export const resourceDataSchemas = {
   markdown: MarkdownData,
   collection: CollectionData,
   notion: NotionData,
-  bio: BioData
+  bio: BioData,
+  file: FileData,
+  image: FileData
 } as const
 
 /** What every resource has, whatever its type. */
@@ -100,6 +149,11 @@ export interface ResourceCommon {
    * writes it and counting never bumps rowVersion, so a view does not make an owner's ETag stale.
    */
   readonly viewCount: number
+  /**
+   * Bytes of every blob the resource owns (an upload, collection copies, bio media): what it holds
+   * of the account's storage quota, given back when it is deleted.
+   */
+  readonly storedBytes: number
   /** Bumped by every write of the owner (update, restore, delete); the ETag is made from it. */
   readonly rowVersion: number
   readonly createdAt: Date
@@ -129,3 +183,7 @@ export type ResourceListItem =
  */
 export const resourceEtag = (resource: Pick<ResourceCommon, "id" | "rowVersion">): string =>
   sha256Hex(`resource:${resource.id}:${resource.rowVersion}`).slice(0, 32)
+
+/** Every blob of a resource lives under this prefix, so deleting the resource deletes them all. */
+export const resourceBlobPrefix = (resource: Pick<ResourceCommon, "tenantId" | "id">): string =>
+  `sharing/${resource.tenantId}/${resource.id}/`

@@ -10,13 +10,15 @@ import { RateLimitStore as RateLimitStoreTag } from "../../identity/ports/rate-l
 import { decideRate } from "../../identity/rate-limit.js"
 import type { InvalidCursor } from "../../kernel/cursor.js"
 import { RateLimited, type StorageError } from "../../kernel/errors.js"
+import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import {
   InvalidField,
   ResourceChanged,
   ResourceNotFound,
   ResourceOfAnotherAccount,
-  ResourceSlugInUse
+  ResourceSlugInUse,
+  StorageQuotaExceeded
 } from "../errors.js"
 import { chooseDestination, type LinkDestination, type RoutableLink } from "../links/destination.js"
 import type { RedirectRule } from "../links/rules.js"
@@ -27,7 +29,8 @@ import {
   type MarkdownVersionRecord,
   type MarkdownVersionSummary,
   ResourceRepository,
-  type ResourceListQuery
+  type ResourceListQuery,
+  type ResourceQuotaOptions
 } from "../ports/resources.js"
 import type { Page } from "../../kernel/cursor.js"
 import {
@@ -35,6 +38,7 @@ import {
   type ResourceListItem,
   type ResourceRecord,
   type ResourceRecordOf,
+  resourceBlobPrefix,
   resourceEtag
 } from "./resource.js"
 import { normalizeLabels, randomResourceSlug } from "./rules.js"
@@ -66,6 +70,12 @@ const RANDOM_SLUG_TRIES = 5
 
 /** Read-modify-write rounds of a PATCH that named no ETag before a lost race is reported. */
 const UNCONDITIONAL_UPDATE_TRIES = 3
+
+/**
+ * A create from JSON and a PATCH hold no stored bytes and move none, so no quota can refuse them; a
+ * refusal would be a bug, not the client's doing.
+ */
+const bytesOutOfPlace = () => Effect.die(new Error("a write that stores no bytes was refused by the quota"))
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -217,7 +227,6 @@ export interface CreateOptions {
 export const createResourceWith = (input: CreateResourceInput, options: CreateOptions) =>
   Effect.gen(function* () {
     const principal = yield* Principal
-    const repo = yield* ResourceRepository
     const ids = yield* IdGen
     const startsAt = dateOrNull(input.starts_at)
     const expiresAt = dateOrNull(input.expires_at)
@@ -245,23 +254,52 @@ export const createResourceWith = (input: CreateResourceInput, options: CreateOp
         archived: input.archived ?? false,
         pinned: input.pinned ?? false,
         viewCount: 0,
+        storedBytes: 0,
         rowVersion: 1,
         createdAt: at,
         updatedAt: at,
         ...typed
       }) as ResourceRecord
-    if (input.slug !== undefined) {
-      const record = recordAt(input.slug)
-      yield* repo.insert(record).pipe(Effect.catchTag("ResourceSlugTaken", () => new ResourceSlugInUse()))
+    return yield* insertResource(recordAt, input.slug).pipe(
+      Effect.catchTag("StorageQuotaExceeded", bytesOutOfPlace)
+    )
+  })
+
+/**
+ * Inserts the record `recordAt` builds at `slug`, or at a random slug (a few tries) when none is
+ * asked for; its stored bytes count against `quota` in the same transaction.
+ */
+export const insertResource = (
+  recordAt: (slug: string) => ResourceRecord,
+  slug: string | undefined,
+  quota?: ResourceQuotaOptions
+): Effect.Effect<
+  ResourceRecord,
+  ResourceSlugInUse | StorageQuotaExceeded | StorageError,
+  ResourceRepository | IdGen
+> =>
+  Effect.gen(function* () {
+    const repo = yield* ResourceRepository
+    const quotaRefused = () => Effect.fail(new StorageQuotaExceeded())
+    if (slug !== undefined) {
+      const record = recordAt(slug)
+      yield* repo.insert(record, quota).pipe(
+        Effect.catchTags({
+          ResourceSlugTaken: () => Effect.fail(new ResourceSlugInUse()),
+          StorageQuotaReached: quotaRefused
+        })
+      )
       return record
     }
     for (let attempt = 1; ; attempt++) {
       const record = recordAt(yield* randomResourceSlug)
-      const inserted = yield* repo.insert(record).pipe(
+      const inserted = yield* repo.insert(record, quota).pipe(
         Effect.as(true),
-        Effect.catchTag("ResourceSlugTaken", () =>
-          attempt < RANDOM_SLUG_TRIES ? Effect.succeed(false) : Effect.fail(new ResourceSlugInUse())
-        )
+        Effect.catchTags({
+          ResourceSlugTaken: () =>
+            attempt < RANDOM_SLUG_TRIES ? Effect.succeed(false) : Effect.fail(new ResourceSlugInUse()),
+          StorageQuotaReached: quotaRefused
+        })
       )
       if (inserted) return record
     }
@@ -393,6 +431,10 @@ const applyPatch = (current: ResourceRecord, patch: PatchResourceInput, at: Date
         }
         return next
       }
+      case "file":
+      case "image":
+        // The stored bytes change only through their own routes; a patch changes the common fields.
+        return { ...common, type: current.type, data: current.data } as ResourceRecord
     }
   })
 
@@ -416,9 +458,12 @@ export const updateResource = (slug: string, patch: PatchResourceInput, ifMatch:
         current.type === "markdown" && next.type === "markdown" && next.data.body !== current.data.body
           ? { id: yield* ids.uuidV7, body: current.data.body, createdAt: at }
           : undefined
-      const outcome = yield* repo
-        .update(principal.tenant, next, { saveVersion })
-        .pipe(Effect.catchTag("ResourceSlugTaken", () => Effect.fail(new ResourceSlugInUse())))
+      const outcome = yield* repo.update(principal.tenant, next, { saveVersion }).pipe(
+        Effect.catchTags({
+          ResourceSlugTaken: () => Effect.fail(new ResourceSlugInUse()),
+          StorageQuotaReached: bytesOutOfPlace
+        })
+      )
       if (outcome === "updated") {
         return next
       }
@@ -434,6 +479,16 @@ export const deleteResource = (slug: string) =>
     const current = yield* ownedBySlug(slug)
     const deleted = yield* repo.softDelete(principal.tenant, current.id, yield* now)
     if (!deleted) return yield* new ResourceNotFound()
+    // The row is gone for good (its bytes already given back to the quota); its blobs go with it. A
+    // failure here leaves unreachable bytes, not a broken resource, so it is logged, not answered.
+    if (current.storedBytes > 0 || current.type === "file" || current.type === "image")
+      yield* Effect.flatMap(Effect.service(BlobStore), (blobs) =>
+        blobs.deletePrefix(resourceBlobPrefix(current))
+      ).pipe(
+        Effect.catchTag("StorageError", (e) =>
+          Effect.logWarning("blobs of a deleted resource were not removed", e)
+        )
+      )
   })
 
 /** The caller's Markdown page at `slug` (another type has no versions: not found). */

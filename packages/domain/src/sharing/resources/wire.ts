@@ -158,7 +158,9 @@ export const TYPE_FIELDS: { readonly [T in ResourceType]: ReadonlyArray<keyof Pa
   markdown: ["max_views", "body_markdown", "raw_markdown"],
   collection: ["layout", "settings"],
   notion: ["source_url", "fetch_url", "root_page_id", "auto_refresh", "refresh_interval_seconds"],
-  bio: ["theme", "settings", "root_page_slug", "root_page_title"]
+  bio: ["theme", "settings", "root_page_slug", "root_page_title"],
+  file: ["max_views"],
+  image: []
 }
 
 /**
@@ -250,13 +252,40 @@ export const BioView = Schema.Struct({
   root_page_title: NullableString
 }).annotate({ identifier: "BioResource" })
 
+const storedFileView = {
+  /** The uploader's file name (cleaned). */
+  file_name: Schema.String,
+  /** Decided from the content, not from what the client said. */
+  content_type: Schema.String,
+  /** Bytes. */
+  size: Schema.Int
+}
+
+export const FileView = Schema.Struct({
+  type: Schema.Literal("file"),
+  ...commonView,
+  ...storedFileView,
+  max_views: Schema.NullOr(Schema.Int),
+  /** The public download address (the same rules as `url`: password, window, view limit). */
+  download_url: Schema.String
+}).annotate({ identifier: "FileResource" })
+
+export const ImageView = Schema.Struct({
+  type: Schema.Literal("image"),
+  ...commonView,
+  ...storedFileView,
+  download_url: Schema.String
+}).annotate({ identifier: "ImageResource" })
+
 /** A resource as GET, create and PATCH answer it (and, without a Markdown body, as lists do). */
 export const ResourceView = Schema.Union([
   LinkView,
   MarkdownView,
   CollectionView,
   NotionView,
-  BioView
+  BioView,
+  FileView,
+  ImageView
 ]).annotate({
   identifier: "Resource"
 })
@@ -265,6 +294,10 @@ export type ResourceView = typeof ResourceView.Type
 /** The public address of a slug. */
 export const publicResourceUrl = (publicOrigin: string, slug: string): string =>
   `${publicOrigin.replace(/\/+$/, "")}/s/${encodeURIComponent(slug)}`
+
+/** The public download address of a file or image resource. */
+export const publicDownloadUrl = (publicOrigin: string, slug: string): string =>
+  `${publicResourceUrl(publicOrigin, slug)}/download`
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString())
 const arrayOr = <A>(value: unknown): ReadonlyArray<A> => (Array.isArray(value) ? (value as Array<A>) : [])
@@ -333,6 +366,25 @@ export const resourceView = (r: ResourceRecord | ResourceListItem, publicOrigin:
         settings: objectOr(r.data.settings),
         root_page_slug: r.data.rootPageSlug,
         root_page_title: r.data.rootPageTitle
+      }
+    case "file":
+      return {
+        type: "file",
+        ...common,
+        file_name: r.data.fileName,
+        content_type: r.data.contentType,
+        size: r.data.size,
+        max_views: r.maxViews,
+        download_url: publicDownloadUrl(publicOrigin, r.slug)
+      }
+    case "image":
+      return {
+        type: "image",
+        ...common,
+        file_name: r.data.fileName,
+        content_type: r.data.contentType,
+        size: r.data.size,
+        download_url: publicDownloadUrl(publicOrigin, r.slug)
       }
   }
 }

@@ -1,1 +1,2 @@
 export * from "./resources.js"
+export * from "./files.js"

@@ -2,6 +2,7 @@
 // versions, link simulation) as one service over the sharing ports, for the REST handlers.
 import { Context, type Effect, Layer } from "effect"
 import { RateLimitStore } from "../../identity/ports/rate-limit-store.js"
+import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
@@ -31,7 +32,8 @@ export const makeSharingResources = bindPortsFromContext(
   IdGen,
   PasswordHasher,
   RateLimitStore,
-  InvalidationBus
+  InvalidationBus,
+  BlobStore
 )
 
 export class SharingResources extends Context.Service<

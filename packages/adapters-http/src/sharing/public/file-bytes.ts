@@ -1,0 +1,144 @@
+// The bytes of a file or image, as its public page links them: `/s/{slug}/content` (inline only for
+// types that cannot run script here; everything else an attachment) and `/s/{slug}/download`
+// (always an attachment). Every answer carries nosniff and a CSP that sandboxes the response, so no
+// upload can ever act as a page of our origin. One byte range per request is served (resumable
+// downloads, media seeking); a view counts once per visit, on the request that starts at byte 0.
+import {
+  attachmentDisposition,
+  type BlobStore,
+  INLINE_MEDIA_TYPES,
+  type ResourceRecord,
+  type StoredFile
+} from "@folio/domain"
+import { Effect, Option } from "effect"
+import { type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { NO_STORE, SEEN_COOKIE, VISITOR_COOKIE, viewOf, visitorFrom } from "./link-redirect.js"
+import { cookiesOf, type Deps, page, publicPath, STATE_PAGES, unavailableNow, unlocked } from "./serving.js"
+import { renderNotFoundPage } from "../pages/page.js"
+
+/** The CSP of served bytes: nothing may load or run, and a browser that renders them sandboxes them. */
+export const BYTES_CSP =
+  "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox"
+
+export type ByteRange = { readonly start: number; readonly end: number }
+
+/**
+ * The one range a `Range` header asks of `size` bytes: undefined for the whole (no header, several
+ * ranges or another unit: the whole is a valid answer to those), "unsatisfiable" when it starts past
+ * the end.
+ */
+export const rangeOf = (
+  header: string | undefined,
+  size: number
+): ByteRange | "unsatisfiable" | undefined => {
+  if (header === undefined) return undefined
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
+  if (m === null) return undefined
+  const [, from = "", to = ""] = m
+  if (from === "" && to === "") return undefined
+  if (from === "") {
+    const suffix = Number(to)
+    if (suffix === 0) return "unsatisfiable"
+    return size === 0 ? "unsatisfiable" : { start: Math.max(0, size - suffix), end: size - 1 }
+  }
+  const start = Number(from)
+  const end = to === "" ? size - 1 : Math.min(Number(to), size - 1)
+  if (!Number.isSafeInteger(start) || start >= size) return "unsatisfiable"
+  if (end < start) return undefined
+  return { start, end }
+}
+
+/** How a stored file's bytes are answered: inline or as an attachment, and with which type. */
+const presentation = (file: StoredFile, mode: "content" | "download") => {
+  const inline = mode === "content" && INLINE_MEDIA_TYPES.includes(file.contentType)
+  return {
+    contentType: file.contentType === "text/plain" ? "text/plain; charset=utf-8" : file.contentType,
+    disposition: inline
+      ? attachmentDisposition(file.fileName).replace(/^attachment/, "inline")
+      : attachmentDisposition(file.fileName)
+  }
+}
+
+/**
+ * Streams `file` (a whole or a range) with the headers of served bytes; `onFirstByte` runs when the
+ * answer starts at byte 0 (the view).
+ */
+export const streamStoredFile = (
+  blobs: BlobStore["Service"],
+  request: HttpServerRequest.HttpServerRequest,
+  file: StoredFile,
+  mode: "content" | "download",
+  extra: { readonly headers: Readonly<Record<string, string>>; readonly cookies: ReadonlyArray<string> }
+) =>
+  Effect.gen(function* () {
+    const range = rangeOf(request.headers.range, file.size)
+    const common = {
+      ...extra.headers,
+      "accept-ranges": "bytes",
+      "content-disposition": presentation(file, mode).disposition,
+      "content-security-policy": BYTES_CSP,
+      "x-content-type-options": "nosniff",
+      "cache-control": NO_STORE
+    }
+    if (range === "unsatisfiable")
+      return HttpServerResponse.empty({
+        status: 416,
+        headers: { ...common, "content-range": `bytes */${file.size}` }
+      })
+    const opened = yield* blobs.openRead(file.blobKey, range)
+    if (Option.isNone(opened)) return page(renderNotFoundPage(), 404)
+    const { body, size } = opened.value
+    const length = range === undefined ? size : range.end - range.start + 1
+    return HttpServerResponse.stream(body, {
+      status: range === undefined ? 200 : 206,
+      contentType: presentation(file, mode).contentType,
+      contentLength: length,
+      headers:
+        range === undefined
+          ? common
+          : { ...common, "content-range": `bytes ${range.start}-${range.end}/${size}` },
+      cookies: cookiesOf(extra.cookies)
+    })
+  })
+
+/** Whether a request reads from the first byte (no range, or one starting at 0): the one that is a view. */
+export const startsAtZero = (request: HttpServerRequest.HttpServerRequest, size: number) => {
+  const range = rangeOf(request.headers.range, size)
+  return range === undefined || (range !== "unsatisfiable" && range.start === 0)
+}
+
+/**
+ * `/s/{slug}/content` and `/s/{slug}/download` of a file or image resource `r`, found and servable:
+ * the state page when it cannot be shown, the page (with its password form) when it is locked, else
+ * the bytes, counting a view once per visit.
+ */
+export const serveResourceBytes = (
+  deps: Deps & { readonly blobs: BlobStore["Service"] },
+  request: HttpServerRequest.HttpServerRequest,
+  r: ResourceRecord,
+  mode: "content" | "download"
+) =>
+  Effect.gen(function* () {
+    if (r.type !== "file" && r.type !== "image") return page(renderNotFoundPage(), 404)
+    const at = new Date()
+    const reason = unavailableNow(r, at, r.viewCount + deps.views.pending(r.id))
+    // The visit whose view reached the limit may still take the file it opened the page for.
+    const sameVisit = request.cookies[SEEN_COOKIE] === r.id
+    if (reason !== undefined && !(reason === "view_limit_reached" && sameVisit))
+      return page(STATE_PAGES[reason].render(), STATE_PAGES[reason].status)
+    if (!unlocked(deps, request, r, at))
+      return HttpServerResponse.empty({
+        status: 303,
+        headers: { location: publicPath(r.slug), "cache-control": NO_STORE }
+      })
+    const visitor = visitorFrom(request.cookies[VISITOR_COOKIE], deps.secure)
+    const minted = visitor.setCookie === undefined ? [] : [visitor.setCookie]
+    const view = viewOf(r, request.cookies[SEEN_COOKIE], minted, deps.secure)
+    const counts = view.counts && startsAtZero(request, r.data.size)
+    if (counts) yield* deps.views.record(r.id)
+    const headers = r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
+    return yield* streamStoredFile(deps.blobs, request, r.data, mode, {
+      headers,
+      cookies: counts ? view.cookies : minted
+    })
+  })

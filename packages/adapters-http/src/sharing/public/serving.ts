@@ -1,0 +1,116 @@
+// What every public route of the sharing service shares: the page response, the state pages, the
+// lookup of a publicly served resource, its unlock and availability checks, and the routes' ports.
+import {
+  type BlobStore,
+  type PasswordHasher,
+  type RateLimitStore,
+  type ResourceRecord,
+  type ResourceRepository,
+  type UnavailableReason,
+  type ViewCounter,
+  isResourceSlug,
+  unavailability
+} from "@folio/domain"
+import { Effect, Option } from "effect"
+import { Cookies, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { Html } from "../../shared/index.js"
+import {
+  renderExpiredPage,
+  renderNotFoundPage,
+  renderNotStartedPage,
+  renderViewLimitPage,
+  SHARING_PAGE_HEADERS
+} from "../pages/page.js"
+import { NO_STORE } from "./link-redirect.js"
+import { isUnlocked, UNLOCK_COOKIE } from "./password.js"
+
+export const PAGE_HEADERS = Object.fromEntries(
+  Object.entries(SHARING_PAGE_HEADERS).filter(([name]) => name !== "content-type")
+)
+
+/** Set-Cookie values as the response's cookies (a header value would be joined into one line). */
+export const cookiesOf = (setCookies: ReadonlyArray<string>) =>
+  setCookies.length === 0 ? undefined : Cookies.fromSetCookie(setCookies)
+
+export const page = (
+  body: Html | string,
+  status: number,
+  extra: Readonly<Record<string, string>> = {},
+  setCookies: ReadonlyArray<string> = []
+) =>
+  HttpServerResponse.text(typeof body === "string" ? body : body.text, {
+    status,
+    contentType: "text/html; charset=utf-8",
+    headers: { ...PAGE_HEADERS, "cache-control": NO_STORE, ...extra },
+    cookies: cookiesOf(setCookies)
+  })
+
+export const STATE_PAGES: Record<
+  UnavailableReason,
+  { readonly status: number; readonly render: () => Html }
+> = {
+  not_started: { status: 404, render: renderNotStartedPage },
+  expired: { status: 410, render: renderExpiredPage },
+  view_limit_reached: { status: 410, render: renderViewLimitPage }
+}
+
+export const notFound = () => page(renderNotFoundPage(), 404)
+
+/** The path of a resource's public URL (what cookies are scoped to and the form posts to). */
+export const publicPath = (slug: string) => `/s/${encodeURIComponent(slug)}`
+
+export const pathAndQuery = (request: HttpServerRequest.HttpServerRequest, slug: string) => {
+  const at = request.url.indexOf("?")
+  return at < 0 ? publicPath(slug) : `${publicPath(slug)}${request.url.slice(at)}`
+}
+
+export interface Deps {
+  readonly blobs: BlobStore["Service"]
+  readonly resources: ResourceRepository["Service"]
+  readonly views: ViewCounter["Service"]
+  readonly limits: RateLimitStore["Service"]
+  readonly passwords: PasswordHasher["Service"]
+  readonly origin: string
+  readonly unlockSecret: string
+  readonly secure: string
+  readonly countryHeader: string | undefined
+}
+
+/** The live resource publicly served at `slug`: private ones are not (404 as if absent). */
+export const findServed = (deps: Deps, slug: string) =>
+  // Anything but a slug (too long, `%00`, upper case) names nothing: no lookup.
+  !isResourceSlug(slug)
+    ? Effect.succeed(Option.none<ResourceRecord>())
+    : Effect.map(deps.resources.getBySlugAnyTenant(slug), (found) =>
+        Option.filter(found, (r) => r.visibility !== "private")
+      )
+
+/** Whether the request carries this resource's unlock (or the resource has no password). */
+export const unlocked = (
+  deps: Deps,
+  request: HttpServerRequest.HttpServerRequest,
+  r: ResourceRecord,
+  at: Date
+) =>
+  r.passwordHash === null ||
+  isUnlocked(
+    deps.unlockSecret,
+    r.id,
+    r.passwordHash,
+    request.cookies[UNLOCK_COOKIE],
+    Math.floor(at.getTime() / 1000)
+  )
+
+/** Why a resource cannot be shown now, if it cannot (the same rule for every type). */
+export const unavailableNow = (r: ResourceRecord, at: Date, views: number) =>
+  unavailability(
+    {
+      key: r.id,
+      target_url: "",
+      starts_at: r.startsAt,
+      expires_at: r.expiresAt,
+      max_views: r.maxViews,
+      views
+    },
+    at
+  )

@@ -1,0 +1,273 @@
+// `POST /uploads`: a file or image resource from a multipart body, streamed into the blob store as
+// it arrives (never whole in memory). The type is decided from the content against the allowed list
+// before a byte is stored past the sniffed head; the size limit and the account's quota stop the
+// write as they are reached; the resource row and the quota count are one transaction; and a failure
+// at any step deletes what was stored, so nothing is left half-written.
+import { Clock, Context, Effect, Exit, Schema, Stream } from "effect"
+import { Principal } from "../../identity/principal.js"
+import { issuesOf, STRICT_ALL } from "../../kernel/issues.js"
+import { BlobStore, BlobTooLarge } from "../../kernel/ports/blob-store.js"
+import { IdGen } from "../../kernel/ports/id-gen.js"
+import {
+  InvalidField,
+  StorageQuotaExceeded,
+  UnsupportedMedia,
+  type UploadBodyUnreadable,
+  UploadTooLarge
+} from "../errors.js"
+import { MediaTools } from "../ports/media.js"
+import { PasswordHasher } from "../ports/password-hasher.js"
+import { ResourceRepository } from "../ports/resources.js"
+import { type ResourceRecord, resourceBlobPrefix, type StoredFile } from "../resources/resource.js"
+import { normalizeLabels } from "../resources/rules.js"
+import { insertResource } from "../resources/use-cases.js"
+import { allowedMediaType, fileNameOf, type MediaKind, mediaKindOf, SNIFF_BYTES } from "./media-types.js"
+import { UPLOAD_FIELD_NAMES, UploadFields } from "./upload-fields.js"
+
+export const DEFAULT_MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+export const DEFAULT_STORAGE_QUOTA_BYTES = 1024 * 1024 * 1024
+
+/** The upload size limit and each account's storage quota (configuration sets them). */
+export const UploadPolicy = Context.Reference<{ readonly maxBytes: number; readonly quotaBytes: number }>(
+  "@folio/domain/UploadPolicy",
+  { defaultValue: () => ({ maxBytes: DEFAULT_MAX_UPLOAD_BYTES, quotaBytes: DEFAULT_STORAGE_QUOTA_BYTES }) }
+)
+
+/** How reading an upload body can fail (the adapter says which of these its reader's failures are). */
+export type UploadBodyError = UploadTooLarge | UploadBodyUnreadable
+
+/** One part of an upload body, as the HTTP adapter reads it. */
+export type UploadPart =
+  | { readonly _tag: "Field"; readonly name: string; readonly value: string }
+  | {
+      readonly _tag: "File"
+      readonly name: string
+      readonly fileName: string | undefined
+      readonly content: Stream.Stream<Uint8Array, UploadBodyError>
+    }
+
+/** Text fields an upload may carry (a body of more is not a form anyone filled in). */
+const MAX_FIELDS = 64
+
+const FIELD_NAME = /^[a-z_]{1,40}$/
+
+const concatBytes = (chunks: ReadonlyArray<Uint8Array>): Uint8Array => {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0))
+  let at = 0
+  for (const c of chunks) {
+    out.set(c, at)
+    at += c.byteLength
+  }
+  return out
+}
+
+/**
+ * `content` with its type decided from its first SNIFF_BYTES bytes before any of them flows on:
+ * `decide` fails the stream for a type that is not allowed. What it decided is read from `sniffed`
+ * once the stream has run.
+ */
+const sniffing = (
+  content: Stream.Stream<Uint8Array, UploadBodyError>,
+  decide: (head: Uint8Array) => Effect.Effect<string, UnsupportedMedia | InvalidField>
+) => {
+  let head: Array<Uint8Array> = []
+  let headBytes = 0
+  const sniffed: { type?: string } = {}
+  const release = (all: Uint8Array) =>
+    Effect.map(decide(all), (type) => {
+      sniffed.type = type
+      head = []
+      return [all]
+    })
+  const stream = content.pipe(
+    Stream.mapEffect((chunk): Effect.Effect<ReadonlyArray<Uint8Array>, UnsupportedMedia | InvalidField> => {
+      if (sniffed.type !== undefined) return Effect.succeed([chunk])
+      head.push(chunk)
+      headBytes += chunk.byteLength
+      return headBytes < SNIFF_BYTES ? Effect.succeed([]) : release(concatBytes(head))
+    }),
+    Stream.concat(
+      Stream.suspend(() =>
+        sniffed.type !== undefined ? Stream.empty : Stream.fromEffect(release(concatBytes(head)))
+      )
+    ),
+    Stream.flattenIterable
+  )
+  return { stream, sniffed }
+}
+
+/** The upload's file, stored: where, what and how big. */
+interface Staged extends StoredFile {
+  readonly kind: MediaKind
+}
+
+/** The fields as sent, decoded; the first thing wrong names its field. */
+const decodeFields = (raw: Readonly<Record<string, ReadonlyArray<string>>>) =>
+  Effect.gen(function* () {
+    const input: Record<string, unknown> = {}
+    for (const [name, values] of Object.entries(raw)) {
+      // An empty form input is a field not filled in.
+      const sent = values.filter((v) => v !== "")
+      if (sent.length === 0) continue
+      if (name === "labels") {
+        input.labels = sent.flatMap((v) => v.split(",").map((l) => l.trim())).filter((l) => l !== "")
+        continue
+      }
+      if (sent.length > 1) return yield* new InvalidField({ field: name, reason: "send this field once" })
+      input[name] = sent[0]
+    }
+    return yield* Schema.decodeUnknownEffect(UploadFields)(input, STRICT_ALL).pipe(
+      Effect.mapError((error) => {
+        const first = issuesOf(error)[0]
+        const field = first === undefined || first.path.length === 0 ? "body" : String(first.path[0])
+        return new InvalidField({ field, reason: first?.expected ?? first?.rule ?? "invalid" })
+      })
+    )
+  })
+
+/**
+ * A new file or image resource from `parts`: the text fields in any order around one file part
+ * named `file`. Fails with UploadTooLarge past the size limit, StorageQuotaExceeded past the
+ * account's quota, UnsupportedMedia for a type not allowed (or not the kind asked for), InvalidField
+ * for a field, and the body's own read failures; in every case nothing stays stored.
+ */
+export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const repo = yield* ResourceRepository
+    const blobs = yield* BlobStore
+    const media = yield* MediaTools
+    const ids = yield* IdGen
+    const policy = yield* UploadPolicy
+    const id = yield* ids.uuidV7
+    const prefix = resourceBlobPrefix({ tenantId: principal.tenant, id })
+    const used = yield* repo.storageUsed(principal.tenant)
+    const room = policy.quotaBytes - used
+    if (room <= 0) return yield* new StorageQuotaExceeded()
+    const writeLimit = Math.min(policy.maxBytes, room)
+
+    const fields: Record<string, Array<string>> = {}
+    let fieldCount = 0
+    let staged: Staged | undefined
+
+    const stage = (fileName: string | undefined, content: Stream.Stream<Uint8Array, UploadBodyError>) =>
+      Effect.gen(function* () {
+        const key = `${prefix}${yield* ids.uuidV7}`
+        const checked = sniffing(content, (head) =>
+          head.byteLength === 0
+            ? Effect.fail(new InvalidField({ field: "file", reason: "the file is empty" }))
+            : Effect.flatMap(media.sniff(head), (sniffed) => {
+                const type = allowedMediaType(head, sniffed)
+                return type === undefined
+                  ? Effect.fail(
+                      new UnsupportedMedia({ field: "file", reason: "this file type is not allowed" })
+                    )
+                  : Effect.succeed(type)
+              })
+        )
+        const { size } = yield* blobs
+          .putStream(key, checked.stream, { contentType: "application/octet-stream", maxBytes: writeLimit })
+          .pipe(
+            Effect.catchIf(
+              (e): e is BlobTooLarge => e instanceof BlobTooLarge,
+              (e) =>
+                Effect.fail(
+                  e.maxBytes < policy.maxBytes
+                    ? new StorageQuotaExceeded()
+                    : new UploadTooLarge({ maxBytes: policy.maxBytes })
+                )
+            )
+          )
+        const contentType = checked.sniffed.type ?? "application/octet-stream"
+        staged = {
+          blobKey: key,
+          fileName: fileNameOf(fileName),
+          contentType,
+          size,
+          kind: mediaKindOf(contentType)
+        }
+      })
+
+    const run = Effect.gen(function* () {
+      yield* Stream.runForEach(parts, (part) => {
+        if (part._tag === "File") {
+          if (part.name !== "file" || staged !== undefined)
+            return Effect.fail(
+              new InvalidField({ field: "file", reason: "send exactly one file part, named file" })
+            )
+          return stage(part.fileName, part.content)
+        }
+        if (++fieldCount > MAX_FIELDS)
+          return Effect.fail(new InvalidField({ field: "body", reason: "too many fields" }))
+        if (part.name === "starts_at")
+          return Effect.fail(
+            new InvalidField({ field: "starts_at", reason: "uploads do not take starts_at" })
+          )
+        if (!UPLOAD_FIELD_NAMES.includes(part.name))
+          return Effect.fail(
+            new InvalidField({
+              field: FIELD_NAME.test(part.name) ? part.name : "body",
+              reason: "not a field of an upload"
+            })
+          )
+        const values = fields[part.name] ?? []
+        values.push(part.value)
+        fields[part.name] = values
+        return Effect.void
+      })
+      const file = staged
+      if (file === undefined) return yield* new InvalidField({ field: "file", reason: "required" })
+      const input = yield* decodeFields(fields)
+      if (input.type !== undefined && input.type !== file.kind)
+        return yield* new UnsupportedMedia({
+          field: "type",
+          reason:
+            input.type === "image"
+              ? "the file is not an image"
+              : "the file is an image; upload it as an image"
+        })
+      if (file.kind === "image" && input.max_views !== undefined)
+        return yield* new InvalidField({
+          field: "max_views",
+          reason: "view limits apply to files, not images"
+        })
+      const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at)
+      const password = input.password
+      const passwordHash =
+        password === undefined
+          ? null
+          : yield* Effect.flatMap(Effect.service(PasswordHasher), (h) => h.hash(password))
+      const at = new Date(yield* Clock.currentTimeMillis)
+      const { kind, ...stored } = file
+      const recordAt = (slug: string) =>
+        ({
+          id,
+          tenantId: principal.tenant,
+          slug,
+          type: kind,
+          title: input.title ?? null,
+          description: input.description ?? null,
+          visibility: input.visibility ?? "public",
+          passwordHash,
+          startsAt: null,
+          expiresAt,
+          labels: normalizeLabels(input.labels ?? []),
+          maxViews: input.max_views ?? null,
+          archived: input.archived === "true",
+          pinned: input.pinned === "true",
+          viewCount: 0,
+          storedBytes: stored.size,
+          rowVersion: 1,
+          createdAt: at,
+          updatedAt: at,
+          data: stored
+        }) as ResourceRecord
+      return yield* insertResource(recordAt, input.slug, { quotaBytes: policy.quotaBytes })
+    })
+    // Whatever ends the upload short (a refusal, a lost connection, an interruption) leaves nothing.
+    return yield* run.pipe(
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit) ? Effect.void : Effect.ignore(blobs.deletePrefix(prefix))
+      )
+    )
+  })
