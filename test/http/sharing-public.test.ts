@@ -302,8 +302,8 @@ describe("GET /s/{slug}: pages and visibility", () => {
     }
   })
 
-  it("shows a placeholder page for collections, Notion mirrors and bio pages", async () => {
-    for (const type of ["collection", "notion", "bio"] as const) {
+  it("shows a placeholder page for Notion mirrors and bio pages, and an empty gallery for a collection", async () => {
+    for (const type of ["notion", "bio"] as const) {
       const r = await create(type, { title: `A ${type}`, description: "Soon" })
       const res = await get(`/s/${r.slug}`)
       expect(res.status).toBe(200)
@@ -311,6 +311,10 @@ describe("GET /s/{slug}: pages and visibility", () => {
       expect(body).toContain(`<h1>A ${type}</h1>`)
       expect(body).toContain("Soon")
     }
+    const collection = await create("collection", { title: "A collection", description: "Soon" })
+    const gallery = await (await get(`/s/${collection.slug}`)).text()
+    expect(gallery).toContain('<h1 class="page-title">A collection</h1>')
+    expect(gallery).toContain("This collection is empty.")
   })
 })
 

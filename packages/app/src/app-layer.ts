@@ -35,6 +35,7 @@ import {
   LinkCreationPolicy,
   RateLimitPolicy,
   RespondentRateLimitPolicy,
+  SharingCollectionsLive,
   SharingFilesLive,
   SharingIdempotencyLive,
   SharingResourcesLive,
@@ -165,7 +166,14 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         // only these services (and the request's Principal), not the ports themselves.
         Layer.provide(FormsServicesLive),
         // The sharing resource use cases and Idempotency-Key handling, likewise.
-        Layer.provide(Layer.mergeAll(SharingResourcesLive, SharingIdempotencyLive, SharingFilesLive)),
+        Layer.provide(
+          Layer.mergeAll(
+            SharingResourcesLive,
+            SharingIdempotencyLive,
+            SharingFilesLive,
+            SharingCollectionsLive
+          )
+        ),
         // Built after the server, so released before it: connections are told to wind down before
         // server.close() starts waiting for them.
         Layer.provideMerge(gracefulClose(server, config.shutdownGraceMs)),

@@ -39,3 +39,51 @@ export const renderFilePage = (input: FilePageInput): Html =>
         : ""
     }<div class="file-card"><strong>${input.fileName}</strong><p class="meta">${input.contentType} · ${formatBytes(input.size)}</p><a class="btn"${attr("href", input.downloadPath)} download>Download</a></div></article>`
   )
+
+export interface GalleryItem {
+  readonly kind: "file" | "image"
+  /** The display name, else the file name. */
+  readonly name: string
+  readonly caption: string | null
+  readonly contentType: string
+  readonly size: number
+  readonly contentPath: string
+  readonly downloadPath: string
+}
+
+/** A collection's public page: its items in order, images shown, every item downloadable. */
+export const renderGalleryPage = (input: {
+  readonly title: string
+  readonly description?: string | undefined
+  readonly url: string
+  readonly items: ReadonlyArray<GalleryItem>
+  readonly noindex?: boolean | undefined
+}): Html => {
+  const firstImage = input.items.find((i) => i.kind === "image")
+  return shell(
+    {
+      title: input.title,
+      noindex: input.noindex === true,
+      head: previewTags({
+        title: input.title,
+        description: input.description,
+        url: input.url,
+        ...(firstImage === undefined
+          ? {}
+          : { imageUrl: new URL(firstImage.contentPath, input.url).toString() })
+      })
+    },
+    html`<article><h1 class="page-title">${input.title}</h1>${input.description?.trim() ? html`<p class="lead">${input.description}</p>` : ""}${
+      input.items.length === 0
+        ? html`<p class="lead">This collection is empty.</p>`
+        : html`<ul class="gallery">${input.items.map(
+            (item) =>
+              html`<li><figure><a${attr("href", item.kind === "image" ? item.contentPath : item.downloadPath)}${item.kind === "image" ? "" : html` download`}>${
+                item.kind === "image"
+                  ? html`<img${attr("src", item.contentPath)}${attr("alt", item.caption ?? item.name)} loading="lazy">`
+                  : html`<span class="tile">${item.contentType.split("/")[1]?.slice(0, 6).toUpperCase() ?? "FILE"}</span>`
+              }</a><figcaption>${item.name}<span>${item.caption ?? formatBytes(item.size)}</span></figcaption></figure></li>`
+          )}</ul>`
+    }</article>`
+  )
+}

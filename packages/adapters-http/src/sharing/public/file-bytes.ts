@@ -113,7 +113,7 @@ export const startsAtZero = (request: HttpServerRequest.HttpServerRequest, size:
  * the bytes, counting a view once per visit.
  */
 export const serveResourceBytes = (
-  deps: Deps & { readonly blobs: BlobStore["Service"] },
+  deps: Deps,
   request: HttpServerRequest.HttpServerRequest,
   r: ResourceRecord,
   mode: "content" | "download"
@@ -141,4 +141,31 @@ export const serveResourceBytes = (
       headers,
       cookies: counts ? view.cookies : minted
     })
+  })
+
+/**
+ * `/s/{slug}/items/{itemId}/content|download` of a collection: the item's bytes under the
+ * collection's password and window. The gallery page counted the view; its items count none.
+ */
+export const serveCollectionItemBytes = (
+  deps: Deps,
+  request: HttpServerRequest.HttpServerRequest,
+  r: ResourceRecord,
+  itemId: string,
+  mode: "content" | "download"
+) =>
+  Effect.gen(function* () {
+    if (r.type !== "collection") return page(renderNotFoundPage(), 404)
+    const item = (r.data.items ?? []).find((i) => i.id === itemId)
+    if (item === undefined) return page(renderNotFoundPage(), 404)
+    const at = new Date()
+    const reason = unavailableNow(r, at, r.viewCount + deps.views.pending(r.id))
+    if (reason !== undefined) return page(STATE_PAGES[reason].render(), STATE_PAGES[reason].status)
+    if (!unlocked(deps, request, r, at))
+      return HttpServerResponse.empty({
+        status: 303,
+        headers: { location: publicPath(r.slug), "cache-control": NO_STORE }
+      })
+    const headers = r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
+    return yield* streamStoredFile(deps.blobs, request, item.file, mode, { headers, cookies: [] })
   })

@@ -23,9 +23,9 @@ import {
   renderPasswordPage,
   renderPlaceholderPage
 } from "../pages/page.js"
-import { renderFilePage } from "../pages/files.js"
+import { renderFilePage, renderGalleryPage } from "../pages/files.js"
 import { CountryHeader, visitFromRequest } from "../visit.js"
-import { serveResourceBytes } from "./file-bytes.js"
+import { serveCollectionItemBytes, serveResourceBytes } from "./file-bytes.js"
 import {
   cookiesOf,
   type Deps,
@@ -151,6 +151,19 @@ const serve = (
     })
     return counted((cookies) => page(body, 200, headers, cookies))
   }
+  if (r.type === "collection") {
+    const items = (r.data.items ?? []).map((item) => ({
+      kind: item.kind,
+      name: item.displayName ?? item.file.fileName,
+      caption: item.caption,
+      contentType: item.file.contentType,
+      size: item.file.size,
+      contentPath: `${publicPath(r.slug)}/items/${item.id}/content`,
+      downloadPath: `${publicPath(r.slug)}/items/${item.id}/download`
+    }))
+    const body = renderGalleryPage({ title, description, url, items, noindex })
+    return counted((cookies) => page(body, 200, headers, cookies))
+  }
   return counted((cookies) =>
     page(renderPlaceholderPage({ title, description, url, noindex }), 200, headers, cookies)
   )
@@ -230,7 +243,17 @@ const getBytes = (deps: Deps, mode: "content" | "download") =>
     return yield* serveResourceBytes(deps, request, found.value, mode)
   }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
 
-/** GET and POST /s/{slug}, and the bytes of files and images under it. */
+/** The bytes of one item of a collection. */
+const getItemBytes = (deps: Deps, mode: "content" | "download") =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const params = yield* HttpRouter.params
+    const found = yield* findServed(deps, params.slug ?? "")
+    if (Option.isNone(found)) return notFound()
+    return yield* serveCollectionItemBytes(deps, request, found.value, params.itemId ?? "", mode)
+  }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
+
+/** GET and POST /s/{slug}, and the bytes of files, images and collection items under it. */
 export const SharingPublicRoutes = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const origin = yield* PublicOrigin
@@ -250,5 +273,7 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
     yield* router.add("POST", "/s/:slug", postPassword(deps))
     yield* router.add("GET", "/s/:slug/content", getBytes(deps, "content"))
     yield* router.add("GET", "/s/:slug/download", getBytes(deps, "download"))
+    yield* router.add("GET", "/s/:slug/items/:itemId/content", getItemBytes(deps, "content"))
+    yield* router.add("GET", "/s/:slug/items/:itemId/download", getItemBytes(deps, "download"))
   })
 )

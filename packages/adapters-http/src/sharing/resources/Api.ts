@@ -35,9 +35,12 @@ const Offset = Schema.NumberFromString.check(
 )
 const BooleanParam = Schema.Literals(["true", "false"])
 
-/** Reads and writes of one resource answer its ETag in this header. */
+/** Reads and writes of one resource answer its ETag in this header (and a collection its items' too). */
 const WithEtag = <S extends Schema.Top>(body: S) =>
-  HttpApiSchema.WithHeaders(body, { "x-resource-etag": Schema.String })
+  HttpApiSchema.WithHeaders(body, {
+    "x-resource-etag": Schema.String,
+    "x-collection-etag": Schema.optional(Schema.String)
+  })
 
 /** The preconditions a write may send: the X- header (preferred) or the standard one. */
 const IfMatch = {

@@ -1,5 +1,6 @@
 // Handlers of the resource routes: scope, then the SharingResources use case, then the view.
 import {
+  collectionEtag,
   type Idempotent,
   type IdempotentAnswer,
   importRows,
@@ -61,7 +62,10 @@ export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (hand
     const withEtag = (record: ResourceRecord) =>
       HttpApiSchema.withHeaders({
         body: resourceView(record, origin),
-        headers: { "x-resource-etag": resourceEtag(record) }
+        headers: {
+          "x-resource-etag": resourceEtag(record),
+          ...(record.type === "collection" ? { "x-collection-etag": collectionEtag(record) } : {})
+        }
       })
     const idempotency = yield* SharingIdempotency
     /** One item's outcome on the wire: the resource, or the envelope it alone failed with. */

@@ -184,6 +184,21 @@ export type ResourceListItem =
 export const resourceEtag = (resource: Pick<ResourceCommon, "id" | "rowVersion">): string =>
   sha256Hex(`resource:${resource.id}:${resource.rowVersion}`).slice(0, 32)
 
+/**
+ * Whether an If-Match value names `etag`: its quotes and weak marker stripped (`"abc"`, `W/"abc"`;
+ * the X- headers carry the bare ETag), any of a list, `*` matching any current state.
+ */
+export const ifMatchNames = (ifMatch: string, etag: string): boolean =>
+  ifMatch
+    .split(",")
+    .map((t) =>
+      t
+        .trim()
+        .replace(/^W\//, "")
+        .replace(/^"(.*)"$/, "$1")
+    )
+    .some((t) => t === "*" || t === etag)
+
 /** Every blob of a resource lives under this prefix, so deleting the resource deletes them all. */
 export const resourceBlobPrefix = (resource: Pick<ResourceCommon, "tenantId" | "id">): string =>
   `sharing/${resource.tenantId}/${resource.id}/`

@@ -38,6 +38,7 @@ import {
   type ResourceListItem,
   type ResourceRecord,
   type ResourceRecordOf,
+  ifMatchNames,
   resourceBlobPrefix,
   resourceEtag
 } from "./resource.js"
@@ -100,18 +101,8 @@ const ownedBySlug = (
  * Strips the quotes and weak marker an `If-Match` value may carry (`"abc"`, `W/"abc"`); the
  * X-Resource-If-Match header carries the bare ETag. `*` matches any current state.
  */
-export const etagMatches = (ifMatch: string, record: Pick<ResourceCommon, "id" | "rowVersion">): boolean => {
-  const etag = resourceEtag(record)
-  return ifMatch
-    .split(",")
-    .map((t) =>
-      t
-        .trim()
-        .replace(/^W\//, "")
-        .replace(/^"(.*)"$/, "$1")
-    )
-    .some((t) => t === "*" || t === etag)
-}
+export const etagMatches = (ifMatch: string, record: Pick<ResourceCommon, "id" | "rowVersion">): boolean =>
+  ifMatchNames(ifMatch, resourceEtag(record))
 
 const checkWindow = (startsAt: Date | null, expiresAt: Date | null) =>
   startsAt !== null && expiresAt !== null && startsAt.getTime() >= expiresAt.getTime()
@@ -396,6 +387,8 @@ const applyPatch = (current: ResourceRecord, patch: PatchResourceInput, at: Date
           ...common,
           type: "collection",
           data: {
+            // The items change through the collection routes only.
+            ...current.data,
             layout: keep(patch.layout, current.data.layout),
             settings: keep<unknown>(patch.settings, current.data.settings)
           }

@@ -4,6 +4,7 @@
 // fields the simulate routes take. The HTTP adapter decodes and encodes with these; the use cases
 // (use-cases.ts) turn them into records.
 import { Schema } from "effect"
+import { CollectionItemView, collectionItemView } from "../collections/wire.js"
 import { Rfc3339 } from "../links/rules.js"
 import { DestinationUrl } from "../links/url.js"
 import { RedirectRule, RedirectRules } from "../links/rules.js"
@@ -231,7 +232,9 @@ export const CollectionView = Schema.Struct({
   type: Schema.Literal("collection"),
   ...commonView,
   layout: NullableString,
-  settings: Settings
+  settings: Settings,
+  /** In display order; change them through the collection routes (X-Collection-ETag). */
+  items: Schema.Array(CollectionItemView)
 }).annotate({ identifier: "CollectionResource" })
 
 export const NotionView = Schema.Struct({
@@ -348,7 +351,13 @@ export const resourceView = (r: ResourceRecord | ResourceListItem, publicOrigin:
         ...("body" in r.data ? { body_markdown: r.data.body } : {})
       }
     case "collection":
-      return { type: "collection", ...common, layout: r.data.layout, settings: objectOr(r.data.settings) }
+      return {
+        type: "collection",
+        ...common,
+        layout: r.data.layout,
+        settings: objectOr(r.data.settings),
+        items: (r.data.items ?? []).map((item) => collectionItemView(item, common.url))
+      }
     case "notion":
       return {
         type: "notion",

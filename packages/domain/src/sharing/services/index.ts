@@ -1,2 +1,3 @@
 export * from "./resources.js"
 export * from "./files.js"
+export * from "./collections.js"

@@ -1,0 +1,142 @@
+// Uploads: POST /share/api/v1/uploads of a 50 MiB file (the default limit) to the real server on
+// PostgreSQL with the filesystem blob store. The server streams the multipart body to the store as
+// it arrives, so its peak RSS must grow by a few MiB at most: the peak (VmHWM) is reset through
+// /proc/<pid>/clear_refs before each upload and read after it. Throughput: one upload at a time,
+// then four at once. The client sends the body in 64 KiB chunks with no Content-Length (chunked),
+// the hardest case for the server's limit.
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { createTempDatabase } from "../test/storage/targets.js"
+import { cli, startServer, stop } from "./_server.js"
+import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
+
+const MIB = 1024 * 1024
+const FILE_BYTES = 50 * MIB - 64 * 1024
+const ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 4)
+const CONCURRENT = 4
+
+/** A kernel memory figure of a process in KiB (VmRSS now, VmHWM the peak since the last reset). */
+const memoryKib = (pid: number, field: "VmRSS" | "VmHWM") => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8")
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN)
+}
+
+/** Resets the peak RSS of a process (Linux: writing 5 to clear_refs). */
+const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, "5")
+
+/** One multipart upload of `file`, sent chunked; the time it took and the status. */
+const uploadOnce = async (origin: string, key: string, file: Uint8Array) => {
+  const boundary = `----folio-bench-${randomBytes(8).toString("hex")}`
+  const head = new TextEncoder().encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nBench file\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.pdf"\r\n` +
+      "Content-Type: application/pdf\r\n\r\n"
+  )
+  const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`)
+  const started = performance.now()
+  const response = await fetch(`${origin}/share/api/v1/uploads`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` },
+    body: new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(head)
+      },
+      pull(controller) {
+        // 64 KiB at a time, as a network would deliver it.
+        const sent = (this as { sent?: number }).sent ?? 0
+        if (sent >= file.byteLength) {
+          controller.enqueue(tail)
+          controller.close()
+          return
+        }
+        controller.enqueue(file.subarray(sent, sent + 64 * 1024))
+        ;(this as { sent?: number }).sent = sent + 64 * 1024
+      }
+    }),
+    duplex: "half"
+  } as RequestInit)
+  const body = (await response.json()) as { slug?: string }
+  return { ms: performance.now() - started, status: response.status, slug: body.slug }
+}
+
+export const run = async () => {
+  const db = await createTempDatabase(benchDatabaseUrl())
+  const dataDir = mkdtempSync(join(tmpdir(), "folio-bench-uploads-"))
+  const file = randomBytes(FILE_BYTES)
+  new TextEncoder().encodeInto("%PDF-1.7\n", file)
+  try {
+    const env = {
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      BLOB_STORE: "fs",
+      SHARING_REQUESTS_PER_KEY: "1000000",
+      SHARING_STORAGE_QUOTA_BYTES: String(64 * 1024 * MIB)
+    }
+    const ws = /workspace ([0-9a-f-]{36})/.exec(await cli(env, ["workspace", "create", "bench"]))?.[1] ?? ""
+    const key =
+      /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(
+        await cli(env, ["key", "create", "--workspace", ws, "--scopes", "all", "--service", "sharing"])
+      )?.[0] ?? ""
+    const server = await startServer(env)
+    const pid = server.child.pid ?? 0
+    const rows: Array<Record<string, string | number>> = []
+    try {
+      // A warm-up upload: code paths loaded, pools open, before anything is measured.
+      const warm = await uploadOnce(server.origin, key, file.subarray(0, 4 * MIB))
+      if (warm.status !== 201) throw new Error(`warm-up upload answered ${warm.status}`)
+      const growth: Array<number> = []
+      const times: Array<number> = []
+      for (let i = 0; i < ROUNDS; i++) {
+        const before = memoryKib(pid, "VmRSS")
+        resetPeak(pid)
+        const one = await uploadOnce(server.origin, key, file)
+        if (one.status !== 201) throw new Error(`upload answered ${one.status}`)
+        growth.push((memoryKib(pid, "VmHWM") - before) / 1024)
+        times.push(one.ms)
+      }
+      const sorted = [...times].sort((a, b) => a - b)
+      const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
+      rows.push({
+        case: `1 upload of ${(FILE_BYTES / MIB).toFixed(1)} MiB at a time (${ROUNDS} rounds)`,
+        "median s": median / 1000,
+        "MiB/s": FILE_BYTES / MIB / (median / 1000),
+        "peak RSS growth MiB (max)": Math.max(...growth),
+        "peak RSS growth MiB (median)":
+          [...growth].sort((a, b) => a - b)[Math.floor(growth.length / 2)] ?? Number.NaN
+      })
+      const before = memoryKib(pid, "VmRSS")
+      resetPeak(pid)
+      const started = performance.now()
+      const all = await Promise.all(
+        Array.from({ length: CONCURRENT }, () => uploadOnce(server.origin, key, file))
+      )
+      const seconds = (performance.now() - started) / 1000
+      if (all.some((u) => u.status !== 201)) throw new Error("a concurrent upload failed")
+      rows.push({
+        case: `${CONCURRENT} uploads of ${(FILE_BYTES / MIB).toFixed(1)} MiB at once`,
+        "median s": seconds,
+        "MiB/s": (CONCURRENT * FILE_BYTES) / MIB / seconds,
+        "peak RSS growth MiB (max)": (memoryKib(pid, "VmHWM") - before) / 1024,
+        "peak RSS growth MiB (median)": Number.NaN
+      })
+      rows.push({
+        case: "server RSS after (MiB)",
+        "median s": Number.NaN,
+        "MiB/s": Number.NaN,
+        "peak RSS growth MiB (max)": memoryKib(pid, "VmRSS") / 1024,
+        "peak RSS growth MiB (median)": Number.NaN
+      })
+    } finally {
+      await stop(server.child)
+    }
+    printTable(rows)
+    process.stdout.write(
+      `written ${writeResult("uploads", { at: new Date().toISOString(), fileBytes: FILE_BYTES, rows })}\n`
+    )
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+    await db.drop()
+  }
+}

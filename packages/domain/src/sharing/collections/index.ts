@@ -1,0 +1,3 @@
+export * from "./collection.js"
+export * from "./items.js"
+export * from "./wire.js"
