@@ -1,6 +1,7 @@
 // Storage readiness: the app's /readyz asks these whether the database and the blob store answer.
 import { Context, type Effect } from "effect"
 import type {
+  BioSubmissions,
   ApiKeyRepository,
   FormRepository,
   IdempotencyStore,
@@ -34,5 +35,6 @@ export type StoragePorts =
   | UsageStore
   | ResourceRepository
   | IdempotencyStore
+  | BioSubmissions
   | InvalidationBus
   | StorageHealth

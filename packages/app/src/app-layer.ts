@@ -35,6 +35,7 @@ import {
   LinkCreationPolicy,
   RateLimitPolicy,
   RespondentRateLimitPolicy,
+  SharingBioLive,
   SharingCollectionsLive,
   SharingFilesLive,
   SharingIdempotencyLive,
@@ -171,7 +172,8 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
             SharingResourcesLive,
             SharingIdempotencyLive,
             SharingFilesLive,
-            SharingCollectionsLive
+            SharingCollectionsLive,
+            SharingBioLive
           )
         ),
         // Built after the server, so released before it: connections are told to wind down before

@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import { HttpApi, HttpApiMiddleware, OpenApi } from "effect/http-api"
 import { AccountGroup } from "./account/Api.js"
 import { sharingErrorsOf } from "./errors.js"
+import { BioGroup } from "./bio/Api.js"
 import { CollectionsGroup } from "./collections/Api.js"
 import { FilesGroup } from "./files/Api.js"
 import { ResourcesGroup } from "./resources/Api.js"
@@ -34,6 +35,7 @@ export class SharingApi extends HttpApi.make("sharing")
   .add(ResourcesGroup)
   .add(FilesGroup)
   .add(CollectionsGroup)
+  .add(BioGroup)
   .prefix(SHARING_API_PREFIX)
   .middleware(SharingApiErrors)
   .annotate(HttpApi.ParseOptions, { errors: "all", onExcessProperty: "error" })

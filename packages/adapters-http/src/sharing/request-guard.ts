@@ -3,6 +3,7 @@
 import { endpointRoute, requestGuard } from "../shared/index.js"
 import { SharingApi } from "./Api.js"
 import { SharingErrors } from "./errors.js"
+import { MAX_FORM_POST_BYTES } from "./public/bio.js"
 
 /** The paths the sharing service answers: its API and its public pages. */
 export const SHARING_PATH_PREFIXES = ["/share/", "/s/"] as const
@@ -12,6 +13,9 @@ export const SHARING_PATH_PREFIXES = ["/share/", "/s/"] as const
  * whose slug they check against the slug rule, answering a page (never the JSON envelope).
  */
 const PUBLIC_PAGE = /^\/s\/[^/?#]*(?:[?#]|$)/
+
+/** A visitor form of a bio page posts here (urlencoded, small); its route reads and checks it. */
+const BIO_FORM = /^\/s\/[^/?#]+\/forms\/[^/?#]+(?:[?#]|$)/
 
 const IMPORT = /^\/share\/api\/v1\/resources\/import(?:[?#]|$)/
 
@@ -25,13 +29,21 @@ export const sharingRequestGuard = (uploadMaxBytes: number) =>
     api: SharingApi,
     rawBodies: [
       { route: PUBLIC_PAGE, body: "own" },
+      { route: BIO_FORM, body: "form", maxBytes: MAX_FORM_POST_BYTES },
       // The import takes a CSV export as JSON or as the file itself.
       { route: IMPORT, body: "text", textTypes: ["text/csv"] },
       // Uploads stream to the blob store as they arrive; the file's own limit is checked as it is written.
-      {
-        route: endpointRoute(SharingApi, "files", "upload"),
-        body: "stream",
+      ...[
+        ["files", "upload"],
+        ["bio", "setAvatar"],
+        ["bio", "setCover"],
+        ["bio", "addFileBlock"],
+        ["bio", "replaceBlockFile"],
+        ["bio", "setBlockThumbnail"]
+      ].map(([group = "", endpoint = ""]) => ({
+        route: endpointRoute(SharingApi, group, endpoint),
+        body: "stream" as const,
         maxBytes: uploadMaxBytes + UPLOAD_ENVELOPE_BYTES
-      }
+      }))
     ]
   })

@@ -4,6 +4,7 @@
 import { Effect, Layer } from "effect"
 import { StorageHealth, type StoragePorts } from "../health.js"
 import { MemoryRateLimitStoreLive, MemoryUsageStoreLive } from "./counters.js"
+import { MemoryBioSubmissionsLive } from "./bio-submissions.js"
 import { MemoryFormRepositoryLive } from "./forms.js"
 import { MemoryIdempotencyStoreLive } from "./idempotency.js"
 import { MemoryInvalidationBusLive } from "./invalidation-bus.js"
@@ -23,6 +24,7 @@ export const MemoryStorageLive: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryUsageStoreLive,
   MemoryResourceRepositoryLive,
   MemoryIdempotencyStoreLive,
+  MemoryBioSubmissionsLive,
   MemoryInvalidationBusLive,
   Layer.succeed(StorageHealth, { check: Effect.void })
 ).pipe(Layer.provide(MemoryStoreLive))

@@ -1,6 +1,7 @@
 // The in-memory tables every memory repository reads and writes: one store per storage layer build,
 // so forms see their responses (list counts) and responses see each other (completion caps).
 import type {
+  BioSubmissionRecord,
   ApiKeyRecord,
   FormRecord,
   FormVersionRecord,
@@ -47,6 +48,7 @@ export interface MemoryTables {
   readonly markdownVersions: Map<string, MarkdownVersionRecord & { readonly tenantId: string }>
   /** Keyed by tenant id (a UUID, fixed length) followed by the key. */
   readonly idempotencyKeys: Map<string, StoredIdempotencyKey>
+  readonly bioSubmissions: Map<string, BioSubmissionRecord>
 }
 
 export class MemoryStore extends Context.Service<MemoryStore, MemoryTables>()(
@@ -65,7 +67,8 @@ export const MemoryStoreLive = Layer.sync(MemoryStore, () => ({
   requests: [],
   resources: new Map(),
   markdownVersions: new Map(),
-  idempotencyKeys: new Map()
+  idempotencyKeys: new Map(),
+  bioSubmissions: new Map()
 }))
 
 /** Completed responses of a form: the forms list shows it, and response caps are checked against it. */

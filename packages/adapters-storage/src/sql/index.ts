@@ -10,6 +10,7 @@ import { PgInvalidationBusLive } from "./invalidation-bus.js"
 import { pgliteConnections } from "./pglite-stream.js"
 import {
   ApiKeyRepository,
+  BioSubmissions,
   FormRepository,
   IdempotencyStore,
   type InvalidationBus,
@@ -29,6 +30,7 @@ import { makeFormRepository } from "./forms.js"
 import { migrations } from "./migrations.js"
 import { makeResponseRepository } from "./responses.js"
 import { makeApiKeyRepository } from "./api-keys.js"
+import { makeBioSubmissions } from "./bio-submissions.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeResourceRepository } from "./resources.js"
 import { makeTenantRepository } from "./tenants.js"
@@ -45,6 +47,7 @@ export const SqlRepositoriesLive = Layer.effectContext(
       Context.add(UsageStore, yield* makeUsageStore),
       Context.add(ResourceRepository, yield* makeResourceRepository),
       Context.add(IdempotencyStore, yield* makeIdempotencyStore),
+      Context.add(BioSubmissions, yield* makeBioSubmissions),
       Context.add(StorageHealth, { check: orStorageError(sql`select 1`.pipe(Effect.asVoid)) })
     )
   })

@@ -11,6 +11,7 @@ import sharingResources from "./migrations/0007_sharing_resources.js"
 import disabledTenants from "./migrations/0008_disabled_tenants.js"
 import usageByService from "./migrations/0009_usage_by_service.js"
 import sharingFiles from "./migrations/0010_sharing_files.js"
+import bioFormSubmissions from "./migrations/0011_bio_form_submissions.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -22,5 +23,6 @@ export const migrations = Migrator.fromRecord({
   "0007_sharing_resources": sharingResources,
   "0008_disabled_tenants": disabledTenants,
   "0009_usage_by_service": usageByService,
-  "0010_sharing_files": sharingFiles
+  "0010_sharing_files": sharingFiles,
+  "0011_bio_form_submissions": bioFormSubmissions
 })

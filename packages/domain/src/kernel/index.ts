@@ -1,5 +1,6 @@
 export * from "./calendar.js"
 export * from "./canonical-json.js"
+export * from "./csv.js"
 export * from "./cursor.js"
 export * from "./digest.js"
 export * from "./errors.js"

@@ -55,6 +55,35 @@ main{max-width:44rem;margin:0 auto;padding:2.5rem 1.25rem 4rem}
 .gallery .tile{display:flex;align-items:center;justify-content:center;aspect-ratio:1;border-radius:8px;background:var(--code);color:var(--muted);font-weight:700}
 .gallery figcaption{font-size:.9rem;margin-top:.4rem}
 .gallery figcaption span{display:block;color:var(--muted)}
+.bio{max-width:34rem;margin:0 auto;text-align:center}
+.bio[data-theme=dark],.bio[data-theme=mono]{--accent:#e5e5e5;--on-accent:#111}
+.bio[data-theme=sunset]{--accent:#e0582b;--on-accent:#fff}
+.bio[data-theme=forest]{--accent:#2f7d4f;--on-accent:#fff}
+.bio[data-theme=ocean]{--accent:#1f6fb2;--on-accent:#fff}
+.bio .cover{display:block;width:100%;aspect-ratio:3/1;object-fit:cover;border-radius:12px;margin:0 0 -3rem}
+.bio .avatar{display:block;width:6rem;height:6rem;border-radius:50%;object-fit:cover;margin:0 auto .75rem;border:3px solid var(--bg);background:var(--code)}
+.bio .name{font-size:1.5rem;margin:.5rem 0 .25rem}
+.bio .headline{color:var(--muted);margin:0 0 .75rem}
+.bio .about{margin:0 0 1.5rem;white-space:pre-line}
+.bio nav{display:flex;flex-wrap:wrap;gap:.5rem;justify-content:center;margin:0 0 1.5rem}
+.bio nav a{color:var(--link)}.bio nav a[aria-current=page]{font-weight:700;text-decoration:none}
+.blocks{list-style:none;padding:0;margin:0;display:grid;gap:.75rem;text-align:left}
+.bio-link{display:flex;align-items:center;gap:.75rem;min-height:3.25rem;padding:.6rem 1rem;border-radius:12px;background:var(--accent);color:var(--on-accent);font-weight:600;text-decoration:none}
+.bio-link img{width:2.25rem;height:2.25rem;border-radius:8px;object-fit:cover}
+.bio-link:focus-visible,.bio-form button:focus-visible,.bio-form input:focus-visible,.bio-form textarea:focus-visible{outline:3px solid var(--text);outline-offset:2px}
+.blocks h2{font-size:1.15rem;margin:.75rem 0 0;text-align:center}
+.blocks .text{margin:0;white-space:pre-line}
+.blocks figure{margin:0}.blocks figure img{display:block;width:100%;height:auto;border-radius:12px}
+.blocks figcaption{color:var(--muted);font-size:.9rem;margin-top:.35rem;text-align:center}
+.bio-form{border:1px solid var(--rule);border-radius:12px;padding:1rem}
+.bio-form h2{margin:0 0 .75rem;text-align:left}
+.bio-form label{display:block;font-weight:600;margin:.6rem 0 .3rem}
+.bio-form input,.bio-form textarea{display:block;width:100%;font:inherit;padding:.6rem .7rem;border:1px solid var(--muted);border-radius:8px;background:var(--bg);color:var(--text)}
+.bio-form textarea{min-height:6rem;resize:vertical}
+.bio-form button{margin-top:1rem;width:100%;font:inherit;font-weight:600;padding:.7rem 1rem;border:0;border-radius:8px;background:var(--accent);color:var(--on-accent);cursor:pointer}
+.bio-form .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+.bio-form .sent{color:var(--accent);font-weight:600;margin:.75rem 0 0}
+.bio-form .error{color:var(--error);margin:.75rem 0 0}
 @media (max-width:480px){main{padding-top:1.5rem}.page-title{font-size:1.6rem}}
 `
   .trim()

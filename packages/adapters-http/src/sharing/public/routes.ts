@@ -4,6 +4,7 @@
 // domain code, counts the view in memory (ViewCounter) and answers 302.
 import {
   BlobStore,
+  SharingBio,
   RateLimitStore,
   type ResourceRecord,
   ResourceRepository,
@@ -25,6 +26,7 @@ import {
 } from "../pages/page.js"
 import { renderFilePage, renderGalleryPage } from "../pages/files.js"
 import { CountryHeader, visitFromRequest } from "../visit.js"
+import { bioPageHtml, postBioForm, serveBioMedia } from "./bio.js"
 import { serveCollectionItemBytes, serveResourceBytes } from "./file-bytes.js"
 import {
   cookiesOf,
@@ -51,6 +53,9 @@ import {
 } from "./link-redirect.js"
 import { UNLOCK_COOKIE, UNLOCK_TTL_SECONDS, unlockToken } from "./password.js"
 
+/** What the public routes use: the serving ports, and the bio forms' signing key and use cases. */
+type PublicDeps = Deps & { readonly formSecret: string; readonly bio: SharingBio["Service"] }
+
 /** Password attempts per client address and resource in one window (then 429 until it ends). */
 export const UNLOCK_ATTEMPTS = 10
 export const UNLOCK_WINDOW_MS = 10 * 60_000
@@ -72,7 +77,7 @@ const cachedPage = (key: string, render: () => Html): string => {
 
 /** A resource that is servable and unlocked: the redirect or the page, counting the view. */
 const serve = (
-  deps: Deps,
+  deps: PublicDeps,
   request: HttpServerRequest.HttpServerRequest,
   r: ResourceRecord,
   at: Date
@@ -151,6 +156,10 @@ const serve = (
     })
     return counted((cookies) => page(body, 200, headers, cookies))
   }
+  if (r.type === "bio") {
+    const body = bioPageHtml(deps, request, r)
+    return counted((cookies) => page(body, 200, headers, cookies))
+  }
   if (r.type === "collection") {
     const items = (r.data.items ?? []).map((item) => ({
       kind: item.kind,
@@ -169,7 +178,7 @@ const serve = (
   )
 }
 
-const getResource = (deps: Deps) =>
+const getResource = (deps: PublicDeps) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const slug = (yield* HttpRouter.params).slug ?? ""
@@ -253,11 +262,31 @@ const getItemBytes = (deps: Deps, mode: "content" | "download") =>
     return yield* serveCollectionItemBytes(deps, request, found.value, params.itemId ?? "", mode)
   }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
 
+/** A stored file of a bio page. */
+const getBioMedia = (deps: PublicDeps) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const params = yield* HttpRouter.params
+    const found = yield* findServed(deps, params.slug ?? "")
+    if (Option.isNone(found) || found.value.type !== "bio") return notFound()
+    return yield* serveBioMedia(deps, request, found.value, params.mediaId ?? "")
+  }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
+
+/** A visitor's post to a form of a bio page. */
+const postForm = (deps: PublicDeps) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const params = yield* HttpRouter.params
+    const found = yield* findServed(deps, params.slug ?? "")
+    if (Option.isNone(found) || found.value.type !== "bio") return notFound()
+    return yield* postBioForm(deps, request, found.value, params.blockId ?? "")
+  }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
+
 /** GET and POST /s/{slug}, and the bytes of files, images and collection items under it. */
 export const SharingPublicRoutes = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const origin = yield* PublicOrigin
-    const deps: Deps = {
+    const deps: PublicDeps = {
       resources: yield* ResourceRepository,
       blobs: yield* BlobStore,
       views: yield* ViewCounter,
@@ -267,7 +296,9 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
       // Its own key, derived from the app's signing secret: an unlock is no download signature.
       unlockSecret: `sharing-unlock:${yield* BlobSigningSecret}`,
       secure: origin.startsWith("https:") ? "; Secure" : "",
-      countryHeader: yield* CountryHeader
+      countryHeader: yield* CountryHeader,
+      formSecret: `sharing-bio-form:${yield* BlobSigningSecret}`,
+      bio: yield* SharingBio
     }
     yield* router.add("GET", "/s/:slug", getResource(deps))
     yield* router.add("POST", "/s/:slug", postPassword(deps))
@@ -275,5 +306,7 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
     yield* router.add("GET", "/s/:slug/download", getBytes(deps, "download"))
     yield* router.add("GET", "/s/:slug/items/:itemId/content", getItemBytes(deps, "content"))
     yield* router.add("GET", "/s/:slug/items/:itemId/download", getItemBytes(deps, "download"))
+    yield* router.add("GET", "/s/:slug/media/:mediaId", getBioMedia(deps))
+    yield* router.add("POST", "/s/:slug/forms/:blockId", postForm(deps))
   })
 )

@@ -4,6 +4,7 @@
 // conservative deidentified projection. Interview: summary, sentiment, extracted fields, themes and
 // the transcript. Every cell is escaped against spreadsheet formula injection.
 import { Effect, Option, Result, Stream } from "effect"
+import { csvLine } from "../../kernel/csv.js"
 import type { StorageError } from "../../kernel/errors.js"
 import { FormRepository, type FormRecord } from "../ports/forms.js"
 import { type ResponseFileRecord, type ResponseRecord, ResponseRepository } from "../ports/responses.js"
@@ -37,20 +38,6 @@ const IDENTIFYING = new Set([
   "datetime",
   "date_range"
 ])
-
-/**
- * One CSV cell: a value a spreadsheet would run as a formula (leading `=`, `+`, `-`, `@`, tab or
- * carriage return) gets a leading apostrophe; quotes, commas and line breaks are quoted per RFC 4180.
- */
-export const csvCell = (value: string | number | null | undefined): string => {
-  if (value === null || value === undefined) return ""
-  let text = typeof value === "number" ? String(value) : value
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
-}
-
-export const csvLine = (cells: ReadonlyArray<string | number | null | undefined>): string =>
-  `${cells.map(csvCell).join(",")}\r\n`
 
 const choiceLabel = (block: Block, id: string): string => {
   if (

@@ -60,6 +60,6 @@ export {
   type PromotionCandidate,
   rankCandidates
 } from "./insights.js"
-export { type CsvOptions, csvCell, csvLine, answerText, type CsvExport } from "./csv.js"
+export { type CsvOptions, answerText, type CsvExport } from "./csv.js"
 export * from "./schemas.js"
 export * from "./sources.js"

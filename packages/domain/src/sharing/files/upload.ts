@@ -96,42 +96,28 @@ const sniffing = (
   return { stream, sniffed }
 }
 
-/** The upload's file, stored: where, what and how big. */
-interface Staged extends StoredFile {
+/** The upload's file, stored: where, what and how big, and whether it is an image. */
+export interface StagedFile extends StoredFile {
   readonly kind: MediaKind
 }
 
-/** The fields as sent, decoded; the first thing wrong names its field. */
-const decodeFields = (raw: Readonly<Record<string, ReadonlyArray<string>>>) =>
-  Effect.gen(function* () {
-    const input: Record<string, unknown> = {}
-    for (const [name, values] of Object.entries(raw)) {
-      // An empty form input is a field not filled in.
-      const sent = values.filter((v) => v !== "")
-      if (sent.length === 0) continue
-      if (name === "labels") {
-        input.labels = sent.flatMap((v) => v.split(",").map((l) => l.trim())).filter((l) => l !== "")
-        continue
-      }
-      if (sent.length > 1) return yield* new InvalidField({ field: name, reason: "send this field once" })
-      input[name] = sent[0]
-    }
-    return yield* Schema.decodeUnknownEffect(UploadFields)(input, STRICT_ALL).pipe(
-      Effect.mapError((error) => {
-        const first = issuesOf(error)[0]
-        const field = first === undefined || first.path.length === 0 ? "body" : String(first.path[0])
-        return new InvalidField({ field, reason: first?.expected ?? first?.rule ?? "invalid" })
-      })
-    )
-  })
+/** What a multipart upload held: its one file, stored, and its text fields as sent. */
+export interface ReceivedUpload {
+  readonly file: StagedFile
+  readonly fields: Readonly<Record<string, ReadonlyArray<string>>>
+}
 
 /**
- * A new file or image resource from `parts`: the text fields in any order around one file part
- * named `file`. Fails with UploadTooLarge past the size limit, StorageQuotaExceeded past the
- * account's quota, UnsupportedMedia for a type not allowed (or not the kind asked for), InvalidField
- * for a field, and the body's own read failures; in every case nothing stays stored.
+ * Reads `parts`: one file part named `file`, stored under `prefix` as it arrives (its type sniffed
+ * first), and the text fields in any order, each of `fieldNames` (others are refused, named). The
+ * write stops past `policy.maxBytes` (UploadTooLarge) or past the account's room left in its quota
+ * (StorageQuotaExceeded). When it fails, nothing it stored stays; once it succeeds, the caller owns
+ * the stored file (and deletes it if its own write does not land).
  */
-export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
+export const receiveUpload = (
+  parts: Stream.Stream<UploadPart, UploadBodyError>,
+  options: { readonly prefix: string; readonly fieldNames: ReadonlyArray<string> }
+) =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const repo = yield* ResourceRepository
@@ -139,8 +125,6 @@ export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
     const media = yield* MediaTools
     const ids = yield* IdGen
     const policy = yield* UploadPolicy
-    const id = yield* ids.uuidV7
-    const prefix = resourceBlobPrefix({ tenantId: principal.tenant, id })
     const used = yield* repo.storageUsed(principal.tenant)
     const room = policy.quotaBytes - used
     if (room <= 0) return yield* new StorageQuotaExceeded()
@@ -148,11 +132,13 @@ export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
 
     const fields: Record<string, Array<string>> = {}
     let fieldCount = 0
-    let staged: Staged | undefined
+    let staged: StagedFile | undefined
+    let writing: string | undefined
 
     const stage = (fileName: string | undefined, content: Stream.Stream<Uint8Array, UploadBodyError>) =>
       Effect.gen(function* () {
-        const key = `${prefix}${yield* ids.uuidV7}`
+        const key = `${options.prefix}${yield* ids.uuidV7}`
+        writing = key
         const checked = sniffing(content, (head) =>
           head.byteLength === 0
             ? Effect.fail(new InvalidField({ field: "file", reason: "the file is empty" }))
@@ -188,7 +174,7 @@ export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
         }
       })
 
-    const run = Effect.gen(function* () {
+    const read = Effect.gen(function* () {
       yield* Stream.runForEach(parts, (part) => {
         if (part._tag === "File") {
           if (part.name !== "file" || staged !== undefined)
@@ -199,15 +185,15 @@ export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
         }
         if (++fieldCount > MAX_FIELDS)
           return Effect.fail(new InvalidField({ field: "body", reason: "too many fields" }))
-        if (part.name === "starts_at")
+        if (part.name === "starts_at" && !options.fieldNames.includes("starts_at"))
           return Effect.fail(
             new InvalidField({ field: "starts_at", reason: "uploads do not take starts_at" })
           )
-        if (!UPLOAD_FIELD_NAMES.includes(part.name))
+        if (!options.fieldNames.includes(part.name))
           return Effect.fail(
             new InvalidField({
               field: FIELD_NAME.test(part.name) ? part.name : "body",
-              reason: "not a field of an upload"
+              reason: "not a field of this upload"
             })
           )
         const values = fields[part.name] ?? []
@@ -217,6 +203,56 @@ export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
       })
       const file = staged
       if (file === undefined) return yield* new InvalidField({ field: "file", reason: "required" })
+      const received: ReceivedUpload = { file, fields }
+      return received
+    })
+    return yield* read.pipe(
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit) || writing === undefined ? Effect.void : Effect.ignore(blobs.delete(writing))
+      )
+    )
+  })
+
+/** The fields as sent, decoded; the first thing wrong names its field. */
+const decodeFields = (raw: Readonly<Record<string, ReadonlyArray<string>>>) =>
+  Effect.gen(function* () {
+    const input: Record<string, unknown> = {}
+    for (const [name, values] of Object.entries(raw)) {
+      // An empty form input is a field not filled in.
+      const sent = values.filter((v) => v !== "")
+      if (sent.length === 0) continue
+      if (name === "labels") {
+        input.labels = sent.flatMap((v) => v.split(",").map((l) => l.trim())).filter((l) => l !== "")
+        continue
+      }
+      if (sent.length > 1) return yield* new InvalidField({ field: name, reason: "send this field once" })
+      input[name] = sent[0]
+    }
+    return yield* Schema.decodeUnknownEffect(UploadFields)(input, STRICT_ALL).pipe(
+      Effect.mapError((error) => {
+        const first = issuesOf(error)[0]
+        const field = first === undefined || first.path.length === 0 ? "body" : String(first.path[0])
+        return new InvalidField({ field, reason: first?.expected ?? first?.rule ?? "invalid" })
+      })
+    )
+  })
+
+/**
+ * A new file or image resource from `parts`: the text fields in any order around one file part
+ * named `file`. Fails with UploadTooLarge past the size limit, StorageQuotaExceeded past the
+ * account's quota, UnsupportedMedia for a type not allowed (or not the kind asked for), InvalidField
+ * for a field, and the body's own read failures; in every case nothing stays stored.
+ */
+export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const blobs = yield* BlobStore
+    const ids = yield* IdGen
+    const policy = yield* UploadPolicy
+    const id = yield* ids.uuidV7
+    const prefix = resourceBlobPrefix({ tenantId: principal.tenant, id })
+    const run = Effect.gen(function* () {
+      const { file, fields } = yield* receiveUpload(parts, { prefix, fieldNames: UPLOAD_FIELD_NAMES })
       const input = yield* decodeFields(fields)
       if (input.type !== undefined && input.type !== file.kind)
         return yield* new UnsupportedMedia({

@@ -99,7 +99,11 @@ export const BioData = Schema.Struct({
   /** A JSON object or null (display_name, headline, bio, ...). */
   settings: Schema.Unknown,
   rootPageSlug: NullableString,
-  rootPageTitle: NullableString
+  rootPageTitle: NullableString,
+  avatar: Schema.optionalKey(Schema.NullOr(StoredFile)),
+  cover: Schema.optionalKey(Schema.NullOr(StoredFile)),
+  /** The pages and their blocks as `sharing/bio/bio.ts` reads them (absent: the root page, empty). */
+  pages: Schema.optionalKey(Schema.Array(Schema.Unknown))
 })
 export type BioData = typeof BioData.Type
 

@@ -416,6 +416,8 @@ const applyPatch = (current: ResourceRecord, patch: PatchResourceInput, at: Date
           ...common,
           type: "bio",
           data: {
+            // The profile's media and the pages change through the bio routes only.
+            ...d,
             theme: keep(patch.theme, d.theme),
             settings: keep<unknown>(patch.settings, d.settings),
             rootPageSlug: keep(patch.root_page_slug, d.rootPageSlug),

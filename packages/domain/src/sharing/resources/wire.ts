@@ -4,6 +4,7 @@
 // fields the simulate routes take. The HTTP adapter decodes and encodes with these; the use cases
 // (use-cases.ts) turn them into records.
 import { Schema } from "effect"
+import { BioMediaView, BioPageView, bioViewFields } from "../bio/bio.js"
 import { CollectionItemView, collectionItemView } from "../collections/wire.js"
 import { Rfc3339 } from "../links/rules.js"
 import { DestinationUrl } from "../links/url.js"
@@ -252,7 +253,14 @@ export const BioView = Schema.Struct({
   theme: NullableString,
   settings: Settings,
   root_page_slug: NullableString,
-  root_page_title: NullableString
+  root_page_title: NullableString,
+  display_name: NullableString,
+  headline: NullableString,
+  bio: NullableString,
+  avatar: Schema.NullOr(BioMediaView),
+  cover: Schema.NullOr(BioMediaView),
+  /** Replace them all with `PATCH .../bio`; media through the bio upload routes. */
+  pages: Schema.Array(BioPageView)
 }).annotate({ identifier: "BioResource" })
 
 const storedFileView = {
@@ -374,7 +382,8 @@ export const resourceView = (r: ResourceRecord | ResourceListItem, publicOrigin:
         theme: r.data.theme,
         settings: objectOr(r.data.settings),
         root_page_slug: r.data.rootPageSlug,
-        root_page_title: r.data.rootPageTitle
+        root_page_title: r.data.rootPageTitle,
+        ...bioViewFields(r, common.url)
       }
     case "file":
       return {
