@@ -29,7 +29,7 @@ const tabInto = async (page: Page, selector: string) => {
   const where = await page.evaluate(() => ({
     active: document.activeElement?.outerHTML.slice(0, 200),
     errors: Array.from(document.querySelectorAll(".q-error:not([hidden])")).map(
-      (e) => e.id + ": " + e.textContent
+      (e) => `${e.id}: ${e.textContent}`
     )
   }))
   await page.screenshot({ path: "/tmp/form-page-failure.png" })

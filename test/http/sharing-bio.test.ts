@@ -4,14 +4,12 @@
 // the visitor form with its honeypot, time token and budget; and the owner's submissions (list with
 // total, CSV export escaped against formulas, delete), with scopes, ownership and ETags.
 import { parse } from "csv-parse/sync"
-import { Option, Redacted } from "effect"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningApp, startApp } from "../support/app.js"
+import type { RunningApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
-import { startS3 } from "../support/s3.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
-import { openStorage, realStorageName, type StorageName } from "../support/storage.js"
+import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
 
 const png = (width: number) =>
   sharp({ create: { width, height: width, channels: 3, background: { r: 240, g: 180, b: 20 } } })
@@ -37,18 +35,13 @@ const CONTACT = {
   ]
 }
 
-const targets: ReadonlyArray<{ db: StorageName; blob: "fs" | "s3" }> = [
-  { db: "pglite", blob: "fs" },
-  { db: realStorageName, blob: "s3" }
-]
-
-for (const target of targets) {
+for (const target of SHARING_FILE_TARGETS) {
   describe(`bio pages [${target.db}, ${target.blob}]`, () => {
     let app: RunningApp
     let owner: { key: string; workspaceId: string }
     let other: { key: string; workspaceId: string }
     let readOnly: { key: string; workspaceId: string }
-    let cleanup: Array<() => Promise<void>> = []
+    let close: () => Promise<void> = async () => {}
     const call = (
       method: string,
       path: string,
@@ -64,27 +57,14 @@ for (const target of targets) {
       call("PATCH", `/resources/${slug}/bio`, { body, headers })
 
     beforeAll(async () => {
-      const s3 = target.blob === "s3" ? await startS3() : undefined
-      const storage = await openStorage(target.db)
-      app = await startApp({
-        storage: storage.storage,
-        config: {
-          sharingRequestsPerKey: 100_000,
-          blobStore: target.blob,
-          s3:
-            s3 === undefined
-              ? Option.none()
-              : Option.some({ ...s3.options, secretAccessKey: Redacted.make(s3.options.secretAccessKey) })
-        }
-      })
-      cleanup = [() => app.close(), storage.drop, async () => s3?.close()]
+      const started = await startSharingApp(target)
+      app = started.app
+      close = started.close
       owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
       other = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
       readOnly = await newWorkspaceKey(app, ["read"], "sharing")
     }, 60_000)
-    afterAll(async () => {
-      for (const step of cleanup) await step()
-    })
+    afterAll(() => close())
 
     it("replaces the whole profile and pages; omitted profile fields are cleared; ETags guard it", async () => {
       const bio = await newBio({ settings: { display_name: "Ada L.", headline: "Engineer" } })

@@ -1,15 +1,9 @@
-// The collection routes over real HTTP on PGlite with fs blobs and on PostgreSQL (PGlite without a
-// server) with S3: copies of files and images (their own bytes, counted in the quota), arranging in
-// one call, removing, X-Collection-ETag / X-Collection-If-Match (412, also under a race), scopes,
-// ownership, and the public gallery with its items' bytes.
-import { Option, Redacted } from "effect"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningApp, startApp } from "../support/app.js"
+import type { RunningApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
-import { startS3 } from "../support/s3.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
-import { openStorage, realStorageName, type StorageName } from "../support/storage.js"
+import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
 
 const png = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 10, g: 120, b: 200 } } })
@@ -18,18 +12,13 @@ const png = (width: number, height: number) =>
     .then((b) => new Uint8Array(b))
 const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n")
 
-const targets: ReadonlyArray<{ db: StorageName; blob: "fs" | "s3" }> = [
-  { db: "pglite", blob: "fs" },
-  { db: realStorageName, blob: "s3" }
-]
-
-for (const target of targets) {
+for (const target of SHARING_FILE_TARGETS) {
   describe(`collections [${target.db}, ${target.blob}]`, () => {
     let app: RunningApp
     let owner: { key: string; workspaceId: string }
     let other: { key: string; workspaceId: string }
     let writeOnly: { key: string; workspaceId: string }
-    let cleanup: Array<() => Promise<void>> = []
+    let close: () => Promise<void> = async () => {}
     const call = (
       method: string,
       path: string,
@@ -52,27 +41,14 @@ for (const target of targets) {
       ((await call("GET", "/me", { key })).body.storage as Json).used_bytes as number
 
     beforeAll(async () => {
-      const s3 = target.blob === "s3" ? await startS3() : undefined
-      const storage = await openStorage(target.db)
-      app = await startApp({
-        storage: storage.storage,
-        config: {
-          sharingRequestsPerKey: 100_000,
-          blobStore: target.blob,
-          s3:
-            s3 === undefined
-              ? Option.none()
-              : Option.some({ ...s3.options, secretAccessKey: Redacted.make(s3.options.secretAccessKey) })
-        }
-      })
-      cleanup = [() => app.close(), storage.drop, async () => s3?.close()]
+      const started = await startSharingApp(target)
+      app = started.app
+      close = started.close
       owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
       other = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
       writeOnly = await newWorkspaceKey(app, ["write"], "sharing")
     }, 60_000)
-    afterAll(async () => {
-      for (const step of cleanup) await step()
-    })
+    afterAll(() => close())
 
     it("adds copies of files and images with their own bytes, counted in the quota", async () => {
       const slug = await newCollection()

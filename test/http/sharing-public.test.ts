@@ -302,15 +302,17 @@ describe("GET /s/{slug}: pages and visibility", () => {
     }
   })
 
-  it("shows a placeholder page for Notion mirrors and bio pages, and an empty gallery for a collection", async () => {
-    for (const type of ["notion", "bio"] as const) {
-      const r = await create(type, { title: `A ${type}`, description: "Soon" })
-      const res = await get(`/s/${r.slug}`)
-      expect(res.status).toBe(200)
-      const body = await res.text()
-      expect(body).toContain(`<h1>A ${type}</h1>`)
-      expect(body).toContain("Soon")
-    }
+  it("shows a placeholder for a Notion mirror, a bio page's profile, and an empty gallery for a collection", async () => {
+    const notion = await create("notion", { title: "A notion", description: "Soon" })
+    const placeholder = await (await get(`/s/${notion.slug}`)).text()
+    expect(placeholder).toContain("<h1>A notion</h1>")
+    expect(placeholder).toContain("Soon")
+    const bio = await create("bio", { title: "A bio" })
+    const profile = await get(`/s/${bio.slug}`)
+    expect(profile.status).toBe(200)
+    const profileHtml = await profile.text()
+    expect(profileHtml).toContain('<h1 class="name">Ada</h1>')
+    expect(profileHtml).toContain("Engineer")
     const collection = await create("collection", { title: "A collection", description: "Soon" })
     const gallery = await (await get(`/s/${collection.slug}`)).text()
     expect(gallery).toContain('<h1 class="page-title">A collection</h1>')

@@ -4,14 +4,13 @@
 // page and bytes of files and images (Content-Disposition, nosniff, sandbox, ranges, passwords, view
 // limits), and delete giving the bytes back.
 import { BlobStore, ResourceRepository } from "@folio/domain"
-import { Effect, Option, Redacted } from "effect"
+import { Effect, Option } from "effect"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newWorkspaceKey } from "../support/keys.js"
-import { startS3 } from "../support/s3.js"
 import { type Json, SHARING_API, sharingClientOf } from "../support/sharing-client.js"
-import { openStorage, realStorageName, type StorageName } from "../support/storage.js"
-import { type RunningApp, startApp } from "../support/app.js"
+import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
+import type { RunningApp } from "../support/app.js"
 
 const KIB = 1024
 const MAX_UPLOAD = 256 * KIB
@@ -43,47 +42,30 @@ const form = (
   return body
 }
 
-const targets: ReadonlyArray<{ db: StorageName; blob: "fs" | "s3" }> = [
-  { db: "pglite", blob: "fs" },
-  { db: realStorageName, blob: "s3" }
-]
-
-for (const target of targets) {
+for (const target of SHARING_FILE_TARGETS) {
   describe(`POST /uploads [${target.db}, ${target.blob}]`, () => {
     let app: RunningApp
     let owner: { key: string; workspaceId: string }
     let other: { key: string; workspaceId: string }
     let readOnly: { key: string; workspaceId: string }
-    let cleanup: Array<() => Promise<void>> = []
+    let close: () => Promise<void> = async () => {}
     const client = () => sharingClientOf(app.origin)
     const upload = (body: FormData, key = owner.key) => client().call("POST", "/uploads", { key, form: body })
     const me = async (key = owner.key) =>
       ((await client().call("GET", "/me", { key })).body.storage as Json).used_bytes
 
     beforeAll(async () => {
-      const s3 = target.blob === "s3" ? await startS3() : undefined
-      const storage = await openStorage(target.db)
-      app = await startApp({
-        storage: storage.storage,
-        config: {
-          sharingRequestsPerKey: 100_000,
-          sharingUploadMaxBytes: MAX_UPLOAD,
-          sharingStorageQuotaBytes: QUOTA,
-          blobStore: target.blob,
-          s3:
-            s3 === undefined
-              ? Option.none()
-              : Option.some({ ...s3.options, secretAccessKey: Redacted.make(s3.options.secretAccessKey) })
-        }
+      const started = await startSharingApp(target, {
+        sharingUploadMaxBytes: MAX_UPLOAD,
+        sharingStorageQuotaBytes: QUOTA
       })
-      cleanup = [() => app.close(), storage.drop, async () => s3?.close()]
+      app = started.app
+      close = started.close
       owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
       other = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
       readOnly = await newWorkspaceKey(app, ["read"], "sharing")
     }, 60_000)
-    afterAll(async () => {
-      for (const step of cleanup) await step()
-    })
+    afterAll(() => close())
 
     it("stores an image, typed from its bytes, with the common fields, and counts it in /me", async () => {
       const image = await png(64, 48)

@@ -18,7 +18,7 @@ import { type BioFormState, FORM_TOKEN_FIELD, HONEYPOT_FIELD, renderBioPage } fr
 import { renderNotFoundPage } from "../pages/page.js"
 import { streamStoredFile } from "./file-bytes.js"
 import { NO_STORE } from "./link-redirect.js"
-import { type Deps, page, publicPath, STATE_PAGES, unavailableNow, unlocked } from "./serving.js"
+import { type Deps, gateOf, page, publicPath } from "./serving.js"
 
 /** A form sent sooner than this after the page was drawn is a bot's. */
 export const FORM_MIN_SECONDS = 2
@@ -100,14 +100,8 @@ export const serveBioMedia = (
   Effect.gen(function* () {
     const file = mediaOf(r, mediaId)
     if (file === undefined) return page(renderNotFoundPage(), 404)
-    const at = new Date()
-    const reason = unavailableNow(r, at, r.viewCount + deps.views.pending(r.id))
-    if (reason !== undefined) return page(STATE_PAGES[reason].render(), STATE_PAGES[reason].status)
-    if (!unlocked(deps, request, r, at))
-      return HttpServerResponse.empty({
-        status: 303,
-        headers: { location: publicPath(r.slug), "cache-control": NO_STORE }
-      })
+    const gate = gateOf(deps, request, r, new Date())
+    if (gate !== undefined) return gate
     const mode = queryOf(request).get("download") === null ? "content" : "download"
     return yield* streamStoredFile(deps.blobs, request, file, mode, { headers: {}, cookies: [] })
   })
@@ -125,13 +119,8 @@ export const postBioForm = (
 ) =>
   Effect.gen(function* () {
     const at = new Date()
-    const reason = unavailableNow(r, at, r.viewCount + deps.views.pending(r.id))
-    if (reason !== undefined) return page(STATE_PAGES[reason].render(), STATE_PAGES[reason].status)
-    if (!unlocked(deps, request, r, at))
-      return HttpServerResponse.empty({
-        status: 303,
-        headers: { location: publicPath(r.slug), "cache-control": NO_STORE }
-      })
+    const gate = gateOf(deps, request, r, at)
+    if (gate !== undefined) return gate
     const query = queryOf(request)
     const pageQuery = query.get("page") === null ? "" : `page=${encodeURIComponent(query.get("page") ?? "")}&`
     const back = (blocked: string) =>

@@ -13,7 +13,7 @@ import {
 import { Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { NO_STORE, SEEN_COOKIE, VISITOR_COOKIE, viewOf, visitorFrom } from "./link-redirect.js"
-import { cookiesOf, type Deps, page, publicPath, STATE_PAGES, unavailableNow, unlocked } from "./serving.js"
+import { cookiesOf, type Deps, gateOf, page } from "./serving.js"
 import { renderNotFoundPage } from "../pages/page.js"
 
 /** The CSP of served bytes: nothing may load or run, and a browser that renders them sandboxes them. */
@@ -120,17 +120,9 @@ export const serveResourceBytes = (
 ) =>
   Effect.gen(function* () {
     if (r.type !== "file" && r.type !== "image") return page(renderNotFoundPage(), 404)
-    const at = new Date()
-    const reason = unavailableNow(r, at, r.viewCount + deps.views.pending(r.id))
     // The visit whose view reached the limit may still take the file it opened the page for.
-    const sameVisit = request.cookies[SEEN_COOKIE] === r.id
-    if (reason !== undefined && !(reason === "view_limit_reached" && sameVisit))
-      return page(STATE_PAGES[reason].render(), STATE_PAGES[reason].status)
-    if (!unlocked(deps, request, r, at))
-      return HttpServerResponse.empty({
-        status: 303,
-        headers: { location: publicPath(r.slug), "cache-control": NO_STORE }
-      })
+    const gate = gateOf(deps, request, r, new Date(), request.cookies[SEEN_COOKIE] === r.id)
+    if (gate !== undefined) return gate
     const visitor = visitorFrom(request.cookies[VISITOR_COOKIE], deps.secure)
     const minted = visitor.setCookie === undefined ? [] : [visitor.setCookie]
     const view = viewOf(r, request.cookies[SEEN_COOKIE], minted, deps.secure)
@@ -158,14 +150,8 @@ export const serveCollectionItemBytes = (
     if (r.type !== "collection") return page(renderNotFoundPage(), 404)
     const item = (r.data.items ?? []).find((i) => i.id === itemId)
     if (item === undefined) return page(renderNotFoundPage(), 404)
-    const at = new Date()
-    const reason = unavailableNow(r, at, r.viewCount + deps.views.pending(r.id))
-    if (reason !== undefined) return page(STATE_PAGES[reason].render(), STATE_PAGES[reason].status)
-    if (!unlocked(deps, request, r, at))
-      return HttpServerResponse.empty({
-        status: 303,
-        headers: { location: publicPath(r.slug), "cache-control": NO_STORE }
-      })
+    const gate = gateOf(deps, request, r, new Date())
+    if (gate !== undefined) return gate
     const headers = r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
     return yield* streamStoredFile(deps.blobs, request, item.file, mode, { headers, cookies: [] })
   })

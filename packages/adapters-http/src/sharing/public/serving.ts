@@ -114,3 +114,27 @@ export const unavailableNow = (r: ResourceRecord, at: Date, views: number) =>
     },
     at
   )
+
+/**
+ * What a request for something under a resource's URL (its bytes, a form post) answers instead when
+ * the resource cannot be shown now (its state page) or is locked (a redirect to its page, which asks
+ * for the password); undefined when it may go on. `sameVisit`: the request belongs to the visit whose
+ * view reached `max_views`, which may still finish what it opened.
+ */
+export const gateOf = (
+  deps: Deps,
+  request: HttpServerRequest.HttpServerRequest,
+  r: ResourceRecord,
+  at: Date,
+  sameVisit = false
+): HttpServerResponse.HttpServerResponse | undefined => {
+  const reason = unavailableNow(r, at, r.viewCount + deps.views.pending(r.id))
+  if (reason !== undefined && !(reason === "view_limit_reached" && sameVisit))
+    return page(STATE_PAGES[reason].render(), STATE_PAGES[reason].status)
+  if (!unlocked(deps, request, r, at))
+    return HttpServerResponse.empty({
+      status: 303,
+      headers: { location: publicPath(r.slug), "cache-control": NO_STORE }
+    })
+  return undefined
+}

@@ -12,7 +12,6 @@ import {
   InvalidField,
   ResourceChanged,
   ResourceNotFound,
-  ResourceOfAnotherAccount,
   StorageQuotaExceeded,
   UnsupportedMedia
 } from "../errors.js"
@@ -25,6 +24,7 @@ import {
 } from "../files/upload.js"
 import { BioSubmissions } from "../ports/bio-submissions.js"
 import { ResourceRepository } from "../ports/resources.js"
+import { ownedOfType } from "../resources/use-cases.js"
 import { resourceBlobPrefix, resourceEtag, type StoredFile, ifMatchNames } from "../resources/resource.js"
 import {
   type BioBlock,
@@ -45,20 +45,7 @@ const WRITE_TRIES = 5
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 /** The caller's bio page at `slug` (403 another account's, 404 none, 400 another type). */
-export const ownedBio = (slug: string) =>
-  Effect.gen(function* () {
-    const principal = yield* Principal
-    const repo = yield* ResourceRepository
-    const own = yield* repo.getBySlug(principal.tenant, slug)
-    if (Option.isNone(own)) {
-      const any = yield* repo.getBySlugAnyTenant(slug)
-      return yield* Option.isSome(any) ? new ResourceOfAnotherAccount() : new ResourceNotFound()
-    }
-    const r = own.value
-    if (r.type !== "bio")
-      return yield* new InvalidField({ field: "slug", reason: `a ${r.type} resource is not a bio page` })
-    return r
-  })
+export const ownedBio = (slug: string) => ownedOfType(slug, "bio", "a bio page")
 
 type Change = {
   readonly profile: BioProfile

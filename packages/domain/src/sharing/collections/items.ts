@@ -7,17 +7,12 @@ import { Clock, Effect, Exit, Option } from "effect"
 import { Principal } from "../../identity/principal.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
-import {
-  InvalidField,
-  ResourceChanged,
-  ResourceNotFound,
-  ResourceOfAnotherAccount,
-  StorageQuotaExceeded
-} from "../errors.js"
+import { InvalidField, ResourceChanged, ResourceNotFound, StorageQuotaExceeded } from "../errors.js"
 import { UploadPolicy } from "../files/upload.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { type CollectionItem, type ResourceRecord, resourceBlobPrefix } from "../resources/resource.js"
 import { isResourceSlug } from "../resources/rules.js"
+import { ownedOfType } from "../resources/use-cases.js"
 import {
   type CollectionRecord,
   collectionEtagMatches,
@@ -39,20 +34,7 @@ const freesBytesOnly = () =>
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 /** The caller's collection at `slug` (403 for another account's, 404 for none, 400 for another type). */
-const ownedCollection = (slug: string) =>
-  Effect.gen(function* () {
-    const principal = yield* Principal
-    const repo = yield* ResourceRepository
-    const own = yield* repo.getBySlug(principal.tenant, slug)
-    if (Option.isNone(own)) {
-      const any = yield* repo.getBySlugAnyTenant(slug)
-      return yield* Option.isSome(any) ? new ResourceOfAnotherAccount() : new ResourceNotFound()
-    }
-    const r = own.value
-    if (r.type !== "collection")
-      return yield* new InvalidField({ field: "slug", reason: `a ${r.type} resource is not a collection` })
-    return r
-  })
+const ownedCollection = (slug: string) => ownedOfType(slug, "collection", "a collection")
 
 /** The caller's file or image named by slug or id, for a copy. */
 const ownedSource = (ref: string) =>

@@ -81,7 +81,7 @@ const bytesOutOfPlace = () => Effect.die(new Error("a write that stores no bytes
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 /** The tenant's live resource at `slug`, or why not (403 for another account's, else 404). */
-const ownedBySlug = (
+export const ownedBySlug = (
   slug: string
 ): Effect.Effect<
   ResourceRecord,
@@ -96,6 +96,17 @@ const ownedBySlug = (
     const any = yield* repo.getBySlugAnyTenant(slug)
     return yield* Option.isSome(any) ? new ResourceOfAnotherAccount() : new ResourceNotFound()
   })
+
+/**
+ * The tenant's live resource of `type` at `slug`: 403 for another account's, 404 for none, and
+ * validation_failed on `slug` for a resource of another type (the route is that type's).
+ */
+export const ownedOfType = <T extends ResourceRecord["type"]>(slug: string, type: T, noun: string) =>
+  Effect.flatMap(ownedBySlug(slug), (r) =>
+    r.type === type
+      ? Effect.succeed(r as ResourceRecordOf<T>)
+      : Effect.fail(new InvalidField({ field: "slug", reason: `a ${r.type} resource is not ${noun}` }))
+  )
 
 /**
  * Strips the quotes and weak marker an `If-Match` value may carry (`"abc"`, `W/"abc"`); the
