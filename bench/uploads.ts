@@ -4,19 +4,21 @@
 // /proc/<pid>/clear_refs before each upload and read after it. The first upload after start is
 // shown apart: it also grows the heap to its working size (V8 collects the chunks' buffers only
 // once their external memory passes a threshold it then adapts). Throughput: one upload at a time,
-// then four at once. The client sends the body in 64 KiB chunks with no Content-Length (chunked),
-// the hardest case for the server's limit.
+// then four at once; the same sequence then runs against a bare node:http server that pipes the
+// body to a file, the floor for any Node server. The client sends the body in 64 KiB chunks with
+// no Content-Length (chunked), the hardest case for the server's limit.
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createTempDatabase } from "../test/storage/targets.js"
-import { cli, startServer, stop } from "./_server.js"
+import { spawn } from "node:child_process"
+import { cli, root, serverNodeFlags, startServer, stop } from "./_server.js"
 import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
 
 const MIB = 1024 * 1024
 const FILE_BYTES = 50 * MIB - 64 * 1024
-const ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 4)
+const ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 8)
 const CONCURRENT = 4
 
 /** A kernel memory figure of a process in KiB (VmRSS now, VmHWM the peak since the last reset). */
@@ -29,7 +31,7 @@ const memoryKib = (pid: number, field: "VmRSS" | "VmHWM") => {
 const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, "5")
 
 /** One multipart upload of `file`, sent chunked; the time it took and the status. */
-const uploadOnce = async (origin: string, key: string, file: Uint8Array) => {
+const uploadOnce = async (url: string, key: string, file: Uint8Array) => {
   const boundary = `----folio-bench-${randomBytes(8).toString("hex")}`
   const head = new TextEncoder().encode(
     `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nBench file\r\n` +
@@ -38,7 +40,7 @@ const uploadOnce = async (origin: string, key: string, file: Uint8Array) => {
   )
   const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`)
   const started = performance.now()
-  const response = await fetch(`${origin}/share/api/v1/uploads`, {
+  const response = await fetch(url, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` },
     body: new ReadableStream<Uint8Array>({
@@ -59,8 +61,72 @@ const uploadOnce = async (origin: string, key: string, file: Uint8Array) => {
     }),
     duplex: "half"
   } as RequestInit)
-  const body = (await response.json()) as { slug?: string }
-  return { ms: performance.now() - started, status: response.status, slug: body.slug }
+  await response.arrayBuffer()
+  return { ms: performance.now() - started, status: response.status }
+}
+
+/** The same sequence against a server: the first upload after start, ROUNDS one at a time, four at once. */
+const measure = async (
+  name: string,
+  pid: number,
+  upload: (file: Uint8Array) => Promise<{ readonly ms: number; readonly status: number }>,
+  file: Uint8Array
+) => {
+  const rows: Array<Record<string, string | number>> = []
+  // A warm-up upload of the same size: code paths compiled, pools open, the heap at its working
+  // size, before anything is measured.
+  const coldRss = memoryKib(pid, "VmRSS")
+  resetPeak(pid)
+  const warm = await upload(file)
+  if (warm.status !== 201) throw new Error(`warm-up upload answered ${warm.status}`)
+  rows.push({
+    case: `${name}: the first upload after start`,
+    "median s": warm.ms / 1000,
+    "MiB/s": FILE_BYTES / MIB / (warm.ms / 1000),
+    "peak RSS growth MiB (max)": (memoryKib(pid, "VmHWM") - coldRss) / 1024,
+    "peak RSS growth MiB (median)": Number.NaN
+  })
+  const growth: Array<number> = []
+  const times: Array<number> = []
+  for (let i = 0; i < ROUNDS; i++) {
+    const before = memoryKib(pid, "VmRSS")
+    resetPeak(pid)
+    const one = await upload(file)
+    if (one.status !== 201) throw new Error(`upload answered ${one.status}`)
+    growth.push((memoryKib(pid, "VmHWM") - before) / 1024)
+    times.push(one.ms)
+  }
+  const sorted = [...times].sort((a, b) => a - b)
+  const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
+  rows.push({
+    case: `${name}: 1 at a time (${ROUNDS} rounds)`,
+    "median s": median / 1000,
+    "MiB/s": FILE_BYTES / MIB / (median / 1000),
+    "peak RSS growth MiB (max)": Math.max(...growth),
+    "peak RSS growth MiB (median)":
+      [...growth].sort((a, b) => a - b)[Math.floor(growth.length / 2)] ?? Number.NaN
+  })
+  const before = memoryKib(pid, "VmRSS")
+  resetPeak(pid)
+  const started = performance.now()
+  const all = await Promise.all(Array.from({ length: CONCURRENT }, () => upload(file)))
+  const seconds = (performance.now() - started) / 1000
+  if (all.some((u) => u.status !== 201)) throw new Error("a concurrent upload failed")
+  rows.push({
+    case: `${name}: ${CONCURRENT} at once`,
+    "median s": seconds,
+    "MiB/s": (CONCURRENT * FILE_BYTES) / MIB / seconds,
+    "peak RSS growth MiB (max)": (memoryKib(pid, "VmHWM") - before) / 1024,
+    "peak RSS growth MiB (median)": Number.NaN
+  })
+  rows.push({
+    case: `${name}: RSS after, MiB`,
+    "median s": Number.NaN,
+    "MiB/s": Number.NaN,
+    "peak RSS growth MiB (max)": memoryKib(pid, "VmRSS") / 1024,
+    "peak RSS growth MiB (median)": Number.NaN
+  })
+  return rows
 }
 
 export const run = async () => {
@@ -85,63 +151,38 @@ export const run = async () => {
     const pid = server.child.pid ?? 0
     const rows: Array<Record<string, string | number>> = []
     try {
-      // A warm-up upload of the same size: code paths compiled, pools open, the heap at its working
-      // size, before anything is measured.
-      const coldRss = memoryKib(pid, "VmRSS")
-      resetPeak(pid)
-      const warm = await uploadOnce(server.origin, key, file)
-      if (warm.status !== 201) throw new Error(`warm-up upload answered ${warm.status}`)
-      rows.push({
-        case: "the first upload after start (the heap grows to its working size)",
-        "median s": warm.ms / 1000,
-        "MiB/s": FILE_BYTES / MIB / (warm.ms / 1000),
-        "peak RSS growth MiB (max)": (memoryKib(pid, "VmHWM") - coldRss) / 1024,
-        "peak RSS growth MiB (median)": Number.NaN
-      })
-      const growth: Array<number> = []
-      const times: Array<number> = []
-      for (let i = 0; i < ROUNDS; i++) {
-        const before = memoryKib(pid, "VmRSS")
-        resetPeak(pid)
-        const one = await uploadOnce(server.origin, key, file)
-        if (one.status !== 201) throw new Error(`upload answered ${one.status}`)
-        growth.push((memoryKib(pid, "VmHWM") - before) / 1024)
-        times.push(one.ms)
-      }
-      const sorted = [...times].sort((a, b) => a - b)
-      const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
-      rows.push({
-        case: `1 upload of ${(FILE_BYTES / MIB).toFixed(1)} MiB at a time (${ROUNDS} rounds)`,
-        "median s": median / 1000,
-        "MiB/s": FILE_BYTES / MIB / (median / 1000),
-        "peak RSS growth MiB (max)": Math.max(...growth),
-        "peak RSS growth MiB (median)":
-          [...growth].sort((a, b) => a - b)[Math.floor(growth.length / 2)] ?? Number.NaN
-      })
-      const before = memoryKib(pid, "VmRSS")
-      resetPeak(pid)
-      const started = performance.now()
-      const all = await Promise.all(
-        Array.from({ length: CONCURRENT }, () => uploadOnce(server.origin, key, file))
+      rows.push(
+        ...(await measure(
+          "folio POST /share/api/v1/uploads",
+          pid,
+          (f) => uploadOnce(`${server.origin}/share/api/v1/uploads`, key, f),
+          file
+        ))
       )
-      const seconds = (performance.now() - started) / 1000
-      if (all.some((u) => u.status !== 201)) throw new Error("a concurrent upload failed")
-      rows.push({
-        case: `${CONCURRENT} uploads of ${(FILE_BYTES / MIB).toFixed(1)} MiB at once`,
-        "median s": seconds,
-        "MiB/s": (CONCURRENT * FILE_BYTES) / MIB / seconds,
-        "peak RSS growth MiB (max)": (memoryKib(pid, "VmHWM") - before) / 1024,
-        "peak RSS growth MiB (median)": Number.NaN
-      })
-      rows.push({
-        case: "server RSS after (MiB)",
-        "median s": Number.NaN,
-        "MiB/s": Number.NaN,
-        "peak RSS growth MiB (max)": memoryKib(pid, "VmRSS") / 1024,
-        "peak RSS growth MiB (median)": Number.NaN
-      })
     } finally {
       await stop(server.child)
+    }
+    const raw = spawn(
+      process.execPath,
+      [...serverNodeFlags(), "--import", "tsx", `${root}bench/_raw-upload.ts`],
+      {
+        stdio: ["ignore", "pipe", "inherit"]
+      }
+    )
+    try {
+      const port = await new Promise<number>((resolve) =>
+        raw.stdout?.once("data", (d: Buffer) => resolve((JSON.parse(d.toString()) as { port: number }).port))
+      )
+      rows.push(
+        ...(await measure(
+          "bare node:http pipe to a file",
+          raw.pid ?? 0,
+          (f) => uploadOnce(`http://127.0.0.1:${port}/`, key, f),
+          file
+        ))
+      )
+    } finally {
+      await stop(raw)
     }
     printTable(rows)
     process.stdout.write(
