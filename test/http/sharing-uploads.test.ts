@@ -315,7 +315,7 @@ for (const target of SHARING_FILE_TARGETS) {
       expect(late.status).toBe(410)
     })
 
-    it("draws previews: a thumbnail of an image, a card of a file; by id or slug; never a view", async () => {
+    it("draws previews: a thumbnail of an image, a card of a file; by id or slug; another account's is 403; never a view", async () => {
       const image = await png(1200, 600)
       const made = await upload(form(image))
       const preview = await client().call("GET", `/resources/${made.body.id}/preview`, { key: owner.key })
@@ -340,7 +340,12 @@ for (const target of SHARING_FILE_TARGETS) {
       const read = await client().call("GET", `/resources/${made.body.slug}`, { key: owner.key })
       expect(read.body.view_count).toBe(0)
       const foreign = await client().call("GET", `/resources/${made.body.id}/preview`, { key: other.key })
-      expect(foreign.status).toBe(404)
+      expect(foreign.status).toBe(403)
+      expect(foreign.body).toMatchObject({ error_code: "forbidden" })
+      const unknown = await client().call("GET", "/resources/00000000-0000-7000-8000-000000000000/preview", {
+        key: owner.key
+      })
+      expect(unknown.status).toBe(404)
       const foreignSlug = await client().call("GET", `/resources/${made.body.slug}/preview`, {
         key: other.key
       })

@@ -64,11 +64,22 @@ export const registerResourceContracts = ({ target, run, newWorkspace }: Contrac
         expect(await read(ws.id, r.id)).toEqual(r)
         expect(Option.getOrNull(await repo((x) => x.getBySlug(ws.id, r.slug)))).toEqual(r)
         expect(Option.getOrNull(await repo((x) => x.getBySlugAnyTenant(r.slug)))).toEqual(r)
+        expect(await repo((x) => x.existsAnyTenant(r.id))).toBe(true)
         // Another tenant sees nothing through its own reads.
         expect(await read(other.id, r.id)).toBeNull()
         expect(Option.isNone(await repo((x) => x.getBySlug(other.id, r.slug)))).toBe(true)
       }
       expect(Option.isNone(await repo((x) => x.getBySlugAnyTenant("no-such-slug")))).toBe(true)
+    })
+
+    it("tells whether a live resource has an id, whichever tenant holds it", async () => {
+      const ws = await newWorkspace()
+      const r = await insert(resource(ws.id, "link"))
+      expect(await repo((x) => x.existsAnyTenant(r.id))).toBe(true)
+      expect(await repo((x) => x.existsAnyTenant(uuid()))).toBe(false)
+      expect(await repo((x) => x.existsAnyTenant("not-a-uuid"))).toBe(false)
+      await repo((x) => x.softDelete(ws.id, r.id, at("2026-05-01T00:00:00.000Z")))
+      expect(await repo((x) => x.existsAnyTenant(r.id))).toBe(false)
     })
 
     it("counts stored bytes per account: added on insert, moved by updates, given back on delete", async () => {

@@ -97,6 +97,12 @@ export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (t
     getBySlugAnyTenant: (slug) =>
       Effect.sync(() => Option.map(Option.fromNullishOr(liveBySlug(slug)), strip)),
 
+    existsAnyTenant: (id) =>
+      Effect.sync(() => {
+        const r = resources.get(id)
+        return r !== undefined && r.deletedAt === null
+      }),
+
     update: (tenantId, next, options) =>
       Effect.suspend((): Effect.Effect<"updated" | "stale", ResourceSlugTaken | StorageQuotaReached> => {
         const current = live(tenantId, next.id)

@@ -199,6 +199,15 @@ export const makeResourceRepository = Effect.gen(function* () {
         )
       ),
 
+    existsAnyTenant: (id) =>
+      UUID.test(id)
+        ? orStorageError(
+            sql`select 1 from resources where id = ${id} and deleted_at is null`.pipe(
+              Effect.map((rows) => rows.length > 0)
+            )
+          )
+        : Effect.succeed(false),
+
     update: (tenantId, r, options) =>
       orStorageError(
         sql.withTransaction(

@@ -86,9 +86,12 @@ const ownedByIdOrSlug = (idOrSlug: string) =>
     const principal = yield* Principal
     const repo = yield* ResourceRepository
     if (UUID.test(idOrSlug)) {
-      const own = yield* repo.get(principal.tenant, idOrSlug.toLowerCase())
+      const id = idOrSlug.toLowerCase()
+      const own = yield* repo.get(principal.tenant, id)
       if (Option.isSome(own)) return own.value
-      return yield* new ResourceNotFound()
+      return yield* (yield* repo.existsAnyTenant(id))
+        ? new ResourceOfAnotherAccount()
+        : new ResourceNotFound()
     }
     if (!isResourceSlug(idOrSlug)) return yield* new ResourceNotFound()
     const own = yield* repo.getBySlug(principal.tenant, idOrSlug)

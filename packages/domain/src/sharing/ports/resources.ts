@@ -134,6 +134,8 @@ export interface ResourceRepositoryService {
    * 404 (nothing there) from 403 (another account's).
    */
   readonly getBySlugAnyTenant: (slug: string) => Effect.Effect<Option.Option<ResourceRecord>, StorageError>
+  /** Whether a live resource with this id exists in any tenant: telling an owner's 403 from 404 by id. */
+  readonly existsAnyTenant: (id: string) => Effect.Effect<boolean, StorageError>
   /**
    * Replaces the stored resource with `next` if its rowVersion still equals `next.rowVersion - 1`
    * and it is still live, of this tenant and of `next.type` (else `stale`, nothing written).
