@@ -300,6 +300,11 @@ for (const target of SHARING_FILE_TARGETS) {
 
       const once = await upload(form(PDF, { max_views: "1" }))
       const onceSlug = once.body.slug as string
+      // HEAD requests (link checkers, download managers) read nothing and count no view.
+      for (const path of [`/s/${onceSlug}`, `/s/${onceSlug}/download`]) {
+        const head = await fetch(`${app.origin}${path}`, { method: "HEAD" })
+        expect(head.status).toBe(200)
+      }
       const viewed = await fetch(`${app.origin}/s/${onceSlug}`)
       expect(viewed.status).toBe(200)
       const seen = viewed.headers

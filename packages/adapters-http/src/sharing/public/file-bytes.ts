@@ -126,7 +126,8 @@ export const serveResourceBytes = (
     const visitor = visitorFrom(request.cookies[VISITOR_COOKIE], deps.secure)
     const minted = visitor.setCookie === undefined ? [] : [visitor.setCookie]
     const view = viewOf(r, request.cookies[SEEN_COOKIE], minted, deps.secure)
-    const counts = view.counts && startsAtZero(request, r.data.size)
+    // A HEAD reads no bytes, and a range past byte 0 continues a download already counted.
+    const counts = view.counts && request.method !== "HEAD" && startsAtZero(request, r.data.size)
     if (counts) yield* deps.views.record(r.id)
     const headers = r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
     return yield* streamStoredFile(deps.blobs, request, r.data, mode, {

@@ -93,10 +93,11 @@ const serve = (
   const description = r.description ?? undefined
   const noindex = r.visibility === "unlisted"
   /** A view: counted once per visit, and marked so the visit's reloads are not. */
+  // A HEAD (a link checker, a download manager sizing the file) reads nothing: it is no view.
   const counted = (respond: (cookies: ReadonlyArray<string>) => HttpServerResponse.HttpServerResponse) =>
-    view.counts
+    view.counts && request.method !== "HEAD"
       ? Effect.as(deps.views.record(r.id), respond(view.cookies))
-      : Effect.succeed(respond(view.cookies))
+      : Effect.succeed(respond(request.method === "HEAD" ? minted : view.cookies))
 
   if (r.type === "link") {
     const visit = visitFromRequest(request, { visitorId: visitor.id, at, countryHeader: deps.countryHeader })
