@@ -244,7 +244,14 @@ for (const target of SHARING_FILE_TARGETS) {
       const html = await gallery.text()
       expect(html).toContain("The sea")
       expect(html).toContain("Blue")
-      expect(html).toContain(`src="/s/${slug}/items/${item.id}/content"`)
+      expect(html).toContain(`src="/s/${slug}/items/${item.id}/preview"`)
+      expect(html).toContain(`href="/s/${slug}/items/${item.id}/content"`)
+      const thumb = await fetch(`${app.origin}/s/${slug}/items/${item.id}/preview`, { headers: { cookie } })
+      expect(thumb.headers.get("content-type")).toBe("image/webp")
+      expect((await sharp(new Uint8Array(await thumb.arrayBuffer())).metadata()).format).toBe("webp")
+      expect(
+        (await fetch(`${app.origin}/s/${slug}/items/${item.id}/preview`, { redirect: "manual" })).status
+      ).toBe(303)
       const bytes = await fetch(item.download_url as string, { headers: { cookie } })
       expect(bytes.headers.get("content-disposition")).toMatch(/^attachment/)
       expect(bytes.headers.get("x-content-type-options")).toBe("nosniff")

@@ -49,6 +49,8 @@ export interface GalleryItem {
   readonly size: number
   readonly contentPath: string
   readonly downloadPath: string
+  /** A 320 px thumbnail (an image) or card (a file): what the grid shows. */
+  readonly previewPath: string
 }
 
 /** A collection's public page: its items in order, images shown, every item downloadable. */
@@ -78,11 +80,7 @@ export const renderGalleryPage = (input: {
         ? html`<p class="lead">This collection is empty.</p>`
         : html`<ul class="gallery">${input.items.map(
             (item) =>
-              html`<li><figure><a${attr("href", item.kind === "image" ? item.contentPath : item.downloadPath)}${item.kind === "image" ? "" : html` download`}>${
-                item.kind === "image"
-                  ? html`<img${attr("src", item.contentPath)}${attr("alt", item.caption ?? item.name)} loading="lazy">`
-                  : html`<span class="tile">${item.contentType.split("/")[1]?.slice(0, 6).toUpperCase() ?? "FILE"}</span>`
-              }</a><figcaption>${item.name}<span>${item.caption ?? formatBytes(item.size)}</span></figcaption></figure></li>`
+              html`<li><figure><a${attr("href", item.kind === "image" ? item.contentPath : item.downloadPath)}${item.kind === "image" ? "" : html` download`}>${html`<img${attr("src", item.previewPath)}${attr("alt", item.caption ?? item.name)} loading="lazy">`}</a><figcaption>${item.name}<span>${item.caption ?? formatBytes(item.size)}</span></figcaption></figure></li>`
           )}</ul>`
     }</article>`
   )

@@ -52,7 +52,6 @@ main{max-width:44rem;margin:0 auto;padding:2.5rem 1.25rem 4rem}
 .gallery{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:1rem}
 .gallery figure{margin:0}
 .gallery img{display:block;width:100%;aspect-ratio:1;object-fit:cover;border-radius:8px;background:var(--code)}
-.gallery .tile{display:flex;align-items:center;justify-content:center;aspect-ratio:1;border-radius:8px;background:var(--code);color:var(--muted);font-weight:700}
 .gallery figcaption{font-size:.9rem;margin-top:.4rem}
 .gallery figcaption span{display:block;color:var(--muted)}
 .bio{max-width:34rem;margin:0 auto;text-align:center}

@@ -8,6 +8,7 @@ import {
   type BlobStore,
   INLINE_MEDIA_TYPES,
   type ResourceRecord,
+  type SharingFiles,
   type StoredFile
 } from "@folio/domain"
 import { Effect, Option } from "effect"
@@ -155,4 +156,24 @@ export const serveCollectionItemBytes = (
     if (gate !== undefined) return gate
     const headers = r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
     return yield* streamStoredFile(deps.blobs, request, item.file, mode, { headers, cookies: [] })
+  })
+
+/** `/s/{slug}/items/{itemId}/preview`: a collection item's thumbnail (or card), as the gallery shows it. */
+export const serveCollectionItemPreview = (
+  deps: Deps & { readonly files: SharingFiles["Service"] },
+  request: HttpServerRequest.HttpServerRequest,
+  r: ResourceRecord,
+  itemId: string
+) =>
+  Effect.gen(function* () {
+    if (r.type !== "collection") return page(renderNotFoundPage(), 404)
+    const item = (r.data.items ?? []).find((i) => i.id === itemId)
+    if (item === undefined) return page(renderNotFoundPage(), 404)
+    const gate = gateOf(deps, request, r, new Date())
+    if (gate !== undefined) return gate
+    const bytes = yield* deps.files.filePreview(r, item.file)
+    return HttpServerResponse.uint8Array(bytes, {
+      contentType: "image/webp",
+      headers: { "x-content-type-options": "nosniff", "cache-control": NO_STORE }
+    })
   })

@@ -5,6 +5,7 @@
 import {
   BlobStore,
   SharingBio,
+  SharingFiles,
   RateLimitStore,
   type ResourceRecord,
   ResourceRepository,
@@ -27,7 +28,7 @@ import {
 import { renderFilePage, renderGalleryPage } from "../pages/files.js"
 import { CountryHeader, visitFromRequest } from "../visit.js"
 import { bioPageHtml, postBioForm, serveBioMedia } from "./bio.js"
-import { serveCollectionItemBytes, serveResourceBytes } from "./file-bytes.js"
+import { serveCollectionItemBytes, serveCollectionItemPreview, serveResourceBytes } from "./file-bytes.js"
 import {
   cookiesOf,
   type Deps,
@@ -54,7 +55,11 @@ import {
 import { UNLOCK_COOKIE, UNLOCK_TTL_SECONDS, unlockToken } from "./password.js"
 
 /** What the public routes use: the serving ports, and the bio forms' signing key and use cases. */
-type PublicDeps = Deps & { readonly formSecret: string; readonly bio: SharingBio["Service"] }
+type PublicDeps = Deps & {
+  readonly formSecret: string
+  readonly bio: SharingBio["Service"]
+  readonly files: SharingFiles["Service"]
+}
 
 /** Password attempts per client address and resource in one window (then 429 until it ends). */
 export const UNLOCK_ATTEMPTS = 10
@@ -169,7 +174,8 @@ const serve = (
       contentType: item.file.contentType,
       size: item.file.size,
       contentPath: `${publicPath(r.slug)}/items/${item.id}/content`,
-      downloadPath: `${publicPath(r.slug)}/items/${item.id}/download`
+      downloadPath: `${publicPath(r.slug)}/items/${item.id}/download`,
+      previewPath: `${publicPath(r.slug)}/items/${item.id}/preview`
     }))
     const body = renderGalleryPage({ title, description, url, items, noindex })
     return counted((cookies) => page(body, 200, headers, cookies))
@@ -263,6 +269,16 @@ const getItemBytes = (deps: Deps, mode: "content" | "download") =>
     return yield* serveCollectionItemBytes(deps, request, found.value, params.itemId ?? "", mode)
   }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
 
+/** The thumbnail of one item of a collection. */
+const getItemPreview = (deps: PublicDeps) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const params = yield* HttpRouter.params
+    const found = yield* findServed(deps, params.slug ?? "")
+    if (Option.isNone(found)) return notFound()
+    return yield* serveCollectionItemPreview(deps, request, found.value, params.itemId ?? "")
+  }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
+
 /** A stored file of a bio page. */
 const getBioMedia = (deps: PublicDeps) =>
   Effect.gen(function* () {
@@ -299,7 +315,8 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
       secure: origin.startsWith("https:") ? "; Secure" : "",
       countryHeader: yield* CountryHeader,
       formSecret: `sharing-bio-form:${yield* BlobSigningSecret}`,
-      bio: yield* SharingBio
+      bio: yield* SharingBio,
+      files: yield* SharingFiles
     }
     yield* router.add("GET", "/s/:slug", getResource(deps))
     yield* router.add("POST", "/s/:slug", postPassword(deps))
@@ -307,6 +324,7 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
     yield* router.add("GET", "/s/:slug/download", getBytes(deps, "download"))
     yield* router.add("GET", "/s/:slug/items/:itemId/content", getItemBytes(deps, "content"))
     yield* router.add("GET", "/s/:slug/items/:itemId/download", getItemBytes(deps, "download"))
+    yield* router.add("GET", "/s/:slug/items/:itemId/preview", getItemPreview(deps))
     yield* router.add("GET", "/s/:slug/media/:mediaId", getBioMedia(deps))
     yield* router.add("POST", "/s/:slug/forms/:blockId", postForm(deps))
   })

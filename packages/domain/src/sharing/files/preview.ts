@@ -11,6 +11,7 @@ import { MediaTools, PREVIEW_CONTENT_TYPE, type PreviewCard } from "../ports/med
 import { ResourceRepository } from "../ports/resources.js"
 import { type ResourceRecord, resourceBlobPrefix, type StoredFile } from "../resources/resource.js"
 import { isResourceSlug } from "../resources/rules.js"
+import { mediaKindOf } from "./media-types.js"
 
 /** Previews fit in this many pixels square. */
 export const PREVIEW_SIZE = 320
@@ -101,12 +102,24 @@ const ownedByIdOrSlug = (idOrSlug: string) =>
   })
 
 /** The preview of one resource: drawn at most once per picture, then read back. */
-export const previewOf = (r: ResourceRecord) =>
+export const previewOf = (r: ResourceRecord) => drawPreview(r, subjectOf(r))
+
+/** A preview of one stored file of `owner` (a collection item): a thumbnail, or a card. */
+export const filePreview = (owner: ResourceRecord, file: StoredFile) =>
+  drawPreview(owner, {
+    ...(mediaKindOf(file.contentType) === "image" ? { image: file } : {}),
+    card: { title: file.fileName, subtitle: formatBytes(file.size), badge: badgeOf(file.contentType) }
+  })
+
+/** Draws `subject` once, kept under `owner`'s prefix (deleted with it), and reads it back after. */
+const drawPreview = (
+  owner: ResourceRecord,
+  subject: { readonly image?: StoredFile; readonly card: PreviewCard }
+) =>
   Effect.gen(function* () {
     const blobs = yield* BlobStore
     const media = yield* MediaTools
-    const subject = subjectOf(r)
-    const key = `${resourceBlobPrefix(r)}previews/${sha256Hex(
+    const key = `${resourceBlobPrefix(owner)}previews/${sha256Hex(
       JSON.stringify([PREVIEW_SIZE, subject.image?.blobKey ?? null, subject.card])
     ).slice(0, 24)}.webp`
     const kept = yield* blobs.get(key)

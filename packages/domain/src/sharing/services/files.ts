@@ -3,7 +3,7 @@ import { Context, type Effect, Layer } from "effect"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
-import { resourcePreview } from "../files/preview.js"
+import { filePreview, resourcePreview } from "../files/preview.js"
 import { uploadFile } from "../files/upload.js"
 import { MediaTools } from "../ports/media.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
@@ -11,7 +11,9 @@ import { ResourceRepository } from "../ports/resources.js"
 
 const files = {
   upload: uploadFile,
-  preview: resourcePreview
+  preview: resourcePreview,
+  /** A stored file's preview for the public pages (no Principal: the page decided who may see it). */
+  filePreview
 }
 
 export const makeSharingFiles = bindPortsFromContext(
