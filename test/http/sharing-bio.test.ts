@@ -106,6 +106,7 @@ for (const target of SHARING_FILE_TARGETS) {
       })
       const pages = replaced.body.pages as Array<Json>
       expect(pages.map((p) => p.slug)).toEqual(["home", "talks"])
+      const pageIds = pages.map((p) => p.id as string)
       expect(((pages[0] as Json).blocks as Array<Json>).map((b) => b.type)).toEqual([
         "heading",
         "link",
@@ -142,7 +143,20 @@ for (const target of SHARING_FILE_TARGETS) {
           },
           "pages.0.blocks.0.url"
         ],
-        [{ pages: [{ id: "no-such-page", slug: "home", title: "H", blocks: [] }] }, "pages.0.id"]
+        [{ pages: [{ id: "no-such-page", slug: "home", title: "H", blocks: [] }] }, "pages.0.id"],
+        [
+          { pages: [{ slug: "home", title: "H", blocks: [{ id: "a/b", type: "heading", text: "x" }] }] },
+          "pages.0.blocks.0.id"
+        ],
+        [
+          {
+            pages: [
+              { id: pageIds[0], slug: "one", title: "One", blocks: [] },
+              { id: pageIds[0], slug: "two", title: "Two", blocks: [] }
+            ]
+          },
+          "pages.1.id"
+        ]
       ]
       for (const [body, field] of cases) {
         const refused = await replace(slug, body)
@@ -316,6 +330,15 @@ for (const target of SHARING_FILE_TARGETS) {
       const wrong = await post({ name: "No email", email: "not-an-email" })
       expect(wrong.status).toBe(400)
       expect(await wrong.text()).toContain("email")
+      // A made-up block id (not a block of this page) never breaks the answer, even with the honeypot.
+      const elsewhere = (await newBio()).slug as string
+      const odd = await fetch(`${app.origin}/s/${elsewhere}/forms/%E6%97%A5%0D%0Ax`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "website=spam"
+      })
+      expect(odd.status).toBe(303)
       const forged = await fetch(`${app.origin}/s/${slug}/forms/${formId}`, {
         method: "POST",
         redirect: "manual",
@@ -326,6 +349,7 @@ for (const target of SHARING_FILE_TARGETS) {
       // Every post spends the address's budget (five in ten minutes): the sixth is 429.
       const over = await post({ name: "Over", email: "over@example.com" })
       expect(over.status).toBe(429)
+      expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0)
 
       const list = await call("GET", `/resources/${slug}/bio/form-submissions?limit=1`)
       expect(list.status).toBe(200)

@@ -3,6 +3,7 @@
 // leaves behind (nothing), the storage quota under concurrent uploads, /me, previews, and the public
 // page and bytes of files and images (Content-Disposition, nosniff, sandbox, ranges, passwords, view
 // limits), and delete giving the bytes back.
+import { readdirSync } from "node:fs"
 import { BlobStore, ResourceRepository } from "@folio/domain"
 import { Effect, Option } from "effect"
 import sharp from "sharp"
@@ -261,6 +262,14 @@ for (const target of SHARING_FILE_TARGETS) {
       })
       expect(past.status).toBe(416)
       expect(past.headers.get("content-range")).toBe(`bytes */${image.byteLength}`)
+      // A HEAD reads no bytes, and holds nothing open: 200 of them leave the open files as they were.
+      const openFiles = () => readdirSync("/proc/self/fd").length
+      const before = openFiles()
+      for (let i = 0; i < 200; i++) {
+        const head = await fetch(`${app.origin}/s/${slug}/download`, { method: "HEAD" })
+        expect(Number(head.headers.get("content-length"))).toBe(image.byteLength)
+      }
+      expect(openFiles() - before).toBeLessThan(40)
     })
 
     it("never serves an upload as active content: HTML arrives as sandboxed plain text", async () => {
@@ -318,6 +327,11 @@ for (const target of SHARING_FILE_TARGETS) {
       await take.arrayBuffer()
       const late = await fetch(`${app.origin}/s/${onceSlug}/download`)
       expect(late.status).toBe(410)
+      // The mark of a counted view is no pass: made up by another client, it opens nothing.
+      const forged = await fetch(`${app.origin}/s/${onceSlug}/download`, {
+        headers: { cookie: `svc_seen=${once.body.id}` }
+      })
+      expect(forged.status).toBe(410)
     })
 
     it("draws previews: a thumbnail of an image, a card of a file; by id or slug; another account's is 403; never a view", async () => {

@@ -71,7 +71,17 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
                 Effect.ignore(attempt("cannot remove blob", () => rm(tmp, { force: true })))
               )
             )
-            yield* attempt("cannot write blob", () => commit(tmp, path, contentType))
+            yield* attempt("cannot write blob", () => commit(tmp, path, contentType)).pipe(
+              // A commit that fails (a full disk writing the type) leaves no temp file behind.
+              Effect.onError(() =>
+                Effect.ignore(
+                  attempt("cannot remove blob", async () => {
+                    await rm(tmp, { force: true })
+                    await rm(`${tmp}${META}`, { force: true })
+                  })
+                )
+              )
+            )
             return { size }
           })
         ),
@@ -87,9 +97,17 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
               const body =
                 span === undefined
                   ? Stream.empty
-                  : Stream.fromAsyncIterable(
-                      createReadStream(path, { start: span.start, end: span.end, highWaterMark: 64 * 1024 }),
-                      (cause) => new StorageError({ message: "cannot read blob", cause })
+                  : // Opened when the body is read, not before: a body never read (a HEAD, a client
+                    // gone before the first byte) holds no file descriptor.
+                    Stream.suspend(() =>
+                      Stream.fromAsyncIterable(
+                        createReadStream(path, {
+                          start: span.start,
+                          end: span.end,
+                          highWaterMark: 64 * 1024
+                        }),
+                        (cause) => new StorageError({ message: "cannot read blob", cause })
+                      )
                     )
               return Option.some({
                 size: info.size,

@@ -260,12 +260,12 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
                   o.Key === undefined ? [] : [{ Key: o.Key }]
                 )
                 if (keys.length === 0) return
-                await client.send(
+                const deleted = await client.send(
                   new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }),
-                  {
-                    abortSignal
-                  }
+                  { abortSignal }
                 )
+                // A key the server would not delete is a failure, not a page to list again forever.
+                if ((deleted.Errors ?? []).length > 0) throw new Error("some objects were not deleted")
                 if (page.IsTruncated !== true) return
               }
             })

@@ -3,7 +3,7 @@
 // images, with their orientation applied and every metadata block dropped, and SVG cards rendered
 // to WebP for everything else.
 import { MediaTools, type PreviewCard, StorageError } from "@folio/domain"
-import { Effect, Layer, Option, Stream } from "effect"
+import { Effect, Layer, Option, Semaphore, Stream } from "effect"
 import { fileTypeFromBuffer } from "file-type"
 import sharp from "sharp"
 
@@ -70,41 +70,53 @@ const collect = (image: Stream.Stream<Uint8Array, StorageError>) =>
     (chunks) => Buffer.concat(chunks)
   )
 
-export const SharpMediaToolsLive = Layer.succeed(
+/**
+ * Drawings at once: each holds its source (up to the upload limit) and libvips' working memory, and
+ * anyone can ask for a gallery's previews, so a burst of them queues instead of piling up.
+ */
+export const PREVIEW_DRAWINGS_AT_ONCE = 2
+
+export const SharpMediaToolsLive = Layer.effect(
   MediaTools,
-  MediaTools.of({
-    sniff: (head) =>
-      Effect.promise(() => fileTypeFromBuffer(head).catch(() => undefined)).pipe(
-        Effect.map((found) => found?.mime)
-      ),
+  Effect.map(Semaphore.make(PREVIEW_DRAWINGS_AT_ONCE), (drawing) =>
+    MediaTools.of({
+      sniff: (head) =>
+        Effect.promise(() => fileTypeFromBuffer(head).catch(() => undefined)).pipe(
+          Effect.map((found) => found?.mime)
+        ),
 
-    thumbnail: (image, size) =>
-      Effect.flatMap(collect(image), (input) =>
-        Effect.tryPromise({
-          try: () =>
-            sharp(input, { limitInputPixels: MAX_PREVIEW_INPUT_PIXELS, failOn: "error" })
-              .rotate()
-              .resize(size, size, { fit: "inside", withoutEnlargement: true })
-              .webp({ quality: 80 })
-              .toBuffer(),
-          catch: (cause) => cause
-        }).pipe(
-          Effect.map((out) => Option.some(new Uint8Array(out))),
-          // Bytes that do not decode (or decode past the pixel limit) get the card instead.
-          Effect.orElseSucceed(() => Option.none<Uint8Array>())
+      thumbnail: (image, size) =>
+        drawing.withPermit(
+          Effect.flatMap(collect(image), (input) =>
+            Effect.tryPromise({
+              try: () =>
+                sharp(input, { limitInputPixels: MAX_PREVIEW_INPUT_PIXELS, failOn: "error" })
+                  .rotate()
+                  .resize(size, size, { fit: "inside", withoutEnlargement: true })
+                  .webp({ quality: 80 })
+                  .toBuffer(),
+              catch: (cause) => cause
+            }).pipe(
+              Effect.map((out) => Option.some(new Uint8Array(out))),
+              // Bytes that do not decode (or decode past the pixel limit) get the card instead.
+              Effect.orElseSucceed(() => Option.none<Uint8Array>())
+            )
+          )
+        ),
+
+      card: (card, size) =>
+        drawing.withPermit(
+          Effect.tryPromise({
+            try: () =>
+              sharp(Buffer.from(cardSvg(card, size)))
+                .webp({ quality: 85 })
+                .toBuffer(),
+            catch: (cause) => new StorageError({ message: "cannot draw a preview card", cause })
+          }).pipe(
+            Effect.map((out) => new Uint8Array(out)),
+            Effect.orDie
+          )
         )
-      ),
-
-    card: (card, size) =>
-      Effect.tryPromise({
-        try: () =>
-          sharp(Buffer.from(cardSvg(card, size)))
-            .webp({ quality: 85 })
-            .toBuffer(),
-        catch: (cause) => new StorageError({ message: "cannot draw a preview card", cause })
-      }).pipe(
-        Effect.map((out) => new Uint8Array(out)),
-        Effect.orDie
-      )
-  })
+    })
+  )
 )

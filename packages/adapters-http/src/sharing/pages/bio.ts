@@ -37,7 +37,7 @@ export interface BioPageInput {
 const formBlock = (input: BioPageInput, block: BioBlock & { readonly type: "form" }): Html => {
   const state = input.form?.blockId === block.id ? input.form : undefined
   const pageQuery = input.page.id === input.pages[0]?.id ? "" : `?page=${encodeURIComponent(input.page.slug)}`
-  return html`<form class="bio-form" method="post"${attr("action", `${input.path}/forms/${block.id}${pageQuery}`)}${attr("id", `block-${block.id}`)}><h2>${block.title}</h2>${block.fields.map(
+  return html`<form class="bio-form" method="post"${attr("action", `${input.path}/forms/${encodeURIComponent(block.id)}${pageQuery}`)}${attr("id", `block-${block.id}`)}><h2>${block.title}</h2>${block.fields.map(
     (field) => {
       const id = `f-${block.id}-${field.name}`
       const value = state?.values?.[field.name] ?? ""

@@ -124,20 +124,23 @@ export const postBioForm = (
     const query = queryOf(request)
     const pageQuery = query.get("page") === null ? "" : `page=${encodeURIComponent(query.get("page") ?? "")}&`
     const back = (blocked: string) =>
-      `${publicPath(r.slug)}?${pageQuery}sent=${encodeURIComponent(blocked)}#block-${blocked}`
+      `${publicPath(r.slug)}?${pageQuery}sent=${encodeURIComponent(blocked)}#block-${encodeURIComponent(blocked)}`
     const text = yield* Effect.orElseSucceed(request.text, () => "")
     const posted = new URLSearchParams(text.length > MAX_FORM_POST_BYTES ? "" : text)
     const values: Record<string, string> = {}
     for (const [name, value] of posted)
       if (name !== HONEYPOT_FIELD && name !== FORM_TOKEN_FIELD) values[name] = value
-    const again = (status: number, error: string) =>
-      page(bioPageHtml(deps, request, r, { blockId, error, values }), status, {}, [])
+    const again = (status: number, error: string, headers: Readonly<Record<string, string>> = {}) =>
+      page(bioPageHtml(deps, request, r, { blockId, error, values }), status, headers, [])
     const hit = yield* deps.limits.hit(
       `sharing-bio-form:${r.id}:${clientIp(request)}`,
       FORM_WINDOW_MS,
       at.getTime()
     )
-    if (hit.count > FORM_POSTS) return again(429, "Too many messages from here. Try again in a few minutes.")
+    if (hit.count > FORM_POSTS)
+      return again(429, "Too many messages from here. Try again in a few minutes.", {
+        "retry-after": String(Math.max(1, Math.ceil((hit.resetAt - at.getTime()) / 1000)))
+      })
     if ((posted.get(HONEYPOT_FIELD) ?? "") !== "")
       return HttpServerResponse.empty({
         status: 303,

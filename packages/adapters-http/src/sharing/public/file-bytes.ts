@@ -11,11 +11,50 @@ import {
   type SharingFiles,
   type StoredFile
 } from "@folio/domain"
+import { createHmac, timingSafeEqual } from "node:crypto"
 import { Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { NO_STORE, SEEN_COOKIE, VISITOR_COOKIE, viewOf, visitorFrom } from "./link-redirect.js"
 import { cookiesOf, type Deps, gateOf, page } from "./serving.js"
 import { renderNotFoundPage } from "../pages/page.js"
+
+/**
+ * The signed mark a file's page gives its visitor: the bytes may be taken for a while even after
+ * that page view used the last of `max_views` (the visit finishes what it opened). Signed, scoped to
+ * the resource's path, short-lived: it cannot be made up, moved or kept.
+ */
+export const DOWNLOAD_GRANT_COOKIE = "svc_grant"
+export const DOWNLOAD_GRANT_SECONDS = 30 * 60
+
+const grantSignature = (secret: string, resourceId: string, exp: number) =>
+  createHmac("sha256", secret).update(`file-grant\n${resourceId}\n${exp}`).digest("base64url")
+
+/** The Set-Cookie of a grant to `r`'s bytes from `nowSeconds`. */
+export const downloadGrantCookie = (
+  secret: string,
+  r: ResourceRecord,
+  nowSeconds: number,
+  secure: string
+) => {
+  const exp = nowSeconds + DOWNLOAD_GRANT_SECONDS
+  return `${DOWNLOAD_GRANT_COOKIE}=${exp}.${grantSignature(secret, r.id, exp)}; Max-Age=${DOWNLOAD_GRANT_SECONDS}; Path=/s/${r.slug}; HttpOnly${secure}; SameSite=Lax`
+}
+
+/** Whether a request carries a live grant to `resourceId`'s bytes. */
+export const hasDownloadGrant = (
+  secret: string,
+  resourceId: string,
+  token: string | undefined,
+  nowSeconds: number
+): boolean => {
+  if (token === undefined) return false
+  const dot = token.indexOf(".")
+  const exp = Number(token.slice(0, dot))
+  if (dot < 1 || !Number.isSafeInteger(exp) || exp <= nowSeconds) return false
+  const given = Buffer.from(token.slice(dot + 1), "utf8")
+  const wanted = Buffer.from(grantSignature(secret, resourceId, exp), "utf8")
+  return given.length === wanted.length && timingSafeEqual(given, wanted)
+}
 
 /** The CSP of served bytes: nothing may load or run, and a browser that renders them sandboxes them. */
 export const BYTES_CSP =
@@ -121,8 +160,16 @@ export const serveResourceBytes = (
 ) =>
   Effect.gen(function* () {
     if (r.type !== "file" && r.type !== "image") return page(renderNotFoundPage(), 404)
-    // The visit whose view reached the limit may still take the file it opened the page for.
-    const gate = gateOf(deps, request, r, new Date(), request.cookies[SEEN_COOKIE] === r.id)
+    // The visit whose page view reached the limit may still take the file it opened the page for:
+    // its page gave it a signed grant (an unsigned mark could be made up by anyone).
+    const at = new Date()
+    const granted = hasDownloadGrant(
+      deps.unlockSecret,
+      r.id,
+      request.cookies[DOWNLOAD_GRANT_COOKIE],
+      Math.floor(at.getTime() / 1000)
+    )
+    const gate = gateOf(deps, request, r, at, granted)
     if (gate !== undefined) return gate
     const visitor = visitorFrom(request.cookies[VISITOR_COOKIE], deps.secure)
     const minted = visitor.setCookie === undefined ? [] : [visitor.setCookie]

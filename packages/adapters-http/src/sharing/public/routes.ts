@@ -28,7 +28,12 @@ import {
 import { renderFilePage, renderGalleryPage } from "../pages/files.js"
 import { CountryHeader, visitFromRequest } from "../visit.js"
 import { bioPageHtml, postBioForm, serveBioMedia } from "./bio.js"
-import { serveCollectionItemBytes, serveCollectionItemPreview, serveResourceBytes } from "./file-bytes.js"
+import {
+  downloadGrantCookie,
+  serveCollectionItemBytes,
+  serveCollectionItemPreview,
+  serveResourceBytes
+} from "./file-bytes.js"
 import {
   cookiesOf,
   type Deps,
@@ -160,7 +165,8 @@ const serve = (
       downloadPath: `${publicPath(r.slug)}/download`,
       noindex
     })
-    return counted((cookies) => page(body, 200, headers, cookies))
+    const grant = downloadGrantCookie(deps.unlockSecret, r, Math.floor(at.getTime() / 1000), deps.secure)
+    return counted((cookies) => page(body, 200, headers, [...cookies, grant]))
   }
   if (r.type === "bio") {
     const body = bioPageHtml(deps, request, r)

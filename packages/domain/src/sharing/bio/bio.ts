@@ -150,7 +150,8 @@ export const withBio = (
 
 // ---- The PATCH body -------------------------------------------------------------------------
 
-const BlockId = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(64))
+/** Page and block ids: letters, digits, `_` and `-` (they appear in URLs and element ids). */
+const BlockId = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{1,64}$/))
 const Text = (max: number) => Schema.String.check(Schema.isMaxLength(max))
 
 export const BioBlockInput = Schema.Union([

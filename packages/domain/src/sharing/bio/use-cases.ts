@@ -60,7 +60,9 @@ type Change = {
 const writeBio = (
   slug: string,
   ifMatch: string | undefined,
-  change: (current: BioRecord) => Effect.Effect<Change, InvalidField | ResourceNotFound | UnsupportedMedia>
+  change: (current: BioRecord) => Effect.Effect<Change, InvalidField | ResourceNotFound | UnsupportedMedia>,
+  /** Set when the write has landed, even if an interruption ends the caller right after. */
+  landed?: { done: boolean }
 ) =>
   Effect.gen(function* () {
     const principal = yield* Principal
@@ -73,7 +75,14 @@ const writeBio = (
         return yield* new ResourceChanged()
       const { profile, pages, theme } = yield* change(current)
       const next = withBio(current, profile, pages, yield* now, theme)
-      const outcome = yield* repo.update(principal.tenant, next, { quotaBytes: policy.quotaBytes }).pipe(
+      // The write and the mark that it landed are one uninterruptible step (see `landed`).
+      const outcome = yield* Effect.uninterruptible(
+        Effect.tap(repo.update(principal.tenant, next, { quotaBytes: policy.quotaBytes }), (o) =>
+          Effect.sync(() => {
+            if (o === "updated" && landed !== undefined) landed.done = true
+          })
+        )
+      ).pipe(
         Effect.catchTags({
           ResourceSlugTaken: () => Effect.die(new Error("a bio write changed the slug")),
           StorageQuotaReached: () => Effect.fail(new StorageQuotaExceeded())
@@ -116,6 +125,7 @@ export const replaceBio = (slug: string, input: ReplaceBioInput, ifMatch: string
         const oldPages = new Map(bioPagesOf(current).map((p) => [p.id, p]))
         const oldBlocks = new Map(bioPagesOf(current).flatMap((p) => p.blocks.map((b) => [b.id, b] as const)))
         const slugs = new Set<string>()
+        const pageIds = new Set<string>()
         const blockIds = new Set<string>()
         const pages: Array<BioPage> = []
         for (const [p, page] of input.pages.entries()) {
@@ -124,6 +134,9 @@ export const replaceBio = (slug: string, input: ReplaceBioInput, ifMatch: string
               field: `pages.${p}.id`,
               reason: "no page of this bio has this id"
             })
+          if (page.id !== undefined && pageIds.has(page.id))
+            return yield* new InvalidField({ field: `pages.${p}.id`, reason: "two pages have this id" })
+          if (page.id !== undefined) pageIds.add(page.id)
           if (slugs.has(page.slug))
             return yield* new InvalidField({ field: `pages.${p}.slug`, reason: "two pages have this slug" })
           slugs.add(page.slug)
@@ -204,26 +217,45 @@ export const replaceBio = (slug: string, input: ReplaceBioInput, ifMatch: string
     )
   })
 
-/** An upload under the bio's media prefix, deleted again when `use` does not land. */
+/**
+ * An upload under the bio's media prefix, deleted again when `use` does not land. `credit`: the
+ * bytes of the file the upload replaces, which the write gives back (the quota is checked on the
+ * difference, so a smaller replacement always fits).
+ */
 const withUpload = <A, E, R>(
   slug: string,
   parts: Stream.Stream<UploadPart, UploadBodyError>,
   fieldNames: ReadonlyArray<string>,
-  use: (received: {
-    readonly file: StagedFile
-    readonly fields: Readonly<Record<string, ReadonlyArray<string>>>
-  }) => Effect.Effect<A, E, R>
+  use: (
+    received: {
+      readonly file: StagedFile
+      readonly fields: Readonly<Record<string, ReadonlyArray<string>>>
+    },
+    landed: { done: boolean }
+  ) => Effect.Effect<A, E, R>,
+  credit: (bio: BioRecord) => number = () => 0
 ) =>
   Effect.gen(function* () {
     const blobs = yield* BlobStore
     const bio = yield* ownedBio(slug)
-    const received = yield* receiveUpload(parts, { prefix: `${resourceBlobPrefix(bio)}media/`, fieldNames })
-    return yield* use(received).pipe(
+    const received = yield* receiveUpload(parts, {
+      prefix: `${resourceBlobPrefix(bio)}media/`,
+      fieldNames,
+      creditBytes: credit(bio)
+    })
+    const landed = { done: false }
+    return yield* use(received, landed).pipe(
       Effect.onExit((exit) =>
-        Exit.isSuccess(exit) ? Effect.void : Effect.ignore(blobs.delete(received.file.blobKey))
+        Exit.isSuccess(exit) || landed.done ? Effect.void : Effect.ignore(blobs.delete(received.file.blobKey))
       )
     )
   })
+
+/** The block `blockId` of a bio page, if it has one. */
+const blockOf = (bio: BioRecord, blockId: string) =>
+  bioPagesOf(bio)
+    .flatMap((p) => p.blocks)
+    .find((b) => b.id === blockId)
 
 const stored = ({ kind: _, ...file }: StagedFile): StoredFile => file
 
@@ -238,16 +270,25 @@ export const setBioMedia = (
   which: "avatar" | "cover",
   parts: Stream.Stream<UploadPart, UploadBodyError>
 ) =>
-  withUpload(slug, parts, [], ({ file }) =>
-    Effect.andThen(
-      mustBeImage(file),
-      writeBio(slug, undefined, (current) =>
-        Effect.succeed({
-          profile: { ...bioProfileOf(current), [which]: stored(file) },
-          pages: bioPagesOf(current)
-        })
-      )
-    )
+  withUpload(
+    slug,
+    parts,
+    [],
+    ({ file }, landed) =>
+      Effect.andThen(
+        mustBeImage(file),
+        writeBio(
+          slug,
+          undefined,
+          (current) =>
+            Effect.succeed({
+              profile: { ...bioProfileOf(current), [which]: stored(file) },
+              pages: bioPagesOf(current)
+            }),
+          landed
+        )
+      ),
+    (bio) => bioProfileOf(bio)[which]?.size ?? 0
   )
 
 /** `DELETE /resources/{slug}/bio/avatar|cover`. */
@@ -275,7 +316,7 @@ export const addBioFileBlock = (
   Effect.gen(function* () {
     const ids = yield* IdGen
     const blockId = yield* ids.uuidV7
-    return yield* withUpload(slug, parts, ["title", "caption"], ({ file, fields }) =>
+    return yield* withUpload(slug, parts, ["title", "caption"], ({ file, fields }, landed) =>
       Effect.gen(function* () {
         const title = yield* textField(fields, "title", 300)
         const caption = yield* textField(fields, "caption", 2000)
@@ -283,19 +324,24 @@ export const addBioFileBlock = (
           file.kind === "image"
             ? { id: blockId, type: "image", file: stored(file), caption, thumbnail: null }
             : { id: blockId, type: "file", file: stored(file), title, thumbnail: null }
-        const next = yield* writeBio(slug, undefined, (current) => {
-          const pages = bioPagesOf(current)
-          const page = pages.find((p) => p.id === pageId)
-          if (page === undefined) return Effect.fail(new ResourceNotFound())
-          if (page.blocks.length >= MAX_BIO_BLOCKS)
-            return Effect.fail(
-              new InvalidField({ field: "pageID", reason: `a page holds at most ${MAX_BIO_BLOCKS} blocks` })
-            )
-          return Effect.succeed({
-            profile: bioProfileOf(current),
-            pages: pages.map((p) => (p.id === pageId ? { ...p, blocks: [...p.blocks, block] } : p))
-          })
-        })
+        const next = yield* writeBio(
+          slug,
+          undefined,
+          (current) => {
+            const pages = bioPagesOf(current)
+            const page = pages.find((p) => p.id === pageId)
+            if (page === undefined) return Effect.fail(new ResourceNotFound())
+            if (page.blocks.length >= MAX_BIO_BLOCKS)
+              return Effect.fail(
+                new InvalidField({ field: "pageID", reason: `a page holds at most ${MAX_BIO_BLOCKS} blocks` })
+              )
+            return Effect.succeed({
+              profile: bioProfileOf(current),
+              pages: pages.map((p) => (p.id === pageId ? { ...p, blocks: [...p.blocks, block] } : p))
+            })
+          },
+          landed
+        )
         return { bio: next, block }
       })
     )
@@ -309,7 +355,7 @@ const changeBlock = (
 ) =>
   Effect.gen(function* () {
     const pages = bioPagesOf(current)
-    const block = pages.flatMap((p) => p.blocks).find((b) => b.id === blockId)
+    const block = blockOf(current, blockId)
     if (block === undefined) return yield* new ResourceNotFound()
     const changed = yield* f(block)
     return {
@@ -324,19 +370,33 @@ export const replaceBioBlockFile = (
   blockId: string,
   parts: Stream.Stream<UploadPart, UploadBodyError>
 ) =>
-  withUpload(slug, parts, [], ({ file }) =>
-    writeBio(slug, undefined, (current) =>
-      changeBlock(current, blockId, (block) => {
-        if (block.type === "image")
-          return file.kind === "image"
-            ? Effect.succeed({ ...block, file: stored(file) })
-            : Effect.fail(new UnsupportedMedia({ field: "file", reason: "an image block takes an image" }))
-        if (block.type === "file") return Effect.succeed({ ...block, file: stored(file) })
-        return Effect.fail(
-          new InvalidField({ field: "blockID", reason: `a ${block.type} block has no file` })
-        )
-      })
-    )
+  withUpload(
+    slug,
+    parts,
+    [],
+    ({ file }, landed) =>
+      writeBio(
+        slug,
+        undefined,
+        (current) =>
+          changeBlock(current, blockId, (block) => {
+            if (block.type === "image")
+              return file.kind === "image"
+                ? Effect.succeed({ ...block, file: stored(file) })
+                : Effect.fail(
+                    new UnsupportedMedia({ field: "file", reason: "an image block takes an image" })
+                  )
+            if (block.type === "file") return Effect.succeed({ ...block, file: stored(file) })
+            return Effect.fail(
+              new InvalidField({ field: "blockID", reason: `a ${block.type} block has no file` })
+            )
+          }),
+        landed
+      ),
+    (bio) => {
+      const block = blockOf(bio, blockId)
+      return block?.type === "image" || block?.type === "file" ? block.file.size : 0
+    }
   )
 
 /** `POST /resources/{slug}/bio/blocks/{blockID}/thumbnail`: an image shown beside a link, image or file block. */
@@ -345,19 +405,31 @@ export const setBioBlockThumbnail = (
   blockId: string,
   parts: Stream.Stream<UploadPart, UploadBodyError>
 ) =>
-  withUpload(slug, parts, [], ({ file }) =>
-    Effect.andThen(
-      mustBeImage(file),
-      writeBio(slug, undefined, (current) =>
-        changeBlock(current, blockId, (block) =>
-          block.type === "link" || block.type === "image" || block.type === "file"
-            ? Effect.succeed({ ...block, thumbnail: stored(file) })
-            : Effect.fail(
-                new InvalidField({ field: "blockID", reason: `a ${block.type} block has no thumbnail` })
-              )
+  withUpload(
+    slug,
+    parts,
+    [],
+    ({ file }, landed) =>
+      Effect.andThen(
+        mustBeImage(file),
+        writeBio(
+          slug,
+          undefined,
+          (current) =>
+            changeBlock(current, blockId, (block) =>
+              block.type === "link" || block.type === "image" || block.type === "file"
+                ? Effect.succeed({ ...block, thumbnail: stored(file) })
+                : Effect.fail(
+                    new InvalidField({ field: "blockID", reason: `a ${block.type} block has no thumbnail` })
+                  )
+            ),
+          landed
         )
-      )
-    )
+      ),
+    (bio) => {
+      const block = blockOf(bio, blockId)
+      return block !== undefined && "thumbnail" in block ? (block.thumbnail?.size ?? 0) : 0
+    }
   )
 
 // ---- Visitor form submissions (the owner's side) --------------------------------------------

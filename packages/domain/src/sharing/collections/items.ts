@@ -68,7 +68,9 @@ const writeCollection = (
     current: CollectionRecord,
     at: Date
   ) => Effect.Effect<CollectionRecord, InvalidField | ResourceNotFound>,
-  quotaBytes?: number
+  quotaBytes?: number,
+  /** Set when the write has landed, even if an interruption ends the caller right after. */
+  landed?: { done: boolean }
 ) =>
   Effect.gen(function* () {
     const principal = yield* Principal
@@ -78,7 +80,14 @@ const writeCollection = (
       if (ifMatch !== undefined && !collectionEtagMatches(ifMatch, current))
         return yield* new ResourceChanged()
       const next = yield* change(current, yield* now)
-      const outcome = yield* repo.update(principal.tenant, next, { quotaBytes }).pipe(
+      // The write and the mark that it landed are one uninterruptible step (see `landed`).
+      const outcome = yield* Effect.uninterruptible(
+        Effect.tap(repo.update(principal.tenant, next, { quotaBytes }), (o) =>
+          Effect.sync(() => {
+            if (o === "updated" && landed !== undefined) landed.done = true
+          })
+        )
+      ).pipe(
         Effect.catchTags({
           ResourceSlugTaken: () => Effect.die(new Error("a collection item write changed the slug")),
           StorageQuotaReached: () => Effect.fail(new StorageQuotaExceeded())
@@ -110,6 +119,7 @@ export const addCollectionItem = (slug: string, input: AddCollectionItemInput, i
     if (used + source.data.size > policy.quotaBytes) return yield* new StorageQuotaExceeded()
     const itemId = yield* ids.uuidV7
     const key = `${resourceBlobPrefix(collection)}items/${itemId}`
+    const landed = { done: false }
     const copy = Effect.gen(function* () {
       const opened = yield* blobs.openRead(source.data.blobKey)
       if (Option.isNone(opened))
@@ -141,13 +151,16 @@ export const addCollectionItem = (slug: string, input: AddCollectionItemInput, i
                 })
               )
             : Effect.succeed(withItems(current, [...itemsOf(current), item], at)),
-        policy.quotaBytes
+        policy.quotaBytes,
+        landed
       )
       return { collection: written.after, item }
     })
     // A copy whose write did not land is deleted (the collection never named it).
     return yield* copy.pipe(
-      Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.ignore(blobs.delete(key))))
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit) || landed.done ? Effect.void : Effect.ignore(blobs.delete(key))
+      )
     )
   })
 

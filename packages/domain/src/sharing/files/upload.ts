@@ -116,7 +116,12 @@ export interface ReceivedUpload {
  */
 export const receiveUpload = (
   parts: Stream.Stream<UploadPart, UploadBodyError>,
-  options: { readonly prefix: string; readonly fieldNames: ReadonlyArray<string> }
+  options: {
+    readonly prefix: string
+    readonly fieldNames: ReadonlyArray<string>
+    /** Bytes of a file this upload replaces: the write gives them back, so they count as room. */
+    readonly creditBytes?: number | undefined
+  }
 ) =>
   Effect.gen(function* () {
     const principal = yield* Principal
@@ -126,7 +131,7 @@ export const receiveUpload = (
     const ids = yield* IdGen
     const policy = yield* UploadPolicy
     const used = yield* repo.storageUsed(principal.tenant)
-    const room = policy.quotaBytes - used
+    const room = policy.quotaBytes - used + (options.creditBytes ?? 0)
     if (room <= 0) return yield* new StorageQuotaExceeded()
     const writeLimit = Math.min(policy.maxBytes, room)
 
@@ -298,12 +303,21 @@ export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
           updatedAt: at,
           data: stored
         }) as ResourceRecord
-      return yield* insertResource(recordAt, input.slug, { quotaBytes: policy.quotaBytes })
+      // The insert and the mark that it landed are one uninterruptible step: an interruption that
+      // arrives as the transaction commits must not delete the bytes of a live resource.
+      return yield* Effect.uninterruptible(
+        Effect.tap(insertResource(recordAt, input.slug, { quotaBytes: policy.quotaBytes }), () =>
+          Effect.sync(() => {
+            landed = true
+          })
+        )
+      )
     })
+    let landed = false
     // Whatever ends the upload short (a refusal, a lost connection, an interruption) leaves nothing.
     return yield* run.pipe(
       Effect.onExit((exit) =>
-        Exit.isSuccess(exit) ? Effect.void : Effect.ignore(blobs.deletePrefix(prefix))
+        Exit.isSuccess(exit) || landed ? Effect.void : Effect.ignore(blobs.deletePrefix(prefix))
       )
     )
   })
