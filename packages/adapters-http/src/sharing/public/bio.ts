@@ -2,7 +2,6 @@
 // `/s/{slug}/media/{id}`, and the visitor forms' posts to `/s/{slug}/forms/{blockId}`, guarded by a
 // honeypot field, a signed time token (a form sent faster than a person can, or a day later, is
 // refused) and a budget per address and page; after a post, a redirect back shows the thanks.
-import { createHmac, timingSafeEqual } from "node:crypto"
 import {
   type BioRecord,
   bioFilesOf,
@@ -17,6 +16,7 @@ import { clientIp } from "../../shared/index.js"
 import { type BioFormState, FORM_TOKEN_FIELD, HONEYPOT_FIELD, renderBioPage } from "../pages/bio.js"
 import { renderNotFoundPage } from "../pages/page.js"
 import { streamStoredFile } from "./file-bytes.js"
+import { expiringTokens } from "./signed-token.js"
 import { NO_STORE } from "./link-redirect.js"
 import { type Deps, gateOf, page, publicPath } from "./serving.js"
 
@@ -30,12 +30,11 @@ export const FORM_WINDOW_MS = 10 * 60_000
 /** The most bytes a form post may hold (ten fields of 2,000 characters and their names). */
 export const MAX_FORM_POST_BYTES = 32 * 1024
 
-const tokenSignature = (secret: string, resourceId: string, issued: number) =>
-  createHmac("sha256", secret).update(`bio-form\n${resourceId}\n${issued}`).digest("base64url")
+const formTokens = expiringTokens("bio-form")
 
-/** The time token of a page drawn at `nowSeconds`. */
+/** The time token of a page drawn at `nowSeconds` (it expires FORM_TOKEN_TTL_SECONDS later). */
 export const formToken = (secret: string, resourceId: string, nowSeconds: number) =>
-  `${nowSeconds}.${tokenSignature(secret, resourceId, nowSeconds)}`
+  formTokens.make(secret, resourceId, nowSeconds + FORM_TOKEN_TTL_SECONDS)
 
 /** Why a form token is refused, if it is. */
 export const formTokenProblem = (
@@ -44,14 +43,10 @@ export const formTokenProblem = (
   token: string,
   nowSeconds: number
 ): "invalid" | "too_fast" | "expired" | undefined => {
-  const dot = token.indexOf(".")
-  const issued = Number(token.slice(0, dot))
-  if (dot < 1 || !Number.isSafeInteger(issued)) return "invalid"
-  const given = Buffer.from(token.slice(dot + 1), "utf8")
-  const wanted = Buffer.from(tokenSignature(secret, resourceId, issued), "utf8")
-  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return "invalid"
-  if (nowSeconds - issued < FORM_MIN_SECONDS) return "too_fast"
-  if (nowSeconds - issued > FORM_TOKEN_TTL_SECONDS) return "expired"
+  const exp = formTokens.check(secret, resourceId, token, Number.MIN_SAFE_INTEGER)
+  if (exp === undefined) return "invalid"
+  if (nowSeconds - (exp - FORM_TOKEN_TTL_SECONDS) < FORM_MIN_SECONDS) return "too_fast"
+  if (exp <= nowSeconds) return "expired"
   return undefined
 }
 

@@ -11,12 +11,12 @@ import {
   type SharingFiles,
   type StoredFile
 } from "@folio/domain"
-import { createHmac, timingSafeEqual } from "node:crypto"
 import { Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { NO_STORE, SEEN_COOKIE, VISITOR_COOKIE, viewOf, visitorFrom } from "./link-redirect.js"
 import { cookiesOf, type Deps, gateOf, page } from "./serving.js"
 import { renderNotFoundPage } from "../pages/page.js"
+import { expiringTokens } from "./signed-token.js"
 
 /**
  * The signed mark a file's page gives its visitor: the bytes may be taken for a while even after
@@ -26,19 +26,11 @@ import { renderNotFoundPage } from "../pages/page.js"
 export const DOWNLOAD_GRANT_COOKIE = "svc_grant"
 export const DOWNLOAD_GRANT_SECONDS = 30 * 60
 
-const grantSignature = (secret: string, resourceId: string, exp: number) =>
-  createHmac("sha256", secret).update(`file-grant\n${resourceId}\n${exp}`).digest("base64url")
+const grants = expiringTokens("file-grant")
 
 /** The Set-Cookie of a grant to `r`'s bytes from `nowSeconds`. */
-export const downloadGrantCookie = (
-  secret: string,
-  r: ResourceRecord,
-  nowSeconds: number,
-  secure: string
-) => {
-  const exp = nowSeconds + DOWNLOAD_GRANT_SECONDS
-  return `${DOWNLOAD_GRANT_COOKIE}=${exp}.${grantSignature(secret, r.id, exp)}; Max-Age=${DOWNLOAD_GRANT_SECONDS}; Path=/s/${r.slug}; HttpOnly${secure}; SameSite=Lax`
-}
+export const downloadGrantCookie = (secret: string, r: ResourceRecord, nowSeconds: number, secure: string) =>
+  `${DOWNLOAD_GRANT_COOKIE}=${grants.make(secret, r.id, nowSeconds + DOWNLOAD_GRANT_SECONDS)}; Max-Age=${DOWNLOAD_GRANT_SECONDS}; Path=/s/${r.slug}; HttpOnly${secure}; SameSite=Lax`
 
 /** Whether a request carries a live grant to `resourceId`'s bytes. */
 export const hasDownloadGrant = (
@@ -46,15 +38,7 @@ export const hasDownloadGrant = (
   resourceId: string,
   token: string | undefined,
   nowSeconds: number
-): boolean => {
-  if (token === undefined) return false
-  const dot = token.indexOf(".")
-  const exp = Number(token.slice(0, dot))
-  if (dot < 1 || !Number.isSafeInteger(exp) || exp <= nowSeconds) return false
-  const given = Buffer.from(token.slice(dot + 1), "utf8")
-  const wanted = Buffer.from(grantSignature(secret, resourceId, exp), "utf8")
-  return given.length === wanted.length && timingSafeEqual(given, wanted)
-}
+): boolean => grants.check(secret, resourceId, token, nowSeconds) !== undefined
 
 /** The CSP of served bytes: nothing may load or run, and a browser that renders them sandboxes them. */
 export const BYTES_CSP =
