@@ -1,6 +1,7 @@
 // The sharing service's domain: links, pages and (in later parts) files, artifacts, jobs, analytics
 // and webhooks. It may import the kernel and identity, never forms.
 export * from "./account.js"
+export * from "./artifacts/index.js"
 export * from "./bio/index.js"
 export * from "./collections/index.js"
 export * from "./errors.js"
