@@ -1,9 +1,18 @@
-// The sharing error table against the spec's: every code the spec lists (artifact codes arrive with
-// artifacts) with its status, and each domain failure answered in `{ error, error_code, field }`.
+// The sharing error table against the spec's: every code the spec lists with its status, and each
+// domain failure answered in `{ error, error_code, field }`.
 import { SharingErrors } from "@folio/adapters-http"
 import { statusOf } from "@folio/adapters-http/shared"
 import {
   AccountDisabled,
+  ArtifactArchiveInvalid,
+  ArtifactIndexMissing,
+  ArtifactPathInvalid,
+  ArtifactsDisabled,
+  ArtifactTooLarge,
+  ArtifactTooManyFiles,
+  StorageQuotaExceeded,
+  UnsupportedMedia,
+  UploadTooLarge,
   IdempotencyKeyReused,
   InvalidField,
   ResourceChanged,
@@ -31,7 +40,13 @@ const SPEC: ReadonlyArray<[string, number]> = [
   ["request_body_invalid", 400],
   ["unsupported_media", 415],
   ["feature_disabled", 403],
-  ["service_unavailable", 503]
+  ["service_unavailable", 503],
+  ["artifacts_disabled", 503],
+  ["artifact_archive_invalid", 400],
+  ["artifact_path_invalid", 400],
+  ["artifact_index_missing", 400],
+  ["artifact_too_large", 413],
+  ["artifact_too_many_files", 413]
 ]
 
 describe("sharing error table", () => {
@@ -52,7 +67,20 @@ describe("sharing error table", () => {
       400,
       { error_code: "validation_failed", field: "target_url" }
     ],
-    [new AccountDisabled(), 403, { error_code: "user_disabled" }]
+    [new AccountDisabled(), 403, { error_code: "user_disabled" }],
+    [new StorageQuotaExceeded(), 409, { error_code: "quota_exceeded" }],
+    [new UploadTooLarge({ maxBytes: 10 }), 413, { error_code: "payload_too_large", field: "file" }],
+    [
+      new UnsupportedMedia({ field: "file", reason: "x" }),
+      415,
+      { error_code: "unsupported_media", field: "file" }
+    ],
+    [new ArtifactArchiveInvalid({ reason: "x" }), 400, { error_code: "artifact_archive_invalid" }],
+    [new ArtifactPathInvalid({ reason: "x" }), 400, { error_code: "artifact_path_invalid" }],
+    [new ArtifactIndexMissing({ reason: "x" }), 400, { error_code: "artifact_index_missing" }],
+    [new ArtifactTooLarge({ reason: "x" }), 413, { error_code: "artifact_too_large" }],
+    [new ArtifactTooManyFiles({ maxFiles: 500 }), 413, { error_code: "artifact_too_many_files" }],
+    [new ArtifactsDisabled(), 503, { error_code: "artifacts_disabled" }]
   ] as const)("answers %s in the sharing envelope", async (error, status, expected) => {
     const response = await Effect.runPromise(SharingErrors.respond(error))
     expect(response.status).toBe(status)

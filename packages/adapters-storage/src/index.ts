@@ -3,6 +3,7 @@
 export * from "./blob/index.js"
 export * from "./health.js"
 export * from "./media/media-tools.js"
+export * from "./media/zip-archives.js"
 export * from "./memory/index.js"
 export * from "./runtime/index.js"
 export * from "./sql/index.js"

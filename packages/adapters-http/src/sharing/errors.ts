@@ -53,9 +53,31 @@ export class RequestBodyInvalidError extends code("RequestBodyInvalidError", "re
 export class UnsupportedMediaError extends code("UnsupportedMediaError", "unsupported_media", 415) {}
 export class FeatureDisabledError extends code("FeatureDisabledError", "feature_disabled", 403) {}
 export class ServiceUnavailableError extends code("ServiceUnavailableError", "service_unavailable", 503) {}
+export class ArtifactsDisabledError extends code("ArtifactsDisabledError", "artifacts_disabled", 503) {}
+export class ArtifactArchiveInvalidError extends code(
+  "ArtifactArchiveInvalidError",
+  "artifact_archive_invalid",
+  400
+) {}
+export class ArtifactPathInvalidError extends code(
+  "ArtifactPathInvalidError",
+  "artifact_path_invalid",
+  400
+) {}
+export class ArtifactIndexMissingError extends code(
+  "ArtifactIndexMissingError",
+  "artifact_index_missing",
+  400
+) {}
+export class ArtifactTooLargeError extends code("ArtifactTooLargeError", "artifact_too_large", 413) {}
+export class ArtifactTooManyFilesError extends code(
+  "ArtifactTooManyFilesError",
+  "artifact_too_many_files",
+  413
+) {}
 export class InternalErrorError extends code("SharingInternalError", "internal_error", 500) {}
 
-/** The sharing codes, in the spec's order (artifact codes arrive with artifacts). */
+/** The sharing codes, in the spec's order. */
 const SHARING_CODES = {
   invalid_api_key: { error: InvalidApiKeyError, meaning: "key missing, malformed, unknown or revoked" },
   user_disabled: { error: UserDisabledError, meaning: "owning account disabled" },
@@ -80,6 +102,21 @@ const SHARING_CODES = {
   unsupported_media: { error: UnsupportedMediaError, meaning: "uploaded file type not allowed" },
   feature_disabled: { error: FeatureDisabledError, meaning: "account not allowed to use the feature" },
   service_unavailable: { error: ServiceUnavailableError, meaning: "server busy or dependency down" },
+  artifacts_disabled: { error: ArtifactsDisabledError, meaning: "artifacts turned off on this server" },
+  artifact_archive_invalid: {
+    error: ArtifactArchiveInvalidError,
+    meaning: "ZIP damaged, encrypted or expands too much"
+  },
+  artifact_path_invalid: {
+    error: ArtifactPathInvalidError,
+    meaning: "invalid, reserved or clashing file path"
+  },
+  artifact_index_missing: {
+    error: ArtifactIndexMissingError,
+    meaning: "no usable HTML entry page, or root `index.html` empty"
+  },
+  artifact_too_large: { error: ArtifactTooLargeError, meaning: "site, ZIP or one file over a size limit" },
+  artifact_too_many_files: { error: ArtifactTooManyFilesError, meaning: "more files than allowed" },
   internal_error: {
     error: InternalErrorError,
     meaning: "a server failure (not in the spec's table; details are logged, never sent)"
@@ -147,6 +184,12 @@ export const SharingErrors = errorSurface<SharingSurfaceError>()({
     AccountDisabled: { code: "user_disabled" },
     StorageQuotaExceeded: { code: "quota_exceeded" },
     UploadBodyUnreadable: { code: "request_body_invalid" },
+    ArtifactArchiveInvalid: { code: "artifact_archive_invalid" },
+    ArtifactPathInvalid: { code: "artifact_path_invalid" },
+    ArtifactIndexMissing: { code: "artifact_index_missing" },
+    ArtifactTooLarge: { code: "artifact_too_large" },
+    ArtifactTooManyFiles: { code: "artifact_too_many_files" },
+    ArtifactsDisabled: { code: "artifacts_disabled" },
     UploadTooLarge: { code: "payload_too_large", details: () => ({ field: "file" }) },
     UnsupportedMedia: { code: "unsupported_media", details: (e) => ({ field: e.field }) }
   }

@@ -59,6 +59,55 @@ export class UnsupportedMedia extends Data.TaggedError("UnsupportedMedia")<{
   }
 }
 
+/** An artifact's ZIP archive is damaged, encrypted, or expands too much. */
+export class ArtifactArchiveInvalid extends Data.TaggedError("ArtifactArchiveInvalid")<{
+  readonly reason: string
+}> {
+  override get message() {
+    return this.reason
+  }
+}
+
+/** An artifact file path is invalid, reserved, or clashes with another. */
+export class ArtifactPathInvalid extends Data.TaggedError("ArtifactPathInvalid")<{
+  readonly reason: string
+}> {
+  override get message() {
+    return this.reason
+  }
+}
+
+/** An artifact has no usable HTML entry page, or its root index.html is empty. */
+export class ArtifactIndexMissing extends Data.TaggedError("ArtifactIndexMissing")<{
+  readonly reason: string
+}> {
+  override get message() {
+    return this.reason
+  }
+}
+
+/** An artifact's site, archive or one file is over its size limit. */
+export class ArtifactTooLarge extends Data.TaggedError("ArtifactTooLarge")<{ readonly reason: string }> {
+  override get message() {
+    return this.reason
+  }
+}
+
+/** An artifact has more files than allowed. */
+export class ArtifactTooManyFiles extends Data.TaggedError("ArtifactTooManyFiles")<{
+  readonly maxFiles: number
+}> {
+  override get message() {
+    return `an artifact holds at most ${this.maxFiles} files`
+  }
+}
+
+/** HTML artifacts are turned off on this server. */
+export class ArtifactsDisabled extends NamedError(
+  "ArtifactsDisabled",
+  "HTML artifacts are turned off on this server"
+) {}
+
 /** A field the service refuses, named so the envelope's `field` can point at it. */
 export class InvalidField extends Data.TaggedError("InvalidField")<{
   readonly field: string
@@ -82,3 +131,9 @@ export type SharingError =
   | UploadTooLarge
   | UnsupportedMedia
   | UploadBodyUnreadable
+  | ArtifactArchiveInvalid
+  | ArtifactPathInvalid
+  | ArtifactIndexMissing
+  | ArtifactTooLarge
+  | ArtifactTooManyFiles
+  | ArtifactsDisabled
