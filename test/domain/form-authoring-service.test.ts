@@ -70,6 +70,7 @@ const fakePorts = () => {
       get: unused("get"),
       head: unused("head"),
       delete: unused("delete"),
+      move: unused("move"),
       deletePrefix: unused("deletePrefix"),
       signedUrl: unused("signedUrl")
     })

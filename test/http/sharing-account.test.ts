@@ -42,8 +42,8 @@ describe("GET /share/api/v1/me", () => {
       account: { id: reader.workspaceId, name: "Test workspace" },
       key: { scopes: ["read", "write", "delete"] },
       storage: { used_bytes: 0, quota_bytes: 1024 * 1024 * 1024 },
-      creatable_types: ["link", "markdown", "collection", "notion", "bio", "file", "image"],
-      features: { artifacts_enabled: false, uploads_enabled: true }
+      creatable_types: ["link", "markdown", "collection", "notion", "bio", "file", "image", "artifact"],
+      features: { artifacts_enabled: true, uploads_enabled: true }
     })
     expect(me.headers.get("x-ratelimit-limit")).not.toBeNull()
   })

@@ -59,6 +59,19 @@ export const registerBlobContract = (target: BlobTarget) =>
       await store((s) => s.delete(k)) // deleting twice is fine
     })
 
+    it("moves an object to another key with its type, replacing what was there", async () => {
+      const from = key()
+      const to = key()
+      await store((s) => s.put(from, { bytes: allBytes, contentType: "image/png" }))
+      await store((s) => s.put(to, { bytes: new TextEncoder().encode("old"), contentType: "text/plain" }))
+      expect(await store((s) => s.move(from, to))).toBe(true)
+      expect(Option.isNone(await store((s) => s.head(from)))).toBe(true)
+      const moved = Option.getOrThrow(await store((s) => s.get(to)))
+      expect(Array.from(moved.bytes)).toEqual(Array.from(allBytes))
+      expect(moved.contentType).toBe("image/png")
+      expect(await store((s) => s.move(from, key()))).toBe(false)
+    })
+
     it("deletes every object under a prefix and nothing beside it", async () => {
       const folder = `sharing/${Math.random().toString(36).slice(2)}`
       const inside = [`${folder}/a/one.bin`, `${folder}/a/two.bin`, `${folder}/a/deeper/three.bin`]

@@ -149,7 +149,14 @@ export const RESOURCE_DATA: { readonly [T in ResourceType]: ResourceDataByType[T
     rootPageTitle: "Home"
   },
   file: { blobKey: "sharing/t/r/blob", fileName: "report.pdf", contentType: "application/pdf", size: 1234 },
-  image: { blobKey: "sharing/t/r/image", fileName: "photo.png", contentType: "image/png", size: 4321 }
+  image: { blobKey: "sharing/t/r/image", fileName: "photo.png", contentType: "image/png", size: 4321 },
+  artifact: {
+    deploymentId: "9b2c7f3e-8a41-4d5e-b6c7-0d1e2f3a4b5c",
+    deploymentNumber: 1,
+    entryPath: "index.html",
+    fileCount: 3,
+    siteBytes: 2048
+  }
 }
 
 /** The next state of `r` as an update computes it (row version bumped). */

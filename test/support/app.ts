@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { DEFAULT_COUNTRY_HEADER } from "@folio/adapters-http"
 import { MemoryStorageLive } from "@folio/adapters-storage"
 import { type AppConfig, appLayer, type StorageOverride } from "@folio/app"
-import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_STORAGE_QUOTA_BYTES } from "@folio/domain"
+import { DEFAULT_ARTIFACT_LIMITS, DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_STORAGE_QUOTA_BYTES } from "@folio/domain"
 import { Effect, Exit, Layer, Option, Redacted, References, Scope } from "effect"
 import { freePort } from "./free-port.js"
 
@@ -42,6 +42,9 @@ export const startApp = async (
     sharingCountryHeader: Option.some(DEFAULT_COUNTRY_HEADER),
     sharingUploadMaxBytes: DEFAULT_MAX_UPLOAD_BYTES,
     sharingStorageQuotaBytes: DEFAULT_STORAGE_QUOTA_BYTES,
+    artifactsEnabled: true,
+    artifactHost: "localhost",
+    artifactLimits: DEFAULT_ARTIFACT_LIMITS,
     authAttemptsPerIp: 600,
     insightsAutoThreshold: 0.3,
     respondentRequestsPerIp: 100_000,

@@ -4,8 +4,9 @@
 // OpenAPI document), and the one request guard that answers each path in its service's envelope.
 // What every service shares is the `@folio/adapters-http/shared` entry; `FormsErrors` and
 // `SharingErrors` are the two error tables.
-import { UploadPolicy } from "@folio/domain"
+import { ArtifactPolicy, UploadPolicy } from "@folio/domain"
 import { Effect, Layer } from "effect"
+import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { BlobDownloadRoute } from "./blobs/index.js"
 import { ApiErrorsLive, FormsApi } from "./forms/Api.js"
@@ -21,6 +22,7 @@ import { RespondentRateLimitLive } from "./forms/respondent/rate-limit.js"
 import { HealthRoutes } from "./health/routes.js"
 import { requestGuards } from "./shared/index.js"
 import { SHARING_PATH_PREFIXES, SharingHttpLive, sharingRequestGuard } from "./sharing/index.js"
+import { makeArtifactSite } from "./sharing/public/artifact-site.js"
 
 export * from "./blobs/index.js"
 export * from "./forms/Api.js"
@@ -48,10 +50,25 @@ export const FormsHttpLive = Layer.mergeAll(
 
 /** The one global guard: sharing paths in the sharing envelope, everything else in the forms one. */
 export const RequestGuardsLive = requestGuards(
-  Effect.map(Effect.service(UploadPolicy), (uploads) => ({
-    services: [{ prefixes: SHARING_PATH_PREFIXES, guard: sharingRequestGuard(uploads.maxBytes) }],
-    fallback: formsRequestGuard
-  }))
+  Effect.gen(function* () {
+    const uploads = yield* UploadPolicy
+    const artifacts = yield* ArtifactPolicy
+    const site = yield* makeArtifactSite
+    return {
+      services: [
+        {
+          prefixes: SHARING_PATH_PREFIXES,
+          guard: sharingRequestGuard(uploads.maxBytes, Math.max(artifacts.siteBytes, artifacts.zipBytes))
+        }
+      ],
+      fallback: formsRequestGuard,
+      // An artifact deployment's origin is a host of its own: its requests never reach the app's routes.
+      byHost: (request: HttpServerRequest.HttpServerRequest) => {
+        const deployment = site.deploymentOf(request.headers.host)
+        return deployment === undefined ? undefined : site.serve(request, deployment)
+      }
+    }
+  })
 )
 
 /** Both services and the guard, as the app serves them. */

@@ -1,6 +1,7 @@
 // Storage readiness: the app's /readyz asks these whether the database and the blob store answer.
 import { Context, type Effect } from "effect"
 import type {
+  ArtifactDeployments,
   BioSubmissions,
   ApiKeyRepository,
   FormRepository,
@@ -36,5 +37,6 @@ export type StoragePorts =
   | ResourceRepository
   | IdempotencyStore
   | BioSubmissions
+  | ArtifactDeployments
   | InvalidationBus
   | StorageHealth

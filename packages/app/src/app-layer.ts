@@ -23,6 +23,7 @@ import {
   IdGenLive,
   ScryptPasswordHasherLive,
   SharpMediaToolsLive,
+  YauzlArtifactArchivesLive,
   StorageHealth,
   IdempotencyHousekeepingLive,
   UsageBatcherLive,
@@ -35,6 +36,9 @@ import {
   LinkCreationPolicy,
   RateLimitPolicy,
   RespondentRateLimitPolicy,
+  ArtifactPolicy,
+  ArtifactsFeature,
+  SharingArtifactsLive,
   SharingBioLive,
   SharingCollectionsLive,
   SharingFilesLive,
@@ -121,6 +125,9 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
           quotaBytes: config.sharingStorageQuotaBytes
         }),
         SharpMediaToolsLive,
+        YauzlArtifactArchivesLive,
+        Layer.succeed(ArtifactsFeature, { enabled: config.artifactsEnabled, host: config.artifactHost }),
+        Layer.succeed(ArtifactPolicy, config.artifactLimits),
         BuiltInInsightExtractorLive,
         Layer.succeed(InsightPolicy, {
           autoThreshold: config.insightsAutoThreshold,
@@ -173,7 +180,8 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
             SharingIdempotencyLive,
             SharingFilesLive,
             SharingCollectionsLive,
-            SharingBioLive
+            SharingBioLive,
+            SharingArtifactsLive
           )
         ),
         // Built after the server, so released before it: connections are told to wind down before

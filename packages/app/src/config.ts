@@ -1,7 +1,13 @@
 // Server configuration from the environment (effect Config). Every variable has a safe default for
 // `npm start`; a bad value fails start-up with one line naming the variable.
 import { DEFAULT_COUNTRY_HEADER } from "@folio/adapters-http"
-import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_STORAGE_QUOTA_BYTES } from "@folio/domain"
+import {
+  type ArtifactLimits,
+  artifactLimitsOf,
+  DEFAULT_ARTIFACT_LIMITS,
+  DEFAULT_MAX_UPLOAD_BYTES,
+  DEFAULT_STORAGE_QUOTA_BYTES
+} from "@folio/domain"
 import { Config, Data, Effect, Option, Redacted } from "effect"
 
 export type BlobStoreKind = "fs" | "s3" | "memory"
@@ -44,6 +50,12 @@ export interface AppConfig {
   readonly sharingUploadMaxBytes: number
   /** Sharing API: the bytes each account may store (uploads, collection copies, bio media). */
   readonly sharingStorageQuotaBytes: number
+  /** HTML artifacts served (`features.artifacts_enabled`). */
+  readonly artifactsEnabled: boolean
+  /** The host each deployment's origin is a subdomain of (`{deployment}.{host}`). */
+  readonly artifactHost: string
+  /** Artifact limits; each only lowers the spec's default. */
+  readonly artifactLimits: ArtifactLimits
   /** Share of scanned responses (0..1) past which an insight candidate is marked `auto`. */
   readonly insightsAutoThreshold: number
 }
@@ -180,6 +192,24 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(fun
     ),
     sharingUploadMaxBytes: yield* positive("SHARING_UPLOAD_MAX_BYTES", DEFAULT_MAX_UPLOAD_BYTES),
     sharingStorageQuotaBytes: yield* positive("SHARING_STORAGE_QUOTA_BYTES", DEFAULT_STORAGE_QUOTA_BYTES),
+    artifactsEnabled: yield* read("ARTIFACTS_ENABLED", true, "must be true or false", (v) =>
+      v === "true" ? true : v === "false" ? false : undefined
+    ),
+    artifactHost: yield* read(
+      "ARTIFACT_HOST",
+      "localhost",
+      "must be a host name (letters, digits, dots, hyphens)",
+      (v) =>
+        /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(v)
+          ? v.toLowerCase()
+          : undefined
+    ),
+    artifactLimits: artifactLimitsOf({
+      siteBytes: yield* positive("ARTIFACT_MAX_SITE_BYTES", DEFAULT_ARTIFACT_LIMITS.siteBytes),
+      files: yield* positive("ARTIFACT_MAX_FILES", DEFAULT_ARTIFACT_LIMITS.files),
+      fileBytes: yield* positive("ARTIFACT_MAX_FILE_BYTES", DEFAULT_ARTIFACT_LIMITS.fileBytes),
+      zipBytes: yield* positive("ARTIFACT_MAX_ZIP_BYTES", DEFAULT_ARTIFACT_LIMITS.zipBytes)
+    }),
     insightsAutoThreshold: yield* read(
       "INSIGHTS_AUTO_THRESHOLD",
       0.3,

@@ -448,6 +448,13 @@ export const requestGuards = <R>(
         readonly guard: ServiceGuard
       }>
       readonly fallback: ServiceGuard
+      /**
+       * A request whose Host belongs to another site the process serves (an artifact deployment's
+       * origin): its answer, taken before any path is looked at; undefined for the app's own hosts.
+       */
+      readonly byHost?: (
+        request: HttpServerRequest.HttpServerRequest
+      ) => Effect.Effect<HttpServerResponse.HttpServerResponse> | undefined
     },
     never,
     R
@@ -456,9 +463,11 @@ export const requestGuards = <R>(
   HttpRouter.middleware(
     Effect.map(
       make,
-      ({ services, fallback }) =>
+      ({ services, fallback, byHost }) =>
         (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled>) =>
           Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+            const hosted = byHost?.(request)
+            if (hosted !== undefined) return hosted
             const chosen = services.find((s) => s.prefixes.some((prefix) => request.url.startsWith(prefix)))
             return (chosen?.guard ?? fallback)(app)
           })

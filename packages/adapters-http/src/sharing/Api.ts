@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import { HttpApi, HttpApiMiddleware, OpenApi } from "effect/http-api"
 import { AccountGroup } from "./account/Api.js"
 import { sharingErrorsOf } from "./errors.js"
+import { ArtifactsGroup } from "./artifacts/Api.js"
 import { BioGroup } from "./bio/Api.js"
 import { CollectionsGroup } from "./collections/Api.js"
 import { FilesGroup } from "./files/Api.js"
@@ -36,6 +37,7 @@ export class SharingApi extends HttpApi.make("sharing")
   .add(FilesGroup)
   .add(CollectionsGroup)
   .add(BioGroup)
+  .add(ArtifactsGroup)
   .prefix(SHARING_API_PREFIX)
   .middleware(SharingApiErrors)
   .annotate(HttpApi.ParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -4,6 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AccountLive } from "./account/Http.js"
 import { SharingApi, SharingApiErrorsLive } from "./Api.js"
 import { SharingAuthenticationLive } from "./auth.js"
+import { ArtifactsLive } from "./artifacts/Http.js"
 import { BioLive } from "./bio/Http.js"
 import { CollectionsLive } from "./collections/Http.js"
 import { FilesLive } from "./files/Http.js"
@@ -12,6 +13,7 @@ import { SharingPublicRoutes } from "./public/routes.js"
 import { ResourcesLive } from "./resources/Http.js"
 
 export * from "./Api.js"
+export * from "./artifacts/Api.js"
 export * from "./bio/Api.js"
 export * from "./collections/Api.js"
 export * from "./errors.js"
@@ -26,7 +28,7 @@ export { CountryHeader, DEFAULT_COUNTRY_HEADER } from "./visit.js"
 export { SIMULATION_VISITOR_ID } from "./resources/Http.js"
 
 export const SharingApiLive = HttpApiBuilder.layer(SharingApi).pipe(
-  Layer.provide([AccountLive, ResourcesLive, FilesLive, CollectionsLive, BioLive]),
+  Layer.provide([AccountLive, ResourcesLive, FilesLive, CollectionsLive, BioLive, ArtifactsLive]),
   Layer.provide([SharingAuthenticationLive, SharingApiErrorsLive])
 )
 

@@ -22,8 +22,11 @@ const IMPORT = /^\/share\/api\/v1\/resources\/import(?:[?#]|$)/
 /** What a multipart upload may hold beyond its file: the boundaries, part headers and text fields. */
 export const UPLOAD_ENVELOPE_BYTES = 64 * 1024
 
+/** What a site body may hold beyond its files: 500 part headers and the metadata JSON. */
+export const ARTIFACT_ENVELOPE_BYTES = 1024 * 1024
+
 /** The sharing guard for a server whose uploads may be `uploadMaxBytes` large. */
-export const sharingRequestGuard = (uploadMaxBytes: number) =>
+export const sharingRequestGuard = (uploadMaxBytes: number, artifactMaxBytes: number) =>
   requestGuard({
     errors: SharingErrors,
     api: SharingApi,
@@ -44,6 +47,15 @@ export const sharingRequestGuard = (uploadMaxBytes: number) =>
         route: endpointRoute(SharingApi, group, endpoint),
         body: "stream" as const,
         maxBytes: uploadMaxBytes + UPLOAD_ENVELOPE_BYTES
+      })),
+      // A site in one body: every file (or the ZIP), their part headers and the metadata.
+      ...[
+        ["artifacts", "create"],
+        ["artifacts", "deploy"]
+      ].map(([group = "", endpoint = ""]) => ({
+        route: endpointRoute(SharingApi, group, endpoint),
+        body: "stream" as const,
+        maxBytes: artifactMaxBytes + ARTIFACT_ENVELOPE_BYTES
       }))
     ]
   })

@@ -162,6 +162,24 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
             await rm(`${path}${META}`, { force: true })
           })
         ),
+      // A rename within the root: atomic, and the type file moves with it.
+      move: (from, to) =>
+        Effect.andThen(
+          Effect.andThen(checkKey(from), checkKey(to)),
+          attempt("cannot move blob", async () => {
+            const source = pathOf(from)
+            const target = pathOf(to)
+            await mkdir(dirname(target), { recursive: true })
+            try {
+              await rename(`${source}${META}`, `${target}${META}`)
+            } catch (error) {
+              if (isMissing(error)) return false
+              throw error
+            }
+            await rename(source, target)
+            return true
+          })
+        ),
       // A prefix is a folder here: removing it removes every object (and temp file) under it.
       deletePrefix: (prefix) =>
         Effect.andThen(

@@ -100,6 +100,17 @@ export const MemoryBlobStoreLive = (options: LocalSigningOptions) =>
           checkKey(key),
           Effect.sync(() => void objects.delete(key))
         ),
+      move: (from, to) =>
+        Effect.andThen(
+          Effect.andThen(checkKey(from), checkKey(to)),
+          Effect.sync(() => {
+            const object = objects.get(from)
+            if (object === undefined) return false
+            objects.set(to, object)
+            if (to !== from) objects.delete(from)
+            return true
+          })
+        ),
       deletePrefix: (prefix) =>
         Effect.andThen(
           checkPrefix(prefix),

@@ -4,6 +4,7 @@ import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
+  CopyObjectCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -248,6 +249,29 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
             attempt("cannot delete blob", (abortSignal) =>
               client.send(new DeleteObjectCommand({ Bucket, Key }), { abortSignal })
             ).pipe(Effect.asVoid)
+          ),
+        // S3 has no rename: a server-side copy, then the delete.
+        move: (from, to) =>
+          Effect.andThen(
+            Effect.andThen(checkKey(from), checkKey(to)),
+            attempt("cannot move blob", async (abortSignal) => {
+              try {
+                await client.send(
+                  new CopyObjectCommand({ Bucket, Key: to, CopySource: `${Bucket}/${from}` }),
+                  { abortSignal }
+                )
+              } catch (error) {
+                if (
+                  error instanceof S3ServiceException &&
+                  (error.name === "NoSuchKey" || error.$metadata.httpStatusCode === 404)
+                )
+                  return false
+                throw error
+              }
+              if (to !== from)
+                await client.send(new DeleteObjectCommand({ Bucket, Key: from }), { abortSignal })
+              return true
+            })
           ),
         // Listed a page (up to 1,000 keys) at a time and deleted with one request per page.
         deletePrefix: (Prefix) =>

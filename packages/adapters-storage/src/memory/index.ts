@@ -4,6 +4,7 @@
 import { Effect, Layer } from "effect"
 import { StorageHealth, type StoragePorts } from "../health.js"
 import { MemoryRateLimitStoreLive, MemoryUsageStoreLive } from "./counters.js"
+import { MemoryArtifactDeploymentsLive } from "./artifact-deployments.js"
 import { MemoryBioSubmissionsLive } from "./bio-submissions.js"
 import { MemoryFormRepositoryLive } from "./forms.js"
 import { MemoryIdempotencyStoreLive } from "./idempotency.js"
@@ -25,6 +26,7 @@ export const MemoryStorageLive: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryResourceRepositoryLive,
   MemoryIdempotencyStoreLive,
   MemoryBioSubmissionsLive,
+  MemoryArtifactDeploymentsLive,
   MemoryInvalidationBusLive,
   Layer.succeed(StorageHealth, { check: Effect.void })
 ).pipe(Layer.provide(MemoryStoreLive))

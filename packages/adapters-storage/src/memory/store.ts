@@ -2,6 +2,7 @@
 // so forms see their responses (list counts) and responses see each other (completion caps).
 import type {
   BioSubmissionRecord,
+  DeploymentRecord,
   ApiKeyRecord,
   FormRecord,
   FormVersionRecord,
@@ -49,6 +50,7 @@ export interface MemoryTables {
   /** Keyed by tenant id (a UUID, fixed length) followed by the key. */
   readonly idempotencyKeys: Map<string, StoredIdempotencyKey>
   readonly bioSubmissions: Map<string, BioSubmissionRecord>
+  readonly deployments: Map<string, DeploymentRecord>
 }
 
 export class MemoryStore extends Context.Service<MemoryStore, MemoryTables>()(
@@ -68,7 +70,8 @@ export const MemoryStoreLive = Layer.sync(MemoryStore, () => ({
   resources: new Map(),
   markdownVersions: new Map(),
   idempotencyKeys: new Map(),
-  bioSubmissions: new Map()
+  bioSubmissions: new Map(),
+  deployments: new Map()
 }))
 
 /** Completed responses of a form: the forms list shows it, and response caps are checked against it. */

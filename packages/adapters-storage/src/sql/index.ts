@@ -10,6 +10,7 @@ import { PgInvalidationBusLive } from "./invalidation-bus.js"
 import { pgliteConnections } from "./pglite-stream.js"
 import {
   ApiKeyRepository,
+  ArtifactDeployments,
   BioSubmissions,
   FormRepository,
   IdempotencyStore,
@@ -30,6 +31,7 @@ import { makeFormRepository } from "./forms.js"
 import { migrations } from "./migrations.js"
 import { makeResponseRepository } from "./responses.js"
 import { makeApiKeyRepository } from "./api-keys.js"
+import { makeArtifactDeployments } from "./artifact-deployments.js"
 import { makeBioSubmissions } from "./bio-submissions.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeResourceRepository } from "./resources.js"
@@ -48,6 +50,7 @@ export const SqlRepositoriesLive = Layer.effectContext(
       Context.add(ResourceRepository, yield* makeResourceRepository),
       Context.add(IdempotencyStore, yield* makeIdempotencyStore),
       Context.add(BioSubmissions, yield* makeBioSubmissions),
+      Context.add(ArtifactDeployments, yield* makeArtifactDeployments),
       Context.add(StorageHealth, { check: orStorageError(sql`select 1`.pipe(Effect.asVoid)) })
     )
   })

@@ -12,6 +12,7 @@ import disabledTenants from "./migrations/0008_disabled_tenants.js"
 import usageByService from "./migrations/0009_usage_by_service.js"
 import sharingFiles from "./migrations/0010_sharing_files.js"
 import bioFormSubmissions from "./migrations/0011_bio_form_submissions.js"
+import artifacts from "./migrations/0012_artifacts.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -24,5 +25,6 @@ export const migrations = Migrator.fromRecord({
   "0008_disabled_tenants": disabledTenants,
   "0009_usage_by_service": usageByService,
   "0010_sharing_files": sharingFiles,
-  "0011_bio_form_submissions": bioFormSubmissions
+  "0011_bio_form_submissions": bioFormSubmissions,
+  "0012_artifacts": artifacts
 })

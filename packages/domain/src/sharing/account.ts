@@ -6,7 +6,7 @@ import { ResourceType } from "./resources/resource.js"
 export const CREATABLE_TYPES = ResourceType.literals
 
 export interface SharingFeatures {
-  /** HTML artifacts (a later part of the service): off until they exist. */
+  /** HTML artifacts: on unless the server turns them off (ARTIFACTS_ENABLED). */
   readonly artifacts_enabled: boolean
   readonly uploads_enabled: boolean
   readonly notion_enabled: boolean

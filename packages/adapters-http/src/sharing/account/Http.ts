@@ -1,5 +1,6 @@
 // Handlers of the account group.
 import {
+  ArtifactsFeature,
   CREATABLE_TYPES,
   Principal,
   ResourceRepository,
@@ -19,6 +20,9 @@ export const AccountLive = HttpApiBuilder.group(SharingApi, "account", (handlers
     const tenants = yield* TenantRepository
     const resources = yield* ResourceRepository
     const uploads = yield* UploadPolicy
+    const artifacts = yield* ArtifactsFeature
+    const features = { ...SHARING_FEATURES, artifacts_enabled: artifacts.enabled }
+    const creatable = CREATABLE_TYPES.filter((t) => t !== "artifact" || artifacts.enabled)
     return handlers.handle("me", () =>
       Effect.gen(function* () {
         yield* requireScopes("read")
@@ -36,8 +40,8 @@ export const AccountLive = HttpApiBuilder.group(SharingApi, "account", (handlers
             used_bytes: yield* resources.storageUsed(principal.tenant),
             quota_bytes: uploads.quotaBytes
           },
-          creatable_types: [...CREATABLE_TYPES],
-          features: SHARING_FEATURES
+          creatable_types: [...creatable],
+          features
         }
       }).pipe(Effect.catch(SharingErrors.fail))
     )

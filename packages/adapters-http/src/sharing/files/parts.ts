@@ -12,8 +12,8 @@ import { Multipart } from "effect/http"
 
 /** Parts an upload body may have (one file and the text fields). */
 const MAX_PARTS = 80
-/** Bytes of one text field (a description is the longest, 2,000 characters). */
-const MAX_FIELD_BYTES = 16 * 1024
+/** Bytes of one text field (an artifact's metadata JSON is the longest). */
+const MAX_FIELD_BYTES = 256 * 1024
 
 /** The reader's failure as the upload's: a limit is 413, anything else an unreadable body. */
 const bodyError =
@@ -27,7 +27,8 @@ const bodyError =
 export const UploadParts = Effect.map(Effect.service(UploadPolicy), (policy) => {
   const toBodyError = bodyError(policy.maxBytes)
   return (
-    payload: Stream.Stream<Multipart.Part, Multipart.MultipartError>
+    payload: Stream.Stream<Multipart.Part, Multipart.MultipartError>,
+    limits: { readonly maxParts?: number } = {}
   ): Stream.Stream<UploadPart, UploadBodyError> =>
     payload.pipe(
       Stream.map(
@@ -42,6 +43,8 @@ export const UploadParts = Effect.map(Effect.service(UploadPolicy), (policy) => 
             : { _tag: "Field", name: part.key, value: part.value }
       ),
       Stream.mapError(toBodyError),
-      Stream.provideContext(Multipart.limitsServices({ maxParts: MAX_PARTS, maxFieldSize: MAX_FIELD_BYTES }))
+      Stream.provideContext(
+        Multipart.limitsServices({ maxParts: limits.maxParts ?? MAX_PARTS, maxFieldSize: MAX_FIELD_BYTES })
+      )
     )
 })

@@ -27,6 +27,7 @@ import {
 } from "../pages/page.js"
 import { renderFilePage, renderGalleryPage } from "../pages/files.js"
 import { CountryHeader, visitFromRequest } from "../visit.js"
+import { makeArtifactSite } from "./artifact-site.js"
 import { bioPageHtml, postBioForm, serveBioMedia } from "./bio.js"
 import {
   downloadGrantCookie,
@@ -61,6 +62,7 @@ import { UNLOCK_COOKIE, UNLOCK_TTL_SECONDS, unlockToken } from "./password.js"
 
 /** What the public routes use: the serving ports, and the bio forms' signing key and use cases. */
 type PublicDeps = Deps & {
+  readonly artifactEntry: (r: ResourceRecord, deploymentId: string) => string
   readonly formSecret: string
   readonly bio: SharingBio["Service"]
   readonly files: SharingFiles["Service"]
@@ -167,6 +169,18 @@ const serve = (
     })
     const grant = downloadGrantCookie(deps.unlockSecret, r, Math.floor(at.getTime() / 1000), deps.secure)
     return counted((cookies) => page(body, 200, headers, [...cookies, grant]))
+  }
+  if (r.type === "artifact") {
+    // The share link always leads to the latest deployment's own origin (unlocked there when it
+    // has a password: the app's page checked it).
+    const location = deps.artifactEntry(r, r.data.deploymentId)
+    return counted((cookies) =>
+      HttpServerResponse.empty({
+        status: 302,
+        headers: { ...headers, location, "cache-control": NO_STORE },
+        cookies: cookiesOf(cookies)
+      })
+    )
   }
   if (r.type === "bio") {
     const body = bioPageHtml(deps, request, r)
@@ -322,7 +336,8 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
       countryHeader: yield* CountryHeader,
       formSecret: `sharing-bio-form:${yield* BlobSigningSecret}`,
       bio: yield* SharingBio,
-      files: yield* SharingFiles
+      files: yield* SharingFiles,
+      artifactEntry: (yield* makeArtifactSite).entryUrl
     }
     yield* router.add("GET", "/s/:slug", getResource(deps))
     yield* router.add("POST", "/s/:slug", postPassword(deps))

@@ -80,6 +80,11 @@ export interface BlobStoreService {
   readonly get: (key: string) => Effect.Effect<Option.Option<BlobObject>, StorageError>
   readonly head: (key: string) => Effect.Effect<Option.Option<BlobMetadata>, StorageError>
   readonly delete: (key: string) => Effect.Effect<void, StorageError>
+  /**
+   * Puts the object at `from` at `to` (replacing what was there) and removes `from`; false when
+   * there is nothing at `from`. Server-side: no byte passes through this process.
+   */
+  readonly move: (from: string, to: string) => Effect.Effect<boolean, StorageError>
   /** Deletes every object whose key starts with `prefix` (a folder: `a/b/`); none there is fine. */
   readonly deletePrefix: (prefix: string) => Effect.Effect<void, StorageError>
   /** An absolute URL that serves the object's bytes until it expires. */

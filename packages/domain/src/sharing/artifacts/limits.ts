@@ -33,3 +33,9 @@ export const artifactLimitsOf = (configured: Partial<ArtifactLimits>): ArtifactL
 export const ArtifactPolicy = Context.Reference<ArtifactLimits>("@folio/domain/ArtifactPolicy", {
   defaultValue: () => DEFAULT_ARTIFACT_LIMITS
 })
+
+/** Whether this server serves HTML artifacts (`features.artifacts_enabled`), and their host. */
+export const ArtifactsFeature = Context.Reference<{ readonly enabled: boolean; readonly host: string }>(
+  "@folio/domain/ArtifactsFeature",
+  { defaultValue: () => ({ enabled: true, host: "localhost" }) }
+)

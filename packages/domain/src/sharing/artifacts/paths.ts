@@ -109,3 +109,29 @@ export const isEditableText = (path: string, size: number): boolean => {
   const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase()
   return path.includes(".") && TEXT_EXTENSIONS.has(ext) && size <= ARTIFACT_SOURCE_MAX_BYTES
 }
+
+/**
+ * The file a request path names on a deployment's origin: `/` is the entry page, a folder (`a/`) its
+ * `index.html`, else the exact path (its segments percent-decoded), else `{path}/index.html`;
+ * undefined when none is there (the origin then answers its `404.html`, if it has one).
+ */
+export const siteFileFor = <F extends { readonly path: string }>(
+  files: ReadonlyArray<F>,
+  entryPath: string,
+  requestPath: string
+): F | undefined => {
+  let path: string
+  try {
+    path = requestPath
+      .split("/")
+      .map((s) => decodeURIComponent(s))
+      .join("/")
+      .replace(/^\/+/, "")
+  } catch {
+    return undefined
+  }
+  const byPath = (p: string) => files.find((f) => f.path === p)
+  if (path === "") return byPath(entryPath)
+  if (path.endsWith("/")) return byPath(`${path}index.html`)
+  return byPath(path) ?? byPath(`${path}/index.html`)
+}

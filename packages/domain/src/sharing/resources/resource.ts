@@ -13,7 +13,8 @@ export const ResourceType = Schema.Literals([
   "notion",
   "bio",
   "file",
-  "image"
+  "image",
+  "artifact"
 ])
 export type ResourceType = typeof ResourceType.Type
 
@@ -107,6 +108,19 @@ export const BioData = Schema.Struct({
 })
 export type BioData = typeof BioData.Type
 
+/** `artifact`: a static site; its files are in its deployments (sharing/artifacts/deployment.ts). */
+export const ArtifactData = Schema.Struct({
+  /** The current deployment: the share link redirects to its origin. */
+  deploymentId: Schema.String,
+  /** 1, 2, 3, ... per artifact. */
+  deploymentNumber: Schema.Int,
+  entryPath: Schema.String,
+  fileCount: Schema.Int,
+  /** Bytes of the current deployment's files. */
+  siteBytes: Schema.Int
+})
+export type ArtifactData = typeof ArtifactData.Type
+
 /** Each type's data. */
 export interface ResourceDataByType {
   readonly link: LinkData
@@ -116,6 +130,7 @@ export interface ResourceDataByType {
   readonly bio: BioData
   readonly file: FileData
   readonly image: FileData
+  readonly artifact: ArtifactData
 }
 
 /** The data schema of each type, for code that checks stored or incoming data. */
@@ -126,7 +141,8 @@ export const resourceDataSchemas = {
   notion: NotionData,
   bio: BioData,
   file: FileData,
-  image: FileData
+  image: FileData,
+  artifact: ArtifactData
 } as const
 
 /** What every resource has, whatever its type. */

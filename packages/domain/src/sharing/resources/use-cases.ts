@@ -439,6 +439,7 @@ const applyPatch = (current: ResourceRecord, patch: PatchResourceInput, at: Date
       }
       case "file":
       case "image":
+      case "artifact":
         // The stored bytes change only through their own routes; a patch changes the common fields.
         return { ...common, type: current.type, data: current.data } as ResourceRecord
     }

@@ -162,7 +162,8 @@ export const TYPE_FIELDS: { readonly [T in ResourceType]: ReadonlyArray<keyof Pa
   notion: ["source_url", "fetch_url", "root_page_id", "auto_refresh", "refresh_interval_seconds"],
   bio: ["theme", "settings", "root_page_slug", "root_page_title"],
   file: ["max_views"],
-  image: []
+  image: [],
+  artifact: []
 }
 
 /**
@@ -288,6 +289,19 @@ export const ImageView = Schema.Struct({
   download_url: Schema.String
 }).annotate({ identifier: "ImageResource" })
 
+export const ArtifactView = Schema.Struct({
+  type: Schema.Literal("artifact"),
+  ...commonView,
+  /** The current deployment (send it as `base_deployment_id` to patch it). */
+  deployment_id: Schema.String,
+  deployment_number: Schema.Int,
+  /** The current deployment's own origin (`url` always redirects to the latest). */
+  deployment_url: Schema.String,
+  entry_path: Schema.String,
+  file_count: Schema.Int,
+  site_bytes: Schema.Int
+}).annotate({ identifier: "ArtifactResource" })
+
 /** A resource as GET, create and PATCH answer it (and, without a Markdown body, as lists do). */
 export const ResourceView = Schema.Union([
   LinkView,
@@ -296,7 +310,8 @@ export const ResourceView = Schema.Union([
   NotionView,
   BioView,
   FileView,
-  ImageView
+  ImageView,
+  ArtifactView
 ]).annotate({
   identifier: "Resource"
 })
@@ -317,8 +332,25 @@ const objectOr = (value: unknown): { readonly [k: string]: unknown } | null =>
     ? (value as { readonly [k: string]: unknown })
     : null
 
+/**
+ * The origin of one artifact deployment: its id as a host label under `artifactHost`, with the
+ * public origin's scheme and port (`http://{id}.localhost:8080` by default).
+ */
+export const deploymentOrigin = (
+  publicOrigin: string,
+  artifactHost: string,
+  deploymentId: string
+): string => {
+  const m = /^(https?):\/\/[^/:]+(:\d+)?/i.exec(publicOrigin)
+  return `${m?.[1] ?? "http"}://${deploymentId}.${artifactHost}${m?.[2] ?? ""}`
+}
+
 /** The view of a record (or a list item, which has no Markdown body). */
-export const resourceView = (r: ResourceRecord | ResourceListItem, publicOrigin: string): ResourceView => {
+export const resourceView = (
+  r: ResourceRecord | ResourceListItem,
+  publicOrigin: string,
+  artifactHost = "localhost"
+): ResourceView => {
   const common = {
     id: r.id,
     slug: r.slug,
@@ -403,6 +435,17 @@ export const resourceView = (r: ResourceRecord | ResourceListItem, publicOrigin:
         content_type: r.data.contentType,
         size: r.data.size,
         download_url: publicDownloadUrl(publicOrigin, r.slug)
+      }
+    case "artifact":
+      return {
+        type: "artifact",
+        ...common,
+        deployment_id: r.data.deploymentId,
+        deployment_number: r.data.deploymentNumber,
+        deployment_url: deploymentOrigin(publicOrigin, artifactHost, r.data.deploymentId),
+        entry_path: r.data.entryPath,
+        file_count: r.data.fileCount,
+        site_bytes: r.data.siteBytes
       }
   }
 }

@@ -1,0 +1,100 @@
+// The HTML artifact routes (sharing-api.md, HTML artifacts): create from a ZIP or separate files,
+// deploy a new version (full, or a patch of the current one), list the current files, read one
+// text file. Bodies are multipart, streamed to the blob store as they arrive.
+import { ArtifactView } from "@folio/domain"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { SharingAuthentication } from "../auth.js"
+import { sharingErrorsOf } from "../errors.js"
+
+const Slug = { slug: Schema.String }
+
+/** An artifact body as OpenAPI shows it: the metadata JSON and the archive (or parts named in it). */
+const ArtifactBody = Schema.Struct({
+  metadata: Schema.String.annotate({
+    description: "A JSON object (see ArtifactMetadata / DeploymentMetadata)"
+  }),
+  archive: Schema.optionalKey(
+    Schema.String.annotate({
+      description: "A ZIP of the site; or send one part per metadata.files entry",
+      format: "binary"
+    })
+  )
+}).pipe(HttpApiSchema.asMultipartStream())
+
+const WithEtag = <S extends Schema.Top>(body: S) =>
+  HttpApiSchema.WithHeaders(body, { "x-resource-etag": Schema.String })
+
+export const ArtifactFileView = Schema.Struct({
+  path: Schema.String,
+  size: Schema.Int,
+  sha256: Schema.String,
+  /** Whether `GET .../artifact/source` reads it (text, at most 1 MiB). */
+  editable: Schema.Boolean
+}).annotate({ identifier: "ArtifactFile" })
+
+export const ArtifactFileList = Schema.Struct({
+  deployment_id: Schema.String,
+  deployment_number: Schema.Int,
+  entry_path: Schema.String,
+  items: Schema.Array(ArtifactFileView)
+}).annotate({ identifier: "ArtifactFileList" })
+
+export const ArtifactSourceView = Schema.Struct({
+  path: Schema.String,
+  size: Schema.Int,
+  source: Schema.String
+}).annotate({ identifier: "ArtifactSource" })
+
+const Errors = sharingErrorsOf(
+  "insufficient_scope",
+  "forbidden",
+  "not_found",
+  "service_unavailable",
+  "artifacts_disabled"
+)
+const DeployErrors = sharingErrorsOf(
+  "quota_exceeded",
+  "artifact_archive_invalid",
+  "artifact_path_invalid",
+  "artifact_index_missing",
+  "artifact_too_large",
+  "artifact_too_many_files"
+)
+
+export class ArtifactsGroup extends HttpApiGroup.make("artifacts")
+  .add(
+    HttpApiEndpoint.post("create", "/artifacts", {
+      payload: ArtifactBody,
+      success: WithEtag(ArtifactView).pipe(HttpApiSchema.status(201)),
+      error: [...Errors, ...DeployErrors, ...sharingErrorsOf("slug_taken")]
+    }).annotate(
+      OpenApi.Summary,
+      "Create a static site from a ZIP (part archive) or separate files (one part per metadata.files entry); the modes cannot be mixed (scope write)"
+    ),
+    HttpApiEndpoint.post("deploy", "/resources/:slug/artifact/deployments", {
+      params: Slug,
+      payload: ArtifactBody,
+      success: WithEtag(ArtifactView).pipe(HttpApiSchema.status(201)),
+      error: [...Errors, ...DeployErrors, ...sharingErrorsOf("etag_mismatch")]
+    }).annotate(
+      OpenApi.Summary,
+      "A new version: full replacement, or mode patch with the current base_deployment_id, the changed files and delete_paths (412 when the base is not current) (scope write)"
+    ),
+    HttpApiEndpoint.get("files", "/resources/:slug/artifact/files", {
+      params: Slug,
+      success: ArtifactFileList,
+      error: Errors
+    }).annotate(
+      OpenApi.Summary,
+      "The current version's files, each with whether it is editable as text (scope read)"
+    ),
+    HttpApiEndpoint.get("source", "/resources/:slug/artifact/source", {
+      params: Slug,
+      query: { path: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(1024)) },
+      success: ArtifactSourceView,
+      error: Errors
+    }).annotate(OpenApi.Summary, "One text file of the current version, up to 1 MiB (scope read)")
+  )
+  .middleware(SharingAuthentication)
+  .annotate(OpenApi.Description, "HTML artifacts: static sites, each version on its own origin") {}

@@ -1,0 +1,63 @@
+// Handlers of the artifact routes: scope, the SharingArtifacts use case, the view with its ETag.
+import {
+  ArtifactsFeature,
+  type ResourceRecord,
+  resourceEtag,
+  resourceView,
+  SharingArtifacts
+} from "@folio/domain"
+import { Effect } from "effect"
+import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
+import { PublicOrigin } from "../../public-origin.js"
+import { requireScopes } from "../../shared/index.js"
+import { SharingApi } from "../Api.js"
+import { SharingErrors } from "../errors.js"
+import { UploadParts } from "../files/parts.js"
+
+/** A site body's parts: a file per part (500 at most), the metadata, and one to spare. */
+const SITE_PARTS = { maxParts: 502 }
+
+export const ArtifactsLive = HttpApiBuilder.group(SharingApi, "artifacts", (handlers) =>
+  Effect.gen(function* () {
+    const artifacts = yield* SharingArtifacts
+    const origin = yield* PublicOrigin
+    const feature = yield* ArtifactsFeature
+    const uploadParts = yield* UploadParts
+    const view = (r: ResourceRecord) => {
+      const v = resourceView(r, origin, feature.host)
+      if (v.type !== "artifact") throw new Error("an artifact's view is an artifact")
+      return HttpApiSchema.withHeaders({ body: v, headers: { "x-resource-etag": resourceEtag(r) } })
+    }
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("write")
+          return view(yield* artifacts.create(uploadParts(payload, SITE_PARTS)))
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("deploy", ({ params, payload }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("write")
+          return view(yield* artifacts.deploy(params.slug, uploadParts(payload, SITE_PARTS)))
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("files", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          const { deployment, files } = yield* artifacts.files(params.slug)
+          return {
+            deployment_id: deployment.id,
+            deployment_number: deployment.number,
+            entry_path: deployment.entryPath,
+            items: files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256, editable: f.editable }))
+          }
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("source", ({ params, query }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          return yield* artifacts.source(params.slug, query.path)
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+  })
+)

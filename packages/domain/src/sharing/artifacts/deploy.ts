@@ -1,0 +1,486 @@
+// Creating and redeploying HTML artifacts (sharing-api.md, HTML artifacts). A multipart body holds
+// a `metadata` JSON part and either one `archive` (ZIP) or one part per `metadata.files` entry.
+// Every file streams into the blob store while its SHA-256 is computed, and is kept once per
+// artifact under that digest: a patch deploy that changes one file of a 500-file site writes that
+// one file. Paths, limits and the entry page are checked before the deployment is written; the
+// deployment row is written first and made current by the artifact's CAS update, so a failure
+// leaves an unreferenced row and no new bytes.
+import { sha256 } from "@noble/hashes/sha2"
+import { Clock, Effect, Exit, Option, Schema, type Scope, Stream } from "effect"
+import { Principal } from "../../identity/principal.js"
+import { toHex } from "../../kernel/digest.js"
+import type { StorageError } from "../../kernel/errors.js"
+import { issuesOf, STRICT_ALL } from "../../kernel/issues.js"
+import { BlobStore, BlobTooLarge } from "../../kernel/ports/blob-store.js"
+import { IdGen } from "../../kernel/ports/id-gen.js"
+import {
+  ArtifactIndexMissing,
+  ArtifactPathInvalid,
+  ArtifactTooLarge,
+  ArtifactTooManyFiles,
+  InvalidField,
+  ResourceChanged,
+  StorageQuotaExceeded
+} from "../errors.js"
+import type { UploadBodyError, UploadPart } from "../files/upload.js"
+import { UploadPolicy } from "../files/upload.js"
+import { Rfc3339 } from "../links/rules.js"
+import { type ArchiveRefusal, ArtifactArchives } from "../ports/archives.js"
+import {
+  ArtifactDeployments,
+  type DeployedFile,
+  type DeploymentRecord
+} from "../ports/artifact-deployments.js"
+import { PasswordHasher } from "../ports/password-hasher.js"
+import { ResourceRepository } from "../ports/resources.js"
+import {
+  type ResourceRecord,
+  type ResourceRecordOf,
+  resourceBlobPrefix,
+  Visibility
+} from "../resources/resource.js"
+import {
+  normalizeLabels,
+  ResourceDescription,
+  ResourceLabels,
+  ResourceSlug,
+  ResourceTitle
+} from "../resources/rules.js"
+import { insertResource, ownedOfType } from "../resources/use-cases.js"
+import { ResourcePassword } from "../resources/wire.js"
+import { ArtifactPolicy, type ArtifactLimits } from "./limits.js"
+import { ARTIFACT_PATH_PROBLEMS, checkArtifactPath, entryPageOf, firstClash } from "./paths.js"
+
+const FileEntry = Schema.Struct({
+  /** The multipart part holding the file (its uploaded file name is ignored). */
+  part: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100)),
+  path: Schema.String.check(Schema.isMaxLength(1024))
+})
+
+/** The `metadata` part of `POST /artifacts`. */
+export const ArtifactMetadata = Schema.Struct({
+  slug: Schema.optionalKey(ResourceSlug),
+  title: Schema.optionalKey(Schema.NullOr(ResourceTitle)),
+  description: Schema.optionalKey(Schema.NullOr(ResourceDescription)),
+  visibility: Schema.optionalKey(Visibility),
+  password: Schema.optionalKey(Schema.NullOr(ResourcePassword)),
+  expires_at: Schema.optionalKey(Schema.NullOr(Rfc3339)),
+  labels: Schema.optionalKey(ResourceLabels),
+  files: Schema.optionalKey(Schema.Array(FileEntry).check(Schema.isMaxLength(500)))
+}).annotate({ identifier: "ArtifactMetadata" })
+
+/** The `metadata` part of `POST /resources/{slug}/artifact/deployments`. */
+export const DeploymentMetadata = Schema.Struct({
+  /** `full` (the default) replaces every file; `patch` changes the base's files. */
+  mode: Schema.optionalKey(Schema.Literals(["full", "patch"])),
+  /** With `patch`: the current deployment (else 412 etag_mismatch). */
+  base_deployment_id: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64))),
+  /** With `patch`: paths of the base to remove. */
+  delete_paths: Schema.optionalKey(
+    Schema.Array(Schema.String.check(Schema.isMaxLength(1024))).check(Schema.isMaxLength(500))
+  ),
+  files: Schema.optionalKey(Schema.Array(FileEntry).check(Schema.isMaxLength(500)))
+}).annotate({ identifier: "DeploymentMetadata" })
+
+/** The most bytes of the metadata part. */
+const MAX_METADATA_BYTES = 256 * 1024
+
+type SiteFailure =
+  | InvalidField
+  | ArtifactTooLarge
+  | ArtifactTooManyFiles
+  | ArchiveRefusal
+  | UploadBodyError
+  | StorageError
+
+/** A file received: by its part name (files mode) or its archive path (archive mode). */
+interface Received {
+  readonly name: string
+  readonly sha256: string
+  readonly size: number
+}
+
+/** Where an artifact keeps the bytes named by a digest. */
+export const artifactObjectKey = (r: { readonly tenantId: string; readonly id: string }, sha: string) =>
+  `${resourceBlobPrefix(r)}objects/${sha}`
+
+const decodeJson = <A, I>(schema: Schema.Codec<A, I>, text: string | undefined) =>
+  Effect.gen(function* () {
+    if (text === undefined)
+      return yield* new InvalidField({ field: "metadata", reason: "required (a JSON object)" })
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      return yield* new InvalidField({ field: "metadata", reason: "must be a JSON object" })
+    }
+    return yield* Schema.decodeUnknownEffect(schema)(value, STRICT_ALL).pipe(
+      Effect.mapError((error) => {
+        const first = issuesOf(error)[0]
+        const path = first === undefined || first.path.length === 0 ? "" : `.${first.path.join(".")}`
+        return new InvalidField({
+          field: `metadata${path}`,
+          reason: first?.expected ?? first?.rule ?? "invalid"
+        })
+      })
+    )
+  })
+
+/**
+ * Reads an artifact body: the metadata text, and every file stored under its digest in the artifact's
+ * prefix (`owner`). `written` collects the object keys this request created (for cleanup).
+ */
+const receiveSite = (
+  parts: Stream.Stream<UploadPart, UploadBodyError>,
+  owner: { readonly tenantId: string; readonly id: string },
+  limits: ArtifactLimits,
+  written: Array<string>
+) =>
+  Effect.gen(function* () {
+    const blobs = yield* BlobStore
+    const archives = yield* ArtifactArchives
+    const ids = yield* IdGen
+    let metadata: string | undefined
+    let mode: "archive" | "files" | undefined
+    const received: Array<Received> = []
+    let total = 0
+
+    /** One file into the store under its digest; the same bytes twice are kept once. */
+    const store = <E>(name: string, content: Stream.Stream<Uint8Array, E>) =>
+      Effect.gen(function* () {
+        if (received.length + 1 > limits.files)
+          return yield* new ArtifactTooManyFiles({ maxFiles: limits.files })
+        const staging = `${resourceBlobPrefix(owner)}staging/${yield* ids.uuid}`
+        const hash = sha256.create()
+        const { size } = yield* blobs
+          .putStream(
+            staging,
+            Stream.tap(content, (chunk) => Effect.sync(() => hash.update(chunk))),
+            {
+              contentType: "application/octet-stream",
+              maxBytes: limits.fileBytes
+            }
+          )
+          .pipe(
+            Effect.catchIf(
+              (e): e is BlobTooLarge => e instanceof BlobTooLarge,
+              () => Effect.fail(new ArtifactTooLarge({ reason: `a file is over ${limits.fileBytes} bytes` }))
+            )
+          )
+        total += size
+        if (total > limits.siteBytes) {
+          yield* Effect.ignore(blobs.delete(staging))
+          return yield* new ArtifactTooLarge({ reason: `the site is over ${limits.siteBytes} bytes` })
+        }
+        const sha = toHex(hash.digest())
+        const key = artifactObjectKey(owner, sha)
+        if (Option.isSome(yield* blobs.head(key))) yield* blobs.delete(staging)
+        else {
+          yield* blobs.move(staging, key)
+          written.push(key)
+        }
+        received.push({ name, sha256: sha, size })
+      })
+
+    yield* Effect.scoped(
+      Stream.runForEach(parts, (part): Effect.Effect<void, SiteFailure, Scope.Scope> => {
+        if (part._tag === "Field") {
+          if (part.name !== "metadata")
+            return Effect.fail(
+              new InvalidField({ field: part.name.slice(0, 40), reason: "not a part of this body" })
+            )
+          if (metadata !== undefined)
+            return Effect.fail(new InvalidField({ field: "metadata", reason: "send it once" }))
+          if (part.value.length > MAX_METADATA_BYTES)
+            return Effect.fail(new InvalidField({ field: "metadata", reason: "too long" }))
+          metadata = part.value
+          return Effect.void
+        }
+        if (part.name === "archive") {
+          if (mode !== undefined)
+            return Effect.fail(
+              new InvalidField({ field: "archive", reason: "send one archive, or files, not both" })
+            )
+          mode = "archive"
+          return Effect.flatMap(archives.open(part.content, limits), (entries) =>
+            Effect.forEach(entries, (entry) => store(entry.path, entry.read()), { discard: true })
+          )
+        }
+        if (mode === "archive")
+          return Effect.fail(
+            new InvalidField({ field: "archive", reason: "send one archive, or files, not both" })
+          )
+        mode = "files"
+        if (received.some((r) => r.name === part.name))
+          return Effect.fail(
+            new InvalidField({ field: part.name.slice(0, 40), reason: "two parts have this name" })
+          )
+        return store(part.name, part.content)
+      })
+    )
+    return { metadata, mode, received }
+  })
+
+/** The site's files: `received` placed at their paths (files mode maps part names through `entries`). */
+const placeFiles = (
+  mode: "archive" | "files" | undefined,
+  received: ReadonlyArray<Received>,
+  entries: ReadonlyArray<{ readonly part: string; readonly path: string }> | undefined
+) =>
+  Effect.gen(function* () {
+    if (mode === "archive") {
+      if (entries !== undefined && entries.length > 0)
+        return yield* new InvalidField({
+          field: "metadata.files",
+          reason: "an archive's paths come from the archive"
+        })
+      return received.map((r): DeployedFile => ({ path: r.name, sha256: r.sha256, size: r.size }))
+    }
+    const byPart = new Map(received.map((r) => [r.name, r]))
+    const placed: Array<DeployedFile> = []
+    for (const [i, entry] of (entries ?? []).entries()) {
+      const file = byPart.get(entry.part)
+      if (file === undefined)
+        return yield* new InvalidField({
+          field: `metadata.files.${i}.part`,
+          reason: "no part of the body has this name"
+        })
+      byPart.delete(entry.part)
+      placed.push({ path: entry.path, sha256: file.sha256, size: file.size })
+    }
+    const stray = [...byPart.keys()][0]
+    if (stray !== undefined)
+      return yield* new InvalidField({
+        field: stray.slice(0, 40),
+        reason: "a file part not named in metadata.files"
+      })
+    return placed
+  })
+
+/** The files checked as a site: paths, clashes, count, size, and an entry page that is not empty. */
+const checkSite = (files: ReadonlyArray<DeployedFile>, limits: ArtifactLimits) =>
+  Effect.gen(function* () {
+    for (const f of files) {
+      const checked = checkArtifactPath(f.path)
+      if (checked._tag === "Failure")
+        return yield* new ArtifactPathInvalid({ reason: ARTIFACT_PATH_PROBLEMS[checked.failure] })
+    }
+    if (firstClash(files.map((f) => f.path)) !== undefined)
+      return yield* new ArtifactPathInvalid({
+        reason: "two file paths are the same, or differ only by letter case"
+      })
+    if (files.length > limits.files) return yield* new ArtifactTooManyFiles({ maxFiles: limits.files })
+    const siteBytes = files.reduce((n, f) => n + f.size, 0)
+    if (siteBytes > limits.siteBytes)
+      return yield* new ArtifactTooLarge({ reason: `the site is over ${limits.siteBytes} bytes` })
+    const entry = entryPageOf(files)
+    if (entry === undefined) return yield* new ArtifactIndexMissing({ reason: "the site has no .html page" })
+    if (entry.size === 0) return yield* new ArtifactIndexMissing({ reason: "the entry page is empty" })
+    return { entryPath: entry.path, siteBytes }
+  })
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+/** `POST /artifacts`: a new artifact resource and its first deployment. */
+export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const ids = yield* IdGen
+    const blobs = yield* BlobStore
+    const deployments = yield* ArtifactDeployments
+    const limits = yield* ArtifactPolicy
+    const policy = yield* UploadPolicy
+    const id = yield* ids.uuidV7
+    const owner = { tenantId: principal.tenant, id }
+    const deploymentId = yield* ids.uuid
+    let landed = false
+    const run = Effect.gen(function* () {
+      const body = yield* receiveSite(parts, owner, limits, [])
+      const metadata = yield* decodeJson(ArtifactMetadata, body.metadata)
+      if (body.mode === undefined)
+        return yield* new InvalidField({ field: "archive", reason: "send an archive or files" })
+      const files = yield* placeFiles(body.mode, body.received, metadata.files)
+      const site = yield* checkSite(files, limits)
+      const at = yield* now
+      const deployment: DeploymentRecord = {
+        id: deploymentId,
+        tenantId: principal.tenant,
+        resourceId: id,
+        number: 1,
+        baseDeploymentId: null,
+        files,
+        entryPath: site.entryPath,
+        siteBytes: site.siteBytes,
+        createdAt: at
+      }
+      yield* deployments.insert(deployment)
+      const password = metadata.password ?? null
+      const passwordHash =
+        password === null
+          ? null
+          : yield* Effect.flatMap(Effect.service(PasswordHasher), (h) => h.hash(password))
+      const unique = new Map(files.map((f) => [f.sha256, f.size]))
+      const storedBytes = [...unique.values()].reduce((n, s) => n + s, 0)
+      const recordAt = (slug: string): ResourceRecord => ({
+        id,
+        tenantId: principal.tenant,
+        slug,
+        type: "artifact",
+        title: metadata.title ?? null,
+        description: metadata.description ?? null,
+        visibility: metadata.visibility ?? "public",
+        passwordHash,
+        startsAt: null,
+        expiresAt:
+          metadata.expires_at === undefined || metadata.expires_at === null
+            ? null
+            : new Date(metadata.expires_at),
+        labels: normalizeLabels(metadata.labels ?? []),
+        maxViews: null,
+        archived: false,
+        pinned: false,
+        viewCount: 0,
+        storedBytes,
+        rowVersion: 1,
+        createdAt: at,
+        updatedAt: at,
+        data: {
+          deploymentId,
+          deploymentNumber: 1,
+          entryPath: site.entryPath,
+          fileCount: files.length,
+          siteBytes: site.siteBytes
+        }
+      })
+      return yield* Effect.uninterruptible(
+        Effect.tap(insertResource(recordAt, metadata.slug, { quotaBytes: policy.quotaBytes }), () =>
+          Effect.sync(() => {
+            landed = true
+          })
+        )
+      )
+    })
+    return yield* run.pipe(
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit) || landed
+          ? Effect.void
+          : Effect.ignore(
+              Effect.andThen(deployments.discard(deploymentId), blobs.deletePrefix(resourceBlobPrefix(owner)))
+            )
+      )
+    )
+  })
+
+/** Rounds of a full deployment that lost a race with another write before it is reported. */
+const DEPLOY_TRIES = 3
+
+/** `POST /resources/{slug}/artifact/deployments`: a new version, full or a patch of the current one. */
+export const deployArtifact = (slug: string, parts: Stream.Stream<UploadPart, UploadBodyError>) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const ids = yield* IdGen
+    const blobs = yield* BlobStore
+    const repo = yield* ResourceRepository
+    const deployments = yield* ArtifactDeployments
+    const limits = yield* ArtifactPolicy
+    const policy = yield* UploadPolicy
+    const first = yield* ownedOfType(slug, "artifact", "an artifact")
+    const written: Array<string> = []
+    const deploymentId = yield* ids.uuid
+    let landed = false
+    const run = Effect.gen(function* () {
+      const body = yield* receiveSite(parts, first, limits, written)
+      const metadata = yield* decodeJson(DeploymentMetadata, body.metadata)
+      const patch = metadata.mode === "patch"
+      if (!patch && metadata.delete_paths !== undefined)
+        return yield* new InvalidField({
+          field: "metadata.delete_paths",
+          reason: "only a patch removes paths"
+        })
+      if (patch && metadata.base_deployment_id === undefined)
+        return yield* new InvalidField({
+          field: "metadata.base_deployment_id",
+          reason: "required for a patch"
+        })
+      if (!patch && body.mode === undefined)
+        return yield* new InvalidField({ field: "archive", reason: "send an archive or files" })
+      const uploaded = yield* placeFiles(body.mode, body.received, metadata.files)
+      for (let attempt = 1; ; attempt++) {
+        const current: ResourceRecordOf<"artifact"> =
+          attempt === 1 ? first : yield* ownedOfType(slug, "artifact", "an artifact")
+        let files: ReadonlyArray<DeployedFile> = uploaded
+        if (patch) {
+          if (metadata.base_deployment_id !== current.data.deploymentId) return yield* new ResourceChanged()
+          const base = yield* deployments.get(principal.tenant, current.data.deploymentId)
+          if (Option.isNone(base)) return yield* new ResourceChanged()
+          const byPath = new Map(base.value.files.map((f) => [f.path, f]))
+          for (const [i, path] of (metadata.delete_paths ?? []).entries()) {
+            if (!byPath.delete(path))
+              return yield* new InvalidField({
+                field: `metadata.delete_paths.${i}`,
+                reason: "not a file of the base deployment"
+              })
+          }
+          for (const f of uploaded) byPath.set(f.path, f)
+          files = [...byPath.values()]
+        }
+        const site = yield* checkSite(files, limits)
+        const at = yield* now
+        const number = current.data.deploymentNumber + 1
+        yield* deployments.insert({
+          id: deploymentId,
+          tenantId: principal.tenant,
+          resourceId: current.id,
+          number,
+          baseDeploymentId: patch ? current.data.deploymentId : null,
+          files,
+          entryPath: site.entryPath,
+          siteBytes: site.siteBytes,
+          createdAt: at
+        })
+        const addedBytes = body.received
+          .filter((r) => written.includes(artifactObjectKey(current, r.sha256)))
+          .reduce((n, r, i, all) => (all.findIndex((x) => x.sha256 === r.sha256) === i ? n + r.size : n), 0)
+        const next: ResourceRecordOf<"artifact"> = {
+          ...current,
+          storedBytes: current.storedBytes + addedBytes,
+          rowVersion: current.rowVersion + 1,
+          updatedAt: at,
+          data: {
+            deploymentId,
+            deploymentNumber: number,
+            entryPath: site.entryPath,
+            fileCount: files.length,
+            siteBytes: site.siteBytes
+          }
+        }
+        const outcome = yield* Effect.uninterruptible(
+          Effect.tap(repo.update(principal.tenant, next, { quotaBytes: policy.quotaBytes }), (o) =>
+            Effect.sync(() => {
+              if (o === "updated") landed = true
+            })
+          )
+        ).pipe(
+          Effect.catchTags({
+            ResourceSlugTaken: () => Effect.die(new Error("a deployment changed the slug")),
+            StorageQuotaReached: () => Effect.fail(new StorageQuotaExceeded())
+          })
+        )
+        if (outcome === "updated") return next
+        yield* deployments.discard(deploymentId)
+        if (patch || attempt >= DEPLOY_TRIES) return yield* new ResourceChanged()
+      }
+    })
+    return yield* run.pipe(
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit) || landed
+          ? Effect.void
+          : Effect.ignore(
+              Effect.andThen(
+                deployments.discard(deploymentId),
+                Effect.forEach(written, (key) => blobs.delete(key), { discard: true })
+              )
+            )
+      )
+    )
+  })
