@@ -19,7 +19,7 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => app.close())
 
-const zipOf = (files: ReadonlyArray<[string, string]>): Promise<Uint8Array> =>
+const zipOf = (files: ReadonlyArray<[string, string]>): Promise<Uint8Array<ArrayBuffer>> =>
   new Promise((resolve, reject) => {
     const zip = new yazl.ZipFile()
     for (const [path, body] of files) zip.addBuffer(Buffer.from(body), path)
@@ -51,7 +51,7 @@ fetch(${JSON.stringify(appOrigin)} + "/share/api/v1/me", { credentials: "include
 const deployForm = (archive: Uint8Array, metadata: Json = {}) => {
   const body = new FormData()
   body.append("metadata", JSON.stringify(metadata))
-  body.append("archive", new Blob([archive]), "site.zip")
+  body.append("archive", new Blob([archive as Uint8Array<ArrayBuffer>]), "site.zip")
   return body
 }
 
