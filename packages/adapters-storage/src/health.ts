@@ -12,7 +12,8 @@ import type {
   ResponseRepository,
   StorageError,
   UsageStore,
-  TenantRepository
+  TenantRepository,
+  UploadRequests
 } from "@folio/domain"
 
 export class StorageHealth extends Context.Service<
@@ -38,5 +39,6 @@ export type StoragePorts =
   | IdempotencyStore
   | BioSubmissions
   | ArtifactDeployments
+  | UploadRequests
   | InvalidationBus
   | StorageHealth

@@ -39,6 +39,7 @@ import {
   ArtifactPolicy,
   ArtifactsFeature,
   SharingArtifactsLive,
+  SharingUploadRequestsLive,
   SharingBioLive,
   SharingCollectionsLive,
   SharingFilesLive,
@@ -181,7 +182,8 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
             SharingFilesLive,
             SharingCollectionsLive,
             SharingBioLive,
-            SharingArtifactsLive
+            SharingArtifactsLive,
+            SharingUploadRequestsLive
           )
         ),
         // Built after the server, so released before it: connections are told to wind down before

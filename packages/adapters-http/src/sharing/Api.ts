@@ -4,6 +4,7 @@ import { HttpApi, HttpApiMiddleware, OpenApi } from "effect/http-api"
 import { AccountGroup } from "./account/Api.js"
 import { sharingErrorsOf } from "./errors.js"
 import { ArtifactsGroup } from "./artifacts/Api.js"
+import { UploadRequestsGroup } from "./upload-requests/Api.js"
 import { BioGroup } from "./bio/Api.js"
 import { CollectionsGroup } from "./collections/Api.js"
 import { FilesGroup } from "./files/Api.js"
@@ -38,6 +39,7 @@ export class SharingApi extends HttpApi.make("sharing")
   .add(CollectionsGroup)
   .add(BioGroup)
   .add(ArtifactsGroup)
+  .add(UploadRequestsGroup)
   .prefix(SHARING_API_PREFIX)
   .middleware(SharingApiErrors)
   .annotate(HttpApi.ParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -5,6 +5,7 @@ import { AccountLive } from "./account/Http.js"
 import { SharingApi, SharingApiErrorsLive } from "./Api.js"
 import { SharingAuthenticationLive } from "./auth.js"
 import { ArtifactsLive } from "./artifacts/Http.js"
+import { UploadRequestsLive } from "./upload-requests/Http.js"
 import { BioLive } from "./bio/Http.js"
 import { CollectionsLive } from "./collections/Http.js"
 import { FilesLive } from "./files/Http.js"
@@ -14,6 +15,7 @@ import { ResourcesLive } from "./resources/Http.js"
 
 export * from "./Api.js"
 export * from "./artifacts/Api.js"
+export * from "./upload-requests/Api.js"
 export * from "./bio/Api.js"
 export * from "./collections/Api.js"
 export * from "./errors.js"
@@ -28,7 +30,15 @@ export { CountryHeader, DEFAULT_COUNTRY_HEADER } from "./visit.js"
 export { SIMULATION_VISITOR_ID } from "./resources/Http.js"
 
 export const SharingApiLive = HttpApiBuilder.layer(SharingApi).pipe(
-  Layer.provide([AccountLive, ResourcesLive, FilesLive, CollectionsLive, BioLive, ArtifactsLive]),
+  Layer.provide([
+    AccountLive,
+    ResourcesLive,
+    FilesLive,
+    CollectionsLive,
+    BioLive,
+    ArtifactsLive,
+    UploadRequestsLive
+  ]),
   Layer.provide([SharingAuthenticationLive, SharingApiErrorsLive])
 )
 

@@ -5,6 +5,7 @@ import { Effect, Layer } from "effect"
 import { StorageHealth, type StoragePorts } from "../health.js"
 import { MemoryRateLimitStoreLive, MemoryUsageStoreLive } from "./counters.js"
 import { MemoryArtifactDeploymentsLive } from "./artifact-deployments.js"
+import { MemoryUploadRequestsLive } from "./upload-requests.js"
 import { MemoryBioSubmissionsLive } from "./bio-submissions.js"
 import { MemoryFormRepositoryLive } from "./forms.js"
 import { MemoryIdempotencyStoreLive } from "./idempotency.js"
@@ -27,6 +28,7 @@ export const MemoryStorageLive: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryIdempotencyStoreLive,
   MemoryBioSubmissionsLive,
   MemoryArtifactDeploymentsLive,
+  MemoryUploadRequestsLive,
   MemoryInvalidationBusLive,
   Layer.succeed(StorageHealth, { check: Effect.void })
 ).pipe(Layer.provide(MemoryStoreLive))

@@ -3,6 +3,9 @@
 import type {
   BioSubmissionRecord,
   DeploymentRecord,
+  SharingEventRecord,
+  UploadRequestRecord,
+  UploadSubmissionRecord,
   ApiKeyRecord,
   FormRecord,
   FormVersionRecord,
@@ -51,6 +54,9 @@ export interface MemoryTables {
   readonly idempotencyKeys: Map<string, StoredIdempotencyKey>
   readonly bioSubmissions: Map<string, BioSubmissionRecord>
   readonly deployments: Map<string, DeploymentRecord>
+  readonly uploadRequests: Map<string, UploadRequestRecord>
+  readonly uploadSubmissions: Map<string, UploadSubmissionRecord>
+  readonly sharingEvents: Array<SharingEventRecord>
 }
 
 export class MemoryStore extends Context.Service<MemoryStore, MemoryTables>()(
@@ -71,7 +77,10 @@ export const MemoryStoreLive = Layer.sync(MemoryStore, () => ({
   markdownVersions: new Map(),
   idempotencyKeys: new Map(),
   bioSubmissions: new Map(),
-  deployments: new Map()
+  deployments: new Map(),
+  uploadRequests: new Map(),
+  uploadSubmissions: new Map(),
+  sharingEvents: []
 }))
 
 /** Completed responses of a form: the forms list shows it, and response caps are checked against it. */

@@ -20,7 +20,8 @@ import {
   ResponseRepository,
   StorageError,
   UsageStore,
-  TenantRepository
+  TenantRepository,
+  UploadRequests
 } from "@folio/domain"
 import { Cause, Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -33,6 +34,7 @@ import { makeResponseRepository } from "./responses.js"
 import { makeApiKeyRepository } from "./api-keys.js"
 import { makeArtifactDeployments } from "./artifact-deployments.js"
 import { makeBioSubmissions } from "./bio-submissions.js"
+import { makeUploadRequests } from "./upload-requests.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeResourceRepository } from "./resources.js"
 import { makeTenantRepository } from "./tenants.js"
@@ -51,6 +53,7 @@ export const SqlRepositoriesLive = Layer.effectContext(
       Context.add(IdempotencyStore, yield* makeIdempotencyStore),
       Context.add(BioSubmissions, yield* makeBioSubmissions),
       Context.add(ArtifactDeployments, yield* makeArtifactDeployments),
+      Context.add(UploadRequests, yield* makeUploadRequests),
       Context.add(StorageHealth, { check: orStorageError(sql`select 1`.pipe(Effect.asVoid)) })
     )
   })

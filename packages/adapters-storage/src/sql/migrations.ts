@@ -13,6 +13,7 @@ import usageByService from "./migrations/0009_usage_by_service.js"
 import sharingFiles from "./migrations/0010_sharing_files.js"
 import bioFormSubmissions from "./migrations/0011_bio_form_submissions.js"
 import artifacts from "./migrations/0012_artifacts.js"
+import uploadRequests from "./migrations/0013_upload_requests.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -26,5 +27,6 @@ export const migrations = Migrator.fromRecord({
   "0009_usage_by_service": usageByService,
   "0010_sharing_files": sharingFiles,
   "0011_bio_form_submissions": bioFormSubmissions,
-  "0012_artifacts": artifacts
+  "0012_artifacts": artifacts,
+  "0013_upload_requests": uploadRequests
 })

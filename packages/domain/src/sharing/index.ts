@@ -3,6 +3,7 @@
 export * from "./account.js"
 export * from "./artifacts/index.js"
 export * from "./bio/index.js"
+export * from "./upload-requests/index.js"
 export * from "./collections/index.js"
 export * from "./errors.js"
 export * from "./files/index.js"

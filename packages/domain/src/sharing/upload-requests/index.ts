@@ -1,0 +1,2 @@
+export * from "./upload-request.js"
+export * from "./use-cases.js"

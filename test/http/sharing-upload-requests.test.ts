@@ -1,0 +1,174 @@
+// The owner's upload request routes over real HTTP on PGlite and PostgreSQL (PGlite without a
+// server): the token shown once and kept only as a hash, patch (empty password and expiry clear),
+// status, rotation (the old token stops naming the request), revoke for good, submissions listed
+// with their total, one with its files, and a review recorded as an `upload_request.reviewed`
+// event in the same transaction; scopes and ownership.
+import { UploadRequests, uploadTokenHash } from "@folio/domain"
+import { Effect, Option } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { RunningApp } from "../support/app.js"
+import { newWorkspaceKey } from "../support/keys.js"
+import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
+import { type Json, sharingClientOf } from "../support/sharing-client.js"
+
+for (const target of SHARING_FILE_TARGETS) {
+  describe(`upload requests [${target.db}, ${target.blob}]`, () => {
+    let app: RunningApp
+    let close: () => Promise<void> = async () => {}
+    let owner: { key: string; workspaceId: string }
+    let other: { key: string; workspaceId: string }
+    let readOnly: { key: string; workspaceId: string }
+    const call = (
+      method: string,
+      path: string,
+      options: Parameters<ReturnType<typeof sharingClientOf>["call"]>[2] = {}
+    ) => sharingClientOf(app.origin).call(method, path, { key: owner.key, ...options })
+    const byToken = (token: string) =>
+      app.run(Effect.flatMap(UploadRequests, (r) => r.getByTokenHash(uploadTokenHash(token))))
+
+    beforeAll(async () => {
+      const started = await startSharingApp(target)
+      app = started.app
+      close = started.close
+      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+      other = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+      readOnly = await newWorkspaceKey(app, ["read"], "sharing")
+    }, 60_000)
+    afterAll(() => close())
+
+    it("creates a request whose token is shown once, and changes, pauses, rotates and revokes it", async () => {
+      const made = await call("POST", "/upload-requests", {
+        body: {
+          title: "Your photos",
+          description: "From the trip",
+          password: "pics",
+          expires_at: "2099-01-01T00:00:00Z"
+        }
+      })
+      expect(made.status).toBe(201)
+      expect(made.body).toMatchObject({
+        title: "Your photos",
+        status: "open",
+        accepting: true,
+        has_password: true,
+        revoked: false,
+        expires_at: "2099-01-01T00:00:00.000Z"
+      })
+      const token = made.body.token as string
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(made.body.url).toBe(`${app.origin}/u/${token}`)
+      const id = made.body.id as string
+      const read = await call("GET", `/upload-requests/${id}`)
+      expect(read.body).not.toHaveProperty("token")
+      expect(Option.isSome(await byToken(token))).toBe(true)
+      const listed = await call("GET", "/upload-requests")
+      expect((listed.body.items as Array<Json>).map((r) => r.id)).toContain(id)
+      const cleared = await call("PATCH", `/upload-requests/${id}`, {
+        body: { password: "", expires_at: "" }
+      })
+      expect(cleared.body).toMatchObject({ has_password: false, expires_at: null, title: "Your photos" })
+      const paused = await call("POST", `/upload-requests/${id}/status`, { body: { status: "paused" } })
+      expect(paused.body).toMatchObject({ status: "paused", accepting: false })
+      expect(
+        (await call("POST", `/upload-requests/${id}/status`, { body: { status: "closed" } })).status
+      ).toBe(400)
+      const rotated = await call("POST", `/upload-requests/${id}/rotate-token`)
+      expect(rotated.body.token).not.toBe(token)
+      expect(Option.isNone(await byToken(token))).toBe(true)
+      expect(Option.isSome(await byToken(rotated.body.token as string))).toBe(true)
+      const revoked = await call("POST", `/upload-requests/${id}/revoke`, { key: owner.key })
+      expect(revoked.body).toMatchObject({ revoked: true, accepting: false })
+      const reopened = await call("POST", `/upload-requests/${id}/status`, { body: { status: "open" } })
+      expect(reopened.status).toBe(400)
+      expect(reopened.body).toMatchObject({ error_code: "validation_failed", field: "id" })
+      expect((await call("POST", `/upload-requests/${id}/rotate-token`)).status).toBe(400)
+    })
+
+    it("answers only the owner, with the scopes each route needs", async () => {
+      const made = await call("POST", "/upload-requests", { body: { title: "Mine" } })
+      const id = made.body.id as string
+      expect((await call("GET", `/upload-requests/${id}`, { key: other.key })).status).toBe(404)
+      expect((await call("GET", "/upload-requests", { key: other.key })).body.items).toEqual([])
+      expect(
+        (await call("POST", "/upload-requests", { key: readOnly.key, body: { title: "x" } })).status
+      ).toBe(403)
+      expect((await call("POST", `/upload-requests/${id}/revoke`, { key: readOnly.key })).status).toBe(403)
+      expect((await call("GET", "/upload-requests/not-an-id")).status).toBe(404)
+      expect((await call("POST", "/upload-requests", { body: { title: "" } })).status).toBe(400)
+    })
+
+    it("lists submissions with their total, shows one with its files, and records each review change", async () => {
+      const made = await call("POST", "/upload-requests", { body: { title: "Documents" } })
+      const id = made.body.id as string
+      const file = new FormData()
+      file.append("visibility", "private")
+      file.append("file", new Blob([new TextEncoder().encode("%PDF-1.4\n%%EOF\n")]), "cv.pdf")
+      const uploaded = await call("POST", "/uploads", { form: file })
+      const at = new Date()
+      const submissionIds = ["01a20000-0000-7000-8000-000000000001", "01a20000-0000-7000-8000-000000000002"]
+      for (const [i, sid] of submissionIds.entries())
+        await app.run(
+          Effect.flatMap(UploadRequests, (r) =>
+            r.insertSubmission(
+              {
+                id: sid,
+                tenantId: owner.workspaceId,
+                requestId: id,
+                submitterName: `Sender ${i}`,
+                message: i === 0 ? "Here it is" : null,
+                review: "unreviewed",
+                fileResourceIds: i === 0 ? [uploaded.body.id as string] : [],
+                createdAt: at,
+                reviewedAt: null
+              },
+              {
+                id: `01a20000-0000-7000-8000-00000000010${i}`,
+                tenantId: owner.workspaceId,
+                type: "upload_request.submitted",
+                payload: { upload_request_id: id, submission_id: sid },
+                createdAt: at
+              }
+            )
+          )
+        )
+      const page = await call("GET", `/upload-requests/${id}/submissions?limit=1`)
+      expect(page.body).toMatchObject({ total: 2, limit: 1, offset: 0 })
+      expect((page.body.items as Array<Json>)[0]).toMatchObject({
+        id: submissionIds[1],
+        submitter_name: "Sender 1"
+      })
+      const one = await call("GET", `/upload-requests/${id}/submissions/${submissionIds[0]}`)
+      expect(one.body).toMatchObject({
+        submitter_name: "Sender 0",
+        message: "Here it is",
+        review: "unreviewed"
+      })
+      expect((one.body.files as Array<Json>).map((f) => f.id)).toEqual([uploaded.body.id])
+      const reviewed = await call("PATCH", `/upload-requests/${id}/submissions/${submissionIds[0]}`, {
+        body: { review: "accepted" }
+      })
+      expect(reviewed.body).toMatchObject({ review: "accepted" })
+      expect(reviewed.body.reviewed_at).not.toBeNull()
+      // The same value again changes nothing and records nothing.
+      await call("PATCH", `/upload-requests/${id}/submissions/${submissionIds[0]}`, {
+        body: { review: "accepted" }
+      })
+      expect(
+        (
+          await call("PATCH", `/upload-requests/${id}/submissions/${submissionIds[0]}`, {
+            body: { review: "maybe" }
+          })
+        ).status
+      ).toBe(400)
+      expect(
+        (await call("GET", `/upload-requests/${id}/submissions/01a20000-0000-7000-8000-000000000999`)).status
+      ).toBe(404)
+      const events = await app.run(Effect.flatMap(UploadRequests, (r) => r.events(owner.workspaceId)))
+      expect(events.filter((e) => e.payload.upload_request_id === id).map((e) => e.type)).toEqual([
+        "upload_request.submitted",
+        "upload_request.submitted",
+        "upload_request.reviewed"
+      ])
+    })
+  })
+}
