@@ -172,3 +172,122 @@ for (const target of SHARING_FILE_TARGETS) {
     })
   })
 }
+
+for (const target of SHARING_FILE_TARGETS) {
+  describe(`the public upload page [${target.db}, ${target.blob}]`, () => {
+    let app: RunningApp
+    let close: () => Promise<void> = async () => {}
+    let owner: { key: string; workspaceId: string }
+    const call = (
+      method: string,
+      path: string,
+      options: Parameters<ReturnType<typeof sharingClientOf>["call"]>[2] = {}
+    ) => sharingClientOf(app.origin).call(method, path, { key: owner.key, ...options })
+    const send = (
+      token: string,
+      fields: Record<string, string>,
+      files: ReadonlyArray<[string, Uint8Array]>
+    ) => {
+      const body = new FormData()
+      for (const [k, v] of Object.entries(fields)) body.append(k, v)
+      for (const [name, bytes] of files)
+        body.append("files", new Blob([bytes as Uint8Array<ArrayBuffer>]), name)
+      return fetch(`${app.origin}/u/${token}`, { method: "POST", body, redirect: "manual" })
+    }
+    const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << >> endobj\n%%EOF\n")
+    const TXT = new TextEncoder().encode("notes from the sender\n")
+
+    beforeAll(async () => {
+      const started = await startSharingApp(target)
+      app = started.app
+      close = started.close
+      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+    }, 60_000)
+    afterAll(() => close())
+
+    it("takes several files with a name and a message as private files of the owner, counted and listed", async () => {
+      const made = await call("POST", "/upload-requests", {
+        body: { title: "Send your CV", description: "PDF please" }
+      })
+      const token = made.body.token as string
+      const pageHtml = await (await fetch(`${app.origin}/u/${token}`)).text()
+      expect(pageHtml).toContain("Send your CV")
+      expect(pageHtml).toContain('name="files"')
+      const before = ((await call("GET", "/me")).body.storage as Json).used_bytes as number
+      const sent = await send(token, { name: "Ada", message: "Both attached" }, [
+        ["cv.pdf", PDF],
+        ["notes.txt", TXT]
+      ])
+      expect(sent.status).toBe(303)
+      expect(sent.headers.get("location")).toBe(`/u/${token}?sent=1`)
+      expect(await (await fetch(`${app.origin}/u/${token}?sent=1`)).text()).toContain("Thank you!")
+      expect(((await call("GET", "/me")).body.storage as Json).used_bytes).toBe(
+        before + PDF.byteLength + TXT.byteLength
+      )
+      const list = await call("GET", `/upload-requests/${made.body.id}/submissions`)
+      expect(list.body).toMatchObject({ total: 1 })
+      const submission = (list.body.items as Array<Json>)[0] as Json
+      expect(submission).toMatchObject({
+        submitter_name: "Ada",
+        message: "Both attached",
+        review: "unreviewed"
+      })
+      const detail = await call("GET", `/upload-requests/${made.body.id}/submissions/${submission.id}`)
+      expect((detail.body.files as Array<Json>).map((f) => [f.type, f.file_name, f.visibility])).toEqual([
+        ["file", "cv.pdf", "private"],
+        ["file", "notes.txt", "private"]
+      ])
+      const filtered = await call("GET", `/resources?upload_request=${made.body.id}`)
+      expect((filtered.body.items as Array<Json>).map((r) => r.file_name).sort()).toEqual([
+        "cv.pdf",
+        "notes.txt"
+      ])
+      const events = await app.run(Effect.flatMap(UploadRequests, (r) => r.events(owner.workspaceId)))
+      expect(
+        events.some(
+          (e) => e.type === "upload_request.submitted" && e.payload.upload_request_id === made.body.id
+        )
+      ).toBe(true)
+      // Private: the files are not public.
+      const slug = ((detail.body.files as Array<Json>)[0] as Json).slug as string
+      expect((await fetch(`${app.origin}/s/${slug}`)).status).toBe(404)
+    })
+
+    it("asks for the password, refuses bad files, and says why a closed request takes nothing", async () => {
+      const made = await call("POST", "/upload-requests", { body: { title: "Locked", password: "letmein" } })
+      const token = made.body.token as string
+      expect(await (await fetch(`${app.origin}/u/${token}`)).text()).toContain('name="password"')
+      const wrong = await send(token, { password: "nope" }, [["a.pdf", PDF]])
+      expect(wrong.status).toBe(403)
+      expect(await wrong.text()).toContain("password is not right")
+      const elf = await send(token, { password: "letmein" }, [
+        ["run.pdf", Uint8Array.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, ...new Array(64).fill(0)])]
+      ])
+      expect(elf.status).toBe(415)
+      const none = await send(token, { password: "letmein" }, [])
+      expect(none.status).toBe(400)
+      const ok = await send(token, { password: "letmein" }, [["a.pdf", PDF]])
+      expect(ok.status).toBe(303)
+      expect((await call("GET", `/upload-requests/${made.body.id}/submissions`)).body.total).toBe(1)
+      const id = made.body.id as string
+      await call("POST", `/upload-requests/${id}/status`, { body: { status: "paused" } })
+      expect((await fetch(`${app.origin}/u/${token}`)).status).toBe(403)
+      expect((await send(token, { password: "letmein" }, [["a.pdf", PDF]])).status).toBe(403)
+      await call("POST", `/upload-requests/${id}/status`, { body: { status: "completed" } })
+      expect((await fetch(`${app.origin}/u/${token}`)).status).toBe(410)
+      await call("POST", `/upload-requests/${id}/status`, { body: { status: "open" } })
+      const rotated = await call("POST", `/upload-requests/${id}/rotate-token`)
+      expect((await fetch(`${app.origin}/u/${token}`)).status).toBe(404)
+      expect((await fetch(`${app.origin}/u/${rotated.body.token}`)).status).toBe(200)
+      await call("POST", `/upload-requests/${id}/revoke`)
+      const revoked = await fetch(`${app.origin}/u/${rotated.body.token}`)
+      expect(revoked.status).toBe(410)
+      expect(await revoked.text()).toContain("shut down")
+      const expired = await call("POST", "/upload-requests", {
+        body: { title: "Old", expires_at: "2020-01-01T00:00:00Z" }
+      })
+      expect((await fetch(`${app.origin}/u/${expired.body.token}`)).status).toBe(410)
+      expect((await fetch(`${app.origin}/u/not-a-token`)).status).toBe(404)
+    })
+  })
+}

@@ -6,6 +6,7 @@ import { SharingApi, SharingApiErrorsLive } from "./Api.js"
 import { SharingAuthenticationLive } from "./auth.js"
 import { ArtifactsLive } from "./artifacts/Http.js"
 import { UploadRequestsLive } from "./upload-requests/Http.js"
+import { UploadPageRoutes } from "./public/upload-page.js"
 import { BioLive } from "./bio/Http.js"
 import { CollectionsLive } from "./collections/Http.js"
 import { FilesLive } from "./files/Http.js"
@@ -42,4 +43,9 @@ export const SharingApiLive = HttpApiBuilder.layer(SharingApi).pipe(
   Layer.provide([SharingAuthenticationLive, SharingApiErrorsLive])
 )
 
-export const SharingHttpLive = Layer.mergeAll(SharingApiLive, SharingOpenApiRoute, SharingPublicRoutes)
+export const SharingHttpLive = Layer.mergeAll(
+  SharingApiLive,
+  SharingOpenApiRoute,
+  SharingPublicRoutes,
+  UploadPageRoutes
+)

@@ -1,12 +1,13 @@
 // The sharing service's request guard: the shared guard (request id, body caps, unstorable text,
 // every failure as an envelope) with the sharing error table and the sharing API's decode errors.
+import { MAX_SUBMISSION_FILES } from "@folio/domain"
 import { endpointRoute, requestGuard } from "../shared/index.js"
 import { SharingApi } from "./Api.js"
 import { SharingErrors } from "./errors.js"
 import { MAX_FORM_POST_BYTES } from "./public/bio.js"
 
 /** The paths the sharing service answers: its API and its public pages. */
-export const SHARING_PATH_PREFIXES = ["/share/", "/s/"] as const
+export const SHARING_PATH_PREFIXES = ["/share/", "/s/", "/u/"] as const
 
 /**
  * The public pages read their own input: a password form post (urlencoded, a few bytes) and a path
@@ -48,6 +49,12 @@ export const sharingRequestGuard = (uploadMaxBytes: number, artifactMaxBytes: nu
         body: "stream" as const,
         maxBytes: uploadMaxBytes + UPLOAD_ENVELOPE_BYTES
       })),
+      // An upload request's public page takes several files in one body.
+      {
+        route: /^\/u\/[^/?#]+(?:[?#]|$)/,
+        body: "stream" as const,
+        maxBytes: MAX_SUBMISSION_FILES * uploadMaxBytes + UPLOAD_ENVELOPE_BYTES
+      },
       // A site in one body: every file (or the ZIP), their part headers and the metadata.
       ...[
         ["artifacts", "create"],

@@ -31,7 +31,7 @@ const listed = (r: ResourceRecord): ResourceListItem => {
 }
 
 export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (tables) => {
-  const { resources, markdownVersions } = tables
+  const { resources, markdownVersions, uploadSubmissions } = tables
   const strip = ({ deletedAt: _, ...r }: StoredResource): ResourceRecord => r as ResourceRecord
   const live = (tenantId: string, id: string) => {
     const r = resources.get(id)
@@ -185,6 +185,13 @@ export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (t
               (query.archived === undefined || r.archived === query.archived) &&
               (query.pinned === undefined || r.pinned === query.pinned) &&
               (label === undefined || r.labels.includes(label)) &&
+              (query.uploadRequest === undefined ||
+                [...uploadSubmissions.values()].some(
+                  (s) =>
+                    s.requestId === query.uploadRequest &&
+                    s.tenantId === tenantId &&
+                    s.fileResourceIds.includes(r.id)
+                )) &&
               (needle === undefined ||
                 contains(r.title, needle) ||
                 contains(r.slug, needle) ||

@@ -316,6 +316,14 @@ export const makeResourceRepository = Effect.gen(function* () {
             ...(query.archived === undefined ? [] : [sql`archived = ${query.archived}`]),
             ...(query.pinned === undefined ? [] : [sql`pinned = ${query.pinned}`]),
             ...(query.label === undefined ? [] : [sql`labels @> ${jsonParam([query.label])}::jsonb`]),
+            ...(query.uploadRequest === undefined
+              ? []
+              : UUID.test(query.uploadRequest)
+                ? [
+                    sql`id in (select (jsonb_array_elements_text(file_resource_ids))::uuid from upload_submissions
+                               where request_id = ${query.uploadRequest} and tenant_id = ${tenantId})`
+                  ]
+                : [sql`false`]),
             ...(q === undefined
               ? []
               : [

@@ -108,6 +108,18 @@ export class ArtifactsDisabled extends NamedError(
   "HTML artifacts are turned off on this server"
 ) {}
 
+/** An upload request that takes no files now: paused, completed, revoked or past its expiry. */
+export class UploadRequestClosed extends Data.TaggedError("UploadRequestClosed")<{
+  readonly reason: "paused" | "completed" | "revoked" | "expired"
+}> {
+  override get message() {
+    return `this upload request is ${this.reason}`
+  }
+}
+
+/** The password an upload request asks for was not given, or not right. */
+export class UploadRequestLocked extends NamedError("UploadRequestLocked", "the password is not right") {}
+
 /** A field the service refuses, named so the envelope's `field` can point at it. */
 export class InvalidField extends Data.TaggedError("InvalidField")<{
   readonly field: string

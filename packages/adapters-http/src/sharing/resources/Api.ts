@@ -165,6 +165,7 @@ export class ResourcesGroup extends HttpApiGroup.make("resources")
         archived: Schema.optional(BooleanParam),
         pinned: Schema.optional(BooleanParam),
         sort: Schema.optional(ResourceSort),
+        upload_request: Schema.optional(Schema.String.check(Schema.isMaxLength(64))),
         limit: Schema.optional(Limit),
         offset: Schema.optional(Offset),
         cursor: Schema.optional(Schema.String.check(Schema.isMaxLength(512)))

@@ -150,7 +150,8 @@ export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (hand
             label: query.label,
             archived: query.archived === undefined ? undefined : query.archived === "true",
             pinned: query.pinned === undefined ? undefined : query.pinned === "true",
-            sort: query.sort
+            sort: query.sort,
+            uploadRequest: query.upload_request
           })
           return { items: page.items.map((item) => resourceView(item, origin)), next_cursor: page.nextCursor }
         }).pipe(Effect.catch(SharingErrors.fail))

@@ -108,6 +108,56 @@ export interface ReceivedUpload {
 }
 
 /**
+ * One uploaded file into the blob store at `key`, its type sniffed from its first bytes before any
+ * is stored (refused when not allowed), stopped past `writeLimit` (the upload limit, or the room
+ * left in the quota when that is less). Nothing stays at `key` when it fails.
+ */
+export const storeUploadedFile = (
+  key: string,
+  fileName: string | undefined,
+  content: Stream.Stream<Uint8Array, UploadBodyError>,
+  writeLimit: number,
+  field = "file"
+) =>
+  Effect.gen(function* () {
+    const blobs = yield* BlobStore
+    const media = yield* MediaTools
+    const policy = yield* UploadPolicy
+    const checked = sniffing(content, (head) =>
+      head.byteLength === 0
+        ? Effect.fail(new InvalidField({ field, reason: "the file is empty" }))
+        : Effect.flatMap(media.sniff(head), (sniffed) => {
+            const type = allowedMediaType(head, sniffed)
+            return type === undefined
+              ? Effect.fail(new UnsupportedMedia({ field, reason: "this file type is not allowed" }))
+              : Effect.succeed(type)
+          })
+    )
+    const { size } = yield* blobs
+      .putStream(key, checked.stream, { contentType: "application/octet-stream", maxBytes: writeLimit })
+      .pipe(
+        Effect.catchIf(
+          (e): e is BlobTooLarge => e instanceof BlobTooLarge,
+          (e) =>
+            Effect.fail(
+              e.maxBytes < policy.maxBytes
+                ? new StorageQuotaExceeded()
+                : new UploadTooLarge({ maxBytes: policy.maxBytes })
+            )
+        )
+      )
+    const contentType = checked.sniffed.type ?? "application/octet-stream"
+    const staged: StagedFile = {
+      blobKey: key,
+      fileName: fileNameOf(fileName),
+      contentType,
+      size,
+      kind: mediaKindOf(contentType)
+    }
+    return staged
+  })
+
+/**
  * Reads `parts`: one file part named `file`, stored under `prefix` as it arrives (its type sniffed
  * first), and the text fields in any order, each of `fieldNames` (others are refused, named). The
  * write stops past `policy.maxBytes` (UploadTooLarge) or past the account's room left in its quota
@@ -127,7 +177,7 @@ export const receiveUpload = (
     const principal = yield* Principal
     const repo = yield* ResourceRepository
     const blobs = yield* BlobStore
-    const media = yield* MediaTools
+    const _media = yield* MediaTools
     const ids = yield* IdGen
     const policy = yield* UploadPolicy
     const used = yield* repo.storageUsed(principal.tenant)
@@ -144,39 +194,7 @@ export const receiveUpload = (
       Effect.gen(function* () {
         const key = `${options.prefix}${yield* ids.uuidV7}`
         writing = key
-        const checked = sniffing(content, (head) =>
-          head.byteLength === 0
-            ? Effect.fail(new InvalidField({ field: "file", reason: "the file is empty" }))
-            : Effect.flatMap(media.sniff(head), (sniffed) => {
-                const type = allowedMediaType(head, sniffed)
-                return type === undefined
-                  ? Effect.fail(
-                      new UnsupportedMedia({ field: "file", reason: "this file type is not allowed" })
-                    )
-                  : Effect.succeed(type)
-              })
-        )
-        const { size } = yield* blobs
-          .putStream(key, checked.stream, { contentType: "application/octet-stream", maxBytes: writeLimit })
-          .pipe(
-            Effect.catchIf(
-              (e): e is BlobTooLarge => e instanceof BlobTooLarge,
-              (e) =>
-                Effect.fail(
-                  e.maxBytes < policy.maxBytes
-                    ? new StorageQuotaExceeded()
-                    : new UploadTooLarge({ maxBytes: policy.maxBytes })
-                )
-            )
-          )
-        const contentType = checked.sniffed.type ?? "application/octet-stream"
-        staged = {
-          blobKey: key,
-          fileName: fileNameOf(fileName),
-          contentType,
-          size,
-          kind: mediaKindOf(contentType)
-        }
+        staged = yield* storeUploadedFile(key, fileName, content, writeLimit)
       })
 
     const read = Effect.gen(function* () {

@@ -52,6 +52,8 @@ export interface ResourceListQuery {
   readonly archived?: boolean | undefined
   readonly pinned?: boolean | undefined
   readonly sort?: ResourceSort | undefined
+  /** Resources created by the submissions of this upload request (its id). */
+  readonly uploadRequest?: string | undefined
 }
 
 /** Keep the newest this many earlier versions of each Markdown page (sharing-api.md, limits). */

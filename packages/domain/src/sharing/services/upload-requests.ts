@@ -5,7 +5,10 @@ import { bindPortsFromContext } from "../../kernel/use-case-service.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { UploadRequests } from "../ports/upload-requests.js"
+import { openUploadRequest, submitToUploadRequest } from "../upload-requests/submit.js"
 import * as useCases from "../upload-requests/use-cases.js"
+import { BlobStore } from "../../kernel/ports/blob-store.js"
+import { MediaTools } from "../ports/media.js"
 
 const uploadRequests = {
   create: useCases.createUploadRequest,
@@ -17,7 +20,10 @@ const uploadRequests = {
   revoke: useCases.revokeUploadRequest,
   listSubmissions: useCases.listUploadSubmissions,
   getSubmission: useCases.getUploadSubmission,
-  review: useCases.reviewUploadSubmission
+  review: useCases.reviewUploadSubmission,
+  /** The public page's: the request a token opens, and a sender's submission. */
+  open: openUploadRequest,
+  submit: submitToUploadRequest
 }
 
 export const makeSharingUploadRequests = bindPortsFromContext(
@@ -25,7 +31,9 @@ export const makeSharingUploadRequests = bindPortsFromContext(
   UploadRequests,
   ResourceRepository,
   IdGen,
-  PasswordHasher
+  PasswordHasher,
+  BlobStore,
+  MediaTools
 )
 
 export class SharingUploadRequests extends Context.Service<

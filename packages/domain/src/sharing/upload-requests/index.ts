@@ -1,2 +1,3 @@
 export * from "./upload-request.js"
 export * from "./use-cases.js"
+export * from "./submit.js"
