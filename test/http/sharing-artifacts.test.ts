@@ -351,3 +351,55 @@ describe("HTML artifacts turned off", () => {
     }
   })
 })
+
+describe("HTML artifacts on a server with lower limits", () => {
+  it("answers 413 artifact_too_many_files and artifact_too_large, over HTTP", async () => {
+    const started = await startSharingApp(
+      { db: "pglite", blob: "fs" },
+      { artifactLimits: { siteBytes: 300, files: 2, fileBytes: 200, zipBytes: 100_000 } }
+    )
+    try {
+      const { key } = await newWorkspaceKey(started.app, ["read", "write"], "sharing")
+      const client = sharingClientOf(started.app.origin)
+      const three = await client.call("POST", "/artifacts", {
+        key,
+        form: archiveForm(
+          await zipOf([
+            ["index.html", text("a")],
+            ["b.html", text("b")],
+            ["c.html", text("c")]
+          ])
+        )
+      })
+      expect(three.status).toBe(413)
+      expect(three.body).toMatchObject({ error_code: "artifact_too_many_files" })
+      const big = await client.call("POST", "/artifacts", {
+        key,
+        form: filesForm({ files: [{ part: "a", path: "index.html" }] }, [
+          ["a", new Uint8Array(201).fill(0x61)]
+        ])
+      })
+      expect(big.status).toBe(413)
+      expect(big.body).toMatchObject({ error_code: "artifact_too_large" })
+      const site = await client.call("POST", "/artifacts", {
+        key,
+        form: filesForm(
+          {
+            files: [
+              { part: "a", path: "index.html" },
+              { part: "b", path: "b.html" }
+            ]
+          },
+          [
+            ["a", new Uint8Array(200).fill(0x61)],
+            ["b", new Uint8Array(200).fill(0x62)]
+          ]
+        )
+      })
+      expect(site.status).toBe(413)
+      expect(site.body).toMatchObject({ error_code: "artifact_too_large" })
+    } finally {
+      await started.close()
+    }
+  })
+})
