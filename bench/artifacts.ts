@@ -8,10 +8,10 @@ import { randomBytes } from "node:crypto"
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import yazl from "yazl"
 import { createTempDatabase } from "../test/storage/targets.js"
 import { cli, startServer, stop } from "./_server.js"
 import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
+import { zipOf } from "../test/support/zip.js"
 
 const FILES = 500
 const FILE_BYTES = 8 * 1024
@@ -25,17 +25,6 @@ const bytesUnder = (dir: string): number => {
   }
   return total
 }
-
-const zipOf = (files: ReadonlyArray<[string, Uint8Array]>): Promise<Uint8Array<ArrayBuffer>> =>
-  new Promise((resolve, reject) => {
-    const zip = new yazl.ZipFile()
-    for (const [path, bytes] of files) zip.addBuffer(Buffer.from(bytes), path)
-    zip.end()
-    const chunks: Array<Buffer> = []
-    zip.outputStream.on("data", (c: Buffer) => chunks.push(c))
-    zip.outputStream.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))))
-    zip.outputStream.on("error", reject)
-  })
 
 const post = async (
   url: string,

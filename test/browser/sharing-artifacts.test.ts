@@ -3,11 +3,11 @@
 // of one site are two origins that share no storage. The app runs on 127.0.0.1; each deployment on
 // `{id}.localhost`, which Chromium resolves to loopback.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import yazl from "yazl"
 import { type RunningApp, startApp } from "../support/app.js"
 import { collectProblems, sharedBrowser } from "../support/browser.js"
 import { newWorkspaceKey } from "../support/keys.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
+import { zipOf } from "../support/zip.js"
 
 const browser = sharedBrowser()
 let app: RunningApp
@@ -18,17 +18,6 @@ beforeAll(async () => {
   key = (await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")).key
 }, 60_000)
 afterAll(() => app.close())
-
-const zipOf = (files: ReadonlyArray<[string, string]>): Promise<Uint8Array<ArrayBuffer>> =>
-  new Promise((resolve, reject) => {
-    const zip = new yazl.ZipFile()
-    for (const [path, body] of files) zip.addBuffer(Buffer.from(body), path)
-    zip.end()
-    const chunks: Array<Buffer> = []
-    zip.outputStream.on("data", (c: Buffer) => chunks.push(c))
-    zip.outputStream.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))))
-    zip.outputStream.on("error", reject)
-  })
 
 const site = (appOrigin: string, version: string): ReadonlyArray<[string, string]> => [
   [

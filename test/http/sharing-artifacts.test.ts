@@ -5,24 +5,13 @@
 // handed to the deployment's origin, and a server without artifacts answers 503.
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import yazl from "yazl"
 import { type RunningApp, startApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
 import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
+import { zipOf } from "../support/zip.js"
 
 const text = (s: string) => new TextEncoder().encode(s)
-
-const zipOf = (files: ReadonlyArray<[string, Uint8Array]>): Promise<Uint8Array> =>
-  new Promise((resolve, reject) => {
-    const zip = new yazl.ZipFile()
-    for (const [path, bytes] of files) zip.addBuffer(Buffer.from(bytes), path)
-    zip.end()
-    const chunks: Array<Buffer> = []
-    zip.outputStream.on("data", (c: Buffer) => chunks.push(c))
-    zip.outputStream.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))))
-    zip.outputStream.on("error", reject)
-  })
 
 const SITE: ReadonlyArray<[string, Uint8Array]> = [
   [

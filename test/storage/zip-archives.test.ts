@@ -5,20 +5,13 @@ import { YauzlArtifactArchivesLive } from "@folio/adapters-storage"
 import { ArtifactArchives, type ArtifactLimits, DEFAULT_ARTIFACT_LIMITS } from "@folio/domain"
 import { Effect, Result, Stream } from "effect"
 import { describe, expect, it } from "vitest"
-import yazl from "yazl"
-
-const zipOf = (files: ReadonlyArray<[string, Uint8Array]>, compress = true): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const zip = new yazl.ZipFile()
-    for (const [path, bytes] of files) zip.addBuffer(Buffer.from(bytes), path, { compress })
-    zip.end()
-    const chunks: Array<Buffer> = []
-    zip.outputStream.on("data", (c: Buffer) => chunks.push(c))
-    zip.outputStream.on("end", () => resolve(Buffer.concat(chunks)))
-    zip.outputStream.on("error", reject)
-  })
+import { zipOf as zipBytes } from "../support/zip.js"
 
 const text = (s: string) => new TextEncoder().encode(s)
+
+/** A ZIP as a Buffer, which the tests patch in place. */
+const zipOf = async (files: ReadonlyArray<[string, Uint8Array]>, compress = true) =>
+  Buffer.from(await zipBytes(files, compress))
 
 /** Every offset of a ZIP record signature in `zip`. */
 const offsetsOf = (zip: Buffer, signature: number) => {

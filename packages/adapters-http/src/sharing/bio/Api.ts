@@ -6,6 +6,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { SharingAuthentication } from "../auth.js"
 import { sharingErrorsOf } from "../errors.js"
+import { offsetPageQuery } from "../offset-page.js"
 
 const Slug = { slug: Schema.String }
 const IfMatch = {
@@ -109,17 +110,7 @@ export class BioGroup extends HttpApiGroup.make("bio")
     ),
     HttpApiEndpoint.get("listSubmissions", "/resources/:slug/bio/form-submissions", {
       params: Slug,
-      query: {
-        limit: Schema.optional(
-          Schema.NumberFromString.check(
-            Schema.isInt(),
-            Schema.isBetween({ minimum: 1, maximum: SUBMISSION_PAGE.max })
-          )
-        ),
-        offset: Schema.optional(
-          Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 }))
-        )
-      },
+      query: offsetPageQuery(SUBMISSION_PAGE.max),
       success: BioSubmissionList,
       error: Errors
     }).annotate(OpenApi.Summary, "What visitors sent through the page's forms, newest first (scope read)"),

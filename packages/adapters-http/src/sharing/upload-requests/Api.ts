@@ -13,6 +13,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { SharingAuthentication } from "../auth.js"
 import { sharingErrorsOf } from "../errors.js"
+import { offsetPageQuery } from "../offset-page.js"
 
 const Id = { id: Schema.String.check(Schema.isMaxLength(64)) }
 
@@ -88,17 +89,7 @@ export class UploadRequestsGroup extends HttpApiGroup.make("uploadRequests")
     }).annotate(OpenApi.Summary, "Shut the request down for good (scope delete)"),
     HttpApiEndpoint.get("listSubmissions", "/upload-requests/:id/submissions", {
       params: Id,
-      query: {
-        limit: Schema.optional(
-          Schema.NumberFromString.check(
-            Schema.isInt(),
-            Schema.isBetween({ minimum: 1, maximum: SUBMISSIONS_PAGE.max })
-          )
-        ),
-        offset: Schema.optional(
-          Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 }))
-        )
-      },
+      query: offsetPageQuery(SUBMISSIONS_PAGE.max),
       success: UploadSubmissionList,
       error: Errors
     }).annotate(OpenApi.Summary, "The submissions, newest first (scope read)"),
