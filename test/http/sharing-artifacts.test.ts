@@ -118,8 +118,15 @@ for (const target of SHARING_FILE_TARGETS) {
       const share = await fetch(`${app.origin}/s/site-${target.blob}`, { redirect: "manual" })
       expect(share.status).toBe(302)
       expect(share.headers.get("location")).toBe(`${siteUrl}/`)
-      // The app's own routes are not served on a deployment's host.
+      // The app's own routes are not served on a deployment's host, the warm link redirect neither.
       expect((await siteGet(app, siteUrl, "/share/api/v1/me")).status).toBe(404)
+      const link = await call("POST", "/resources", {
+        body: { type: "link", target_url: "https://example.com/" }
+      })
+      expect((await fetch(`${app.origin}/s/${link.body.slug}`, { redirect: "manual" })).status).toBe(302)
+      const onSite = await siteGet(app, siteUrl, `/s/${link.body.slug}`)
+      expect(onSite.status).toBe(404)
+      expect(onSite.headers["set-cookie"]).toBeUndefined()
     })
 
     it("creates a site from separate files, paths from the metadata", async () => {

@@ -6,7 +6,7 @@
 // a page, a password, a state page, a preview bot, HEAD) returns false and goes to the Effect app,
 // which also warms the cache for the next request.
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { isResourceSlug, ViewCounter, WarmResources } from "@folio/domain"
+import { ArtifactsFeature, isResourceSlug, ViewCounter, WarmResources } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { PublicOrigin } from "../../public-origin.js"
 import { requestIdOf } from "../../shared/index.js"
@@ -63,12 +63,16 @@ export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
     const origin = yield* PublicOrigin
     const countryHeader = yield* CountryHeader
     const secure = origin.startsWith("https:") ? "; Secure" : ""
+    // A request to an artifact deployment's origin is that site's, never the app's redirect.
+    const artifactSuffix = `.${(yield* ArtifactsFeature).host}`
+    const onArtifactHost = (host: string | undefined) =>
+      host?.toLowerCase().replace(/:\d+$/, "").endsWith(artifactSuffix) === true
 
     const fastPath: FastPath = (request, response) => {
       const url = request.url ?? ""
       if (request.method !== "GET") return false
       const slug = slugOf(url)
-      if (slug === undefined) return false
+      if (slug === undefined || onArtifactHost(request.headers.host)) return false
       const started = Date.now()
       const held = warm.peek(slug, started)
       if (held === undefined || Option.isNone(held)) return false
