@@ -39,8 +39,12 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("public serving on two instance
       data: { ...resource(tenant, "link").data, redirectRules: null, testVariants: null, fallbackUrl: null }
     })
     await a.run(Effect.flatMap(ResourceRepository, (repo) => repo.insert(r)))
+    // Every redirect answered is a counted view (each request is a new visitor), the polls for the
+    // rename included: B may still redirect the old slug until the invalidation reaches it.
+    let redirects = 0
     const location = async (app: RunningApp, slug: string) => {
       const res = await fetch(`${app.origin}/s/${slug}`, { redirect: "manual" })
+      if (res.status === 302) redirects++
       return res.status === 302 ? res.headers.get("location") : String(res.status)
     }
     expect(await location(b, r.slug)).toBe("https://example.com/launch")
@@ -56,16 +60,13 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("public serving on two instance
     await until("the rename on B", async () => (await location(b, r.slug)) === "404")
     expect(await location(b, moved.slug)).toBe("https://example.com/moved")
 
-    // Views on both instances (one each above, 5 new visitors each here) reach the row.
-    await Promise.all(
-      [a, b].flatMap((app) =>
-        Array.from({ length: 5 }, () => fetch(`${app.origin}/s/${moved.slug}`, { redirect: "manual" }))
-      )
-    )
-    await until("13 views", async () => {
+    // Views on both instances (those above, and 5 new visitors each here) reach the row.
+    await Promise.all([a, b].flatMap((app) => Array.from({ length: 5 }, () => location(app, moved.slug))))
+    await until(`${redirects} views`, async () => {
       const stored = await a.run(Effect.flatMap(ResourceRepository, (repo) => repo.get(tenant, r.id)))
-      return Option.getOrThrow(stored).viewCount === 13
+      return Option.getOrThrow(stored).viewCount === redirects
     })
+    expect(redirects).toBeGreaterThanOrEqual(13)
 
     await a.run(Effect.flatMap(ResourceRepository, (repo) => repo.softDelete(tenant, r.id, new Date())))
     await until("the delete on B", async () => (await location(b, moved.slug)) === "404")
