@@ -3,7 +3,7 @@
 // report an incomplete download). Cutting a socket is the server platform's business: a port here,
 // the Node implementation in the app.
 import { Cause, Context, Effect, Stream } from "effect"
-import type { HttpServerRequest } from "effect/http"
+import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 
 export class ConnectionCutter extends Context.Service<
   ConnectionCutter,
@@ -33,4 +33,23 @@ export const cutOnFailure = <E, R>(
         )
       )
     )
+  )
+
+const encoder = new TextEncoder()
+
+/**
+ * A CSV download of `lines` (each a whole CSV line), streamed as it is produced, cut on failure as
+ * `cutOnFailure` says; `filename` names the attachment.
+ */
+export const csvDownload = <E, R>(
+  lines: Stream.Stream<string, E, R>,
+  filename: string,
+  request: HttpServerRequest.HttpServerRequest,
+  what: string
+) =>
+  Effect.map(cutOnFailure(lines.pipe(Stream.map((line) => encoder.encode(line))), request, what), (body) =>
+    HttpServerResponse.stream(body as Stream.Stream<Uint8Array>, {
+      contentType: "text/csv; charset=utf-8",
+      headers: { "content-disposition": `attachment; filename="${filename}"`, "cache-control": "no-store" }
+    })
   )

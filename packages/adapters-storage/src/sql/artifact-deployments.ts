@@ -1,5 +1,5 @@
 // ArtifactDeployments over SQL: immutable rows, the file list as one JSON array.
-import { type DeployedFile, ArtifactDeployments, type DeploymentRecord } from "@folio/domain"
+import { type DeployedFile, ArtifactDeployments, type DeploymentRecord, isUuid } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { orStorageError } from "./errors.js"
@@ -29,8 +29,6 @@ const toRecord = (row: Row): DeploymentRecord => ({
   createdAt: row.created_at
 })
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 export const makeArtifactDeployments = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const one = (rows: ReadonlyArray<Row>) => Option.map(Option.fromNullishOr(rows[0]), toRecord)
@@ -45,7 +43,7 @@ export const makeArtifactDeployments = Effect.gen(function* () {
         )
       ),
     get: (tenantId, id) =>
-      UUID.test(id)
+      isUuid(id)
         ? orStorageError(
             sql<Row>`select * from artifact_deployments where id = ${id} and tenant_id = ${tenantId}`.pipe(
               Effect.map(one)
@@ -53,11 +51,11 @@ export const makeArtifactDeployments = Effect.gen(function* () {
           )
         : Effect.succeed(Option.none()),
     getAnyTenant: (id) =>
-      UUID.test(id)
+      isUuid(id)
         ? orStorageError(sql<Row>`select * from artifact_deployments where id = ${id}`.pipe(Effect.map(one)))
         : Effect.succeed(Option.none()),
     discard: (id) =>
-      UUID.test(id)
+      isUuid(id)
         ? orStorageError(sql`delete from artifact_deployments where id = ${id}`.pipe(Effect.asVoid))
         : Effect.void
   })

@@ -13,7 +13,8 @@ import {
   ResourceSlugTaken,
   type RestoreOutcome,
   StorageQuotaReached,
-  titleSortKey
+  titleSortKey,
+  isUuid
 } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { type SqlError, SqlClient } from "effect/sql"
@@ -99,8 +100,6 @@ const LIST_COLUMNS = COLUMNS.replace(
   "data,",
   "case when type = 'markdown' then data - 'body' else data end as data,"
 )
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export const makeResourceRepository = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -200,7 +199,7 @@ export const makeResourceRepository = Effect.gen(function* () {
       ),
 
     existsAnyTenant: (id) =>
-      UUID.test(id)
+      isUuid(id)
         ? orStorageError(
             sql`select 1 from resources where id = ${id} and deleted_at is null`.pipe(
               Effect.map((rows) => rows.length > 0)
@@ -250,7 +249,7 @@ export const makeResourceRepository = Effect.gen(function* () {
 
     addViews: (counts) => {
       const rows = [...counts]
-        .filter(([id, n]) => n > 0 && UUID.test(id))
+        .filter(([id, n]) => n > 0 && isUuid(id))
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([id, n]) => ({ id, n }))
       if (rows.length === 0) return Effect.void
@@ -318,7 +317,7 @@ export const makeResourceRepository = Effect.gen(function* () {
             ...(query.label === undefined ? [] : [sql`labels @> ${jsonParam([query.label])}::jsonb`]),
             ...(query.uploadRequest === undefined
               ? []
-              : UUID.test(query.uploadRequest)
+              : isUuid(query.uploadRequest)
                 ? [
                     sql`id in (select (jsonb_array_elements_text(file_resource_ids))::uuid from upload_submissions
                                where request_id = ${query.uploadRequest} and tenant_id = ${tenantId})`

@@ -5,7 +5,8 @@ import {
   type SubmissionReview,
   type UploadRequestRecord,
   UploadRequests,
-  type UploadSubmissionRecord
+  type UploadSubmissionRecord,
+  isUuid
 } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
@@ -66,8 +67,6 @@ const toSubmission = (s: SubmissionRow): UploadSubmissionRecord => ({
   reviewedAt: s.reviewed_at
 })
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 export const makeUploadRequests = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const oneRequest = (rows: ReadonlyArray<RequestRow>) => Option.map(Option.fromNullishOr(rows[0]), toRequest)
@@ -91,7 +90,7 @@ export const makeUploadRequests = Effect.gen(function* () {
         )
       ),
     get: (tenantId, id) =>
-      UUID.test(id)
+      isUuid(id)
         ? orStorageError(
             sql<RequestRow>`select * from upload_requests where id = ${id} and tenant_id = ${tenantId}`.pipe(
               Effect.map(oneRequest)
@@ -140,7 +139,7 @@ export const makeUploadRequests = Effect.gen(function* () {
         })
       ),
     getSubmission: (tenantId, requestId, id) =>
-      UUID.test(id)
+      isUuid(id)
         ? orStorageError(
             sql<SubmissionRow>`select * from upload_submissions
                                where id = ${id} and tenant_id = ${tenantId} and request_id = ${requestId}`.pipe(
@@ -149,7 +148,7 @@ export const makeUploadRequests = Effect.gen(function* () {
           )
         : Effect.succeed(Option.none()),
     review: (tenantId, requestId, id, review, at, event) =>
-      UUID.test(id)
+      isUuid(id)
         ? orStorageError(
             sql.withTransaction(
               Effect.gen(function* () {

@@ -8,6 +8,9 @@ const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 
 export const Uuid = Schema.String.check(Schema.isPattern(UUID_PATTERN))
 
+/** Whether a text is a UUID (any version, either case): what may be looked up as an id. */
+export const isUuid = (text: string): boolean => UUID_PATTERN.test(text)
+
 const hex = (bytes: Uint8Array): string => {
   let out = ""
   for (const b of bytes) out += b.toString(16).padStart(2, "0")

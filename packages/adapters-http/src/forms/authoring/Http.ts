@@ -12,18 +12,16 @@ import {
   toVersionSummaryView,
   toVersionView
 } from "@folio/domain"
-import { Effect, Stream } from "effect"
+import { Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { PublicOrigin } from "../../public-origin.js"
 import { RequestInvalid, requireScopes } from "../../shared/index.js"
-import { cutOnFailure } from "../../streaming.js"
+import { csvDownload } from "../../streaming.js"
 import { FormsApi } from "../Api.js"
 import { data } from "../envelope.js"
 import { FormsErrors, type FormsSurfaceError } from "../errors.js"
 import { requireEmptyBody } from "../empty-body.js"
-
-const encoder = new TextEncoder()
 
 /** Scope check, then the use case, with every failure as its REST error. */
 const guarded = <A, E extends FormsSurfaceError, R>(operation: Operation, effect: Effect.Effect<A, E, R>) =>
@@ -171,18 +169,12 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
             )
             // Failures after the first byte cannot become an envelope any more: the connection is
             // cut without the final chunk, so the client sees a failed download, not a short file.
-            const body = yield* cutOnFailure(
-              csv.lines.pipe(Stream.map((line) => encoder.encode(line))),
+            return yield* csvDownload(
+              csv.lines,
+              csv.filename,
               yield* HttpServerRequest.HttpServerRequest,
               "csv export"
             )
-            return HttpServerResponse.stream(body as Stream.Stream<Uint8Array>, {
-              contentType: "text/csv; charset=utf-8",
-              headers: {
-                "content-disposition": `attachment; filename="${csv.filename}"`,
-                "cache-control": "no-store"
-              }
-            })
           })
         )
       )

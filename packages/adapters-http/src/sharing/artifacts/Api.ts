@@ -6,6 +6,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { SharingAuthentication } from "../auth.js"
 import { sharingErrorsOf } from "../errors.js"
+import { WithResourceEtag } from "../etag-headers.js"
 
 const Slug = { slug: Schema.String }
 
@@ -21,9 +22,6 @@ const ArtifactBody = Schema.Struct({
     })
   )
 }).pipe(HttpApiSchema.asMultipartStream())
-
-const WithEtag = <S extends Schema.Top>(body: S) =>
-  HttpApiSchema.WithHeaders(body, { "x-resource-etag": Schema.String })
 
 export const ArtifactFileView = Schema.Struct({
   path: Schema.String,
@@ -66,7 +64,7 @@ export class ArtifactsGroup extends HttpApiGroup.make("artifacts")
   .add(
     HttpApiEndpoint.post("create", "/artifacts", {
       payload: ArtifactBody,
-      success: WithEtag(ArtifactView).pipe(HttpApiSchema.status(201)),
+      success: WithResourceEtag(ArtifactView).pipe(HttpApiSchema.status(201)),
       error: [...Errors, ...DeployErrors, ...sharingErrorsOf("slug_taken")]
     }).annotate(
       OpenApi.Summary,
@@ -75,7 +73,7 @@ export class ArtifactsGroup extends HttpApiGroup.make("artifacts")
     HttpApiEndpoint.post("deploy", "/resources/:slug/artifact/deployments", {
       params: Slug,
       payload: ArtifactBody,
-      success: WithEtag(ArtifactView).pipe(HttpApiSchema.status(201)),
+      success: WithResourceEtag(ArtifactView).pipe(HttpApiSchema.status(201)),
       error: [...Errors, ...DeployErrors, ...sharingErrorsOf("etag_mismatch")]
     }).annotate(
       OpenApi.Summary,

@@ -6,15 +6,10 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { SharingAuthentication } from "../auth.js"
 import { sharingErrorsOf } from "../errors.js"
+import { ResourceIfMatch, WithResourceEtag } from "../etag-headers.js"
 import { offsetPageQuery } from "../offset-page.js"
 
 const Slug = { slug: Schema.String }
-const IfMatch = {
-  "x-resource-if-match": Schema.optional(Schema.String),
-  "if-match": Schema.optional(Schema.String)
-}
-const WithEtag = <S extends Schema.Top>(body: S) =>
-  HttpApiSchema.WithHeaders(body, { "x-resource-etag": Schema.String })
 
 /** An upload to a bio page: the file part, and for a new block its title or caption. */
 const BioUpload = (fields: ReadonlyArray<string>) =>
@@ -54,9 +49,9 @@ export class BioGroup extends HttpApiGroup.make("bio")
   .add(
     HttpApiEndpoint.patch("replace", "/resources/:slug/bio", {
       params: Slug,
-      headers: IfMatch,
+      headers: ResourceIfMatch,
       payload: ReplaceBioInput,
-      success: WithEtag(BioView),
+      success: WithResourceEtag(BioView),
       error: [...Errors, ...sharingErrorsOf("etag_mismatch", "quota_exceeded", "unsupported_media")]
     }).annotate(
       OpenApi.Summary,
@@ -65,29 +60,29 @@ export class BioGroup extends HttpApiGroup.make("bio")
     HttpApiEndpoint.post("setAvatar", "/resources/:slug/bio/avatar", {
       params: Slug,
       payload: BioUpload([]),
-      success: WithEtag(BioView),
+      success: WithResourceEtag(BioView),
       error: [...Errors, ...UploadErrors]
     }).annotate(OpenApi.Summary, "Upload or replace the profile picture (an image) (scope write)"),
     HttpApiEndpoint.delete("removeAvatar", "/resources/:slug/bio/avatar", {
       params: Slug,
-      success: WithEtag(BioView),
+      success: WithResourceEtag(BioView),
       error: [...Errors, ...UploadErrors]
     }).annotate(OpenApi.Summary, "Remove the profile picture (scope delete)"),
     HttpApiEndpoint.post("setCover", "/resources/:slug/bio/cover", {
       params: Slug,
       payload: BioUpload([]),
-      success: WithEtag(BioView),
+      success: WithResourceEtag(BioView),
       error: [...Errors, ...UploadErrors]
     }).annotate(OpenApi.Summary, "Upload or replace the cover image (scope write)"),
     HttpApiEndpoint.delete("removeCover", "/resources/:slug/bio/cover", {
       params: Slug,
-      success: WithEtag(BioView),
+      success: WithResourceEtag(BioView),
       error: [...Errors, ...UploadErrors]
     }).annotate(OpenApi.Summary, "Remove the cover image (scope delete)"),
     HttpApiEndpoint.post("addFileBlock", "/resources/:slug/bio/pages/:pageId/blocks/file", {
       params: { ...Slug, pageId: Schema.String },
       payload: BioUpload(["title", "caption"]),
-      success: WithEtag(BioBlockAdded).pipe(HttpApiSchema.status(201)),
+      success: WithResourceEtag(BioBlockAdded).pipe(HttpApiSchema.status(201)),
       error: [...Errors, ...UploadErrors]
     }).annotate(
       OpenApi.Summary,
@@ -96,13 +91,13 @@ export class BioGroup extends HttpApiGroup.make("bio")
     HttpApiEndpoint.post("replaceBlockFile", "/resources/:slug/bio/blocks/:blockId/file", {
       params: { ...Slug, blockId: Schema.String },
       payload: BioUpload([]),
-      success: WithEtag(BioView),
+      success: WithResourceEtag(BioView),
       error: [...Errors, ...UploadErrors]
     }).annotate(OpenApi.Summary, "Replace the file behind an image or file block (scope write)"),
     HttpApiEndpoint.post("setBlockThumbnail", "/resources/:slug/bio/blocks/:blockId/thumbnail", {
       params: { ...Slug, blockId: Schema.String },
       payload: BioUpload([]),
-      success: WithEtag(BioView),
+      success: WithResourceEtag(BioView),
       error: [...Errors, ...UploadErrors]
     }).annotate(
       OpenApi.Summary,

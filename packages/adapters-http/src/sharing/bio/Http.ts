@@ -8,21 +8,17 @@ import {
   resourceView,
   SharingBio
 } from "@folio/domain"
-import { Effect, Stream } from "effect"
-import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import { PublicOrigin } from "../../public-origin.js"
 import { requireScopes } from "../../shared/index.js"
-import { cutOnFailure } from "../../streaming.js"
+import { csvDownload } from "../../streaming.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
+import { resourceIfMatchOf } from "../etag-headers.js"
 import { UploadParts } from "../files/parts.js"
 import { SUBMISSION_PAGE } from "./Api.js"
-
-const ifMatchOf = (headers: {
-  readonly "x-resource-if-match"?: string | undefined
-  readonly "if-match"?: string | undefined
-}) => headers["x-resource-if-match"] ?? headers["if-match"]
 
 const submissionView = (s: BioSubmissionRecord) => ({
   id: s.id,
@@ -31,8 +27,6 @@ const submissionView = (s: BioSubmissionRecord) => ({
   values: { ...s.values },
   created_at: s.createdAt.toISOString()
 })
-
-const encoder = new TextEncoder()
 
 export const BioLive = HttpApiBuilder.group(SharingApi, "bio", (handlers) =>
   Effect.gen(function* () {
@@ -50,7 +44,7 @@ export const BioLive = HttpApiBuilder.group(SharingApi, "bio", (handlers) =>
       .handle("replace", ({ params, headers, payload }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")
-          return withEtag(yield* bio.replace(params.slug, payload, ifMatchOf(headers)))
+          return withEtag(yield* bio.replace(params.slug, payload, resourceIfMatchOf(headers)))
         }).pipe(Effect.catch(SharingErrors.fail))
       )
       .handle("setAvatar", ({ params, payload }) =>
@@ -115,18 +109,12 @@ export const BioLive = HttpApiBuilder.group(SharingApi, "bio", (handlers) =>
         Effect.gen(function* () {
           yield* requireScopes("read")
           const csv = yield* bio.exportSubmissions(params.slug)
-          const body = yield* cutOnFailure(
-            csv.lines.pipe(Stream.map((line) => encoder.encode(line))),
+          return yield* csvDownload(
+            csv.lines,
+            csv.filename,
             yield* HttpServerRequest.HttpServerRequest,
             "bio submissions export"
           )
-          return HttpServerResponse.stream(body as Stream.Stream<Uint8Array>, {
-            contentType: "text/csv; charset=utf-8",
-            headers: {
-              "content-disposition": `attachment; filename="${csv.filename}"`,
-              "cache-control": "no-store"
-            }
-          })
         }).pipe(Effect.catch(SharingErrors.fail))
       )
       .handle("deleteSubmission", ({ params }) =>

@@ -5,6 +5,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { SharingAuthentication } from "../auth.js"
 import { sharingErrorsOf } from "../errors.js"
+import { WithResourceEtag } from "../etag-headers.js"
 
 /** The upload form as OpenAPI shows it: the file part and the text fields (every value a string). */
 export const UploadForm = Schema.Struct({
@@ -23,9 +24,7 @@ export class FilesGroup extends HttpApiGroup.make("files")
   .add(
     HttpApiEndpoint.post("upload", "/uploads", {
       payload: UploadForm.pipe(HttpApiSchema.asMultipartStream()),
-      success: HttpApiSchema.WithHeaders(ResourceView, { "x-resource-etag": Schema.String }).pipe(
-        HttpApiSchema.status(201)
-      ),
+      success: WithResourceEtag(ResourceView).pipe(HttpApiSchema.status(201)),
       error: [...Errors, ...sharingErrorsOf("slug_taken", "quota_exceeded", "unsupported_media")]
     }).annotate(
       OpenApi.Summary,

@@ -11,10 +11,11 @@ import {
   ArtifactsFeature,
   BlobStore,
   deploymentOrigin,
+  deploymentServing,
   isResourceSlug,
   ResourceRepository,
   siteFileFor,
-  unavailability
+  isUuid
 } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -45,8 +46,6 @@ const HANDOFF_SECONDS = 60
 const unlocks = expiringTokens("artifact-unlock")
 const handoffs = expiringTokens("artifact-handoff")
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
 const text = (status: number, body: string, headers: Readonly<Record<string, string>> = {}) =>
   HttpServerResponse.text(body, {
     status,
@@ -72,7 +71,7 @@ export const makeArtifactSite = Effect.gen(function* () {
     const name = (host ?? "").toLowerCase().replace(/:\d+$/, "")
     if (!name.endsWith(suffix)) return undefined
     const label = name.slice(0, -suffix.length)
-    return UUID.test(label) ? label : undefined
+    return isUuid(label) ? label : undefined
   }
 
   /** Where the share link of an artifact sends a visitor: its current origin, unlocked when it has a password. */
@@ -98,28 +97,15 @@ export const makeArtifactSite = Effect.gen(function* () {
       const found = yield* deployments.getAnyTenant(deploymentId)
       if (Option.isNone(found)) return text(404, "Not found.")
       const deployment = found.value
-      const live = yield* resources.get(deployment.tenantId, deployment.resourceId)
-      if (Option.isNone(live) || live.value.type !== "artifact" || live.value.visibility === "private")
-        return text(404, "Not found.")
-      const r = live.value
-      const shareUrl = `${origin}/s/${isResourceSlug(r.slug) ? r.slug : ""}`
-      if (r.data.deploymentId !== deployment.id)
-        return text(410, `This version was replaced by a newer one: ${shareUrl}`)
+      const live = Option.getOrUndefined(yield* resources.get(deployment.tenantId, deployment.resourceId))
       const now = new Date()
-      if (
-        unavailability(
-          {
-            key: r.id,
-            target_url: "",
-            starts_at: r.startsAt,
-            expires_at: r.expiresAt,
-            max_views: null,
-            views: 0
-          },
-          now
-        ) !== undefined
-      )
-        return text(410, "This site is not available.")
+      const serving = deploymentServing(live, deployment, now)
+      if (serving === "not_found" || live === undefined || live.type !== "artifact")
+        return text(404, "Not found.")
+      const r = live
+      const shareUrl = `${origin}/s/${isResourceSlug(r.slug) ? r.slug : ""}`
+      if (serving === "replaced") return text(410, `This version was replaced by a newer one: ${shareUrl}`)
+      if (serving === "unavailable") return text(410, "This site is not available.")
       const url = new URL(request.url, "http://site")
       const nowSeconds = Math.floor(now.getTime() / 1000)
       if (r.passwordHash !== null) {

@@ -8,6 +8,8 @@ import {
   SharingFiles,
   RateLimitStore,
   type ResourceRecord,
+  type ResourceRecordOf,
+  type StorageError,
   ResourceRepository,
   ViewCounter,
   PasswordHasher
@@ -270,54 +272,41 @@ const postPassword = (deps: Deps) =>
     })
   }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
 
-/** The bytes of a file or image resource: `/content` (shown) or `/download` (saved). */
-const getBytes = (deps: Deps, mode: "content" | "download") =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const found = yield* findServed(deps, (yield* HttpRouter.params).slug ?? "")
-    if (Option.isNone(found)) return notFound()
-    return yield* serveResourceBytes(deps, request, found.value, mode)
-  }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
-
-/** The bytes of one item of a collection. */
-const getItemBytes = (deps: Deps, mode: "content" | "download") =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const params = yield* HttpRouter.params
-    const found = yield* findServed(deps, params.slug ?? "")
-    if (Option.isNone(found)) return notFound()
-    return yield* serveCollectionItemBytes(deps, request, found.value, params.itemId ?? "", mode)
-  }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
-
-/** The thumbnail of one item of a collection. */
-const getItemPreview = (deps: PublicDeps) =>
+/**
+ * A route under a public resource's URL: `handle` gets the request, the resource served at the
+ * path's slug (a 404 page when none) and the path's params; the store being down is a 503 page.
+ */
+const underResource = (
+  deps: Deps,
+  handle: (
+    request: HttpServerRequest.HttpServerRequest,
+    r: ResourceRecord,
+    params: Readonly<Record<string, string | undefined>>
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, StorageError>
+) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const params = yield* HttpRouter.params
     const found = yield* findServed(deps, params.slug ?? "")
     if (Option.isNone(found)) return notFound()
-    return yield* serveCollectionItemPreview(deps, request, found.value, params.itemId ?? "")
+    return yield* handle(request, found.value, params)
   }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
 
-/** A stored file of a bio page. */
-const getBioMedia = (deps: PublicDeps) =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const params = yield* HttpRouter.params
-    const found = yield* findServed(deps, params.slug ?? "")
-    if (Option.isNone(found) || found.value.type !== "bio") return notFound()
-    return yield* serveBioMedia(deps, request, found.value, params.mediaId ?? "")
-  }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
-
-/** A visitor's post to a form of a bio page. */
-const postForm = (deps: PublicDeps) =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const params = yield* HttpRouter.params
-    const found = yield* findServed(deps, params.slug ?? "")
-    if (Option.isNone(found) || found.value.type !== "bio") return notFound()
-    return yield* postBioForm(deps, request, found.value, params.blockId ?? "")
-  }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
+/** Only a bio page's: anything else at the slug has no such path. */
+const onBio =
+  (
+    handle: (
+      request: HttpServerRequest.HttpServerRequest,
+      r: ResourceRecordOf<"bio">,
+      params: Readonly<Record<string, string | undefined>>
+    ) => Effect.Effect<HttpServerResponse.HttpServerResponse, StorageError>
+  ) =>
+  (
+    request: HttpServerRequest.HttpServerRequest,
+    r: ResourceRecord,
+    params: Readonly<Record<string, string | undefined>>
+  ) =>
+    r.type === "bio" ? handle(request, r, params) : Effect.succeed(notFound())
 
 /** GET and POST /s/{slug}, and the bytes of files, images and collection items under it. */
 export const SharingPublicRoutes = HttpRouter.use((router) =>
@@ -341,12 +330,41 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
     }
     yield* router.add("GET", "/s/:slug", getResource(deps))
     yield* router.add("POST", "/s/:slug", postPassword(deps))
-    yield* router.add("GET", "/s/:slug/content", getBytes(deps, "content"))
-    yield* router.add("GET", "/s/:slug/download", getBytes(deps, "download"))
-    yield* router.add("GET", "/s/:slug/items/:itemId/content", getItemBytes(deps, "content"))
-    yield* router.add("GET", "/s/:slug/items/:itemId/download", getItemBytes(deps, "download"))
-    yield* router.add("GET", "/s/:slug/items/:itemId/preview", getItemPreview(deps))
-    yield* router.add("GET", "/s/:slug/media/:mediaId", getBioMedia(deps))
-    yield* router.add("POST", "/s/:slug/forms/:blockId", postForm(deps))
+    // The bytes of a file or image resource: `/content` (shown) or `/download` (saved).
+    for (const mode of ["content", "download"] as const) {
+      yield* router.add(
+        "GET",
+        `/s/:slug/${mode}`,
+        underResource(deps, (request, r) => serveResourceBytes(deps, request, r, mode))
+      )
+      yield* router.add(
+        "GET",
+        `/s/:slug/items/:itemId/${mode}`,
+        underResource(deps, (request, r, p) =>
+          serveCollectionItemBytes(deps, request, r, p.itemId ?? "", mode)
+        )
+      )
+    }
+    yield* router.add(
+      "GET",
+      "/s/:slug/items/:itemId/preview",
+      underResource(deps, (request, r, p) => serveCollectionItemPreview(deps, request, r, p.itemId ?? ""))
+    )
+    yield* router.add(
+      "GET",
+      "/s/:slug/media/:mediaId",
+      underResource(
+        deps,
+        onBio((request, r, p) => serveBioMedia(deps, request, r, p.mediaId ?? ""))
+      )
+    )
+    yield* router.add(
+      "POST",
+      "/s/:slug/forms/:blockId",
+      underResource(
+        deps,
+        onBio((request, r, p) => postBioForm(deps, request, r, p.blockId ?? ""))
+      )
+    )
   })
 )

@@ -19,6 +19,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { SharingAuthentication } from "../auth.js"
 import { sharingErrorsOf } from "../errors.js"
+import { ResourceIfMatch } from "../etag-headers.js"
 import { QrQuery } from "../qr.js"
 import { VisitDescription } from "../visit.js"
 
@@ -41,12 +42,6 @@ const WithEtag = <S extends Schema.Top>(body: S) =>
     "x-resource-etag": Schema.String,
     "x-collection-etag": Schema.optional(Schema.String)
   })
-
-/** The preconditions a write may send: the X- header (preferred) or the standard one. */
-const IfMatch = {
-  "x-resource-if-match": Schema.optional(Schema.String),
-  "if-match": Schema.optional(Schema.String)
-}
 
 const Slug = { slug: Schema.String }
 
@@ -186,7 +181,7 @@ export class ResourcesGroup extends HttpApiGroup.make("resources")
     ),
     HttpApiEndpoint.patch("update", "/resources/:slug", {
       params: Slug,
-      headers: IfMatch,
+      headers: ResourceIfMatch,
       payload: PatchResourceInput,
       success: WithEtag(ResourceView),
       error: [...Errors, ...sharingErrorsOf("slug_taken", "etag_mismatch")]
@@ -223,7 +218,7 @@ export class ResourcesGroup extends HttpApiGroup.make("resources")
     }).annotate(OpenApi.Summary, "The full source of one version (scope read)"),
     HttpApiEndpoint.post("restoreMarkdownVersion", "/resources/:slug/markdown/versions/:versionId/restore", {
       params: { ...Slug, versionId: Uuid },
-      headers: IfMatch,
+      headers: ResourceIfMatch,
       success: WithEtag(MarkdownRestored),
       error: [...Errors, ...sharingErrorsOf("etag_mismatch")]
     }).annotate(

@@ -20,6 +20,7 @@ import { PublicOrigin } from "../../public-origin.js"
 import { requireScopes } from "../../shared/index.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
+import { resourceIfMatchOf } from "../etag-headers.js"
 import { qrCode } from "../qr.js"
 import { type VisitDescription, visitFromDescription } from "../visit.js"
 import { RESOURCE_PAGE_SIZE } from "./Api.js"
@@ -34,12 +35,6 @@ const versionSummary = (v: MarkdownVersionSummary) => ({
   size: v.size,
   created_at: v.createdAt.toISOString()
 })
-
-/** The precondition of a write: X-Resource-If-Match, else the standard If-Match. */
-const ifMatchOf = (headers: {
-  readonly "x-resource-if-match"?: string | undefined
-  readonly "if-match"?: string | undefined
-}) => headers["x-resource-if-match"] ?? headers["if-match"]
 
 const visitOf = (description: VisitDescription | undefined) =>
   Effect.map(Clock.currentTimeMillis, (ms) =>
@@ -165,7 +160,7 @@ export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (hand
       .handle("update", ({ params, headers, payload }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")
-          return withEtag(yield* resources.update(params.slug, payload, ifMatchOf(headers)))
+          return withEtag(yield* resources.update(params.slug, payload, resourceIfMatchOf(headers)))
         }).pipe(Effect.catch(SharingErrors.fail))
       )
       .handle("delete", ({ params }) =>
@@ -208,7 +203,7 @@ export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (hand
           const restored = yield* resources.restoreMarkdownVersion(
             params.slug,
             params.versionId,
-            ifMatchOf(headers)
+            resourceIfMatchOf(headers)
           )
           return HttpApiSchema.withHeaders({
             body: {

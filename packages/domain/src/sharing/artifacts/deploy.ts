@@ -24,6 +24,7 @@ import {
 } from "../errors.js"
 import type { UploadBodyError, UploadPart } from "../files/upload.js"
 import { UploadPolicy } from "../files/upload.js"
+import { unavailability } from "../links/destination.js"
 import { Rfc3339 } from "../links/rules.js"
 import { type ArchiveRefusal, ArtifactArchives } from "../ports/archives.js"
 import {
@@ -128,7 +129,8 @@ const decodeJson = <A, I>(schema: Schema.Codec<A, I>, text: string | undefined) 
 
 /**
  * Reads an artifact body: the metadata text, and every file stored under its digest in the artifact's
- * prefix (`owner`). `written` collects the object keys this request created (for cleanup).
+ * prefix (`owner`). `written` collects the object keys this request created (for cleanup);
+ * `newBytes` is their size together (what the artifact's stored bytes grow by).
  */
 const receiveSite = (
   parts: Stream.Stream<UploadPart, UploadBodyError>,
@@ -144,6 +146,7 @@ const receiveSite = (
     let mode: "archive" | "files" | undefined
     const received: Array<Received> = []
     let total = 0
+    let newBytes = 0
 
     /** One file into the store under its digest; the same bytes twice are kept once. */
     const store = <E>(name: string, content: Stream.Stream<Uint8Array, E>) =>
@@ -178,6 +181,7 @@ const receiveSite = (
         else {
           yield* blobs.move(staging, key)
           written.push(key)
+          newBytes += size
         }
         received.push({ name, sha256: sha, size })
       })
@@ -218,7 +222,7 @@ const receiveSite = (
         return store(part.name, part.content)
       })
     )
-    return { metadata, mode, received }
+    return { metadata, mode, received, newBytes }
   })
 
 /** The site's files: `received` placed at their paths (files mode maps part names through `entries`). */
@@ -319,8 +323,6 @@ export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>
         password === null
           ? null
           : yield* Effect.flatMap(Effect.service(PasswordHasher), (h) => h.hash(password))
-      const unique = new Map(files.map((f) => [f.sha256, f.size]))
-      const storedBytes = [...unique.values()].reduce((n, s) => n + s, 0)
       const recordAt = (slug: string): ResourceRecord => ({
         id,
         tenantId: principal.tenant,
@@ -340,7 +342,7 @@ export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>
         archived: false,
         pinned: false,
         viewCount: 0,
-        storedBytes,
+        storedBytes: body.newBytes,
         rowVersion: 1,
         createdAt: at,
         updatedAt: at,
@@ -438,12 +440,9 @@ export const deployArtifact = (slug: string, parts: Stream.Stream<UploadPart, Up
           siteBytes: site.siteBytes,
           createdAt: at
         })
-        const addedBytes = body.received
-          .filter((r) => written.includes(artifactObjectKey(current, r.sha256)))
-          .reduce((n, r, i, all) => (all.findIndex((x) => x.sha256 === r.sha256) === i ? n + r.size : n), 0)
         const next: ResourceRecordOf<"artifact"> = {
           ...current,
-          storedBytes: current.storedBytes + addedBytes,
+          storedBytes: current.storedBytes + body.newBytes,
           rowVersion: current.rowVersion + 1,
           updatedAt: at,
           data: {
@@ -484,3 +483,25 @@ export const deployArtifact = (slug: string, parts: Stream.Stream<UploadPart, Up
       )
     )
   })
+
+/**
+ * Whether a deployment's origin serves it now: only the current deployment of a live, public or
+ * unlisted artifact within its window (`r` is the resource it belongs to, if still live).
+ */
+export const deploymentServing = (
+  r: ResourceRecord | undefined,
+  deployment: DeploymentRecord,
+  now: Date
+): "serve" | "not_found" | "replaced" | "unavailable" => {
+  if (r === undefined || r.type !== "artifact" || r.visibility === "private") return "not_found"
+  if (r.data.deploymentId !== deployment.id) return "replaced"
+  const window = {
+    key: r.id,
+    target_url: "",
+    starts_at: r.startsAt,
+    expires_at: r.expiresAt,
+    max_views: null,
+    views: 0
+  }
+  return unavailability(window, now) === undefined ? "serve" : "unavailable"
+}

@@ -249,15 +249,15 @@ export const BioPageView = Schema.Struct({
 export const bioMediaUrl = (resourceUrl: string, file: StoredFile): string =>
   `${resourceUrl}/media/${file.blobKey.split("/").pop() ?? ""}`
 
+const storedMediaView = (resourceUrl: string, file: StoredFile) => ({
+  file_name: file.fileName,
+  content_type: file.contentType,
+  size: file.size,
+  url: bioMediaUrl(resourceUrl, file)
+})
+
 const mediaView = (resourceUrl: string, file: StoredFile | null) =>
-  file === null
-    ? null
-    : {
-        file_name: file.fileName,
-        content_type: file.contentType,
-        size: file.size,
-        url: bioMediaUrl(resourceUrl, file)
-      }
+  file === null ? null : storedMediaView(resourceUrl, file)
 
 export const bioBlockView = (resourceUrl: string, block: BioBlock): typeof BioBlockView.Type => {
   switch (block.type) {
@@ -273,21 +273,15 @@ export const bioBlockView = (resourceUrl: string, block: BioBlock): typeof BioBl
     case "text":
       return { id: block.id, type: block.type, text: block.text }
     case "image":
-      return {
-        id: block.id,
-        type: "image",
-        caption: block.caption,
-        file: mediaView(resourceUrl, block.file) ?? undefined,
+    case "file": {
+      const media = {
+        file: storedMediaView(resourceUrl, block.file),
         thumbnail: mediaView(resourceUrl, block.thumbnail)
-      } as typeof BioBlockView.Type
-    case "file":
-      return {
-        id: block.id,
-        type: "file",
-        title: block.title,
-        file: mediaView(resourceUrl, block.file) ?? undefined,
-        thumbnail: mediaView(resourceUrl, block.thumbnail)
-      } as typeof BioBlockView.Type
+      }
+      return block.type === "image"
+        ? { id: block.id, type: "image", caption: block.caption, ...media }
+        : { id: block.id, type: "file", title: block.title, ...media }
+    }
     case "form":
       return {
         id: block.id,

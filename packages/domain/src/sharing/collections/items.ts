@@ -21,11 +21,10 @@ import {
   withItems
 } from "./collection.js"
 import type { AddCollectionItemInput, ArrangeCollectionInput } from "./wire.js"
+import { isUuid } from "../../kernel/ids.js"
 
 /** Read-modify-write rounds before a write that keeps losing races is reported as changed. */
 const WRITE_TRIES = 5
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** A write that adds no bytes cannot be refused by the quota: a refusal would be a bug. */
 const freesBytesOnly = () =>
@@ -41,7 +40,7 @@ const ownedSource = (ref: string) =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const repo = yield* ResourceRepository
-    const found: Option.Option<ResourceRecord> = UUID.test(ref)
+    const found: Option.Option<ResourceRecord> = isUuid(ref)
       ? yield* repo.get(principal.tenant, ref.toLowerCase())
       : isResourceSlug(ref)
         ? yield* repo.getBySlug(principal.tenant, ref)

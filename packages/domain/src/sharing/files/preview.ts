@@ -10,13 +10,12 @@ import { ResourceNotFound, ResourceOfAnotherAccount } from "../errors.js"
 import { MediaTools, PREVIEW_CONTENT_TYPE, type PreviewCard } from "../ports/media.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { type ResourceRecord, resourceBlobPrefix, type StoredFile } from "../resources/resource.js"
-import { isResourceSlug } from "../resources/rules.js"
+import { ownedBySlug } from "../resources/use-cases.js"
 import { mediaKindOf } from "./media-types.js"
+import { isUuid } from "../../kernel/ids.js"
 
 /** Previews fit in this many pixels square. */
 export const PREVIEW_SIZE = 320
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** A byte count as people read it (`1.4 MB`). */
 export const formatBytes = (bytes: number): string => {
@@ -81,24 +80,16 @@ const subjectOf = (r: ResourceRecord): { readonly image?: StoredFile; readonly c
   }
 }
 
-/** The caller's resource by id (the spec's path names an id) or by slug. */
+/** The caller's resource by id (the spec's path names an id) or by slug (as every resource route). */
 const ownedByIdOrSlug = (idOrSlug: string) =>
   Effect.gen(function* () {
+    if (!isUuid(idOrSlug)) return yield* ownedBySlug(idOrSlug)
     const principal = yield* Principal
     const repo = yield* ResourceRepository
-    if (UUID.test(idOrSlug)) {
-      const id = idOrSlug.toLowerCase()
-      const own = yield* repo.get(principal.tenant, id)
-      if (Option.isSome(own)) return own.value
-      return yield* (yield* repo.existsAnyTenant(id))
-        ? new ResourceOfAnotherAccount()
-        : new ResourceNotFound()
-    }
-    if (!isResourceSlug(idOrSlug)) return yield* new ResourceNotFound()
-    const own = yield* repo.getBySlug(principal.tenant, idOrSlug)
+    const id = idOrSlug.toLowerCase()
+    const own = yield* repo.get(principal.tenant, id)
     if (Option.isSome(own)) return own.value
-    const any = yield* repo.getBySlugAnyTenant(idOrSlug)
-    return yield* Option.isSome(any) ? new ResourceOfAnotherAccount() : new ResourceNotFound()
+    return yield* (yield* repo.existsAnyTenant(id)) ? new ResourceOfAnotherAccount() : new ResourceNotFound()
   })
 
 /** The preview of one resource: drawn at most once per picture, then read back. */

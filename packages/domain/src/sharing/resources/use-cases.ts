@@ -108,10 +108,7 @@ export const ownedOfType = <T extends ResourceRecord["type"]>(slug: string, type
       : Effect.fail(new InvalidField({ field: "slug", reason: `a ${r.type} resource is not ${noun}` }))
   )
 
-/**
- * Strips the quotes and weak marker an `If-Match` value may carry (`"abc"`, `W/"abc"`); the
- * X-Resource-If-Match header carries the bare ETag. `*` matches any current state.
- */
+/** Whether an If-Match value (X-Resource-If-Match or the standard one) names the record's current ETag. */
 export const etagMatches = (ifMatch: string, record: Pick<ResourceCommon, "id" | "rowVersion">): boolean =>
   ifMatchNames(ifMatch, resourceEtag(record))
 
