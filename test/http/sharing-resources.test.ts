@@ -107,8 +107,12 @@ for (const target of storageTargets()) {
         { type: "markdown", body_markdown: "# Hello" },
         { type: "markdown", raw_markdown: "raw *text*" },
         { type: "collection", layout: "grid", settings: { columns: 3 } },
-        { type: "notion", source_url: "https://notion.so/page", auto_refresh: true },
-        { type: "notion", fetch_url: "https://notion.so/other" },
+        {
+          type: "notion",
+          source_url: "https://www.notion.so/acme/Page-0123456789abcdef0123456789abcdef",
+          auto_refresh: true
+        },
+        { type: "notion", fetch_url: "https://acme.notion.site/Other-0123456789abcdef0123456789abcde0" },
         { type: "bio", theme: "dark", settings: { display_name: "Ada", headline: "hi", bio: "..." } }
       ]
       for (const body of bodies) {
@@ -124,9 +128,9 @@ for (const target of storageTargets()) {
       expect(md.body.body_markdown).toBe("x")
       const notion = await api.call("POST", "/resources", {
         key: owner,
-        body: { type: "notion", fetch_url: "https://notion.so/f" }
+        body: { type: "notion", fetch_url: "https://notion.so/F-0123456789abcdef0123456789abcde1" }
       })
-      expect(notion.body.source_url).toBe("https://notion.so/f")
+      expect(notion.body.source_url).toBe("https://notion.so/F-0123456789abcdef0123456789abcde1")
     })
 
     it("refuses bad creates with validation_failed naming the field", async () => {
@@ -158,6 +162,8 @@ for (const target of storageTargets()) {
         [{ type: "link", target_url: "https://x.example", max_views: 0 }, "max_views"],
         [{ type: "markdown", body_markdown: "a", raw_markdown: "b" }, "raw_markdown"],
         [{ type: "notion" }, "source_url"],
+        [{ type: "notion", source_url: "https://notion.so/no-page-id" }, "source_url"],
+        [{ type: "notion", source_url: "https://example.com/x", root_page_id: "nope" }, "root_page_id"],
         [{ type: "link", target_url: "https://x.example", visibility: "secret" }, "visibility"],
         [
           {

@@ -48,6 +48,14 @@ export const startApp = async (
     authAttemptsPerIp: 600,
     insightsAutoThreshold: 0.3,
     respondentRequestsPerIp: 100_000,
+    // Notion mirrors on, against an address where nothing answers: a suite that mirrors pages
+    // points NOTION_API_URL at its fake Notion server.
+    notionToken: Option.some(Redacted.make("secret_test_notion_token")),
+    notionApiUrl: "http://127.0.0.1:9",
+    jobsConcurrency: 2,
+    jobsLeaseMs: 30_000,
+    jobsPollMs: 200,
+    jobsRetryBaseMs: 100,
     ...options.config
   }
   const scope = Effect.runSync(Scope.make())

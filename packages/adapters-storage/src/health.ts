@@ -13,7 +13,9 @@ import type {
   StorageError,
   UsageStore,
   TenantRepository,
-  UploadRequests
+  UploadRequests,
+  JobQueue,
+  NotionMirrors
 } from "@folio/domain"
 
 export class StorageHealth extends Context.Service<
@@ -38,6 +40,8 @@ export type StoragePorts =
   | ResourceRepository
   | IdempotencyStore
   | BioSubmissions
+  | JobQueue
+  | NotionMirrors
   | ArtifactDeployments
   | UploadRequests
   | InvalidationBus

@@ -1,6 +1,8 @@
 // The composed application: one Layer graph from configuration to a listening HTTP server. Used by
 // `main` and by the end-to-end tests, which launch it in-process on port 0.
+import { randomUUID } from "node:crypto"
 import { createServer, type Server } from "node:http"
+import { hostname } from "node:os"
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import {
   BlobSigningSecret,
@@ -26,6 +28,8 @@ import {
   YauzlArtifactArchivesLive,
   StorageHealth,
   IdempotencyHousekeepingLive,
+  JobWorkerLive,
+  NotionClientSourceLive,
   UsageBatcherLive,
   ViewBatcherLive
 } from "@folio/adapters-storage"
@@ -44,6 +48,8 @@ import {
   SharingCollectionsLive,
   SharingFilesLive,
   SharingIdempotencyLive,
+  SharingJobRunnerLive,
+  SharingJobsLive,
   SharingResourcesLive,
   UploadPolicy
 } from "@folio/domain"
@@ -83,6 +89,9 @@ const gracefulClose = (server: Server, graceMs: number) =>
 const NodeConnectionCutter = Layer.succeed(ConnectionCutter, {
   cut: (request) => NodeHttpServerRequest.toServerResponse(request).destroy()
 })
+
+/** Names this process's job claims: host, process and a random part (a restarted pid is another worker). */
+const jobWorkerId = () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
 
 /** Storage chosen by the caller instead of by configuration (tests, embedding). */
 export type StorageOverride = ReturnType<typeof storageLayer>
@@ -127,6 +136,10 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         }),
         SharpMediaToolsLive,
         YauzlArtifactArchivesLive,
+        NotionClientSourceLive({
+          token: Option.getOrUndefined(Option.map(config.notionToken, Redacted.value)),
+          baseUrl: config.notionApiUrl
+        }),
         Layer.succeed(ArtifactsFeature, { enabled: config.artifactsEnabled, host: config.artifactHost }),
         Layer.succeed(ArtifactPolicy, config.artifactLimits),
         BuiltInInsightExtractorLive,
@@ -167,6 +180,19 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         Layer.provide(UsageBatcherLive),
         // Idempotency keys past their 24 hours, deleted hourly.
         Layer.merge(IdempotencyHousekeepingLive),
+        // This instance's job workers: stopped (running jobs finished or released) before the
+        // storage they use is closed.
+        Layer.merge(
+          JobWorkerLive({
+            workerId: jobWorkerId(),
+            concurrency: config.jobsConcurrency,
+            leaseMs: config.jobsLeaseMs,
+            pollMs: config.jobsPollMs,
+            scheduleEveryMs: Math.max(config.jobsPollMs, 15_000),
+            shutdownGraceMs: config.shutdownGraceMs,
+            retry: { baseDelayMs: config.jobsRetryBaseMs, maxDelayMs: 10 * 60_000 }
+          }).pipe(Layer.provide(SharingJobRunnerLive))
+        ),
         // Public views, counted in memory and written each second; released after the server, so
         // the views of the last requests are written at shutdown.
         Layer.provideMerge(ViewBatcherLive),
@@ -183,7 +209,8 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
             SharingCollectionsLive,
             SharingBioLive,
             SharingArtifactsLive,
-            SharingUploadRequestsLive
+            SharingUploadRequestsLive,
+            SharingJobsLive
           )
         ),
         // Built after the server, so released before it: connections are told to wind down before

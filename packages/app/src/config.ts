@@ -56,6 +56,18 @@ export interface AppConfig {
   readonly artifactHost: string
   /** Artifact limits; each only lowers the spec's default. */
   readonly artifactLimits: ArtifactLimits
+  /** The Notion integration's token; Notion mirrors are off without one (`features.notion_enabled`). */
+  readonly notionToken: Option.Option<Redacted.Redacted<string>>
+  /** The Notion API's root (a proxy, or a local fake in tests). */
+  readonly notionApiUrl: string
+  /** Jobs this instance runs at once; 0 runs none here (other instances do). */
+  readonly jobsConcurrency: number
+  /** How long a claimed job is held without its worker renewing it. */
+  readonly jobsLeaseMs: number
+  /** How often idle workers look for due jobs (they also wake when one is queued). */
+  readonly jobsPollMs: number
+  /** The first retry's wait; each later one doubles, up to ten minutes, with jitter. */
+  readonly jobsRetryBaseMs: number
   /** Share of scanned responses (0..1) past which an insight candidate is marked `auto`. */
   readonly insightsAutoThreshold: number
 }
@@ -218,6 +230,23 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(fun
         const n = Number(v)
         return v.trim() !== "" && Number.isFinite(n) && n >= 0 && n <= 1 ? n : undefined
       }
+    ),
+    notionToken: yield* optionalRedacted("NOTION_TOKEN", "must not be empty", (v) => v.trim() !== ""),
+    notionApiUrl: yield* read(
+      "NOTION_API_URL",
+      "https://api.notion.com",
+      "must be an http or https URL",
+      (v) => (/^https?:\/\/[^\s]+$/.test(v) ? v.replace(/\/+$/, "") : undefined)
+    ),
+    jobsConcurrency: yield* read("JOBS_CONCURRENCY", 2, "must be an integer from 0 to 64", asInt(0, 64)),
+    jobsLeaseMs:
+      (yield* read("JOBS_LEASE_SECONDS", 30, "must be an integer from 1 to 3600", asInt(1, 3600))) * 1000,
+    jobsPollMs: yield* read("JOBS_POLL_MS", 1000, "must be an integer from 10 to 60000", asInt(10, 60000)),
+    jobsRetryBaseMs: yield* read(
+      "JOBS_RETRY_BASE_MS",
+      5000,
+      "must be an integer from 0 to 600000",
+      asInt(0, 600_000)
     ),
     shutdownGraceMs: yield* read("SHUTDOWN_GRACE_MS", 4000, "must be from 0 to 60000", asInt(0, 60000))
   }

@@ -5,6 +5,7 @@ import { AccountGroup } from "./account/Api.js"
 import { sharingErrorsOf } from "./errors.js"
 import { ArtifactsGroup } from "./artifacts/Api.js"
 import { UploadRequestsGroup } from "./upload-requests/Api.js"
+import { JobsGroup } from "./jobs/Api.js"
 import { BioGroup } from "./bio/Api.js"
 import { CollectionsGroup } from "./collections/Api.js"
 import { FilesGroup } from "./files/Api.js"
@@ -40,6 +41,7 @@ export class SharingApi extends HttpApi.make("sharing")
   .add(BioGroup)
   .add(ArtifactsGroup)
   .add(UploadRequestsGroup)
+  .add(JobsGroup)
   .prefix(SHARING_API_PREFIX)
   .middleware(SharingApiErrors)
   .annotate(HttpApi.ParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -191,7 +191,9 @@ export const SharingErrors = errorSurface<SharingSurfaceError>()({
     ArtifactTooManyFiles: { code: "artifact_too_many_files" },
     ArtifactsDisabled: { code: "artifacts_disabled" },
     UploadTooLarge: { code: "payload_too_large", details: () => ({ field: "file" }) },
-    UnsupportedMedia: { code: "unsupported_media", details: (e) => ({ field: e.field }) }
+    UnsupportedMedia: { code: "unsupported_media", details: (e) => ({ field: e.field }) },
+    JobActive: { code: "job_already_active" },
+    FeatureDisabled: { code: "feature_disabled" }
   }
 })
 

@@ -6,6 +6,7 @@ import { SharingApi, SharingApiErrorsLive } from "./Api.js"
 import { SharingAuthenticationLive } from "./auth.js"
 import { ArtifactsLive } from "./artifacts/Http.js"
 import { UploadRequestsLive } from "./upload-requests/Http.js"
+import { JobsLive } from "./jobs/Http.js"
 import { UploadPageRoutes } from "./public/upload-page.js"
 import { BioLive } from "./bio/Http.js"
 import { CollectionsLive } from "./collections/Http.js"
@@ -17,6 +18,7 @@ import { ResourcesLive } from "./resources/Http.js"
 export * from "./Api.js"
 export * from "./artifacts/Api.js"
 export * from "./upload-requests/Api.js"
+export * from "./jobs/Api.js"
 export * from "./bio/Api.js"
 export * from "./collections/Api.js"
 export * from "./errors.js"
@@ -38,7 +40,8 @@ export const SharingApiLive = HttpApiBuilder.layer(SharingApi).pipe(
     CollectionsLive,
     BioLive,
     ArtifactsLive,
-    UploadRequestsLive
+    UploadRequestsLive,
+    JobsLive
   ]),
   Layer.provide([SharingAuthenticationLive, SharingApiErrorsLive])
 )

@@ -6,6 +6,8 @@ import { StorageHealth, type StoragePorts } from "../health.js"
 import { MemoryRateLimitStoreLive, MemoryUsageStoreLive } from "./counters.js"
 import { MemoryArtifactDeploymentsLive } from "./artifact-deployments.js"
 import { MemoryUploadRequestsLive } from "./upload-requests.js"
+import { MemoryJobQueueLive } from "./jobs.js"
+import { MemoryNotionMirrorsLive } from "./notion-mirrors.js"
 import { MemoryBioSubmissionsLive } from "./bio-submissions.js"
 import { MemoryFormRepositoryLive } from "./forms.js"
 import { MemoryIdempotencyStoreLive } from "./idempotency.js"
@@ -29,6 +31,8 @@ export const MemoryStorageLive: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryBioSubmissionsLive,
   MemoryArtifactDeploymentsLive,
   MemoryUploadRequestsLive,
+  MemoryJobQueueLive,
+  MemoryNotionMirrorsLive,
   MemoryInvalidationBusLive,
   Layer.succeed(StorageHealth, { check: Effect.void })
 ).pipe(Layer.provide(MemoryStoreLive))

@@ -17,6 +17,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { resourceCursor, SORTS, sortKeyOf } from "../sql/resource-cursor.js"
 import { toPage } from "../paging.js"
+import { newJobRecord } from "./jobs.js"
 import { MemoryStore, type StoredResource } from "./store.js"
 
 const encoder = new TextEncoder()
@@ -31,7 +32,7 @@ const listed = (r: ResourceRecord): ResourceListItem => {
 }
 
 export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (tables) => {
-  const { resources, markdownVersions, uploadSubmissions } = tables
+  const { resources, markdownVersions, uploadSubmissions, jobs } = tables
   const strip = ({ deletedAt: _, ...r }: StoredResource): ResourceRecord => r as ResourceRecord
   const live = (tenantId: string, id: string) => {
     const r = resources.get(id)
@@ -83,6 +84,7 @@ export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (t
         const over = overQuota(r.tenantId, r.storedBytes, options?.quotaBytes)
         if (over !== undefined) return Effect.fail(over)
         resources.set(r.id, { ...r, deletedAt: null })
+        if (options?.enqueue !== undefined) jobs.set(options.enqueue.id, newJobRecord(options.enqueue))
         return Effect.void
       }),
 

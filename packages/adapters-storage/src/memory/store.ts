@@ -3,6 +3,7 @@
 import type {
   BioSubmissionRecord,
   DeploymentRecord,
+  JobRecord,
   SharingEventRecord,
   UploadRequestRecord,
   UploadSubmissionRecord,
@@ -11,6 +12,9 @@ import type {
   FormVersionRecord,
   IdempotentAnswer,
   MarkdownVersionRecord,
+  NotionAssetRecord,
+  NotionMirrorState,
+  NotionPageRecord,
   RequestTally,
   ResourceRecord,
   ResponseFileRecord,
@@ -57,6 +61,16 @@ export interface MemoryTables {
   readonly uploadRequests: Map<string, UploadRequestRecord>
   readonly uploadSubmissions: Map<string, UploadSubmissionRecord>
   readonly sharingEvents: Array<SharingEventRecord>
+  readonly jobs: Map<string, JobRecord>
+  /** Notion mirror state, cached pages and assets (memory/notion-mirrors.ts). */
+  readonly notion: NotionTables
+}
+
+/** Notion mirrors: state by resource id, pages keyed `resourceId/pageId`, assets by id. */
+export interface NotionTables {
+  readonly mirrors: Map<string, NotionMirrorState>
+  readonly pages: Map<string, NotionPageRecord>
+  readonly assets: Map<string, NotionAssetRecord>
 }
 
 export class MemoryStore extends Context.Service<MemoryStore, MemoryTables>()(
@@ -80,7 +94,9 @@ export const MemoryStoreLive = Layer.sync(MemoryStore, () => ({
   deployments: new Map(),
   uploadRequests: new Map(),
   uploadSubmissions: new Map(),
-  sharingEvents: []
+  sharingEvents: [],
+  jobs: new Map(),
+  notion: { mirrors: new Map(), pages: new Map(), assets: new Map() }
 }))
 
 /** Completed responses of a form: the forms list shows it, and response caps are checked against it. */

@@ -21,7 +21,9 @@ import {
   StorageError,
   UsageStore,
   TenantRepository,
-  UploadRequests
+  UploadRequests,
+  JobQueue,
+  NotionMirrors
 } from "@folio/domain"
 import { Cause, Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -35,6 +37,8 @@ import { makeApiKeyRepository } from "./api-keys.js"
 import { makeArtifactDeployments } from "./artifact-deployments.js"
 import { makeBioSubmissions } from "./bio-submissions.js"
 import { makeUploadRequests } from "./upload-requests.js"
+import { makeJobQueue } from "./jobs.js"
+import { makeNotionMirrors } from "./notion-mirrors.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeResourceRepository } from "./resources.js"
 import { makeTenantRepository } from "./tenants.js"
@@ -54,6 +58,8 @@ export const SqlRepositoriesLive = Layer.effectContext(
       Context.add(BioSubmissions, yield* makeBioSubmissions),
       Context.add(ArtifactDeployments, yield* makeArtifactDeployments),
       Context.add(UploadRequests, yield* makeUploadRequests),
+      Context.add(JobQueue, yield* makeJobQueue),
+      Context.add(NotionMirrors, yield* makeNotionMirrors),
       Context.add(StorageHealth, { check: orStorageError(sql`select 1`.pipe(Effect.asVoid)) })
     )
   })

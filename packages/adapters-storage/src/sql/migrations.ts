@@ -14,6 +14,7 @@ import sharingFiles from "./migrations/0010_sharing_files.js"
 import bioFormSubmissions from "./migrations/0011_bio_form_submissions.js"
 import artifacts from "./migrations/0012_artifacts.js"
 import uploadRequests from "./migrations/0013_upload_requests.js"
+import jobsAndNotion from "./migrations/0014_jobs_and_notion.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -28,5 +29,6 @@ export const migrations = Migrator.fromRecord({
   "0010_sharing_files": sharingFiles,
   "0011_bio_form_submissions": bioFormSubmissions,
   "0012_artifacts": artifacts,
-  "0013_upload_requests": uploadRequests
+  "0013_upload_requests": uploadRequests,
+  "0014_jobs_and_notion": jobsAndNotion
 })

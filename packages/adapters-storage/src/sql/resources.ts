@@ -12,13 +12,14 @@ import {
   ResourceRepository,
   ResourceSlugTaken,
   type RestoreOutcome,
-  StorageQuotaReached,
   titleSortKey,
   isUuid
 } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { type SqlError, SqlClient } from "effect/sql"
 import { isUniqueViolation, orStorageError } from "./errors.js"
+import { insertJob } from "./jobs.js"
+import { storageUsage } from "./storage-usage.js"
 import { jsonParam } from "./json.js"
 import { likeContains, toPage } from "./keyset.js"
 import { resourceCursor, SORTS, sortKeyOf } from "./resource-cursor.js"
@@ -130,32 +131,7 @@ export const makeResourceRepository = Effect.gen(function* () {
       return toVersionSummary(saved)
     })
 
-  /**
-   * Moves the account's stored bytes by `delta` inside the caller's transaction. Adding is a
-   * conditional update against the quota: the row lock it takes serializes the account's concurrent
-   * writers, and the condition is checked on the committed count, so two writes cannot pass together.
-   */
-  const releaseStoredBytes = (tenantId: string, bytes: number) =>
-    bytes <= 0
-      ? Effect.void
-      : Effect.asVoid(sql`update storage_usage set used_bytes = greatest(used_bytes - ${bytes}, 0)
-                          where tenant_id = ${tenantId}`)
-
-  const moveStoredBytes = (tenantId: string, delta: number, quotaBytes: number | undefined) =>
-    Effect.gen(function* () {
-      if (delta <= 0) return yield* releaseStoredBytes(tenantId, -delta)
-      yield* sql`insert into storage_usage (tenant_id, used_bytes) values (${tenantId}, 0)
-                 on conflict (tenant_id) do nothing`
-      const limit = quotaBytes ?? Number.MAX_SAFE_INTEGER
-      const moved = yield* sql`update storage_usage set used_bytes = used_bytes + ${delta}
-                               where tenant_id = ${tenantId} and used_bytes + ${delta} <= ${limit}
-                               returning used_bytes`
-      if (moved.length === 0) {
-        const [row] = yield* sql<{ readonly used_bytes: number | string }>`
-          select used_bytes from storage_usage where tenant_id = ${tenantId}`
-        return yield* Effect.fail(new StorageQuotaReached(Number(row?.used_bytes ?? 0), limit))
-      }
-    })
+  const { moveStoredBytes, releaseStoredBytes } = storageUsage(sql)
 
   return ResourceRepository.of({
     insert: (r, options) =>
@@ -170,6 +146,9 @@ export const makeResourceRepository = Effect.gen(function* () {
                         ${r.storedBytes}, ${jsonParam(r.data)}::jsonb, ${r.rowVersion}, ${r.createdAt},
                         ${r.updatedAt})`.pipe(Effect.catchTag("SqlError", slugTaken(r.slug)))
               yield* moveStoredBytes(r.tenantId, r.storedBytes, options?.quotaBytes)
+              // A new resource's job cannot meet an active one: its key names the new id.
+              if (options?.enqueue !== undefined)
+                yield* insertJob(sql, options.enqueue).pipe(Effect.catchTag("JobAlreadyActive", Effect.die))
             })
           )
           .pipe(Effect.asVoid)

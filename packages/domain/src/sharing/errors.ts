@@ -120,6 +120,20 @@ export class UploadRequestClosed extends Data.TaggedError("UploadRequestClosed")
 /** The password an upload request asks for was not given, or not right. */
 export class UploadRequestLocked extends NamedError("UploadRequestLocked", "the password is not right") {}
 
+/** The same background work is already queued or running (its job id, for the client to poll). */
+export class JobActive extends Data.TaggedError("JobActive")<{ readonly activeJobId: string | null }> {
+  override get message() {
+    return "the same job is already queued or running"
+  }
+}
+
+/** A feature this server is not set up for (Notion mirrors without a Notion token). */
+export class FeatureDisabled extends Data.TaggedError("FeatureDisabled")<{ readonly feature: string }> {
+  override get message() {
+    return `${this.feature} are not available on this server`
+  }
+}
+
 /** A field the service refuses, named so the envelope's `field` can point at it. */
 export class InvalidField extends Data.TaggedError("InvalidField")<{
   readonly field: string
@@ -148,4 +162,6 @@ export type SharingError =
   | ArtifactIndexMissing
   | ArtifactTooLarge
   | ArtifactTooManyFiles
+  | JobActive
+  | FeatureDisabled
   | ArtifactsDisabled

@@ -2,6 +2,7 @@
 import {
   ArtifactsFeature,
   CREATABLE_TYPES,
+  NotionSource,
   Principal,
   ResourceRepository,
   SHARING_FEATURES,
@@ -21,8 +22,11 @@ export const AccountLive = HttpApiBuilder.group(SharingApi, "account", (handlers
     const resources = yield* ResourceRepository
     const uploads = yield* UploadPolicy
     const artifacts = yield* ArtifactsFeature
-    const features = { ...SHARING_FEATURES, artifacts_enabled: artifacts.enabled }
-    const creatable = CREATABLE_TYPES.filter((t) => t !== "artifact" || artifacts.enabled)
+    const notion = (yield* NotionSource).enabled
+    const features = { ...SHARING_FEATURES, artifacts_enabled: artifacts.enabled, notion_enabled: notion }
+    const creatable = CREATABLE_TYPES.filter(
+      (t) => (t !== "artifact" || artifacts.enabled) && (t !== "notion" || notion)
+    )
     return handlers.handle("me", () =>
       Effect.gen(function* () {
         yield* requireScopes("read")

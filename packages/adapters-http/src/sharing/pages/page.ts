@@ -83,6 +83,13 @@ main{max-width:44rem;margin:0 auto;padding:2.5rem 1.25rem 4rem}
 .bio-form .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 .bio-form .sent{color:var(--accent);font-weight:600;margin:.75rem 0 0}
 .bio-form .error{color:var(--error);margin:.75rem 0 0}
+.notion-nav ul{list-style:none;padding:0 0 1rem;margin:0 0 1.5rem;border-bottom:1px solid var(--rule)}
+.notion-nav a{color:var(--link)}.notion-nav a[aria-current=page]{font-weight:700;text-decoration:none}
+.notion-nav .depth-1{padding-left:1rem}.notion-nav .depth-2{padding-left:2rem}.notion-nav .depth-3,.notion-nav .depth-4,.notion-nav .depth-5,.notion-nav .depth-6{padding-left:3rem}
+.md .callout{display:flex;gap:.6rem;background:var(--code);border-radius:8px;padding:.9rem 1rem;margin:0 0 1.1rem}
+.md .callout>p:last-child{margin-bottom:0}
+.md .to-do{list-style:none;padding-left:0}
+.md .indent{padding-left:1.5rem}
 @media (max-width:480px){main{padding-top:1.5rem}.page-title{font-size:1.6rem}}
 `
   .trim()

@@ -12,7 +12,8 @@ import {
   type StorageError,
   ResourceRepository,
   ViewCounter,
-  PasswordHasher
+  PasswordHasher,
+  NotionMirrors
 } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -31,6 +32,7 @@ import { renderFilePage, renderGalleryPage } from "../pages/files.js"
 import { CountryHeader, visitFromRequest } from "../visit.js"
 import { makeArtifactSite } from "./artifact-site.js"
 import { bioPageHtml, postBioForm, serveBioMedia } from "./bio.js"
+import { notionPageHtml, serveNotionAsset } from "./notion.js"
 import {
   downloadGrantCookie,
   serveCollectionItemBytes,
@@ -68,6 +70,7 @@ type PublicDeps = Deps & {
   readonly formSecret: string
   readonly bio: SharingBio["Service"]
   readonly files: SharingFiles["Service"]
+  readonly notion: NotionMirrors["Service"]
 }
 
 /** Password attempts per client address and resource in one window (then 429 until it ends). */
@@ -95,7 +98,7 @@ const serve = (
   request: HttpServerRequest.HttpServerRequest,
   r: ResourceRecord,
   at: Date
-): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+): Effect.Effect<HttpServerResponse.HttpServerResponse, StorageError> => {
   const visitor = visitorFrom(request.cookies[VISITOR_COOKIE], deps.secure)
   const minted = visitor.setCookie === undefined ? [] : [visitor.setCookie]
   // A page that is not a view sets the visitor cookie only; a view also marks the visit.
@@ -201,6 +204,13 @@ const serve = (
     }))
     const body = renderGalleryPage({ title, description, url, items, noindex })
     return counted((cookies) => page(body, 200, headers, cookies))
+  }
+  if (r.type === "notion") {
+    return Effect.flatMap(notionPageHtml(deps, request, r), (body) =>
+      body === undefined
+        ? Effect.succeed(notFound())
+        : counted((cookies) => page(body, 200, headers, cookies))
+    )
   }
   return counted((cookies) =>
     page(renderPlaceholderPage({ title, description, url, noindex }), 200, headers, cookies)
@@ -326,6 +336,7 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
       formSecret: `sharing-bio-form:${yield* BlobSigningSecret}`,
       bio: yield* SharingBio,
       files: yield* SharingFiles,
+      notion: yield* NotionMirrors,
       artifactEntry: (yield* makeArtifactSite).entryUrl
     }
     yield* router.add("GET", "/s/:slug", getResource(deps))
@@ -353,9 +364,12 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
     yield* router.add(
       "GET",
       "/s/:slug/media/:mediaId",
-      underResource(
-        deps,
-        onBio((request, r, p) => serveBioMedia(deps, request, r, p.mediaId ?? ""))
+      underResource(deps, (request, r, p) =>
+        r.type === "bio"
+          ? serveBioMedia(deps, request, r, p.mediaId ?? "")
+          : r.type === "notion"
+            ? serveNotionAsset(deps, request, r, p.mediaId ?? "")
+            : Effect.succeed(notFound())
       )
     )
     yield* router.add(

@@ -128,7 +128,7 @@ export class ResourcesGroup extends HttpApiGroup.make("resources")
     HttpApiEndpoint.post("create", "/resources", {
       payload: CreateResourceInput,
       success: WithEtag(ResourceView).pipe(HttpApiSchema.status(201)),
-      error: [...Errors, ...sharingErrorsOf("slug_taken")]
+      error: [...Errors, ...sharingErrorsOf("slug_taken", "feature_disabled")]
     }).annotate(
       OpenApi.Summary,
       "Create a link, Markdown page, collection, Notion mirror or bio page (scope write; at most 60 links an hour per key)"
@@ -137,7 +137,7 @@ export class ResourcesGroup extends HttpApiGroup.make("resources")
       headers: IdempotencyKey,
       payload: BulkCreateInput,
       success: BulkCreateResult,
-      error: [...Errors, ...sharingErrorsOf("idempotency_conflict")]
+      error: [...Errors, ...sharingErrorsOf("idempotency_conflict", "feature_disabled")]
     }).annotate(
       OpenApi.Summary,
       "Create up to 200 links; each item succeeds or fails on its own; requires Idempotency-Key (a repeat within 24 h answers the first result) (scope write)"
@@ -147,7 +147,7 @@ export class ResourcesGroup extends HttpApiGroup.make("resources")
       query: { source: Schema.optional(ImportSource) },
       payload: [ImportLinksInput, Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" }))],
       success: ImportResult,
-      error: [...Errors, ...sharingErrorsOf("idempotency_conflict")]
+      error: [...Errors, ...sharingErrorsOf("idempotency_conflict", "feature_disabled")]
     }).annotate(
       OpenApi.Summary,
       "Import links from a Bitly or Linktree CSV export (JSON with `csv`, or the file as text/csv), up to 1000 rows, each row on its own; requires Idempotency-Key (scope write)"

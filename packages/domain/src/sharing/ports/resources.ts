@@ -4,6 +4,7 @@
 import { type Effect, Context, type Option, Schema } from "effect"
 import type { InvalidCursor, Page } from "../../kernel/cursor.js"
 import type { StorageError } from "../../kernel/errors.js"
+import type { NewJob } from "../jobs/job.js"
 import type {
   ResourceListItem,
   ResourceRecord,
@@ -106,6 +107,14 @@ export interface ResourceQuotaOptions {
   readonly quotaBytes?: number | undefined
 }
 
+export interface ResourceInsertOptions extends ResourceQuotaOptions {
+  /**
+   * A job the new resource needs (a Notion mirror's first refresh), queued in the insert's
+   * transaction: if queueing fails, nothing is created.
+   */
+  readonly enqueue?: NewJob | undefined
+}
+
 export interface ResourceUpdateOptions extends ResourceQuotaOptions {
   /**
    * Saves the source this update replaces as a Markdown version, in the same transaction, trimmed
@@ -122,7 +131,7 @@ export interface ResourceRepositoryService {
    */
   readonly insert: (
     resource: ResourceRecord,
-    options?: ResourceQuotaOptions
+    options?: ResourceInsertOptions
   ) => Effect.Effect<void, ResourceSlugTaken | StorageQuotaReached | StorageError>
   /** A live resource of the tenant by id. */
   readonly get: (tenantId: string, id: string) => Effect.Effect<Option.Option<ResourceRecord>, StorageError>

@@ -30,7 +30,7 @@ import {
   type MarkdownVersionSummary,
   ResourceRepository,
   type ResourceListQuery,
-  type ResourceQuotaOptions
+  type ResourceInsertOptions
 } from "../ports/resources.js"
 import type { Page } from "../../kernel/cursor.js"
 import {
@@ -43,6 +43,9 @@ import {
   resourceEtag
 } from "./resource.js"
 import { normalizeLabels, randomResourceSlug } from "./rules.js"
+import { announceJob } from "../jobs/use-cases.js"
+import { DEFAULT_NOTION_REFRESH_SECONDS, firstRefreshJob, requireNotion } from "../notion/feature.js"
+import { notionPageIdFrom } from "../notion/blocks.js"
 import {
   type CreateResourceInput,
   type LinkSimulationFields,
@@ -188,16 +191,27 @@ const createData = (input: CreateResourceInput) =>
           data: { layout: input.layout ?? null, settings: input.settings ?? null }
         }
       case "notion": {
+        yield* requireNotion
         const sourceUrl = yield* notionSource(input)
         if (sourceUrl === undefined)
           return yield* new InvalidField({ field: "source_url", reason: "required for a notion mirror" })
+        const rootPageId = input.root_page_id ?? null
+        if (rootPageId !== null && notionPageIdFrom(rootPageId) === undefined)
+          return yield* new InvalidField({ field: "root_page_id", reason: "not a Notion page id" })
+        if (rootPageId === null && notionPageIdFrom(sourceUrl) === undefined)
+          return yield* new InvalidField({
+            field: input.fetch_url !== undefined ? "fetch_url" : "source_url",
+            reason: "names no Notion page (a notion.so or notion.site page URL, or send root_page_id)"
+          })
+        const autoRefresh = input.auto_refresh ?? false
         return {
           type: "notion" as const,
           data: {
             sourceUrl,
-            rootPageId: input.root_page_id ?? null,
-            autoRefresh: input.auto_refresh ?? false,
-            refreshIntervalSeconds: input.refresh_interval_seconds ?? null
+            rootPageId,
+            autoRefresh,
+            refreshIntervalSeconds:
+              input.refresh_interval_seconds ?? (autoRefresh ? DEFAULT_NOTION_REFRESH_SECONDS : null)
           }
         }
       }
@@ -259,9 +273,13 @@ export const createResourceWith = (input: CreateResourceInput, options: CreateOp
         updatedAt: at,
         ...typed
       }) as ResourceRecord
-    return yield* insertResource(recordAt, input.slug).pipe(
+    // A mirror's first refresh is queued with it: if queueing fails, nothing is created.
+    const enqueue = typed.type === "notion" ? yield* firstRefreshJob(id) : undefined
+    const created = yield* insertResource(recordAt, input.slug, { enqueue }).pipe(
       Effect.catchTag("StorageQuotaExceeded", bytesOutOfPlace)
     )
+    if (enqueue !== undefined) yield* announceJob(enqueue.id)
+    return created
   })
 
 /**
@@ -271,7 +289,7 @@ export const createResourceWith = (input: CreateResourceInput, options: CreateOp
 export const insertResource = (
   recordAt: (slug: string) => ResourceRecord,
   slug: string | undefined,
-  quota?: ResourceQuotaOptions
+  quota?: ResourceInsertOptions
 ): Effect.Effect<
   ResourceRecord,
   ResourceSlugInUse | StorageQuotaExceeded | StorageError,

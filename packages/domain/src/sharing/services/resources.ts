@@ -6,6 +6,8 @@ import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
+import { JobQueue } from "../ports/jobs.js"
+import { NotionSource } from "../ports/notion-source.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { createLinks } from "../resources/bulk.js"
@@ -33,7 +35,10 @@ export const makeSharingResources = bindPortsFromContext(
   PasswordHasher,
   RateLimitStore,
   InvalidationBus,
-  BlobStore
+  BlobStore,
+  // Creating a Notion mirror checks the server has a token, and queues its first refresh.
+  NotionSource,
+  JobQueue
 )
 
 export class SharingResources extends Context.Service<

@@ -1,0 +1,109 @@
+// Handlers of the job routes: scope, the SharingJobs use case, the views (poll URLs and mirror
+// URLs on this server's public origin; a page's HTML rendered from its cached blocks).
+import {
+  type JobRecord,
+  jobAccepted,
+  jobPollUrl,
+  jobView,
+  type NotionAssetRecord,
+  type NotionPageRecord,
+  notionAssetPath,
+  notionAssetView,
+  notionPagePath,
+  notionPageSummaryView,
+  notionRefreshView,
+  publicResourceUrl,
+  renderMirrorPage,
+  SharingJobs
+} from "@folio/domain"
+import { Clock, Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { PublicOrigin } from "../../public-origin.js"
+import { requireScopes } from "../../shared/index.js"
+import { SharingApi, SHARING_API_PREFIX } from "../Api.js"
+import { SharingErrors } from "../errors.js"
+import { sanitizeNotionHtml } from "../pages/notion.js"
+
+export const JobsLive = HttpApiBuilder.group(SharingApi, "jobs", (handlers) =>
+  Effect.gen(function* () {
+    const jobs = yield* SharingJobs
+    const origin = yield* PublicOrigin
+    const pollUrl = (id: string) => jobPollUrl(origin, SHARING_API_PREFIX, id)
+    const accepted = (job: JobRecord) =>
+      Effect.map(Clock.currentTimeMillis, (ms) => jobAccepted(job, pollUrl(job.id), ms))
+    const view = (job: JobRecord) =>
+      Effect.map(Clock.currentTimeMillis, (ms) => jobView(job, pollUrl(job.id), ms))
+    /** A mirror's URLs: its pages and files under its public address. */
+    const mirrorUrls = (slug: string, pages: ReadonlyArray<NotionPageRecord>) => {
+      const base = publicResourceUrl(origin, slug)
+      const rootId = pages.find((p) => p.parentPageId === null)?.pageId ?? null
+      return {
+        page: (pageId: string) => notionPagePath(base, rootId, pageId),
+        asset: (assetId: string) => notionAssetPath(base, assetId)
+      }
+    }
+    const assetViews = (slug: string, assets: ReadonlyArray<NotionAssetRecord>) =>
+      assets.map((a) => notionAssetView(a, notionAssetPath(publicResourceUrl(origin, slug), a.id)))
+    return handlers
+      .handle("optimizeOriginal", ({ params, payload }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("write")
+          return yield* accepted(yield* jobs.optimizeOriginal(params.slug, payload))
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("refreshNotion", ({ params, payload }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("write")
+          return yield* accepted(yield* jobs.refreshNotion(params.slug, payload))
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("notionPages", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          const { resource, pages, latest, lastRefreshedAt } = yield* jobs.notionPages(params.slug)
+          const urls = mirrorUrls(resource.slug, pages)
+          return {
+            pages: pages.map((p) => notionPageSummaryView(p, urls.page(p.pageId))),
+            refresh: notionRefreshView(latest, lastRefreshedAt)
+          }
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("notionPage", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          const { resource, page, assets, pages } = yield* jobs.notionPage(params.slug, params.pageId)
+          const urls = mirrorUrls(resource.slug, pages)
+          return {
+            ...notionPageSummaryView(page, urls.page(page.pageId)),
+            html: sanitizeNotionHtml(renderMirrorPage(page, assets, urls))
+          }
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("notionAssets", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          const { resource, assets } = yield* jobs.notionAssets(params.slug)
+          return { items: assetViews(resource.slug, assets) }
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("list", ({ query }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          const page = yield* jobs.list(query)
+          return { items: yield* Effect.forEach(page.items, view), next_cursor: page.nextCursor }
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("get", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          return yield* view(yield* jobs.get(params.id))
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("retry", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("write")
+          return yield* accepted(yield* jobs.retry(params.id))
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+  })
+)

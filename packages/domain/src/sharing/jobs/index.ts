@@ -1,0 +1,5 @@
+export * from "./job.js"
+export * from "./outcome.js"
+export * from "./runner.js"
+export * from "./use-cases.js"
+export * from "./wire.js"

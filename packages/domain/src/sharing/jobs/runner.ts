@@ -1,0 +1,18 @@
+// Port: what the queue's workers run. The sharing service's runner dispatches on the job's type;
+// `schedule` queues periodic work (auto-refreshes) that has come due, and is called by every
+// instance's workers (the queue's de-duplication keeps it once).
+import { Context, type Effect } from "effect"
+import type { StorageError } from "../../kernel/errors.js"
+import type { JobRecord } from "./job.js"
+import type { JobFailed, JobOutcome } from "./outcome.js"
+
+export interface JobRunnerService {
+  readonly run: (job: JobRecord) => Effect.Effect<JobOutcome, JobFailed>
+  /** Queues the periodic jobs that are due; answers how many it queued. */
+  readonly schedule: Effect.Effect<number, StorageError>
+}
+
+export class JobRunner extends Context.Service<JobRunner, JobRunnerService>()("@folio/domain/JobRunner") {}
+
+/** The invalidation-bus topic a queued job is announced on, so idle workers start it at once. */
+export const JOBS_TOPIC = "jobs"

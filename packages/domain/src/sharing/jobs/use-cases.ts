@@ -1,0 +1,118 @@
+// The owner's job routes (list, one, retry) and the one way use cases queue work: a job row for
+// the caller's account, announced on the bus so an idle worker starts it at once.
+import { Clock, Effect, Option } from "effect"
+import { Principal } from "../../identity/principal.js"
+import { InvalidCursor } from "../../kernel/cursor.js"
+import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
+import { IdGen } from "../../kernel/ports/id-gen.js"
+import { InvalidField, JobActive, ResourceNotFound } from "../errors.js"
+import { JobQueue } from "../ports/jobs.js"
+import {
+  isRetryable,
+  type JobPayload,
+  type JobRecord,
+  type JobStatus,
+  type JobType,
+  jobDedupeKey,
+  type NewJob
+} from "./job.js"
+import { JOBS_TOPIC } from "./runner.js"
+
+/** Attempts a job gets before it fails for good (a retry through the API starts a new job). */
+export const JOB_MAX_ATTEMPTS = 5
+
+export const JOBS_PAGE = { default: 50, max: 200 } as const
+
+/** A new job row of the caller's account (not yet queued). */
+export const newJob = (input: {
+  readonly type: JobType
+  readonly resourceId: string
+  readonly payload: JobPayload
+  readonly retryOf?: string | undefined
+}) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const id = yield* (yield* IdGen).uuidV7
+    const at = new Date(yield* Clock.currentTimeMillis)
+    const job: NewJob = {
+      id,
+      tenantId: principal.tenant,
+      type: input.type,
+      resourceId: input.resourceId,
+      dedupeKey: jobDedupeKey(input.type, input.resourceId),
+      payload: input.payload,
+      maxAttempts: JOB_MAX_ATTEMPTS,
+      runAt: at,
+      retryOf: input.retryOf ?? null,
+      createdAt: at
+    }
+    return job
+  })
+
+/** Tells every instance's idle workers that a job is waiting (a lost message costs one poll). */
+export const announceJob = (jobId: string) =>
+  Effect.flatMap(Effect.service(InvalidationBus), (bus) => bus.publish(JOBS_TOPIC, jobId)).pipe(Effect.ignore)
+
+/** Queues `job` (JobActive when the same work is queued or running) and announces it. */
+export const enqueueJob = (job: NewJob) =>
+  Effect.gen(function* () {
+    const queue = yield* JobQueue
+    const queued = yield* queue
+      .enqueue(job)
+      .pipe(
+        Effect.catchTag("JobAlreadyActive", (e) => Effect.fail(new JobActive({ activeJobId: e.activeJobId })))
+      )
+    yield* announceJob(queued.id)
+    return queued
+  })
+
+const ownedJob = (id: string) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const found = yield* (yield* JobQueue).get(principal.tenant, id)
+    if (Option.isNone(found)) return yield* new ResourceNotFound()
+    return found.value
+  })
+
+/** `GET /jobs`: the account's jobs, newest first. */
+export const listJobs = (query: {
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+  readonly status?: JobStatus | undefined
+  readonly type?: JobType | undefined
+}) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    return yield* (yield* JobQueue)
+      .list(principal.tenant, {
+        limit: Math.min(query.limit ?? JOBS_PAGE.default, JOBS_PAGE.max),
+        cursor: query.cursor,
+        status: query.status,
+        type: query.type
+      })
+      .pipe(
+        Effect.catchIf(
+          (e): e is InvalidCursor => e instanceof InvalidCursor,
+          () => Effect.fail(new InvalidField({ field: "cursor", reason: "not a cursor of this list" }))
+        )
+      )
+  })
+
+/** `GET /jobs/{id}`. */
+export const getJob = (id: string) => ownedJob(id)
+
+/** `POST /jobs/{id}/retry`: the same work as a new job, for a failed or skipped one. */
+export const retryJob = (id: string) =>
+  Effect.gen(function* () {
+    const job: JobRecord = yield* ownedJob(id)
+    if (!isRetryable(job.status)) {
+      if (job.status === "queued" || job.status === "running")
+        return yield* new JobActive({ activeJobId: job.id })
+      return yield* new InvalidField({ field: "id", reason: "only a failed or skipped job can be retried" })
+    }
+    if (job.resourceId === null)
+      return yield* new InvalidField({ field: "id", reason: "this job cannot be retried" })
+    return yield* enqueueJob(
+      yield* newJob({ type: job.type, resourceId: job.resourceId, payload: job.payload, retryOf: job.id })
+    )
+  })
