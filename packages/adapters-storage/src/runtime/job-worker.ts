@@ -12,7 +12,7 @@ import {
   JOBS_TOPIC,
   type RetryPolicy
 } from "@folio/domain"
-import { Clock, Effect, Fiber, Layer, Queue, Random, Schedule } from "effect"
+import { Clock, Effect, Exit, Fiber, Layer, Queue, Random, Schedule, Scope } from "effect"
 
 export interface JobWorkerOptions {
   /** Names this instance's claims (unique per process). */
@@ -101,6 +101,10 @@ export const JobWorkerLive = (options: JobWorkerOptions) =>
         )
 
       const scope = yield* Effect.scope
+      // Runs live in their own scope, closed by the finalizer below once it has waited for them: in
+      // the layer's scope each run's interruption would be registered after that finalizer, so it
+      // would run first and cut every job short at shutdown.
+      const runs = yield* Scope.make()
       const claimLoop = Effect.gen(function* () {
         while (!closing) {
           const free = options.concurrency - running.size
@@ -109,7 +113,7 @@ export const JobWorkerLive = (options: JobWorkerOptions) =>
             claimed = yield* queue
               .claim(workerId, free, leaseMs)
               .pipe(Effect.catch((e) => Effect.as(Effect.logWarning("jobs not claimed", e), [])))
-          for (const job of claimed) running.set(job.id, yield* Effect.forkIn(runOne(job), scope))
+          for (const job of claimed) running.set(job.id, yield* Effect.forkIn(runOne(job), runs))
           // A full claim may leave more due: claim again at once while slots are free.
           if (claimed.length > 0 && claimed.length === free) continue
           yield* Effect.raceFirst(Queue.take(wake), Effect.sleep(options.pollMs))
@@ -134,7 +138,7 @@ export const JobWorkerLive = (options: JobWorkerOptions) =>
           const finished = yield* Effect.timeoutOption(Fiber.awaitAll(fibers), options.shutdownGraceMs)
           if (finished._tag === "Some") return
           const stopped = [...running.keys()]
-          yield* Fiber.interruptAll([...running.values()])
+          yield* Scope.close(runs, Exit.void)
           yield* queue
             .release(workerId, stopped)
             .pipe(Effect.catch((e) => Effect.logWarning("jobs not released; their leases will lapse", e)))

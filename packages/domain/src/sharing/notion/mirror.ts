@@ -171,14 +171,7 @@ const mediaOf = (blocks: ReadonlyArray<NotionBlock>): ReadonlyArray<NotionMediaB
   )
 
 /** A hosted file's identity: its URL without the signature that changes on every read. */
-const fingerprintOf = (url: string) => {
-  try {
-    const u = new URL(url)
-    return sha256Hex(`${u.origin}${u.pathname}`)
-  } catch {
-    return sha256Hex(url)
-  }
-}
+const fingerprintOf = (url: string) => sha256Hex(url.split(/[?#]/)[0] ?? url)
 
 /** Reads the tree from `rootId` breadth first, up to the page and depth limits. */
 const readTree = (rootId: string) =>
