@@ -170,8 +170,8 @@ describe("renderNotionBlocks", () => {
         "<ol><li>one</li><li>two</li></ol>" +
         "<p>between</p>" +
         "<ul><li>again</li></ul>" +
-        '<ul class="to-do"><li><input type="checkbox" disabled checked> done</li>' +
-        '<li><input type="checkbox" disabled> open</li></ul>'
+        '<ul class="to-do"><li><label><input type="checkbox" disabled checked> done</label></li>' +
+        '<li><label><input type="checkbox" disabled> open</label></li></ul>'
     )
   })
 
@@ -294,6 +294,7 @@ const ALLOWED_TAGS = new Set([
   "ol",
   "li",
   "input",
+  "label",
   "details",
   "summary",
   "blockquote",

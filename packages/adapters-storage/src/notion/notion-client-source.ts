@@ -122,7 +122,9 @@ const abortableFetch =
     if (init?.method !== undefined) request.method = init.method
     if (init?.headers !== undefined) request.headers = init.headers
     if (init?.body !== undefined) request.body = init.body
-    return fetch(url, request)
+    // The client's SupportedResponse is a structural subset of fetch's Response; with the DOM lib
+    // loaded (the browser tests' program) their `body` stream types differ only in name.
+    return fetch(url, request) as unknown as ReturnType<SupportedFetch>
   }
 
 const rich = (items: ReadonlyArray<RichTextItemResponse>): NotionRichTexts =>

@@ -108,12 +108,19 @@ export const JobWorkerLive = (options: JobWorkerOptions) =>
       const claimLoop = Effect.gen(function* () {
         while (!closing) {
           const free = options.concurrency - running.size
-          let claimed: ReadonlyArray<JobRecord> = []
-          if (free > 0)
-            claimed = yield* queue
-              .claim(workerId, free, leaseMs)
-              .pipe(Effect.catch((e) => Effect.as(Effect.logWarning("jobs not claimed", e), [])))
-          for (const job of claimed) running.set(job.id, yield* Effect.forkIn(runOne(job), runs))
+          // A claim and the forks of its runs are one step: interrupted (at shutdown) between the
+          // database's answer and the forks, the claimed jobs would be held by nobody until their
+          // leases lapse (and counted an attempt). The runs themselves stay interruptible.
+          const claimed: ReadonlyArray<JobRecord> = yield* Effect.uninterruptible(
+            Effect.gen(function* () {
+              if (free <= 0) return []
+              const jobs = yield* queue
+                .claim(workerId, free, leaseMs)
+                .pipe(Effect.catch((e) => Effect.as(Effect.logWarning("jobs not claimed", e), [])))
+              for (const job of jobs) running.set(job.id, yield* Effect.forkIn(runOne(job), runs))
+              return jobs
+            })
+          )
           // A full claim may leave more due: claim again at once while slots are free.
           if (claimed.length > 0 && claimed.length === free) continue
           yield* Effect.raceFirst(Queue.take(wake), Effect.sleep(options.pollMs))

@@ -38,6 +38,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
     "summary",
     "span",
     "div",
+    "label",
     "input"
   ],
   allowedAttributes: {

@@ -138,7 +138,8 @@ const block = (b: NotionBlock, links: NotionRenderLinks): string => {
     case "numbered_list_item":
       return `<li>${richText(b.text)}${renderNotionBlocks(b.children, links)}</li>`
     case "to_do":
-      return `<li><input type="checkbox" disabled${b.checked ? " checked" : ""}> ${richText(b.text)}${renderNotionBlocks(b.children, links)}</li>`
+      // The label names the box for screen readers (a bare checkbox has no name).
+      return `<li><label><input type="checkbox" disabled${b.checked ? " checked" : ""}> ${richText(b.text)}</label>${renderNotionBlocks(b.children, links)}</li>`
     case "code":
       return `<pre><code${languageClass(b.language)}>${escapeHtml(notionPlainText(b.text))}</code></pre>`
     case "divider":
