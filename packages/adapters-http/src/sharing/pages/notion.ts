@@ -111,15 +111,3 @@ export const renderNotionMirrorPage = (input: NotionMirrorPageInput): Html => {
     html`${nav}<article class="md notion"><h1 class="page-title">${input.icon === null ? "" : html`<span aria-hidden="true">${input.icon} </span>`}${input.pageTitle || "Untitled"}</h1>${unsafeRaw(sanitizeNotionHtml(input.body))}</article>`
   )
 }
-
-/** Before the first refresh has saved anything. */
-export const renderNotionPendingPage = (input: {
-  readonly title: string
-  readonly description?: string | undefined
-  readonly url: string
-  readonly noindex?: boolean | undefined
-}): Html =>
-  shell(
-    { title: input.title, noindex: input.noindex === true, head: previewTags(input) },
-    html`<section class="message"><h1>${input.title}</h1><p>This page is being copied from Notion. Try again in a moment.</p></section>`
-  )

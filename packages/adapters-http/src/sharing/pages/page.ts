@@ -267,8 +267,10 @@ export const renderPlaceholderPage = (input: {
   readonly description?: string | undefined
   readonly url: string
   readonly noindex?: boolean | undefined
+  /** What the page says instead of the description (which stays in the preview tags). */
+  readonly message?: string | undefined
 }): Html =>
   shell(
     { title: input.title, noindex: input.noindex === true, head: previewTags(input) },
-    html`<section class="message"><h1>${input.title}</h1><p>${input.description?.trim() || "This page has no content to show yet."}</p></section>`
+    html`<section class="message"><h1>${input.title}</h1><p>${input.message ?? (input.description?.trim() || "This page has no content to show yet.")}</p></section>`
   )

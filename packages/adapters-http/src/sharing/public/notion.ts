@@ -10,8 +10,8 @@ import {
 } from "@folio/domain"
 import { Effect, Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { renderNotFoundPage } from "../pages/page.js"
-import { renderNotionMirrorPage, renderNotionPendingPage } from "../pages/notion.js"
+import { renderNotFoundPage, renderPlaceholderPage } from "../pages/page.js"
+import { renderNotionMirrorPage } from "../pages/notion.js"
 import { streamStoredFile } from "./file-bytes.js"
 import { type Deps, gateOf, page, publicPath } from "./serving.js"
 
@@ -36,7 +36,14 @@ export const notionPageHtml = (
     const pages = yield* deps.notion.pages(r.tenantId, r.id)
     const root = pages.find((p) => p.parentPageId === null)
     if (root === undefined)
-      return renderNotionPendingPage({ title, description: r.description ?? undefined, url, noindex }).text
+      // Before the first refresh has saved anything.
+      return renderPlaceholderPage({
+        title,
+        description: r.description ?? undefined,
+        message: "This page is being copied from Notion. Try again in a moment.",
+        url,
+        noindex
+      }).text
     const asked = queryOf(request).get("page")
     const current = asked === null ? root : pages.find((p) => p.pageId === asked)
     if (current === undefined) return undefined

@@ -5,7 +5,7 @@ import { Clock, Effect, Option } from "effect"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { InvalidField, UnsupportedMedia } from "../errors.js"
 import type { JobRecord } from "../jobs/job.js"
-import { JobFailed, type JobOutcome, skipped, succeeded } from "../jobs/outcome.js"
+import { JobFailed, type JobOutcome, skipped, storageUnavailable, succeeded } from "../jobs/outcome.js"
 import { enqueueJob, newJob } from "../jobs/use-cases.js"
 import { MediaTools } from "../ports/media.js"
 import { ResourceRepository } from "../ports/resources.js"
@@ -38,14 +38,6 @@ export const queueOptimizeOriginal = (slug: string, input: OptimizeOriginalInput
       })
     )
   })
-
-const unavailable = (cause: unknown) =>
-  Effect.andThen(
-    Effect.logWarning("optimize-original: storage unavailable", cause),
-    Effect.fail(
-      new JobFailed({ code: "storage_unavailable", message: "storage is unavailable", retryable: true })
-    )
-  )
 
 /** `.heic` -> `.jpg`: the download name follows the new type. */
 const jpegName = (fileName: string) => `${fileName.replace(/\.(heic|heif|jpe?g)$/i, "")}.jpg`
@@ -137,6 +129,6 @@ export const runOptimizeOriginal = (job: JobRecord): Effect.Effect<JobOutcome, J
       height: image.height,
       location_kept: keepLocation
     })
-  }).pipe(Effect.catchTag("StorageError", unavailable))
+  }).pipe(Effect.catchTag("StorageError", storageUnavailable("optimize-original")))
 
 type OptimizePorts = ResourceRepository | BlobStore | MediaTools

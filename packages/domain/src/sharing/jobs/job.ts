@@ -57,19 +57,20 @@ export interface JobRecord {
   readonly finishedAt: Date | null
 }
 
-/** A job to queue. */
-export interface NewJob {
-  readonly id: string
-  readonly tenantId: string
-  readonly type: JobType
-  readonly resourceId: string | null
-  readonly dedupeKey: string
-  readonly payload: JobPayload
-  readonly maxAttempts: number
-  readonly runAt: Date
-  readonly retryOf: string | null
-  readonly createdAt: Date
-}
+/** A job to queue: the fields a new job is given (the rest start empty, attempts at 0). */
+export type NewJob = Pick<
+  JobRecord,
+  | "id"
+  | "tenantId"
+  | "type"
+  | "resourceId"
+  | "dedupeKey"
+  | "payload"
+  | "maxAttempts"
+  | "runAt"
+  | "retryOf"
+  | "createdAt"
+>
 
 /**
  * The same work is one key: optimizing one file, refreshing one Notion mirror (a page refresh and a

@@ -1,6 +1,6 @@
 // What a job's run comes to: done (with a result), nothing to do (skipped), or a failure that a
 // later attempt may or may not fix. The worker turns it into the job's next status.
-import { Data } from "effect"
+import { Data, Effect } from "effect"
 import { type JobPayload, type JobRecord, type RetryPolicy, retryDelayMs } from "./job.js"
 
 export type JobOutcome =
@@ -18,6 +18,15 @@ export class JobFailed extends Data.TaggedError("JobFailed")<{
   /** The least wait before retrying, when the failure says so (a rate limit's Retry-After). */
   readonly retryAfterMs?: number | undefined
 }> {}
+
+/** A job's storage (database or blob store) failed: logged with its cause, retried later. */
+export const storageUnavailable = (job: string) => (cause: unknown) =>
+  Effect.andThen(
+    Effect.logWarning(`${job}: storage unavailable`, cause),
+    Effect.fail(
+      new JobFailed({ code: "storage_unavailable", message: "storage is unavailable", retryable: true })
+    )
+  )
 
 /** How a finished run changes the job. */
 export type JobCompletion =

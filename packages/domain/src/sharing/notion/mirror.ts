@@ -5,11 +5,10 @@ import { Clock, Effect, Option } from "effect"
 import { sha256Hex } from "../../kernel/digest.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
-import type { StorageError } from "../../kernel/errors.js"
 import { InvalidField, ResourceNotFound } from "../errors.js"
 import { UploadPolicy } from "../files/upload.js"
 import type { JobRecord } from "../jobs/job.js"
-import { JobFailed, type JobOutcome, skipped, succeeded } from "../jobs/outcome.js"
+import { JobFailed, type JobOutcome, skipped, storageUnavailable, succeeded } from "../jobs/outcome.js"
 import { announceJob, enqueueJob, JOB_MAX_ATTEMPTS, newJob } from "../jobs/use-cases.js"
 import { jobDedupeKey } from "../jobs/job.js"
 import { JobQueue } from "../ports/jobs.js"
@@ -296,14 +295,6 @@ const pageRecord = (
   refreshedAt: at
 })
 
-const storageFailed = (cause: StorageError) =>
-  Effect.andThen(
-    Effect.logWarning("notion refresh: storage unavailable", cause),
-    Effect.fail(
-      new JobFailed({ code: "storage_unavailable", message: "storage is unavailable", retryable: true })
-    )
-  )
-
 /** The refresh job: the whole tree, or one page (payload `page_id`). */
 export const runNotionRefresh = (job: JobRecord) =>
   Effect.gen(function* () {
@@ -393,7 +384,7 @@ export const runNotionRefresh = (job: JobRecord) =>
       // A refresh that ends without saving still counts for the auto-refresh interval.
       Effect.tapError(() => mirrors.markAttempt(r.tenantId, r.id, at).pipe(Effect.ignore))
     )
-  }).pipe(Effect.catchTag("StorageError", storageFailed)) as Effect.Effect<
+  }).pipe(Effect.catchTag("StorageError", storageUnavailable("notion refresh"))) as Effect.Effect<
     JobOutcome,
     JobFailed,
     NotionJobPorts
