@@ -1,8 +1,12 @@
 // The public redirect, the sharing service's hot path: GET /s/{slug} of a public link with three
 // redirect rules (none matching the load's requests, so all three are evaluated) and two A/B
-// variants, with view counting on (every request is a new visitor: no cookie, so every one is
-// counted and its cookie minted), at 32 connections, beside a bare node:http server answering a
-// fixed 302 in the same run. Server in its own process on PostgreSQL, load from autocannon here.
+// variants, with view counting and analytics recording on (every request is a new visitor: no
+// cookie, so every one is counted, recorded and its cookie minted), at 32 connections, beside a
+// bare node:http server answering a fixed 302 in the same run. Server in its own process on
+// PostgreSQL, load from autocannon here. All requests come from one address and user agent, so
+// analytics compacts them (a row per second); BENCH_DISTINCT_VISITORS=1 gives every request its
+// own address (in X-Real-IP, which the server is told to trust), so every visit is a distinct
+// visitor and a row of its own.
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import autocannon from "autocannon"
@@ -40,11 +44,30 @@ const LINK_DATA = {
 /** Redirects answered to the load (warm-up included): each one is a new visitor's counted view. */
 let sent = 0
 
+const USER_AGENT = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0"
+let visitors = 0
+const DISTINCT = process.env.BENCH_DISTINCT_VISITORS === "1"
+
 const load = async (url: string, server: ChildProcess) => {
-  const options = {
+  const options: autocannon.Options = {
     url,
     connections: CONNECTIONS,
-    headers: { "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0" }
+    headers: { "user-agent": USER_AGENT },
+    ...(DISTINCT
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => ({
+                ...request,
+                headers: {
+                  ...request.headers,
+                  "x-real-ip": `198.18.${(visitors >> 8) & 255}.${visitors++ & 255}`
+                }
+              })
+            }
+          ]
+        }
+      : {})
   }
   const warm = WARMUP_SECONDS > 0 ? await autocannon({ ...options, duration: WARMUP_SECONDS }) : undefined
   sent += warm?.["3xx"] ?? 0
@@ -66,9 +89,11 @@ export async function run(): Promise<void> {
   const rows: Array<Record<string, string | number>> = []
   const db = await createTempDatabase(benchDatabaseUrl())
   let viewsCounted = 0
+  let visitsRecorded = 0
+  let visitRows = 0
   let requested = 0
   try {
-    const env = { DATABASE_URL: db.url }
+    const env = { DATABASE_URL: db.url, ...(DISTINCT ? { ANALYTICS_IP_HEADER: "x-real-ip" } : {}) }
     const tenant =
       /workspace ([0-9a-f-]{36})/.exec(await cli(env, ["workspace", "create", "bench"]))?.[1] ?? ""
     const client = new pg.Client({ connectionString: db.url })
@@ -90,6 +115,15 @@ export async function run(): Promise<void> {
     viewsCounted = Number(
       (await client.query("select view_count from resources where id = $1", [id])).rows[0]?.view_count ?? 0
     )
+    // Analytics records every counted view too (compacted: identical visits of a second are a row).
+    const visits = (
+      await client.query<{ visits: string; rows: string }>(
+        "select coalesce(sum(count), 0) as visits, count(*) as rows from analytics_visits where resource_id = $1",
+        [id]
+      )
+    ).rows[0]
+    visitsRecorded = Number(visits?.visits ?? 0)
+    visitRows = Number(visits?.rows ?? 0)
     await client.end()
 
     const raw = spawn(process.execPath, ["--import", "tsx", `${root}bench/_raw-redirect.ts`], {
@@ -115,10 +149,10 @@ export async function run(): Promise<void> {
     const ratio = Number(ours["req/s"]) / Number(raw["req/s"])
     const p99 = Number(ours["p99 ms"]) / Math.max(1, Number(raw["p99 ms"]))
     process.stdout.write(
-      `\nredirect on PostgreSQL: ${(ratio * 100).toFixed(0)}% of the raw server's req/s (target >= 70%), p99 ${ours["p99 ms"]} ms vs ${raw["p99 ms"]} ms raw (${p99.toFixed(2)}x, target < 3x) at ${CONNECTIONS} connections; ${viewsCounted} views written of ${requested} redirects answered (every request a new visitor)\n`
+      `\nredirect on PostgreSQL: ${(ratio * 100).toFixed(0)}% of the raw server's req/s (target >= 70%), p99 ${ours["p99 ms"]} ms vs ${raw["p99 ms"]} ms raw (${p99.toFixed(2)}x, target < 3x) at ${CONNECTIONS} connections; ${viewsCounted} views written of ${requested} redirects answered (every request a new visitor); ${visitsRecorded} visits recorded for analytics in ${visitRows} rows\n`
     )
   }
   process.stdout.write(
-    `written ${writeResult("redirect", { at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, viewsCounted, requested, rows })}\n`
+    `written ${writeResult("redirect", { at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, viewsCounted, visitsRecorded, visitRows, requested, rows })}\n`
   )
 }

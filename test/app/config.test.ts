@@ -47,7 +47,9 @@ describe("AppConfig", () => {
     ],
     ["BLOB_SIGNING_SECRET", { BLOB_SIGNING_SECRET: "short" }],
     ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
-    ["RATE_LIMIT_PER_KEY", { RATE_LIMIT_PER_KEY: "0" }]
+    ["RATE_LIMIT_PER_KEY", { RATE_LIMIT_PER_KEY: "0" }],
+    ["ANALYTICS_EXPORT_MAX_ROWS", { ANALYTICS_EXPORT_MAX_ROWS: "100001" }],
+    ["ANALYTICS_IP_HEADER", { ANALYTICS_IP_HEADER: "x real ip" }]
   ])("names %s when its value is bad", (name, env) => {
     const result = load(env)
     expect(Result.isFailure(result)).toBe(true)

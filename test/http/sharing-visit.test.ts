@@ -39,18 +39,19 @@ const UA = {
 
 describe("parseUserAgent", () => {
   it.each([
-    [UA.iphone, "mobile", "ios", "Safari"],
-    [UA.ipad, "tablet", "ios", "Safari"],
-    [UA.pixel, "mobile", "android", "Chrome"],
-    [UA.galaxyTab, "tablet", "android", "Chrome"],
-    [UA.edge, "desktop", "windows", "Microsoft Edge"],
-    [UA.mac, "desktop", "macos", "Safari"],
-    [UA.linux, "desktop", "linux", "Firefox"],
-    [UA.chromebook, "desktop", "chromeos", "Chrome"],
-    [UA.tizenTv, "tv", "other", "Samsung Internet for Android"],
-    [UA.googlebot, "bot", "other", "Googlebot"]
-  ])("reads %s as a %s on %s", (ua, device, os, browser) => {
-    expect(parseUserAgent(ua)).toEqual({ device, os, browser })
+    [UA.iphone, "mobile", "ios", "Safari", "iOS"],
+    [UA.ipad, "tablet", "ios", "Safari", "iOS"],
+    [UA.pixel, "mobile", "android", "Chrome", "Android"],
+    [UA.galaxyTab, "tablet", "android", "Chrome", "Android"],
+    [UA.edge, "desktop", "windows", "Microsoft Edge", "Windows"],
+    [UA.mac, "desktop", "macos", "Safari", "macOS"],
+    [UA.linux, "desktop", "linux", "Firefox", "Linux"],
+    [UA.chromebook, "desktop", "chromeos", "Chrome", "Chrome OS"],
+    [UA.tizenTv, "tv", "other", "Samsung Internet for Android", "Tizen"],
+    [UA.googlebot, "bot", "other", "Googlebot", undefined]
+  ])("reads %s as a %s on %s", (ua, device, os, browser, system) => {
+    // `system` is the OS as analytics names it (the rules read the family in `os`).
+    expect(parseUserAgent(ua)).toEqual({ device, os, browser, ...(system === undefined ? {} : { system }) })
   })
 
   it.each([UA.slackbot, UA.facebook, UA.curl])("reads link-preview bots and scripts as bots: %s", (ua) => {

@@ -56,6 +56,14 @@ export const startApp = async (
     jobsLeaseMs: 30_000,
     jobsPollMs: 200,
     jobsRetryBaseMs: 100,
+    analyticsExportMaxRows: 100_000,
+    geoipDbPath: Option.none(),
+    analyticsIpHeader: Option.none(),
+    jobsScheduleMs: 200,
+    webhookRetryDelaysMs: [60_000, 300_000],
+    webhookDisableAfterFailures: 15,
+    webhookAllowLoopback: false,
+    webhookCaFile: Option.none(),
     ...options.config
   }
   const scope = Effect.runSync(Scope.make())

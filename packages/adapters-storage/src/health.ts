@@ -1,6 +1,7 @@
 // Storage readiness: the app's /readyz asks these whether the database and the blob store answer.
 import { Context, type Effect } from "effect"
 import type {
+  AnalyticsStore,
   ArtifactDeployments,
   BioSubmissions,
   ApiKeyRepository,
@@ -15,7 +16,8 @@ import type {
   TenantRepository,
   UploadRequests,
   JobQueue,
-  NotionMirrors
+  NotionMirrors,
+  WebhookStore
 } from "@folio/domain"
 
 export class StorageHealth extends Context.Service<
@@ -42,6 +44,8 @@ export type StoragePorts =
   | BioSubmissions
   | JobQueue
   | NotionMirrors
+  | AnalyticsStore
+  | WebhookStore
   | ArtifactDeployments
   | UploadRequests
   | InvalidationBus

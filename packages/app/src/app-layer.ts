@@ -1,11 +1,13 @@
 // The composed application: one Layer graph from configuration to a listening HTTP server. Used by
 // `main` and by the end-to-end tests, which launch it in-process on port 0.
 import { randomUUID } from "node:crypto"
+import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { hostname } from "node:os"
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import {
   BlobSigningSecret,
+  ClientIpHeader,
   ConnectionCutter,
   CountryHeader,
   FormsErrors,
@@ -28,10 +30,13 @@ import {
   YauzlArtifactArchivesLive,
   StorageHealth,
   IdempotencyHousekeepingLive,
+  HttpsWebhookSenderLive,
   JobWorkerLive,
   NotionClientSourceLive,
   UsageBatcherLive,
-  ViewBatcherLive
+  ViewBatcherLive,
+  VisitBatcherLive,
+  openCountryDatabase
 } from "@folio/adapters-storage"
 import {
   BuiltInInsightExtractorLive,
@@ -50,8 +55,13 @@ import {
   SharingIdempotencyLive,
   SharingJobRunnerLive,
   SharingJobsLive,
+  SharingAnalyticsLive,
+  AnalyticsPolicy,
+  SharingWebhooksLive,
+  WebhookSettings,
   SharingResourcesLive,
-  UploadPolicy
+  UploadPolicy,
+  DEFAULT_WEBHOOK_POLICY
 } from "@folio/domain"
 import { Duration, Effect, Layer, LogLevel, Option, Redacted, References } from "effect"
 import { HttpMiddleware, HttpRouter } from "effect/http"
@@ -106,6 +116,17 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
       // connections at once, so the long timeout never holds it up.
       const server = answerClientErrorsWithEnvelope(createServer({ keepAliveTimeout: 65_000 }))
       const storage = overrides.storage ?? storageLayer(config)
+      // The visitor hash's key is derived from the signing secret (its own prefix: no other
+      // signature is ever a visitor hash); a GeoIP database, when configured, is opened once here.
+      const visitRecorder = Layer.unwrap(
+        Effect.map(
+          Option.match(config.geoipDbPath, {
+            onNone: () => Effect.succeed(undefined),
+            onSome: openCountryDatabase
+          }),
+          (countryOf) => VisitBatcherLive({ secret: `sharing-analytics:${secret}`, countryOf })
+        )
+      )
       // Key lookups and rate-limit counting stay off the request path's database round trips (see
       // docs/decisions.md); both wrap the configured store and override it in the merge below.
       // The public slug lookup is cached too, dropped on every instance through the storage's
@@ -130,12 +151,26 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         Layer.succeed(RespondentRateLimitPolicy, { perIpPerMinute: config.respondentRequestsPerIp }),
         Layer.succeed(LinkCreationPolicy, { perKeyPerHour: config.sharingLinkCreationsPerHour }),
         Layer.succeed(CountryHeader, Option.getOrUndefined(config.sharingCountryHeader)),
+        Layer.succeed(ClientIpHeader, Option.getOrUndefined(config.analyticsIpHeader)),
+        Layer.succeed(AnalyticsPolicy, { exportMaxRows: config.analyticsExportMaxRows }),
         Layer.succeed(UploadPolicy, {
           maxBytes: config.sharingUploadMaxBytes,
           quotaBytes: config.sharingStorageQuotaBytes
         }),
         SharpMediaToolsLive,
         YauzlArtifactArchivesLive,
+        HttpsWebhookSenderLive({
+          allowLoopback: config.webhookAllowLoopback,
+          ca: Option.getOrUndefined(Option.map(config.webhookCaFile, (file) => readFileSync(file, "utf8")))
+        }),
+        Layer.succeed(WebhookSettings, {
+          policy: {
+            retryDelaysMs: config.webhookRetryDelaysMs,
+            disableAfterFailures: config.webhookDisableAfterFailures,
+            timeoutMs: DEFAULT_WEBHOOK_POLICY.timeoutMs
+          },
+          allowLoopback: config.webhookAllowLoopback
+        }),
         NotionClientSourceLive({
           token: Option.getOrUndefined(Option.map(config.notionToken, Redacted.value)),
           baseUrl: config.notionApiUrl
@@ -188,7 +223,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
             concurrency: config.jobsConcurrency,
             leaseMs: config.jobsLeaseMs,
             pollMs: config.jobsPollMs,
-            scheduleEveryMs: Math.max(config.jobsPollMs, 15_000),
+            scheduleEveryMs: config.jobsScheduleMs,
             shutdownGraceMs: config.shutdownGraceMs,
             retry: { baseDelayMs: config.jobsRetryBaseMs, maxDelayMs: 10 * 60_000 }
           }).pipe(Layer.provide(SharingJobRunnerLive))
@@ -196,6 +231,8 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         // Public views, counted in memory and written each second; released after the server, so
         // the views of the last requests are written at shutdown.
         Layer.provideMerge(ViewBatcherLive),
+        // Visits for analytics, likewise: recorded in memory, written each second and at shutdown.
+        Layer.provideMerge(visitRecorder),
         Layer.provide(ReadinessLive),
         // The forms use cases, built once over the configured ports: the handlers and tools need
         // only these services (and the request's Principal), not the ports themselves.
@@ -210,7 +247,9 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
             SharingBioLive,
             SharingArtifactsLive,
             SharingUploadRequestsLive,
-            SharingJobsLive
+            SharingJobsLive,
+            SharingAnalyticsLive,
+            SharingWebhooksLive
           )
         ),
         // Built after the server, so released before it: connections are told to wind down before

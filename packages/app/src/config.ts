@@ -3,10 +3,12 @@
 import { DEFAULT_COUNTRY_HEADER } from "@folio/adapters-http"
 import {
   type ArtifactLimits,
+  DEFAULT_WEBHOOK_POLICY,
   artifactLimitsOf,
   DEFAULT_ARTIFACT_LIMITS,
   DEFAULT_MAX_UPLOAD_BYTES,
-  DEFAULT_STORAGE_QUOTA_BYTES
+  DEFAULT_STORAGE_QUOTA_BYTES,
+  EXPORT_MAX_ROWS
 } from "@folio/domain"
 import { Config, Data, Effect, Option, Redacted } from "effect"
 
@@ -68,8 +70,24 @@ export interface AppConfig {
   readonly jobsPollMs: number
   /** The first retry's wait; each later one doubles, up to ten minutes, with jitter. */
   readonly jobsRetryBaseMs: number
+  /** How often each instance looks for periodic work (auto-refreshes, due webhook deliveries, expiries). */
+  readonly jobsScheduleMs: number
+  /** The waits before a webhook delivery's 2nd, 3rd, ... attempt (then it is given up). */
+  readonly webhookRetryDelaysMs: ReadonlyArray<number>
+  /** Failed webhook attempts in a row after which an endpoint is disabled. */
+  readonly webhookDisableAfterFailures: number
+  /** Let webhooks reach loopback addresses (only for a local receiver, such as the tests'). */
+  readonly webhookAllowLoopback: boolean
+  /** A PEM file of extra CA certificates webhook receivers may be signed by. */
+  readonly webhookCaFile: Option.Option<string>
   /** Share of scanned responses (0..1) past which an insight candidate is marked `auto`. */
   readonly insightsAutoThreshold: number
+  /** Rows an analytics export stops at (the spec's 100,000; may only be lowered). */
+  readonly analyticsExportMaxRows: number
+  /** A MaxMind country (or city) database: the visitor's country when no country header names it. */
+  readonly geoipDbPath: Option.Option<string>
+  /** The header a trusted proxy names the client's address in (lower case); none: the socket's. */
+  readonly analyticsIpHeader: Option.Option<string>
 }
 
 /** A bad or missing variable, named, with what it must be (never its value: it may be a secret). */
@@ -247,6 +265,50 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(fun
       5000,
       "must be an integer from 0 to 600000",
       asInt(0, 600_000)
+    ),
+    jobsScheduleMs: yield* read(
+      "JOBS_SCHEDULE_MS",
+      15_000,
+      "must be an integer from 50 to 3600000",
+      asInt(50, 3_600_000)
+    ),
+    webhookRetryDelaysMs: yield* read(
+      "WEBHOOK_RETRY_DELAYS_MS",
+      DEFAULT_WEBHOOK_POLICY.retryDelaysMs,
+      "must be a comma-separated list of 0 to 20 waits in milliseconds",
+      (v) => {
+        const parts = v.split(",").map((p) => asInt(0, 7 * 86_400_000)(p.trim()))
+        return parts.length <= 20 && parts.every((p) => p !== undefined)
+          ? (parts as Array<number>)
+          : undefined
+      }
+    ),
+    webhookDisableAfterFailures: yield* read(
+      "WEBHOOK_DISABLE_AFTER_FAILURES",
+      DEFAULT_WEBHOOK_POLICY.disableAfterFailures,
+      "must be an integer from 1 to 1000",
+      asInt(1, 1000)
+    ),
+    webhookAllowLoopback: yield* read("WEBHOOK_ALLOW_LOOPBACK", false, "must be true or false", (v) =>
+      v === "true" ? true : v === "false" ? false : undefined
+    ),
+    webhookCaFile: yield* read("WEBHOOK_CA_FILE", Option.none<string>(), "must not be empty", (v) =>
+      Option.some(v)
+    ),
+    analyticsExportMaxRows: yield* read(
+      "ANALYTICS_EXPORT_MAX_ROWS",
+      EXPORT_MAX_ROWS,
+      `must be an integer from 1 to ${EXPORT_MAX_ROWS}`,
+      asInt(1, EXPORT_MAX_ROWS)
+    ),
+    geoipDbPath: yield* read("GEOIP_DB_PATH", Option.none<string>(), "must not be empty", (v) =>
+      Option.some(v)
+    ),
+    analyticsIpHeader: yield* read(
+      "ANALYTICS_IP_HEADER",
+      Option.none<string>(),
+      "must be a header name",
+      (v) => (/^[A-Za-z0-9-]{1,64}$/.test(v) ? Option.some(v.toLowerCase()) : undefined)
     ),
     shutdownGraceMs: yield* read("SHUTDOWN_GRACE_MS", 4000, "must be from 0 to 60000", asInt(0, 60000))
   }

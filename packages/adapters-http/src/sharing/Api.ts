@@ -6,6 +6,8 @@ import { sharingErrorsOf } from "./errors.js"
 import { ArtifactsGroup } from "./artifacts/Api.js"
 import { UploadRequestsGroup } from "./upload-requests/Api.js"
 import { JobsGroup } from "./jobs/Api.js"
+import { AnalyticsGroup } from "./analytics/Api.js"
+import { WebhooksGroup } from "./webhooks/Api.js"
 import { BioGroup } from "./bio/Api.js"
 import { CollectionsGroup } from "./collections/Api.js"
 import { FilesGroup } from "./files/Api.js"
@@ -42,6 +44,8 @@ export class SharingApi extends HttpApi.make("sharing")
   .add(ArtifactsGroup)
   .add(UploadRequestsGroup)
   .add(JobsGroup)
+  .add(AnalyticsGroup)
+  .add(WebhooksGroup)
   .prefix(SHARING_API_PREFIX)
   .middleware(SharingApiErrors)
   .annotate(HttpApi.ParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -7,6 +7,8 @@ import { SharingAuthenticationLive } from "./auth.js"
 import { ArtifactsLive } from "./artifacts/Http.js"
 import { UploadRequestsLive } from "./upload-requests/Http.js"
 import { JobsLive } from "./jobs/Http.js"
+import { AnalyticsLive } from "./analytics/Http.js"
+import { WebhooksLive } from "./webhooks/Http.js"
 import { UploadPageRoutes } from "./public/upload-page.js"
 import { BioLive } from "./bio/Http.js"
 import { CollectionsLive } from "./collections/Http.js"
@@ -19,6 +21,8 @@ export * from "./Api.js"
 export * from "./artifacts/Api.js"
 export * from "./upload-requests/Api.js"
 export * from "./jobs/Api.js"
+export * from "./analytics/Api.js"
+export * from "./webhooks/Api.js"
 export * from "./bio/Api.js"
 export * from "./collections/Api.js"
 export * from "./errors.js"
@@ -30,6 +34,7 @@ export * from "./public/routes.js"
 export * from "./request-guard.js"
 export * from "./resources/Api.js"
 export { CountryHeader, DEFAULT_COUNTRY_HEADER } from "./visit.js"
+export { ClientIpHeader } from "./public/record-visit.js"
 export { SIMULATION_VISITOR_ID } from "./resources/Http.js"
 
 export const SharingApiLive = HttpApiBuilder.layer(SharingApi).pipe(
@@ -41,7 +46,9 @@ export const SharingApiLive = HttpApiBuilder.layer(SharingApi).pipe(
     BioLive,
     ArtifactsLive,
     UploadRequestsLive,
-    JobsLive
+    JobsLive,
+    AnalyticsLive,
+    WebhooksLive
   ]),
   Layer.provide([SharingAuthenticationLive, SharingApiErrorsLive])
 )

@@ -37,6 +37,8 @@ export interface UserAgentInfo {
   readonly os: OsFamily
   /** The browser's name as bowser spells it (`Chrome`, `Safari`), for analytics; absent when unknown. */
   readonly browser?: string | undefined
+  /** The operating system's name as bowser spells it (`iOS`, `Windows`), for analytics. */
+  readonly system?: string | undefined
 }
 
 const OS_BY_NAME: ReadonlyMap<string, OsFamily> = new Map([
@@ -69,7 +71,13 @@ const parseUncached = (userAgent: string): UserAgentInfo => {
     : (platform ??
       (DESKTOP_SYSTEMS.has(os) ? "desktop" : os === "ios" || os === "android" ? "mobile" : "other"))
   const browser = parsed.browser.name
-  return { device, os, ...(browser === undefined || browser === "" ? {} : { browser }) }
+  const system = parsed.os.name
+  return {
+    device,
+    os,
+    ...(browser === undefined || browser === "" ? {} : { browser }),
+    ...(system === undefined || system === "" ? {} : { system })
+  }
 }
 
 /**

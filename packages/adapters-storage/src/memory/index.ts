@@ -8,6 +8,8 @@ import { MemoryArtifactDeploymentsLive } from "./artifact-deployments.js"
 import { MemoryUploadRequestsLive } from "./upload-requests.js"
 import { MemoryJobQueueLive } from "./jobs.js"
 import { MemoryNotionMirrorsLive } from "./notion-mirrors.js"
+import { MemoryAnalyticsStoreLive } from "./analytics.js"
+import { MemoryWebhookStoreLive } from "./webhooks.js"
 import { MemoryBioSubmissionsLive } from "./bio-submissions.js"
 import { MemoryFormRepositoryLive } from "./forms.js"
 import { MemoryIdempotencyStoreLive } from "./idempotency.js"
@@ -33,6 +35,8 @@ export const MemoryStorageLive: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryUploadRequestsLive,
   MemoryJobQueueLive,
   MemoryNotionMirrorsLive,
+  MemoryAnalyticsStoreLive,
+  MemoryWebhookStoreLive,
   MemoryInvalidationBusLive,
   Layer.succeed(StorageHealth, { check: Effect.void })
 ).pipe(Layer.provide(MemoryStoreLive))

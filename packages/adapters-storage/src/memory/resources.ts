@@ -18,6 +18,7 @@ import { Effect, Layer, Option } from "effect"
 import { resourceCursor, SORTS, sortKeyOf } from "../sql/resource-cursor.js"
 import { toPage } from "../paging.js"
 import { newJobRecord } from "./jobs.js"
+import { recordSharingEvent, resourceEvent } from "./sharing-events.js"
 import { MemoryStore, type StoredResource } from "./store.js"
 
 const encoder = new TextEncoder()
@@ -85,6 +86,7 @@ export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (t
         if (over !== undefined) return Effect.fail(over)
         resources.set(r.id, { ...r, deletedAt: null })
         if (options?.enqueue !== undefined) jobs.set(options.enqueue.id, newJobRecord(options.enqueue))
+        recordSharingEvent(tables, resourceEvent("resource.created", r, r.createdAt))
         return Effect.void
       }),
 
@@ -130,11 +132,15 @@ export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (t
         if (options?.saveVersion !== undefined && next.type === "markdown") {
           saveVersion(tenantId, next.id, options.saveVersion)
         }
+        if (current.expiresAt?.getTime() !== next.expiresAt?.getTime())
+          tables.webhooks.expiryAnnounced.delete(next.id)
+        recordSharingEvent(tables, resourceEvent("resource.updated", next, next.updatedAt))
         return Effect.succeed("updated")
       }),
 
-    addViews: (counts) =>
+    addViews: (counts, clicks = []) =>
       Effect.sync(() => {
+        for (const click of clicks) recordSharingEvent(tables, click)
         for (const [id, n] of counts) {
           const current = resources.get(id)
           if (current !== undefined && current.deletedAt === null && n > 0)
@@ -147,6 +153,7 @@ export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (t
         const r = live(tenantId, id)
         if (r === undefined) return false
         resources.set(id, { ...r, deletedAt: at, rowVersion: r.rowVersion + 1 })
+        recordSharingEvent(tables, resourceEvent("resource.deleted", r, at))
         return true
       }),
 

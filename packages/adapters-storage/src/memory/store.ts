@@ -12,6 +12,8 @@ import type {
   FormVersionRecord,
   IdempotentAnswer,
   MarkdownVersionRecord,
+  WebhookAttemptRecord,
+  WebhookEndpointRecord,
   NotionAssetRecord,
   NotionMirrorState,
   NotionPageRecord,
@@ -19,7 +21,8 @@ import type {
   ResourceRecord,
   ResponseFileRecord,
   ResponseRecord,
-  TenantRecord
+  TenantRecord,
+  VisitRecord
 } from "@folio/domain"
 import { Context, Layer } from "effect"
 
@@ -62,8 +65,38 @@ export interface MemoryTables {
   readonly uploadSubmissions: Map<string, UploadSubmissionRecord>
   readonly sharingEvents: Array<SharingEventRecord>
   readonly jobs: Map<string, JobRecord>
+  /** Raw visits and their daily rollups (memory/analytics.ts). */
+  readonly analytics: AnalyticsTables
+  /** Webhook endpoints, deliveries (in event order) and attempts (memory/webhooks.ts). */
+  readonly webhooks: WebhookTables
   /** Notion mirror state, cached pages and assets (memory/notion-mirrors.ts). */
   readonly notion: NotionTables
+}
+
+export interface MemoryDelivery {
+  readonly id: string
+  readonly endpointId: string
+  readonly event: SharingEventRecord
+  status: "pending" | "delivered" | "failed"
+  attempts: number
+  nextAttemptAt: Date
+}
+
+export interface WebhookTables {
+  readonly endpoints: Map<string, WebhookEndpointRecord>
+  readonly deliveries: Array<MemoryDelivery>
+  readonly attempts: Array<WebhookAttemptRecord>
+  /** Resources whose expiry was announced (cleared when their expires_at changes). */
+  readonly expiryAnnounced: Set<string>
+}
+
+/** Analytics: raw visits in insertion order; rollups keyed `resourceId|day[|dimension|value]`. */
+export interface AnalyticsTables {
+  readonly visits: Array<VisitRecord & { readonly id: string }>
+  readonly daily: Map<string, { views: number; botViews: number; visitors: number }>
+  readonly values: Map<string, number>
+  /** `resourceId|day|visitorHash` of the visitors already counted. */
+  readonly visitors: Set<string>
 }
 
 /** Notion mirrors: state by resource id, pages keyed `resourceId/pageId`, assets by id. */
@@ -96,6 +129,8 @@ export const MemoryStoreLive = Layer.sync(MemoryStore, () => ({
   uploadSubmissions: new Map(),
   sharingEvents: [],
   jobs: new Map(),
+  analytics: { visits: [], daily: new Map(), values: new Map(), visitors: new Set<string>() },
+  webhooks: { endpoints: new Map(), deliveries: [], attempts: [], expiryAnnounced: new Set<string>() },
   notion: { mirrors: new Map(), pages: new Map(), assets: new Map() }
 }))
 

@@ -1,6 +1,7 @@
 // In-memory UploadRequests: the twin of sql/upload-requests.ts.
 import { UploadRequests } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
+import { recordSharingEvent } from "./sharing-events.js"
 import { MemoryStore } from "./store.js"
 
 const newestFirst = <A extends { readonly id: string }>(a: A, b: A) =>
@@ -8,8 +9,9 @@ const newestFirst = <A extends { readonly id: string }>(a: A, b: A) =>
 
 export const MemoryUploadRequestsLive = Layer.effect(
   UploadRequests,
-  Effect.map(Effect.service(MemoryStore), ({ uploadRequests, uploadSubmissions, sharingEvents }) =>
-    UploadRequests.of({
+  Effect.map(Effect.service(MemoryStore), (tables) => {
+    const { uploadRequests, uploadSubmissions, sharingEvents } = tables
+    return UploadRequests.of({
       insert: (r) => Effect.sync(() => void uploadRequests.set(r.id, r)),
       list: (tenantId) =>
         Effect.sync(() =>
@@ -38,7 +40,7 @@ export const MemoryUploadRequestsLive = Layer.effect(
       insertSubmission: (s, event) =>
         Effect.sync(() => {
           uploadSubmissions.set(s.id, s)
-          sharingEvents.push(event)
+          recordSharingEvent(tables, event)
         }),
       listSubmissions: (tenantId, requestId, page) =>
         Effect.sync(() => {
@@ -61,10 +63,10 @@ export const MemoryUploadRequestsLive = Layer.effect(
           if (s.review === review) return Option.some(s)
           const next = { ...s, review, reviewedAt: at }
           uploadSubmissions.set(id, next)
-          sharingEvents.push(event)
+          recordSharingEvent(tables, event)
           return Option.some(next)
         }),
       events: (tenantId) => Effect.sync(() => sharingEvents.filter((e) => e.tenantId === tenantId))
     })
-  )
+  })
 )

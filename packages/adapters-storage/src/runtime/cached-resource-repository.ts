@@ -104,8 +104,8 @@ export const CachedResourceRepositoryLive = Layer.effectContext(
         Effect.tap(inner.restoreMarkdownVersion(tenantId, resourceId, versionId, saveAs), (outcome) =>
           outcome._tag === "Restored" ? published([outcome.resource.slug]) : Effect.void
         ),
-      addViews: (counts) =>
-        Effect.tap(inner.addViews(counts), () =>
+      addViews: (counts, clicks) =>
+        Effect.tap(inner.addViews(counts, clicks), () =>
           Effect.sync(() => {
             for (const [slug, entry] of cache) {
               // Only `max_views` reads the count; other entries keep serving without a read.

@@ -9,6 +9,7 @@ import { MemoryInvalidationBusLive } from "../memory/invalidation-bus.js"
 import { PgInvalidationBusLive } from "./invalidation-bus.js"
 import { pgliteConnections } from "./pglite-stream.js"
 import {
+  AnalyticsStore,
   ApiKeyRepository,
   ArtifactDeployments,
   BioSubmissions,
@@ -23,7 +24,8 @@ import {
   TenantRepository,
   UploadRequests,
   JobQueue,
-  NotionMirrors
+  NotionMirrors,
+  WebhookStore
 } from "@folio/domain"
 import { Cause, Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -39,6 +41,8 @@ import { makeBioSubmissions } from "./bio-submissions.js"
 import { makeUploadRequests } from "./upload-requests.js"
 import { makeJobQueue } from "./jobs.js"
 import { makeNotionMirrors } from "./notion-mirrors.js"
+import { makeAnalyticsStore } from "./analytics.js"
+import { makeWebhookStore } from "./webhooks.js"
 import { makeIdempotencyStore } from "./idempotency.js"
 import { makeResourceRepository } from "./resources.js"
 import { makeTenantRepository } from "./tenants.js"
@@ -60,6 +64,8 @@ export const SqlRepositoriesLive = Layer.effectContext(
       Context.add(UploadRequests, yield* makeUploadRequests),
       Context.add(JobQueue, yield* makeJobQueue),
       Context.add(NotionMirrors, yield* makeNotionMirrors),
+      Context.add(AnalyticsStore, yield* makeAnalyticsStore),
+      Context.add(WebhookStore, yield* makeWebhookStore),
       Context.add(StorageHealth, { check: orStorageError(sql`select 1`.pipe(Effect.asVoid)) })
     )
   })

@@ -15,6 +15,8 @@ import bioFormSubmissions from "./migrations/0011_bio_form_submissions.js"
 import artifacts from "./migrations/0012_artifacts.js"
 import uploadRequests from "./migrations/0013_upload_requests.js"
 import jobsAndNotion from "./migrations/0014_jobs_and_notion.js"
+import analytics from "./migrations/0015_analytics.js"
+import webhooks from "./migrations/0016_webhooks.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -30,5 +32,7 @@ export const migrations = Migrator.fromRecord({
   "0011_bio_form_submissions": bioFormSubmissions,
   "0012_artifacts": artifacts,
   "0013_upload_requests": uploadRequests,
-  "0014_jobs_and_notion": jobsAndNotion
+  "0014_jobs_and_notion": jobsAndNotion,
+  "0015_analytics": analytics,
+  "0016_webhooks": webhooks
 })

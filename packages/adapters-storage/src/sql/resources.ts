@@ -20,6 +20,7 @@ import { type SqlError, SqlClient } from "effect/sql"
 import { isUniqueViolation, orStorageError } from "./errors.js"
 import { insertJob } from "./jobs.js"
 import { storageUsage } from "./storage-usage.js"
+import { insertSharingEvent, resourceEvent } from "./sharing-events.js"
 import { jsonParam } from "./json.js"
 import { likeContains, toPage } from "./keyset.js"
 import { resourceCursor, SORTS, sortKeyOf } from "./resource-cursor.js"
@@ -146,6 +147,7 @@ export const makeResourceRepository = Effect.gen(function* () {
                         ${r.storedBytes}, ${jsonParam(r.data)}::jsonb, ${r.rowVersion}, ${r.createdAt},
                         ${r.updatedAt})`.pipe(Effect.catchTag("SqlError", slugTaken(r.slug)))
               yield* moveStoredBytes(r.tenantId, r.storedBytes, options?.quotaBytes)
+              yield* insertSharingEvent(sql, resourceEvent("resource.created", r, r.createdAt))
               // A new resource's job cannot meet an active one: its key names the new id.
               if (options?.enqueue !== undefined)
                 yield* insertJob(sql, options.enqueue).pipe(Effect.catchTag("JobAlreadyActive", Effect.die))
@@ -206,7 +208,9 @@ export const makeResourceRepository = Effect.gen(function* () {
                 description = ${r.description}, password_hash = ${r.passwordHash}, starts_at = ${r.startsAt},
                 expires_at = ${r.expiresAt}, labels = ${jsonParam(r.labels)}::jsonb, max_views = ${r.maxViews},
                 archived = ${r.archived}, pinned = ${r.pinned}, data = ${jsonParam(r.data)}::jsonb,
-                stored_bytes = ${r.storedBytes}, row_version = ${r.rowVersion}, updated_at = ${r.updatedAt}
+                stored_bytes = ${r.storedBytes}, row_version = ${r.rowVersion}, updated_at = ${r.updatedAt},
+                expiry_announced_at = case when resources.expires_at is distinct from ${r.expiresAt}::timestamptz
+                                           then null else resources.expiry_announced_at end
               from old where resources.id = old.id
               returning old.stored_bytes as old_stored_bytes`.pipe(
               Effect.catchTag("SqlError", slugTaken(r.slug))
@@ -221,24 +225,37 @@ export const makeResourceRepository = Effect.gen(function* () {
             if (options?.saveVersion !== undefined && r.type === "markdown") {
               yield* saveVersion(tenantId, r.id, options.saveVersion)
             }
+            yield* insertSharingEvent(sql, resourceEvent("resource.updated", r, r.updatedAt))
             return "updated" as const
           })
         )
       ),
 
-    addViews: (counts) => {
+    addViews: (counts, clicks = []) => {
       const rows = [...counts]
         .filter(([id, n]) => n > 0 && isUuid(id))
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([id, n]) => ({ id, n }))
-      if (rows.length === 0) return Effect.void
+      if (rows.length === 0 && clicks.length === 0) return Effect.void
       // Rows are locked in id order first, so two instances flushing at once cannot deadlock.
+      const views =
+        rows.length === 0
+          ? Effect.void
+          : sql`with x as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id uuid, n bigint)),
+                     locked as (select r.id from resources r join x on x.id = r.id
+                                where r.deleted_at is null order by r.id for update of r)
+                update resources r set view_count = r.view_count + x.n
+                from x join locked on locked.id = x.id where r.id = x.id`.pipe(Effect.asVoid)
+      // The clicks' events go with the counts they belong to: both land, or neither.
       return orStorageError(
-        sql`with x as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id uuid, n bigint)),
-                 locked as (select r.id from resources r join x on x.id = r.id
-                            where r.deleted_at is null order by r.id for update of r)
-            update resources r set view_count = r.view_count + x.n
-            from x join locked on locked.id = x.id where r.id = x.id`.pipe(Effect.asVoid)
+        clicks.length === 0
+          ? views
+          : sql.withTransaction(
+              Effect.andThen(
+                views,
+                Effect.forEach(clicks, (e) => insertSharingEvent(sql, e), { discard: true })
+              )
+            )
       )
     },
 
@@ -246,11 +263,21 @@ export const makeResourceRepository = Effect.gen(function* () {
       orStorageError(
         sql.withTransaction(
           Effect.gen(function* () {
-            const [deleted] = yield* sql<{ readonly stored_bytes: number | string }>`
+            const [deleted] = yield* sql<{
+              readonly stored_bytes: number | string
+              readonly slug: string
+              readonly type: string
+              readonly title: string | null
+            }>`
               update resources set deleted_at = ${at}, row_version = row_version + 1
-              where id = ${id} and tenant_id = ${tenantId} and deleted_at is null returning stored_bytes`
+              where id = ${id} and tenant_id = ${tenantId} and deleted_at is null
+              returning stored_bytes, slug, type, title`
             if (deleted === undefined) return false
             yield* releaseStoredBytes(tenantId, Number(deleted.stored_bytes))
+            yield* insertSharingEvent(
+              sql,
+              resourceEvent("resource.deleted", { id, tenantId, ...deleted }, at)
+            )
             return true
           })
         )

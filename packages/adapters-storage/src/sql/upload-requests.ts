@@ -12,6 +12,7 @@ import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { orStorageError } from "./errors.js"
 import { jsonParam } from "./json.js"
+import { insertSharingEvent } from "./sharing-events.js"
 
 interface RequestRow {
   readonly id: string
@@ -70,9 +71,7 @@ const toSubmission = (s: SubmissionRow): UploadSubmissionRecord => ({
 export const makeUploadRequests = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const oneRequest = (rows: ReadonlyArray<RequestRow>) => Option.map(Option.fromNullishOr(rows[0]), toRequest)
-  const insertEvent = (e: SharingEventRecord) =>
-    sql`insert into sharing_events (id, tenant_id, type, payload, created_at)
-        values (${e.id}, ${e.tenantId}, ${e.type}, ${jsonParam(e.payload)}::jsonb, ${e.createdAt})`
+  const insertEvent = (e: SharingEventRecord) => insertSharingEvent(sql, e)
   return UploadRequests.of({
     insert: (r) =>
       orStorageError(

@@ -27,6 +27,6 @@ export const SHARING_FEATURES: SharingFeatures = {
   artifacts_enabled: false,
   uploads_enabled: true,
   notion_enabled: false,
-  analytics_enabled: false,
-  webhooks_enabled: false
+  analytics_enabled: true,
+  webhooks_enabled: true
 }

@@ -6,13 +6,14 @@
 // a page, a password, a state page, a preview bot, HEAD) returns false and goes to the Effect app,
 // which also warms the cache for the next request.
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { ArtifactsFeature, isResourceSlug, ViewCounter, WarmResources } from "@folio/domain"
+import { ArtifactsFeature, isResourceSlug, ViewCounter, VisitRecorder, WarmResources } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { PublicOrigin } from "../../public-origin.js"
 import { requestIdOf } from "../../shared/index.js"
 import { CountryHeader, type RequestLike, visitFromRequest } from "../visit.js"
 import {
   destinationOf,
+  ownerDestinationOf,
   previewsFor,
   redirectHeaders,
   SEEN_COOKIE,
@@ -20,6 +21,7 @@ import {
   viewOf,
   visitorFrom
 } from "./link-redirect.js"
+import { ClientIpHeader, recordVisit } from "./record-visit.js"
 
 /** Answers the request and returns true, or returns false having touched nothing. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean
@@ -62,6 +64,7 @@ export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
     const views = yield* ViewCounter
     const origin = yield* PublicOrigin
     const countryHeader = yield* CountryHeader
+    const recording = { recorder: yield* VisitRecorder, ipHeader: yield* ClientIpHeader, countryHeader }
     const secure = origin.startsWith("https:") ? "; Secure" : ""
     // A request to an artifact deployment's origin is that site's, never the app's redirect.
     const artifactSuffix = `.${(yield* ArtifactsFeature).host}`
@@ -93,7 +96,25 @@ export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
         decided.matched.kind === "fallback"
           ? { counts: false, cookies: minted }
           : viewOf(r, cookie.seen, minted, secure)
-      if (view.counts) views.recordNow(r.id)
+      if (view.counts) {
+        views.recordNow(r.id)
+        recordVisit(
+          recording,
+          r,
+          { headers, url },
+          request.socket.remoteAddress,
+          started,
+          ownerDestinationOf(r, decided.matched)
+        )
+        if (r.data.webhookClicks)
+          views.recordClick({
+            tenantId: r.tenantId,
+            resourceId: r.id,
+            slug: r.slug,
+            destination: decided.destination,
+            at
+          })
+      }
       const answer = redirectHeaders(r, decided.destination, view.cookies)
       answer["x-request-id"] = requestIdOf(headers["x-request-id"])
       answer["content-length"] = "0"

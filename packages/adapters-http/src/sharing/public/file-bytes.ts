@@ -14,6 +14,7 @@ import {
 import { Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { NO_STORE, SEEN_COOKIE, VISITOR_COOKIE, viewOf, visitorFrom } from "./link-redirect.js"
+import { recordVisit } from "./record-visit.js"
 import { cookiesOf, type Deps, gateOf, page } from "./serving.js"
 import { renderNotFoundPage } from "../pages/page.js"
 import { expiringTokens } from "./signed-token.js"
@@ -160,7 +161,10 @@ export const serveResourceBytes = (
     const view = viewOf(r, request.cookies[SEEN_COOKIE], minted, deps.secure)
     // A HEAD reads no bytes, and a range past byte 0 continues a download already counted.
     const counts = view.counts && request.method !== "HEAD" && startsAtZero(request, r.data.size)
-    if (counts) yield* deps.views.record(r.id)
+    if (counts) {
+      yield* deps.views.record(r.id)
+      recordVisit(deps.visits, r, request, Option.getOrUndefined(request.remoteAddress), at.getTime())
+    }
     const headers = r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
     return yield* streamStoredFile(deps.blobs, request, r.data, mode, {
       headers,

@@ -7,6 +7,7 @@ import {
   chooseDestination,
   type LinkData,
   type LinkDestination,
+  type MatchedBy,
   RedirectRules,
   type ResourceRecord,
   type RoutableLink,
@@ -107,6 +108,21 @@ const routableOf = (r: LinkRecord): Omit<RoutableLink, "views"> => {
 /** Where the link sends this visit, with `views` counted so far (written and pending). */
 export const destinationOf = (r: LinkRecord, visit: Visit, views: number): LinkDestination =>
   chooseDestination({ ...routableOf(r), views }, visit)
+
+/** What a decision chose as the owner wrote it (the visit's query not passed through): analytics. */
+export const ownerDestinationOf = (r: LinkRecord, matched: MatchedBy): string | undefined => {
+  const routable = routableOf(r)
+  switch (matched.kind) {
+    case "rule":
+      return routable.redirect_rules?.[matched.index]?.target_url
+    case "variant":
+      return routable.test_variants?.[matched.index]?.url
+    case "target":
+      return routable.target_url
+    case "fallback":
+      return routable.fallback_url ?? undefined
+  }
+}
 
 /** Headers of the public pages of a resource that search engines should not list. */
 export const indexHeaders = (r: ResourceRecord): Record<string, string> =>

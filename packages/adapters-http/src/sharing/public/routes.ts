@@ -12,6 +12,7 @@ import {
   type StorageError,
   ResourceRepository,
   ViewCounter,
+  VisitRecorder,
   PasswordHasher,
   NotionMirrors
 } from "@folio/domain"
@@ -55,6 +56,7 @@ import {
   destinationOf,
   indexHeaders,
   NO_STORE,
+  ownerDestinationOf,
   previewsFor,
   redirectHeaders,
   SEEN_COOKIE,
@@ -63,6 +65,7 @@ import {
   visitorFrom
 } from "./link-redirect.js"
 import { UNLOCK_COOKIE, UNLOCK_TTL_SECONDS, unlockToken } from "./password.js"
+import { ClientIpHeader, recordVisit } from "./record-visit.js"
 
 /** What the public routes use: the serving ports, and the bio forms' signing key and use cases. */
 type PublicDeps = Deps & {
@@ -111,9 +114,28 @@ const serve = (
   const noindex = r.visibility === "unlisted"
   /** A view: counted once per visit, and marked so the visit's reloads are not. */
   // A HEAD (a link checker, a download manager sizing the file) reads nothing: it is no view.
-  const counted = (respond: (cookies: ReadonlyArray<string>) => HttpServerResponse.HttpServerResponse) =>
+  // Each counted view is also a visit for analytics (`destination`: a link's, as its owner wrote it).
+  const counted = (
+    respond: (cookies: ReadonlyArray<string>) => HttpServerResponse.HttpServerResponse,
+    destination?: string
+  ) =>
     view.counts && request.method !== "HEAD"
-      ? Effect.as(deps.views.record(r.id), respond(view.cookies))
+      ? Effect.as(
+          Effect.andThen(
+            deps.views.record(r.id),
+            Effect.sync(() =>
+              recordVisit(
+                deps.visits,
+                r,
+                request,
+                Option.getOrUndefined(request.remoteAddress),
+                at.getTime(),
+                destination
+              )
+            )
+          ),
+          respond(view.cookies)
+        )
       : Effect.succeed(respond(request.method === "HEAD" ? minted : view.cookies))
 
   if (r.type === "link") {
@@ -149,7 +171,16 @@ const serve = (
         cookies: cookiesOf(cookies)
       })
     // The fallback of an unavailable link is not a view of the link.
-    return decided.matched.kind === "fallback" ? Effect.succeed(redirect(minted)) : counted(redirect)
+    if (decided.matched.kind === "fallback") return Effect.succeed(redirect(minted))
+    if (view.counts && request.method !== "HEAD" && d.webhookClicks)
+      deps.views.recordClick({
+        tenantId: r.tenantId,
+        resourceId: r.id,
+        slug: r.slug,
+        destination: location,
+        at
+      })
+    return counted(redirect, ownerDestinationOf(r, decided.matched))
   }
 
   // Availability was checked before the password (getResource).
@@ -333,6 +364,11 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
       unlockSecret: `sharing-unlock:${yield* BlobSigningSecret}`,
       secure: origin.startsWith("https:") ? "; Secure" : "",
       countryHeader: yield* CountryHeader,
+      visits: {
+        recorder: yield* VisitRecorder,
+        ipHeader: yield* ClientIpHeader,
+        countryHeader: yield* CountryHeader
+      },
       formSecret: `sharing-bio-form:${yield* BlobSigningSecret}`,
       bio: yield* SharingBio,
       files: yield* SharingFiles,

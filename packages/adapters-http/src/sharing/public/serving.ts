@@ -23,6 +23,7 @@ import {
 } from "../pages/page.js"
 import { NO_STORE } from "./link-redirect.js"
 import { isUnlocked, UNLOCK_COOKIE } from "./password.js"
+import type { VisitRecording } from "./record-visit.js"
 
 export const PAGE_HEADERS = Object.fromEntries(
   Object.entries(SHARING_PAGE_HEADERS).filter(([name]) => name !== "content-type")
@@ -74,6 +75,8 @@ export interface Deps {
   readonly unlockSecret: string
   readonly secure: string
   readonly countryHeader: string | undefined
+  /** Where counted views go as visits for analytics. */
+  readonly visits: VisitRecording
 }
 
 /** The live resource publicly served at `slug`: private ones are not (404 as if absent). */

@@ -3,7 +3,7 @@
 import { Schema } from "effect"
 
 /** The kinds of queued work. */
-export const JobType = Schema.Literals(["optimize_original", "notion_refresh"])
+export const JobType = Schema.Literals(["optimize_original", "notion_refresh", "webhook_delivery"])
 export type JobType = typeof JobType.Type
 
 /**

@@ -5,6 +5,7 @@ import { type Effect, Context, type Option, Schema } from "effect"
 import type { InvalidCursor, Page } from "../../kernel/cursor.js"
 import type { StorageError } from "../../kernel/errors.js"
 import type { NewJob } from "../jobs/job.js"
+import type { SharingEventRecord } from "./upload-requests.js"
 import type {
   ResourceListItem,
   ResourceRecord,
@@ -124,6 +125,10 @@ export interface ResourceUpdateOptions extends ResourceQuotaOptions {
   readonly saveVersion?: NewMarkdownVersion | undefined
 }
 
+/**
+ * Every insert, update and delete also writes its `resource.created`, `resource.updated` or
+ * `resource.deleted` event to the outbox in the same transaction (webhooks deliver them).
+ */
 export interface ResourceRepositoryService {
   /**
    * A new resource; its slug must be free among live resources of every tenant. Its `storedBytes`
@@ -163,7 +168,11 @@ export interface ResourceRepositoryService {
    * touches only `viewCount`: never rowVersion nor updatedAt, so a view does not stale an owner's
    * ETag. Ids of deleted or unknown resources are skipped.
    */
-  readonly addViews: (counts: ReadonlyMap<string, number>) => Effect.Effect<void, StorageError>
+  readonly addViews: (
+    counts: ReadonlyMap<string, number>,
+    /** `link.clicked` events of the counted redirects, written in the same transaction. */
+    clicks?: ReadonlyArray<SharingEventRecord>
+  ) => Effect.Effect<void, StorageError>
   /**
    * Soft delete (the slug is free again at once) that gives the resource's stored bytes back to the
    * account in the same transaction; false when no live resource matched.

@@ -6,6 +6,8 @@ import { IdGen } from "../../kernel/ports/id-gen.js"
 import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
 import { queueOptimizeOriginal, runOptimizeOriginal } from "../files/optimize-job.js"
+import type { JobRecord } from "../jobs/job.js"
+import type { JobFailed, JobOutcome } from "../jobs/outcome.js"
 import { JobRunner } from "../jobs/runner.js"
 import { getJob, listJobs, retryJob } from "../jobs/use-cases.js"
 import {
@@ -21,6 +23,8 @@ import type { MediaTools } from "../ports/media.js"
 import { NotionMirrors } from "../ports/notion-mirrors.js"
 import { NotionSource } from "../ports/notion-source.js"
 import { ResourceRepository } from "../ports/resources.js"
+import type { WebhookSender, WebhookStore } from "../ports/webhooks.js"
+import { runWebhookDelivery, scheduleWebhookDeliveries } from "../webhooks/deliver.js"
 
 const jobs = {
   list: listJobs,
@@ -49,26 +53,47 @@ export class SharingJobs extends Context.Service<SharingJobs, Effect.Success<typ
 
 export const SharingJobsLive = Layer.effect(SharingJobs, makeSharingJobs)
 
+/** What the job types' use cases need. */
+type RunnerPorts =
+  | ResourceRepository
+  | BlobStore
+  | MediaTools
+  | NotionMirrors
+  | NotionSource
+  | IdGen
+  | JobQueue
+  | InvalidationBus
+  | WebhookStore
+  | WebhookSender
+
 /** The workers' runner: each job type to its use case, over the ports in context. */
 export const SharingJobRunnerLive = Layer.effect(
   JobRunner,
   Effect.gen(function* () {
-    const context = yield* Effect.context<
-      | ResourceRepository
-      | BlobStore
-      | MediaTools
-      | NotionMirrors
-      | NotionSource
-      | IdGen
-      | JobQueue
-      | InvalidationBus
-    >()
+    const context = yield* Effect.context<RunnerPorts>()
+    const run = (job: JobRecord): Effect.Effect<JobOutcome, JobFailed, RunnerPorts> => {
+      switch (job.type) {
+        case "optimize_original":
+          return runOptimizeOriginal(job)
+        case "notion_refresh":
+          return runNotionRefresh(job)
+        case "webhook_delivery":
+          return runWebhookDelivery(job)
+      }
+    }
     return JobRunner.of({
-      run: (job) =>
-        (job.type === "optimize_original" ? runOptimizeOriginal(job) : runNotionRefresh(job)).pipe(
-          Effect.provideContext(context)
-        ),
-      schedule: scheduleNotionRefreshes.pipe(Effect.provideContext(context))
+      run: (job) => run(job).pipe(Effect.provideContext(context)),
+      // Each sweep on its own: one failing does not hold the other back.
+      schedule: Effect.all(
+        [
+          scheduleNotionRefreshes.pipe(Effect.orElseSucceed(() => 0)),
+          scheduleWebhookDeliveries.pipe(Effect.orElseSucceed(() => 0))
+        ],
+        { concurrency: 1 }
+      ).pipe(
+        Effect.map(([a, b]) => a + b),
+        Effect.provideContext(context)
+      )
     })
   })
 )

@@ -1,0 +1,79 @@
+// The webhook routes (sharing-api.md, Webhooks): endpoints (one list), create and rotate (the
+// signing secret shown then only), patch, enable, disable, a signed test event, recent attempts.
+import {
+  CreateWebhookInput,
+  PatchWebhookInput,
+  WebhookAttemptView,
+  WebhookView,
+  WebhookWithSecret
+} from "@folio/domain"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { SharingAuthentication } from "../auth.js"
+import { sharingErrorsOf } from "../errors.js"
+
+const Id = { id: Schema.String.check(Schema.isMaxLength(64)) }
+const Errors = sharingErrorsOf("insufficient_scope", "not_found", "service_unavailable")
+const Writes = [...Errors, ...sharingErrorsOf("etag_mismatch")]
+
+export const WEBHOOK_ATTEMPTS_PAGE = { default: 50, max: 200 } as const
+
+export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.get("list", "/webhooks", {
+      success: Schema.Struct({ items: Schema.Array(WebhookView) }),
+      error: Errors
+    }).annotate(OpenApi.Summary, "Every webhook endpoint of the account (scope read)"),
+    HttpApiEndpoint.post("create", "/webhooks", {
+      payload: CreateWebhookInput,
+      success: WebhookWithSecret.pipe(HttpApiSchema.status(201)),
+      error: Errors
+    }).annotate(
+      OpenApi.Summary,
+      "Add an HTTPS endpoint; the only time its signing secret is shown (scope write)"
+    ),
+    HttpApiEndpoint.patch("patch", "/webhooks/:id", {
+      params: Id,
+      payload: PatchWebhookInput,
+      success: WebhookView,
+      error: Writes
+    }).annotate(OpenApi.Summary, "Change name, URL, events or enabled state (scope write)"),
+    HttpApiEndpoint.post("rotateSecret", "/webhooks/:id/rotate-secret", {
+      params: Id,
+      success: WebhookWithSecret,
+      error: Writes
+    }).annotate(OpenApi.Summary, "A new signing secret, shown once; the old one stops at once (scope write)"),
+    HttpApiEndpoint.post("enable", "/webhooks/:id/enable", {
+      params: Id,
+      success: WebhookView,
+      error: Writes
+    }).annotate(OpenApi.Summary, "Turn delivery on and reset the failure count (scope write)"),
+    HttpApiEndpoint.post("disable", "/webhooks/:id/disable", {
+      params: Id,
+      success: WebhookView,
+      error: Writes
+    }).annotate(OpenApi.Summary, "Pause delivery; events meanwhile are not queued for it (scope write)"),
+    HttpApiEndpoint.post("test", "/webhooks/:id/test", {
+      params: Id,
+      success: WebhookAttemptView,
+      error: Errors
+    }).annotate(OpenApi.Summary, "Send a signed webhook.test event now and answer how it went (scope write)"),
+    HttpApiEndpoint.get("deliveries", "/webhooks/:id/deliveries", {
+      params: Id,
+      query: {
+        limit: Schema.optionalKey(
+          Schema.NumberFromString.check(
+            Schema.isInt(),
+            Schema.isBetween({ minimum: 1, maximum: WEBHOOK_ATTEMPTS_PAGE.max })
+          )
+        )
+      },
+      success: Schema.Struct({ items: Schema.Array(WebhookAttemptView) }),
+      error: Errors
+    }).annotate(
+      OpenApi.Summary,
+      "Recent delivery attempts, newest first, with status, latency and failure reason (scope read)"
+    )
+  )
+  .middleware(SharingAuthentication)
+  .annotate(OpenApi.Description, "Webhooks: signed events pushed to your HTTPS endpoints") {}

@@ -1,0 +1,64 @@
+// The in-memory outbox: the twin of sql/sharing-events.ts (an event, its deliveries to the
+// subscribed endpoints, and each endpoint's delivery job unless one is active).
+import { randomUUID } from "node:crypto"
+import type { SharingEventRecord, WebhookEvent } from "@folio/domain"
+import { newJobRecord } from "./jobs.js"
+import type { MemoryTables } from "./store.js"
+
+export const recordSharingEvent = (tables: MemoryTables, e: SharingEventRecord): void => {
+  tables.sharingEvents.push(e)
+  const endpoints = [...tables.webhooks.endpoints.values()]
+    .filter((w) => w.tenantId === e.tenantId && w.enabled && w.events.includes(e.type as WebhookEvent))
+    .sort((a, b) => (a.id < b.id ? -1 : 1))
+  for (const w of endpoints) {
+    tables.webhooks.deliveries.push({
+      id: randomUUID(),
+      endpointId: w.id,
+      event: e,
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: e.createdAt
+    })
+    const key = `webhook_delivery:${w.id}`
+    const active = [...tables.jobs.values()].some(
+      (j) =>
+        j.tenantId === e.tenantId && j.dedupeKey === key && (j.status === "queued" || j.status === "running")
+    )
+    if (!active) {
+      const id = randomUUID()
+      tables.jobs.set(
+        id,
+        newJobRecord({
+          id,
+          tenantId: e.tenantId,
+          type: "webhook_delivery",
+          resourceId: w.id,
+          dedupeKey: key,
+          payload: {},
+          maxAttempts: 5,
+          runAt: e.createdAt,
+          retryOf: null,
+          createdAt: e.createdAt
+        })
+      )
+    }
+  }
+}
+
+export const resourceEvent = (
+  type: string,
+  r: {
+    readonly id: string
+    readonly tenantId: string
+    readonly slug: string
+    readonly type: string
+    readonly title: string | null
+  },
+  at: Date
+): SharingEventRecord => ({
+  id: randomUUID(),
+  tenantId: r.tenantId,
+  type,
+  payload: { resource: { id: r.id, slug: r.slug, type: r.type, title: r.title } },
+  createdAt: at
+})

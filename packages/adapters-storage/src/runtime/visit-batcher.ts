@@ -1,0 +1,170 @@
+// VisitRecorder in memory: the public routes push a raw hit (no work beyond an array push); every
+// second, and when the scope closes, the waiting hits become VisitRecords (visitor hashed under its
+// day's key, country looked up when the header gave none, referrer host, UTM tags), identical ones
+// of a second are merged (compaction), and they are written with AnalyticsStore.append in slices,
+// each one transaction with its rollups. A slice whose write fails is kept with the rest, as
+// records (no address outlives its first flush), for the next flush.
+import { createHmac, createSecretKey } from "node:crypto"
+import {
+  AnalyticsStore,
+  addDays,
+  dailyVisitorKey,
+  dayStart,
+  visitCompactor,
+  dayOf,
+  type VisitHit,
+  type VisitRecord,
+  VisitRecorder,
+  visitRecordOf
+} from "@folio/domain"
+import { Clock, Effect, Layer, Schedule, Semaphore } from "effect"
+
+export interface VisitBatcherOptions {
+  /** The app's signing secret; the visitor hash's daily keys are derived from it. */
+  readonly secret: string
+  /** The country of an address when the trusted header named none (a GeoIP database). */
+  readonly countryOf?: ((ip: string) => string | undefined) | undefined
+  /** Visits kept while storage is down; past it the oldest are dropped (and logged). */
+  readonly maxWaiting?: number | undefined
+  /** Visits per write (one transaction each). */
+  readonly sliceSize?: number | undefined
+}
+
+const HASH_MEMO = 10_000
+
+/**
+ * The domain's visitor hash (`visitorHasher`: HMAC-SHA-256 under the day's key, first 16 bytes in
+ * hex) with node's native HMAC: the same bytes (a test checks it), a few times faster, and the
+ * recorder hashes every new visitor.
+ */
+export const nativeVisitorHasher = (secret: string, day: string) => {
+  // A KeyObject made once: handing createHmac raw bytes makes one per call, which cost more than
+  // the hash itself.
+  const key = createSecretKey(dailyVisitorKey(secret, day))
+  return (ip: string, userAgent: string): string =>
+    createHmac("sha256", key)
+      .update(`${ip}\n${userAgent.slice(0, 512)}`)
+      .digest()
+      .subarray(0, 16)
+      .toString("hex")
+}
+/** Hits made into records between two yields to the event loop. */
+const PIECE = 500
+
+export const VisitBatcherLive = (options: VisitBatcherOptions) =>
+  Layer.effect(
+    VisitRecorder,
+    Effect.gen(function* () {
+      const store = yield* AnalyticsStore
+      const maxWaiting = options.maxWaiting ?? 500_000
+      const slice = options.sliceSize ?? 2000
+      let pending: Array<VisitHit> = []
+      // Records whose write failed, written first at the next flush.
+      let failed: Array<VisitRecord> = []
+
+      // The visitor hash of the day being recorded, with a memo of recent address/agent pairs (a
+      // returning visitor, a crawler, a load test): hashing costs microseconds, a lookup less.
+      let hashDay = ""
+      let dayFrom = 0
+      let dayTo = 0
+      let hash: (ip: string, userAgent: string) => string = () => ""
+      const memo = new Map<string, string>()
+      const visitorOf = (hit: VisitHit) => {
+        if (hit.at < dayFrom || hit.at >= dayTo) {
+          const day = dayOf(hit.at)
+          // Visits of the previous day may still arrive (just after midnight): no memo for them.
+          if (day < hashDay) return nativeVisitorHasher(options.secret, day)(hit.ip, hit.userAgent)
+          hashDay = day
+          dayFrom = dayStart(day).getTime()
+          dayTo = dayFrom + 86_400_000
+          hash = nativeVisitorHasher(options.secret, day)
+          memo.clear()
+        }
+        const key = `${hit.ip}\n${hit.userAgent}`
+        const known = memo.get(key)
+        if (known !== undefined) return known
+        const h = hash(hit.ip, hit.userAgent)
+        if (memo.size >= HASH_MEMO) memo.clear()
+        memo.set(key, h)
+        return h
+      }
+      const toRecord = (hit: VisitHit): VisitRecord => {
+        let country = hit.country
+        if (country === undefined && options.countryOf !== undefined) country = options.countryOf(hit.ip)
+        return visitRecordOf(hit, visitorOf(hit), country)
+      }
+
+      const keep = (records: ReadonlyArray<VisitRecord>) => {
+        failed = failed.concat(records)
+        if (failed.length > maxWaiting) {
+          const dropped = failed.length - maxWaiting
+          failed = failed.slice(dropped)
+          return Effect.logError(`${dropped} visits dropped: storage has refused them for too long`)
+        }
+        return Effect.void
+      }
+
+      // The waiting hits become records and are compacted a piece at a time, with a yield between
+      // pieces, so a large batch never holds the event loop for long; then the records (failed
+      // ones first) are written in slices, each its own transaction.
+      const flushOnce = Effect.gen(function* () {
+        if (droppedHits > 0) {
+          yield* Effect.logError(`${droppedHits} visits dropped: too many were waiting to be written`)
+          droppedHits = 0
+        }
+        const hits = pending
+        pending = []
+        const compactor = visitCompactor()
+        for (let i = 0; i < hits.length; i += PIECE) {
+          if (i > 0) yield* Effect.yieldNow
+          const end = Math.min(hits.length, i + PIECE)
+          for (let j = i; j < end; j++) compactor.add(toRecord(hits[j] as VisitHit))
+        }
+        const records = failed.length === 0 ? compactor.records() : failed.concat(compactor.records())
+        failed = []
+        for (let i = 0; i < records.length; i += slice) {
+          const ok = yield* write(records.slice(i, i + slice))
+          if (!ok) return yield* keep(records.slice(i))
+        }
+      })
+      const write = (records: ReadonlyArray<VisitRecord>) =>
+        store.append(records).pipe(
+          Effect.as(true),
+          Effect.catch((e) =>
+            Effect.as(Effect.logWarning("visits not written; kept for the next flush", e), false)
+          )
+        )
+
+      // Finished days' visitor hashes are only dead weight: dropped once an hour (yesterday kept,
+      // for its last visits written just after midnight).
+      let prunedAt = 0
+      const prune = Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        if (now - prunedAt < 3_600_000) return
+        prunedAt = now
+        yield* store
+          .forgetVisitorsBefore(addDays(dayOf(now), -1))
+          .pipe(Effect.catch((e) => Effect.logWarning("old visitor hashes not dropped", e)))
+      })
+
+      // One flush at a time (the loop's and shutdown's), each run to its end.
+      const lock = Semaphore.makeUnsafe(1)
+      const flush = Effect.uninterruptible(lock.withPermit(flushOnce))
+      yield* Effect.forkScoped(Effect.repeat(Effect.andThen(flush, prune), Schedule.spaced("1 second")))
+      yield* Effect.addFinalizer(() => flush)
+
+      // A flush stuck on a hung store must not let memory grow without bound: past `maxWaiting`
+      // new hits are counted and dropped.
+      let droppedHits = 0
+      const recordNow = (hit: VisitHit): void => {
+        if (pending.length < maxWaiting) pending.push(hit)
+        else droppedHits++
+      }
+
+      return VisitRecorder.of({
+        record: (hit) => Effect.sync(() => recordNow(hit)),
+        recordNow,
+        flush
+      })
+    })
+  )

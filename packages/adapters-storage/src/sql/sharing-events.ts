@@ -1,0 +1,55 @@
+// The sharing events outbox: an event is written in the transaction of the change that causes it,
+// and in the same statement fans out to one pending delivery per enabled endpoint of the account
+// subscribed to its type; each such endpoint's delivery job is queued unless one is active.
+import { randomUUID } from "node:crypto"
+import type { SharingEventRecord } from "@folio/domain"
+import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import { jsonParam } from "./json.js"
+
+export const insertSharingEvent = (sql: SqlClient.SqlClient, e: SharingEventRecord) =>
+  Effect.gen(function* () {
+    const endpoints = yield* sql<{ readonly endpoint_id: string }>`
+      with event as (
+        insert into sharing_events (id, tenant_id, type, payload, created_at)
+        values (${e.id}, ${e.tenantId}, ${e.type}, ${jsonParam(e.payload)}::jsonb, ${e.createdAt})
+        returning id, tenant_id, type, created_at
+      )
+      insert into webhook_deliveries (id, tenant_id, endpoint_id, event_id, status, attempts, next_attempt_at,
+                                      created_at)
+      select gen_random_uuid(), w.tenant_id, w.id, event.id, 'pending', 0, event.created_at, event.created_at
+      from webhook_endpoints w join event on w.tenant_id = event.tenant_id
+      where w.enabled and w.events ? event.type
+      order by w.id
+      returning endpoint_id`
+    for (const { endpoint_id } of endpoints) {
+      yield* sql`
+        insert into jobs (id, tenant_id, type, resource_id, dedupe_key, payload, status, attempts, max_attempts,
+                          run_at, created_at)
+        values (${randomUUID()}, ${e.tenantId}, 'webhook_delivery', ${endpoint_id},
+                ${`webhook_delivery:${endpoint_id}`}, '{}'::jsonb, 'queued', 0, 5, ${e.createdAt}, ${e.createdAt})
+        on conflict (tenant_id, dedupe_key) where status in ('queued', 'running') do nothing`
+    }
+    // Idle workers of every instance sharing a server hear it at the commit (the invalidation bus's
+    // `jobs` topic); elsewhere they find the job at their next poll.
+    if (endpoints.length > 0) yield* sql`select pg_notify('folio_jobs', 'webhook_delivery')`
+  })
+
+/** A `resource.*` event of a resource row (its id, slug, type and title). */
+export const resourceEvent = (
+  type: string,
+  r: {
+    readonly id: string
+    readonly tenantId: string
+    readonly slug: string
+    readonly type: string
+    readonly title: string | null
+  },
+  at: Date
+): SharingEventRecord => ({
+  id: randomUUID(),
+  tenantId: r.tenantId,
+  type,
+  payload: { resource: { id: r.id, slug: r.slug, type: r.type, title: r.title } },
+  createdAt: at
+})

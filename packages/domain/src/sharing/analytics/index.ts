@@ -1,0 +1,5 @@
+export * from "./range.js"
+export * from "./rollup.js"
+export * from "./use-cases.js"
+export * from "./visit.js"
+export * from "./wire.js"

@@ -1,0 +1,113 @@
+// The delivery job of one endpoint: its pending deliveries sent in event order, one at a time. A
+// failure stops the run (what follows waits: order per endpoint) until the head's retry time, when
+// the sweep queues the endpoint's job again; the sweep also announces expiries.
+import { Clock, Effect } from "effect"
+import { IdGen } from "../../kernel/ports/id-gen.js"
+import { jobDedupeKey, type JobRecord } from "../jobs/job.js"
+import { type JobOutcome, skipped, storageUnavailable, succeeded } from "../jobs/outcome.js"
+import { announceJob, JOB_MAX_ATTEMPTS } from "../jobs/use-cases.js"
+import { JobQueue } from "../ports/jobs.js"
+import { WebhookSender, WebhookStore } from "../ports/webhooks.js"
+import { signedHeaders, WebhookSettings } from "./use-cases.js"
+import { webhookRetryDelay } from "./webhook.js"
+import { webhookEventBody } from "./wire.js"
+
+export const runWebhookDelivery = (job: JobRecord) =>
+  Effect.gen(function* () {
+    const store = yield* WebhookStore
+    const sender = yield* WebhookSender
+    const ids = yield* IdGen
+    const { policy } = yield* WebhookSettings
+    const endpointId = job.resourceId
+    if (endpointId === null) return skipped({ reason: "endpoint_deleted" })
+    let delivered = 0
+    // A run drains the endpoint's queue (its lease renewed meanwhile): handing over after a batch
+    // would leave the rest to the sweep. A delivery that lands as the run ends is queued again by
+    // the sweep within JOBS_SCHEDULE_MS.
+    for (;;) {
+      // Read each time: a disable (by the owner, or by failures) stops the run at once.
+      const endpoint = yield* store.get(job.tenantId, endpointId)
+      if (endpoint._tag === "None") return skipped({ reason: "endpoint_deleted", delivered })
+      if (!endpoint.value.enabled) return skipped({ reason: "endpoint_disabled", delivered })
+      const at = new Date(yield* Clock.currentTimeMillis)
+      const next = yield* store.nextDelivery(endpointId, at)
+      if (next._tag === "None") return succeeded({ delivered })
+      if (next._tag === "Waiting") return succeeded({ delivered, next_attempt_at: next.until.toISOString() })
+      const body = webhookEventBody(next.event)
+      const response = yield* sender.send({
+        url: endpoint.value.url,
+        headers: signedHeaders(endpoint.value.signingSecret, next.event.id, body, at.getTime()),
+        body,
+        timeoutMs: policy.timeoutMs
+      })
+      const attempts = next.attempts + 1
+      const delay = response.ok ? undefined : webhookRetryDelay(attempts, policy)
+      const stillEnabled = yield* store.recordAttempt(
+        {
+          attempt: {
+            id: yield* ids.uuidV7,
+            tenantId: job.tenantId,
+            endpointId,
+            deliveryId: next.deliveryId,
+            eventId: next.event.id,
+            eventType: next.event.type,
+            attemptedAt: at,
+            ok: response.ok,
+            statusCode: response.statusCode,
+            latencyMs: response.latencyMs,
+            error: response.error,
+            responseExcerpt: response.excerpt
+          },
+          retryAt: delay === undefined ? undefined : new Date(at.getTime() + delay)
+        },
+        policy
+      )
+      if (!response.ok) {
+        // A delivery given up lets the next one go at once; a retry makes the queue wait for it.
+        if (delay !== undefined || !stillEnabled)
+          return succeeded({ delivered, failed_event_id: next.event.id, endpoint_enabled: stillEnabled })
+        continue
+      }
+      delivered++
+    }
+  }).pipe(Effect.catchTag("StorageError", storageUnavailable("webhook delivery"))) as Effect.Effect<
+    JobOutcome,
+    never,
+    WebhookStore | WebhookSender | IdGen
+  >
+
+/**
+ * The sweep every instance runs: announces expired resources, and queues the delivery job of each
+ * endpoint with a due delivery and no job active (one per endpoint, whoever queues first).
+ */
+export const scheduleWebhookDeliveries = Effect.gen(function* () {
+  const store = yield* WebhookStore
+  const queue = yield* JobQueue
+  const ids = yield* IdGen
+  const at = new Date(yield* Clock.currentTimeMillis)
+  yield* store.announceExpiries(at, 500)
+  let queued = 0
+  for (const due of yield* store.dueEndpoints(at, 200)) {
+    const id = yield* ids.uuidV7
+    const ok = yield* queue
+      .enqueue({
+        id,
+        tenantId: due.tenantId,
+        type: "webhook_delivery",
+        resourceId: due.endpointId,
+        dedupeKey: jobDedupeKey("webhook_delivery", due.endpointId),
+        payload: {},
+        maxAttempts: JOB_MAX_ATTEMPTS,
+        runAt: at,
+        retryOf: null,
+        createdAt: at
+      })
+      .pipe(
+        Effect.as(true),
+        Effect.catchTag("JobAlreadyActive", () => Effect.succeed(false))
+      )
+    if (ok) queued++
+  }
+  if (queued > 0) yield* announceJob("webhooks")
+  return queued
+})

@@ -1,0 +1,5 @@
+export * from "./deliver.js"
+export * from "./signature.js"
+export * from "./use-cases.js"
+export * from "./webhook.js"
+export * from "./wire.js"

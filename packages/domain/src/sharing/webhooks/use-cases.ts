@@ -1,0 +1,197 @@
+// The owner's webhook routes: create (the secret shown once), list, patch, rotate the secret,
+// enable (the failure count reset), disable, a signed test event sent now, and the latest attempts.
+import { Clock, Context, Effect, Option } from "effect"
+import { Principal } from "../../identity/principal.js"
+import { toBase64Url } from "../../kernel/digest.js"
+import { IdGen } from "../../kernel/ports/id-gen.js"
+import { InvalidField, ResourceChanged, ResourceNotFound } from "../errors.js"
+import { WebhookSender, WebhookStore } from "../ports/webhooks.js"
+import {
+  signWebhook,
+  WEBHOOK_EVENT_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER
+} from "./signature.js"
+import {
+  DEFAULT_WEBHOOK_POLICY,
+  endpointUrlProblem,
+  MAX_WEBHOOK_ENDPOINTS,
+  WEBHOOK_TEST_EVENT,
+  type WebhookEndpointRecord,
+  type WebhookPolicy
+} from "./webhook.js"
+import { type CreateWebhookInput, type PatchWebhookInput, webhookEventBody } from "./wire.js"
+
+/** The server's webhook settings: the retry policy, and whether loopback receivers are allowed. */
+export const WebhookSettings = Context.Reference<{
+  readonly policy: WebhookPolicy
+  readonly allowLoopback: boolean
+}>("@folio/domain/WebhookSettings", {
+  defaultValue: () => ({ policy: DEFAULT_WEBHOOK_POLICY, allowLoopback: false })
+})
+
+const WRITE_TRIES = 3
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+const newSecret = Effect.map(
+  Effect.flatMap(Effect.service(IdGen), (ids) => ids.randomBytes(32)),
+  (bytes) => `whsec_${toBase64Url(bytes)}`
+)
+
+const checkUrl = (url: string) =>
+  Effect.flatMap(Effect.service(WebhookSettings), (settings) => {
+    const problem = endpointUrlProblem(url, settings.allowLoopback)
+    return problem === undefined
+      ? Effect.void
+      : Effect.fail(new InvalidField({ field: "url", reason: problem }))
+  })
+
+const owned = (id: string) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const found = yield* (yield* WebhookStore).get(principal.tenant, id)
+    if (Option.isNone(found)) return yield* new ResourceNotFound()
+    return found.value
+  })
+
+/** Writes `change(current)` with a CAS on the row version, re-reading after a lost race. */
+const write = (
+  id: string,
+  change: (current: WebhookEndpointRecord) => Effect.Effect<WebhookEndpointRecord, InvalidField>
+) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    const store = yield* WebhookStore
+    for (let attempt = 1; ; attempt++) {
+      const current = yield* owned(id)
+      const changed = yield* change(current)
+      const next = { ...changed, rowVersion: current.rowVersion + 1, updatedAt: yield* now }
+      if ((yield* store.update(principal.tenant, next)) === "updated") return next
+      if (attempt >= WRITE_TRIES) return yield* new ResourceChanged()
+    }
+  })
+
+/** `POST /webhooks`. */
+export const createWebhook = (input: CreateWebhookInput) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    yield* checkUrl(input.url)
+    const at = yield* now
+    const endpoint: WebhookEndpointRecord = {
+      id: yield* (yield* IdGen).uuidV7,
+      tenantId: principal.tenant,
+      name: input.name,
+      url: input.url,
+      events: [...new Set(input.events)],
+      enabled: input.enabled ?? true,
+      signingSecret: yield* newSecret,
+      failureCount: 0,
+      disabledReason: null,
+      rowVersion: 1,
+      createdAt: at,
+      updatedAt: at
+    }
+    const inserted = yield* (yield* WebhookStore).insert(endpoint, MAX_WEBHOOK_ENDPOINTS)
+    if (!inserted)
+      return yield* new InvalidField({
+        field: "url",
+        reason: `an account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints`
+      })
+    return endpoint
+  })
+
+export const listWebhooks = Effect.gen(function* () {
+  const principal = yield* Principal
+  return yield* (yield* WebhookStore).list(principal.tenant)
+})
+
+/** `PATCH /webhooks/{id}`: the fields sent. Turning it on resets the failure count, as `enable` does. */
+export const patchWebhook = (id: string, input: PatchWebhookInput) =>
+  Effect.gen(function* () {
+    if (input.url !== undefined) yield* checkUrl(input.url)
+    return yield* write(id, (current) =>
+      Effect.succeed({
+        ...current,
+        name: input.name ?? current.name,
+        url: input.url ?? current.url,
+        events: input.events === undefined ? current.events : [...new Set(input.events)],
+        ...(input.enabled === undefined ? {} : enabledState(current, input.enabled))
+      })
+    )
+  })
+
+const enabledState = (current: WebhookEndpointRecord, enabled: boolean) =>
+  enabled
+    ? { enabled: true, failureCount: 0, disabledReason: null }
+    : { enabled: false, failureCount: current.failureCount, disabledReason: null }
+
+export const enableWebhook = (id: string) =>
+  write(id, (c) => Effect.succeed({ ...c, ...enabledState(c, true) }))
+export const disableWebhook = (id: string) =>
+  write(id, (c) => Effect.succeed({ ...c, ...enabledState(c, false) }))
+
+/** `POST /webhooks/{id}/rotate-secret`: the old secret stops signing at once. */
+export const rotateWebhookSecret = (id: string) =>
+  Effect.gen(function* () {
+    const secret = yield* newSecret
+    return yield* write(id, (c) => Effect.succeed({ ...c, signingSecret: secret }))
+  })
+
+/** `GET /webhooks/{id}/deliveries`: the latest attempts, newest first. */
+export const webhookAttempts = (id: string, limit: number) =>
+  Effect.gen(function* () {
+    const endpoint = yield* owned(id)
+    return yield* (yield* WebhookStore).attempts(endpoint.tenantId, endpoint.id, limit)
+  })
+
+/** The headers of one signed delivery. */
+export const signedHeaders = (secret: string, eventId: string, body: string, atMs: number) => {
+  const timestamp = String(Math.floor(atMs / 1000))
+  return {
+    "content-type": "application/json",
+    "user-agent": "Folio-Webhooks/1",
+    [WEBHOOK_EVENT_ID_HEADER]: eventId,
+    [WEBHOOK_TIMESTAMP_HEADER]: timestamp,
+    [WEBHOOK_SIGNATURE_HEADER]: signWebhook(secret, timestamp, body)
+  }
+}
+
+/**
+ * `POST /webhooks/{id}/test`: a signed `webhook.test` event sent now (even to a disabled endpoint:
+ * it is how an owner checks a fix), recorded among the attempts; it never moves the failure count.
+ */
+export const testWebhook = (id: string) =>
+  Effect.gen(function* () {
+    const endpoint = yield* owned(id)
+    const settings = yield* WebhookSettings
+    const at = yield* now
+    const eventId = yield* (yield* IdGen).uuidV7
+    const body = webhookEventBody({
+      id: eventId,
+      type: WEBHOOK_TEST_EVENT,
+      payload: { webhook: { id: endpoint.id, name: endpoint.name } },
+      createdAt: at
+    })
+    const response = yield* (yield* WebhookSender).send({
+      url: endpoint.url,
+      headers: signedHeaders(endpoint.signingSecret, eventId, body, at.getTime()),
+      body,
+      timeoutMs: settings.policy.timeoutMs
+    })
+    const attempt = {
+      id: yield* (yield* IdGen).uuidV7,
+      tenantId: endpoint.tenantId,
+      endpointId: endpoint.id,
+      deliveryId: null,
+      eventId,
+      eventType: WEBHOOK_TEST_EVENT,
+      attemptedAt: at,
+      ok: response.ok,
+      statusCode: response.statusCode,
+      latencyMs: response.latencyMs,
+      error: response.error,
+      responseExcerpt: response.excerpt
+    }
+    yield* (yield* WebhookStore).recordTestAttempt(attempt)
+    return attempt
+  })

@@ -1,0 +1,302 @@
+// Webhooks over real HTTP, delivered to a local HTTPS receiver that checks each signature: the
+// eight routes, resource events in order, link.clicked and resource.expired, a failure then the
+// recovery, auto-disable and enable, the test event, and each event delivered once by two instances.
+import { PgStorageLive } from "@folio/adapters-storage"
+import { verifyWebhookSignature } from "@folio/domain"
+import { Option } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type RunningApp, startApp } from "../support/app.js"
+import { startHttpsReceiver } from "../support/https-receiver.js"
+import { newWorkspaceKey } from "../support/keys.js"
+import { type Json, sharingClientOf } from "../support/sharing-client.js"
+import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
+import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
+
+type Receiver = Awaited<ReturnType<typeof startHttpsReceiver>>
+
+const webhookConfig = (receiver: Receiver) => ({
+  webhookAllowLoopback: true,
+  webhookCaFile: Option.some(receiver.caFile),
+  webhookRetryDelaysMs: [50, 50, 50, 50, 50, 50],
+  webhookDisableAfterFailures: 4,
+  jobsScheduleMs: 100,
+  jobsPollMs: 50
+})
+
+const until = async <A>(read: () => Promise<A>, done: (a: A) => boolean, timeoutMs = 15_000): Promise<A> => {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const value = await read()
+    if (done(value)) return value
+    if (Date.now() > end) throw new Error(`timed out waiting: ${JSON.stringify(value)}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** The events the receiver got for one endpoint's secret, verified, in arrival order. */
+const verifiedEvents = (receiver: Receiver, secret: string) =>
+  receiver.received
+    .filter((r) =>
+      verifyWebhookSignature({
+        secret,
+        timestamp: r.headers["x-svc-webhook-timestamp"] as string,
+        signature: r.headers["x-svc-webhook-signature"] as string,
+        body: r.body
+      })
+    )
+    .map((r) => JSON.parse(r.body) as Json)
+
+for (const target of SHARING_FILE_TARGETS) {
+  describe(`webhooks [${target.db}, ${target.blob}]`, () => {
+    let app: RunningApp
+    let receiver: Receiver
+    let owner: { key: string; workspaceId: string }
+    let close: () => Promise<void> = async () => {}
+    const call = (method: string, path: string, body?: unknown, key = owner.key) =>
+      sharingClientOf(app.origin).call(method, path, { key, ...(body === undefined ? {} : { body }) })
+    const createHook = async (events: ReadonlyArray<string>, name = "hook") => {
+      const created = await call("POST", "/webhooks", { name, url: receiver.url, events })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      return created.body
+    }
+
+    beforeAll(async () => {
+      receiver = await startHttpsReceiver()
+      const started = await startSharingApp(target, webhookConfig(receiver))
+      app = started.app
+      close = async () => {
+        await started.close()
+        await receiver.close()
+      }
+    }, 60_000)
+    afterAll(() => close())
+
+    it("manages endpoints: the secret shown at creation and rotation only, HTTPS and public hosts only", async () => {
+      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+      const hook = await createHook(["resource.created"], "Orders")
+      expect(hook.signing_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/)
+      expect(hook).toMatchObject({
+        name: "Orders",
+        enabled: true,
+        failure_count: 0,
+        events: ["resource.created"]
+      })
+      const list = await call("GET", "/webhooks")
+      expect((list.body.items as Array<Json>).map((w) => w.id)).toEqual([hook.id])
+      expect(JSON.stringify(list.body)).not.toContain(hook.signing_secret as string)
+
+      for (const [body, field] of [
+        [{ name: "x", url: "http://example.com/in", events: ["resource.created"] }, "url"],
+        [{ name: "x", url: "https://192.168.1.10/in", events: ["resource.created"] }, "url"],
+        [{ name: "x", url: "https://hooks.example.com/in", events: [] }, "events"],
+        [{ name: "x", url: "https://hooks.example.com/in", events: ["resource.exploded"] }, "events.0"]
+      ] as const) {
+        const refused = await call("POST", "/webhooks", body)
+        expect(refused.status, JSON.stringify(body)).toBe(400)
+        expect(refused.body.field).toBe(field)
+      }
+
+      const patched = await call("PATCH", `/webhooks/${hook.id}`, {
+        name: "Orders v2",
+        events: ["resource.updated"]
+      })
+      expect(patched.body).toMatchObject({ name: "Orders v2", events: ["resource.updated"] })
+      expect(patched.body.signing_secret).toBeUndefined()
+      const rotated = await call("POST", `/webhooks/${hook.id}/rotate-secret`)
+      expect(rotated.body.signing_secret).not.toBe(hook.signing_secret)
+      expect((await call("POST", `/webhooks/${hook.id}/disable`)).body.enabled).toBe(false)
+      expect((await call("POST", `/webhooks/${hook.id}/enable`)).body.enabled).toBe(true)
+
+      const other = await newWorkspaceKey(app, ["read", "write"], "sharing")
+      expect((await call("GET", `/webhooks/${hook.id}/deliveries`, undefined, other.key)).status).toBe(404)
+      expect((await call("PATCH", `/webhooks/${hook.id}`, { name: "mine" }, other.key)).status).toBe(404)
+      const readOnly = await newWorkspaceKey(app, ["read"], "sharing")
+      expect(
+        (
+          await call(
+            "POST",
+            "/webhooks",
+            { name: "x", url: receiver.url, events: ["resource.created"] },
+            readOnly.key
+          )
+        ).body.error_code
+      ).toBe("insufficient_scope")
+      // The test event: sent now, signed with the current secret, listed among the attempts.
+      const test = await call("POST", `/webhooks/${hook.id}/test`)
+      expect(test.body).toMatchObject({ ok: true, status_code: 200, event_type: "webhook.test", error: null })
+      expect(verifiedEvents(receiver, rotated.body.signing_secret as string).map((e) => e.type)).toContain(
+        "webhook.test"
+      )
+      const attempts = await call("GET", `/webhooks/${hook.id}/deliveries`)
+      expect((attempts.body.items as Array<Json>)[0]).toMatchObject({ event_type: "webhook.test", ok: true })
+    })
+
+    it("delivers a resource's created, updated and deleted events in order, signed, each with its own id", async () => {
+      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+      const hook = await createHook(["resource.created", "resource.updated", "resource.deleted"])
+      const secret = hook.signing_secret as string
+      const link = await call("POST", "/resources", {
+        type: "link",
+        target_url: "https://example.com/a",
+        slug: `ordered-${target.blob}`
+      })
+      await call("PATCH", `/resources/${link.body.slug}`, { title: "Renamed" })
+      await call("DELETE", `/resources/${link.body.slug}`)
+      const events = await until(
+        async () => verifiedEvents(receiver, secret),
+        (e) => e.length >= 3
+      )
+      expect(events.map((e) => e.type)).toEqual(["resource.created", "resource.updated", "resource.deleted"])
+      expect(new Set(events.map((e) => e.id)).size).toBe(3)
+      expect(events[1]?.data).toMatchObject({
+        resource: { id: link.body.id, slug: `ordered-${target.blob}`, title: "Renamed" }
+      })
+      const request = receiver.received.find(
+        (r) => r.body.includes('"resource.created"') && r.body.includes(link.body.id as string)
+      )
+      expect(request?.headers["x-svc-webhook-id"]).toBe(events[0]?.id)
+    })
+
+    it("sends link.clicked for links that ask for it, and resource.expired once a resource expires", async () => {
+      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+      const hook = await createHook(["link.clicked", "resource.expired"])
+      const secret = hook.signing_secret as string
+      const clicked = await call("POST", "/resources", {
+        type: "link",
+        target_url: "https://example.com/clicked",
+        webhook_clicks: true
+      })
+      const quiet = await call("POST", "/resources", {
+        type: "link",
+        target_url: "https://example.com/quiet"
+      })
+      for (const slug of [clicked.body.slug, quiet.body.slug])
+        expect((await fetch(`${app.origin}/s/${slug}`, { redirect: "manual" })).status).toBe(302)
+      const soon = new Date(Date.now() + 1500).toISOString()
+      const expiring = await call("POST", "/resources", {
+        type: "link",
+        target_url: "https://example.com/e",
+        expires_at: soon
+      })
+      const events = await until(
+        async () => verifiedEvents(receiver, secret),
+        (e) => e.some((x) => x.type === "resource.expired") && e.some((x) => x.type === "link.clicked"),
+        20_000
+      )
+      const clicks = events.filter((e) => e.type === "link.clicked")
+      expect(clicks.length).toBe(1)
+      expect(clicks[0]?.data).toMatchObject({
+        resource: { id: clicked.body.id },
+        destination: "https://example.com/clicked"
+      })
+      const expired = events.filter((e) => e.type === "resource.expired")
+      expect(expired.map((e) => (e.data as { resource: Json }).resource.id)).toEqual([expiring.body.id])
+    })
+
+    it("retries a failing receiver until it recovers, and disables an endpoint that keeps failing", async () => {
+      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+      const hook = await createHook(["resource.created"])
+      const secret = hook.signing_secret as string
+      let failures = 2
+      receiver.answerWith(() => (failures-- > 0 ? 500 : 200))
+      const link = await call("POST", "/resources", { type: "link", target_url: "https://example.com/r" })
+      await until(
+        async () => verifiedEvents(receiver, secret).filter((e) => e.type === "resource.created"),
+        (e) => e.length >= 3
+      )
+      const attempts = await until(
+        async () => (await call("GET", `/webhooks/${hook.id}/deliveries`)).body.items as Array<Json>,
+        (items) => items.some((a) => a.ok === true)
+      )
+      expect(attempts.map((a) => [a.ok, a.status_code])).toEqual([
+        [true, 200],
+        [false, 500],
+        [false, 500]
+      ])
+      expect(attempts[1]?.error).toBe("status 500")
+      expect(new Set(attempts.map((a) => a.event_id))).toEqual(new Set([attempts[0]?.event_id]))
+      expect((await call("GET", "/webhooks")).body.items).toEqual(
+        expect.arrayContaining([expect.objectContaining({ id: hook.id, failure_count: 0, enabled: true })])
+      )
+      expect(link.status).toBe(201)
+
+      // Failing on: after four failures in a row the endpoint is turned off, with the reason.
+      receiver.answerWith(() => 500)
+      await call("POST", "/resources", { type: "link", target_url: "https://example.com/down" })
+      const off = await until(
+        async () =>
+          ((await call("GET", "/webhooks")).body.items as Array<Json>).find((w) => w.id === hook.id) as Json,
+        (w) => w.enabled === false
+      )
+      expect(off).toMatchObject({
+        failure_count: 4,
+        disabled_reason: "disabled after 4 failed deliveries in a row"
+      })
+      // Turned back on, with the receiver fixed: the waiting event is delivered.
+      receiver.answerWith(() => 200)
+      const on = await call("POST", `/webhooks/${hook.id}/enable`)
+      expect(on.body).toMatchObject({ enabled: true, failure_count: 0, disabled_reason: null })
+      await until(
+        async () => ((await call("GET", `/webhooks/${hook.id}/deliveries`)).body.items as Array<Json>)[0],
+        (a) => a?.ok === true
+      )
+    })
+  })
+}
+
+describe.skipIf(TEST_DATABASE_URL === undefined)("webhooks from two instances on one PostgreSQL", () => {
+  let a: RunningApp
+  let b: RunningApp
+  let receiver: Receiver
+  let drop: () => Promise<void> = async () => {}
+
+  beforeAll(async () => {
+    receiver = await startHttpsReceiver()
+    const db = await createTempDatabase(TEST_DATABASE_URL ?? "")
+    drop = db.drop
+    // Two instances: each its own pool on the same database.
+    a = await startApp({
+      storage: PgStorageLive({ url: db.url }),
+      config: { ...webhookConfig(receiver), sharingRequestsPerKey: 100_000 }
+    })
+    b = await startApp({
+      storage: PgStorageLive({ url: db.url }),
+      config: { ...webhookConfig(receiver), sharingRequestsPerKey: 100_000 }
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await b?.close()
+    await a?.close()
+    await drop()
+    await receiver.close()
+  })
+
+  it("delivers each event exactly once", async () => {
+    receiver.answerWith(() => 200)
+    const owner = await newWorkspaceKey(a, ["read", "write"], "sharing")
+    const api = sharingClientOf(a.origin)
+    const hook = await api.call("POST", "/webhooks", {
+      key: owner.key,
+      body: { name: "both", url: receiver.url, events: ["resource.created"] }
+    })
+    const secret = hook.body.signing_secret as string
+    const created = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        sharingClientOf(i % 2 === 0 ? a.origin : b.origin).call("POST", "/resources", {
+          key: owner.key,
+          body: { type: "link", target_url: `https://example.com/${i}` }
+        })
+      )
+    )
+    expect(created.every((c) => c.status === 201)).toBe(true)
+    const events = await until(
+      async () => verifiedEvents(receiver, secret),
+      (e) => e.length >= 30
+    )
+    await new Promise((r) => setTimeout(r, 500))
+    const again = verifiedEvents(receiver, secret)
+    expect(again.length).toBe(30)
+    expect(new Set(again.map((e) => (e.data as { resource: Json }).resource.id)).size).toBe(30)
+    expect(events.length).toBe(30)
+  })
+})
