@@ -1,7 +1,11 @@
 // The in-memory outbox: the twin of sql/sharing-events.ts (an event, its deliveries to the
 // subscribed endpoints, and each endpoint's delivery job unless one is active).
 import { randomUUID } from "node:crypto"
-import type { SharingEventRecord, WebhookEvent } from "@folio/domain"
+import {
+  resourceEvent as domainResourceEvent,
+  type SharingEventRecord,
+  type WebhookEvent
+} from "@folio/domain"
 import { newJobRecord } from "./jobs.js"
 import type { MemoryTables } from "./store.js"
 
@@ -45,20 +49,9 @@ export const recordSharingEvent = (tables: MemoryTables, e: SharingEventRecord):
   }
 }
 
+/** A `resource.*` event with a fresh id. */
 export const resourceEvent = (
-  type: string,
-  r: {
-    readonly id: string
-    readonly tenantId: string
-    readonly slug: string
-    readonly type: string
-    readonly title: string | null
-  },
+  type: Parameters<typeof domainResourceEvent>[1],
+  r: Parameters<typeof domainResourceEvent>[2],
   at: Date
-): SharingEventRecord => ({
-  id: randomUUID(),
-  tenantId: r.tenantId,
-  type,
-  payload: { resource: { id: r.id, slug: r.slug, type: r.type, title: r.title } },
-  createdAt: at
-})
+) => domainResourceEvent(randomUUID(), type, r, at)

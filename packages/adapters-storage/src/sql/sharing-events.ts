@@ -2,7 +2,7 @@
 // and in the same statement fans out to one pending delivery per enabled endpoint of the account
 // subscribed to its type; each such endpoint's delivery job is queued unless one is active.
 import { randomUUID } from "node:crypto"
-import type { SharingEventRecord } from "@folio/domain"
+import { resourceEvent as domainResourceEvent, type SharingEventRecord } from "@folio/domain"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { jsonParam } from "./json.js"
@@ -36,20 +36,10 @@ export const insertSharingEvent = (sql: SqlClient.SqlClient, e: SharingEventReco
   })
 
 /** A `resource.*` event of a resource row (its id, slug, type and title). */
+
+/** A `resource.*` event with a fresh id. */
 export const resourceEvent = (
-  type: string,
-  r: {
-    readonly id: string
-    readonly tenantId: string
-    readonly slug: string
-    readonly type: string
-    readonly title: string | null
-  },
+  type: Parameters<typeof domainResourceEvent>[1],
+  r: Parameters<typeof domainResourceEvent>[2],
   at: Date
-): SharingEventRecord => ({
-  id: randomUUID(),
-  tenantId: r.tenantId,
-  type,
-  payload: { resource: { id: r.id, slug: r.slug, type: r.type, title: r.title } },
-  createdAt: at
-})
+) => domainResourceEvent(randomUUID(), type, r, at)

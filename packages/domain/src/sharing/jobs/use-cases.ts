@@ -53,6 +53,45 @@ export const newJob = (input: {
 export const announceJob = (jobId: string) =>
   Effect.flatMap(Effect.service(InvalidationBus), (bus) => bus.publish(JOBS_TOPIC, jobId)).pipe(Effect.ignore)
 
+/**
+ * Queues the periodic work a sweep found due (one job of `type` per subject, with no Principal:
+ * the sweep runs for every account), skipping what is already active (another instance's sweep got
+ * there first). Answers how many it queued; idle workers are told once.
+ */
+export const enqueueDue = (
+  type: JobType,
+  due: ReadonlyArray<{ readonly tenantId: string; readonly resourceId: string }>,
+  payload: JobPayload,
+  at: Date
+) =>
+  Effect.gen(function* () {
+    const queue = yield* JobQueue
+    const ids = yield* IdGen
+    let queued = 0
+    for (const subject of due) {
+      const enqueued = yield* queue
+        .enqueue({
+          id: yield* ids.uuidV7,
+          tenantId: subject.tenantId,
+          type,
+          resourceId: subject.resourceId,
+          dedupeKey: jobDedupeKey(type, subject.resourceId),
+          payload,
+          maxAttempts: JOB_MAX_ATTEMPTS,
+          runAt: at,
+          retryOf: null,
+          createdAt: at
+        })
+        .pipe(
+          Effect.as(true),
+          Effect.catchTag("JobAlreadyActive", () => Effect.succeed(false))
+        )
+      if (enqueued) queued++
+    }
+    if (queued > 0) yield* announceJob(type)
+    return queued
+  })
+
 /** Queues `job` (JobActive when the same work is queued or running) and announces it. */
 export const enqueueJob = (job: NewJob) =>
   Effect.gen(function* () {

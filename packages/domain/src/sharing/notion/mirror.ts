@@ -9,8 +9,7 @@ import { InvalidField, ResourceNotFound } from "../errors.js"
 import { UploadPolicy } from "../files/upload.js"
 import type { JobRecord } from "../jobs/job.js"
 import { JobFailed, type JobOutcome, skipped, storageUnavailable, succeeded } from "../jobs/outcome.js"
-import { announceJob, enqueueJob, JOB_MAX_ATTEMPTS, newJob } from "../jobs/use-cases.js"
-import { jobDedupeKey } from "../jobs/job.js"
+import { enqueueDue, enqueueJob, newJob } from "../jobs/use-cases.js"
 import { JobQueue } from "../ports/jobs.js"
 import { MediaTools } from "../ports/media.js"
 import {
@@ -397,33 +396,7 @@ type NotionJobPorts = ResourceRepository | NotionMirrors | NotionSource | BlobSt
  * de-duplication keeps it once when several instances do this at the same moment).
  */
 export const scheduleNotionRefreshes = Effect.gen(function* () {
-  const mirrors = yield* NotionMirrors
-  const queue = yield* JobQueue
-  const ids = yield* IdGen
   const at = new Date(yield* Clock.currentTimeMillis)
-  const due = yield* mirrors.dueForAutoRefresh(at, 100)
-  let queued = 0
-  for (const mirror of due) {
-    const id = yield* ids.uuidV7
-    const enqueued = yield* queue
-      .enqueue({
-        id,
-        tenantId: mirror.tenantId,
-        type: "notion_refresh",
-        resourceId: mirror.resourceId,
-        dedupeKey: jobDedupeKey("notion_refresh", mirror.resourceId),
-        payload: { page_id: null, reason: "auto_refresh" },
-        maxAttempts: JOB_MAX_ATTEMPTS,
-        runAt: at,
-        retryOf: null,
-        createdAt: at
-      })
-      .pipe(
-        Effect.as(true),
-        Effect.catchTag("JobAlreadyActive", () => Effect.succeed(false))
-      )
-    if (enqueued) queued++
-  }
-  if (queued > 0) yield* announceJob("auto_refresh")
-  return queued
+  const due = yield* (yield* NotionMirrors).dueForAutoRefresh(at, 100)
+  return yield* enqueueDue("notion_refresh", due, { page_id: null, reason: "auto_refresh" }, at)
 })

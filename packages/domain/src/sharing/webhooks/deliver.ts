@@ -3,10 +3,9 @@
 // the sweep queues the endpoint's job again; the sweep also announces expiries.
 import { Clock, Effect } from "effect"
 import { IdGen } from "../../kernel/ports/id-gen.js"
-import { jobDedupeKey, type JobRecord } from "../jobs/job.js"
+import type { JobRecord } from "../jobs/job.js"
+import { enqueueDue } from "../jobs/use-cases.js"
 import { type JobOutcome, skipped, storageUnavailable, succeeded } from "../jobs/outcome.js"
-import { announceJob, JOB_MAX_ATTEMPTS } from "../jobs/use-cases.js"
-import { JobQueue } from "../ports/jobs.js"
 import { WebhookSender, WebhookStore } from "../ports/webhooks.js"
 import { signedHeaders, WebhookSettings } from "./use-cases.js"
 import { webhookRetryDelay } from "./webhook.js"
@@ -82,32 +81,13 @@ export const runWebhookDelivery = (job: JobRecord) =>
  */
 export const scheduleWebhookDeliveries = Effect.gen(function* () {
   const store = yield* WebhookStore
-  const queue = yield* JobQueue
-  const ids = yield* IdGen
   const at = new Date(yield* Clock.currentTimeMillis)
   yield* store.announceExpiries(at, 500)
-  let queued = 0
-  for (const due of yield* store.dueEndpoints(at, 200)) {
-    const id = yield* ids.uuidV7
-    const ok = yield* queue
-      .enqueue({
-        id,
-        tenantId: due.tenantId,
-        type: "webhook_delivery",
-        resourceId: due.endpointId,
-        dedupeKey: jobDedupeKey("webhook_delivery", due.endpointId),
-        payload: {},
-        maxAttempts: JOB_MAX_ATTEMPTS,
-        runAt: at,
-        retryOf: null,
-        createdAt: at
-      })
-      .pipe(
-        Effect.as(true),
-        Effect.catchTag("JobAlreadyActive", () => Effect.succeed(false))
-      )
-    if (ok) queued++
-  }
-  if (queued > 0) yield* announceJob("webhooks")
-  return queued
+  const due = yield* store.dueEndpoints(at, 200)
+  return yield* enqueueDue(
+    "webhook_delivery",
+    due.map((d) => ({ tenantId: d.tenantId, resourceId: d.endpointId })),
+    {},
+    at
+  )
 })
