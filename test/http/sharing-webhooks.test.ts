@@ -193,6 +193,33 @@ for (const target of SHARING_FILE_TARGETS) {
       expect(expired.map((e) => (e.data as { resource: Json }).resource.id)).toEqual([expiring.body.id])
     })
 
+    it("sends upload_request.submitted and upload_request.reviewed for a sender's files and their review", async () => {
+      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+      const hook = await createHook(["upload_request.submitted", "upload_request.reviewed"])
+      const secret = hook.signing_secret as string
+      const request = await call("POST", "/upload-requests", { title: "Send your CV" })
+      const body = new FormData()
+      body.append("name", "Ada")
+      body.append("files", new Blob([new TextEncoder().encode("%PDF-1.4\n%%EOF\n")]), "cv.pdf")
+      const sent = await fetch(`${app.origin}/u/${request.body.token}`, {
+        method: "POST",
+        body,
+        redirect: "manual"
+      })
+      expect(sent.status).toBe(303)
+      const list = await call("GET", `/upload-requests/${request.body.id}/submissions`)
+      const submission = (list.body.items as Array<Json>)[0] as Json
+      await call("PATCH", `/upload-requests/${request.body.id}/submissions/${submission.id}`, {
+        review: "accepted"
+      })
+      const events = await until(
+        async () => verifiedEvents(receiver, secret),
+        (e) => e.length >= 2
+      )
+      expect(events.map((e) => e.type)).toEqual(["upload_request.submitted", "upload_request.reviewed"])
+      expect(JSON.stringify(events)).toContain(submission.id as string)
+    })
+
     it("retries a failing receiver until it recovers, and disables an endpoint that keeps failing", async () => {
       owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
       const hook = await createHook(["resource.created"])
