@@ -1,0 +1,149 @@
+// The Interviewer port: from a published interview definition and the transcript so far it proposes
+// the next assistant turn, the fields read from the last user message and whether the interview ends.
+import { Context, Data, type Effect, Schema } from "effect"
+import { type InterviewDefinition, PROBE_KINDS } from "./definition.js"
+
+const Unit = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 }))
+const Offset = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+
+export const NON_ANSWER_STATES = ["refused", "unknown", "not_applicable", "deferred"] as const
+export const InterviewNonAnswerState = Schema.Literals(NON_ANSWER_STATES)
+export type InterviewNonAnswerState = typeof InterviewNonAnswerState.Type
+
+export const InterviewProbeKind = Schema.Literals(PROBE_KINDS)
+export type InterviewProbeKind = typeof InterviewProbeKind.Type
+
+export const InterviewTurnKind = Schema.Literals(["question", "probe", "confirmation", "closing"])
+export type InterviewTurnKind = typeof InterviewTurnKind.Type
+
+/** What a turn asks about; field and goal ids live in separate namespaces, hence the type. */
+export const InterviewTurnTarget = Schema.Struct({
+  type: Schema.Literals(["field", "goal"]),
+  id: Schema.String
+})
+export type InterviewTurnTarget = typeof InterviewTurnTarget.Type
+
+export const InterviewAssistantTurn = Schema.Union([
+  Schema.Struct({ kind: Schema.Literal("question"), text: Schema.String, target: InterviewTurnTarget }),
+  Schema.Struct({
+    kind: Schema.Literal("probe"),
+    text: Schema.String,
+    target: InterviewTurnTarget,
+    probeKind: InterviewProbeKind
+  }),
+  Schema.Struct({ kind: Schema.Literal("confirmation"), text: Schema.String, target: InterviewTurnTarget }),
+  Schema.Struct({ kind: Schema.Literal("closing"), text: Schema.String })
+])
+export type InterviewAssistantTurn = typeof InterviewAssistantTurn.Type
+
+/** A typed value: text, option id(s), a boolean or a number, per the field's valueType. */
+export const InterviewExtractedValue = Schema.Union([
+  Schema.String,
+  Schema.Finite,
+  Schema.Boolean,
+  Schema.Array(Schema.String)
+])
+export type InterviewExtractedValue = typeof InterviewExtractedValue.Type
+
+/** Offsets into the last user message's text (end exclusive); `quote`, when given, must match them. */
+export const InterviewEvidenceSpan = Schema.Struct({
+  start: Offset,
+  end: Offset,
+  quote: Schema.optionalKey(Schema.String)
+})
+export type InterviewEvidenceSpan = typeof InterviewEvidenceSpan.Type
+
+export const InterviewFieldExtraction = Schema.Struct({
+  fieldId: Schema.String,
+  state: Schema.Literals(["answered", ...NON_ANSWER_STATES]),
+  /** Required when `state` is `answered`, ignored otherwise. */
+  value: Schema.optionalKey(InterviewExtractedValue),
+  evidence: Schema.optionalKey(InterviewEvidenceSpan),
+  confidence: Unit,
+  /** True when the value was inferred rather than stated. */
+  inferred: Schema.optionalKey(Schema.Boolean)
+})
+export type InterviewFieldExtraction = typeof InterviewFieldExtraction.Type
+
+export const InterviewGoalCoverage = Schema.Struct({ goalId: Schema.String, coverage: Unit })
+export type InterviewGoalCoverage = typeof InterviewGoalCoverage.Type
+
+export const InterviewCompletionReason = Schema.Literals([
+  "all_required_covered",
+  "nothing_left_to_ask",
+  "max_exchanges"
+])
+export type InterviewCompletionReason = typeof InterviewCompletionReason.Type
+
+export const InterviewCompletion = Schema.Struct({
+  done: Schema.Boolean,
+  reason: Schema.optionalKey(InterviewCompletionReason)
+})
+export type InterviewCompletion = typeof InterviewCompletion.Type
+
+/** What an interviewer proposes; adapters decode their raw output against this before the rules run. */
+export const InterviewerOutput = Schema.Struct({
+  turn: InterviewAssistantTurn,
+  extractions: Schema.Array(InterviewFieldExtraction),
+  goalCoverage: Schema.Array(InterviewGoalCoverage),
+  completion: InterviewCompletion
+}).annotate({ identifier: "InterviewerOutput" })
+export type InterviewerOutput = typeof InterviewerOutput.Type
+
+// Transcript state ------------------------------------------------------------------------------
+
+/** A transcript message; assistant messages keep what their turn targeted so budgets can be counted. */
+export const InterviewMessage = Schema.Struct({
+  id: Schema.String,
+  role: Schema.Literals(["assistant", "user"]),
+  text: Schema.String,
+  kind: Schema.optionalKey(InterviewTurnKind),
+  target: Schema.optionalKey(InterviewTurnTarget),
+  probeKind: Schema.optionalKey(InterviewProbeKind)
+})
+export type InterviewMessage = typeof InterviewMessage.Type
+
+/** `tentative`: a value recorded but waiting for the respondent's confirmation. */
+export const InterviewFieldStatus = Schema.Literals(["answered", "tentative", ...NON_ANSWER_STATES])
+export type InterviewFieldStatus = typeof InterviewFieldStatus.Type
+
+export const InterviewFieldState = Schema.Struct({
+  fieldId: Schema.String,
+  status: InterviewFieldStatus,
+  value: Schema.optionalKey(InterviewExtractedValue),
+  confidence: Unit,
+  /** The user message the value came from and where in it. */
+  evidence: Schema.optionalKey(Schema.Struct({ messageId: Schema.String, start: Offset, end: Offset })),
+  /** Inferred, or given while answering about something else (see askIfAlreadyImplied). */
+  implied: Schema.Boolean
+})
+export type InterviewFieldState = typeof InterviewFieldState.Type
+
+export const InterviewGoalState = Schema.Struct({ goalId: Schema.String, coverage: Unit })
+export type InterviewGoalState = typeof InterviewGoalState.Type
+
+export const InterviewSession = Schema.Struct({
+  messages: Schema.Array(InterviewMessage),
+  fields: Schema.Array(InterviewFieldState),
+  goals: Schema.Array(InterviewGoalState)
+})
+export type InterviewSession = typeof InterviewSession.Type
+
+export const emptyInterviewSession: InterviewSession = { messages: [], fields: [], goals: [] }
+
+export interface InterviewerInput {
+  readonly definition: InterviewDefinition
+  readonly locale: string
+  readonly session: InterviewSession
+}
+
+/** The interviewer could not produce a turn (model down, malformed output); callers fall back. */
+export class InterviewerFailed extends Data.TaggedError("InterviewerFailed")<{ readonly reason: string }> {}
+
+export interface InterviewerService {
+  readonly next: (input: InterviewerInput) => Effect.Effect<InterviewerOutput, InterviewerFailed>
+}
+
+export class Interviewer extends Context.Service<Interviewer, InterviewerService>()(
+  "@folio/domain/Interviewer"
+) {}

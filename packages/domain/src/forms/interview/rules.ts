@@ -1,0 +1,947 @@
+// The interview rules the domain owns: what may be asked next, what an extraction must satisfy and
+// when an interview may end. An interviewer's proposal passes through `correctInterviewerOutput`.
+import type { InterviewDefinition } from "./definition.js"
+import type {
+  InterviewAssistantTurn,
+  InterviewCompletion,
+  InterviewCompletionReason,
+  InterviewEvidenceSpan,
+  InterviewExtractedValue,
+  InterviewFieldExtraction,
+  InterviewFieldState,
+  InterviewGoalState,
+  InterviewMessage,
+  InterviewProbeKind,
+  InterviewSession,
+  InterviewTurnTarget,
+  InterviewerOutput
+} from "./interviewer.js"
+
+type Field = InterviewDefinition["fields"][number]
+type Goal = InterviewDefinition["goals"][number]
+
+export type InterviewCorrectionRule =
+  | "noUserMessage"
+  | "unknownField"
+  | "duplicateField"
+  | "confidenceOutOfRange"
+  | "evidenceMissing"
+  | "evidenceNotInMessage"
+  | "nonAnswerNotAllowed"
+  | "missingValue"
+  | "invalidValue"
+  | "valueCoerced"
+  | "inferenceNotAllowed"
+  | "belowConfidenceThreshold"
+  | "unknownGoal"
+  | "coverageOutOfRange"
+  | "goalNotAsked"
+  | "maxExchanges"
+  | "prematureCompletion"
+  | "completionReason"
+  | "closingTurn"
+  | "unknownTarget"
+  | "maxAttempts"
+  | "alreadyAnswered"
+  | "followupNotAllowed"
+  | "maxProbes"
+  | "followupBudget"
+  | "disallowedProbeKind"
+  | "confirmationWithoutValue"
+  | "emptyText"
+  | "questionTooLong"
+
+/** Value-free: which rule fired and on what (a field/goal id or the turn), never the content. */
+export interface InterviewCorrection {
+  readonly rule: InterviewCorrectionRule
+  readonly subject?: string
+}
+
+export interface InterviewStep {
+  readonly output: InterviewerOutput
+  readonly corrections: ReadonlyArray<InterviewCorrection>
+  /** Field and goal states after this exchange's extractions (apply with `applyInterviewStep`). */
+  readonly fields: ReadonlyArray<InterviewFieldState>
+  readonly goals: ReadonlyArray<InterviewGoalState>
+}
+
+// Texts ------------------------------------------------------------------------------------------
+
+type LocaleMap = { readonly [locale: string]: string }
+
+/** The text for the locale, else the default locale's, else any; blank values never count. */
+export const localizedText = (
+  def: InterviewDefinition,
+  map: LocaleMap | undefined,
+  locale: string
+): string | undefined =>
+  [map?.[locale], map?.[def.locales.default], ...Object.values(map ?? {})].find(
+    (v): v is string => v !== undefined && v.trim() !== ""
+  )
+
+type Lang = "en" | "ko" | "ja"
+const lang = (locale: string): Lang => (locale === "ko" || locale === "ja" ? locale : "en")
+
+const TEMPLATES = {
+  en: {
+    ask: (label: string) => `Could you tell me about ${label}?`,
+    retry: "Sorry, I didn't quite get that. ",
+    confirm: (label: string, value: string) => `Just to confirm, ${label}: ${value}. Is that right?`,
+    closing: "Thank you, that is everything I wanted to ask.",
+    yes: "yes",
+    no: "no"
+  },
+  ko: {
+    ask: (label: string) => `${label}에 대해 말씀해 주시겠어요?`,
+    retry: "죄송하지만 잘 이해하지 못했어요. ",
+    confirm: (label: string, value: string) => `확인할게요. ${label}: ${value}. 맞나요?`,
+    closing: "감사합니다. 여쭤보고 싶은 것은 여기까지입니다.",
+    yes: "예",
+    no: "아니요"
+  },
+  ja: {
+    ask: (label: string) => `${label}について教えていただけますか？`,
+    retry: "すみません、よく分かりませんでした。",
+    confirm: (label: string, value: string) => `確認させてください。${label}：${value}。よろしいですか？`,
+    closing: "ありがとうございました。お聞きしたいことは以上です。",
+    yes: "はい",
+    no: "いいえ"
+  }
+} as const
+
+const PROBE_TEMPLATES: Record<InterviewProbeKind, string> = {
+  example: "Could you give me a concrete example?",
+  behavior: "What did you actually do in that situation?",
+  impact: "What impact did that have on you?",
+  why: "Why is that?",
+  tradeoff: "What would you give up to get that?",
+  emotion: "How did that make you feel?",
+  barrier: "What got in the way?",
+  clarify: "Could you say a bit more about what you mean?",
+  temporal_sequence: "What happened first, and what came next?",
+  comparison: "How does that compare with what you used before?",
+  counterexample: "Was there a time when it was different?",
+  priority: "Which of those matters most to you?",
+  laddering: "And why does that matter to you?"
+}
+// Only English has per-kind probes; other locales get one neutral follow-up until translations land.
+const GENERIC_PROBE: Record<Exclude<Lang, "en">, string> = {
+  ko: "조금 더 자세히 말씀해 주시겠어요?",
+  ja: "もう少し詳しく教えていただけますか？"
+}
+
+const fieldLabel = (def: InterviewDefinition, field: Field, locale: string) =>
+  localizedText(def, field.labelByLocale, locale) ?? field.id
+
+const answerHint = (def: InterviewDefinition, field: Field, locale: string): string => {
+  const t = TEMPLATES[lang(locale)]
+  switch (field.valueType) {
+    case "single_select":
+    case "multi_select":
+      return field.options.length === 0
+        ? ""
+        : ` (${field.options.map((o) => localizedText(def, o.labelByLocale, locale) ?? o.id).join(" / ")})`
+    case "boolean":
+      return ` (${t.yes} / ${t.no})`
+    case "scale_1_5":
+      return " (1-5)"
+    case "nps_0_10":
+      return " (0-10)"
+    default:
+      return ""
+  }
+}
+
+export const fieldQuestionText = (def: InterviewDefinition, field: Field, locale: string): string =>
+  (localizedText(def, field.questionByLocale, locale) ??
+    TEMPLATES[lang(locale)].ask(fieldLabel(def, field, locale))) + answerHint(def, field, locale)
+
+export const goalQuestionText = (def: InterviewDefinition, goal: Goal, locale: string): string =>
+  localizedText(def, goal.anchorQuestionByLocale, locale) ??
+  localizedText(def, goal.publicPromptHintByLocale, locale) ??
+  TEMPLATES[lang(locale)].ask(localizedText(def, goal.labelByLocale, locale) ?? goal.id)
+
+export const probeText = (kind: InterviewProbeKind, locale: string): string => {
+  const l = lang(locale)
+  return l === "en" ? PROBE_TEMPLATES[kind] : GENERIC_PROBE[l]
+}
+
+const valueText = (
+  def: InterviewDefinition,
+  field: Field,
+  value: InterviewExtractedValue | undefined,
+  locale: string
+) => {
+  const t = TEMPLATES[lang(locale)]
+  const option = (id: string) =>
+    localizedText(def, field.options.find((o) => o.id === id)?.labelByLocale, locale) ?? id
+  if (typeof value === "boolean") return value ? t.yes : t.no
+  if (Array.isArray(value)) return value.map(option).join(", ")
+  if (typeof value === "string" && field.valueType === "single_select") return option(value)
+  return String(value ?? "")
+}
+
+export const confirmationText = (
+  def: InterviewDefinition,
+  field: Field,
+  value: InterviewExtractedValue | undefined,
+  locale: string
+): string =>
+  TEMPLATES[lang(locale)].confirm(fieldLabel(def, field, locale), valueText(def, field, value, locale))
+
+export const closingText = (def: InterviewDefinition, locale: string): string =>
+  localizedText(def, def.closingByLocale, locale) ?? TEMPLATES[lang(locale)].closing
+
+/** Cuts at a word boundary when one is near, so a long question still reads as a question. */
+export const fitQuestionText = (def: InterviewDefinition, text: string): string => {
+  const max = def.policy.maxQuestionCharacters
+  if (text.length <= max) return text
+  const cut = text.slice(0, max - 1)
+  const space = cut.lastIndexOf(" ")
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`
+}
+
+// Counting the transcript -------------------------------------------------------------------------
+
+const sameTarget = (a: InterviewTurnTarget | undefined, b: InterviewTurnTarget) =>
+  a !== undefined && a.type === b.type && a.id === b.id
+
+const assistantTurns = (session: InterviewSession) => session.messages.filter((m) => m.role === "assistant")
+
+/** One exchange is one user message (an answer to the assistant turn before it). */
+export const exchangeCount = (session: InterviewSession): number =>
+  session.messages.filter((m) => m.role === "user").length
+
+/** Probes are the follow-ups that the policy's and modules' `maxFollowups` budget. */
+export const followupCount = (session: InterviewSession): number =>
+  assistantTurns(session).filter((m) => m.kind === "probe").length
+
+const turnsOn = (session: InterviewSession, target: InterviewTurnTarget, kinds: ReadonlyArray<string>) =>
+  assistantTurns(session).filter((m) => sameTarget(m.target, target) && kinds.includes(m.kind ?? "")).length
+
+const fieldTarget = (id: string): InterviewTurnTarget => ({ type: "field", id })
+const goalTarget = (id: string): InterviewTurnTarget => ({ type: "goal", id })
+
+/** Questions and probes on a field; confirmations are counted apart. */
+export const fieldAttempts = (session: InterviewSession, fieldId: string): number =>
+  turnsOn(session, fieldTarget(fieldId), ["question", "probe"])
+
+export const goalProbes = (session: InterviewSession, goalId: string): number =>
+  turnsOn(session, goalTarget(goalId), ["probe"])
+
+const isSensitive = (field: Field) => field.sensitivity === "moderate" || field.sensitivity === "high"
+
+/** A highly sensitive field is asked once at most: insisting on it is worse than a gap. */
+export const maxFieldAttempts = (field: Field): number =>
+  field.sensitivity === "high" ? 1 : field.askPolicy.maxAttempts
+
+const moduleOf = (def: InterviewDefinition, moduleId: string | undefined) =>
+  moduleId === undefined ? undefined : (def.modules ?? []).find((m) => m.id === moduleId)
+
+const targetModuleId = (def: InterviewDefinition, target: InterviewTurnTarget | undefined) => {
+  if (target === undefined) return undefined
+  const item =
+    target.type === "field"
+      ? def.fields.find((f) => f.id === target.id)
+      : def.goals.find((g) => g.id === target.id)
+  return moduleOf(def, item?.moduleId)?.id
+}
+
+const moduleProbes = (def: InterviewDefinition, session: InterviewSession, moduleId: string) =>
+  assistantTurns(session).filter((m) => m.kind === "probe" && targetModuleId(def, m.target) === moduleId)
+    .length
+
+/** Room for one more probe under the session's and the target's module's `maxFollowups`. */
+const followupBudgetLeft = (
+  def: InterviewDefinition,
+  session: InterviewSession,
+  moduleId: string | undefined
+) => {
+  if (followupCount(session) >= def.policy.maxFollowups) return false
+  const module = moduleOf(def, moduleId)
+  return module?.maxFollowups === undefined || moduleProbes(def, session, module.id) < module.maxFollowups
+}
+
+export const budgetSpent = (def: InterviewDefinition, session: InterviewSession): boolean =>
+  exchangeCount(session) >= def.policy.maxExchanges
+
+// Eligibility -------------------------------------------------------------------------------------
+
+const fieldStateOf = (fields: ReadonlyArray<InterviewFieldState>, id: string) =>
+  fields.find((f) => f.fieldId === id)
+const coverageOf = (goals: ReadonlyArray<InterviewGoalState>, id: string) =>
+  goals.find((g) => g.goalId === id)?.coverage ?? 0
+
+/**
+ * A field may be asked while it has no state and attempts remain. A non-answer is final (a refusal is
+ * respected; `deferred` means "not in this interview"). An implied value is asked about only when
+ * `askIfAlreadyImplied` is set, and then once; a stated value is never asked again.
+ */
+export const canAskField = (
+  field: Field,
+  session: InterviewSession,
+  fields: ReadonlyArray<InterviewFieldState>
+): boolean => {
+  const state = fieldStateOf(fields, field.id)
+  const attempts = fieldAttempts(session, field.id)
+  if (attempts >= maxFieldAttempts(field)) return false
+  if (state === undefined) return true
+  return state.status === "answered" && state.implied && field.askPolicy.askIfAlreadyImplied && attempts === 0
+}
+
+/**
+ * Fields take only `clarify` probes (the other kinds explore experiences, which is what goals are
+ * for), only when `allowFollowup`, never on sensitive fields, and each probe spends an attempt.
+ */
+const canProbeField = (
+  def: InterviewDefinition,
+  field: Field,
+  kind: InterviewProbeKind,
+  session: InterviewSession,
+  fields: ReadonlyArray<InterviewFieldState>
+): InterviewCorrectionRule | undefined => {
+  if (!field.askPolicy.allowFollowup || isSensitive(field) || kind !== "clarify") return "followupNotAllowed"
+  if (fieldStateOf(fields, field.id) !== undefined) return "alreadyAnswered"
+  const attempts = fieldAttempts(session, field.id)
+  if (attempts === 0) return "followupNotAllowed"
+  if (attempts >= maxFieldAttempts(field)) return "maxAttempts"
+  if (!followupBudgetLeft(def, session, field.moduleId)) return "followupBudget"
+  return undefined
+}
+
+/** A goal is anchored once; its probes follow, within maxProbes, its kinds and the budgets. */
+const canProbeGoal = (
+  def: InterviewDefinition,
+  goal: Goal,
+  kind: InterviewProbeKind,
+  session: InterviewSession
+): InterviewCorrectionRule | undefined => {
+  if (turnsOn(session, goalTarget(goal.id), ["question"]) === 0) return "followupNotAllowed"
+  if (!goal.allowedProbeKinds.includes(kind)) return "disallowedProbeKind"
+  if (goal.maxProbes !== undefined && goalProbes(session, goal.id) >= goal.maxProbes) return "maxProbes"
+  if (!followupBudgetLeft(def, session, goal.moduleId)) return "followupBudget"
+  return undefined
+}
+
+const canAskGoal = (goal: Goal, session: InterviewSession, goals: ReadonlyArray<InterviewGoalState>) =>
+  turnsOn(session, goalTarget(goal.id), ["question"]) === 0 &&
+  coverageOf(goals, goal.id) < goal.requiredCoverage
+
+const canConfirmField = (
+  field: Field,
+  session: InterviewSession,
+  fields: ReadonlyArray<InterviewFieldState>
+) =>
+  fieldStateOf(fields, field.id)?.status === "tentative" &&
+  turnsOn(session, fieldTarget(field.id), ["confirmation"]) < field.askPolicy.maxAttempts
+
+// Order and planning ------------------------------------------------------------------------------
+
+type Item = { readonly type: "field"; readonly field: Field } | { readonly type: "goal"; readonly goal: Goal }
+
+/**
+ * Modules by `order`, then items with no (or an unknown) module; inside a module by priority, highly
+ * sensitive fields last (asked once rapport exists), fields before goals, then definition order.
+ */
+export const interviewOrder = (def: InterviewDefinition): ReadonlyArray<Item> => {
+  const modules = [...(def.modules ?? [])]
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => a.m.order - b.m.order || a.i - b.i)
+  const rank = (moduleId: string | undefined) => {
+    const r = modules.findIndex((x) => x.m.id === moduleId)
+    return r === -1 ? modules.length : r
+  }
+  const items = [
+    ...def.fields.map((field, i) => ({
+      item: { type: "field", field } as Item,
+      i,
+      moduleId: field.moduleId,
+      priority: field.priority,
+      late: field.sensitivity === "high" ? 1 : 0,
+      kind: 0
+    })),
+    ...def.goals.map((goal, i) => ({
+      item: { type: "goal", goal } as Item,
+      i,
+      moduleId: goal.moduleId,
+      priority: goal.priority,
+      late: 0,
+      kind: 1
+    }))
+  ]
+  return items
+    .sort(
+      (a, b) =>
+        rank(a.moduleId) - rank(b.moduleId) ||
+        a.late - b.late ||
+        b.priority - a.priority ||
+        a.kind - b.kind ||
+        a.i - b.i
+    )
+    .map((x) => x.item)
+}
+
+const nextProbeKind = (goal: Goal, session: InterviewSession): InterviewProbeKind | undefined =>
+  goal.allowedProbeKinds[goalProbes(session, goal.id) % Math.max(1, goal.allowedProbeKinds.length)]
+
+/**
+ * The domain's own next turn (also what a rejected proposal is replaced with): confirm a tentative
+ * value, probe the goal or re-ask the field just discussed, else the first askable item in order.
+ */
+export const planNextTurn = (
+  def: InterviewDefinition,
+  locale: string,
+  session: InterviewSession,
+  fields: ReadonlyArray<InterviewFieldState> = session.fields,
+  goals: ReadonlyArray<InterviewGoalState> = session.goals
+): Exclude<InterviewAssistantTurn, { kind: "closing" }> | undefined => {
+  const fit = (text: string) => fitQuestionText(def, text)
+  for (const field of def.fields) {
+    if (canConfirmField(field, session, fields)) {
+      const value = fieldStateOf(fields, field.id)?.value
+      return {
+        kind: "confirmation",
+        text: fit(confirmationText(def, field, value, locale)),
+        target: fieldTarget(field.id)
+      }
+    }
+  }
+  const last = assistantTurns(session).at(-1)
+  if (last?.target?.type === "goal" && last.kind !== "closing") {
+    const goal = def.goals.find((g) => g.id === last.target?.id)
+    const kind = goal === undefined ? undefined : nextProbeKind(goal, session)
+    if (
+      goal !== undefined &&
+      kind !== undefined &&
+      coverageOf(goals, goal.id) < goal.requiredCoverage &&
+      canProbeGoal(def, goal, kind, session) === undefined
+    )
+      return {
+        kind: "probe",
+        text: fit(probeText(kind, locale)),
+        target: goalTarget(goal.id),
+        probeKind: kind
+      }
+  }
+  if (last?.target?.type === "field" && (last.kind === "question" || last.kind === "probe")) {
+    const field = def.fields.find((f) => f.id === last.target?.id)
+    if (
+      field !== undefined &&
+      fieldStateOf(fields, field.id) === undefined &&
+      canAskField(field, session, fields)
+    )
+      return {
+        kind: "question",
+        text: fit(TEMPLATES[lang(locale)].retry + fieldQuestionText(def, field, locale)),
+        target: fieldTarget(field.id)
+      }
+  }
+  for (const item of interviewOrder(def)) {
+    if (item.type === "field" && canAskField(item.field, session, fields))
+      return {
+        kind: "question",
+        text: fit(fieldQuestionText(def, item.field, locale)),
+        target: fieldTarget(item.field.id)
+      }
+    if (item.type === "goal" && canAskGoal(item.goal, session, goals))
+      return {
+        kind: "question",
+        text: fit(goalQuestionText(def, item.goal, locale)),
+        target: goalTarget(item.goal.id)
+      }
+  }
+  return undefined
+}
+
+const isResolved = (state: InterviewFieldState | undefined) =>
+  state !== undefined && state.status !== "tentative"
+
+/**
+ * Hard fields must be answered (confirmed where needed) or carry an allowed non-answer; soft fields
+ * must at least have been asked; required goals must reach `requiredCoverage`. Optional items never
+ * hold an interview open.
+ */
+export const requiredCovered = (
+  def: InterviewDefinition,
+  session: InterviewSession,
+  fields: ReadonlyArray<InterviewFieldState>,
+  goals: ReadonlyArray<InterviewGoalState>
+): boolean =>
+  def.fields.every((f) =>
+    f.requiredness === "hard"
+      ? isResolved(fieldStateOf(fields, f.id))
+      : f.requiredness === "soft"
+        ? isResolved(fieldStateOf(fields, f.id)) || fieldAttempts(session, f.id) > 0
+        : true
+  ) && def.goals.every((g) => !g.required || coverageOf(goals, g.id) >= g.requiredCoverage)
+
+/** Whether the interview may end now, and why; undefined while it must go on. */
+export const completionReason = (
+  def: InterviewDefinition,
+  locale: string,
+  session: InterviewSession,
+  fields: ReadonlyArray<InterviewFieldState> = session.fields,
+  goals: ReadonlyArray<InterviewGoalState> = session.goals
+): InterviewCompletionReason | undefined => {
+  if (budgetSpent(def, session)) return "max_exchanges"
+  if (requiredCovered(def, session, fields, goals)) return "all_required_covered"
+  if (planNextTurn(def, locale, session, fields, goals) === undefined) return "nothing_left_to_ask"
+  return undefined
+}
+
+// Values ------------------------------------------------------------------------------------------
+
+const YES = new Set([
+  "yes",
+  "y",
+  "yeah",
+  "yep",
+  "sure",
+  "true",
+  "of course",
+  "correct",
+  "right",
+  "예",
+  "네",
+  "응",
+  "맞아요",
+  "はい",
+  "ええ",
+  "うん"
+])
+const NO = new Set([
+  "no",
+  "n",
+  "nope",
+  "nah",
+  "false",
+  "not really",
+  "아니요",
+  "아니오",
+  "아뇨",
+  "아니",
+  "いいえ",
+  "いや",
+  "ううん"
+])
+
+export const parseYesNo = (text: string): boolean | undefined => {
+  const t = text
+    .trim()
+    .toLowerCase()
+    .replace(/[.!?。！？,]+$/u, "")
+  if (YES.has(t)) return true
+  if (NO.has(t)) return false
+  return undefined
+}
+
+const matchOption = (field: Field, raw: string): string | undefined => {
+  const t = raw.trim().toLowerCase()
+  return field.options.find(
+    (o) =>
+      o.id.toLowerCase() === t || Object.values(o.labelByLocale).some((l) => l.trim().toLowerCase() === t)
+  )?.id
+}
+
+const asNumber = (v: InterviewExtractedValue): number | undefined => {
+  if (typeof v === "number") return v
+  if (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/u.test(v.replace(/,/gu, "")))
+    return Number(v.replace(/,/gu, ""))
+  return undefined
+}
+
+const intIn = (v: InterviewExtractedValue, min: number, max: number) => {
+  const n = asNumber(v)
+  return n !== undefined && Number.isInteger(n) && n >= min && n <= max ? n : undefined
+}
+
+/**
+ * The value in the field's type, or undefined when it cannot be one. Select values become option ids
+ * (matched by id or label); a non-matching text is kept only when `allowCustomAnswer` is set.
+ */
+export const coerceFieldValue = (
+  field: Field,
+  value: InterviewExtractedValue
+): InterviewExtractedValue | undefined => {
+  const custom = field.extraction.allowCustomAnswer === true
+  switch (field.valueType) {
+    case "short_text":
+    case "long_text": {
+      const text = Array.isArray(value) ? value.join(", ") : String(value)
+      return text.trim() === "" ? undefined : text.trim()
+    }
+    case "single_select": {
+      const raw = Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value
+      if (typeof raw !== "string") return undefined
+      return matchOption(field, raw) ?? (custom && raw.trim() !== "" ? raw.trim() : undefined)
+    }
+    case "multi_select": {
+      const raws = Array.isArray(value) ? value : typeof value === "string" ? [value] : []
+      const ids: Array<string> = []
+      for (const raw of raws) {
+        const id = matchOption(field, raw) ?? (custom && raw.trim() !== "" ? raw.trim() : undefined)
+        if (id === undefined) return undefined
+        if (!ids.includes(id)) ids.push(id)
+      }
+      return ids.length === 0 ? undefined : ids
+    }
+    case "boolean":
+      if (typeof value === "boolean") return value
+      if (value === 1 || value === 0) return value === 1
+      return typeof value === "string" ? parseYesNo(value) : undefined
+    case "number": {
+      const n = Array.isArray(value) || typeof value === "boolean" ? undefined : asNumber(value)
+      return n !== undefined && Number.isFinite(n) ? n : undefined
+    }
+    case "scale_1_5":
+      return Array.isArray(value) || typeof value === "boolean" ? undefined : intIn(value, 1, 5)
+    case "nps_0_10":
+      return Array.isArray(value) || typeof value === "boolean" ? undefined : intIn(value, 0, 10)
+  }
+}
+
+const sameValue = (a: InterviewExtractedValue, b: InterviewExtractedValue) =>
+  JSON.stringify(a) === JSON.stringify(b)
+
+// Correcting a proposal ---------------------------------------------------------------------------
+
+/** A span is evidence when it lies inside the message, is not blank, and matches its quote if any. */
+export const evidenceHolds = (text: string, span: InterviewEvidenceSpan): boolean =>
+  Number.isInteger(span.start) &&
+  Number.isInteger(span.end) &&
+  span.start >= 0 &&
+  span.end > span.start &&
+  span.end <= text.length &&
+  text.slice(span.start, span.end).trim() !== "" &&
+  (span.quote === undefined || span.quote === text.slice(span.start, span.end))
+
+const isUnit = (n: number) => Number.isFinite(n) && n >= 0 && n <= 1
+
+interface ExtractionResult {
+  readonly kept: ReadonlyArray<InterviewFieldExtraction>
+  readonly fields: ReadonlyArray<InterviewFieldState>
+}
+
+/**
+ * Extraction settings: below `confidenceThreshold` a value is recorded only to be confirmed (or
+ * dropped when `confirmation` is `never`); `when_ambiguous` also confirms inferred values; `always`
+ * confirms every value; an answer to a confirmation turn on the field confirms it.
+ */
+const correctExtractions = (
+  def: InterviewDefinition,
+  session: InterviewSession,
+  proposals: ReadonlyArray<InterviewFieldExtraction>,
+  fix: (c: InterviewCorrection) => void
+): ExtractionResult => {
+  const last = session.messages.at(-1)
+  if (last?.role !== "user") {
+    if (proposals.length > 0) fix({ rule: "noUserMessage" })
+    return { kept: [], fields: session.fields }
+  }
+  const asked = assistantTurns(session).at(-1)
+  const kept: Array<InterviewFieldExtraction> = []
+  const updates = new Map<string, InterviewFieldState>()
+  for (const p of proposals) {
+    const field = def.fields.find((f) => f.id === p.fieldId)
+    const drop = (rule: InterviewCorrectionRule) => fix({ rule, subject: p.fieldId })
+    if (field === undefined) {
+      drop("unknownField")
+      continue
+    }
+    if (updates.has(field.id)) {
+      drop("duplicateField")
+      continue
+    }
+    if (!isUnit(p.confidence)) {
+      drop("confidenceOutOfRange")
+      continue
+    }
+    let evidence = p.evidence
+    if (evidence !== undefined && !evidenceHolds(last.text, evidence)) {
+      drop("evidenceNotInMessage")
+      if (field.extraction.requireEvidenceSpan) continue
+      evidence = undefined
+    } else if (evidence === undefined && field.extraction.requireEvidenceSpan) {
+      drop("evidenceMissing")
+      continue
+    }
+    const inferred = p.inferred === true
+    if (inferred && (!field.extraction.allowInference || isSensitive(field))) {
+      drop("inferenceNotAllowed")
+      continue
+    }
+    const where =
+      evidence === undefined
+        ? {}
+        : { evidence: { messageId: last.id, start: evidence.start, end: evidence.end } }
+    const base = {
+      fieldId: field.id,
+      confidence: p.confidence,
+      ...(evidence === undefined ? {} : { evidence })
+    }
+    const implied = inferred || !sameTarget(asked?.target, fieldTarget(field.id))
+    const confident = p.confidence >= field.extraction.confidenceThreshold
+    if (p.state !== "answered") {
+      if (!field.allowedNonAnswerStates.includes(p.state)) {
+        drop("nonAnswerNotAllowed")
+        continue
+      }
+      if (!confident) {
+        drop("belowConfidenceThreshold")
+        continue
+      }
+      kept.push({ ...base, state: p.state })
+      updates.set(field.id, {
+        fieldId: field.id,
+        status: p.state,
+        confidence: p.confidence,
+        ...where,
+        implied
+      })
+      continue
+    }
+    if (p.value === undefined) {
+      drop("missingValue")
+      continue
+    }
+    const value = coerceFieldValue(field, p.value)
+    if (value === undefined) {
+      drop("invalidValue")
+      continue
+    }
+    if (!sameValue(value, p.value)) fix({ rule: "valueCoerced", subject: field.id })
+    const confirming = asked?.kind === "confirmation" && sameTarget(asked.target, fieldTarget(field.id))
+    const mode = field.extraction.confirmation
+    if (!confident && mode === "never") {
+      drop("belowConfidenceThreshold")
+      continue
+    }
+    const tentative =
+      (!confirming && (mode === "always" || (mode === "when_ambiguous" && inferred))) || !confident
+    kept.push({ ...base, state: "answered", value, ...(inferred ? { inferred } : {}) })
+    updates.set(field.id, {
+      fieldId: field.id,
+      status: tentative ? "tentative" : "answered",
+      value,
+      confidence: p.confidence,
+      ...where,
+      implied
+    })
+  }
+  // A confirmation answered without the value being restated means "no": the value is withdrawn, so
+  // the field may be asked again while attempts remain.
+  const withdrawn =
+    asked?.kind === "confirmation" &&
+    asked.target?.type === "field" &&
+    !updates.has(asked.target.id) &&
+    fieldStateOf(session.fields, asked.target.id)?.status === "tentative"
+      ? asked.target.id
+      : undefined
+  const fields = [
+    ...session.fields.filter((f) => !updates.has(f.fieldId) && f.fieldId !== withdrawn),
+    ...updates.values()
+  ]
+  return { kept, fields }
+}
+
+/**
+ * Coverage is the interviewer's judgement, so the domain only bounds it: known goals, 0..1, goals
+ * that were actually asked, and never decreasing (completion must not flap).
+ */
+const correctCoverage = (
+  def: InterviewDefinition,
+  session: InterviewSession,
+  proposals: InterviewerOutput["goalCoverage"],
+  fix: (c: InterviewCorrection) => void
+) => {
+  const last = session.messages.at(-1)
+  if (last?.role !== "user") {
+    if (proposals.length > 0) fix({ rule: "noUserMessage" })
+    return { kept: [], goals: session.goals }
+  }
+  const kept: Array<InterviewerOutput["goalCoverage"][number]> = []
+  for (const p of proposals) {
+    const goal = def.goals.find((g) => g.id === p.goalId)
+    if (goal === undefined) fix({ rule: "unknownGoal", subject: p.goalId })
+    else if (!isUnit(p.coverage)) fix({ rule: "coverageOutOfRange", subject: goal.id })
+    else if (turnsOn(session, goalTarget(goal.id), ["question", "probe"]) === 0)
+      fix({ rule: "goalNotAsked", subject: goal.id })
+    else if (!kept.some((k) => k.goalId === goal.id)) kept.push({ goalId: goal.id, coverage: p.coverage })
+  }
+  const goals = [
+    ...session.goals.filter((g) => !kept.some((k) => k.goalId === g.goalId)),
+    ...kept.map((k) => ({
+      goalId: k.goalId,
+      coverage: Math.max(k.coverage, coverageOf(session.goals, k.goalId))
+    }))
+  ]
+  return { kept, goals }
+}
+
+/** Field and goal states once a proposal's extractions and coverage are checked and applied. */
+export const interviewStateAfter = (
+  def: InterviewDefinition,
+  session: InterviewSession,
+  proposal: Pick<InterviewerOutput, "extractions" | "goalCoverage">
+): {
+  readonly fields: ReadonlyArray<InterviewFieldState>
+  readonly goals: ReadonlyArray<InterviewGoalState>
+} => {
+  const ignore = () => undefined
+  return {
+    fields: correctExtractions(def, session, proposal.extractions, ignore).fields,
+    goals: correctCoverage(def, session, proposal.goalCoverage, ignore).goals
+  }
+}
+
+type AskingTurn = Exclude<InterviewAssistantTurn, { kind: "closing" }>
+
+/** Why a proposed asking turn cannot stand (undefined when it can). */
+const turnViolation = (
+  def: InterviewDefinition,
+  session: InterviewSession,
+  turn: AskingTurn,
+  fields: ReadonlyArray<InterviewFieldState>,
+  goals: ReadonlyArray<InterviewGoalState>
+): InterviewCorrectionRule | undefined => {
+  const field = turn.target.type === "field" ? def.fields.find((f) => f.id === turn.target.id) : undefined
+  const goal = turn.target.type === "goal" ? def.goals.find((g) => g.id === turn.target.id) : undefined
+  if (field === undefined && goal === undefined) return "unknownTarget"
+  if (turn.kind === "confirmation")
+    return field !== undefined && canConfirmField(field, session, fields)
+      ? undefined
+      : "confirmationWithoutValue"
+  if (turn.kind === "probe")
+    return field !== undefined
+      ? canProbeField(def, field, turn.probeKind, session, fields)
+      : goal !== undefined
+        ? canProbeGoal(def, goal, turn.probeKind, session)
+        : "unknownTarget"
+  if (field !== undefined) {
+    if (canAskField(field, session, fields)) return undefined
+    return fieldAttempts(session, field.id) >= maxFieldAttempts(field) ? "maxAttempts" : "alreadyAnswered"
+  }
+  return goal !== undefined && canAskGoal(goal, session, goals) ? undefined : "alreadyAnswered"
+}
+
+const closingOf = (def: InterviewDefinition, locale: string, turn: InterviewAssistantTurn) =>
+  turn.kind === "closing" && turn.text.trim() !== ""
+    ? turn
+    : { kind: "closing" as const, text: closingText(def, locale) }
+
+/**
+ * Checks an interviewer's proposal against every rule of the definition and returns what may be
+ * used: kept extractions and coverage, a lawful turn (the domain's own plan when the proposal's
+ * cannot stand) and a completion that is only true when allowed, and always true past the budget.
+ */
+export const correctInterviewerOutput = (
+  def: InterviewDefinition,
+  locale: string,
+  session: InterviewSession,
+  proposal: InterviewerOutput
+): InterviewStep => {
+  const corrections: Array<InterviewCorrection> = []
+  const fix = (c: InterviewCorrection) => corrections.push(c)
+  const extracted = correctExtractions(def, session, proposal.extractions, fix)
+  const covered = correctCoverage(def, session, proposal.goalCoverage, fix)
+  const { fields } = extracted
+  const { goals } = covered
+  const finish = (turn: InterviewAssistantTurn, completion: InterviewCompletion): InterviewStep => ({
+    output: { turn, extractions: extracted.kept, goalCoverage: covered.kept, completion },
+    corrections,
+    fields,
+    goals
+  })
+  const closeWith = (reason: InterviewCompletionReason) => {
+    if (proposal.turn.kind !== "closing") fix({ rule: "closingTurn" })
+    if (
+      proposal.completion.done &&
+      proposal.completion.reason !== undefined &&
+      proposal.completion.reason !== reason
+    )
+      fix({ rule: "completionReason" })
+    return finish(closingOf(def, locale, proposal.turn), { done: true, reason })
+  }
+  const reason = completionReason(def, locale, session, fields, goals)
+  if (reason === "max_exchanges") {
+    if (!proposal.completion.done || proposal.turn.kind !== "closing") fix({ rule: "maxExchanges" })
+    return finish(closingOf(def, locale, proposal.turn), { done: true, reason })
+  }
+  const planned = () => {
+    const next = planNextTurn(def, locale, session, fields, goals)
+    return next === undefined
+      ? finish(
+          { kind: "closing", text: closingText(def, locale) },
+          { done: true, reason: reason ?? "nothing_left_to_ask" }
+        )
+      : finish(next, { done: false })
+  }
+  if (proposal.completion.done || proposal.turn.kind === "closing") {
+    if (reason !== undefined) return closeWith(reason)
+    fix({ rule: "prematureCompletion" })
+    return planned()
+  }
+  const turn = proposal.turn
+  const violation = turnViolation(def, session, turn, fields, goals)
+  if (violation !== undefined) {
+    fix({ rule: violation, subject: turn.target.id })
+    // A probe of a disallowed kind keeps its goal when another kind may still be used there.
+    const goal = def.goals.find((g) => g.id === turn.target.id)
+    const kind = goal === undefined ? undefined : nextProbeKind(goal, session)
+    if (
+      violation === "disallowedProbeKind" &&
+      goal !== undefined &&
+      kind !== undefined &&
+      canProbeGoal(def, goal, kind, session) === undefined
+    )
+      return finish(
+        {
+          kind: "probe",
+          text: fitQuestionText(def, probeText(kind, locale)),
+          target: turn.target,
+          probeKind: kind
+        },
+        { done: false }
+      )
+    return planned()
+  }
+  if (turn.text.trim() === "") {
+    fix({ rule: "emptyText", subject: turn.target.id })
+    return planned()
+  }
+  const text = fitQuestionText(def, turn.text)
+  if (text !== turn.text) fix({ rule: "questionTooLong", subject: turn.target.id })
+  return finish({ ...turn, text }, { done: false })
+}
+
+// Recording ---------------------------------------------------------------------------------------
+
+export const recordUserMessage = (session: InterviewSession, id: string, text: string): InterviewSession => ({
+  ...session,
+  messages: [...session.messages, { id, role: "user", text }]
+})
+
+/** Appends the step's assistant turn and takes its field and goal states. */
+export const applyInterviewStep = (
+  session: InterviewSession,
+  step: InterviewStep,
+  messageId: string
+): InterviewSession => {
+  const turn = step.output.turn
+  const message: InterviewMessage = {
+    id: messageId,
+    role: "assistant",
+    text: turn.text,
+    kind: turn.kind,
+    ...(turn.kind === "closing" ? {} : { target: turn.target }),
+    ...(turn.kind === "probe" ? { probeKind: turn.probeKind } : {})
+  }
+  return { messages: [...session.messages, message], fields: step.fields, goals: step.goals }
+}
+
+/** The quality block stored with a finished interview (forms-api InterviewQuality). */
+export const interviewQuality = (session: InterviewSession, completion: InterviewCompletion) => ({
+  completionReason: completion.done ? (completion.reason ?? null) : null,
+  exchangeCount: exchangeCount(session),
+  followupCount: followupCount(session)
+})
