@@ -13,7 +13,9 @@ import {
   type InterviewNonAnswerState,
   type InterviewSession
 } from "./interviewer.js"
-import { closingText, completionReason, interviewStateAfter, parseYesNo, planNextTurn } from "./rules.js"
+import { parseYesNo } from "./answers.js"
+import { closingText } from "./questions.js"
+import { completionReason, interviewStateAfter, planNextTurn } from "./rules.js"
 
 type Field = InterviewDefinition["fields"][number]
 type Goal = InterviewDefinition["goals"][number]

@@ -6,7 +6,6 @@ import type {
   InterviewCompletion,
   InterviewCompletionReason,
   InterviewEvidenceSpan,
-  InterviewExtractedValue,
   InterviewFieldExtraction,
   InterviewFieldState,
   InterviewGoalState,
@@ -16,6 +15,17 @@ import type {
   InterviewTurnTarget,
   InterviewerOutput
 } from "./interviewer.js"
+
+import {
+  closingText,
+  confirmationText,
+  fieldQuestionText,
+  fitQuestionText,
+  goalQuestionText,
+  probeText,
+  retryPrefix
+} from "./questions.js"
+import { coerceFieldValue, sameValue } from "./answers.js"
 
 type Field = InterviewDefinition["fields"][number]
 type Goal = InterviewDefinition["goals"][number]
@@ -64,144 +74,6 @@ export interface InterviewStep {
   readonly fields: ReadonlyArray<InterviewFieldState>
   readonly goals: ReadonlyArray<InterviewGoalState>
 }
-
-// Texts ------------------------------------------------------------------------------------------
-
-type LocaleMap = { readonly [locale: string]: string }
-
-/** The text for the locale, else the default locale's, else any; blank values never count. */
-export const localizedText = (
-  def: InterviewDefinition,
-  map: LocaleMap | undefined,
-  locale: string
-): string | undefined =>
-  [map?.[locale], map?.[def.locales.default], ...Object.values(map ?? {})].find(
-    (v): v is string => v !== undefined && v.trim() !== ""
-  )
-
-type Lang = "en" | "ko" | "ja"
-const lang = (locale: string): Lang => (locale === "ko" || locale === "ja" ? locale : "en")
-
-const TEMPLATES = {
-  en: {
-    ask: (label: string) => `Could you tell me about ${label}?`,
-    retry: "Sorry, I didn't quite get that. ",
-    confirm: (label: string, value: string) => `Just to confirm, ${label}: ${value}. Is that right?`,
-    closing: "Thank you, that is everything I wanted to ask.",
-    yes: "yes",
-    no: "no"
-  },
-  ko: {
-    ask: (label: string) => `${label}에 대해 말씀해 주시겠어요?`,
-    retry: "죄송하지만 잘 이해하지 못했어요. ",
-    confirm: (label: string, value: string) => `확인할게요. ${label}: ${value}. 맞나요?`,
-    closing: "감사합니다. 여쭤보고 싶은 것은 여기까지입니다.",
-    yes: "예",
-    no: "아니요"
-  },
-  ja: {
-    ask: (label: string) => `${label}について教えていただけますか？`,
-    retry: "すみません、よく分かりませんでした。",
-    confirm: (label: string, value: string) => `確認させてください。${label}：${value}。よろしいですか？`,
-    closing: "ありがとうございました。お聞きしたいことは以上です。",
-    yes: "はい",
-    no: "いいえ"
-  }
-} as const
-
-const PROBE_TEMPLATES: Record<InterviewProbeKind, string> = {
-  example: "Could you give me a concrete example?",
-  behavior: "What did you actually do in that situation?",
-  impact: "What impact did that have on you?",
-  why: "Why is that?",
-  tradeoff: "What would you give up to get that?",
-  emotion: "How did that make you feel?",
-  barrier: "What got in the way?",
-  clarify: "Could you say a bit more about what you mean?",
-  temporal_sequence: "What happened first, and what came next?",
-  comparison: "How does that compare with what you used before?",
-  counterexample: "Was there a time when it was different?",
-  priority: "Which of those matters most to you?",
-  laddering: "And why does that matter to you?"
-}
-// Only English has per-kind probes; other locales get one neutral follow-up until translations land.
-const GENERIC_PROBE: Record<Exclude<Lang, "en">, string> = {
-  ko: "조금 더 자세히 말씀해 주시겠어요?",
-  ja: "もう少し詳しく教えていただけますか？"
-}
-
-const fieldLabel = (def: InterviewDefinition, field: Field, locale: string) =>
-  localizedText(def, field.labelByLocale, locale) ?? field.id
-
-const answerHint = (def: InterviewDefinition, field: Field, locale: string): string => {
-  const t = TEMPLATES[lang(locale)]
-  switch (field.valueType) {
-    case "single_select":
-    case "multi_select":
-      return field.options.length === 0
-        ? ""
-        : ` (${field.options.map((o) => localizedText(def, o.labelByLocale, locale) ?? o.id).join(" / ")})`
-    case "boolean":
-      return ` (${t.yes} / ${t.no})`
-    case "scale_1_5":
-      return " (1-5)"
-    case "nps_0_10":
-      return " (0-10)"
-    default:
-      return ""
-  }
-}
-
-export const fieldQuestionText = (def: InterviewDefinition, field: Field, locale: string): string =>
-  (localizedText(def, field.questionByLocale, locale) ??
-    TEMPLATES[lang(locale)].ask(fieldLabel(def, field, locale))) + answerHint(def, field, locale)
-
-export const goalQuestionText = (def: InterviewDefinition, goal: Goal, locale: string): string =>
-  localizedText(def, goal.anchorQuestionByLocale, locale) ??
-  localizedText(def, goal.publicPromptHintByLocale, locale) ??
-  TEMPLATES[lang(locale)].ask(localizedText(def, goal.labelByLocale, locale) ?? goal.id)
-
-export const probeText = (kind: InterviewProbeKind, locale: string): string => {
-  const l = lang(locale)
-  return l === "en" ? PROBE_TEMPLATES[kind] : GENERIC_PROBE[l]
-}
-
-const valueText = (
-  def: InterviewDefinition,
-  field: Field,
-  value: InterviewExtractedValue | undefined,
-  locale: string
-) => {
-  const t = TEMPLATES[lang(locale)]
-  const option = (id: string) =>
-    localizedText(def, field.options.find((o) => o.id === id)?.labelByLocale, locale) ?? id
-  if (typeof value === "boolean") return value ? t.yes : t.no
-  if (Array.isArray(value)) return value.map(option).join(", ")
-  if (typeof value === "string" && field.valueType === "single_select") return option(value)
-  return String(value ?? "")
-}
-
-export const confirmationText = (
-  def: InterviewDefinition,
-  field: Field,
-  value: InterviewExtractedValue | undefined,
-  locale: string
-): string =>
-  TEMPLATES[lang(locale)].confirm(fieldLabel(def, field, locale), valueText(def, field, value, locale))
-
-export const closingText = (def: InterviewDefinition, locale: string): string =>
-  localizedText(def, def.closingByLocale, locale) ?? TEMPLATES[lang(locale)].closing
-
-/** Cuts at a word boundary when one is near, so a long question still reads as a question. */
-export const fitQuestionText = (def: InterviewDefinition, text: string): string => {
-  const max = def.policy.maxQuestionCharacters
-  if (text.length <= max) return text
-  const cut = text.slice(0, max - 1)
-  const space = cut.lastIndexOf(" ")
-  return `${space > max / 2 ? cut.slice(0, space) : cut}…`
-}
-
-// Counting the transcript -------------------------------------------------------------------------
 
 const sameTarget = (a: InterviewTurnTarget | undefined, b: InterviewTurnTarget) =>
   a !== undefined && a.type === b.type && a.id === b.id
@@ -432,7 +304,7 @@ export const planNextTurn = (
     )
       return {
         kind: "question",
-        text: fit(TEMPLATES[lang(locale)].retry + fieldQuestionText(def, field, locale)),
+        text: fit(retryPrefix(locale) + fieldQuestionText(def, field, locale)),
         target: fieldTarget(field.id)
       }
   }
@@ -488,120 +360,6 @@ export const completionReason = (
   if (planNextTurn(def, locale, session, fields, goals) === undefined) return "nothing_left_to_ask"
   return undefined
 }
-
-// Values ------------------------------------------------------------------------------------------
-
-const YES = new Set([
-  "yes",
-  "y",
-  "yeah",
-  "yep",
-  "sure",
-  "true",
-  "of course",
-  "correct",
-  "right",
-  "예",
-  "네",
-  "응",
-  "맞아요",
-  "はい",
-  "ええ",
-  "うん"
-])
-const NO = new Set([
-  "no",
-  "n",
-  "nope",
-  "nah",
-  "false",
-  "not really",
-  "아니요",
-  "아니오",
-  "아뇨",
-  "아니",
-  "いいえ",
-  "いや",
-  "ううん"
-])
-
-export const parseYesNo = (text: string): boolean | undefined => {
-  const t = text
-    .trim()
-    .toLowerCase()
-    .replace(/[.!?。！？,]+$/u, "")
-  if (YES.has(t)) return true
-  if (NO.has(t)) return false
-  return undefined
-}
-
-const matchOption = (field: Field, raw: string): string | undefined => {
-  const t = raw.trim().toLowerCase()
-  return field.options.find(
-    (o) =>
-      o.id.toLowerCase() === t || Object.values(o.labelByLocale).some((l) => l.trim().toLowerCase() === t)
-  )?.id
-}
-
-const asNumber = (v: InterviewExtractedValue): number | undefined => {
-  if (typeof v === "number") return v
-  if (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/u.test(v.replace(/,/gu, "")))
-    return Number(v.replace(/,/gu, ""))
-  return undefined
-}
-
-const intIn = (v: InterviewExtractedValue, min: number, max: number) => {
-  const n = asNumber(v)
-  return n !== undefined && Number.isInteger(n) && n >= min && n <= max ? n : undefined
-}
-
-/**
- * The value in the field's type, or undefined when it cannot be one. Select values become option ids
- * (matched by id or label); a non-matching text is kept only when `allowCustomAnswer` is set.
- */
-export const coerceFieldValue = (
-  field: Field,
-  value: InterviewExtractedValue
-): InterviewExtractedValue | undefined => {
-  const custom = field.extraction.allowCustomAnswer === true
-  switch (field.valueType) {
-    case "short_text":
-    case "long_text": {
-      const text = Array.isArray(value) ? value.join(", ") : String(value)
-      return text.trim() === "" ? undefined : text.trim()
-    }
-    case "single_select": {
-      const raw = Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value
-      if (typeof raw !== "string") return undefined
-      return matchOption(field, raw) ?? (custom && raw.trim() !== "" ? raw.trim() : undefined)
-    }
-    case "multi_select": {
-      const raws = Array.isArray(value) ? value : typeof value === "string" ? [value] : []
-      const ids: Array<string> = []
-      for (const raw of raws) {
-        const id = matchOption(field, raw) ?? (custom && raw.trim() !== "" ? raw.trim() : undefined)
-        if (id === undefined) return undefined
-        if (!ids.includes(id)) ids.push(id)
-      }
-      return ids.length === 0 ? undefined : ids
-    }
-    case "boolean":
-      if (typeof value === "boolean") return value
-      if (value === 1 || value === 0) return value === 1
-      return typeof value === "string" ? parseYesNo(value) : undefined
-    case "number": {
-      const n = Array.isArray(value) || typeof value === "boolean" ? undefined : asNumber(value)
-      return n !== undefined && Number.isFinite(n) ? n : undefined
-    }
-    case "scale_1_5":
-      return Array.isArray(value) || typeof value === "boolean" ? undefined : intIn(value, 1, 5)
-    case "nps_0_10":
-      return Array.isArray(value) || typeof value === "boolean" ? undefined : intIn(value, 0, 10)
-  }
-}
-
-const sameValue = (a: InterviewExtractedValue, b: InterviewExtractedValue) =>
-  JSON.stringify(a) === JSON.stringify(b)
 
 // Correcting a proposal ---------------------------------------------------------------------------
 
