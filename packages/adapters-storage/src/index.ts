@@ -2,6 +2,7 @@
 // blob stores over the filesystem, S3 or memory, and the in-process runtime adapters (runtime/).
 export * from "./blob/index.js"
 export * from "./health.js"
+export * from "./interviewer/openai-compatible.js"
 export * from "./media/media-tools.js"
 export * from "./media/zip-archives.js"
 export * from "./memory/index.js"

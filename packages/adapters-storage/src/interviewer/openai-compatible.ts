@@ -1,0 +1,315 @@
+// The Interviewer port over an OpenAI-compatible chat-completions API (hosted, or local servers such
+// as vLLM, llama.cpp or Ollama): structured output decoded against the domain's own schema, timeouts
+// that abort, retries honouring Retry-After, and a fallback to the built-in interviewer.
+import {
+  deterministicInterviewerTurn,
+  type InterviewDefinition,
+  Interviewer,
+  type InterviewerInput,
+  InterviewerFailed,
+  InterviewerOutput,
+  type InterviewerService,
+  inlineJsonSchemaOf,
+  type JsonObject,
+  localizedText
+} from "@folio/domain"
+import { Duration, Effect, Layer, Result, Schema } from "effect"
+
+export interface OpenAiCompatibleInterviewerOptions {
+  /** The API root, `/chat/completions` is appended (e.g. `https://api.openai.com/v1`). */
+  readonly baseUrl: string
+  readonly model: string
+  /** Sent as `Authorization: Bearer`; local servers usually need none. */
+  readonly apiKey?: string | undefined
+  /** Per attempt, body included; the request is aborted when it runs out. */
+  readonly timeoutMs?: number | undefined
+  /** Retries of a 429, a 5xx, a timeout or a network failure before giving up. */
+  readonly maxRetries?: number | undefined
+}
+
+/** A Retry-After is honoured up to this many seconds per wait. */
+export const INTERVIEWER_MAX_RETRY_WAIT_SECONDS = 10
+
+/** The first wait without a Retry-After (doubled on each further attempt). */
+const BASE_BACKOFF_SECONDS = 0.2
+
+// Structured output --------------------------------------------------------------------------------
+
+const isObject = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * Strict structured output wants every property listed in `required`: an optional one becomes
+ * required but nullable, and `withoutNulls` drops those nulls again before our schema decodes.
+ */
+const strictJsonSchema = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(strictJsonSchema)
+  if (!isObject(node)) return node
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(node)) out[key] = strictJsonSchema(value)
+  if (isObject(out.properties)) {
+    const required = new Set(Array.isArray(out.required) ? out.required : [])
+    const properties: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(out.properties))
+      properties[key] = required.has(key) ? value : { anyOf: [value, { type: "null" }] }
+    out.properties = properties
+    out.required = Object.keys(properties)
+  }
+  return out
+}
+
+const withoutNulls = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutNulls)
+  if (!isObject(value)) return value
+  const out: Record<string, unknown> = {}
+  for (const [key, v] of Object.entries(value)) if (v !== null) out[key] = withoutNulls(v)
+  return out
+}
+
+/** The JSON Schema of InterviewerOutput (derived from the Effect Schema), in strict-output form. */
+export const interviewerOutputJsonSchema: JsonObject = strictJsonSchema(
+  inlineJsonSchemaOf(InterviewerOutput)
+) as JsonObject
+
+// Prompt -------------------------------------------------------------------------------------------
+
+type ChatMessage = { readonly role: "system" | "user" | "assistant"; readonly content: string }
+
+const compact = <T extends Record<string, unknown>>(o: T) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== ""))
+
+/** What the definition states, for the model; the domain still enforces every rule itself. */
+const definitionBrief = (def: InterviewDefinition, locale: string) => {
+  const text = (map: { readonly [k: string]: string } | undefined) => localizedText(def, map, locale)
+  return compact({
+    title: def.title,
+    goal: def.goal,
+    persona: def.persona,
+    researchBrief: def.researchBrief,
+    disclosure:
+      def.disclosure === undefined
+        ? undefined
+        : compact({
+            purpose: text(def.disclosure.purposeTextByLocale),
+            retention: text(def.disclosure.retentionTextByLocale)
+          }),
+    modules: (def.modules ?? []).map((m) =>
+      compact({ id: m.id, label: text(m.labelByLocale), purpose: m.purpose, order: m.order })
+    ),
+    fields: def.fields.map((f) =>
+      compact({
+        id: f.id,
+        label: text(f.labelByLocale),
+        question: text(f.questionByLocale),
+        description: text(f.descriptionByLocale),
+        moduleId: f.moduleId,
+        valueType: f.valueType,
+        requiredness: f.requiredness,
+        sensitivity: f.sensitivity,
+        priority: f.priority,
+        options: f.options.map((o) => ({ id: o.id, label: text(o.labelByLocale) })),
+        allowedNonAnswerStates: f.allowedNonAnswerStates,
+        askPolicy: f.askPolicy,
+        extraction: f.extraction
+      })
+    ),
+    goals: def.goals.map((g) =>
+      compact({
+        id: g.id,
+        label: text(g.labelByLocale),
+        hint: text(g.publicPromptHintByLocale),
+        anchorQuestion: text(g.anchorQuestionByLocale),
+        rubric: g.internalRubric,
+        moduleId: g.moduleId,
+        priority: g.priority,
+        required: g.required,
+        requiredCoverage: g.requiredCoverage,
+        allowedProbeKinds: g.allowedProbeKinds,
+        maxProbes: g.maxProbes
+      })
+    ),
+    policy: {
+      maxExchanges: def.policy.maxExchanges,
+      maxFollowups: def.policy.maxFollowups,
+      targetFollowups: def.policy.targetFollowups,
+      maxQuestionCharacters: def.policy.maxQuestionCharacters
+    }
+  })
+}
+
+/** The system prompt: role, rules of the output, the definition and what is known so far. */
+export const interviewerSystemPrompt = (input: InterviewerInput): string => {
+  const { definition: def, locale, session } = input
+  const name = def.persona?.name
+  return [
+    `You are ${name === undefined ? "an interviewer" : `${name}, an interviewer`} holding a research interview${
+      def.persona?.tone === undefined ? "" : ` in a ${def.persona.tone} tone`
+    }. Write to the respondent in the locale "${locale}".`,
+    "Each turn, reply with one JSON object matching the given schema and nothing else:",
+    "- turn: the next assistant message; ask one thing at a time, in module and priority order, with a target naming the field or goal id it asks about; probe a goal only with its allowedProbeKinds; confirm a field when its extraction settings call for it; close when nothing is left or the budget is spent.",
+    "- extractions: the fields the respondent's last message answers, with evidence as character offsets into that message (end exclusive), a confidence in [0, 1], a state among answered or the field's allowedNonAnswerStates, and inferred=true when the value was not stated; select values are option ids.",
+    "- goalCoverage: for each goal the last message spoke to, its total coverage so far in [0, 1].",
+    "- completion: done, and why, when the turn is the closing.",
+    "Never reveal a goal's rubric, and keep questions under policy.maxQuestionCharacters characters.",
+    `Interview definition: ${JSON.stringify(definitionBrief(def, locale))}`,
+    `Known so far: ${JSON.stringify({ fields: session.fields, goals: session.goals })}`
+  ].join("\n")
+}
+
+/** The system prompt, then the transcript as user and assistant messages. */
+export const interviewerMessages = (input: InterviewerInput): ReadonlyArray<ChatMessage> => [
+  { role: "system", content: interviewerSystemPrompt(input) },
+  ...input.session.messages.map((m): ChatMessage => ({ role: m.role, content: m.text }))
+]
+
+// Transport ----------------------------------------------------------------------------------------
+
+/** A failure worth another attempt (429, 5xx, timeout, network), with the server's Retry-After. */
+class Retryable {
+  constructor(
+    readonly reason: string,
+    readonly retryAfterSeconds?: number
+  ) {}
+}
+
+/** Retry-After as seconds: a number of seconds or an HTTP date. */
+const retryAfterOf = (headers: Headers): number | undefined => {
+  const value = headers.get("retry-after")?.trim()
+  if (value === undefined || value === "") return undefined
+  const seconds = Number(value)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds)
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000)
+}
+
+const isTimeout = (error: unknown) => error instanceof Error && error.name === "TimeoutError"
+
+const failed = (reason: string) => new InterviewerFailed({ reason })
+
+const ChatCompletion = Schema.Struct({
+  choices: Schema.NonEmptyArray(
+    Schema.Struct({ message: Schema.Struct({ content: Schema.NullOr(Schema.String) }) })
+  )
+})
+const decodeCompletion = Schema.decodeUnknownEffect(ChatCompletion)
+const decodeOutput = Schema.decodeUnknownEffect(InterviewerOutput)
+
+export const makeOpenAiCompatibleInterviewer = (
+  options: OpenAiCompatibleInterviewerOptions
+): InterviewerService => {
+  const timeoutMs = options.timeoutMs ?? 20_000
+  const maxRetries = options.maxRetries ?? 2
+  const url = `${options.baseUrl.replace(/\/+$/u, "")}/chat/completions`
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" }
+  if (options.apiKey !== undefined && options.apiKey !== "")
+    headers.authorization = `Bearer ${options.apiKey}`
+
+  /** One request, body read included; errors carry neither the key nor the response body. */
+  const post = async (body: string, signal: AbortSignal): Promise<unknown> => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers,
+      body,
+      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
+    })
+    if (!response.ok) {
+      await response.body?.cancel()
+      if (response.status === 429)
+        throw new Retryable("the model's rate limit was reached", retryAfterOf(response.headers))
+      if (response.status >= 500)
+        throw new Retryable(`the model answered HTTP ${response.status}`, retryAfterOf(response.headers))
+      throw failed(`the model refused the request (HTTP ${response.status})`)
+    }
+    const text = await response.text()
+    try {
+      return JSON.parse(text) as unknown
+    } catch {
+      throw failed("the model's response is not JSON")
+    }
+  }
+
+  const once = (body: string) =>
+    Effect.tryPromise({
+      try: (signal) => post(body, signal),
+      catch: (error): Retryable | InterviewerFailed =>
+        error instanceof Retryable || error instanceof InterviewerFailed
+          ? error
+          : isTimeout(error)
+            ? new Retryable(`the model did not answer within ${timeoutMs} ms`)
+            : new Retryable("the model could not be reached")
+    })
+
+  const withRetries = (body: string): Effect.Effect<unknown, InterviewerFailed> =>
+    Effect.gen(function* () {
+      for (let attempt = 0; ; attempt++) {
+        const result = yield* Effect.result(once(body))
+        if (Result.isSuccess(result)) return result.success
+        const error = result.failure
+        if (error instanceof InterviewerFailed) return yield* Effect.fail(error)
+        if (attempt >= maxRetries)
+          return yield* Effect.fail(failed(`${error.reason} (after ${attempt + 1} attempts)`))
+        const wait = Math.min(
+          error.retryAfterSeconds ?? BASE_BACKOFF_SECONDS * 2 ** attempt,
+          INTERVIEWER_MAX_RETRY_WAIT_SECONDS
+        )
+        yield* Effect.sleep(Duration.millis(Math.round(wait * 1000)))
+      }
+    })
+
+  const next = (input: InterviewerInput): Effect.Effect<InterviewerOutput, InterviewerFailed> =>
+    Effect.gen(function* () {
+      const body = JSON.stringify({
+        model: options.model,
+        messages: interviewerMessages(input),
+        response_format: {
+          type: "json_schema",
+          json_schema: { name: "interviewer_output", strict: true, schema: interviewerOutputJsonSchema }
+        }
+      })
+      const completion = yield* decodeCompletion(yield* withRetries(body)).pipe(
+        Effect.mapError(() => failed("the model's response is not a chat completion"))
+      )
+      const content = completion.choices[0].message.content
+      if (content === null) return yield* Effect.fail(failed("the model's answer is empty"))
+      const parsed = yield* Effect.try({
+        try: () => JSON.parse(content) as unknown,
+        catch: () => failed("the model's answer is not JSON")
+      })
+      return yield* decodeOutput(withoutNulls(parsed)).pipe(
+        Effect.mapError(() => failed("the model's answer does not match InterviewerOutput"))
+      )
+    })
+
+  return Interviewer.of({ next })
+}
+
+/** The Interviewer over an OpenAI-compatible chat-completions API. */
+export const OpenAiCompatibleInterviewerLive = (options: OpenAiCompatibleInterviewerOptions) =>
+  Layer.succeed(Interviewer, makeOpenAiCompatibleInterviewer(options))
+
+// Fallback -----------------------------------------------------------------------------------------
+
+/** The service, but a turn it fails is answered by the built-in interviewer instead. */
+export const deterministicFallbackOf = (primary: InterviewerService): InterviewerService =>
+  Interviewer.of({
+    next: (input) =>
+      primary
+        .next(input)
+        .pipe(
+          Effect.catchTag("InterviewerFailed", () => Effect.sync(() => deterministicInterviewerTurn(input)))
+        )
+  })
+
+/**
+ * The interviewer `layer` builds, falling back to the deterministic one on any turn it fails (the
+ * domain's rules still correct whatever comes back).
+ */
+export const withDeterministicFallback = <E, R>(
+  layer: Layer.Layer<Interviewer, E, R>
+): Layer.Layer<Interviewer, E, R> =>
+  Layer.effect(
+    Interviewer,
+    Effect.gen(function* () {
+      return deterministicFallbackOf(yield* Interviewer)
+    })
+  ).pipe(Layer.provide(layer))
