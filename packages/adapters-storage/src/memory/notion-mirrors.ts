@@ -88,7 +88,7 @@ export const MemoryNotionMirrorsLive = Layer.effect(
             lastAttemptAt: at
           })
         }),
-      dueForAutoRefresh: (at, limit) =>
+      dueForAutoRefresh: (at, limit, defaultIntervalSeconds) =>
         Effect.sync(() =>
           [...resources.values()]
             .filter((r) => {
@@ -96,7 +96,11 @@ export const MemoryNotionMirrorsLive = Layer.effect(
               const data = r.data as NotionData
               if (!data.autoRefresh) return false
               const from = notion.mirrors.get(r.id)?.lastAttemptAt ?? r.createdAt
-              if (from.getTime() + (data.refreshIntervalSeconds ?? 3600) * 1000 > at.getTime()) return false
+              if (
+                from.getTime() + (data.refreshIntervalSeconds ?? defaultIntervalSeconds) * 1000 >
+                at.getTime()
+              )
+                return false
               const key = `notion_refresh:${r.id}`
               return ![...jobs.values()].some(
                 (j) =>

@@ -8,7 +8,7 @@ import { Cause, Effect, Layer, Queue, Redacted, Schedule } from "effect"
 import { toStorageError } from "./errors.js"
 
 /** PostgreSQL channel names are identifiers: one per topic, under our prefix. */
-const channelOf = (topic: string) => `folio_${topic.replace(/[^a-z0-9_]/gi, "_")}`.slice(0, 63)
+export const channelOf = (topic: string) => `folio_${topic.replace(/[^a-z0-9_]/gi, "_")}`.slice(0, 63)
 
 export const PgInvalidationBusLive = Layer.effect(
   InvalidationBus,

@@ -201,7 +201,7 @@ export const makeNotionMirrors = Effect.gen(function* () {
         )
       ),
 
-    dueForAutoRefresh: (at, limit) =>
+    dueForAutoRefresh: (at, limit, defaultIntervalSeconds) =>
       orStorageError(
         sql<{ readonly tenant_id: string; readonly id: string }>`
           select r.tenant_id, r.id from resources r
@@ -209,7 +209,7 @@ export const makeNotionMirrors = Effect.gen(function* () {
           where r.type = 'notion' and r.deleted_at is null
             and coalesce((r.data ->> 'autoRefresh')::boolean, false)
             and coalesce(m.last_attempt_at, r.created_at)
-                + make_interval(secs => coalesce((r.data ->> 'refreshIntervalSeconds')::int, 3600)) <= ${at}
+                + make_interval(secs => coalesce((r.data ->> 'refreshIntervalSeconds')::int, ${defaultIntervalSeconds})) <= ${at}
             and not exists (select 1 from jobs j where j.tenant_id = r.tenant_id
                             and j.dedupe_key = 'notion_refresh:' || r.id::text and j.status in ('queued', 'running'))
           order by r.id limit ${limit}`.pipe(

@@ -2,9 +2,10 @@
 // and in the same statement fans out to one pending delivery per enabled endpoint of the account
 // subscribed to its type; each such endpoint's delivery job is queued unless one is active.
 import { randomUUID } from "node:crypto"
-import { resourceEvent as domainResourceEvent, type SharingEventRecord } from "@folio/domain"
+import { JOBS_TOPIC, resourceEvent as domainResourceEvent, type SharingEventRecord } from "@folio/domain"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
+import { channelOf } from "./invalidation-bus.js"
 import { jsonParam } from "./json.js"
 
 export const insertSharingEvent = (sql: SqlClient.SqlClient, e: SharingEventRecord) =>
@@ -32,7 +33,7 @@ export const insertSharingEvent = (sql: SqlClient.SqlClient, e: SharingEventReco
     }
     // Idle workers of every instance sharing a server hear it at the commit (the invalidation bus's
     // `jobs` topic); elsewhere they find the job at their next poll.
-    if (endpoints.length > 0) yield* sql`select pg_notify('folio_jobs', 'webhook_delivery')`
+    if (endpoints.length > 0) yield* sql`select pg_notify(${channelOf(JOBS_TOPIC)}, 'webhook_delivery')`
   })
 
 /** A `resource.*` event of a resource row (its id, slug, type and title). */

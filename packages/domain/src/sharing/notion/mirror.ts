@@ -24,7 +24,7 @@ import { type ResourceRecordOf, resourceBlobPrefix } from "../resources/resource
 import { ownedOfType } from "../resources/use-cases.js"
 import type { NotionBlock, NotionMediaBlock, NotionPage } from "./blocks.js"
 import { notionPageIdFrom } from "./blocks.js"
-import { mirrorRootPageId, requireNotion } from "./feature.js"
+import { DEFAULT_NOTION_REFRESH_SECONDS, mirrorRootPageId, requireNotion } from "./feature.js"
 import { renderNotionBlocks } from "./render.js"
 
 /** A mirror holds at most this many pages; deeper or further pages are left out (and counted). */
@@ -397,6 +397,6 @@ type NotionJobPorts = ResourceRepository | NotionMirrors | NotionSource | BlobSt
  */
 export const scheduleNotionRefreshes = Effect.gen(function* () {
   const at = new Date(yield* Clock.currentTimeMillis)
-  const due = yield* (yield* NotionMirrors).dueForAutoRefresh(at, 100)
+  const due = yield* (yield* NotionMirrors).dueForAutoRefresh(at, 100, DEFAULT_NOTION_REFRESH_SECONDS)
   return yield* enqueueDue("notion_refresh", due, { page_id: null, reason: "auto_refresh" }, at)
 })

@@ -101,7 +101,9 @@ export interface NotionMirrorsService {
    */
   readonly dueForAutoRefresh: (
     at: Date,
-    limit: number
+    limit: number,
+    /** The interval of a mirror that has none (DEFAULT_NOTION_REFRESH_SECONDS). */
+    defaultIntervalSeconds: number
   ) => Effect.Effect<ReadonlyArray<{ readonly tenantId: string; readonly resourceId: string }>, StorageError>
 }
 
