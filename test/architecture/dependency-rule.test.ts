@@ -66,6 +66,8 @@ describe("dependency rule", () => {
       ["kernel/x.ts", "../identity/principal.js", "the kernel imports no context (identity)"],
       ["kernel/ports/x.ts", "../../forms/ports/forms.js", "the kernel imports no context (forms)"],
       ["kernel/x.ts", "../sharing/links.js", "the kernel imports no context (sharing)"],
+      ["kernel/jobs/x.ts", "../../sharing/jobs/use-cases.js", "the kernel imports no context (sharing)"],
+      ["forms/x.ts", "../sharing/jobs/index.js", "forms imports sharing"],
       ["identity/x.ts", "../index.js", "identity imports the domain's index"],
       ["forms/x.ts", "../index.js", "forms imports the domain's index"]
     ])("rejects %s importing %s", (path, specifier, rule) => {
@@ -83,6 +85,9 @@ describe("dependency rule", () => {
       ["forms/responses/x.ts", "../../kernel/cursor.js"],
       ["sharing/x.ts", "../identity/principal.js"],
       ["kernel/ports/x.ts", "../errors.js"],
+      // The job queue is the kernel's: both services queue and run jobs on it.
+      ["forms/responses/x.ts", "../../kernel/jobs/job.js"],
+      ["sharing/jobs/x.ts", "../../kernel/ports/jobs.js"],
       ["index.ts", "./forms/index.js"]
     ])("allows %s importing %s", (path, specifier) => {
       expect(check(path, specifier)).toBeUndefined()

@@ -12,6 +12,7 @@ import {
   FormAuthoring,
   FormRepository,
   FormResponses,
+  DeterministicInterviewerLive,
   FormsServicesLive,
   IdGen,
   InsightPolicy,
@@ -35,6 +36,7 @@ const ports = Layer.provideMerge(
     IdGenLive,
     MemoryBlobStoreLive({ publicOrigin: "http://folio.test", signingSecret: "test-secret" }),
     BuiltInInsightExtractorLive,
+    DeterministicInterviewerLive,
     Layer.succeed(InsightPolicy, { autoThreshold: 0.3, minResponses: 5, scanLimit: 2_000 })
   )
 )

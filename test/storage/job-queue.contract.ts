@@ -173,6 +173,41 @@ export const registerJobQueueContracts = ({ target, run, newWorkspace }: JobQueu
       expect(await q((s) => s.complete("w1", ids[1] ?? "", done))).toBe(true)
     })
 
+    it("lists only the types asked for (a context's own), paging through them alone", async () => {
+      const ws = await newWorkspace()
+      // Not due for an hour: no other test's claim takes them.
+      const later = new Date(Date.now() + 3_600_000)
+      const types: ReadonlyArray<JobType> = [
+        "interview_analysis",
+        "optimize_original",
+        "interview_analysis",
+        "notion_refresh",
+        "interview_analysis",
+        "webhook_delivery"
+      ]
+      const ids = (await enqueueAll(types.map((type) => newJob(ws.id, { type, runAt: later })))).map(
+        (j) => j.id
+      )
+      const sharing: ReadonlyArray<JobType> = ["optimize_original", "notion_refresh", "webhook_delivery"]
+      const pages = await listAll(ws.id, { limit: 2, types: sharing })
+      expect(pages.map((p) => p.length)).toEqual([2, 1])
+      expect(pages.flat()).toEqual([ids[5], ids[3], ids[1]])
+      expect((await listAll(ws.id, { limit: 1, types: ["interview_analysis"] })).flat()).toEqual([
+        ids[4],
+        ids[2],
+        ids[0]
+      ])
+      // With `type` too, both apply.
+      expect((await listAll(ws.id, { limit: 10, types: sharing, type: "notion_refresh" })).flat()).toEqual([
+        ids[3]
+      ])
+      expect(
+        (await listAll(ws.id, { limit: 10, types: sharing, type: "interview_analysis" })).flat()
+      ).toEqual([])
+      expect((await listAll(ws.id, { limit: 10, types: [] })).flat()).toEqual([])
+      expect((await listAll(ws.id, { limit: 10 })).flat()).toEqual([...ids].reverse())
+    })
+
     it("refuses a second active job with the same key, and takes it again once the first is final", async () => {
       await drain()
       const ws = await newWorkspace()

@@ -50,6 +50,9 @@ export const startApp = async (
     respondentRequestsPerIp: 100_000,
     // Notion mirrors on, against an address where nothing answers: a suite that mirrors pages
     // points NOTION_API_URL at its fake Notion server.
+    // The built-in interviewer; a suite that holds interviews with a model points this at its fake
+    // chat-completions server.
+    interviewer: Option.none(),
     notionToken: Option.some(Redacted.make("secret_test_notion_token")),
     notionApiUrl: "http://127.0.0.1:9",
     jobsConcurrency: 2,

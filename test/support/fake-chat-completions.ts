@@ -9,6 +9,8 @@ export type FakeReply =
   | { readonly content: unknown }
   /** Never answers (the client must time out). */
   | "hang"
+  /** Answers `reply` after a wait. */
+  | { readonly delayMs: number; readonly reply: FakeReply }
 
 export interface RecordedRequest {
   readonly method: string
@@ -24,6 +26,8 @@ export interface FakeChatCompletions {
   readonly abandoned: () => number
   /** Replies used in order; the last one repeats. */
   readonly script: (...replies: ReadonlyArray<FakeReply>) => void
+  /** Replies computed from each request's body instead (until the next `script`). */
+  readonly respondWith: (responder: (body: unknown) => FakeReply) => void
   readonly close: () => Promise<void>
 }
 
@@ -41,7 +45,14 @@ const completion = (content: unknown) => ({
   ]
 })
 
-const send = (res: ServerResponse, reply: Exclude<FakeReply, "hang">) => {
+const send = (res: ServerResponse, reply: Exclude<FakeReply, "hang">): void => {
+  if ("delayMs" in reply) {
+    const { delayMs, reply: later } = reply
+    setTimeout(() => {
+      if (later !== "hang" && !res.destroyed) send(res, later)
+    }, delayMs)
+    return
+  }
   const status = "status" in reply ? (reply.status ?? 200) : 200
   const body = "content" in reply ? completion(reply.content) : reply.body
   const headers = "headers" in reply ? (reply.headers ?? {}) : {}
@@ -53,6 +64,7 @@ export const startFakeChatCompletions = async (): Promise<FakeChatCompletions> =
   const requests: Array<RecordedRequest> = []
   let replies: ReadonlyArray<FakeReply> = []
   let abandoned = 0
+  let responder: ((body: unknown) => FakeReply) | undefined
   const server = createServer((req, res) => {
     const chunks: Array<Buffer> = []
     req.on("data", (c: Buffer) => chunks.push(c))
@@ -67,7 +79,7 @@ export const startFakeChatCompletions = async (): Promise<FakeChatCompletions> =
       res.on("close", () => {
         if (!res.writableEnded) abandoned++
       })
-      const reply = replies[Math.min(index, replies.length - 1)]
+      const reply = responder?.(body) ?? replies[Math.min(index, replies.length - 1)]
       if (reply === undefined) return send(res, { status: 500, body: { error: "no reply scripted" } })
       if (reply !== "hang") send(res, reply)
     })
@@ -78,7 +90,12 @@ export const startFakeChatCompletions = async (): Promise<FakeChatCompletions> =
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     abandoned: () => abandoned,
+    respondWith: (fn) => {
+      responder = fn
+      requests.length = 0
+    },
     script: (...next) => {
+      responder = undefined
       replies = next
       requests.length = 0
       abandoned = 0

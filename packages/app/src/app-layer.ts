@@ -36,11 +36,16 @@ import {
   UsageBatcherLive,
   ViewBatcherLive,
   VisitBatcherLive,
-  openCountryDatabase
+  openCountryDatabase,
+  makeOpenAiCompatibleAnalyst,
+  OpenAiCompatibleInterviewerLive,
+  withDeterministicFallback
 } from "@folio/adapters-storage"
 import {
   BuiltInInsightExtractorLive,
+  DeterministicInterviewerLive,
   FormsServicesLive,
+  InterviewAnalyst,
   InsightPolicy,
   LinkCreationPolicy,
   RateLimitPolicy,
@@ -53,7 +58,6 @@ import {
   SharingCollectionsLive,
   SharingFilesLive,
   SharingIdempotencyLive,
-  SharingJobRunnerLive,
   SharingJobsLive,
   SharingAnalyticsLive,
   AnalyticsPolicy,
@@ -67,6 +71,7 @@ import { Duration, Effect, Layer, LogLevel, Option, Redacted, References } from 
 import { HttpMiddleware, HttpRouter } from "effect/http"
 import { answerClientErrorsWithEnvelope } from "./client-errors.js"
 import { installFastPaths } from "./fast-path.js"
+import { JobRunnerLive } from "./job-runner.js"
 import type { AppConfig } from "./config.js"
 import { logLevelOf } from "./logging.js"
 import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
@@ -99,6 +104,28 @@ const gracefulClose = (server: Server, graceMs: number) =>
 const NodeConnectionCutter = Layer.succeed(ConnectionCutter, {
   cut: (request) => NodeHttpServerRequest.toServerResponse(request).destroy()
 })
+
+/**
+ * Who holds interviews and analyses finished ones: the configured model (a turn it fails is answered
+ * by the built-in interviewer; an analysis it fails is retried by the job), else the built-in
+ * interviewer and no analyst (the built-in analysis, `partial`).
+ */
+const interviewerLayer = (model: AppConfig["interviewer"]) =>
+  Option.match(model, {
+    onNone: () => DeterministicInterviewerLive,
+    onSome: (m) => {
+      const options = {
+        baseUrl: m.baseUrl,
+        model: m.model,
+        apiKey: Option.getOrUndefined(Option.map(m.apiKey, Redacted.value)),
+        timeoutMs: m.timeoutMs
+      }
+      return Layer.merge(
+        withDeterministicFallback(OpenAiCompatibleInterviewerLive(options)),
+        Layer.succeed(InterviewAnalyst, makeOpenAiCompatibleAnalyst(options))
+      )
+    }
+  })
 
 /** Names this process's job claims: host, process and a random part (a restarted pid is another worker). */
 const jobWorkerId = () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
@@ -178,6 +205,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         Layer.succeed(ArtifactsFeature, { enabled: config.artifactsEnabled, host: config.artifactHost }),
         Layer.succeed(ArtifactPolicy, config.artifactLimits),
         BuiltInInsightExtractorLive,
+        interviewerLayer(config.interviewer),
         Layer.succeed(InsightPolicy, {
           autoThreshold: config.insightsAutoThreshold,
           minResponses: 5,
@@ -215,8 +243,8 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
         Layer.provide(UsageBatcherLive),
         // Idempotency keys past their 24 hours, deleted hourly.
         Layer.merge(IdempotencyHousekeepingLive),
-        // This instance's job workers: stopped (running jobs finished or released) before the
-        // storage they use is closed.
+        // This instance's job workers, running every context's jobs: stopped (running jobs finished
+        // or released) before the storage they use is closed.
         Layer.merge(
           JobWorkerLive({
             workerId: jobWorkerId(),
@@ -226,7 +254,7 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
             scheduleEveryMs: config.jobsScheduleMs,
             shutdownGraceMs: config.shutdownGraceMs,
             retry: { baseDelayMs: config.jobsRetryBaseMs, maxDelayMs: 10 * 60_000 }
-          }).pipe(Layer.provide(SharingJobRunnerLive))
+          }).pipe(Layer.provide(JobRunnerLive))
         ),
         // Public views, counted in memory and written each second; released after the server, so
         // the views of the last requests are written at shutdown.

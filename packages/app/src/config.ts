@@ -24,6 +24,15 @@ export interface S3Settings {
   readonly forcePathStyle: boolean
 }
 
+export interface InterviewerModelSettings {
+  /** The API root; `/chat/completions` is appended. */
+  readonly baseUrl: string
+  readonly model: string
+  readonly apiKey: Option.Option<Redacted.Redacted<string>>
+  /** Per request attempt. */
+  readonly timeoutMs: number
+}
+
 export interface AppConfig {
   readonly port: number
   readonly host: string
@@ -58,6 +67,12 @@ export interface AppConfig {
   readonly artifactHost: string
   /** Artifact limits; each only lowers the spec's default. */
   readonly artifactLimits: ArtifactLimits
+  /**
+   * The model behind interviews (an OpenAI-compatible chat-completions API: hosted, vLLM, llama.cpp,
+   * Ollama): it holds the interviews and analyses finished ones as a job. None: the built-in
+   * interviewer, and the built-in analysis (`partial`).
+   */
+  readonly interviewer: Option.Option<InterviewerModelSettings>
   /** The Notion integration's token; Notion mirrors are off without one (`features.notion_enabled`). */
   readonly notionToken: Option.Option<Redacted.Redacted<string>>
   /** The Notion API's root (a proxy, or a local fake in tests). */
@@ -166,6 +181,33 @@ const optionalRedacted = (name: string, problem: string, validation: (value: str
     validation(v) ? Option.some(Redacted.make(v)) : undefined
   )
 
+const HTTP_URL = "must be an http or https URL"
+const asHttpUrl = (v: string) => (/^https?:\/\/[^\s]+$/.test(v) ? v.replace(/\/+$/, "") : undefined)
+
+/** The interviewer model: all of it when INTERVIEWER_BASE_URL is set (the model then required). */
+const interviewerModel = Effect.flatMap(
+  read("INTERVIEWER_BASE_URL", Option.none<string>(), HTTP_URL, (v) => Option.fromNullishOr(asHttpUrl(v))),
+  Option.match({
+    onNone: () => Effect.succeed(Option.none<InterviewerModelSettings>()),
+    onSome: (baseUrl) =>
+      Effect.map(
+        Effect.all({
+          model: read("INTERVIEWER_MODEL", required("INTERVIEWER_MODEL"), "must not be empty", (v) =>
+            v.trim()
+          ),
+          apiKey: optionalRedacted("INTERVIEWER_API_KEY", "must not be empty", (v) => v.trim() !== ""),
+          timeoutMs: read(
+            "INTERVIEWER_TIMEOUT_MS",
+            20_000,
+            "must be an integer from 100 to 300000",
+            asInt(100, 300_000)
+          )
+        }),
+        (rest) => Option.some({ baseUrl, ...rest })
+      )
+  })
+)
+
 /** Reads and validates the configuration; fails naming the first bad variable. */
 export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(function* () {
   const p = yield* read("PORT", 8080, "must be an integer from 0 to 65535", asInt(0, 65535))
@@ -249,13 +291,9 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(fun
         return v.trim() !== "" && Number.isFinite(n) && n >= 0 && n <= 1 ? n : undefined
       }
     ),
+    interviewer: yield* interviewerModel,
     notionToken: yield* optionalRedacted("NOTION_TOKEN", "must not be empty", (v) => v.trim() !== ""),
-    notionApiUrl: yield* read(
-      "NOTION_API_URL",
-      "https://api.notion.com",
-      "must be an http or https URL",
-      (v) => (/^https?:\/\/[^\s]+$/.test(v) ? v.replace(/\/+$/, "") : undefined)
-    ),
+    notionApiUrl: yield* read("NOTION_API_URL", "https://api.notion.com", HTTP_URL, asHttpUrl),
     jobsConcurrency: yield* read("JOBS_CONCURRENCY", 2, "must be an integer from 0 to 64", asInt(0, 64)),
     jobsLeaseMs:
       (yield* read("JOBS_LEASE_SECONDS", 30, "must be an integer from 1 to 3600", asInt(1, 3600))) * 1000,

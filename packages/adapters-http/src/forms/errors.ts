@@ -190,6 +190,7 @@ export const FormsErrors = errorSurface<FormsSurfaceError>()({
     FileTypeNotAccepted: invalid,
     TooManyUploads: invalid,
     InvalidCohort: invalid,
+    InterviewMessageInvalid: invalid,
     // Conflicts: a stale token tells the caller the current one.
     DraftRevisionConflict: { code: "conflict", details: (e) => ({ draftRevision: e.draftRevision }) },
     SettingsSignatureConflict: {
@@ -206,6 +207,13 @@ export const FormsErrors = errorSurface<FormsSurfaceError>()({
     ResponseNotEditable: conflict,
     ResponseCompletedMeanwhile: conflict,
     ResponseChangedMeanwhile: conflict,
+    InterviewFinished: { code: "conflict", details: () => ({ reason: "interview_finished" }) },
+    InterviewExpired: { code: "conflict", details: () => ({ reason: "interview_expired" }) },
+    InterviewNotStarted: { code: "conflict", details: () => ({ reason: "nothing_answered" }) },
+    DisclosureNotAccepted: {
+      code: "conflict",
+      details: (e) => ({ reason: "disclosure_required", disclosureVersion: e.version })
+    },
     // Refused by the workspace's capabilities or the form's state.
     FormKindDisabled: unprocessable,
     FeaturesDisabled: { code: "unprocessable", details: issues },

@@ -3,6 +3,10 @@
 // that abort, retries honouring Retry-After, and a fallback to the built-in interviewer.
 import {
   deterministicInterviewerTurn,
+  type InterviewAnalystInput,
+  InterviewAnalystFailed,
+  InterviewAnalystOutput,
+  type InterviewAnalystService,
   type InterviewDefinition,
   Interviewer,
   type InterviewerInput,
@@ -184,7 +188,11 @@ const retryAfterOf = (headers: Headers): number | undefined => {
 
 const isTimeout = (error: unknown) => error instanceof Error && error.name === "TimeoutError"
 
-const failed = (reason: string) => new InterviewerFailed({ reason })
+/** Why a structured completion failed: a value-free reason (never the key or the model's text). */
+class ChatFailed {
+  constructor(readonly reason: string) {}
+}
+const failed = (reason: string) => new ChatFailed(reason)
 
 const ChatCompletion = Schema.Struct({
   choices: Schema.NonEmptyArray(
@@ -192,11 +200,13 @@ const ChatCompletion = Schema.Struct({
   )
 })
 const decodeCompletion = Schema.decodeUnknownEffect(ChatCompletion)
-const decodeOutput = Schema.decodeUnknownEffect(InterviewerOutput)
 
-export const makeOpenAiCompatibleInterviewer = (
-  options: OpenAiCompatibleInterviewerOptions
-): InterviewerService => {
+/**
+ * One structured-output call over chat completions: the messages, a JSON Schema the answer must
+ * follow (strict mode) and our own schema it is decoded against. Shared by the interviewer and the
+ * analyst.
+ */
+const makeStructuredChat = (options: OpenAiCompatibleInterviewerOptions) => {
   const timeoutMs = options.timeoutMs ?? 20_000
   const maxRetries = options.maxRetries ?? 2
   const url = `${options.baseUrl.replace(/\/+$/u, "")}/chat/completions`
@@ -231,21 +241,21 @@ export const makeOpenAiCompatibleInterviewer = (
   const once = (body: string) =>
     Effect.tryPromise({
       try: (signal) => post(body, signal),
-      catch: (error): Retryable | InterviewerFailed =>
-        error instanceof Retryable || error instanceof InterviewerFailed
+      catch: (error): Retryable | ChatFailed =>
+        error instanceof Retryable || error instanceof ChatFailed
           ? error
           : isTimeout(error)
             ? new Retryable(`the model did not answer within ${timeoutMs} ms`)
             : new Retryable("the model could not be reached")
     })
 
-  const withRetries = (body: string): Effect.Effect<unknown, InterviewerFailed> =>
+  const withRetries = (body: string): Effect.Effect<unknown, ChatFailed> =>
     Effect.gen(function* () {
       for (let attempt = 0; ; attempt++) {
         const result = yield* Effect.result(once(body))
         if (Result.isSuccess(result)) return result.success
         const error = result.failure
-        if (error instanceof InterviewerFailed) return yield* Effect.fail(error)
+        if (error instanceof ChatFailed) return yield* Effect.fail(error)
         if (attempt >= maxRetries)
           return yield* Effect.fail(failed(`${error.reason} (after ${attempt + 1} attempts)`))
         const wait = Math.min(
@@ -256,15 +266,17 @@ export const makeOpenAiCompatibleInterviewer = (
       }
     })
 
-  const next = (input: InterviewerInput): Effect.Effect<InterviewerOutput, InterviewerFailed> =>
+  return <A>(
+    name: string,
+    jsonSchema: JsonObject,
+    decode: (u: unknown) => Effect.Effect<A, unknown>,
+    messages: ReadonlyArray<ChatMessage>
+  ): Effect.Effect<A, ChatFailed> =>
     Effect.gen(function* () {
       const body = JSON.stringify({
         model: options.model,
-        messages: interviewerMessages(input),
-        response_format: {
-          type: "json_schema",
-          json_schema: { name: "interviewer_output", strict: true, schema: interviewerOutputJsonSchema }
-        }
+        messages,
+        response_format: { type: "json_schema", json_schema: { name, strict: true, schema: jsonSchema } }
       })
       const completion = yield* decodeCompletion(yield* withRetries(body)).pipe(
         Effect.mapError(() => failed("the model's response is not a chat completion"))
@@ -275,12 +287,85 @@ export const makeOpenAiCompatibleInterviewer = (
         try: () => JSON.parse(content) as unknown,
         catch: () => failed("the model's answer is not JSON")
       })
-      return yield* decodeOutput(withoutNulls(parsed)).pipe(
-        Effect.mapError(() => failed("the model's answer does not match InterviewerOutput"))
+      return yield* decode(withoutNulls(parsed)).pipe(
+        Effect.mapError(() => failed(`the model's answer does not match ${name}`))
       )
     })
+}
 
-  return Interviewer.of({ next })
+const decodeOutput = Schema.decodeUnknownEffect(InterviewerOutput)
+
+export const makeOpenAiCompatibleInterviewer = (
+  options: OpenAiCompatibleInterviewerOptions
+): InterviewerService => {
+  const chat = makeStructuredChat(options)
+  return Interviewer.of({
+    next: (input) =>
+      chat("interviewer_output", interviewerOutputJsonSchema, decodeOutput, interviewerMessages(input)).pipe(
+        Effect.mapError((e) => new InterviewerFailed({ reason: e.reason }))
+      )
+  })
+}
+
+// The analyst -------------------------------------------------------------------------------------
+
+/** The JSON Schema of InterviewAnalystOutput, in strict-output form. */
+export const interviewAnalystOutputJsonSchema: JsonObject = strictJsonSchema(
+  inlineJsonSchemaOf(InterviewAnalystOutput)
+) as JsonObject
+
+/** The analyst's prompt: the brief, the codebook, the extracted fields and the numbered transcript. */
+export const interviewAnalystMessages = (input: InterviewAnalystInput): ReadonlyArray<ChatMessage> => {
+  const { definition: def, locale, session } = input
+  const codebook = (def.codebook?.codes ?? []).map((c) =>
+    compact({
+      code: c.id,
+      type: c.codeType,
+      label: localizedText(def, c.labelByLocale, locale),
+      description: localizedText(def, c.descriptionByLocale, locale)
+    })
+  )
+  return [
+    {
+      role: "system",
+      content: [
+        `You analyse a finished research interview. Write in the locale "${locale}".`,
+        "Reply with one JSON object matching the given schema and nothing else:",
+        "- summary: what the respondent said, in a few sentences, without adding anything they did not say.",
+        "- sentiment: the respondent's overall sentiment (positive, neutral or negative).",
+        "- keyInfo: the most important facts, each with the ids of the respondent messages that state them.",
+        `- insights: the qualitative codes the respondent's messages carry, each with the ids of those messages${
+          def.codebook?.allowEmergentCodes === false
+            ? "; use only the codebook's codes"
+            : "; prefer the codebook's codes, and name a new code only for something the codebook does not cover"
+        }.`,
+        `Interview: ${JSON.stringify(compact({ title: def.title, goal: def.goal, researchBrief: def.researchBrief }))}`,
+        `Codebook: ${JSON.stringify(codebook)}`,
+        `Extracted fields: ${JSON.stringify(input.extractedFields)}`
+      ].join("\n")
+    },
+    {
+      role: "user",
+      content: session.messages.map((m) => `[${m.id}] ${m.role}: ${m.text}`).join("\n")
+    }
+  ]
+}
+
+const decodeAnalysis = Schema.decodeUnknownEffect(InterviewAnalystOutput)
+
+export const makeOpenAiCompatibleAnalyst = (
+  options: OpenAiCompatibleInterviewerOptions
+): InterviewAnalystService => {
+  const chat = makeStructuredChat(options)
+  return {
+    analyze: (input) =>
+      chat(
+        "interview_analysis",
+        interviewAnalystOutputJsonSchema,
+        decodeAnalysis,
+        interviewAnalystMessages(input)
+      ).pipe(Effect.mapError((e) => new InterviewAnalystFailed({ reason: e.reason })))
+  }
 }
 
 /** The Interviewer over an OpenAI-compatible chat-completions API. */

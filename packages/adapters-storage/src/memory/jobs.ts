@@ -64,6 +64,7 @@ export const MemoryJobQueueLive = Layer.effect(
                 j.tenantId === tenantId &&
                 (query.status === undefined || j.status === query.status) &&
                 (query.type === undefined || j.type === query.type) &&
+                (query.types === undefined || query.types.includes(j.type)) &&
                 (after === undefined || j.id < after)
             )
             .sort(newestFirst)

@@ -2,6 +2,7 @@
 // keeps aggregates, so there is nothing to rebuild.
 import { type ResponseRecord, ResponseRepository, type ResponseUpdate, StorageError } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
+import { newJobRecord } from "./jobs.js"
 import { pageDescending } from "./keyset.js"
 import { completedCount, MemoryStore } from "./store.js"
 
@@ -16,14 +17,14 @@ const inForm = <A extends { readonly workspaceId: string; readonly formId: strin
   )
 
 export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (tables) => {
-  const { responses, responseFiles } = tables
+  const { responses, responseFiles, jobs } = tables
   /** Every response of one form, in insertion order. */
   const ofForm = (workspaceId: string, formId: string) =>
     [...responses.values()].filter((r) => r.workspaceId === workspaceId && r.formId === formId)
   return ResponseRepository.of({
     insert: (response) => Effect.sync(() => void responses.set(response.id, { ...response, version: 1 })),
     // The same compare-and-set as SQL; one synchronous step, so nothing can interleave with it.
-    update: (response, expected) =>
+    update: (response, expected, options) =>
       Effect.sync((): ResponseUpdate => {
         const current = responses.get(response.id)
         if (
@@ -42,6 +43,7 @@ export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (t
         )
           return "full"
         responses.set(response.id, response)
+        if (options?.enqueue !== undefined) jobs.set(options.enqueue.id, newJobRecord(options.enqueue))
         return "updated"
       }),
     get: (workspaceId, formId, id) => Effect.sync(() => inForm(responses.get(id), workspaceId, formId)),

@@ -119,6 +119,13 @@ export const makeJobQueue = Effect.gen(function* () {
             select * from jobs where tenant_id = ${tenantId}
               ${query.status === undefined ? sql`` : sql`and status = ${query.status}`}
               ${query.type === undefined ? sql`` : sql`and type = ${query.type}`}
+              ${
+                query.types === undefined
+                  ? sql``
+                  : query.types.length === 0
+                    ? sql`and false`
+                    : sql`and type in ${sql.in(query.types)}`
+              }
               ${after === undefined ? sql`` : sql`and (created_at, id) < (${new Date(after.at)}, ${after.id})`}
             order by created_at desc, id desc limit ${query.limit + 1}`
           return toPage(rows, query.limit, toJob, (r) => timeIdCursor.encode(r.created_at, r.id))

@@ -9,6 +9,7 @@ import {
 import { Data, Effect, Option } from "effect"
 import { applyContributions, readAnswerStats, rebuildAnswerStats, recomputeExtremes } from "./answer-stats.js"
 import { orStorageError } from "./errors.js"
+import { insertJob } from "./jobs.js"
 import { jsonParam } from "./json.js"
 import { timeIdCursor, toPage } from "./keyset.js"
 
@@ -87,7 +88,7 @@ export const makeResponseRepository = Effect.gen(function* () {
     // Compare-and-set on (status, version): the write applies only to the row the caller read, and
     // the row and the kept aggregates change in one transaction (a completion adds its answers, an
     // edit of a completed response swaps its old contribution for the new one).
-    update: (r, expected) => {
+    update: (r, expected, options) => {
       const cap =
         expected.status === "partial" && r.status === "completed" ? expected.maxCompleted : undefined
       const write = Effect.gen(function* () {
@@ -115,6 +116,9 @@ export const makeResponseRepository = Effect.gen(function* () {
         if (old.status === "completed") yield* applyContributions(sql, r.formId, old, -1)
         if (r.status === "completed") yield* applyContributions(sql, r.formId, r, 1)
         if (old.status === "completed") yield* recomputeExtremes(sql, r.formId, old)
+        // The job's key names this response and the write moved it out of the state that queues one.
+        if (options?.enqueue !== undefined)
+          yield* insertJob(sql, options.enqueue).pipe(Effect.catchTag("JobAlreadyActive", Effect.die))
         return "updated" as ResponseUpdate
       })
       return orStorageError(

@@ -98,6 +98,18 @@ export class AnswersNotAnObject extends RefusedInput("AnswersNotAnObject", "answ
   { path: ["answers"], rule: "object" }
 ]) {}
 
+/** A respondent's interview message that is blank or longer than the limit. */
+export class InterviewMessageInvalid extends Data.TaggedError("InterviewMessageInvalid")<{
+  readonly maxLength: number
+}> {
+  override get message() {
+    return `a message must be 1 to ${this.maxLength} characters`
+  }
+  get issues(): ReadonlyArray<Issue> {
+    return [{ path: ["text"], rule: "length" }]
+  }
+}
+
 export class InvalidAnswers extends Data.TaggedError("InvalidAnswers")<{
   readonly issues: ReadonlyArray<Issue>
 }> {
@@ -210,6 +222,30 @@ export class ResponseChangedMeanwhile extends NamedError(
   "ResponseChangedMeanwhile",
   "this response changed while this request was writing it; read it and try again"
 ) {}
+
+/** A message sent after the interview ended (by its rules or by the respondent). */
+export class InterviewFinished extends NamedError("InterviewFinished", "this interview has already ended") {}
+
+/** The interview's session outlived the definition's sessionTtlMinutes; a new one can be started. */
+export class InterviewExpired extends NamedError(
+  "InterviewExpired",
+  "this interview session has expired; start a new one"
+) {}
+
+/** Ending an interview before the respondent answered anything (it is left, not completed). */
+export class InterviewNotStarted extends NamedError(
+  "InterviewNotStarted",
+  "nothing has been answered yet, so there is nothing to finish"
+) {}
+
+/** The interview's disclosure is required and the start did not accept it. */
+export class DisclosureNotAccepted extends Data.TaggedError("DisclosureNotAccepted")<{
+  readonly version: string
+}> {
+  override get message() {
+    return "this interview's disclosure must be accepted before it starts (acceptDisclosure: true)"
+  }
+}
 
 // Refused by the workspace's capabilities or the form's state -------------------------------------
 
@@ -331,6 +367,7 @@ export type FormsError =
   | FileTypeNotAccepted
   | TooManyUploads
   | InvalidCohort
+  | InterviewMessageInvalid
   | DraftRevisionConflict
   | SettingsSignatureConflict
   | SlugInUse
@@ -340,6 +377,10 @@ export type FormsError =
   | ResponseNotEditable
   | ResponseCompletedMeanwhile
   | ResponseChangedMeanwhile
+  | InterviewFinished
+  | InterviewExpired
+  | InterviewNotStarted
+  | DisclosureNotAccepted
   | FormKindDisabled
   | FeaturesDisabled
   | RenderModeDisabled

@@ -63,6 +63,53 @@ export const RespondentResponse = Schema.Struct({
 
 const Answers = Schema.Record(Schema.String, Schema.Unknown)
 
+export const PublicInterview = Schema.Struct({
+  formId: Uuid,
+  formVersionId: Uuid,
+  version: Schema.Int,
+  title: Schema.String,
+  locale: Schema.String,
+  locales: Schema.Array(Schema.String),
+  interviewer: Schema.NullOr(Schema.String),
+  disclosure: Schema.NullOr(
+    Schema.Struct({
+      version: Schema.String,
+      required: Schema.Boolean,
+      purpose: Schema.NullOr(Schema.String),
+      retention: Schema.NullOr(Schema.String)
+    })
+  ),
+  maxExchanges: Schema.Int,
+  maxMessageLength: Schema.Int,
+  closed: Schema.NullOr(Schema.Struct({ reason: Schema.String, message: Schema.NullOr(Schema.String) }))
+}).annotate({ identifier: "PublicInterview" })
+
+export const InterviewChatMessage = Schema.Struct({
+  id: Schema.String,
+  role: Schema.Literals(["assistant", "user"]),
+  text: Schema.String
+}).annotate({ identifier: "InterviewChatMessage" })
+
+/** An interview's state after a start, resume, message or finish. */
+export const InterviewTurn = Schema.Struct({
+  responseId: Uuid,
+  formVersionId: Uuid,
+  locale: Schema.String,
+  messages: Schema.Array(InterviewChatMessage),
+  done: Schema.Boolean,
+  completionReason: Schema.NullOr(Schema.String),
+  progress: Schema.Finite
+}).annotate({ identifier: "InterviewTurn" })
+
+export const StartedInterview = Schema.Struct({
+  ...InterviewTurn.fields,
+  token: Schema.String,
+  respondent: RespondentEstimateSchema,
+  repeatWarning: Schema.Boolean
+}).annotate({ identifier: "StartedInterview" })
+
+const InterviewToken = Schema.String.check(Schema.isMaxLength(200))
+
 /** What every public route can answer with, beside the API-wide errors. */
 const RespondentErrors = errorsOf(
   "not_found",
@@ -145,6 +192,66 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
     }).annotate(
       OpenApi.Summary,
       "Complete the response: full validation, scores; immutable afterwards unless editing is allowed (no auth)"
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("interview", "/f/:slug/interview", {
+      params: { slug: Slug },
+      success: Data(PublicInterview),
+      error: RespondentErrors
+    }).annotate(
+      OpenApi.Summary,
+      "A published interview: its locales, disclosure and limits, and whether it is closed (no auth)"
+    ),
+    HttpApiEndpoint.post("startInterview", "/f/:slug/interview", {
+      params: { slug: Slug },
+      payload: Schema.Struct({
+        params: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
+        confirmRepeat: Schema.optionalKey(Schema.Boolean),
+        locale: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(35))),
+        acceptDisclosure: Schema.optionalKey(Schema.Boolean)
+      }),
+      success: Data(StartedInterview).pipe(HttpApiSchema.status(201)),
+      error: RespondentErrors
+    })
+      .annotate(OpenApi.Summary, "Start an interview: the greeting and the first question (no auth)")
+      .annotate(
+        OpenApi.Description,
+        "Pinned to the current version; returns the response token once and sets the continuity cookie `folio_rt`. `locale` picks one of the interview's locales (else its default). When the disclosure is required, the start must say `acceptDisclosure: true` (else 409 conflict, details.reason `disclosure_required`). Repeat responses follow the form's repeatResponsePolicy as for classic forms."
+      ),
+    HttpApiEndpoint.post("resumeInterview", "/f/:slug/interview/resume", {
+      params: { slug: Slug },
+      success: Data(StartedInterview),
+      error: RespondentErrors
+    }).annotate(
+      OpenApi.Summary,
+      "Resume this browser's unfinished interview after a reload: the whole transcript and a fresh token (no auth)"
+    ),
+    HttpApiEndpoint.post("interviewMessage", "/f/:slug/interview/:responseId/messages", {
+      params: { slug: Slug, responseId: Uuid },
+      payload: Schema.Struct({
+        token: InterviewToken,
+        text: Schema.String.check(Schema.isMaxLength(20_000))
+      }),
+      success: Data(InterviewTurn),
+      error: RespondentErrors
+    })
+      .annotate(
+        OpenApi.Summary,
+        "Send the respondent's message; answers with the interviewer's reply (no auth)"
+      )
+      .annotate(
+        OpenApi.Description,
+        "`messages` holds the respondent's message and the reply; `done` is true when the reply closed the interview (the response is then completed and analysed). With `Accept: text/event-stream` the reply is streamed as server-sent events: `message` (the respondent's message), `delta` (pieces of the reply's text, once the domain's rules have checked it), then `done` (the InterviewTurn). Two messages racing on one interview: one is answered, the other gets 409 conflict."
+      ),
+    HttpApiEndpoint.post("finishInterview", "/f/:slug/interview/:responseId/finish", {
+      params: { slug: Slug, responseId: Uuid },
+      payload: Schema.Struct({ token: InterviewToken }),
+      success: Data(InterviewTurn),
+      error: RespondentErrors
+    }).annotate(
+      OpenApi.Summary,
+      "End the interview now: completed with completionReason `respondent_ended` (no auth)"
     )
   )
   .middleware(RespondentRateLimit)

@@ -1,7 +1,17 @@
 // Handlers of the public respondent routes.
-import { encodeFormDefinition, publicSettings, Respondent, type ResponseRecord } from "@folio/domain"
-import { Effect } from "effect"
-import { HttpServerRequest } from "effect/http"
+import {
+  encodeFormDefinition,
+  InterviewRespondent,
+  interviewLocale,
+  type InterviewTurnResult,
+  localizedText,
+  MAX_INTERVIEW_MESSAGE_CHARACTERS,
+  publicSettings,
+  Respondent,
+  type ResponseRecord
+} from "@folio/domain"
+import { Effect, Stream } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { RequestInvalid } from "../../shared/index.js"
 import { FormsApi } from "../Api.js"
@@ -9,6 +19,21 @@ import { data } from "../envelope.js"
 import { requireEmptyBody } from "../empty-body.js"
 import { FormsErrors } from "../errors.js"
 import { respondentClient, setContinuityCookie } from "./continuity.js"
+
+/** The first language the browser accepts (the interview picks among its own locales). */
+export const acceptedLanguage = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+  const first = (request.headers["accept-language"] ?? "").split(",")[0]?.split(";")[0]?.trim()
+  return first === undefined || first === "" || first === "*" ? undefined : first
+}
+
+const interviewLocaleOf = (
+  def: Parameters<typeof interviewLocale>[0],
+  request: HttpServerRequest.HttpServerRequest
+) =>
+  interviewLocale(
+    def,
+    new URL(request.url, "http://local").searchParams.get("locale") ?? acceptedLanguage(request)
+  )
 
 /** What the request tells of the browser: its continuity cookie, if any, and its address and agent. */
 const view = (r: ResponseRecord) => ({
@@ -18,99 +43,226 @@ const view = (r: ResponseRecord) => ({
   completedAt: r.completedAt
 })
 
+const turnView = (t: InterviewTurnResult) => ({
+  responseId: t.response.id,
+  formVersionId: t.response.formVersionId,
+  locale: t.locale,
+  messages: t.messages,
+  done: t.done,
+  completionReason: t.completionReason,
+  progress: t.progress
+})
+
+/** The client asked for the reply as server-sent events. */
+const wantsEvents = (request: HttpServerRequest.HttpServerRequest) =>
+  (request.headers.accept ?? "").includes("text/event-stream")
+
+const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
+
+/** Pieces of a reply a few words long, so a client can show it as it arrives. */
+export const replyPieces = (text: string): ReadonlyArray<string> => text.match(/\S+\s*|\s+/gu) ?? []
+
+const encoder = new TextEncoder()
+
+/**
+ * A message's answer as server-sent events: the respondent's message, the reply's text in pieces,
+ * then the whole turn. The reply is only streamed once the domain's rules have checked it (a turn
+ * they replace must never have been shown), so errors still come back as plain error responses.
+ */
+const eventStream = (t: InterviewTurnResult) => {
+  const [user, reply] = [
+    t.messages.find((m) => m.role === "user"),
+    t.messages.findLast((m) => m.role === "assistant")
+  ]
+  const events = [
+    ...(user === undefined ? [] : [sse("message", user)]),
+    ...(reply === undefined
+      ? []
+      : replyPieces(reply.text).map((text) => sse("delta", { id: reply.id, text }))),
+    sse("done", data(turnView(t)))
+  ]
+  return HttpServerResponse.stream(Stream.fromIterable(events.map((e) => encoder.encode(e))), {
+    contentType: "text/event-stream; charset=utf-8",
+    headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
+  })
+}
+
 export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (handlers) =>
-  Effect.map(Effect.service(Respondent), (respondent) =>
-    handlers
-      .handle("form", ({ params }) =>
-        Effect.gen(function* () {
-          const { published, closed: reason } = yield* respondent.publicForm(params.slug)
-          return data({
-            formId: published.form.id,
-            formVersionId: published.version.id,
-            version: published.version.version,
-            title: published.form.title,
-            definition: encodeFormDefinition(published.definition),
-            settings: publicSettings(published.settings),
-            closed:
-              reason === undefined
-                ? null
-                : { reason, message: published.settings.submission.closedMessage ?? null }
-          })
-        }).pipe(Effect.catch(FormsErrors.fail))
-      )
-      .handle("start", ({ params, payload }) =>
-        Effect.gen(function* () {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const started = yield* respondent.start(
-            params.slug,
-            payload.params ?? {},
-            respondentClient(request, payload.confirmRepeat)
-          )
-          yield* setContinuityCookie(started.continuityToken)
-          return data({
-            responseId: started.response.id,
-            formVersionId: started.response.formVersionId,
-            token: started.token,
-            presentation: started.presentation,
-            respondent: started.respondent,
-            repeatWarning: started.repeatWarning
-          })
-        }).pipe(Effect.catch(FormsErrors.fail))
-      )
-      .handle("resume", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireEmptyBody
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const resumed = yield* respondent.resume(params.slug, respondentClient(request))
-          yield* setContinuityCookie(resumed.continuityToken)
-          return data({
-            responseId: resumed.response.id,
-            formVersionId: resumed.response.formVersionId,
-            token: resumed.token,
-            presentation: resumed.presentation,
-            respondent: resumed.respondent,
-            repeatWarning: false,
-            answers: resumed.response.answers
-          })
-        }).pipe(Effect.catch(FormsErrors.fail))
-      )
-      .handle("upload", ({ params, query, headers }) =>
-        Effect.gen(function* () {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const body = yield* request.arrayBuffer.pipe(
-            Effect.mapError(() => new RequestInvalid({ message: "the request body could not be read" }))
-          )
-          const file = yield* respondent.uploadFile(
-            params.slug,
-            params.responseId,
-            headers["x-response-token"],
-            {
-              blockId: query.blockId,
-              filename: query.filename ?? "upload",
-              claimedType: request.headers["content-type"] ?? "",
-              bytes: new Uint8Array(body)
-            }
-          )
-          return data({
-            key: file.key,
-            id: file.id,
-            filename: file.filename,
-            contentType: file.contentType,
-            size: file.size
-          })
-        }).pipe(Effect.catch(FormsErrors.fail))
-      )
-      .handle("save", ({ params, payload }) =>
-        Effect.map(
-          respondent.save(params.slug, params.responseId, payload.token, payload.answers, false),
-          (r) => data(view(r))
-        ).pipe(Effect.catch(FormsErrors.fail))
-      )
-      .handle("complete", ({ params, payload }) =>
-        Effect.map(
-          respondent.save(params.slug, params.responseId, payload.token, payload.answers ?? {}, true),
-          (r) => data(view(r))
-        ).pipe(Effect.catch(FormsErrors.fail))
-      )
+  Effect.map(
+    Effect.all([Effect.service(Respondent), Effect.service(InterviewRespondent)]),
+    ([respondent, interviews]) =>
+      handlers
+        .handle("form", ({ params }) =>
+          Effect.gen(function* () {
+            const { published, closed: reason } = yield* respondent.publicForm(params.slug)
+            return data({
+              formId: published.form.id,
+              formVersionId: published.version.id,
+              version: published.version.version,
+              title: published.form.title,
+              definition: encodeFormDefinition(published.definition),
+              settings: publicSettings(published.settings),
+              closed:
+                reason === undefined
+                  ? null
+                  : { reason, message: published.settings.submission.closedMessage ?? null }
+            })
+          }).pipe(Effect.catch(FormsErrors.fail))
+        )
+        .handle("start", ({ params, payload }) =>
+          Effect.gen(function* () {
+            const request = yield* HttpServerRequest.HttpServerRequest
+            const started = yield* respondent.start(
+              params.slug,
+              payload.params ?? {},
+              respondentClient(request, payload.confirmRepeat)
+            )
+            yield* setContinuityCookie(started.continuityToken)
+            return data({
+              responseId: started.response.id,
+              formVersionId: started.response.formVersionId,
+              token: started.token,
+              presentation: started.presentation,
+              respondent: started.respondent,
+              repeatWarning: started.repeatWarning
+            })
+          }).pipe(Effect.catch(FormsErrors.fail))
+        )
+        .handle("resume", ({ params }) =>
+          Effect.gen(function* () {
+            yield* requireEmptyBody
+            const request = yield* HttpServerRequest.HttpServerRequest
+            const resumed = yield* respondent.resume(params.slug, respondentClient(request))
+            yield* setContinuityCookie(resumed.continuityToken)
+            return data({
+              responseId: resumed.response.id,
+              formVersionId: resumed.response.formVersionId,
+              token: resumed.token,
+              presentation: resumed.presentation,
+              respondent: resumed.respondent,
+              repeatWarning: false,
+              answers: resumed.response.answers
+            })
+          }).pipe(Effect.catch(FormsErrors.fail))
+        )
+        .handle("upload", ({ params, query, headers }) =>
+          Effect.gen(function* () {
+            const request = yield* HttpServerRequest.HttpServerRequest
+            const body = yield* request.arrayBuffer.pipe(
+              Effect.mapError(() => new RequestInvalid({ message: "the request body could not be read" }))
+            )
+            const file = yield* respondent.uploadFile(
+              params.slug,
+              params.responseId,
+              headers["x-response-token"],
+              {
+                blockId: query.blockId,
+                filename: query.filename ?? "upload",
+                claimedType: request.headers["content-type"] ?? "",
+                bytes: new Uint8Array(body)
+              }
+            )
+            return data({
+              key: file.key,
+              id: file.id,
+              filename: file.filename,
+              contentType: file.contentType,
+              size: file.size
+            })
+          }).pipe(Effect.catch(FormsErrors.fail))
+        )
+        .handle("save", ({ params, payload }) =>
+          Effect.map(
+            respondent.save(params.slug, params.responseId, payload.token, payload.answers, false),
+            (r) => data(view(r))
+          ).pipe(Effect.catch(FormsErrors.fail))
+        )
+        .handle("complete", ({ params, payload }) =>
+          Effect.map(
+            respondent.save(params.slug, params.responseId, payload.token, payload.answers ?? {}, true),
+            (r) => data(view(r))
+          ).pipe(Effect.catch(FormsErrors.fail))
+        )
+        .handle("interview", ({ params }) =>
+          Effect.gen(function* () {
+            const { published, closed: reason } = yield* interviews.publicInterview(params.slug)
+            const def = published.definition
+            const request = yield* HttpServerRequest.HttpServerRequest
+            const locale = interviewLocaleOf(def, request)
+            const text = (map: Readonly<Record<string, string>> | undefined) =>
+              localizedText(def, map, locale) ?? null
+            return data({
+              formId: published.form.id,
+              formVersionId: published.version.id,
+              version: published.version.version,
+              title: def.title.trim() === "" ? published.form.title : def.title,
+              locale,
+              locales: def.locales.supported,
+              interviewer: def.persona?.name ?? null,
+              disclosure:
+                def.disclosure === undefined
+                  ? null
+                  : {
+                      version: def.disclosure.version,
+                      required: def.disclosure.required,
+                      purpose: text(def.disclosure.purposeTextByLocale),
+                      retention: text(def.disclosure.retentionTextByLocale)
+                    },
+              maxExchanges: def.policy.maxExchanges,
+              maxMessageLength: MAX_INTERVIEW_MESSAGE_CHARACTERS,
+              closed:
+                reason === undefined
+                  ? null
+                  : { reason, message: published.settings.submission.closedMessage ?? null }
+            })
+          }).pipe(Effect.catch(FormsErrors.fail))
+        )
+        .handle("startInterview", ({ params, payload }) =>
+          Effect.gen(function* () {
+            const request = yield* HttpServerRequest.HttpServerRequest
+            const started = yield* interviews.start(
+              params.slug,
+              payload.params ?? {},
+              respondentClient(request, payload.confirmRepeat),
+              {
+                locale: payload.locale ?? acceptedLanguage(request),
+                acceptDisclosure: payload.acceptDisclosure
+              }
+            )
+            yield* setContinuityCookie(started.continuityToken)
+            return data({
+              ...turnView(started),
+              token: started.token,
+              respondent: started.respondent,
+              repeatWarning: started.repeatWarning
+            })
+          }).pipe(Effect.catch(FormsErrors.fail))
+        )
+        .handle("resumeInterview", ({ params }) =>
+          Effect.gen(function* () {
+            yield* requireEmptyBody
+            const request = yield* HttpServerRequest.HttpServerRequest
+            const resumed = yield* interviews.resume(params.slug, respondentClient(request))
+            yield* setContinuityCookie(resumed.continuityToken)
+            return data({
+              ...turnView(resumed),
+              token: resumed.token,
+              respondent: resumed.respondent,
+              repeatWarning: false
+            })
+          }).pipe(Effect.catch(FormsErrors.fail))
+        )
+        .handle("interviewMessage", ({ params, payload }) =>
+          Effect.gen(function* () {
+            const request = yield* HttpServerRequest.HttpServerRequest
+            const turn = yield* interviews.send(params.slug, params.responseId, payload.token, payload.text)
+            return wantsEvents(request) ? eventStream(turn) : data(turnView(turn))
+          }).pipe(Effect.catch(FormsErrors.fail))
+        )
+        .handle("finishInterview", ({ params, payload }) =>
+          Effect.map(interviews.finish(params.slug, params.responseId, payload.token), (t) =>
+            data(turnView(t))
+          ).pipe(Effect.catch(FormsErrors.fail))
+        )
   )
 )

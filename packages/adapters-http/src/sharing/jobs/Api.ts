@@ -5,11 +5,11 @@ import {
   JOBS_PAGE,
   JobAccepted,
   JobStatus,
-  JobType,
   JobView,
   NotionAssetsView,
   NotionPagesView,
-  NotionPageView
+  NotionPageView,
+  SharingJobType
 } from "@folio/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
@@ -78,7 +78,7 @@ export class JobsGroup extends HttpApiGroup.make("jobs")
     HttpApiEndpoint.get("list", "/jobs", {
       query: {
         status: Schema.optionalKey(JobStatus),
-        type: Schema.optionalKey(JobType),
+        type: Schema.optionalKey(SharingJobType),
         cursor: Schema.optionalKey(Schema.String),
         limit: Schema.optionalKey(
           Schema.NumberFromString.check(

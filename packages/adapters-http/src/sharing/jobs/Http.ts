@@ -1,7 +1,6 @@
 // Handlers of the job routes: scope, the SharingJobs use case, the views (poll URLs and mirror
 // URLs on this server's public origin; a page's HTML rendered from its cached blocks).
 import {
-  type JobRecord,
   jobAccepted,
   jobPollUrl,
   jobView,
@@ -14,6 +13,7 @@ import {
   notionRefreshView,
   publicResourceUrl,
   renderMirrorPage,
+  type SharingJobRecord,
   SharingJobs
 } from "@folio/domain"
 import { Clock, Effect } from "effect"
@@ -29,9 +29,9 @@ export const JobsLive = HttpApiBuilder.group(SharingApi, "jobs", (handlers) =>
     const jobs = yield* SharingJobs
     const origin = yield* PublicOrigin
     const pollUrl = (id: string) => jobPollUrl(origin, SHARING_API_PREFIX, id)
-    const accepted = (job: JobRecord) =>
+    const accepted = (job: SharingJobRecord) =>
       Effect.map(Clock.currentTimeMillis, (ms) => jobAccepted(job, pollUrl(job.id), ms))
-    const view = (job: JobRecord) =>
+    const view = (job: SharingJobRecord) =>
       Effect.map(Clock.currentTimeMillis, (ms) => jobView(job, pollUrl(job.id), ms))
     /** A mirror's URLs: its pages and files under its public address. */
     const mirrorUrls = (slug: string, pages: ReadonlyArray<NotionPageRecord>) => {

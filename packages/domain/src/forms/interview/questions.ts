@@ -69,7 +69,7 @@ const GENERIC_PROBE: Record<Exclude<Lang, "en">, string> = {
   ja: "もう少し詳しく教えていただけますか？"
 }
 
-const fieldLabel = (def: InterviewDefinition, field: Field, locale: string) =>
+export const fieldLabel = (def: InterviewDefinition, field: Field, locale: string) =>
   localizedText(def, field.labelByLocale, locale) ?? field.id
 
 const answerHint = (def: InterviewDefinition, field: Field, locale: string): string => {
@@ -105,7 +105,7 @@ export const probeText = (kind: InterviewProbeKind, locale: string): string => {
   return l === "en" ? PROBE_TEMPLATES[kind] : GENERIC_PROBE[l]
 }
 
-const valueText = (
+export const valueText = (
   def: InterviewDefinition,
   field: Field,
   value: InterviewExtractedValue | undefined,

@@ -2,6 +2,7 @@
 import { type Effect, Context, type Option, Schema } from "effect"
 import type { InvalidCursor, Page } from "../../kernel/cursor.js"
 import type { StorageError } from "../../kernel/errors.js"
+import type { NewJob } from "../../kernel/jobs/job.js"
 
 /** A response is partial until completed; wire schemas and adapters reuse this one definition. */
 export const ResponseStatus = Schema.Literals(["partial", "completed"])
@@ -45,6 +46,12 @@ export interface ResponseExpectation {
  * expected status and version (or is gone); `full` when a completion would exceed `maxCompleted`.
  */
 export type ResponseUpdate = "updated" | "stale" | "full"
+
+/** What else an update writes in its transaction. */
+export interface ResponseUpdateOptions {
+  /** A job queued with the write (or not at all): a completed interview's analysis. */
+  readonly enqueue?: NewJob | undefined
+}
 
 export interface ResponseListQuery {
   readonly limit: number
@@ -204,7 +211,8 @@ export interface ResponseRepositoryService {
    */
   readonly update: (
     response: ResponseRecord,
-    expected: ResponseExpectation
+    expected: ResponseExpectation,
+    options?: ResponseUpdateOptions
   ) => Effect.Effect<ResponseUpdate, StorageError>
   readonly get: (
     workspaceId: string,

@@ -17,6 +17,19 @@ export {
   SAVE_ATTEMPTS
 } from "./respondent.js"
 export {
+  type PublishedInterview,
+  type InterviewChatMessage,
+  type InterviewTurnResult,
+  type InterviewStartOptions,
+  type StartedInterview,
+  type ResumedInterview,
+  interviewLocale,
+  interviewProgress,
+  MAX_INTERVIEW_MESSAGE_CHARACTERS,
+  INTERVIEW_ANALYSIS_MAX_ATTEMPTS,
+  RESPONDENT_ENDED
+} from "./interview-respondent.js"
+export {
   RespondentEstimateSchema,
   UploadedFile,
   ResponsePresentation,

@@ -45,31 +45,41 @@ export type ClosedReason = FormClosed["reason"]
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 const missing = () => new PublishedFormNotFound()
 
-/** The current published version of the form at `slug` (classic forms only for now). */
-export const loadPublishedForm = (
-  slug: string
-): Effect.Effect<PublishedForm, PublishedFormNotFound | StorageError, FormRepository> =>
+/** The form at `slug` if it is published as `kind`, with its current version. */
+export const loadPublishedVersion = (
+  slug: string,
+  kind: FormRecord["kind"]
+): Effect.Effect<
+  { readonly form: FormRecord; readonly version: FormVersionRecord; readonly settings: FormSettings },
+  PublishedFormNotFound | StorageError,
+  FormRepository
+> =>
   Effect.gen(function* () {
     const forms = yield* FormRepository
     const form = yield* Effect.flatMap(
       forms.getBySlug(slug),
       Option.match({ onNone: () => Effect.fail(missing()), onSome: Effect.succeed })
     )
-    if (form.status !== "published" || form.currentVersionId === null || form.kind !== "classic")
+    if (form.status !== "published" || form.currentVersionId === null || form.kind !== kind)
       return yield* missing()
     const version = yield* Effect.flatMap(
       forms.getVersion(form.workspaceId, form.id, form.currentVersionId),
       Option.match({ onNone: () => Effect.fail(missing()), onSome: Effect.succeed })
     )
     const documents = yield* StoredFormDocumentReader
+    return { form, version, settings: documents.settings(form.settings) ?? defaultFormSettings() }
+  })
+
+/** The current published version of the classic form at `slug`. */
+export const loadPublishedForm = (
+  slug: string
+): Effect.Effect<PublishedForm, PublishedFormNotFound | StorageError, FormRepository> =>
+  Effect.gen(function* () {
+    const { form, version, settings } = yield* loadPublishedVersion(slug, "classic")
+    const documents = yield* StoredFormDocumentReader
     const definition = documents.version(version.id, version.definition)
     if (definition === null) return yield* missing()
-    return {
-      form,
-      version,
-      definition,
-      settings: documents.settings(form.settings) ?? defaultFormSettings()
-    }
+    return { form, version, definition, settings }
   })
 
 /** The settings a respondent's page needs: everything but notification recipients and custom script. */
@@ -92,7 +102,7 @@ export const closedReason = (
 }
 
 /** Completed responses so far, counted only when a maxResponses limit makes the number matter. */
-export const completedCountIfLimited = (published: PublishedForm) =>
+export const completedCountIfLimited = (published: Pick<PublishedForm, "form" | "settings">) =>
   published.settings.submission.maxResponses === undefined
     ? Effect.succeed(0)
     : Effect.flatMap(Effect.service(ResponseRepository), (r) =>
@@ -107,7 +117,7 @@ export const loadPublicForm = (slug: string) =>
     return { published, closed: closedReason(published.settings, completed, yield* now) }
   })
 
-const ensureOpen = (published: PublishedForm) =>
+export const ensureOpen = (published: Pick<PublishedForm, "form" | "settings">) =>
   Effect.gen(function* () {
     const completed = yield* completedCountIfLimited(published)
     const reason = closedReason(published.settings, completed, yield* now)
@@ -134,7 +144,7 @@ export interface RespondentClient {
 
 /** Fingerprint matches count as "probable" for this long. */
 export const FINGERPRINT_WINDOW_MS = 30 * 24 * 60 * 60 * 1000
-const CONTINUITY_TOKEN = /^[A-Za-z0-9_-]{32}$/
+export const CONTINUITY_TOKEN = /^[A-Za-z0-9_-]{32}$/
 
 export interface StartedResponse {
   readonly response: ResponseRecord
@@ -152,7 +162,11 @@ export interface StartedResponse {
  * Who is starting: the same browser (its continuity token matches earlier responses: deterministic),
  * the same IP and user agent within 30 days (probable), or nobody seen before (weak).
  */
-const estimateRespondent = (published: PublishedForm, client: RespondentClient, at: Date) =>
+export const estimateRespondent = (
+  published: Pick<PublishedForm, "form">,
+  client: RespondentClient,
+  at: Date
+) =>
   Effect.gen(function* () {
     const formId = published.form.id
     const given = client.continuityToken
@@ -290,6 +304,27 @@ export const resumeResponse = (
 > =>
   Effect.gen(function* () {
     const published = yield* loadPublishedForm(slug)
+    const resumed = yield* resumePartialResponse(published, client)
+    const stored = resumed.response.meta.presentation
+    return {
+      ...resumed,
+      presentation: Schema.is(ResponsePresentation)(stored) ? stored.order : null
+    }
+  })
+
+/**
+ * The resume of any kind of form: this browser's newest partial response on the published version,
+ * its token rotated by a compare-and-set (see resumeResponse).
+ */
+export const resumePartialResponse = (
+  published: Pick<PublishedForm, "form" | "version" | "settings">,
+  client: RespondentClient
+): Effect.Effect<
+  Omit<ResumedResponse, "presentation">,
+  FormClosed | NothingToResume | ResponseChangedMeanwhile | StorageError,
+  Ports
+> =>
+  Effect.gen(function* () {
     yield* ensureOpen(published)
     const continuityToken = client.continuityToken
     if (continuityToken === undefined || !CONTINUITY_TOKEN.test(continuityToken))
@@ -319,13 +354,10 @@ export const resumeResponse = (
         }),
       changedMeanwhile
     )
-    const meta = resumed.response.meta
-    const stored = meta.presentation
-    const respondent = meta.respondent
+    const respondent = resumed.response.meta.respondent
     return {
       response: resumed.response,
       token: resumed.token,
-      presentation: Schema.is(ResponsePresentation)(stored) ? stored.order : null,
       continuityToken,
       respondent: Schema.is(RespondentEstimateSchema)(respondent)
         ? respondent
@@ -334,7 +366,7 @@ export const resumeResponse = (
     }
   })
 
-export const loadOwnResponse = (published: PublishedForm, responseId: string, token: string) =>
+export const loadOwnResponse = (published: Pick<PublishedForm, "form">, responseId: string, token: string) =>
   Effect.gen(function* () {
     const found = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.get(published.form.workspaceId, published.form.id, responseId)

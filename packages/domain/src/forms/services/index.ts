@@ -1,4 +1,5 @@
 export * from "./authoring.js"
 export * from "./responses.js"
 export * from "./respondent.js"
+export * from "./interview-respondent.js"
 export * from "./live.js"

@@ -2,7 +2,13 @@
 // over the ports it configured.
 import { Layer } from "effect"
 import { FormAuthoringLive } from "./authoring.js"
+import { InterviewRespondentLive } from "./interview-respondent.js"
 import { RespondentLive } from "./respondent.js"
 import { FormResponsesLive } from "./responses.js"
 
-export const FormsServicesLive = Layer.mergeAll(FormAuthoringLive, FormResponsesLive, RespondentLive)
+export const FormsServicesLive = Layer.mergeAll(
+  FormAuthoringLive,
+  FormResponsesLive,
+  RespondentLive,
+  InterviewRespondentLive
+)

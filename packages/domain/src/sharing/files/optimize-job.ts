@@ -4,8 +4,14 @@
 import { Clock, Effect, Option } from "effect"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { InvalidField, UnsupportedMedia } from "../errors.js"
-import type { JobRecord } from "../jobs/job.js"
-import { JobFailed, type JobOutcome, skipped, storageUnavailable, succeeded } from "../jobs/outcome.js"
+import type { JobRecord } from "../../kernel/jobs/job.js"
+import {
+  JobFailed,
+  type JobOutcome,
+  skipped,
+  storageUnavailable,
+  succeeded
+} from "../../kernel/jobs/outcome.js"
 import { enqueueJob, newJob } from "../jobs/use-cases.js"
 import { MediaTools } from "../ports/media.js"
 import { ResourceRepository } from "../ports/resources.js"

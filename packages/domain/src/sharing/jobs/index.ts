@@ -1,5 +1,3 @@
-export * from "./job.js"
-export * from "./outcome.js"
-export * from "./runner.js"
+export * from "./types.js"
 export * from "./use-cases.js"
 export * from "./wire.js"

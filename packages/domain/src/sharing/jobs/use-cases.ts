@@ -2,21 +2,20 @@
 // the caller's account, announced on the bus so an idle worker starts it at once.
 import { Clock, Effect, Option } from "effect"
 import { Principal } from "../../identity/principal.js"
-import { InvalidCursor } from "../../kernel/cursor.js"
+import { InvalidCursor, type Page } from "../../kernel/cursor.js"
+import { isRetryable, type JobPayload, type JobStatus, jobDedupeKey } from "../../kernel/jobs/job.js"
+import { JOBS_TOPIC } from "../../kernel/jobs/runner.js"
 import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
+import { JobQueue } from "../../kernel/ports/jobs.js"
 import { InvalidField, JobActive, ResourceNotFound } from "../errors.js"
-import { JobQueue } from "../ports/jobs.js"
 import {
-  isRetryable,
-  type JobPayload,
-  type JobRecord,
-  type JobStatus,
-  type JobType,
-  jobDedupeKey,
-  type NewJob
-} from "./job.js"
-import { JOBS_TOPIC } from "./runner.js"
+  isSharingJob,
+  SHARING_JOB_TYPES,
+  type SharingJobRecord,
+  type SharingJobType,
+  type SharingNewJob
+} from "./types.js"
 
 /** Attempts a job gets before it fails for good (a retry through the API starts a new job). */
 export const JOB_MAX_ATTEMPTS = 5
@@ -25,7 +24,7 @@ export const JOBS_PAGE = { default: 50, max: 200 } as const
 
 /** A new job row of the caller's account (not yet queued). */
 export const newJob = (input: {
-  readonly type: JobType
+  readonly type: SharingJobType
   readonly resourceId: string
   readonly payload: JobPayload
   readonly retryOf?: string | undefined
@@ -34,7 +33,7 @@ export const newJob = (input: {
     const principal = yield* Principal
     const id = yield* (yield* IdGen).uuidV7
     const at = new Date(yield* Clock.currentTimeMillis)
-    const job: NewJob = {
+    const job: SharingNewJob = {
       id,
       tenantId: principal.tenant,
       type: input.type,
@@ -59,7 +58,7 @@ export const announceJob = (jobId: string) =>
  * there first). Answers how many it queued; idle workers are told once.
  */
 export const enqueueDue = (
-  type: JobType,
+  type: SharingJobType,
   due: ReadonlyArray<{ readonly tenantId: string; readonly resourceId: string }>,
   payload: JobPayload,
   at: Date
@@ -93,7 +92,7 @@ export const enqueueDue = (
   })
 
 /** Queues `job` (JobActive when the same work is queued or running) and announces it. */
-export const enqueueJob = (job: NewJob) =>
+export const enqueueJob = (job: SharingNewJob) =>
   Effect.gen(function* () {
     const queue = yield* JobQueue
     const queued = yield* queue
@@ -102,23 +101,25 @@ export const enqueueJob = (job: NewJob) =>
         Effect.catchTag("JobAlreadyActive", (e) => Effect.fail(new JobActive({ activeJobId: e.activeJobId })))
       )
     yield* announceJob(queued.id)
-    return queued
+    const record: SharingJobRecord = { ...queued, type: job.type }
+    return record
   })
 
+/** The account's job of sharing's types (another context's job of the account is not found). */
 const ownedJob = (id: string) =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const found = yield* (yield* JobQueue).get(principal.tenant, id)
-    if (Option.isNone(found)) return yield* new ResourceNotFound()
+    if (Option.isNone(found) || !isSharingJob(found.value)) return yield* new ResourceNotFound()
     return found.value
   })
 
-/** `GET /jobs`: the account's jobs, newest first. */
+/** `GET /jobs`: the account's jobs of sharing's types, newest first. */
 export const listJobs = (query: {
   readonly limit?: number | undefined
   readonly cursor?: string | undefined
   readonly status?: JobStatus | undefined
-  readonly type?: JobType | undefined
+  readonly type?: SharingJobType | undefined
 }) =>
   Effect.gen(function* () {
     const principal = yield* Principal
@@ -127,9 +128,12 @@ export const listJobs = (query: {
         limit: Math.min(query.limit ?? JOBS_PAGE.default, JOBS_PAGE.max),
         cursor: query.cursor,
         status: query.status,
-        type: query.type
+        type: query.type,
+        types: SHARING_JOB_TYPES
       })
       .pipe(
+        // The queue answered only sharing's types, as asked.
+        Effect.map((page) => page as Page<SharingJobRecord>),
         Effect.catchIf(
           (e): e is InvalidCursor => e instanceof InvalidCursor,
           () => Effect.fail(new InvalidField({ field: "cursor", reason: "not a cursor of this list" }))
@@ -143,7 +147,7 @@ export const getJob = (id: string) => ownedJob(id)
 /** `POST /jobs/{id}/retry`: the same work as a new job, for a failed or skipped one. */
 export const retryJob = (id: string) =>
   Effect.gen(function* () {
-    const job: JobRecord = yield* ownedJob(id)
+    const job = yield* ownedJob(id)
     if (!isRetryable(job.status)) {
       if (job.status === "queued" || job.status === "running")
         return yield* new JobActive({ activeJobId: job.id })

@@ -1,7 +1,8 @@
 // Jobs on the wire: the record a client polls (`GET /jobs/{id}`), and the 202 answer of a route that
 // queues work. Times are RFC 3339; `retry_after_seconds` is the wait before polling again.
 import { Schema } from "effect"
-import { JobStatus, JobType, type JobRecord, pollAfterSeconds } from "./job.js"
+import { JobStatus, pollAfterSeconds } from "../../kernel/jobs/job.js"
+import { type SharingJobRecord, SharingJobType } from "./types.js"
 
 export const JobErrorView = Schema.Struct({ code: Schema.String, message: Schema.String }).annotate({
   identifier: "JobError"
@@ -9,7 +10,7 @@ export const JobErrorView = Schema.Struct({ code: Schema.String, message: Schema
 
 export const JobView = Schema.Struct({
   job_id: Schema.String,
-  type: JobType,
+  type: SharingJobType,
   status: JobStatus,
   /** The resource the job works on. */
   resource_id: Schema.NullOr(Schema.String),
@@ -35,7 +36,7 @@ export type JobView = typeof JobView.Type
 /** What a route that queues work answers (202). */
 export const JobAccepted = Schema.Struct({
   job_id: Schema.String,
-  type: JobType,
+  type: SharingJobType,
   status: JobStatus,
   poll_url: Schema.String,
   retry_after_seconds: Schema.Int
@@ -46,7 +47,7 @@ export const jobPollUrl = (origin: string, apiRoot: string, id: string) => `${or
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString())
 
-export const jobView = (job: JobRecord, pollUrl: string, nowMs: number): JobView => ({
+export const jobView = (job: SharingJobRecord, pollUrl: string, nowMs: number): JobView => ({
   job_id: job.id,
   type: job.type,
   status: job.status,
@@ -64,7 +65,7 @@ export const jobView = (job: JobRecord, pollUrl: string, nowMs: number): JobView
   poll_url: pollUrl
 })
 
-export const jobAccepted = (job: JobRecord, pollUrl: string, nowMs: number): JobAccepted => ({
+export const jobAccepted = (job: SharingJobRecord, pollUrl: string, nowMs: number): JobAccepted => ({
   job_id: job.id,
   type: job.type,
   status: job.status,

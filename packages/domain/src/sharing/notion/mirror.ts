@@ -7,10 +7,16 @@ import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { InvalidField, ResourceNotFound } from "../errors.js"
 import { UploadPolicy } from "../files/upload.js"
-import type { JobRecord } from "../jobs/job.js"
-import { JobFailed, type JobOutcome, skipped, storageUnavailable, succeeded } from "../jobs/outcome.js"
+import type { JobRecord } from "../../kernel/jobs/job.js"
+import {
+  JobFailed,
+  type JobOutcome,
+  skipped,
+  storageUnavailable,
+  succeeded
+} from "../../kernel/jobs/outcome.js"
 import { enqueueDue, enqueueJob, newJob } from "../jobs/use-cases.js"
-import { JobQueue } from "../ports/jobs.js"
+import { JobQueue } from "../../kernel/ports/jobs.js"
 import { MediaTools } from "../ports/media.js"
 import {
   type NotionAssetRecord,

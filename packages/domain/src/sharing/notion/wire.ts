@@ -1,7 +1,7 @@
 // Notion mirrors on the wire: the cached page tree with the refresh state, one page with its HTML,
 // and the cached files with their public URLs.
 import { Schema } from "effect"
-import type { JobRecord } from "../jobs/job.js"
+import type { JobRecord } from "../../kernel/jobs/job.js"
 import { JobErrorView } from "../jobs/wire.js"
 import type { NotionAssetRecord, NotionPageRecord } from "../ports/notion-mirrors.js"
 

@@ -4,7 +4,7 @@
 import { type Effect, Context, type Option, Schema } from "effect"
 import type { InvalidCursor, Page } from "../../kernel/cursor.js"
 import type { StorageError } from "../../kernel/errors.js"
-import type { NewJob } from "../jobs/job.js"
+import type { NewJob } from "../../kernel/jobs/job.js"
 import type { SharingEventRecord } from "./upload-requests.js"
 import type {
   ResourceListItem,

@@ -1,14 +1,15 @@
 // SharingJobs: the owner's job routes and the routes that queue work (optimize-original, Notion
-// refresh) with the Notion mirror reads, as one service; and the sharing JobRunner the workers use.
+// refresh) with the Notion mirror reads, as one service; and the runner of sharing's job types (the
+// app composes it with the other contexts' runners into the JobRunner the workers use).
 import { Context, Effect, Layer } from "effect"
 import type { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
 import { queueOptimizeOriginal, runOptimizeOriginal } from "../files/optimize-job.js"
-import type { JobRecord } from "../jobs/job.js"
-import type { JobFailed, JobOutcome } from "../jobs/outcome.js"
-import { JobRunner } from "../jobs/runner.js"
+import type { JobRecord } from "../../kernel/jobs/job.js"
+import { type JobFailed, type JobOutcome, unknownJobType } from "../../kernel/jobs/outcome.js"
+import { JobRunner, type JobRunnerService } from "../../kernel/jobs/runner.js"
 import { getJob, listJobs, retryJob } from "../jobs/use-cases.js"
 import {
   notionAssets,
@@ -18,7 +19,7 @@ import {
   runNotionRefresh,
   scheduleNotionRefreshes
 } from "../notion/mirror.js"
-import { JobQueue } from "../ports/jobs.js"
+import { JobQueue } from "../../kernel/ports/jobs.js"
 import type { MediaTools } from "../ports/media.js"
 import { NotionMirrors } from "../ports/notion-mirrors.js"
 import { NotionSource } from "../ports/notion-source.js"
@@ -66,10 +67,12 @@ type RunnerPorts =
   | WebhookStore
   | WebhookSender
 
-/** The workers' runner: each job type to its use case, over the ports in context. */
-export const SharingJobRunnerLive = Layer.effect(
-  JobRunner,
-  Effect.gen(function* () {
+/**
+ * The runner of sharing's job types (SHARING_JOB_TYPES): each to its use case, over the ports in
+ * context; a job of any other type fails without a retry. `schedule` queues sharing's periodic work.
+ */
+export const makeSharingJobRunner: Effect.Effect<JobRunnerService, never, RunnerPorts> = Effect.gen(
+  function* () {
     const context = yield* Effect.context<RunnerPorts>()
     const run = (job: JobRecord): Effect.Effect<JobOutcome, JobFailed, RunnerPorts> => {
       switch (job.type) {
@@ -79,6 +82,8 @@ export const SharingJobRunnerLive = Layer.effect(
           return runNotionRefresh(job)
         case "webhook_delivery":
           return runWebhookDelivery(job)
+        default:
+          return Effect.fail(unknownJobType(job))
       }
     }
     return JobRunner.of({
@@ -95,5 +100,5 @@ export const SharingJobRunnerLive = Layer.effect(
         Effect.provideContext(context)
       )
     })
-  })
+  }
 )

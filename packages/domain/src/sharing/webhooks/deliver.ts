@@ -3,9 +3,9 @@
 // the sweep queues the endpoint's job again; the sweep also announces expiries.
 import { Clock, Effect } from "effect"
 import { IdGen } from "../../kernel/ports/id-gen.js"
-import type { JobRecord } from "../jobs/job.js"
+import type { JobRecord } from "../../kernel/jobs/job.js"
 import { enqueueDue } from "../jobs/use-cases.js"
-import { type JobOutcome, skipped, storageUnavailable, succeeded } from "../jobs/outcome.js"
+import { type JobOutcome, skipped, storageUnavailable, succeeded } from "../../kernel/jobs/outcome.js"
 import { WebhookSender, WebhookStore } from "../ports/webhooks.js"
 import { signedHeaders, WebhookSettings } from "./use-cases.js"
 import { webhookRetryDelay } from "./webhook.js"

@@ -1,8 +1,8 @@
-// Port: what the queue's workers run. The sharing service's runner dispatches on the job's type;
-// `schedule` queues periodic work (auto-refreshes) that has come due, and is called by every
-// instance's workers (the queue's de-duplication keeps it once).
+// Port: what the queue's workers run. Each context runs its own job types; the app composes their
+// runners into the one the workers use. `schedule` queues periodic work (auto-refreshes) that has
+// come due, and is called by every instance's workers (the queue's de-duplication keeps it once).
 import { Context, type Effect } from "effect"
-import type { StorageError } from "../../kernel/errors.js"
+import type { StorageError } from "../errors.js"
 import type { JobRecord } from "./job.js"
 import type { JobFailed, JobOutcome } from "./outcome.js"
 

@@ -1,9 +1,18 @@
-// Background jobs of the sharing service: their types, statuses and the rules the queue and its
-// workers follow (what counts as the same work, how long to wait before a retry, when to poll).
+// Background jobs, whichever context queues them: their types, statuses and the rules the queue and
+// its workers follow (what counts as the same work, how long to wait before a retry, when to poll).
 import { Schema } from "effect"
 
-/** The kinds of queued work. */
-export const JobType = Schema.Literals(["optimize_original", "notion_refresh", "webhook_delivery"])
+/**
+ * The kinds of queued work, of every context (one queue holds them all): sharing's
+ * (`optimize_original`, `notion_refresh`, `webhook_delivery`) and forms' (`interview_analysis`).
+ * A context's routes show only its own types.
+ */
+export const JobType = Schema.Literals([
+  "optimize_original",
+  "notion_refresh",
+  "webhook_delivery",
+  "interview_analysis"
+])
 export type JobType = typeof JobType.Type
 
 /**
@@ -73,8 +82,9 @@ export type NewJob = Pick<
 >
 
 /**
- * The same work is one key: optimizing one file, refreshing one Notion mirror (a page refresh and a
- * whole refresh of the same mirror write the same pages, so they exclude each other too).
+ * The same work is one key: a job type on one resource (optimizing one file, refreshing one Notion
+ * mirror: a page refresh and a whole refresh of the same mirror write the same pages, so they
+ * exclude each other too).
  */
 export const jobDedupeKey = (type: JobType, resourceId: string): string => `${type}:${resourceId}`
 

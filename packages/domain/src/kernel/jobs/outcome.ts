@@ -19,6 +19,14 @@ export class JobFailed extends Data.TaggedError("JobFailed")<{
   readonly retryAfterMs?: number | undefined
 }> {}
 
+/** A job no runner knows (another context's type, or one from a newer release): not retried. */
+export const unknownJobType = (job: Pick<JobRecord, "type">) =>
+  new JobFailed({
+    code: "unknown_job_type",
+    message: `no runner for jobs of type ${job.type}`,
+    retryable: false
+  })
+
 /** A job's storage (database or blob store) failed: logged with its cause, retried later. */
 export const storageUnavailable = (job: string) => (cause: unknown) =>
   Effect.andThen(

@@ -1,8 +1,8 @@
 // Port: the durable job queue. Jobs are rows: queued in the transaction of the change that causes
 // them, claimed under leases that lapse when a worker dies, and finished only by their lease holder.
 import { Context, type Effect, type Option } from "effect"
-import type { InvalidCursor, Page } from "../../kernel/cursor.js"
-import type { StorageError } from "../../kernel/errors.js"
+import type { InvalidCursor, Page } from "../cursor.js"
+import type { StorageError } from "../errors.js"
 import type { JobRecord, JobStatus, JobType, NewJob } from "../jobs/job.js"
 import type { JobCompletion } from "../jobs/outcome.js"
 
@@ -17,13 +17,15 @@ export interface JobListQuery {
   readonly cursor?: string | undefined
   readonly status?: JobStatus | undefined
   readonly type?: JobType | undefined
+  /** Only jobs of these types (a context's own); every type when omitted. */
+  readonly types?: ReadonlyArray<JobType> | undefined
 }
 
 export interface JobQueueService {
   /** Queues a job (JobAlreadyActive when the same work is queued or running). */
   readonly enqueue: (job: NewJob) => Effect.Effect<JobRecord, JobAlreadyActive | StorageError>
   readonly get: (tenantId: string, id: string) => Effect.Effect<Option.Option<JobRecord>, StorageError>
-  /** The tenant's jobs, newest first. */
+  /** The tenant's jobs, newest first (`type` and `types` both apply when both are given). */
   readonly list: (
     tenantId: string,
     query: JobListQuery

@@ -1,0 +1,47 @@
+// InterviewRespondent: the use cases of the public interview routes (start, send a message, finish,
+// resume after a reload) and the analysis job that finished interviews queue, over the form and
+// response ports, the Interviewer and, when configured, the InterviewAnalyst.
+import { Context, type Effect, Layer } from "effect"
+import { IdGen } from "../../kernel/ports/id-gen.js"
+import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
+import { bindPortsFromContext } from "../../kernel/use-case-service.js"
+import { InterviewAnalyst } from "../interview/analysis.js"
+import { Interviewer } from "../interview/interviewer.js"
+import { FormRepository } from "../ports/forms.js"
+import { ResponseRepository } from "../ports/responses.js"
+import {
+  finishInterview,
+  loadPublicInterview,
+  resumeInterview,
+  runInterviewAnalysisJob,
+  sendInterviewMessage,
+  startInterview
+} from "../responses/interview-respondent.js"
+
+const interviewRespondent = {
+  /** The published interview at a slug (the chat page renders from it). */
+  publicInterview: loadPublicInterview,
+  start: startInterview,
+  send: sendInterviewMessage,
+  finish: finishInterview,
+  resume: resumeInterview,
+  /** Runs one `interview_analysis` job (the app's job runner dispatches it here). */
+  runAnalysisJob: runInterviewAnalysisJob
+}
+
+export const makeInterviewRespondent = bindPortsFromContext(
+  interviewRespondent,
+  FormRepository,
+  ResponseRepository,
+  IdGen,
+  InvalidationBus,
+  Interviewer,
+  InterviewAnalyst
+)
+
+export class InterviewRespondent extends Context.Service<
+  InterviewRespondent,
+  Effect.Success<typeof makeInterviewRespondent>
+>()("@folio/domain/InterviewRespondent") {}
+
+export const InterviewRespondentLive = Layer.effect(InterviewRespondent, makeInterviewRespondent)

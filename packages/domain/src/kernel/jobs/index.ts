@@ -1,0 +1,3 @@
+export * from "./job.js"
+export * from "./outcome.js"
+export * from "./runner.js"
