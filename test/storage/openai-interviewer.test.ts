@@ -1,7 +1,9 @@
 // The OpenAI-compatible interviewer against a local fake chat-completions server: the request it
 // sends, structured output decoded against our schema, retries, timeouts and the deterministic fallback.
 import {
+  interviewAnalystOutputJsonSchema,
   interviewerOutputJsonSchema,
+  makeOpenAiCompatibleAnalyst,
   OpenAiCompatibleInterviewerLive,
   type OpenAiCompatibleInterviewerOptions,
   withDeterministicFallback
@@ -259,5 +261,45 @@ describe("OpenAiCompatibleInterviewerLive", () => {
 
   it("decodes what it sends: a valid output fits the schema it advertises", () => {
     expect(Schema.decodeUnknownSync(InterviewerOutput)(valid)).toEqual(valid)
+  })
+})
+
+describe("makeOpenAiCompatibleAnalyst", () => {
+  const analysisInput = { definition, locale: "en", session, extractedFields: { plan: "pro" } }
+  const analysis = {
+    summary: "On Pro.",
+    sentiment: "neutral" as const,
+    keyInfo: [{ label: "Plan", value: "Pro", evidenceMessageIds: ["m2"] }],
+    insights: [{ code: "plan_fit", evidenceMessageIds: ["m2"] }]
+  }
+  const analyze = (more: Partial<OpenAiCompatibleInterviewerOptions> = {}) =>
+    Effect.runPromise(Effect.result(makeOpenAiCompatibleAnalyst(options(more)).analyze(analysisInput)))
+
+  it("asks for the analysis schema with the numbered transcript, and decodes the answer", async () => {
+    fake.script({ content: analysis })
+    expect(ok(await analyze())).toEqual(analysis)
+    const body = fake.requests[0]?.body as {
+      messages: Array<{ role: string; content: string }>
+      response_format: { json_schema: { name: string; strict: boolean; schema: unknown } }
+    }
+    expect(body.response_format.json_schema).toEqual({
+      name: "interview_analysis",
+      strict: true,
+      schema: interviewAnalystOutputJsonSchema
+    })
+    expect(body.messages[1]).toEqual({
+      role: "user",
+      content: "[m1] assistant: Which plan are you on?\n[m2] user: We are on Pro."
+    })
+    expect(body.messages[0]?.content).toContain('Extracted fields: {"plan":"pro"}')
+  })
+
+  it("fails with InterviewAnalystFailed on an answer that does not match, and on a refusal", async () => {
+    fake.script({ content: { summary: "x" } })
+    const mismatch = failure(await analyze())
+    expect(mismatch._tag).toBe("InterviewAnalystFailed")
+    expect(mismatch.reason).toMatch(/does not match interview_analysis/)
+    fake.script({ status: 401, body: { error: "no" } })
+    expect(failure(await analyze()).reason).toMatch(/HTTP 401/)
   })
 })
