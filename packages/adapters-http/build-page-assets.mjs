@@ -1,6 +1,7 @@
-// Builds the public form page's script and stylesheet into page-assets/ with esbuild: one minified
-// ES module (the client code plus the domain's browser entry) and one minified stylesheet. Run by
-// `npm run build` and before the tests; the server reads the files at start-up.
+// Builds the public form page's scripts and stylesheet into page-assets/ with esbuild: two minified
+// ES modules (the form's client code plus the domain's browser entry, and the interview chat's) and
+// one minified stylesheet. Run by `npm run build` and before the tests; the server reads the files at
+// start-up.
 import { mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
@@ -12,17 +13,22 @@ const out = `${here}page-assets/`
 export const buildPageAssets = async () => {
   mkdirSync(out, { recursive: true })
   await Promise.all([
-    build({
-      entryPoints: [`${client}main.ts`],
-      outfile: `${out}form.js`,
-      bundle: true,
-      minify: true,
-      format: "esm",
-      target: ["es2022", "chrome100", "firefox100", "safari15"],
-      alias: { "@folio/domain/browser": `${here}../domain/src/forms/browser.ts` },
-      legalComments: "none",
-      logLevel: "warning"
-    }),
+    ...[
+      ["main.ts", "form.js"],
+      ["interview.ts", "interview.js"]
+    ].map(([entry, file]) =>
+      build({
+        entryPoints: [`${client}${entry}`],
+        outfile: `${out}${file}`,
+        bundle: true,
+        minify: true,
+        format: "esm",
+        target: ["es2022", "chrome100", "firefox100", "safari15"],
+        alias: { "@folio/domain/browser": `${here}../domain/src/forms/browser.ts` },
+        legalComments: "none",
+        logLevel: "warning"
+      })
+    ),
     build({
       entryPoints: [`${client}form.css`],
       outfile: `${out}form.css`,

@@ -1,5 +1,6 @@
-// The page's script and stylesheet, built by build-page-assets.mjs: read once at start-up, named by
-// their content hash (so browsers may keep them for a year), and compressed ahead of time.
+// The page's scripts (the form's and the interview chat's) and stylesheet, built by
+// build-page-assets.mjs: read once at start-up, named by their content hash (so browsers may keep
+// them for a year), and compressed ahead of time.
 import { createHash } from "node:crypto"
 import { existsSync, readFileSync } from "node:fs"
 import { brotliCompressSync, constants, gzipSync } from "node:zlib"
@@ -47,8 +48,12 @@ const load = (file: string, contentType: string): [string, StaticAsset] => {
 
 export const loadPageAssets = (): LoadedAssets => {
   const script = load("form.js", "text/javascript; charset=utf-8")
+  const interview = load("interview.js", "text/javascript; charset=utf-8")
   const style = load("form.css", "text/css; charset=utf-8")
-  return { urls: { script: script[0], style: style[0] }, byPath: new Map([script, style]) }
+  return {
+    urls: { script: script[0], style: style[0], interviewScript: interview[0] },
+    byPath: new Map([script, interview, style])
+  }
 }
 
 /** The best encoding the client accepts of brotli and gzip, if any. */

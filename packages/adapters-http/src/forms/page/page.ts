@@ -9,6 +9,8 @@ import { attr, type Html, html, jsonScript } from "../../shared/index.js"
 export interface PageAssets {
   readonly script: string
   readonly style: string
+  /** The interview chat page's script. */
+  readonly interviewScript: string
 }
 
 export interface PublishedPage {
@@ -82,7 +84,7 @@ export const contentSecurityPolicy = (nonce: string): string =>
     "base-uri 'none'"
   ].join("; ")
 
-interface ShellOptions {
+export interface ShellOptions {
   readonly pageClass?: string
   readonly nonce: string
   readonly assets: PageAssets
@@ -93,24 +95,37 @@ interface ShellOptions {
   readonly head?: Html
 }
 
-const shell = (o: ShellOptions, main: Html, tail: Html | "" = "") => html`<!doctype html>
+/** The document around a page's main content: head, CSP nonce, stylesheet, theme and body classes. */
+export const shell = (o: ShellOptions, main: Html, tail: Html | "" = "") => html`<!doctype html>
 <html lang="${o.locale}" class="no-js mode-${o.mode ?? "message"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${o.title}</title><script nonce="${o.nonce}">document.documentElement.classList.replace("no-js","js")</script><link rel="stylesheet" href="${o.assets.style}">${o.settings === undefined ? "" : html`<style nonce="${o.nonce}">${themeStyleHtml(o.settings)}</style>`}${o.head ?? ""}</head><body${attr("class", o.settings === undefined ? "theme-cloud" : bodyClasses(o.settings))}><main id="main" class="page${o.pageClass === undefined ? "" : ` ${o.pageClass}`}">${main}</main>${tail}</body></html>`
 
 // The theme stylesheet is built from validated hex colours and constants only.
 const themeStyleHtml = (settings: FormSettings): Html => html`${themeStyle(settings)}`
 
-const brand = (page: PublishedPage, imageUrl: (key: string) => string) => {
-  const t = page.settings.theme
+const brand = (page: PublishedPage, imageUrl: (key: string) => string) => brandOf(page.settings, imageUrl)
+
+/** The author's logo and cover image, when the theme has them. */
+export const brandOf = (settings: FormSettings, imageUrl: (key: string) => string) => {
+  const t = settings.theme
   return html`${t.logoKey === undefined ? "" : html`<header class="brand"><img class="logo" src="${imageUrl(t.logoKey)}" alt=""></header>`}${t.coverKey === undefined ? "" : html`<figure class="cover"><img src="${imageUrl(t.coverKey)}" alt=""></figure>`}`
 }
 
 const ICONS: Readonly<Record<string, string>> = { check: "✓", heart: "♥", party: "🎉" }
 
 /** The completion screen: shown by the script after completing, or by the server after a plain post. */
-const completion = (page: PublishedPage, strings: Strings, visible: boolean) => {
-  const c = page.settings.completion ?? {}
+const completion = (page: PublishedPage, strings: Strings, visible: boolean) =>
+  completionScreen(page.slug, page.settings, strings, visible)
+
+/** The completion screen of the form at `slug` (the classic page's and the interview page's). */
+export const completionScreen = (
+  slug: string,
+  settings: FormSettings,
+  strings: Strings,
+  visible: boolean
+) => {
+  const c = settings.completion ?? {}
   const icon = c.icon ?? "check"
-  return html`<section id="done" class="done" tabindex="-1" aria-labelledby="done-title"${visible ? "" : html` hidden`}>${icon === "none" ? "" : html`<p class="done-icon icon-${icon}" aria-hidden="true">${ICONS[icon] ?? ""}</p>`}<h2 id="done-title">${c.title ?? strings.thanks}</h2><p class="done-body">${c.body ?? strings.thanksBody}</p>${c.ctaUrl === undefined ? "" : html`<p><a class="button" href="${c.ctaUrl}" rel="noopener">${c.ctaLabel ?? strings.continue}</a></p>`}${c.allowAnother === true ? html`<p><a class="button secondary another" href="/f/${page.slug}">${strings.another}</a></p>` : ""}${c.redirectUrl === undefined ? "" : html`<p class="redirect"><a href="${c.redirectUrl}" rel="noopener">${strings.redirecting}</a></p>`}${c.confetti === true ? html`<div class="confetti" aria-hidden="true">${Array.from({ length: 24 }, (_, i) => html`<i class="c${i % 6}"></i>`)}</div>` : ""}</section>`
+  return html`<section id="done" class="done" tabindex="-1" aria-labelledby="done-title"${visible ? "" : html` hidden`}>${icon === "none" ? "" : html`<p class="done-icon icon-${icon}" aria-hidden="true">${ICONS[icon] ?? ""}</p>`}<h2 id="done-title">${c.title ?? strings.thanks}</h2><p class="done-body">${c.body ?? strings.thanksBody}</p>${c.ctaUrl === undefined ? "" : html`<p><a class="button" href="${c.ctaUrl}" rel="noopener">${c.ctaLabel ?? strings.continue}</a></p>`}${c.allowAnother === true ? html`<p><a class="button secondary another" href="/f/${slug}">${strings.another}</a></p>` : ""}${c.redirectUrl === undefined ? "" : html`<p class="redirect"><a href="${c.redirectUrl}" rel="noopener">${strings.redirecting}</a></p>`}${c.confetti === true ? html`<div class="confetti" aria-hidden="true">${Array.from({ length: 24 }, (_, i) => html`<i class="c${i % 6}"></i>`)}</div>` : ""}</section>`
 }
 
 const section = (ctx: RenderContext, s: Section, mode: string): Html | "" => {
@@ -289,7 +304,7 @@ export const renderMessagePage = (input: {
     html`<section class="message" role="alert"><h1>${input.heading}</h1><p>${input.message}</p></section>`
   )
 
-/** No published form at this address (unknown, unpublished, deleted or an interview form). */
+/** No published form at this address (unknown, unpublished or deleted). */
 export const renderNotFoundPage = (input: { readonly nonce: string; readonly assets: PageAssets }): Html => {
   const strings = stringsFor("en")
   return shell(

@@ -1,9 +1,12 @@
-// The public form page's routes: GET /f/{slug} (the HTML page), the author's sandboxed custom script,
-// and the page's hashed, precompressed script and stylesheet under /f/_assets/.
+// The public form page's routes: GET /f/{slug} (the HTML page of a classic form, or the chat page of
+// an interview form), the author's sandboxed custom script, and the page's hashed, precompressed
+// scripts and stylesheet under /f/_assets/.
 import { randomBytes } from "node:crypto"
 import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import {
   encodeFormDefinition,
+  InterviewRespondent,
+  interviewLocale,
   type Issue,
   type PublishedForm,
   publicImageUrl,
@@ -14,8 +17,9 @@ import {
 import { Effect, type Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientIp } from "../../shared/index.js"
-import { hasContinuityCookie } from "../respondent/continuity.js"
+import { acceptedLanguage, hasContinuityCookie } from "../respondent/continuity.js"
 import { ASSET_PREFIX, type LoadedAssets, loadPageAssets, negotiateEncoding } from "./assets.js"
+import { interviewTitle, renderInterviewPage } from "./interview-page.js"
 import type { Html } from "../../shared/index.js"
 import {
   contentSecurityPolicy,
@@ -142,7 +146,7 @@ const closedPage = (
   request: HttpServerRequest.HttpServerRequest,
   assets: LoadedAssets,
   nonce: string,
-  published: PublishedForm,
+  published: Pick<PublishedForm, "settings"> & { readonly form: { readonly title: string } },
   message: string | undefined
 ) =>
   htmlResponse(
@@ -187,9 +191,48 @@ const budgeted = <E, R>(
     return yield* page(request)
   })
 
+/**
+ * The interview form at `slug` as its chat page (closed: the closed page), or undefined when there
+ * is no published interview there. The page speaks the locale the query or the browser asks for,
+ * among the interview's own.
+ */
+const interviewPage = (
+  interviews: InterviewRespondent["Service"],
+  assets: LoadedAssets,
+  request: HttpServerRequest.HttpServerRequest,
+  slug: string,
+  nonce: string
+) =>
+  Effect.gen(function* () {
+    const found = yield* Effect.result(interviews.publicInterview(slug))
+    if (found._tag === "Failure") return undefined
+    const { published, closed } = found.success
+    if (closed !== undefined) {
+      const { settings } = published
+      const form = { title: interviewTitle(published) }
+      return closedPage(request, assets, nonce, { form, settings }, settings.submission.closedMessage)
+    }
+    const query = new URL(request.url, "http://local").searchParams
+    const locale = interviewLocale(published.definition, query.get("locale") ?? acceptedLanguage(request))
+    return htmlResponse(
+      request,
+      renderInterviewPage({
+        slug,
+        published,
+        locale,
+        nonce,
+        assets: assets.urls,
+        imageUrl: (key) => publicImageUrl(slug, key),
+        mayResume: hasContinuityCookie(request)
+      }),
+      nonce
+    )
+  })
+
 export const formPage = (assets: LoadedAssets) =>
   Effect.gen(function* () {
     const respondent = yield* Respondent
+    const interviews = yield* InterviewRespondent
     const limits = yield* RateLimitStore
     return budgeted(assets, limits, (request) =>
       Effect.gen(function* () {
@@ -197,6 +240,9 @@ export const formPage = (assets: LoadedAssets) =>
         const nonce = newNonce()
         const found = yield* Effect.result(respondent.publicForm(slug))
         if (found._tag === "Failure") {
+          // Not a classic form: perhaps an interview, which has a chat page of its own.
+          const interview = yield* interviewPage(interviews, assets, request, slug, nonce)
+          if (interview !== undefined) return interview
           return htmlResponse(request, renderNotFoundPage({ nonce, assets: assets.urls }), nonce, 404)
         }
         const { published, closed } = found.success

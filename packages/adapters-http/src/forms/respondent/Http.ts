@@ -18,13 +18,7 @@ import { FormsApi } from "../Api.js"
 import { data } from "../envelope.js"
 import { requireEmptyBody } from "../empty-body.js"
 import { FormsErrors } from "../errors.js"
-import { respondentClient, setContinuityCookie } from "./continuity.js"
-
-/** The first language the browser accepts (the interview picks among its own locales). */
-export const acceptedLanguage = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
-  const first = (request.headers["accept-language"] ?? "").split(",")[0]?.split(";")[0]?.trim()
-  return first === undefined || first === "" || first === "*" ? undefined : first
-}
+import { acceptedLanguage, respondentClient, setContinuityCookie } from "./continuity.js"
 
 const interviewLocaleOf = (
   def: Parameters<typeof interviewLocale>[0],

@@ -39,3 +39,9 @@ export const setContinuityCookie = (continuityToken: string) =>
       Effect.succeed(HttpServerResponse.setHeader(response, "set-cookie", cookie))
     )
   })
+
+/** The first language the browser accepts (an interview picks among its own locales). */
+export const acceptedLanguage = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+  const first = (request.headers["accept-language"] ?? "").split(",")[0]?.split(";")[0]?.trim()
+  return first === undefined || first === "" || first === "*" ? undefined : first
+}

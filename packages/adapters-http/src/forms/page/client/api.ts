@@ -20,7 +20,7 @@ export interface Reply<T> {
   readonly error?: { code: string; message: string; details?: { issues?: Issue[]; reason?: string } }
 }
 
-const call = async <T>(method: string, url: string, body?: unknown): Promise<Reply<T>> => {
+export const call = async <T>(method: string, url: string, body?: unknown): Promise<Reply<T>> => {
   try {
     const response = await fetch(url, {
       method,
