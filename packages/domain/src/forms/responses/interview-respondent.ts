@@ -5,7 +5,7 @@
 // the respondent ends it, the response completes with the built-in analysis, and a model's analysis
 // is queued as a job in the same write when one is configured.
 import { Clock, Effect, Option, Schema } from "effect"
-import { sha256Hex, toBase64Url } from "../../kernel/digest.js"
+import { toBase64Url } from "../../kernel/digest.js"
 import type { StorageError } from "../../kernel/errors.js"
 import { type JobOutcome, JobFailed, skipped, succeeded } from "../../kernel/jobs/outcome.js"
 import { jobDedupeKey, type JobRecord, type NewJob } from "../../kernel/jobs/job.js"
@@ -66,7 +66,8 @@ import {
   loadPublishedVersion,
   type RespondentClient,
   type RespondentEstimate,
-  resumePartialResponse
+  resumePartialResponse,
+  startedMeta
 } from "./respondent.js"
 
 /** The longest message a respondent may send (characters, after trimming). */
@@ -430,15 +431,7 @@ export const startInterview = (
       status: "partial",
       answers: {},
       meta: {
-        tokenHash: sha256Hex(token),
-        respondentKey: estimate.respondentKey,
-        clientHash: estimate.clientHash,
-        respondent: estimate.respondent,
-        params: Object.fromEntries(
-          Object.entries(params)
-            .slice(0, 50)
-            .map(([k, v]) => [k.slice(0, 64), v.slice(0, 2000)])
-        ),
+        ...startedMeta(token, estimate, params),
         ...(def.disclosure !== undefined && options.acceptDisclosure === true
           ? { disclosure: { version: def.disclosure.version, acceptedAt: at.toISOString() } }
           : {}),

@@ -198,6 +198,26 @@ export const estimateRespondent = (
     return { continuityToken, respondentKey, clientHash, respondent }
   })
 
+/**
+ * What every started response stores of its start, whatever its kind: the hash of its token, the
+ * browser's form-scoped keys and estimate, and the URL parameters (at most 50, cut to size).
+ */
+export const startedMeta = (
+  token: string,
+  estimate: Effect.Success<ReturnType<typeof estimateRespondent>>,
+  params: Readonly<Record<string, string>>
+) => ({
+  tokenHash: sha256Hex(token),
+  respondentKey: estimate.respondentKey,
+  clientHash: estimate.clientHash,
+  respondent: estimate.respondent,
+  params: Object.fromEntries(
+    Object.entries(params)
+      .slice(0, 50)
+      .map(([k, v]) => [k.slice(0, 64), v.slice(0, 2000)])
+  )
+})
+
 export const startResponse = (
   slug: string,
   params: Readonly<Record<string, string>>,
@@ -245,15 +265,7 @@ export const startResponse = (
       status: "partial",
       answers: {},
       meta: {
-        tokenHash: sha256Hex(token),
-        respondentKey: estimate.respondentKey,
-        clientHash: estimate.clientHash,
-        respondent: estimate.respondent,
-        params: Object.fromEntries(
-          Object.entries(params)
-            .slice(0, 50)
-            .map(([k, v]) => [k.slice(0, 64), v.slice(0, 2000)])
-        ),
+        ...startedMeta(token, estimate, params),
         ...(presentation === null
           ? {}
           : { presentation: { assignmentId: yield* ids.uuid, order: presentation } })

@@ -4,6 +4,7 @@
 // only. The transcript is a polite live log, marked busy while a reply is being written.
 import type { Strings } from "../strings.js"
 import type { Reply } from "./api.js"
+import { makeBanner } from "./banner.js"
 import {
   type ChatMessage,
   type InterviewTurn,
@@ -71,17 +72,7 @@ const boot = () => {
   let busy = false
 
   // ---- what the page shows -----------------------------------------------------------------------
-  const say = (text: string, kind: "info" | "warn" | "error" = "info", action?: HTMLButtonElement) => {
-    if (banner === null) return
-    const box = document.createElement("div")
-    box.className = `banner ${kind}`
-    const p = document.createElement("p")
-    p.textContent = text
-    box.append(p)
-    if (action !== undefined) box.append(action)
-    banner.replaceChildren(box)
-  }
-  const quiet = () => banner?.replaceChildren()
+  const { say, quiet } = makeBanner(banner)
 
   const scrollTo = (node: Element) => {
     node.scrollIntoView({ block: "nearest", behavior: reduceMotion ? "auto" : "smooth" })

@@ -10,6 +10,7 @@ import {
   type FormDefinition,
   visibleBlocks
 } from "@folio/domain/browser"
+import { makeBanner } from "./banner.js"
 import { makeApi, type Issue, type Started } from "./api.js"
 import { readAnswer, type Touched, type Uploads, writeAnswer } from "./fields.js"
 import { fill, ruleMessage, type Strings } from "../strings.js"
@@ -319,16 +320,7 @@ const boot = () => {
   let completing = false
   let dirty = false
 
-  const say = (text: string, kind: "info" | "warn" | "error" = "info", action?: HTMLButtonElement) => {
-    if (banner === null) return
-    const box = document.createElement("div")
-    box.className = `banner ${kind}`
-    const p = document.createElement("p")
-    p.textContent = text
-    box.append(p)
-    if (action !== undefined) box.append(action)
-    banner.replaceChildren(box)
-  }
+  const { say } = makeBanner(banner)
 
   const applyPresentation = (order: Started["presentation"]) => {
     if (order === null) return
