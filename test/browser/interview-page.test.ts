@@ -369,15 +369,30 @@ describe("the interview chat page", () => {
     expect(await page.locator("#chat").count()).toBe(0)
   })
 
-  it("says without JavaScript that the interview needs it", async () => {
-    await publishInterview("chat-no-script", definition(false))
+  it("is held without JavaScript too: each message posts the page, which comes back with the reply", async () => {
+    const formId = await publishInterview("chat-no-script", definition(true))
     const page = await browser.newPage({ javaScriptEnabled: false })
-    await page.goto(`${app.origin}/f/chat-no-script`)
-    // (Playwright's text search skips <noscript>: the line is read as an element.)
-    const line = page.locator("noscript p")
-    expect(await line.isVisible()).toBe(true)
-    expect(await line.textContent()).toBe("This interview needs JavaScript. Please turn it on to take part.")
+    await page.goto(`${app.origin}/f/chat-no-script?source=mail`)
     expect(await page.locator("#start").isVisible()).toBe(false)
-    expect(await page.locator("#chat").isVisible()).toBe(false)
+    // The required consent holds the start back until it is given.
+    const start = page.locator("form.nojs-start button[type=submit]")
+    await start.click()
+    expect(await page.locator("#transcript li").count()).toBe(0)
+    await page.locator("#agree-nojs").check()
+    await Promise.all([page.waitForNavigation(), start.click()])
+    for (let turn = 0; turn < 20; turn++) {
+      if (await page.locator("#done").isVisible()) break
+      const question = await lastQuestion(page)
+      await page.locator("#message").fill(answerFor(question))
+      await Promise.all([page.waitForNavigation(), page.locator("button[value=message]").click()])
+    }
+    expect(await page.locator("#done").isVisible()).toBe(true)
+    expect(await page.locator("#composer").count()).toBe(0)
+    const response = await onlyResponse(formId)
+    expect(response.status).toBe("completed")
+    expect(response.interview.extractedFields).toMatchObject({ plan: "pro", renew: true, recommend: 9 })
+    expect(response.interview.transcript.map((t) => [t.role, t.content])).toEqual(
+      (await bubbles(page)).map((b) => [b.role, b.content])
+    )
   })
 })

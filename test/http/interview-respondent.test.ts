@@ -333,6 +333,43 @@ for (const target of storageTargets()) {
       })
     })
 
+    it("is held without JavaScript through form posts of the page, refusals shown on the page", async () => {
+      const form = await publish()
+      const post = async (fields: Record<string, string>) => {
+        const r = await fetch(`${origin}/f/${form.slug}`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams(fields).toString()
+        })
+        return { status: r.status, html: await r.text() }
+      }
+      const started = await post({ _action: "start", _locale: "en" })
+      expect(started.status).toBe(200)
+      expect(started.html).toContain("Hi! Thanks for taking a few minutes.")
+      const hidden = (name: string) =>
+        started.html.match(new RegExp(`name="${name}" value="([^"]+)"`))?.[1] ?? ""
+      const session = { _response: hidden("_response"), _token: hidden("_token"), _locale: "en" }
+      expect(session._token).toHaveLength(32)
+      const blank = await post({ ...session, _action: "message", text: "  " })
+      expect(blank.status).toBe(422)
+      expect(blank.html).toContain("Type your answer first.")
+      expect(blank.html).toContain("Hi! Thanks for taking a few minutes.")
+      const answered = await post({ ...session, _action: "message", text: "Pro" })
+      expect(answered.status).toBe(200)
+      expect(answered.html).toContain("Will you renew?")
+      const foreign = await post({ ...session, _token: "A".repeat(32), _action: "message", text: "Yes" })
+      expect(foreign.status).toBe(409)
+      expect(foreign.html).not.toContain("Will you renew?")
+      const finished = await post({ ...session, _action: "finish" })
+      expect(finished.status).toBe(200)
+      expect(finished.html).not.toContain('id="composer"')
+      const stored = await api("GET", `/forms/${form.id}/responses/${session._response}`)
+      expect(stored.body.data).toMatchObject({
+        status: "completed",
+        interview: { quality: { completionReason: "respondent_ended" }, extractedFields: { plan: "pro" } }
+      })
+    })
+
     it("keeps the classic and interview routes apart", async () => {
       const form = await publish()
       expect((await request("GET", `/f/${form.slug}/form`)).status).toBe(404)

@@ -2,6 +2,7 @@
 // conversation as a live log with its composer, and the done screen. The script (client/interview.ts)
 // talks to the /f/{slug}/interview routes; without JavaScript the page says it needs it.
 import {
+  type InterviewChatMessage,
   type InterviewDefinition,
   localizedText,
   MAX_INTERVIEW_MESSAGE_CHARACTERS,
@@ -21,6 +22,48 @@ export interface InterviewPageInput {
   readonly imageUrl: (key: string) => string
   /** The browser sent a continuity cookie, so it may have an unfinished interview to resume. */
   readonly mayResume: boolean
+  /** URL parameters, carried by the JavaScript-off start form. */
+  readonly params?: ReadonlyArray<readonly [string, string]>
+  /** The conversation so far, rendered by the server: the page answering a JavaScript-off post. */
+  readonly state?: InterviewPageState | undefined
+  /** Why the last JavaScript-off post was refused, in the respondent's words. */
+  readonly notice?: string | undefined
+  /** The JavaScript-off start repeats with the respondent's confirmation (soft_block policy). */
+  readonly confirmRepeat?: boolean
+}
+
+/** The interview as the server renders it for a browser without JavaScript. */
+export interface InterviewPageState {
+  readonly responseId: string
+  readonly token: string
+  readonly messages: ReadonlyArray<InterviewChatMessage>
+  readonly done: boolean
+  /** The message a refused post carried, kept in the box. */
+  readonly text?: string | undefined
+}
+
+/**
+ * The conversation and its composer without JavaScript: each message and the Finish button post
+ * the page, which comes back with the reply. The token travels in a hidden field, as the classic
+ * page's refused post does.
+ */
+const staticChat = (
+  input: InterviewPageInput,
+  state: InterviewPageState,
+  who: (m: InterviewChatMessage) => string
+) => {
+  const strings = stringsFor(input.locale)
+  const messages = html`<ol id="transcript" class="transcript" role="log" aria-labelledby="chat-title">${state.messages.map((m) => html`<li role="none" class="msg msg-${m.role}"><span class="sr-only">${who(m)}: </span><p class="msg-text">${m.text}</p></li>`)}</ol>`
+  const composer = state.done
+    ? ""
+    : html`<form id="composer" class="composer" method="post" action="/f/${input.slug}"><input type="hidden" name="_response" value="${state.responseId}"><input type="hidden" name="_token" value="${state.token}"><input type="hidden" name="_locale" value="${input.locale}"><label for="message" class="composer-label">${strings.yourAnswer}</label><textarea id="message" name="text" rows="3" maxlength="${MAX_INTERVIEW_MESSAGE_CHARACTERS}" required autocomplete="off">${state.text ?? ""}</textarea><div class="composer-actions"><button type="submit" name="_action" value="message" class="button primary send">${strings.send}</button><button type="submit" name="_action" value="finish" formnovalidate class="button secondary finish">${strings.finish}</button></div></form>`
+  return html`<section id="chat" class="chat" aria-labelledby="chat-title"><h2 id="chat-title" class="sr-only">${strings.conversation}</h2>${messages}${composer}</section>`
+}
+
+/** The start without JavaScript: a plain form, shown only when scripts do not run. */
+const noScriptStart = (input: InterviewPageInput, disclosure: ReturnType<typeof disclosureOf>) => {
+  const strings = stringsFor(input.locale)
+  return html`<noscript><form class="nojs-start" method="post" action="/f/${input.slug}"><input type="hidden" name="_action" value="start"><input type="hidden" name="_locale" value="${input.locale}">${(input.params ?? []).map(([k, v]) => html`<input type="hidden" name="_param.${k}" value="${v}">`)}${input.confirmRepeat === true ? html`<input type="hidden" name="_confirmRepeat" value="1">` : ""}${disclosure === undefined ? "" : html`<p class="agree"><input type="checkbox" id="agree-nojs" name="acceptDisclosure" value="1"${disclosure.required ? html` required` : ""}> <label for="agree-nojs">${strings.agreeDisclosure}</label></p>`}<p><button type="submit" class="button primary start">${input.confirmRepeat === true ? strings.answerAgain : strings.interviewStart}</button></p></form></noscript>`
 }
 
 /** The title a respondent sees: the interview's own, else the form's. */
@@ -57,18 +100,31 @@ export const renderInterviewPage = (input: InterviewPageInput): Html => {
     redirectUrl: settings.completion?.redirectUrl ?? null,
     strings
   }
-  // With a continuity cookie the script first asks to resume: the intro waits hidden meanwhile.
-  const intro = html`<section id="intro" class="intro interview-intro" aria-labelledby="intro-title"${input.mayResume ? html` hidden` : ""}><h2 id="intro-title">${persona === undefined ? strings.interviewTitle : fill(strings.interviewWith, { name: persona })}</h2><p class="intro-body">${strings.interviewBody}</p>${
+  // With a continuity cookie the script first asks to resume: the intro waits hidden meanwhile
+  // (only where scripts run: without them the intro's plain form is the way in).
+  const intro = html`<section id="intro" class="intro interview-intro${input.mayResume ? " await-resume" : ""}" aria-labelledby="intro-title"><h2 id="intro-title">${persona === undefined ? strings.interviewTitle : fill(strings.interviewWith, { name: persona })}</h2><p class="intro-body">${strings.interviewBody}</p>${
     disclosure === undefined
       ? ""
       : html`<dl class="consent disclosure">${disclosure.purpose === undefined ? "" : html`<dt>${strings.purpose}</dt><dd>${disclosure.purpose}</dd>`}${disclosure.retention === undefined ? "" : html`<dt>${strings.retention}</dt><dd>${disclosure.retention}</dd>`}</dl><p class="agree js-only"><input type="checkbox" id="agree"${disclosure.required ? html` required aria-required="true"` : ""}> <label for="agree">${strings.agreeDisclosure}${disclosure.required ? html` <span class="req">(${strings.required})</span>` : ""}</label></p>`
-  }<p class="js-only"><button type="button" id="start" class="button primary start">${strings.interviewStart}</button></p></section>`
-  const chat = html`<section id="chat" class="chat" aria-labelledby="chat-title" hidden><h2 id="chat-title" class="sr-only">${strings.conversation}</h2><ol id="transcript" class="transcript" role="log" aria-live="polite" aria-labelledby="chat-title"></ol><p id="typing" class="typing" aria-hidden="true" hidden><span class="dots"><i></i><i></i><i></i></span> ${persona ?? strings.interviewer}: ${strings.typing}</p><form id="composer" class="composer" novalidate><label for="message" class="composer-label">${strings.yourAnswer}</label><textarea id="message" name="text" rows="3" maxlength="${MAX_INTERVIEW_MESSAGE_CHARACTERS}" aria-describedby="composer-hint" autocomplete="off"></textarea><p id="composer-hint" class="q-hint">${strings.composerHint}</p><div class="composer-actions"><button type="submit" id="send" class="button primary send">${strings.send}</button><button type="button" id="finish" class="button secondary finish">${strings.finish}</button></div></form></section>`
+  }<p class="js-only"><button type="button" id="start" class="button primary start">${strings.interviewStart}</button></p>${noScriptStart(input, disclosure)}</section>`
+  const who = (m: InterviewChatMessage) =>
+    m.role === "user" ? strings.you : (persona ?? strings.interviewer)
+  const state = input.state
+  const chat =
+    state !== undefined
+      ? staticChat(input, state, who)
+      : html`<section id="chat" class="chat" aria-labelledby="chat-title" hidden><h2 id="chat-title" class="sr-only">${strings.conversation}</h2><ol id="transcript" class="transcript" role="log" aria-live="polite" aria-labelledby="chat-title"></ol><p id="typing" class="typing" aria-hidden="true" hidden><span class="dots"><i></i><i></i><i></i></span> ${persona ?? strings.interviewer}: ${strings.typing}</p><form id="composer" class="composer" novalidate><label for="message" class="composer-label">${strings.yourAnswer}</label><textarea id="message" name="text" rows="3" maxlength="${MAX_INTERVIEW_MESSAGE_CHARACTERS}" aria-describedby="composer-hint" autocomplete="off"></textarea><p id="composer-hint" class="q-hint">${strings.composerHint}</p><div class="composer-actions"><button type="submit" id="send" class="button primary send">${strings.send}</button><button type="button" id="finish" class="button secondary finish">${strings.finish}</button></div></form></section>`
   const progress = showProgress
     ? html`<div id="progress" class="progress interview-progress" hidden><div class="progress-bar" role="progressbar" aria-label="${strings.interviewProgress}" aria-valuemin="0" aria-valuemax="100" aria-valuenow="0"><span></span></div></div>`
     : ""
-  const main = html`${brandOf(settings, input.imageUrl)}<h1 class="form-title">${title}</h1>${progress}<div id="banner" class="banners" role="status" aria-live="polite"></div><noscript><p class="banner warn">${strings.needsJavaScript}</p></noscript>${intro}${chat}${completionScreen(slug, settings, strings, false)}`
-  const tail = html`<script type="application/json" id="folio-data">${jsonScript(data)}</script><script type="module" src="${assets.interviewScript}" nonce="${nonce}"></script>`
+  const notice =
+    input.notice === undefined ? "" : html`<div class="banner warn" role="alert"><p>${input.notice}</p></div>`
+  // A page rendered for a post (no JavaScript) shows the conversation itself and runs no script.
+  const main = html`${brandOf(settings, input.imageUrl)}<h1 class="form-title">${title}</h1>${state === undefined ? progress : ""}<div id="banner" class="banners" role="status" aria-live="polite">${notice}</div>${state === undefined ? intro : ""}${chat}${completionScreen(slug, settings, strings, state?.done === true)}`
+  const tail =
+    state === undefined
+      ? html`<script type="application/json" id="folio-data">${jsonScript(data)}</script><script type="module" src="${assets.interviewScript}" nonce="${nonce}"></script>`
+      : ""
   return shell(
     { nonce, assets, locale, title, settings, mode: "interview", pageClass: "interview-page" },
     main,

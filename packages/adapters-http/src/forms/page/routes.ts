@@ -20,6 +20,7 @@ import { clientIp } from "../../shared/index.js"
 import { acceptedLanguage, hasContinuityCookie } from "../respondent/continuity.js"
 import { ASSET_PREFIX, type LoadedAssets, loadPageAssets, negotiateEncoding } from "./assets.js"
 import { interviewTitle, renderInterviewPage } from "./interview-page.js"
+import { interviewPost } from "./interview-post.js"
 import type { Html } from "../../shared/index.js"
 import {
   contentSecurityPolicy,
@@ -223,7 +224,8 @@ const interviewPage = (
         nonce,
         assets: assets.urls,
         imageUrl: (key) => publicImageUrl(slug, key),
-        mayResume: hasContinuityCookie(request)
+        mayResume: hasContinuityCookie(request),
+        params: [...query.entries()].filter(([k]) => k.length <= 64).slice(0, 50)
       }),
       nonce
     )
@@ -361,8 +363,46 @@ const formPost = (assets: LoadedAssets) =>
       if (submitted._tag === "Failure") {
         const e = submitted.failure
         switch (e._tag) {
-          case "PublishedFormNotFound":
-            return htmlResponse(request, renderNotFoundPage({ nonce, assets: assets.urls }), nonce, 404)
+          case "PublishedFormNotFound": {
+            // Perhaps an interview's page posting without JavaScript.
+            const interview = yield* Effect.result(interviewPost(slug, request))
+            if (interview._tag === "Failure") {
+              const f = interview.failure
+              if (f._tag === "RequestTooLarge")
+                return message(413, "Too large", "The message sent is larger than this interview accepts.")
+              return message(400, "Not sent", "Your message could not be sent. Please go back and try again.")
+            }
+            const outcome = interview.success
+            if (outcome === undefined)
+              return htmlResponse(request, renderNotFoundPage({ nonce, assets: assets.urls }), nonce, 404)
+            const { published } = outcome
+            if (outcome._tag === "Closed")
+              return closedPage(
+                request,
+                assets,
+                nonce,
+                { form: { title: interviewTitle(published) }, settings: published.settings },
+                published.settings.submission.closedMessage
+              )
+            return htmlResponse(
+              request,
+              renderInterviewPage({
+                slug,
+                published,
+                locale: outcome.locale,
+                nonce,
+                assets: assets.urls,
+                imageUrl: (key) => publicImageUrl(slug, key),
+                mayResume: false,
+                params: outcome.params ?? [],
+                state: outcome.state,
+                notice: outcome.notice,
+                confirmRepeat: outcome.confirmRepeat === true
+              }),
+              nonce,
+              outcome.status
+            )
+          }
           case "RateLimited":
             return tooManyRequests(request, assets, e.retryAfterSeconds)
           case "RequestTooLarge":

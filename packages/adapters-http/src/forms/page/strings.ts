@@ -90,7 +90,6 @@ const en = {
   interviewResumed: "Welcome back: your conversation is restored.",
   interviewExpired: "This conversation has expired. You can start a new one.",
   interviewEnded: "This conversation has already ended.",
-  needsJavaScript: "This interview needs JavaScript. Please turn it on to take part.",
   rule: {
     required: "This question is required.",
     string: "Enter text.",
@@ -188,7 +187,6 @@ const ko: Strings = {
   interviewResumed: "다시 오신 것을 환영합니다. 이전 대화를 이어갑니다.",
   interviewExpired: "대화 시간이 만료되었습니다. 새로 시작할 수 있습니다.",
   interviewEnded: "이미 끝난 대화입니다.",
-  needsJavaScript: "이 인터뷰는 JavaScript가 필요합니다. 참여하려면 JavaScript를 켜 주세요.",
   rule: { ...en.rule, required: "필수 질문입니다.", email: "올바른 이메일 주소를 입력하세요." }
 }
 
@@ -254,7 +252,6 @@ const ja: Strings = {
   interviewResumed: "おかえりなさい。前回の対話を再開します。",
   interviewExpired: "この対話は有効期限が切れました。新しく始めることができます。",
   interviewEnded: "この対話はすでに終了しています。",
-  needsJavaScript: "このインタビューにはJavaScriptが必要です。参加するにはJavaScriptを有効にしてください。",
   rule: { ...en.rule, required: "この質問は必須です。", email: "正しいメールアドレスを入力してください。" }
 }
 

@@ -174,7 +174,8 @@ const readMultipart = (request: HttpServerRequest.HttpServerRequest, fileBlocks:
 const hasBody = (request: HttpServerRequest.HttpServerRequest) =>
   request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"] ?? "0") > 0
 
-const readFormBody = (
+/** The post's text fields and the files of `fileBlocks` (urlencoded or multipart). */
+export const readFormBody = (
   request: HttpServerRequest.HttpServerRequest,
   fileBlocks: ReadonlySet<string>
 ): Effect.Effect<FormBody, RequestInvalid | RequestTooLarge> => {
@@ -192,7 +193,7 @@ const readFormBody = (
 }
 
 /** Text no store can keep (NUL, lone surrogates), by the field's name. */
-const unstorable = (fields: ReadonlyArray<PostedField>): ReadonlyArray<Issue> =>
+export const unstorable = (fields: ReadonlyArray<PostedField>): ReadonlyArray<Issue> =>
   fields.flatMap(([name, value]) => [
     ...unsafeTextIssues(name, ["fields"]),
     ...unsafeTextIssues(value, [name])

@@ -57,6 +57,7 @@ import { FormRepository, type FormRecord, type FormVersionRecord } from "../port
 import { type NewResponseRecord, type ResponseRecord, ResponseRepository } from "../ports/responses.js"
 import { StoredFormDocumentReader } from "../ports/stored-documents.js"
 import type { FormSettings } from "../settings/settings.js"
+import { storedInterviewOf } from "./reads.js"
 import {
   closedReason,
   completedCountIfLimited,
@@ -514,6 +515,21 @@ export const finishInterview = (slug: string, responseId: string, token: string)
     }
     const written = yield* writeInterview(published, def, current, next, RESPONDENT_ENDED)
     return resultOf(def, written, next, [closing], RESPONDENT_ENDED)
+  })
+
+/**
+ * The respondent's own interview as it stands, by its token, without writing (the page without
+ * JavaScript shows it again after a refused message). Finished interviews read too.
+ */
+export const readOwnInterview = (slug: string, responseId: string, token: string) =>
+  Effect.gen(function* () {
+    const published = yield* loadPublishedInterview(slug)
+    const current = yield* loadOwnResponse(published, responseId, token)
+    const def = yield* pinnedInterview(published, current)
+    const live = liveInterviewOf(current)
+    if (Option.isNone(live)) return yield* new PinnedVersionNotFound()
+    const reason = storedInterviewOf(current).quality.completionReason
+    return resultOf(def, current, live.value, live.value.session.messages, reason)
   })
 
 export interface ResumedInterview extends InterviewTurnResult {

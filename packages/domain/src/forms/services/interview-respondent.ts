@@ -12,6 +12,7 @@ import { ResponseRepository } from "../ports/responses.js"
 import {
   finishInterview,
   loadPublicInterview,
+  readOwnInterview,
   resumeInterview,
   runInterviewAnalysisJob,
   sendInterviewMessage,
@@ -25,6 +26,8 @@ const interviewRespondent = {
   send: sendInterviewMessage,
   finish: finishInterview,
   resume: resumeInterview,
+  /** The respondent's own interview by its token, read only. */
+  own: readOwnInterview,
   /** Runs one `interview_analysis` job (the app's job runner dispatches it here). */
   runAnalysisJob: runInterviewAnalysisJob
 }

@@ -130,6 +130,7 @@ const boot = () => {
 
   const showIntro = () => {
     main?.removeAttribute("aria-busy")
+    intro.classList.remove("await-resume")
     intro.hidden = false
     chat.hidden = true
   }
