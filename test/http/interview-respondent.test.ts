@@ -218,6 +218,8 @@ for (const target of storageTargets()) {
         seen.map((m) => [m.id, m.role, m.text])
       )
       expect(Object.keys(i.transcript[0] ?? {}).sort()).toEqual(["blockId", "content", "role", "turnId"])
+      // A respondent's turn names what the question before it asked about.
+      expect(i.transcript.find((t) => t.role === "user")?.blockId).toBe("plan")
       expect(i.extractedFields).toEqual({
         plan: "pro",
         renew: true,
@@ -603,6 +605,27 @@ describe("interviews with a model configured (fake chat-completions server)", ()
     )
     const transcript = (row.meta.interview as { transcript: Array<{ turnId: string }> }).transcript
     expect(transcript.slice(-2).map((t) => t.turnId)).toEqual(winner.messages.map((m) => m.id))
+  })
+
+  it("stores a model's text PostgreSQL would refuse (NUL, a surrogate pair cut in half) made storable", async () => {
+    fake.respondWith((body) => {
+      if (schemaName(body) === "interviewer_output") return { content: "not JSON" }
+      const [first] = userIdsIn(body)
+      return {
+        content: {
+          summary: "Pro\u0000 customer",
+          sentiment: "neutral",
+          keyInfo: [{ label: "Note", value: `${"a".repeat(498)}😀 and more`, evidenceMessageIds: [first] }],
+          insights: []
+        }
+      }
+    })
+    const { form, responseId } = await interviewOnce()
+    const interview = await analysisOf(form.id, responseId, (s) => s !== "pending")
+    expect(interview.analysisStatus).toBe("completed")
+    expect(interview.summary).toBe("Pro\ufffd customer")
+    const value = (interview.keyInfo as Array<{ value: string }>)[0]?.value ?? ""
+    expect(value).toBe(`${"a".repeat(498)}…`)
   })
 
   it("leaves the analysis failed, with the built-in one in place, when the model keeps failing", async () => {

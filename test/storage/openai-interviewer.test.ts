@@ -259,6 +259,19 @@ describe("OpenAiCompatibleInterviewerLive", () => {
     await expect.poll(() => fake.abandoned()).toBe(1)
   })
 
+  it("answers with the built-in interviewer when the model gives no turn within the deadline", async () => {
+    fake.script("hang")
+    const started = performance.now()
+    const output = ok(
+      await next(
+        withDeterministicFallback(OpenAiCompatibleInterviewerLive(options({ timeoutMs: 10_000 })), 200)
+      )
+    )
+    expect(output).toEqual(deterministicInterviewerTurn(input))
+    expect(performance.now() - started).toBeLessThan(1500)
+    await expect.poll(() => fake.abandoned()).toBe(1)
+  })
+
   it("decodes what it sends: a valid output fits the schema it advertises", () => {
     expect(Schema.decodeUnknownSync(InterviewerOutput)(valid)).toEqual(valid)
   })

@@ -374,15 +374,35 @@ export const OpenAiCompatibleInterviewerLive = (options: OpenAiCompatibleIntervi
 
 // Fallback -----------------------------------------------------------------------------------------
 
-/** The service, but a turn it fails is answered by the built-in interviewer instead. */
-export const deterministicFallbackOf = (primary: InterviewerService): InterviewerService =>
+/** How long a respondent waits for the model's turn, retries included, before the built-in one answers. */
+export const INTERVIEWER_TURN_DEADLINE_MS = 25_000
+
+/**
+ * The service, but a turn it fails, or does not give within `deadlineMs` (retries included), is
+ * answered by the built-in interviewer instead; each fallback is logged with its reason.
+ */
+export const deterministicFallbackOf = (
+  primary: InterviewerService,
+  deadlineMs: number = INTERVIEWER_TURN_DEADLINE_MS
+): InterviewerService =>
   Interviewer.of({
     next: (input) =>
-      primary
-        .next(input)
-        .pipe(
-          Effect.catchTag("InterviewerFailed", () => Effect.sync(() => deterministicInterviewerTurn(input)))
+      primary.next(input).pipe(
+        Effect.timeoutOrElse({
+          duration: Duration.millis(deadlineMs),
+          orElse: () =>
+            Effect.fail(new InterviewerFailed({ reason: `the model gave no turn within ${deadlineMs} ms` }))
+        }),
+        Effect.catchTag("InterviewerFailed", (e) =>
+          Effect.as(
+            Effect.logWarning(
+              "interviewer model failed; the built-in interviewer answers this turn",
+              e.reason
+            ),
+            deterministicInterviewerTurn(input)
+          )
         )
+      )
   })
 
 /**
@@ -390,11 +410,12 @@ export const deterministicFallbackOf = (primary: InterviewerService): Interviewe
  * domain's rules still correct whatever comes back).
  */
 export const withDeterministicFallback = <E, R>(
-  layer: Layer.Layer<Interviewer, E, R>
+  layer: Layer.Layer<Interviewer, E, R>,
+  deadlineMs: number = INTERVIEWER_TURN_DEADLINE_MS
 ): Layer.Layer<Interviewer, E, R> =>
   Layer.effect(
     Interviewer,
     Effect.gen(function* () {
-      return deterministicFallbackOf(yield* Interviewer)
+      return deterministicFallbackOf(yield* Interviewer, deadlineMs)
     })
   ).pipe(Layer.provide(layer))

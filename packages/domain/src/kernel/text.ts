@@ -60,3 +60,30 @@ export const unsafeTextIssues = (value: unknown, at: Path = []): ReadonlyArray<I
   }
   return out
 }
+
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g")
+
+/**
+ * `value` with every string (and key) made storable: NUL characters and unpaired surrogates become
+ * U+FFFD. For text the service itself writes from sources it cannot refuse (a model's output, text
+ * it cut), where input checks do not apply.
+ */
+export const storableJson = (value: unknown): unknown => {
+  if (typeof value === "string")
+    return value.includes("\u0000") || LONE_SURROGATE.test(value)
+      ? value.replaceAll("\u0000", "\ufffd").replace(LONE_SURROGATES, "\ufffd")
+      : value
+  if (Array.isArray(value)) return value.map(storableJson)
+  if (typeof value !== "object" || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [storableJson(k) as string, storableJson(v)])
+  )
+}
+
+/** At most `max` UTF-16 units, ending with an ellipsis when cut, never inside a surrogate pair. */
+export const clipText = (text: string, max: number): string => {
+  if (text.length <= max) return text
+  let cut = text.slice(0, max - 1)
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1)
+  return `${cut}…`
+}

@@ -4,6 +4,7 @@
 // rest as a job, and its output is checked like an interviewer's: evidence must name respondent
 // messages of this transcript, codes must be the codebook's (or emergent where the codebook allows).
 import { Context, Data, type Effect, Schema } from "effect"
+import { clipText } from "../../kernel/text.js"
 import type { InterviewDefinition } from "./definition.js"
 import type { InterviewSession } from "./interviewer.js"
 import { fieldLabel, localizedText, valueText } from "./questions.js"
@@ -81,7 +82,7 @@ const MAX_INSIGHTS = 100
 const MAX_LABEL = 500
 const MAX_CODE = 80
 
-const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`)
+const clip = clipText
 
 // The built-in analysis --------------------------------------------------------------------------
 

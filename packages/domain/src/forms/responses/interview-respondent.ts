@@ -6,8 +6,14 @@
 // is queued as a job in the same write when one is configured.
 import { Clock, Effect, Option, Schema } from "effect"
 import { toBase64Url } from "../../kernel/digest.js"
-import type { StorageError } from "../../kernel/errors.js"
-import { type JobOutcome, JobFailed, skipped, succeeded } from "../../kernel/jobs/outcome.js"
+import {
+  type JobOutcome,
+  JobFailed,
+  skipped,
+  storageUnavailable,
+  succeeded
+} from "../../kernel/jobs/outcome.js"
+import { storableJson } from "../../kernel/text.js"
 import { jobDedupeKey, type JobRecord, type NewJob } from "../../kernel/jobs/job.js"
 import { JOBS_TOPIC } from "../../kernel/jobs/runner.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
@@ -177,6 +183,18 @@ const turnOf = (m: InterviewMessage): StoredTurn => ({
   ...(m.probeKind === undefined ? {} : { probeKind: m.probeKind })
 })
 
+/**
+ * The stored transcript: a respondent's turn names, as its `blockId`, the field or goal the question
+ * before it asked about (so a reader can tell what it answers); an assistant turn its own target.
+ */
+const transcriptOf = (messages: ReadonlyArray<InterviewMessage>): ReadonlyArray<StoredTurn> =>
+  messages.map((m, i) => {
+    const turn = turnOf(m)
+    if (m.role !== "user") return turn
+    const asked = messages.slice(0, i).findLast((p) => p.role === "assistant")
+    return { ...turn, blockId: asked?.target?.id ?? "" }
+  })
+
 const messageOf = (t: StoredTurn): InterviewMessage => ({
   id: t.turnId,
   role: t.role,
@@ -210,7 +228,7 @@ const interviewMeta = (
   analysisStatus: AnalysisStatus,
   completionReason: string | null
 ) => ({
-  transcript: live.session.messages.map(turnOf),
+  transcript: transcriptOf(live.session.messages),
   runtime: { locale: live.locale, fields: live.session.fields, goals: live.session.goals },
   ...analysis,
   analysisStatus,
@@ -339,7 +357,8 @@ const writeInterview = (
     const next: ResponseRecord = {
       ...current,
       status: complete ? "completed" : "partial",
-      meta: { ...current.meta, interview: meta },
+      // Text from a model, or cut by the rules, is made storable before it is kept.
+      meta: { ...current.meta, interview: storableJson(meta) },
       updatedAt: at,
       completedAt: complete ? at : null,
       version: current.version + 1
@@ -565,18 +584,11 @@ const payloadIds = (job: JobRecord) => {
   return typeof formId === "string" && typeof responseId === "string" ? { formId, responseId } : undefined
 }
 
-const storageUnavailable = (e: StorageError) =>
-  Effect.andThen(
-    Effect.logWarning("interview analysis: storage unavailable", e),
-    Effect.fail(
-      new JobFailed({ code: "storage_unavailable", message: "storage is unavailable", retryable: true })
-    )
-  )
-
 /**
  * The `interview_analysis` job: the configured analyst reads the finished interview; its output,
  * checked by correctInterviewAnalysis, replaces the built-in analysis and the status becomes
- * `completed`. A failure is retried; on the last attempt the status becomes `failed` (the built-in
+ * `completed`. A failure is retried; whatever fails the last attempt (the model, storage, a
+ * write that kept losing), the status becomes `failed` where it can still be written (the built-in
  * analysis stays). Nothing to do (`skipped`) when the response is gone or no longer pending.
  */
 export const runInterviewAnalysisJob = (
@@ -605,9 +617,16 @@ export const runInterviewAnalysisJob = (
         const def = Option.isSome(version) ? yield* decodeInterview(version.value) : null
         const live = liveInterviewOf(current)
         if (def === null || Option.isNone(live)) return Option.some(skipped({ reason: "unreadable" }))
+        const at = yield* now
+        // The model's text is made storable (no NUL, no half of a surrogate pair) before it is kept.
         const write = (interview: Record<string, unknown>) =>
           responses.update(
-            { ...current, meta: { ...current.meta, interview }, version: current.version + 1 },
+            {
+              ...current,
+              meta: { ...current.meta, interview: storableJson(interview) },
+              updatedAt: at,
+              version: current.version + 1
+            },
             { status: "completed", version: current.version }
           )
         const base = current.meta.interview as Record<string, unknown>
@@ -624,15 +643,12 @@ export const runInterviewAnalysisJob = (
             extractedFields: extractedFieldsOf(live.value.session)
           })
         )
-        if (proposed._tag === "Failure") {
-          const last = job.attempts >= job.maxAttempts
-          if (last) yield* write({ ...base, analysisStatus: "failed" })
+        if (proposed._tag === "Failure")
           return yield* new JobFailed({
             code: "analysis_failed",
             message: proposed.failure.reason,
-            retryable: !last
+            retryable: true
           })
-        }
         const analysis = correctInterviewAnalysis(
           def,
           live.value.locale,
@@ -642,7 +658,7 @@ export const runInterviewAnalysisJob = (
         const outcome = yield* write({ ...base, ...analysis, analysisStatus: "completed" })
         return outcome === "updated" ? Option.some(succeeded({ analysisStatus: "completed" })) : Option.none()
       })
-    return yield* retryOnStale(
+    const run = retryOnStale(
       2,
       attempt,
       () =>
@@ -651,5 +667,34 @@ export const runInterviewAnalysisJob = (
           message: "the response changed meanwhile",
           retryable: true
         })
-    ).pipe(Effect.catchTag("StorageError", storageUnavailable))
+    ).pipe(Effect.catchTag("StorageError", storageUnavailable("interview analysis")))
+    if (job.attempts < job.maxAttempts) return yield* run
+    // The last attempt: a failure leaves the analysis `failed`, never `pending` with no job behind it.
+    return yield* run.pipe(
+      Effect.tapError(() => markAnalysisFailed(responses, job.tenantId, target)),
+      Effect.mapError((e) => new JobFailed({ code: e.code, message: e.message, retryable: false }))
+    )
   })
+
+/** Sets a pending analysis to `failed` (best effort: a store that is down leaves it as it is). */
+const markAnalysisFailed = (
+  responses: ResponseRepository["Service"],
+  tenantId: string,
+  target: { readonly formId: string; readonly responseId: string }
+) =>
+  Effect.gen(function* () {
+    const found = yield* responses.get(tenantId, target.formId, target.responseId)
+    if (Option.isNone(found)) return
+    const current = found.value
+    const interview = current.meta.interview as Record<string, unknown> | undefined
+    if (current.status !== "completed" || interview?.analysisStatus !== "pending") return
+    yield* responses.update(
+      {
+        ...current,
+        meta: { ...current.meta, interview: { ...interview, analysisStatus: "failed" } },
+        updatedAt: yield* now,
+        version: current.version + 1
+      },
+      { status: "completed", version: current.version }
+    )
+  }).pipe(Effect.ignore)
