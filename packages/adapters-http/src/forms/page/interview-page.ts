@@ -2,6 +2,7 @@
 // conversation as a live log with its composer, and the done screen. The script (client/interview.ts)
 // talks to the /f/{slug}/interview routes; without JavaScript the page says it needs it.
 import {
+  interviewTitle,
   type InterviewChatMessage,
   type InterviewDefinition,
   localizedText,
@@ -65,10 +66,6 @@ const noScriptStart = (input: InterviewPageInput, disclosure: ReturnType<typeof 
   const strings = stringsFor(input.locale)
   return html`<noscript><form class="nojs-start" method="post" action="/f/${input.slug}"><input type="hidden" name="_action" value="start"><input type="hidden" name="_locale" value="${input.locale}">${(input.params ?? []).map(([k, v]) => html`<input type="hidden" name="_param.${k}" value="${v}">`)}${input.confirmRepeat === true ? html`<input type="hidden" name="_confirmRepeat" value="1">` : ""}${disclosure === undefined ? "" : html`<p class="agree"><input type="checkbox" id="agree-nojs" name="acceptDisclosure" value="1"${disclosure.required ? html` required` : ""}> <label for="agree-nojs">${strings.agreeDisclosure}</label></p>`}<p><button type="submit" class="button primary start">${input.confirmRepeat === true ? strings.answerAgain : strings.interviewStart}</button></p></form></noscript>`
 }
-
-/** The title a respondent sees: the interview's own, else the form's. */
-export const interviewTitle = (published: PublishedInterview): string =>
-  published.definition.title.trim() === "" ? published.form.title : published.definition.title
 
 const disclosureOf = (def: InterviewDefinition, locale: string) => {
   const d = def.disclosure

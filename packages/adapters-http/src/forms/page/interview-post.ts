@@ -3,6 +3,7 @@
 // the server. The same use cases as the JSON routes do the work; a refusal comes back as the page
 // with a notice in the respondent's words, and what they typed kept.
 import {
+  interviewChatOf,
   InterviewRespondent,
   type InterviewTurnResult,
   interviewLocale,
@@ -105,8 +106,9 @@ export const interviewPost = (slug: string, request: HttpServerRequest.HttpServe
         : interviews.send(slug, responseId, token, text)
     const written = yield* Effect.result(write)
     if (written._tag === "Success") {
-      const all = yield* current()
-      return page(200, { state: all ?? stateOf(written.success, token) })
+      // The written response holds the whole conversation: no second read.
+      const turn = written.success
+      return page(200, { state: stateOf({ ...turn, messages: interviewChatOf(turn.response) }, token) })
     }
     const e = written.failure
     const notice =

@@ -7,6 +7,7 @@ import {
   encodeFormDefinition,
   InterviewRespondent,
   interviewLocale,
+  interviewTitle,
   type Issue,
   type PublishedForm,
   publicImageUrl,
@@ -17,9 +18,9 @@ import {
 import { Effect, type Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientIp } from "../../shared/index.js"
-import { acceptedLanguage, hasContinuityCookie } from "../respondent/continuity.js"
+import { hasContinuityCookie, requestedLocale } from "../respondent/continuity.js"
 import { ASSET_PREFIX, type LoadedAssets, loadPageAssets, negotiateEncoding } from "./assets.js"
-import { interviewTitle, renderInterviewPage } from "./interview-page.js"
+import { renderInterviewPage } from "./interview-page.js"
 import { interviewPost } from "./interview-post.js"
 import type { Html } from "../../shared/index.js"
 import {
@@ -214,7 +215,7 @@ const interviewPage = (
       return closedPage(request, assets, nonce, { form, settings }, settings.submission.closedMessage)
     }
     const query = new URL(request.url, "http://local").searchParams
-    const locale = interviewLocale(published.definition, query.get("locale") ?? acceptedLanguage(request))
+    const locale = interviewLocale(published.definition, requestedLocale(request))
     return htmlResponse(
       request,
       renderInterviewPage({

@@ -1,8 +1,10 @@
 // Handlers of the public respondent routes.
 import {
   encodeFormDefinition,
+  type FormSettings,
   InterviewRespondent,
   interviewLocale,
+  interviewTitle,
   type InterviewTurnResult,
   localizedText,
   MAX_INTERVIEW_MESSAGE_CHARACTERS,
@@ -18,16 +20,7 @@ import { FormsApi } from "../Api.js"
 import { data } from "../envelope.js"
 import { requireEmptyBody } from "../empty-body.js"
 import { FormsErrors } from "../errors.js"
-import { acceptedLanguage, respondentClient, setContinuityCookie } from "./continuity.js"
-
-const interviewLocaleOf = (
-  def: Parameters<typeof interviewLocale>[0],
-  request: HttpServerRequest.HttpServerRequest
-) =>
-  interviewLocale(
-    def,
-    new URL(request.url, "http://local").searchParams.get("locale") ?? acceptedLanguage(request)
-  )
+import { acceptedLanguage, requestedLocale, respondentClient, setContinuityCookie } from "./continuity.js"
 
 /** What the request tells of the browser: its continuity cookie, if any, and its address and agent. */
 const view = (r: ResponseRecord) => ({
@@ -36,6 +29,10 @@ const view = (r: ResponseRecord) => ({
   answers: r.answers,
   completedAt: r.completedAt
 })
+
+/** Why a published form takes no responses now, with the author's message, or null. */
+const closedView = (reason: string | undefined, settings: FormSettings) =>
+  reason === undefined ? null : { reason, message: settings.submission.closedMessage ?? null }
 
 const turnView = (t: InterviewTurnResult) => ({
   responseId: t.response.id,
@@ -96,10 +93,7 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
               title: published.form.title,
               definition: encodeFormDefinition(published.definition),
               settings: publicSettings(published.settings),
-              closed:
-                reason === undefined
-                  ? null
-                  : { reason, message: published.settings.submission.closedMessage ?? null }
+              closed: closedView(reason, published.settings)
             })
           }).pipe(Effect.catch(FormsErrors.fail))
         )
@@ -182,14 +176,14 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
             const { published, closed: reason } = yield* interviews.publicInterview(params.slug)
             const def = published.definition
             const request = yield* HttpServerRequest.HttpServerRequest
-            const locale = interviewLocaleOf(def, request)
+            const locale = interviewLocale(def, requestedLocale(request))
             const text = (map: Readonly<Record<string, string>> | undefined) =>
               localizedText(def, map, locale) ?? null
             return data({
               formId: published.form.id,
               formVersionId: published.version.id,
               version: published.version.version,
-              title: def.title.trim() === "" ? published.form.title : def.title,
+              title: interviewTitle(published),
               locale,
               locales: def.locales.supported,
               interviewer: def.persona?.name ?? null,
@@ -204,10 +198,7 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
                     },
               maxExchanges: def.policy.maxExchanges,
               maxMessageLength: MAX_INTERVIEW_MESSAGE_CHARACTERS,
-              closed:
-                reason === undefined
-                  ? null
-                  : { reason, message: published.settings.submission.closedMessage ?? null }
+              closed: closedView(reason, published.settings)
             })
           }).pipe(Effect.catch(FormsErrors.fail))
         )

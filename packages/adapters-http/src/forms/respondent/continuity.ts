@@ -45,3 +45,7 @@ export const acceptedLanguage = (request: HttpServerRequest.HttpServerRequest): 
   const first = (request.headers["accept-language"] ?? "").split(",")[0]?.split(";")[0]?.trim()
   return first === undefined || first === "" || first === "*" ? undefined : first
 }
+
+/** The language a page asks for: its `?locale=`, else the browser's first accepted one. */
+export const requestedLocale = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
+  new URL(request.url, "http://local").searchParams.get("locale") ?? acceptedLanguage(request)

@@ -25,6 +25,8 @@ export {
   type ResumedInterview,
   interviewLocale,
   interviewProgress,
+  interviewTitle,
+  interviewChatOf,
   MAX_INTERVIEW_MESSAGE_CHARACTERS,
   INTERVIEW_ANALYSIS_MAX_ATTEMPTS,
   RESPONDENT_ENDED

@@ -104,6 +104,10 @@ const decodeInterview = (version: FormVersionRecord) =>
       : (definition as InterviewDefinition)
   })
 
+/** The title a respondent sees: the interview's own, else the form's. */
+export const interviewTitle = (published: Pick<PublishedInterview, "form" | "definition">): string =>
+  published.definition.title.trim() === "" ? published.form.title : published.definition.title
+
 /** The current published version of the interview form at `slug`. */
 export const loadPublishedInterview = (slug: string) =>
   Effect.gen(function* () {
@@ -278,6 +282,13 @@ export interface InterviewTurnResult {
 }
 
 const chatMessage = (m: InterviewMessage): InterviewChatMessage => ({ id: m.id, role: m.role, text: m.text })
+
+/** The whole conversation a response holds, as the respondent saw it (empty for a row not ours). */
+export const interviewChatOf = (response: ResponseRecord): ReadonlyArray<InterviewChatMessage> =>
+  Option.match(liveInterviewOf(response), {
+    onNone: () => [],
+    onSome: (live) => live.session.messages.map(chatMessage)
+  })
 
 const resultOf = (
   def: InterviewDefinition,
@@ -475,6 +486,23 @@ export const startInterview = (
     } satisfies StartedInterview
   })
 
+/** A response's definition (as pinned) and session; a row this runtime did not write reads as gone. */
+const sessionOf = (published: PublishedInterview, response: ResponseRecord) =>
+  Effect.gen(function* () {
+    const def = yield* pinnedInterview(published, response)
+    const live = liveInterviewOf(response)
+    if (Option.isNone(live)) return yield* new PinnedVersionNotFound()
+    return { def, live: live.value }
+  })
+
+/** An interview session lives `policy.sessionTtlMinutes` from its start. */
+const ensureNotExpired = (def: InterviewDefinition, response: ResponseRecord) =>
+  Effect.flatMap(now, (at) =>
+    at.getTime() - response.createdAt.getTime() > def.policy.sessionTtlMinutes * 60_000
+      ? Effect.fail(new InterviewExpired())
+      : Effect.void
+  )
+
 /** The respondent's own partial interview, its session, and the definition it runs under. */
 const loadOwnInterview = (slug: string, responseId: string, token: string) =>
   Effect.gen(function* () {
@@ -482,13 +510,9 @@ const loadOwnInterview = (slug: string, responseId: string, token: string) =>
     const current = yield* loadOwnResponse(published, responseId, token)
     if (current.status === "completed") return yield* new InterviewFinished()
     yield* ensureOpen(published)
-    const def = yield* pinnedInterview(published, current)
-    const live = liveInterviewOf(current)
-    if (Option.isNone(live)) return yield* new PinnedVersionNotFound()
-    const at = yield* now
-    if (at.getTime() - current.createdAt.getTime() > def.policy.sessionTtlMinutes * 60_000)
-      return yield* new InterviewExpired()
-    return { published, current, def, live: live.value }
+    const { def, live } = yield* sessionOf(published, current)
+    yield* ensureNotExpired(def, current)
+    return { published, current, def, live }
   })
 
 /**
@@ -544,11 +568,9 @@ export const readOwnInterview = (slug: string, responseId: string, token: string
   Effect.gen(function* () {
     const published = yield* loadPublishedInterview(slug)
     const current = yield* loadOwnResponse(published, responseId, token)
-    const def = yield* pinnedInterview(published, current)
-    const live = liveInterviewOf(current)
-    if (Option.isNone(live)) return yield* new PinnedVersionNotFound()
+    const { def, live } = yield* sessionOf(published, current)
     const reason = storedInterviewOf(current).quality.completionReason
-    return resultOf(def, current, live.value, live.value.session.messages, reason)
+    return resultOf(def, current, live, live.session.messages, reason)
   })
 
 export interface ResumedInterview extends InterviewTurnResult {
@@ -562,14 +584,10 @@ export const resumeInterview = (slug: string, client: RespondentClient) =>
   Effect.gen(function* () {
     const published = yield* loadPublishedInterview(slug)
     const resumed = yield* resumePartialResponse(published, client)
-    const def = yield* pinnedInterview(published, resumed.response)
-    const live = liveInterviewOf(resumed.response)
-    if (Option.isNone(live)) return yield* new PinnedVersionNotFound()
-    const at = yield* now
-    if (at.getTime() - resumed.response.createdAt.getTime() > def.policy.sessionTtlMinutes * 60_000)
-      return yield* new InterviewExpired()
+    const { def, live } = yield* sessionOf(published, resumed.response)
+    yield* ensureNotExpired(def, resumed.response)
     return {
-      ...resultOf(def, resumed.response, live.value, live.value.session.messages, null),
+      ...resultOf(def, resumed.response, live, live.session.messages, null),
       token: resumed.token,
       continuityToken: resumed.continuityToken,
       respondent: resumed.respondent

@@ -20,6 +20,13 @@ export interface Reply<T> {
   readonly error?: { code: string; message: string; details?: { issues?: Issue[]; reason?: string } }
 }
 
+/** A JSON answer as `{ status, data?, error? }` (an empty body is the status alone). */
+export const replyOf = async <T>(response: Response): Promise<Reply<T>> => {
+  const text = await response.text()
+  const json = text === "" ? {} : (JSON.parse(text) as { data?: T; error?: Reply<T>["error"] })
+  return { status: response.status, ...json } as Reply<T>
+}
+
 export const call = async <T>(method: string, url: string, body?: unknown): Promise<Reply<T>> => {
   try {
     const response = await fetch(url, {
@@ -28,9 +35,7 @@ export const call = async <T>(method: string, url: string, body?: unknown): Prom
       headers: body === undefined ? {} : { "content-type": "application/json" },
       ...(body === undefined ? {} : { body: JSON.stringify(body) })
     })
-    const text = await response.text()
-    const json = text === "" ? {} : (JSON.parse(text) as { data?: T; error?: Reply<T>["error"] })
-    return { status: response.status, ...json } as Reply<T>
+    return await replyOf<T>(response)
   } catch {
     return { status: 0 }
   }

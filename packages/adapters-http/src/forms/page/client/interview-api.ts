@@ -1,7 +1,7 @@
 // The interview routes of /f/{slug}, as the chat page calls them: start, resume, send (the reply read
 // as server-sent events from fetch's body stream) and finish. Like api.ts, every call answers
 // `{ status, data?, error? }` and never throws; a network failure or a broken stream answers status 0.
-import { call, type Reply } from "./api.js"
+import { call, type Reply, replyOf } from "./api.js"
 
 export interface ChatMessage {
   readonly id: string
@@ -73,12 +73,6 @@ async function* serverEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<S
   }
 }
 
-const readJson = async <T>(response: Response): Promise<Reply<T>> => {
-  const text = await response.text()
-  const json = text === "" ? {} : (JSON.parse(text) as { data?: T; error?: Reply<T>["error"] })
-  return { status: response.status, ...json } as Reply<T>
-}
-
 export const makeInterviewApi = (slug: string) => {
   const base = `/f/${encodeURIComponent(slug)}/interview`
   return {
@@ -115,7 +109,7 @@ export const makeInterviewApi = (slug: string) => {
         })
         const type = response.headers.get("content-type") ?? ""
         if (!response.ok || !type.includes("text/event-stream") || response.body === null)
-          return await readJson<InterviewTurn>(response)
+          return await replyOf<InterviewTurn>(response)
         for await (const e of serverEvents(response.body)) {
           const payload: unknown = JSON.parse(e.data)
           if (e.event === "message") handlers.onMessage(payload as ChatMessage)
