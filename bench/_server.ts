@@ -15,12 +15,20 @@ export const cli = async (env: NodeJS.ProcessEnv, args: ReadonlyArray<string>) =
     })
   ).stdout
 
-/** A workspace and a full-scope key in it. */
-export const provision = async (env: NodeJS.ProcessEnv, name: string) => {
+/** A workspace and a full-scope key in it (for `service` when given, else the CLI's default). */
+export const provision = async (env: NodeJS.ProcessEnv, name: string, service?: "forms" | "sharing") => {
   const ws = /workspace ([0-9a-f-]{36})/.exec(await cli(env, ["workspace", "create", name]))?.[1] ?? ""
   const key =
     /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(
-      await cli(env, ["key", "create", "--workspace", ws, "--scopes", "all"])
+      await cli(env, [
+        "key",
+        "create",
+        "--workspace",
+        ws,
+        "--scopes",
+        "all",
+        ...(service === undefined ? [] : ["--service", service])
+      ])
     )?.[0] ?? ""
   return { ws, key }
 }

@@ -1,5 +1,5 @@
 // Small statistics and output helpers shared by the benchmarks.
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
 export const quantile = (sorted: ReadonlyArray<number>, q: number): number => {
@@ -36,3 +36,24 @@ export const printTable = (rows: ReadonlyArray<Record<string, string | number>>)
 /** The PostgreSQL server benchmarks use: BENCH_DATABASE_URL, TEST_DATABASE_URL, or the local default. */
 export const benchDatabaseUrl = (): string =>
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+
+/** A process's resident set (`VmRSS`) or its peak (`VmHWM`) in kB, from /proc (Linux). */
+export const rssKb = (pid: number, field: "VmRSS" | "VmHWM") =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0)
+
+/** Resets the process's peak RSS (Linux clear_refs 5), so VmHWM measures from now. */
+export const resetPeak = (pid: number) => {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5")
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** How long `f` took (ms), with its value. */
+export const timed = async <A>(f: () => Promise<A>) => {
+  const t0 = performance.now()
+  const value = await f()
+  return { ms: performance.now() - t0, value }
+}

@@ -3,14 +3,13 @@
 // transaction per 10,000 visits), then, against a server in its own process: the summary route
 // all time and days=30 (target < 100 ms), and the CSV export at about 10,000 and at 100,000 rows
 // (the cap; the year holds more) with the server's peak RSS growth, which must stay flat.
-import { readFileSync, writeFileSync } from "node:fs"
 import { PgStorageLive } from "@folio/adapters-storage"
-import { AnalyticsStore, type VisitRecord } from "@folio/domain"
+import { AnalyticsStore, dayOf, type VisitRecord } from "@folio/domain"
 import { Effect, ManagedRuntime } from "effect"
 import pg from "pg"
 import { createTempDatabase } from "../test/storage/targets.js"
-import { cli, startServer, stop } from "./_server.js"
-import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.js"
+import { provision, startServer, stop } from "./_server.js"
+import { benchDatabaseUrl, printTable, resetPeak, rssKb, summarize, timed, writeResult } from "./_stats.js"
 
 const VISITS = Number(process.env.BENCH_VISITS ?? 1_000_000)
 const DAYS = 365
@@ -72,41 +71,16 @@ const visitOf = (tenantId: string, resourceId: string, start: number, n: number)
   }
 }
 
-const rssKb = (pid: number, field: "VmRSS" | "VmHWM") =>
-  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0)
-
-const resetPeak = (pid: number) => {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5")
-    return true
-  } catch {
-    return false
-  }
-}
-
-const timed = async <A>(f: () => Promise<A>) => {
-  const t0 = performance.now()
-  const value = await f()
-  return { ms: performance.now() - t0, value }
-}
-
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
-
 export async function run(): Promise<void> {
   const db = await createTempDatabase(benchDatabaseUrl())
   const rows: Array<Record<string, string | number>> = []
   const result: Record<string, unknown> = { at: new Date().toISOString(), visits: VISITS, days: DAYS }
   try {
     const env = { DATABASE_URL: db.url }
-    const ws =
-      /workspace ([0-9a-f-]{36})/.exec(await cli(env, ["workspace", "create", "analytics-bench"]))?.[1] ?? ""
-    const key =
-      /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(
-        await cli(env, ["key", "create", "--workspace", ws, "--scopes", "all", "--service", "sharing"])
-      )?.[0] ?? ""
+    const { ws, key } = await provision(env, "analytics-bench", "sharing")
     const client = new pg.Client({ connectionString: db.url })
     await client.connect()
-    const today = Date.parse(`${day(Date.now())}T00:00:00.000Z`)
+    const today = Date.parse(`${dayOf(Date.now())}T00:00:00.000Z`)
     const start = today - (DAYS - 1) * 86_400_000
     const resourceId = crypto.randomUUID()
     await client.query(
@@ -197,8 +171,8 @@ export async function run(): Promise<void> {
 
       // The export: a few days (about 10,000 rows) and the whole year (stops at 100,000).
       for (const [name, query] of [
-        ["4 days", `?from=${day(today - 3 * 86_400_000)}&to=${day(today)}`],
-        ["365 days (capped)", `?from=${day(start)}&to=${day(today)}`]
+        ["4 days", `?from=${dayOf(today - 3 * 86_400_000)}&to=${dayOf(today)}`],
+        ["365 days (capped)", `?from=${dayOf(start)}&to=${dayOf(today)}`]
       ] as const) {
         const before = rssKb(pid, "VmRSS")
         const reset = resetPeak(pid)

@@ -3,11 +3,10 @@
 // and the server's peak RSS growth of the full CSV export (10k vs 100k: it must stay flat), the
 // latency of the first list page vs a page deep in the cursor chain, and public submissions/s at
 // 32 concurrent respondents (start + complete each).
-import { readFileSync, writeFileSync } from "node:fs"
 import pg from "pg"
 import { createTempDatabase } from "../test/storage/targets.js"
 import { cli, provision, startServer, stop } from "./_server.js"
-import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.js"
+import { benchDatabaseUrl, printTable, resetPeak, rssKb, summarize, timed, writeResult } from "./_stats.js"
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
 const RESPONDENTS = 32
@@ -82,25 +81,6 @@ const validAnswers = (n: number) =>
       }
     })
   )
-
-const rssKb = (pid: number, field: "VmRSS" | "VmHWM") =>
-  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0)
-
-/** Resets the process's peak RSS (Linux clear_refs 5), so VmHWM measures from now. */
-const resetPeak = (pid: number) => {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5")
-    return true
-  } catch {
-    return false
-  }
-}
-
-const timed = async <A>(f: () => Promise<A>) => {
-  const t0 = performance.now()
-  const value = await f()
-  return { ms: performance.now() - t0, value }
-}
 
 export async function run(): Promise<void> {
   const db = await createTempDatabase(benchDatabaseUrl())

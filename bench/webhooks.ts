@@ -7,7 +7,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createTempDatabase } from "../test/storage/targets.js"
 import { startHttpsReceiver } from "../test/support/https-receiver.js"
-import { cli, startServer, stop } from "./_server.js"
+import { provision, startServer, stop } from "./_server.js"
 import { benchDatabaseUrl, printTable, quantile, writeResult } from "./_stats.js"
 
 const LINKS = 1000
@@ -28,11 +28,7 @@ export const run = async () => {
       JOBS_CONCURRENCY: "4",
       JOBS_POLL_MS: "100"
     }
-    const ws = /workspace ([0-9a-f-]{36})/.exec(await cli(env, ["workspace", "create", "bench"]))?.[1] ?? ""
-    const key =
-      /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(
-        await cli(env, ["key", "create", "--workspace", ws, "--scopes", "all", "--service", "sharing"])
-      )?.[0] ?? ""
+    const { key } = await provision(env, "bench", "sharing")
     const server = await startServer(env)
     const api = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
       const response = await fetch(`${server.origin}/share/api/v1${path}`, {

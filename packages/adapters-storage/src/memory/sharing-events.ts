@@ -1,9 +1,13 @@
 // The in-memory outbox: the twin of sql/sharing-events.ts (an event, its deliveries to the
 // subscribed endpoints, and each endpoint's delivery job unless one is active).
-import { randomUUID } from "node:crypto"
+import { randomFillSync, randomUUID } from "node:crypto"
 import {
+  ACTIVE_JOB_STATUSES,
+  JOB_MAX_ATTEMPTS,
+  jobDedupeKey,
   resourceEvent as domainResourceEvent,
   type SharingEventRecord,
+  uuidV7FromParts,
   type WebhookEvent
 } from "@folio/domain"
 import { newJobRecord } from "./jobs.js"
@@ -23,13 +27,12 @@ export const recordSharingEvent = (tables: MemoryTables, e: SharingEventRecord):
       attempts: 0,
       nextAttemptAt: e.createdAt
     })
-    const key = `webhook_delivery:${w.id}`
+    const key = jobDedupeKey("webhook_delivery", w.id)
     const active = [...tables.jobs.values()].some(
-      (j) =>
-        j.tenantId === e.tenantId && j.dedupeKey === key && (j.status === "queued" || j.status === "running")
+      (j) => j.tenantId === e.tenantId && j.dedupeKey === key && ACTIVE_JOB_STATUSES.includes(j.status)
     )
     if (!active) {
-      const id = randomUUID()
+      const id = uuidV7FromParts(e.createdAt.getTime(), randomFillSync(new Uint8Array(16)))
       tables.jobs.set(
         id,
         newJobRecord({
@@ -39,7 +42,7 @@ export const recordSharingEvent = (tables: MemoryTables, e: SharingEventRecord):
           resourceId: w.id,
           dedupeKey: key,
           payload: {},
-          maxAttempts: 5,
+          maxAttempts: JOB_MAX_ATTEMPTS,
           runAt: e.createdAt,
           retryOf: null,
           createdAt: e.createdAt

@@ -1,5 +1,11 @@
 // In-memory WebhookStore: the twin of sql/webhooks.ts.
-import { type NextDelivery, type ResourceRecord, WebhookStore } from "@folio/domain"
+import {
+  ACTIVE_JOB_STATUSES,
+  jobDedupeKey,
+  type NextDelivery,
+  type ResourceRecord,
+  WebhookStore
+} from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { recordSharingEvent, resourceEvent } from "./sharing-events.js"
 import { MemoryStore } from "./store.js"
@@ -87,8 +93,8 @@ export const MemoryWebhookStoreLive = Layer.effect(
                 ) &&
                 ![...tables.jobs.values()].some(
                   (j) =>
-                    j.dedupeKey === `webhook_delivery:${w.id}` &&
-                    (j.status === "queued" || j.status === "running")
+                    j.dedupeKey === jobDedupeKey("webhook_delivery", w.id) &&
+                    ACTIVE_JOB_STATUSES.includes(j.status)
                 )
             )
             .slice(0, limit)

@@ -1,8 +1,15 @@
 // The sharing events outbox: an event is written in the transaction of the change that causes it,
 // and in the same statement fans out to one pending delivery per enabled endpoint of the account
 // subscribed to its type; each such endpoint's delivery job is queued unless one is active.
-import { randomUUID } from "node:crypto"
-import { JOBS_TOPIC, resourceEvent as domainResourceEvent, type SharingEventRecord } from "@folio/domain"
+import { randomFillSync, randomUUID } from "node:crypto"
+import {
+  JOB_MAX_ATTEMPTS,
+  JOBS_TOPIC,
+  jobDedupeKey,
+  resourceEvent as domainResourceEvent,
+  type SharingEventRecord,
+  uuidV7FromParts
+} from "@folio/domain"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { channelOf } from "./invalidation-bus.js"
@@ -27,16 +34,15 @@ export const insertSharingEvent = (sql: SqlClient.SqlClient, e: SharingEventReco
       yield* sql`
         insert into jobs (id, tenant_id, type, resource_id, dedupe_key, payload, status, attempts, max_attempts,
                           run_at, created_at)
-        values (${randomUUID()}, ${e.tenantId}, 'webhook_delivery', ${endpoint_id},
-                ${`webhook_delivery:${endpoint_id}`}, '{}'::jsonb, 'queued', 0, 5, ${e.createdAt}, ${e.createdAt})
+        values (${uuidV7FromParts(e.createdAt.getTime(), randomFillSync(new Uint8Array(16)))}, ${e.tenantId},
+                'webhook_delivery', ${endpoint_id}, ${jobDedupeKey("webhook_delivery", endpoint_id)}, '{}'::jsonb,
+                'queued', 0, ${JOB_MAX_ATTEMPTS}, ${e.createdAt}, ${e.createdAt})
         on conflict (tenant_id, dedupe_key) where status in ('queued', 'running') do nothing`
     }
     // Idle workers of every instance sharing a server hear it at the commit (the invalidation bus's
     // `jobs` topic); elsewhere they find the job at their next poll.
     if (endpoints.length > 0) yield* sql`select pg_notify(${channelOf(JOBS_TOPIC)}, 'webhook_delivery')`
   })
-
-/** A `resource.*` event of a resource row (its id, slug, type and title). */
 
 /** A `resource.*` event with a fresh id. */
 export const resourceEvent = (

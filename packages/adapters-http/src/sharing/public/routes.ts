@@ -112,14 +112,15 @@ const serve = (
   const title = r.title ?? r.slug
   const description = r.description ?? undefined
   const noindex = r.visibility === "unlisted"
-  /** A view: counted once per visit, and marked so the visit's reloads are not. */
   // A HEAD (a link checker, a download manager sizing the file) reads nothing: it is no view.
+  const counts = view.counts && request.method !== "HEAD"
+  /** A view: counted once per visit, and marked so the visit's reloads are not. */
   // Each counted view is also a visit for analytics (`destination`: a link's, as its owner wrote it).
   const counted = (
     respond: (cookies: ReadonlyArray<string>) => HttpServerResponse.HttpServerResponse,
     destination?: string
   ) =>
-    view.counts && request.method !== "HEAD"
+    counts
       ? Effect.as(
           Effect.andThen(
             deps.views.record(r.id),
@@ -172,7 +173,7 @@ const serve = (
       })
     // The fallback of an unavailable link is not a view of the link.
     if (decided.matched.kind === "fallback") return Effect.succeed(redirect(minted))
-    if (view.counts && request.method !== "HEAD" && d.webhookClicks)
+    if (counts && d.webhookClicks)
       deps.views.recordClick({
         tenantId: r.tenantId,
         resourceId: r.id,

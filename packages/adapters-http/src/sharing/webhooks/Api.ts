@@ -3,6 +3,7 @@
 import {
   CreateWebhookInput,
   PatchWebhookInput,
+  WEBHOOK_ATTEMPTS_PAGE,
   WebhookAttemptView,
   WebhookView,
   WebhookWithSecret
@@ -15,8 +16,6 @@ import { sharingErrorsOf } from "../errors.js"
 const Id = { id: Schema.String.check(Schema.isMaxLength(64)) }
 const Errors = sharingErrorsOf("insufficient_scope", "not_found", "service_unavailable")
 const Writes = [...Errors, ...sharingErrorsOf("etag_mismatch")]
-
-export const WEBHOOK_ATTEMPTS_PAGE = { default: 50, max: 200 } as const
 
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(

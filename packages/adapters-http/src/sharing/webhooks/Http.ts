@@ -5,7 +5,6 @@ import { HttpApiBuilder } from "effect/http-api"
 import { requireScopes } from "../../shared/index.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
-import { WEBHOOK_ATTEMPTS_PAGE } from "./Api.js"
 
 const withSecret = (w: WebhookEndpointRecord) => ({ ...webhookView(w), signing_secret: w.signingSecret })
 
@@ -59,7 +58,7 @@ export const WebhooksLive = HttpApiBuilder.group(SharingApi, "webhooks", (handle
       .handle("deliveries", ({ params, query }) =>
         Effect.gen(function* () {
           yield* requireScopes("read")
-          const items = yield* webhooks.attempts(params.id, query.limit ?? WEBHOOK_ATTEMPTS_PAGE.default)
+          const items = yield* webhooks.attempts(params.id, query.limit)
           return { items: items.map(webhookAttemptView) }
         }).pipe(Effect.catch(SharingErrors.fail))
       )

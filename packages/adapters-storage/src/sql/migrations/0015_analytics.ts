@@ -5,7 +5,7 @@ import { Effect } from "effect"
 
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  // One row per counted view (or per `count` identical ones in a second: compactVisits). No foreign keys: it takes every public view in batches, and only the
+  // One row per counted view (or per `count` identical ones in a second: visitCompactor). No foreign keys: it takes every public view in batches, and only the
   // recorder writes it, with ids of resources it has just served. No IP is ever stored.
   yield* sql`
     create table analytics_visits (

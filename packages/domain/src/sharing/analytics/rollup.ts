@@ -35,16 +35,6 @@ const DIMENSION_VALUES: ReadonlyArray<readonly [Dimension, (v: VisitRecord) => s
   ["utm_content", (v) => v.utmContent]
 ]
 
-/** The dimension values of a visit (absent ones left out). */
-export const dimensionValues = (v: VisitRecord): ReadonlyArray<readonly [Dimension, string]> => {
-  const out: Array<readonly [Dimension, string]> = []
-  for (const [dimension, of] of DIMENSION_VALUES) {
-    const value = of(v)
-    if (value !== null) out.push([dimension, value])
-  }
-  return out
-}
-
 export interface DailyCount {
   readonly resourceId: string
   readonly tenantId: string

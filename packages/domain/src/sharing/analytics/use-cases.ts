@@ -3,6 +3,7 @@
 // cut at the row cap, which is known before the first byte (a count that stops at cap + 1).
 import { Clock, Effect, Option, Stream } from "effect"
 import { Principal } from "../../identity/principal.js"
+import type { StorageError } from "../../kernel/errors.js"
 import { AnalyticsStore, type ExportedVisit, type VisitCursor, type VisitFilter } from "../ports/analytics.js"
 import { ownedBySlug } from "../resources/use-cases.js"
 import {
@@ -39,14 +40,16 @@ export interface VisitsCsv {
   readonly filename: string
   /** Whether the export stops at the row cap with visits left over (`X-Svc-Truncated`). */
   readonly truncated: boolean
-  readonly lines: Stream.Stream<string, import("../../kernel/errors.js").StorageError>
+  readonly lines: Stream.Stream<string, StorageError>
 }
 
-const visitsCsv = (resource: { readonly id: string; readonly slug: string } | undefined, query: RangeQuery) =>
+const visitsCsv = (
+  resource: { readonly id: string; readonly slug: string } | undefined,
+  range: { readonly from: string; readonly to: string }
+) =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const store = yield* AnalyticsStore
-    const range = yield* exportRange(query, yield* today)
     const max = Math.min((yield* AnalyticsPolicy).exportMaxRows, EXPORT_MAX_ROWS)
     const filter: VisitFilter = {
       resourceId: resource?.id,
@@ -83,10 +86,14 @@ const visitsCsv = (resource: { readonly id: string; readonly slug: string } | un
 /** `GET /analytics/resources/{slug}/export`: one resource's visits, oldest first. */
 export const exportResourceVisits = (slug: string, query: RangeQuery) =>
   Effect.gen(function* () {
-    yield* exportRange(query, yield* today)
+    const range = yield* exportRange(query, yield* today)
     const r = yield* ownedBySlug(slug)
-    return yield* visitsCsv(r, query)
+    return yield* visitsCsv(r, range)
   })
 
 /** `GET /analytics/export`: the visits of every live resource of the account, oldest first. */
-export const exportAccountVisits = (query: RangeQuery) => visitsCsv(undefined, query)
+export const exportAccountVisits = (query: RangeQuery) =>
+  Effect.flatMap(
+    Effect.flatMap(today, (day) => exportRange(query, day)),
+    (range) => visitsCsv(undefined, range)
+  )

@@ -58,7 +58,7 @@ export interface VisitRecord {
   readonly destination: string | null
   /**
    * How many identical visits this record stands for (1 unless the recorder merged visits that
-   * agree on everything, visitor included, within one second: see `compactVisits`).
+   * agree on everything, visitor included, within one second: see `visitCompactor`).
    */
   readonly count: number
 }
@@ -219,11 +219,4 @@ export const visitCompactor = () => {
         count === record.count ? record : { ...record, count }
       )
   }
-}
-
-/** `visits` compacted at once (see visitCompactor). */
-export const compactVisits = (visits: ReadonlyArray<VisitRecord>): ReadonlyArray<VisitRecord> => {
-  const compactor = visitCompactor()
-  for (const v of visits) compactor.add(v)
-  return compactor.records()
 }

@@ -2,20 +2,17 @@
 // failure stops the run (what follows waits: order per endpoint) until the head's retry time, when
 // the sweep queues the endpoint's job again; the sweep also announces expiries.
 import { Clock, Effect } from "effect"
-import { IdGen } from "../../kernel/ports/id-gen.js"
 import type { JobRecord } from "../../kernel/jobs/job.js"
 import { enqueueDue } from "../jobs/use-cases.js"
 import { type JobOutcome, skipped, storageUnavailable, succeeded } from "../../kernel/jobs/outcome.js"
-import { WebhookSender, WebhookStore } from "../ports/webhooks.js"
-import { signedHeaders, WebhookSettings } from "./use-cases.js"
+import type { IdGen } from "../../kernel/ports/id-gen.js"
+import { type WebhookSender, WebhookStore } from "../ports/webhooks.js"
+import { sendWebhookEvent, WebhookSettings } from "./use-cases.js"
 import { webhookRetryDelay } from "./webhook.js"
-import { webhookEventBody } from "./wire.js"
 
 export const runWebhookDelivery = (job: JobRecord) =>
   Effect.gen(function* () {
     const store = yield* WebhookStore
-    const sender = yield* WebhookSender
-    const ids = yield* IdGen
     const { policy } = yield* WebhookSettings
     const endpointId = job.resourceId
     if (endpointId === null) return skipped({ reason: "endpoint_deleted" })
@@ -32,36 +29,13 @@ export const runWebhookDelivery = (job: JobRecord) =>
       const next = yield* store.nextDelivery(endpointId, at)
       if (next._tag === "None") return succeeded({ delivered })
       if (next._tag === "Waiting") return succeeded({ delivered, next_attempt_at: next.until.toISOString() })
-      const body = webhookEventBody(next.event)
-      const response = yield* sender.send({
-        url: endpoint.value.url,
-        headers: signedHeaders(endpoint.value.signingSecret, next.event.id, body, at.getTime()),
-        body,
-        timeoutMs: policy.timeoutMs
-      })
-      const attempts = next.attempts + 1
-      const delay = response.ok ? undefined : webhookRetryDelay(attempts, policy)
+      const attempt = yield* sendWebhookEvent(endpoint.value, next.event, next.deliveryId, at)
+      const delay = attempt.ok ? undefined : webhookRetryDelay(next.attempts + 1, policy)
       const stillEnabled = yield* store.recordAttempt(
-        {
-          attempt: {
-            id: yield* ids.uuidV7,
-            tenantId: job.tenantId,
-            endpointId,
-            deliveryId: next.deliveryId,
-            eventId: next.event.id,
-            eventType: next.event.type,
-            attemptedAt: at,
-            ok: response.ok,
-            statusCode: response.statusCode,
-            latencyMs: response.latencyMs,
-            error: response.error,
-            responseExcerpt: response.excerpt
-          },
-          retryAt: delay === undefined ? undefined : new Date(at.getTime() + delay)
-        },
+        { attempt, retryAt: delay === undefined ? undefined : new Date(at.getTime() + delay) },
         policy
       )
-      if (!response.ok) {
+      if (!attempt.ok) {
         // A delivery given up lets the next one go at once; a retry makes the queue wait for it.
         if (delay !== undefined || !stillEnabled)
           return succeeded({ delivered, failed_event_id: next.event.id, endpoint_enabled: stillEnabled })

@@ -5,7 +5,8 @@ import { Principal } from "../../identity/principal.js"
 import { toBase64Url } from "../../kernel/digest.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { InvalidField, ResourceChanged, ResourceNotFound } from "../errors.js"
-import { WebhookSender, WebhookStore } from "../ports/webhooks.js"
+import type { SharingEventRecord } from "../ports/upload-requests.js"
+import { type WebhookAttemptRecord, WebhookSender, WebhookStore } from "../ports/webhooks.js"
 import {
   signWebhook,
   WEBHOOK_EVENT_ID_HEADER,
@@ -16,6 +17,7 @@ import {
   DEFAULT_WEBHOOK_POLICY,
   endpointUrlProblem,
   MAX_WEBHOOK_ENDPOINTS,
+  WEBHOOK_ATTEMPTS_PAGE,
   WEBHOOK_TEST_EVENT,
   type WebhookEndpointRecord,
   type WebhookPolicy
@@ -138,10 +140,14 @@ export const rotateWebhookSecret = (id: string) =>
   })
 
 /** `GET /webhooks/{id}/deliveries`: the latest attempts, newest first. */
-export const webhookAttempts = (id: string, limit: number) =>
+export const webhookAttempts = (id: string, limit?: number) =>
   Effect.gen(function* () {
     const endpoint = yield* owned(id)
-    return yield* (yield* WebhookStore).attempts(endpoint.tenantId, endpoint.id, limit)
+    return yield* (yield* WebhookStore).attempts(
+      endpoint.tenantId,
+      endpoint.id,
+      Math.min(limit ?? WEBHOOK_ATTEMPTS_PAGE.default, WEBHOOK_ATTEMPTS_PAGE.max)
+    )
   })
 
 /** The headers of one signed delivery. */
@@ -157,34 +163,31 @@ export const signedHeaders = (secret: string, eventId: string, body: string, atM
 }
 
 /**
- * `POST /webhooks/{id}/test`: a signed `webhook.test` event sent now (even to a disabled endpoint:
- * it is how an owner checks a fix), recorded among the attempts; it never moves the failure count.
+ * Sends `event` to the endpoint now, signed with its current secret, and answers the attempt as it
+ * is recorded (`deliveryId`: the delivery it belongs to, null for the test event).
  */
-export const testWebhook = (id: string) =>
+export const sendWebhookEvent = (
+  endpoint: WebhookEndpointRecord,
+  event: Pick<SharingEventRecord, "id" | "type" | "payload" | "createdAt">,
+  deliveryId: string | null,
+  at: Date
+) =>
   Effect.gen(function* () {
-    const endpoint = yield* owned(id)
-    const settings = yield* WebhookSettings
-    const at = yield* now
-    const eventId = yield* (yield* IdGen).uuidV7
-    const body = webhookEventBody({
-      id: eventId,
-      type: WEBHOOK_TEST_EVENT,
-      payload: { webhook: { id: endpoint.id, name: endpoint.name } },
-      createdAt: at
-    })
+    const { policy } = yield* WebhookSettings
+    const body = webhookEventBody(event)
     const response = yield* (yield* WebhookSender).send({
       url: endpoint.url,
-      headers: signedHeaders(endpoint.signingSecret, eventId, body, at.getTime()),
+      headers: signedHeaders(endpoint.signingSecret, event.id, body, at.getTime()),
       body,
-      timeoutMs: settings.policy.timeoutMs
+      timeoutMs: policy.timeoutMs
     })
-    const attempt = {
+    const attempt: WebhookAttemptRecord = {
       id: yield* (yield* IdGen).uuidV7,
       tenantId: endpoint.tenantId,
       endpointId: endpoint.id,
-      deliveryId: null,
-      eventId,
-      eventType: WEBHOOK_TEST_EVENT,
+      deliveryId,
+      eventId: event.id,
+      eventType: event.type,
       attemptedAt: at,
       ok: response.ok,
       statusCode: response.statusCode,
@@ -192,6 +195,24 @@ export const testWebhook = (id: string) =>
       error: response.error,
       responseExcerpt: response.excerpt
     }
+    return attempt
+  })
+
+/**
+ * `POST /webhooks/{id}/test`: a signed `webhook.test` event sent now (even to a disabled endpoint:
+ * it is how an owner checks a fix), recorded among the attempts; it never moves the failure count.
+ */
+export const testWebhook = (id: string) =>
+  Effect.gen(function* () {
+    const endpoint = yield* owned(id)
+    const at = yield* now
+    const event = {
+      id: yield* (yield* IdGen).uuidV7,
+      type: WEBHOOK_TEST_EVENT,
+      payload: { webhook: { id: endpoint.id, name: endpoint.name } },
+      createdAt: at
+    }
+    const attempt = yield* sendWebhookEvent(endpoint, event, null, at)
     yield* (yield* WebhookStore).recordTestAttempt(attempt)
     return attempt
   })

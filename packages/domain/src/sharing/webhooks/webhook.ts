@@ -20,6 +20,9 @@ export const WEBHOOK_TEST_EVENT = "webhook.test"
 /** Endpoints an account may have. */
 export const MAX_WEBHOOK_ENDPOINTS = 20
 
+/** How many of an endpoint's latest attempts a read lists. */
+export const WEBHOOK_ATTEMPTS_PAGE = { default: 50, max: 200 } as const
+
 export interface WebhookEndpointRecord {
   readonly id: string
   readonly tenantId: string
