@@ -1,6 +1,12 @@
 // In-memory NotionMirrors: the twin of sql/notion-mirrors.ts (usage is the sum over live resources,
 // so setting the resource's stored bytes is the whole quota move).
-import { NotionMirrors, type NotionData, StorageQuotaReached } from "@folio/domain"
+import {
+  ACTIVE_JOB_STATUSES,
+  jobDedupeKey,
+  NotionMirrors,
+  type NotionData,
+  StorageQuotaReached
+} from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { MemoryStore } from "./store.js"
 
@@ -101,12 +107,10 @@ export const MemoryNotionMirrorsLive = Layer.effect(
                 at.getTime()
               )
                 return false
-              const key = `notion_refresh:${r.id}`
+              const key = jobDedupeKey("notion_refresh", r.id)
               return ![...jobs.values()].some(
                 (j) =>
-                  j.tenantId === r.tenantId &&
-                  j.dedupeKey === key &&
-                  (j.status === "queued" || j.status === "running")
+                  j.tenantId === r.tenantId && j.dedupeKey === key && ACTIVE_JOB_STATUSES.includes(j.status)
               )
             })
             .slice(0, limit)

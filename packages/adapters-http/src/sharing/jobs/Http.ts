@@ -8,7 +8,7 @@ import {
   type NotionPageRecord,
   notionAssetPath,
   notionAssetView,
-  notionPagePath,
+  notionMirrorUrls,
   notionPageSummaryView,
   notionRefreshView,
   publicResourceUrl,
@@ -34,16 +34,15 @@ export const JobsLive = HttpApiBuilder.group(SharingApi, "jobs", (handlers) =>
     const view = (job: SharingJobRecord) =>
       Effect.map(Clock.currentTimeMillis, (ms) => jobView(job, pollUrl(job.id), ms))
     /** A mirror's URLs: its pages and files under its public address. */
-    const mirrorUrls = (slug: string, pages: ReadonlyArray<NotionPageRecord>) => {
+    const mirrorUrls = (slug: string, pages: ReadonlyArray<NotionPageRecord>) =>
+      notionMirrorUrls(
+        publicResourceUrl(origin, slug),
+        pages.find((p) => p.parentPageId === null)?.pageId ?? null
+      )
+    const assetViews = (slug: string, assets: ReadonlyArray<NotionAssetRecord>) => {
       const base = publicResourceUrl(origin, slug)
-      const rootId = pages.find((p) => p.parentPageId === null)?.pageId ?? null
-      return {
-        page: (pageId: string) => notionPagePath(base, rootId, pageId),
-        asset: (assetId: string) => notionAssetPath(base, assetId)
-      }
+      return assets.map((a) => notionAssetView(a, notionAssetPath(base, a.id)))
     }
-    const assetViews = (slug: string, assets: ReadonlyArray<NotionAssetRecord>) =>
-      assets.map((a) => notionAssetView(a, notionAssetPath(publicResourceUrl(origin, slug), a.id)))
     return handlers
       .handle("optimizeOriginal", ({ params, payload }) =>
         Effect.gen(function* () {

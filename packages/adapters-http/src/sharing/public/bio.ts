@@ -18,7 +18,7 @@ import { renderNotFoundPage } from "../pages/page.js"
 import { streamStoredFile } from "./file-bytes.js"
 import { expiringTokens } from "./signed-token.js"
 import { NO_STORE } from "./link-redirect.js"
-import { type Deps, gateOf, page, publicPath } from "./serving.js"
+import { type Deps, gateOf, page, publicPath, queryOf } from "./serving.js"
 
 /** A form sent sooner than this after the page was drawn is a bot's. */
 export const FORM_MIN_SECONDS = 2
@@ -53,9 +53,6 @@ export const formTokenProblem = (
 /** The stored file of a bio page named by the last segment of its key. */
 const mediaOf = (r: BioRecord, mediaId: string): StoredFile | undefined =>
   bioFilesOf(bioProfileOf(r), bioPagesOf(r)).find((f) => f.blobKey.split("/").pop() === mediaId)
-
-const queryOf = (request: HttpServerRequest.HttpServerRequest) =>
-  new URLSearchParams(request.url.includes("?") ? request.url.slice(request.url.indexOf("?") + 1) : "")
 
 /** The bio page's HTML: the page `?page=` names (else the first), with a form's state when given. */
 export const bioPageHtml = (

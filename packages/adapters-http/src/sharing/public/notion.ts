@@ -1,27 +1,16 @@
 // The public side of a Notion mirror: `/s/{slug}` shows its root page (`?page={id}` another page
 // of its tree) with the tree as navigation, and `/s/{slug}/media/{assetId}` serves a cached file,
 // under the mirror's password and window like everything else under its URL.
-import {
-  type NotionMirrors,
-  notionAssetPath,
-  notionPagePath,
-  type ResourceRecordOf,
-  renderMirrorPage
-} from "@folio/domain"
+import { type NotionMirrors, notionMirrorUrls, type ResourceRecordOf, renderMirrorPage } from "@folio/domain"
 import { Effect, Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { renderNotFoundPage, renderPlaceholderPage } from "../pages/page.js"
+import { renderPlaceholderPage } from "../pages/page.js"
 import { renderNotionMirrorPage } from "../pages/notion.js"
 import { streamStoredFile } from "./file-bytes.js"
-import { type Deps, gateOf, page, publicPath } from "./serving.js"
+import { type Deps, gateOf, notFound, publicPath, queryOf } from "./serving.js"
 
 type NotionRecord = ResourceRecordOf<"notion">
 type NotionDeps = Deps & { readonly notion: NotionMirrors["Service"] }
-
-const queryOf = (request: HttpServerRequest.HttpServerRequest) => {
-  const at = request.url.indexOf("?")
-  return new URLSearchParams(at < 0 ? "" : request.url.slice(at + 1))
-}
 
 /** The mirror's page the request asks for, as a complete document; undefined when it has none. */
 export const notionPageHtml = (
@@ -48,11 +37,7 @@ export const notionPageHtml = (
     const current = asked === null ? root : pages.find((p) => p.pageId === asked)
     if (current === undefined) return undefined
     const assets = yield* deps.notion.assets(r.tenantId, r.id)
-    const base = publicPath(r.slug)
-    const urls = {
-      page: (pageId: string) => notionPagePath(base, root.pageId, pageId),
-      asset: (assetId: string) => notionAssetPath(base, assetId)
-    }
+    const urls = notionMirrorUrls(publicPath(r.slug), root.pageId)
     return renderNotionMirrorPage({
       mirrorTitle: title,
       pageTitle: current === root && r.title !== null ? r.title : current.title,
@@ -81,7 +66,7 @@ export const serveNotionAsset = (
     const gate = gateOf(deps, request, r, new Date())
     if (gate !== undefined) return gate
     const asset = yield* deps.notion.asset(r.tenantId, r.id, assetId)
-    if (Option.isNone(asset)) return page(renderNotFoundPage(), 404)
+    if (Option.isNone(asset)) return notFound()
     const a = asset.value
     const mode = queryOf(request).get("download") === null ? "content" : "download"
     return yield* streamStoredFile(

@@ -65,6 +65,12 @@ export const pathAndQuery = (request: HttpServerRequest.HttpServerRequest, slug:
   return at < 0 ? publicPath(slug) : `${publicPath(slug)}${request.url.slice(at)}`
 }
 
+/** The request's query parameters. */
+export const queryOf = (request: HttpServerRequest.HttpServerRequest) => {
+  const at = request.url.indexOf("?")
+  return new URLSearchParams(at < 0 ? "" : request.url.slice(at + 1))
+}
+
 export interface Deps {
   readonly blobs: BlobStore["Service"]
   readonly resources: ResourceRepository["Service"]

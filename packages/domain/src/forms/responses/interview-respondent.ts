@@ -15,9 +15,8 @@ import {
 } from "../../kernel/jobs/outcome.js"
 import { storableJson } from "../../kernel/text.js"
 import { jobDedupeKey, type JobRecord, type NewJob } from "../../kernel/jobs/job.js"
-import { JOBS_TOPIC } from "../../kernel/jobs/runner.js"
+import { announceJob } from "../../kernel/jobs/runner.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
-import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
 import { retryOnStale } from "../../kernel/retry.js"
 import {
   FormClosed,
@@ -395,10 +394,7 @@ const writeInterview = (
         closedMessage: published.settings.submission.closedMessage
       })
     if (outcome === "stale") return yield* new ResponseChangedMeanwhile()
-    if (job !== undefined)
-      yield* Effect.flatMap(Effect.service(InvalidationBus), (bus) => bus.publish(JOBS_TOPIC, job.id)).pipe(
-        Effect.ignore
-      )
+    if (job !== undefined) yield* announceJob(job.id)
     return next
   })
 

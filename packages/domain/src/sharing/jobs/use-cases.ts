@@ -4,8 +4,7 @@ import { Clock, Effect, Option } from "effect"
 import { Principal } from "../../identity/principal.js"
 import { InvalidCursor, type Page } from "../../kernel/cursor.js"
 import { isRetryable, type JobPayload, type JobStatus, jobDedupeKey } from "../../kernel/jobs/job.js"
-import { JOBS_TOPIC } from "../../kernel/jobs/runner.js"
-import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
+import { announceJob } from "../../kernel/jobs/runner.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { JobQueue } from "../../kernel/ports/jobs.js"
 import { InvalidField, JobActive, ResourceNotFound } from "../errors.js"
@@ -22,35 +21,34 @@ export const JOB_MAX_ATTEMPTS = 5
 
 export const JOBS_PAGE = { default: 50, max: 200 } as const
 
-/** A new job row of the caller's account (not yet queued). */
-export const newJob = (input: {
+interface JobInput {
   readonly type: SharingJobType
   readonly resourceId: string
   readonly payload: JobPayload
   readonly retryOf?: string | undefined
-}) =>
+}
+
+/** The row of a new job of `tenantId`, due at once. */
+const jobRow = (id: string, tenantId: string, at: Date, input: JobInput): SharingNewJob => ({
+  id,
+  tenantId,
+  type: input.type,
+  resourceId: input.resourceId,
+  dedupeKey: jobDedupeKey(input.type, input.resourceId),
+  payload: input.payload,
+  maxAttempts: JOB_MAX_ATTEMPTS,
+  runAt: at,
+  retryOf: input.retryOf ?? null,
+  createdAt: at
+})
+
+/** A new job row of the caller's account (not yet queued). */
+export const newJob = (input: JobInput) =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const id = yield* (yield* IdGen).uuidV7
-    const at = new Date(yield* Clock.currentTimeMillis)
-    const job: SharingNewJob = {
-      id,
-      tenantId: principal.tenant,
-      type: input.type,
-      resourceId: input.resourceId,
-      dedupeKey: jobDedupeKey(input.type, input.resourceId),
-      payload: input.payload,
-      maxAttempts: JOB_MAX_ATTEMPTS,
-      runAt: at,
-      retryOf: input.retryOf ?? null,
-      createdAt: at
-    }
-    return job
+    return jobRow(id, principal.tenant, new Date(yield* Clock.currentTimeMillis), input)
   })
-
-/** Tells every instance's idle workers that a job is waiting (a lost message costs one poll). */
-export const announceJob = (jobId: string) =>
-  Effect.flatMap(Effect.service(InvalidationBus), (bus) => bus.publish(JOBS_TOPIC, jobId)).pipe(Effect.ignore)
 
 /**
  * Queues the periodic work a sweep found due (one job of `type` per subject, with no Principal:
@@ -69,18 +67,9 @@ export const enqueueDue = (
     let queued = 0
     for (const subject of due) {
       const enqueued = yield* queue
-        .enqueue({
-          id: yield* ids.uuidV7,
-          tenantId: subject.tenantId,
-          type,
-          resourceId: subject.resourceId,
-          dedupeKey: jobDedupeKey(type, subject.resourceId),
-          payload,
-          maxAttempts: JOB_MAX_ATTEMPTS,
-          runAt: at,
-          retryOf: null,
-          createdAt: at
-        })
+        .enqueue(
+          jobRow(yield* ids.uuidV7, subject.tenantId, at, { type, resourceId: subject.resourceId, payload })
+        )
         .pipe(
           Effect.as(true),
           Effect.catchTag("JobAlreadyActive", () => Effect.succeed(false))

@@ -32,6 +32,7 @@ import type { NotionBlock, NotionMediaBlock, NotionPage } from "./blocks.js"
 import { notionPageIdFrom } from "./blocks.js"
 import { DEFAULT_NOTION_REFRESH_SECONDS, mirrorRootPageId, requireNotion } from "./feature.js"
 import { renderNotionBlocks } from "./render.js"
+import { notionAssetPath, notionPagePath } from "./wire.js"
 
 /** A mirror holds at most this many pages; deeper or further pages are left out (and counted). */
 export const NOTION_MAX_PAGES = 200
@@ -41,28 +42,22 @@ export const queueNotionRefresh = (slug: string, input: { readonly page_id?: str
   Effect.gen(function* () {
     yield* requireNotion
     const r = yield* ownedOfType(slug, "notion", "a Notion mirror")
-    const pageId = input.page_id ?? null
-    if (pageId !== null) {
-      const normalized = notionPageIdFrom(pageId)
+    let pageId: string | null = null
+    if (input.page_id != null) {
+      const normalized = notionPageIdFrom(input.page_id)
       const cached =
         normalized === undefined
           ? Option.none()
           : yield* (yield* NotionMirrors).page(r.tenantId, r.id, normalized)
       if (Option.isNone(cached))
         return yield* new InvalidField({ field: "page_id", reason: "not a page of this mirror" })
-      return yield* enqueueJob(
-        yield* newJob({
-          type: "notion_refresh",
-          resourceId: r.id,
-          payload: { page_id: normalized, reason: "requested" }
-        })
-      )
+      pageId = cached.value.pageId
     }
     return yield* enqueueJob(
       yield* newJob({
         type: "notion_refresh",
         resourceId: r.id,
-        payload: { page_id: null, reason: "requested" }
+        payload: { page_id: pageId, reason: "requested" }
       })
     )
   })
@@ -91,12 +86,14 @@ export const notionPage = (slug: string, pageId: string) =>
   Effect.gen(function* () {
     const r = yield* ownedOfType(slug, "notion", "a Notion mirror")
     const id = notionPageIdFrom(pageId)
+    if (id === undefined) return yield* new ResourceNotFound()
     const mirrors = yield* NotionMirrors
-    const page = id === undefined ? Option.none() : yield* mirrors.page(r.tenantId, r.id, id)
-    if (Option.isNone(page)) return yield* new ResourceNotFound()
-    const assets = yield* mirrors.assets(r.tenantId, r.id)
+    // The tree's pages hold the asked one: no read of it on its own.
     const pages = yield* mirrors.pages(r.tenantId, r.id)
-    return { resource: r, page: page.value, assets, pages }
+    const page = pages.find((p) => p.pageId === id)
+    if (page === undefined) return yield* new ResourceNotFound()
+    const assets = yield* mirrors.assets(r.tenantId, r.id)
+    return { resource: r, page, assets, pages }
   })
 
 /** `GET .../notion/assets`. */
@@ -111,6 +108,12 @@ export interface NotionMirrorUrls {
   readonly page: (pageId: string) => string
   readonly asset: (assetId: string) => string
 }
+
+/** The URLs under a mirror's public path `base`; its root page (`rootPageId`) is `base` itself. */
+export const notionMirrorUrls = (base: string, rootPageId: string | null): NotionMirrorUrls => ({
+  page: (pageId) => notionPagePath(base, rootPageId, pageId),
+  asset: (assetId) => notionAssetPath(base, assetId)
+})
 
 /** A cached page as HTML, its links pointing at the mirror's own pages and cached files. */
 export const renderMirrorPage = (
@@ -301,12 +304,14 @@ const pageRecord = (
 })
 
 /** The refresh job: the whole tree, or one page (payload `page_id`). */
-export const runNotionRefresh = (job: JobRecord) =>
+export const runNotionRefresh = (job: JobRecord): Effect.Effect<JobOutcome, JobFailed, NotionJobPorts> =>
   Effect.gen(function* () {
     const repo = yield* ResourceRepository
     const mirrors = yield* NotionMirrors
     const blobs = yield* BlobStore
     const policy = yield* UploadPolicy
+    const deleteBlobs = (keys: ReadonlyArray<string>) =>
+      Effect.forEach(keys, (key) => blobs.delete(key).pipe(Effect.ignore), { discard: true })
     if (job.resourceId === null) return skipped({ reason: "resource_deleted" })
     const found = yield* repo.get(job.tenantId, job.resourceId)
     if (Option.isNone(found) || found.value.type !== "notion") return skipped({ reason: "resource_deleted" })
@@ -358,7 +363,7 @@ export const runNotionRefresh = (job: JobRecord) =>
       const saved = yield* mirrors.save(r.tenantId, r.id, snapshot, policy.quotaBytes).pipe(
         Effect.catchTag("StorageQuotaReached", () =>
           Effect.andThen(
-            Effect.forEach(written, (key) => blobs.delete(key).pipe(Effect.ignore), { discard: true }),
+            deleteBlobs(written),
             Effect.fail(
               new JobFailed({
                 code: "quota_exceeded",
@@ -370,10 +375,10 @@ export const runNotionRefresh = (job: JobRecord) =>
         )
       )
       if (saved === "gone") {
-        yield* Effect.forEach(written, (key) => blobs.delete(key).pipe(Effect.ignore), { discard: true })
+        yield* deleteBlobs(written)
         return skipped({ reason: "resource_deleted" })
       }
-      yield* Effect.forEach(saved, (key) => blobs.delete(key).pipe(Effect.ignore), { discard: true })
+      yield* deleteBlobs(saved)
       return succeeded({
         pages: pages.length,
         assets: assets.length,
@@ -389,11 +394,7 @@ export const runNotionRefresh = (job: JobRecord) =>
       // A refresh that ends without saving still counts for the auto-refresh interval.
       Effect.tapError(() => mirrors.markAttempt(r.tenantId, r.id, at).pipe(Effect.ignore))
     )
-  }).pipe(Effect.catchTag("StorageError", storageUnavailable("notion refresh"))) as Effect.Effect<
-    JobOutcome,
-    JobFailed,
-    NotionJobPorts
-  >
+  }).pipe(Effect.catchTag("StorageError", storageUnavailable("notion refresh")))
 
 type NotionJobPorts = ResourceRepository | NotionMirrors | NotionSource | BlobStore | MediaTools | IdGen
 

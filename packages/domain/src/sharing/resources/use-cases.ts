@@ -43,7 +43,7 @@ import {
   resourceEtag
 } from "./resource.js"
 import { normalizeLabels, randomResourceSlug } from "./rules.js"
-import { announceJob } from "../jobs/use-cases.js"
+import { announceJob } from "../../kernel/jobs/runner.js"
 import { DEFAULT_NOTION_REFRESH_SECONDS, firstRefreshJob, requireNotion } from "../notion/feature.js"
 import { notionPageIdFrom } from "../notion/blocks.js"
 import {
