@@ -10,12 +10,13 @@ import {
   Principal,
   type PrincipalShape,
   RateLimited,
+  type RateDecision,
   type ServiceName,
   type StorageError,
   type Unauthorized,
   UsageBatcher
 } from "@folio/domain"
-import { Effect, Option } from "effect"
+import { Context, Effect, Option } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { Codes, ErrorSurface, Rows, Tagged } from "./error-surface.js"
 import { rateLimitHeaders } from "./rate-limit-headers.js"
@@ -31,6 +32,12 @@ export const clientIp = (request: HttpServerRequest.HttpServerRequest): string =
  */
 const presentedKey = (request: HttpServerRequest.HttpServerRequest): string =>
   (request.headers.authorization ?? "").slice("Bearer ".length)
+
+/** The budget headers on whatever answer the request gets. */
+const reportBudget = (budget: RateDecision) =>
+  HttpEffect.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeaders(response, rateLimitHeaders(budget)))
+  )
 
 /** The failures of authenticating a request. */
 export type AuthenticationError = Unauthorized | AccountDisabled | RateLimited | StorageError
@@ -50,34 +57,51 @@ export const makeRequestAuthenticator = (service: ServiceName) =>
     const batcher = yield* UsageBatcher
     const authenticate = yield* makeAuthenticate(service)
     const authenticator: RequestAuthenticator = (request) =>
-      Effect.flatMap(authenticate(presentedKey(request), clientIp(request)), ({ principal, decision }) => {
-        const now = new Date()
-        const tally = HttpEffect.appendPreResponseHandler((_request, response) =>
-          Effect.as(
-            batcher.add({
-              tenantId: principal.tenant,
-              service,
-              keyId: principal.keyId,
-              status: response.status,
-              at: now
-            }),
-            HttpServerResponse.setHeaders(response, rateLimitHeaders(decision))
+      Effect.flatMap(
+        Effect.catch(authenticate(presentedKey(request), clientIp(request)), (e) =>
+          // A refused key and a spent address budget still report that budget, as every answer does.
+          "budget" in e && e.budget !== undefined
+            ? Effect.andThen(reportBudget(e.budget), Effect.fail(e))
+            : Effect.fail(e)
+        ),
+        ({ principal, decision }) => {
+          const now = new Date()
+          const tally = HttpEffect.appendPreResponseHandler((_request, response) =>
+            Effect.as(
+              batcher.add({
+                tenantId: principal.tenant,
+                service,
+                keyId: principal.keyId,
+                status: response.status,
+                at: now
+              }),
+              HttpServerResponse.setHeaders(response, rateLimitHeaders(decision))
+            )
           )
-        )
-        return Effect.andThen(
-          tally,
-          decision.allowed
-            ? Effect.succeed(principal)
-            : Effect.fail(
-                new RateLimited({
-                  message: "rate limit exceeded for this API key",
-                  retryAfterSeconds: decision.resetSeconds
-                })
-              )
-        )
-      })
+          return Effect.andThen(
+            tally,
+            decision.allowed
+              ? Effect.succeed(principal)
+              : Effect.fail(
+                  new RateLimited({
+                    message: "rate limit exceeded for this API key",
+                    retryAfterSeconds: decision.resetSeconds,
+                    budget: decision
+                  })
+                )
+          )
+        }
+      )
     return authenticator
   })
+
+/**
+ * The caller of a keyed request the service's guard has already authenticated (and charged), before
+ * reading its body: the security middleware takes it from here instead of authenticating again.
+ */
+export class GuardAuthenticated extends Context.Service<GuardAuthenticated, PrincipalShape>()(
+  "@folio/adapters-http/GuardAuthenticated"
+) {}
 
 /**
  * The bearer handler of a service's HttpApi security middleware: the request's Principal provided to
@@ -95,11 +119,15 @@ export const bearerMiddleware = <
     makeRequestAuthenticator(service),
     (authenticate) =>
       <A, X, Req>(httpEffect: Effect.Effect<A, X, Req>) =>
-        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-          Effect.flatMap(
-            Effect.catch(authenticate(request), (e) => errors.fail(e)),
-            (principal) => Effect.provideService(httpEffect, Principal, principal)
-          )
+        Effect.flatMap(Effect.serviceOption(GuardAuthenticated), (already) =>
+          Option.isSome(already)
+            ? Effect.provideService(httpEffect, Principal, already.value)
+            : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+                Effect.flatMap(
+                  Effect.catch(authenticate(request), (e) => errors.fail(e)),
+                  (principal) => Effect.provideService(httpEffect, Principal, principal)
+                )
+              )
         )
   )
 

@@ -1,11 +1,11 @@
 // GET /share/api/v1/openapi.yaml: the sharing API's OpenAPI 3.1 document, generated from the same
-// HttpApi the server decodes with, as YAML; public (no key), budgeted per address.
-import { RateLimitStore, spendRespondentBudget } from "@folio/domain"
+// HttpApi the server decodes with, as YAML; public (no key), counted in the address's request budget.
+import { makeAddressBudget } from "@folio/domain"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { OpenApi } from "effect/http-api"
 import { stringify } from "yaml"
-import { clientIp, publishedOpenApi } from "../shared/index.js"
+import { clientIp, publishedOpenApi, rateLimitHeaders } from "../shared/index.js"
 import { SHARING_API_PREFIX, SharingApi } from "./Api.js"
 import { SharingErrors } from "./errors.js"
 
@@ -15,17 +15,28 @@ export const sharingOpenApiDocument = (): OpenApi.OpenAPISpec => publishedOpenAp
 export const SharingOpenApiRoute = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const yaml = stringify(sharingOpenApiDocument())
-    const limits = yield* RateLimitStore
+    // The document needs no key, but a fetch of it counts toward the address's one request budget.
+    const spend = yield* makeAddressBudget("sharing")
     yield* router.add(
       "GET",
       `${SHARING_API_PREFIX}/openapi.yaml`,
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const spent = yield* Effect.result(spendRespondentBudget(limits, clientIp(request)))
-        if (spent._tag === "Failure") return yield* SharingErrors.respond(spent.failure)
+        const spent = yield* Effect.result(spend(clientIp(request)))
+        if (spent._tag === "Failure")
+          return yield* SharingErrors.respond(
+            spent.failure,
+            spent.failure._tag === "RateLimited" && spent.failure.budget !== undefined
+              ? { headers: rateLimitHeaders(spent.failure.budget) }
+              : {}
+          )
         return HttpServerResponse.text(yaml, {
           contentType: "application/yaml; charset=utf-8",
-          headers: { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" }
+          headers: {
+            "access-control-allow-origin": "*",
+            "cache-control": "public, max-age=300",
+            ...rateLimitHeaders(spent.success)
+          }
         })
       })
     )

@@ -15,7 +15,8 @@ import {
   KEY_REQUESTS_PER_MINUTE,
   keyBucket,
   RATE_WINDOW_MS,
-  type RateDecision
+  type RateDecision,
+  tighterRate
 } from "./rate-limit.js"
 import { AccountDisabled } from "./errors.js"
 import type { ServiceName } from "./service.js"
@@ -39,7 +40,56 @@ export const RateLimitPolicy = Context.Reference<{
   })
 })
 
-/** A valid key: its principal and the key's budget after this request (`allowed` false = over it). */
+/** A service's budgets as its requests are charged to them. */
+const budgetsOf = (service: ServiceName) =>
+  Effect.gen(function* () {
+    const policy = yield* RateLimitPolicy
+    const own = policy.byService?.[service]
+    return {
+      own,
+      perKey: own?.perKeyPerMinute ?? policy.perKeyPerMinute,
+      perIp: own?.perIpPerMinute ?? policy.authAttemptsPerIpPerMinute,
+      // A service with its own address budget counts it apart from the others'.
+      bucketOfIp: (ip: string) => (own === undefined ? ipBucket(ip) : `${service}-ip:${ip}`)
+    }
+  })
+
+/**
+ * Charges one request from `clientIp` to the address budget a service's keyed requests share (a
+ * public route of the API, such as its OpenAPI document, counts toward it as the spec's Limits
+ * table says); over it, RateLimited carrying that budget.
+ */
+export const makeAddressBudget = (
+  service: ServiceName
+): Effect.Effect<
+  (clientIp: string) => Effect.Effect<RateDecision, RateLimited | StorageError>,
+  never,
+  RateLimitStore
+> =>
+  Effect.gen(function* () {
+    const limits = yield* RateLimitStore
+    const { perIp, bucketOfIp } = yield* budgetsOf(service)
+    return (clientIp) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.flatMap(limits.hit(bucketOfIp(clientIp), RATE_WINDOW_MS, now), (hit) => {
+          const d = decideRate(hit.count, perIp, hit.resetAt, now)
+          return d.allowed
+            ? Effect.succeed(d)
+            : Effect.fail(
+                new RateLimited({
+                  message: "too many requests from this address",
+                  retryAfterSeconds: d.resetSeconds,
+                  budget: d
+                })
+              )
+        })
+      )
+  })
+
+/**
+ * A valid key: its principal and, of the budgets the request spent (the key's and the address's),
+ * the one closest to running out (`allowed` false = the key is over its budget).
+ */
 export interface Authenticated {
   readonly principal: PrincipalShape
   readonly decision: RateDecision
@@ -62,33 +112,25 @@ export const makeAuthenticate = (
   Effect.gen(function* () {
     const keys = yield* ApiKeyRepository
     const limits = yield* RateLimitStore
-    const policy = yield* RateLimitPolicy
-    const own = policy.byService?.[service]
-    const perKey = own?.perKeyPerMinute ?? policy.perKeyPerMinute
-    const perIp = own?.perIpPerMinute ?? policy.authAttemptsPerIpPerMinute
-    // A service with its own address budget counts it apart from the others'.
-    const bucketOfIp = (ip: string) => (own === undefined ? ipBucket(ip) : `${service}-ip:${ip}`)
+    const { own, perKey, perIp, bucketOfIp } = yield* budgetsOf(service)
+    const addressLimited = (d: RateDecision) =>
+      new RateLimited({
+        message:
+          own === undefined
+            ? "too many authentication attempts from this address"
+            : "too many requests from this address",
+        retryAfterSeconds: d.resetSeconds,
+        budget: d
+      })
     return (presented, clientIp) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const ipKey = bucketOfIp(clientIp)
-        const attempts = (count: number, resetAt: number) => {
-          const d = decideRate(count, perIp, resetAt, now)
-          return d.allowed
-            ? Effect.void
-            : Effect.fail(
-                new RateLimited({
-                  message:
-                    own === undefined
-                      ? "too many authentication attempts from this address"
-                      : "too many requests from this address",
-                  retryAfterSeconds: d.resetSeconds
-                })
-              )
-        }
+        // A refused key still spends the address's budget, which its answer reports.
         const reject = (message: string) =>
-          Effect.flatMap(limits.hit(ipKey, RATE_WINDOW_MS, now), (hit) =>
-            Effect.andThen(attempts(hit.count, hit.resetAt), Effect.fail(new Unauthorized({ message })))
-          )
+          Effect.flatMap(limits.hit(ipKey, RATE_WINDOW_MS, now), (hit) => {
+            const d = decideRate(hit.count, perIp, hit.resetAt, now)
+            return Effect.fail(d.allowed ? new Unauthorized({ message, budget: d }) : addressLimited(d))
+          })
         const parsed = parseApiKey(presented)
         if (parsed === undefined) return reject("missing or malformed API key")
         return Effect.flatMap(
@@ -108,23 +150,24 @@ export const makeAuthenticate = (
             return Effect.flatMap(
               limits.hitMany([ipKey, keyBucket(key.id)], RATE_WINDOW_MS, now),
               ([ipHit, keyHit]): Effect.Effect<Authenticated, RateLimited> => {
-                const authenticated: Authenticated = {
+                const byKey = decideRate(
+                  keyHit?.count ?? Number.POSITIVE_INFINITY,
+                  perKey,
+                  keyHit?.resetAt ?? now,
+                  now
+                )
+                const byIp =
+                  ipHit === undefined ? undefined : decideRate(ipHit.count, perIp, ipHit.resetAt, now)
+                if (byIp !== undefined && !byIp.allowed) return Effect.fail(addressLimited(byIp))
+                return Effect.succeed({
                   principal: {
                     tenant: key.tenantId,
                     service: key.service,
                     scopes: key.scopes,
                     keyId: key.id
                   },
-                  decision: decideRate(
-                    keyHit?.count ?? Number.POSITIVE_INFINITY,
-                    perKey,
-                    keyHit?.resetAt ?? now,
-                    now
-                  )
-                }
-                return ipHit === undefined
-                  ? Effect.succeed(authenticated)
-                  : Effect.as(attempts(ipHit.count, ipHit.resetAt), authenticated)
+                  decision: byIp === undefined ? byKey : tighterRate(byKey, byIp)
+                })
               }
             )
           }

@@ -45,13 +45,32 @@ export const RefusedInput = <const Tag extends string>(
     }
   }
 
-/** The presented API key is missing, malformed, unknown or revoked. */
-export class Unauthorized extends Data.TaggedError("Unauthorized")<{ readonly message: string }> {}
+/**
+ * Where a request budget stands after a request: what the answer's `X-RateLimit-*` headers report
+ * (`allowed` false = the request was over it).
+ */
+export interface RateDecision {
+  readonly allowed: boolean
+  readonly limit: number
+  readonly remaining: number
+  /** Whole seconds until the window resets (at least 1 while it runs). */
+  readonly resetSeconds: number
+}
 
-/** A budget (a key's, or an address's) is spent until the window resets. */
+/**
+ * The presented API key is missing, malformed, unknown or revoked; `budget` is the address's attempt
+ * budget the failure was charged to, which the answer still reports.
+ */
+export class Unauthorized extends Data.TaggedError("Unauthorized")<{
+  readonly message: string
+  readonly budget?: RateDecision | undefined
+}> {}
+
+/** A budget (a key's, or an address's) is spent until the window resets; `budget` is that one. */
 export class RateLimited extends Data.TaggedError("RateLimited")<{
   readonly message: string
   readonly retryAfterSeconds: number
+  readonly budget?: RateDecision | undefined
 }> {}
 
 /** The caller's key lacks a scope; `requiredScopes` is every scope the request needs. */
