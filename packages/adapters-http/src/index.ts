@@ -54,14 +54,14 @@ export const RequestGuardsLive = requestGuards(
     const uploads = yield* UploadPolicy
     const artifacts = yield* ArtifactPolicy
     const site = yield* makeArtifactSite
+    const sharing = yield* sharingRequestGuard(
+      uploads.maxBytes,
+      Math.max(artifacts.siteBytes, artifacts.zipBytes)
+    )
+    const forms = yield* formsRequestGuard
     return {
-      services: [
-        {
-          prefixes: SHARING_PATH_PREFIXES,
-          guard: sharingRequestGuard(uploads.maxBytes, Math.max(artifacts.siteBytes, artifacts.zipBytes))
-        }
-      ],
-      fallback: formsRequestGuard,
+      services: [{ prefixes: SHARING_PATH_PREFIXES, guard: sharing }],
+      fallback: forms,
       // An artifact deployment's origin is a host of its own: its requests never reach the app's routes.
       byHost: (request: HttpServerRequest.HttpServerRequest) => {
         const deployment = site.deploymentOf(request.headers.host)

@@ -3,7 +3,13 @@
 // (chunked ones too) unless a route takes uploads, text no store can keep (NUL, lone surrogates) is
 // refused in URLs and JSON bodies, and every answer carries an X-Request-Id.
 import { URL } from "node:url"
-import { type Issue, issuesOf, MAX_REQUEST_BODY_BYTES, unsafeTextIssues } from "@folio/domain"
+import {
+  type Issue,
+  issuesOf,
+  MAX_REQUEST_BODY_BYTES,
+  type ServiceName,
+  unsafeTextIssues
+} from "@folio/domain"
 import { ByteSize, Cause, Effect, Stream } from "effect"
 import {
   Headers,
@@ -15,8 +21,15 @@ import {
 } from "effect/http"
 import { type HttpApi, HttpApiError, type HttpApiGroup } from "effect/http-api"
 import type { unhandled } from "effect/Types"
+import {
+  GuardAuthenticated,
+  makeRequestAuthenticator,
+  type RequestAuthenticator,
+  scopeFailure
+} from "./bearer-auth.js"
 import { makeDecodeIssues } from "./decode-issues.js"
 import type { Codes, ErrorSurface, Rows, Tagged } from "./error-surface.js"
+import { keyedEndpointOf, keyedEndpointsOf, type ScopesOf } from "./keyed-endpoints.js"
 import {
   BodyUnreadable,
   NothingHere,
@@ -25,14 +38,9 @@ import {
   RequestTooLarge,
   serverFault
 } from "./request-errors.js"
+import { routePattern } from "./route-pattern.js"
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^$|()[\]{}\\]/g, "\\$&")
-
-/** Request URLs on `path` (a `:name` segment matches any one segment), with an optional trailing slash and query. */
-export const routePattern = (path: string) => {
-  const segments = path.split("/").map((s) => (s.startsWith(":") ? "[^/]+" : escapeRegExp(s)))
-  return new RegExp(`^${segments.join("/")}/?(\\?.*)?$`)
-}
+export { routePattern }
 
 /** The route of one HttpApi endpoint, from its declared (prefixed) path, so it cannot drift from it. */
 export const endpointRoute = <Id extends string, Groups extends HttpApiGroup.Constraint>(
@@ -67,7 +75,16 @@ export interface RawBodyRoute {
   readonly textTypes?: ReadonlyArray<string>
 }
 
-/** What the guard needs of a service: its error surface, its HttpApi, its routes with other bodies. */
+/** The service whose keys the API's keyed endpoints take, and the scopes each endpoint needs. */
+export interface KeyedService {
+  readonly service: ServiceName
+  readonly scopesOf: ScopesOf
+}
+
+/**
+ * What the guard needs of a service: its error surface, its HttpApi, its routes with other bodies,
+ * and, for an API with keyed endpoints, whose keys they take and which scopes.
+ */
 export interface GuardedService<
   E extends Tagged,
   C extends Codes,
@@ -78,6 +95,12 @@ export interface GuardedService<
   readonly errors: ErrorSurface<E | RequestError, C, R>
   readonly api: HttpApi.HttpApi<Id, Groups>
   readonly rawBodies: ReadonlyArray<RawBodyRoute>
+  readonly keyed?: KeyedService
+  /**
+   * How a path parameter that fails its schema (a malformed id) is answered: `notFound` where the
+   * service's spec says nothing with that id is 404, else a validation failure naming it.
+   */
+  readonly malformedPathParam?: "invalid" | "notFound"
 }
 
 /** Methods whose requests carry no body: nothing to cap. */
@@ -226,8 +249,63 @@ export const requestGuard = <
   Groups extends HttpApiGroup.Constraint
 >(
   service: GuardedService<E, C, R, Id, Groups>
-) => {
+) =>
+  service.keyed === undefined
+    ? Effect.succeed(makeGuard(service, undefined))
+    : Effect.map(makeRequestAuthenticator(service.keyed.service), (authenticate) =>
+        makeGuard(service, authenticate)
+      )
+
+/** How many `Authorization` headers a request carried (Node keeps only the first of several). */
+const authorizationHeaders = (request: HttpServerRequest.HttpServerRequest): number => {
+  const raw = (request.source as { readonly rawHeaders?: ReadonlyArray<string> }).rawHeaders
+  if (raw === undefined) return request.headers.authorization === undefined ? 0 : 1
+  let count = 0
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]?.toLowerCase() === "authorization") count++
+  return count
+}
+
+/** The request as the routes see it, holding `body` (JSON) in place of what was sent. */
+const withJsonBody = (request: HttpServerRequest.HttpServerRequest, body: string) =>
+  HttpServerRequest.fromWeb(
+    new Request(new URL(request.url, "http://localhost"), { method: request.method, body })
+  ).modify({
+    url: request.url,
+    headers: Headers.set(request.headers, "content-type", "application/json"),
+    remoteAddress: request.remoteAddress
+  })
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
+
+const isUtf8 = (bytes: ArrayBuffer): boolean => {
+  try {
+    strictUtf8.decode(bytes)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Whether a request says it carries a body (a length over zero, or chunks). */
+const hasBodyOf = (request: HttpServerRequest.HttpServerRequest) =>
+  request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"] ?? "0") > 0
+
+/** Methods whose absent body is read as `{}` on a JSON route: a bare `curl -X POST` works. */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"])
+
+const makeGuard = <
+  E extends Tagged,
+  C extends Codes,
+  R extends Rows<E | RequestError, keyof C & string>,
+  Id extends string,
+  Groups extends HttpApiGroup.Constraint
+>(
+  service: GuardedService<E, C, R, Id, Groups>,
+  authenticate: RequestAuthenticator | undefined
+): ServiceGuard => {
   const { errors } = service
+  const keyedEndpoints =
+    service.keyed === undefined ? [] : keyedEndpointsOf(service.api, service.keyed.scopesOf)
   const decodeIssues = makeDecodeIssues(service.api)
   const respond = (e: RequestError, headers?: Readonly<Record<string, string>>) =>
     errors.respond(e, headers === undefined ? {} : { headers })
@@ -273,6 +351,8 @@ export const requestGuard = <
   const schemaErrorResponse = (error: HttpApiError.HttpApiSchemaError) => {
     // Body and ResponseHeaders are what a handler returned: the server's fault, answered 500.
     if (error.kind === "Body" || error.kind === "ResponseHeaders") return undefined
+    if (error.kind === "Params" && service.malformedPathParam === "notFound")
+      return respond(new NothingHere({ message: "not found" }))
     const malformed =
       error.kind === "Payload" &&
       error.cause.issue._tag === "InvalidValue" &&
@@ -360,9 +440,10 @@ export const requestGuard = <
         current = read.request
       }
       const type = contentTypeOf(request.headers)
-      const hasBody =
-        request.headers["transfer-encoding"] !== undefined ||
-        Number(request.headers["content-length"] ?? "0") > 0
+      const hasBody = hasBodyOf(request)
+      // Bytes that are not UTF-8 would be read with U+FFFD in their place and stored so.
+      if ((kind === "json" || kind === "text") && hasBody && !isUtf8(yield* current.arrayBuffer))
+        return yield* respond(new BodyUnreadable({ message: "request body is not valid UTF-8" }))
       if (kind === "text" && hasBody && textTypes.includes(type)) {
         const issues = unsafeTextIssues(yield* current.text, ["body"])
         if (issues.length > 0)
@@ -391,39 +472,77 @@ export const requestGuard = <
         : Effect.provideService(app, HttpServerRequest.HttpServerRequest, current)
     })
 
+  /**
+   * A keyed endpoint's caller, authenticated and its scopes checked before anything of the request
+   * is read (401 and 403 come before 400 and 413); `next` runs as that caller.
+   */
+  const authorized = <Err, Req>(
+    request: HttpServerRequest.HttpServerRequest,
+    next: Effect.Effect<HttpServerResponse.HttpServerResponse, Err, Req>
+  ) => {
+    const endpoint =
+      authenticate === undefined ? undefined : keyedEndpointOf(keyedEndpoints, request.method, request.url)
+    if (authenticate === undefined || endpoint === undefined) return next
+    return Effect.flatMap(authenticate(request), (principal) => {
+      const missing = endpoint.scopes === undefined ? undefined : scopeFailure(principal, endpoint.scopes)
+      return Effect.andThen(
+        missing === undefined ? Effect.void : Effect.fail(missing),
+        Effect.provideService(next, GuardAuthenticated, principal)
+      )
+    })
+  }
+
   const guard: ServiceGuard = (app) =>
-    Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
-      const requestId = requestIdOf(request.headers["x-request-id"])
-      const raw = rawBodyOf(request.url)
-      const kind = bodyKindOf(request.method, raw)
+    Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (sent) => {
+      const requestId = requestIdOf(sent.headers["x-request-id"])
+      const raw = rawBodyOf(sent.url)
+      const kind = bodyKindOf(sent.method, raw)
+      // No body on a JSON route reads as `{}`, for the route and for the issues of a refusal alike: a
+      // route whose fields are all optional takes a bare POST, and one with required fields names
+      // the first missing field instead of calling the body unreadable.
+      const request =
+        (kind === "json" || kind === "text") && BODY_METHODS.has(sent.method) && !hasBodyOf(sent)
+          ? withJsonBody(sent, "{}")
+          : sent
       const max = bodyMaxOf(request.method, raw)
       const cap: BodyCap = { max, read: bodyLimitOf(raw, max) }
       const length = Number(request.headers["content-length"] ?? "0")
+      const checked =
+        Number.isFinite(length) && length > cap.read
+          ? respond(bodyTooLarge(cap.max))
+          : kind === "none"
+            ? guarded(app, request, raw, kind, cap)
+            : Effect.provideService(
+                guarded(app, request, raw, kind, cap),
+                HttpIncomingMessage.MaxBodySize,
+                ByteSize.bytes(cap.read)
+              )
       // Every failure is answered here; the router still types the result as possibly unhandled.
       const answer: Effect.Effect<
         HttpServerResponse.HttpServerResponse,
         unhandled,
         HttpServerRequest.HttpServerRequest
       > =
-        Number.isFinite(length) && length > cap.read
-          ? respond(bodyTooLarge(cap.max))
-          : (kind === "none"
-              ? guarded(app, request, raw, kind, cap)
-              : Effect.provideService(
-                  guarded(app, request, raw, kind, cap),
-                  HttpIncomingMessage.MaxBodySize,
-                  ByteSize.bytes(cap.read)
-                )
-            ).pipe(
-              Effect.catchCause((cause) =>
-                // An interruption holds no failure of its own: it passes through untouched.
-                Cause.hasInterruptsOnly(cause)
-                  ? Effect.failCause(cause as Cause.Cause<never>)
-                  : failureToResponse(cause)
-              )
-            )
-      return Effect.map(answer, (response) =>
-        HttpServerResponse.setHeader(response, "x-request-id", requestId)
+        // Two keys in one request: which one speaks is not ours to guess (Node keeps the first).
+        (
+          authorizationHeaders(sent) > 1
+            ? invalidAnswer("the request carries more than one Authorization header", [
+                { path: ["authorization"], rule: "single", expected: "one Authorization header" }
+              ])
+            : authorized(request, checked)
+        ).pipe(
+          Effect.catchCause((cause) =>
+            // An interruption holds no failure of its own: it passes through untouched.
+            Cause.hasInterruptsOnly(cause)
+              ? Effect.failCause(cause as Cause.Cause<never>)
+              : failureToResponse(cause)
+          )
+        )
+      return Effect.map(
+        request === sent
+          ? answer
+          : Effect.provideService(answer, HttpServerRequest.HttpServerRequest, request),
+        (response) => HttpServerResponse.setHeader(response, "x-request-id", requestId)
       )
     })
   return guard

@@ -1,6 +1,6 @@
 // The sharing service's request guard: the shared guard (request id, body caps, unstorable text,
 // every failure as an envelope) with the sharing error table and the sharing API's decode errors.
-import { MAX_SUBMISSION_FILES } from "@folio/domain"
+import { MAX_SUBMISSION_FILES, sharingOperationScopes } from "@folio/domain"
 import { endpointRoute, requestGuard } from "../shared/index.js"
 import { SharingApi } from "./Api.js"
 import { SharingErrors } from "./errors.js"
@@ -31,6 +31,12 @@ export const sharingRequestGuard = (uploadMaxBytes: number, artifactMaxBytes: nu
   requestGuard({
     errors: SharingErrors,
     api: SharingApi,
+    // The spec's not_found is "nothing with that slug or id": a malformed one names nothing either.
+    malformedPathParam: "notFound",
+    keyed: {
+      service: "sharing",
+      scopesOf: (group, endpoint) => sharingOperationScopes(`${group}.${endpoint}`)
+    },
     rawBodies: [
       { route: PUBLIC_PAGE, body: "own" },
       { route: BIO_FORM, body: "form", maxBytes: MAX_FORM_POST_BYTES },
