@@ -131,6 +131,42 @@ for (const target of SHARING_FILE_TARGETS) {
       expect((attempts.body.items as Array<Json>)[0]).toMatchObject({ event_type: "webhook.test", ok: true })
     })
 
+    it("refuses, on create and on patch, URLs that reach local or private addresses in any spelling", async () => {
+      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+      const hook = await createHook(["resource.created"])
+      // The server allows loopback (for this suite's receiver): 127/8 and ::1 only, never a
+      // private address wrapped in IPv6 nor loopback behind a translator's prefix.
+      for (const url of [
+        "https://[::ffff:a00:1]:5432/",
+        "https://[::ffff:a9fe:a9fe]/latest/meta-data",
+        "https://[::ffff:c0a8:101]:5432/",
+        "https://[0:0:0:0:0:ffff:10.1.2.3]/",
+        "https://[::127.0.0.1]/",
+        "https://[2002:7f00:1::]/",
+        "https://[64:ff9b::a00:1]/",
+        "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",
+        "https://192.88.99.1/",
+        "https://0xa9.254.169.254/",
+        "https://[fd00::1]/",
+        "https://[FE80::1]/"
+      ]) {
+        const created = await call("POST", "/webhooks", { name: "x", url, events: ["resource.created"] })
+        expect([created.status, created.body.error_code, created.body.field], `POST ${url}`).toEqual([
+          400,
+          "validation_failed",
+          "url"
+        ])
+        const patched = await call("PATCH", `/webhooks/${hook.id}`, { url })
+        expect([patched.status, patched.body.error_code, patched.body.field], `PATCH ${url}`).toEqual([
+          400,
+          "validation_failed",
+          "url"
+        ])
+      }
+      const listed = (await call("GET", "/webhooks")).body.items as Array<Json>
+      expect(listed.map((w) => w.url)).toEqual([receiver.url])
+    })
+
     it("delivers a resource's created, updated and deleted events in order, signed, each with its own id", async () => {
       owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
       const hook = await createHook(["resource.created", "resource.updated", "resource.deleted"])
@@ -267,6 +303,64 @@ for (const target of SHARING_FILE_TARGETS) {
         async () => ((await call("GET", `/webhooks/${hook.id}/deliveries`)).body.items as Array<Json>)[0],
         (a) => a?.ok === true
       )
+    })
+  })
+}
+
+/** The audit's URLs: loopback, the metadata address, private ranges, in spellings that slipped by. */
+const AUDIT_URLS = [
+  "https://[::ffff:7f00:1]:5432/",
+  "https://[0:0:0:0:0:ffff:127.0.0.1]:5432/",
+  "https://[::ffff:a9fe:a9fe]/latest/meta-data",
+  "https://[::ffff:a00:5]/",
+  "https://[::ffff:c0a8:1]/",
+  "https://[::127.0.0.1]/",
+  "https://[2002:7f00:1::]/",
+  "https://[64:ff9b::7f00:1]/",
+  "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",
+  "https://192.88.99.1/",
+  "https://2130706433/",
+  "https://localhost./"
+]
+
+for (const target of SHARING_FILE_TARGETS) {
+  describe(`webhook URLs on a server without loopback receivers [${target.db}, ${target.blob}]`, () => {
+    let app: RunningApp
+    let close: () => Promise<void> = async () => {}
+    beforeAll(async () => {
+      const started = await startSharingApp(target)
+      app = started.app
+      close = started.close
+    }, 60_000)
+    afterAll(() => close())
+
+    it("refuses the audit's URLs with 400 validation_failed on url, on POST and on PATCH", async () => {
+      const { key } = await newWorkspaceKey(app, ["read", "write"], "sharing")
+      const api = sharingClientOf(app.origin)
+      const hook = await api.call("POST", "/webhooks", {
+        key,
+        body: { name: "public", url: "https://hooks.example.com/in", events: ["resource.created"] }
+      })
+      expect(hook.status).toBe(201)
+      for (const url of AUDIT_URLS) {
+        const created = await api.call("POST", "/webhooks", {
+          key,
+          body: { name: "x", url, events: ["resource.created"] }
+        })
+        expect([created.status, created.body.error_code, created.body.field], `POST ${url}`).toEqual([
+          400,
+          "validation_failed",
+          "url"
+        ])
+        const patched = await api.call("PATCH", `/webhooks/${hook.body.id}`, { key, body: { url } })
+        expect([patched.status, patched.body.error_code, patched.body.field], `PATCH ${url}`).toEqual([
+          400,
+          "validation_failed",
+          "url"
+        ])
+      }
+      const listed = await api.call("GET", "/webhooks", { key })
+      expect((listed.body.items as Array<Json>).map((w) => w.url)).toEqual(["https://hooks.example.com/in"])
     })
   })
 }

@@ -99,7 +99,10 @@ export interface WebhookResponse {
   readonly ok: boolean
   readonly statusCode: number | null
   readonly latencyMs: number
-  /** Value-free: `status 500`, `timed out`, `address not allowed`, `connection refused`, ... */
+  /**
+   * Value-free: `status 500`, `redirect 302 not followed`, `timed out` (after a TLS session with the
+   * host), or WEBHOOK_UNDELIVERABLE for anything before one (refused address, connection, TLS).
+   */
   readonly error: string | null
   readonly excerpt: string | null
 }
