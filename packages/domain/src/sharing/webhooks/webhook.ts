@@ -51,6 +51,11 @@ export interface WebhookPolicy {
   readonly disableAfterFailures: number
   /** Each attempt waits at most this long for an answer. */
   readonly timeoutMs: number
+  /**
+   * How long events are held for a disabled endpoint: older ones are given up when it is enabled
+   * again (and by the sweep), as a delivery is given up after its retries.
+   */
+  readonly holdMs: number
 }
 
 const MINUTE = 60_000
@@ -62,7 +67,9 @@ const MINUTE = 60_000
 export const DEFAULT_WEBHOOK_POLICY: WebhookPolicy = {
   retryDelaysMs: [1, 5, 30, 120, 300, 480, 600].map((m) => m * MINUTE),
   disableAfterFailures: 15,
-  timeoutMs: 10_000
+  timeoutMs: 10_000,
+  // The retry horizon: a paused endpoint keeps what a failing one would still be retrying.
+  holdMs: [1, 5, 30, 120, 300, 480, 600].reduce((a, b) => a + b, 0) * MINUTE
 }
 
 /** The wait after a delivery's `attempts`-th failure, or undefined when it is given up. */
