@@ -336,6 +336,15 @@ for (const target of SHARING_FILE_TARGETS) {
         (await call("POST", "/webhooks", { name: "21", url: receiver.url, events: ["resource.created"] }))
           .status
       ).toBe(201)
+
+      // The OpenAPI document names both routes as extensions of the spec, with their scopes.
+      const document = parse(await (await fetch(`${app.origin}/share/api/v1/openapi.yaml`)).text()) as {
+        paths: Record<string, Record<string, { summary?: string; description?: string }>>
+      }
+      const item = document.paths["/share/api/v1/webhooks/{id}"]
+      expect(item?.get?.description).toMatch(/extension of the spec/)
+      expect(item?.delete?.description).toMatch(/extension of the spec/)
+      expect(item?.delete?.summary).toMatch(/scope delete/)
     })
 
     it("retries a failing receiver until it recovers, and disables an endpoint that keeps failing", async () => {
@@ -391,8 +400,11 @@ for (const target of SHARING_FILE_TARGETS) {
         (ok) => ok.length >= 3
       )
       const resourceOf = (eventId: unknown) =>
-        (verifiedEvents(receiver, secret).find((e) => e.id === eventId)?.data as { resource: Json }).resource
-          .id
+        (
+          verifiedEvents(receiver, secret).find((e) => e.id === eventId)?.data as
+            | { resource: Json }
+            | undefined
+        )?.resource.id
       // Newest first: the held event after the one that had been failing.
       expect(delivered.slice(0, 2).map((a) => resourceOf(a.event_id))).toEqual([held.body.id, down.body.id])
     })
