@@ -1,9 +1,12 @@
 // Webhooks over real HTTP, delivered to a local HTTPS receiver that checks each signature: the
-// eight routes, resource events in order, link.clicked and resource.expired, a failure then the
-// recovery, auto-disable and enable, the test event, and each event delivered once by two instances.
+// eight routes and the two extensions (read one, delete), resource events in order, link.clicked and
+// resource.expired, events held while paused and delivered in order on enable, a failure then the
+// recovery, auto-disable and enable, the test event, URLs refused however their address is written,
+// and each event delivered once by two instances.
 import { PgStorageLive } from "@folio/adapters-storage"
 import { verifyWebhookSignature } from "@folio/domain"
 import { Option } from "effect"
+import { parse } from "yaml"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { startHttpsReceiver } from "../support/https-receiver.js"
@@ -131,6 +134,42 @@ for (const target of SHARING_FILE_TARGETS) {
       expect((attempts.body.items as Array<Json>)[0]).toMatchObject({ event_type: "webhook.test", ok: true })
     })
 
+    it("refuses, on create and on patch, URLs that reach local or private addresses in any spelling", async () => {
+      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+      const hook = await createHook(["resource.created"])
+      // The server allows loopback (for this suite's receiver): 127/8 and ::1 only, never a
+      // private address wrapped in IPv6 nor loopback behind a translator's prefix.
+      for (const url of [
+        "https://[::ffff:a00:1]:5432/",
+        "https://[::ffff:a9fe:a9fe]/latest/meta-data",
+        "https://[::ffff:c0a8:101]:5432/",
+        "https://[0:0:0:0:0:ffff:10.1.2.3]/",
+        "https://[::127.0.0.1]/",
+        "https://[2002:7f00:1::]/",
+        "https://[64:ff9b::a00:1]/",
+        "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",
+        "https://192.88.99.1/",
+        "https://0xa9.254.169.254/",
+        "https://[fd00::1]/",
+        "https://[FE80::1]/"
+      ]) {
+        const created = await call("POST", "/webhooks", { name: "x", url, events: ["resource.created"] })
+        expect([created.status, created.body.error_code, created.body.field], `POST ${url}`).toEqual([
+          400,
+          "validation_failed",
+          "url"
+        ])
+        const patched = await call("PATCH", `/webhooks/${hook.id}`, { url })
+        expect([patched.status, patched.body.error_code, patched.body.field], `PATCH ${url}`).toEqual([
+          400,
+          "validation_failed",
+          "url"
+        ])
+      }
+      const listed = (await call("GET", "/webhooks")).body.items as Array<Json>
+      expect(listed.map((w) => w.url)).toEqual([receiver.url])
+    })
+
     it("delivers a resource's created, updated and deleted events in order, signed, each with its own id", async () => {
       owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
       const hook = await createHook(["resource.created", "resource.updated", "resource.deleted"])
@@ -220,6 +259,94 @@ for (const target of SHARING_FILE_TARGETS) {
       expect(JSON.stringify(events)).toContain(submission.id as string)
     })
 
+    it("holds the events of a paused endpoint and delivers them in order when it is enabled again", async () => {
+      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+      receiver.answerWith(() => 200)
+      const hook = await createHook(["resource.created", "resource.updated"])
+      const secret = hook.signing_secret as string
+      expect((await call("POST", `/webhooks/${hook.id}/disable`)).body.enabled).toBe(false)
+      const first = await call("POST", "/resources", { type: "link", target_url: "https://example.com/p1" })
+      await call("PATCH", `/resources/${first.body.slug}`, { title: "Paused" })
+      // Paused through PATCH as well: still held.
+      expect((await call("PATCH", `/webhooks/${hook.id}`, { enabled: false })).body.enabled).toBe(false)
+      const second = await call("POST", "/resources", { type: "link", target_url: "https://example.com/p2" })
+      // Several sweeps pass (JOBS_SCHEDULE_MS is 100 here): nothing goes out while paused.
+      await new Promise((r) => setTimeout(r, 600))
+      expect(verifiedEvents(receiver, secret)).toEqual([])
+      expect((await call("GET", `/webhooks/${hook.id}/deliveries`)).body.items).toEqual([])
+
+      expect((await call("POST", `/webhooks/${hook.id}/enable`)).body.enabled).toBe(true)
+      const events = await until(
+        async () => verifiedEvents(receiver, secret),
+        (e) => e.length >= 3
+      )
+      expect(events.map((e) => [e.type, (e.data as { resource: Json }).resource.id])).toEqual([
+        ["resource.created", first.body.id],
+        ["resource.updated", first.body.id],
+        ["resource.created", second.body.id]
+      ])
+      await new Promise((r) => setTimeout(r, 300))
+      expect(verifiedEvents(receiver, secret).length).toBe(3)
+    })
+
+    it("reads and deletes one endpoint (extensions): 204, then 404; another account's is 404; a slot is freed", async () => {
+      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+      const hook = await createHook(["resource.created"], "One")
+      const one = await call("GET", `/webhooks/${hook.id}`)
+      expect(one.status).toBe(200)
+      expect(one.body).toMatchObject({ id: hook.id, name: "One", url: receiver.url, enabled: true })
+      expect(one.body.signing_secret).toBeUndefined()
+
+      const other = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+      expect((await call("GET", `/webhooks/${hook.id}`, undefined, other.key)).status).toBe(404)
+      expect((await call("DELETE", `/webhooks/${hook.id}`, undefined, other.key)).status).toBe(404)
+      const writer = await newWorkspaceKey(app, ["read", "write"], "sharing")
+      const noScope = await call("DELETE", `/webhooks/${hook.id}`, undefined, writer.key)
+      expect([noScope.status, noScope.body.error_code]).toEqual([403, "insufficient_scope"])
+
+      // Deleted while its events are being written: every write succeeds, and its held delivery goes.
+      const writes = Array.from({ length: 12 }, (_, i) =>
+        call("POST", "/resources", { type: "link", target_url: `https://example.com/del-${i}` })
+      )
+      const deleted = await call("DELETE", `/webhooks/${hook.id}`)
+      expect(deleted.status).toBe(204)
+      expect((await Promise.all(writes)).map((w) => w.status)).toEqual(Array(12).fill(201))
+      expect((await call("GET", `/webhooks/${hook.id}`)).status).toBe(404)
+      expect((await call("GET", `/webhooks/${hook.id}/deliveries`)).status).toBe(404)
+      expect((await call("POST", `/webhooks/${hook.id}/enable`)).status).toBe(404)
+      expect((await call("DELETE", `/webhooks/${hook.id}`)).status).toBe(404)
+      expect((await call("GET", "/webhooks")).body.items).toEqual([])
+      expect((await call("DELETE", "/webhooks/not-a-uuid")).status).toBe(404)
+
+      // The limit of 20 counts what exists: deleting one makes room for another.
+      const hooks = []
+      for (let i = 0; i < 20; i++) hooks.push(await createHook(["resource.created"], `h${i}`))
+      const full = await call("POST", "/webhooks", {
+        name: "21",
+        url: receiver.url,
+        events: ["resource.created"]
+      })
+      expect([full.status, full.body.field]).toEqual([400, "url"])
+      const both = await Promise.all([
+        call("DELETE", `/webhooks/${hooks[0]?.id}`),
+        call("DELETE", `/webhooks/${hooks[0]?.id}`)
+      ])
+      expect(both.map((r) => r.status).sort()).toEqual([204, 404])
+      expect(
+        (await call("POST", "/webhooks", { name: "21", url: receiver.url, events: ["resource.created"] }))
+          .status
+      ).toBe(201)
+
+      // The OpenAPI document names both routes as extensions of the spec, with their scopes.
+      const document = parse(await (await fetch(`${app.origin}/share/api/v1/openapi.yaml`)).text()) as {
+        paths: Record<string, Record<string, { summary?: string; description?: string }>>
+      }
+      const item = document.paths["/share/api/v1/webhooks/{id}"]
+      expect(item?.get?.description).toMatch(/extension of the spec/)
+      expect(item?.delete?.description).toMatch(/extension of the spec/)
+      expect(item?.delete?.summary).toMatch(/scope delete/)
+    })
+
     it("retries a failing receiver until it recovers, and disables an endpoint that keeps failing", async () => {
       owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
       const hook = await createHook(["resource.created"])
@@ -249,7 +376,7 @@ for (const target of SHARING_FILE_TARGETS) {
 
       // Failing on: after four failures in a row the endpoint is turned off, with the reason.
       receiver.answerWith(() => 500)
-      await call("POST", "/resources", { type: "link", target_url: "https://example.com/down" })
+      const down = await call("POST", "/resources", { type: "link", target_url: "https://example.com/down" })
       const off = await until(
         async () =>
           ((await call("GET", "/webhooks")).body.items as Array<Json>).find((w) => w.id === hook.id) as Json,
@@ -259,14 +386,85 @@ for (const target of SHARING_FILE_TARGETS) {
         failure_count: 4,
         disabled_reason: "disabled after 4 failed deliveries in a row"
       })
-      // Turned back on, with the receiver fixed: the waiting event is delivered.
+      // An event while it is off is held, behind the one that was failing.
+      const held = await call("POST", "/resources", { type: "link", target_url: "https://example.com/held" })
+      // Turned back on, with the receiver fixed: the waiting event, then the held one, are delivered.
       receiver.answerWith(() => 200)
       const on = await call("POST", `/webhooks/${hook.id}/enable`)
       expect(on.body).toMatchObject({ enabled: true, failure_count: 0, disabled_reason: null })
-      await until(
-        async () => ((await call("GET", `/webhooks/${hook.id}/deliveries`)).body.items as Array<Json>)[0],
-        (a) => a?.ok === true
+      const delivered = await until(
+        async () =>
+          ((await call("GET", `/webhooks/${hook.id}/deliveries`)).body.items as Array<Json>).filter(
+            (a) => a.ok === true
+          ),
+        (ok) => ok.length >= 3
       )
+      const resourceOf = (eventId: unknown) =>
+        (
+          verifiedEvents(receiver, secret).find((e) => e.id === eventId)?.data as
+            | { resource: Json }
+            | undefined
+        )?.resource.id
+      // Newest first: the held event after the one that had been failing.
+      expect(delivered.slice(0, 2).map((a) => resourceOf(a.event_id))).toEqual([held.body.id, down.body.id])
+    })
+  })
+}
+
+/** The audit's URLs: loopback, the metadata address, private ranges, in spellings that slipped by. */
+const AUDIT_URLS = [
+  "https://[::ffff:7f00:1]:5432/",
+  "https://[0:0:0:0:0:ffff:127.0.0.1]:5432/",
+  "https://[::ffff:a9fe:a9fe]/latest/meta-data",
+  "https://[::ffff:a00:5]/",
+  "https://[::ffff:c0a8:1]/",
+  "https://[::127.0.0.1]/",
+  "https://[2002:7f00:1::]/",
+  "https://[64:ff9b::7f00:1]/",
+  "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",
+  "https://192.88.99.1/",
+  "https://2130706433/",
+  "https://localhost./"
+]
+
+for (const target of SHARING_FILE_TARGETS) {
+  describe(`webhook URLs on a server without loopback receivers [${target.db}, ${target.blob}]`, () => {
+    let app: RunningApp
+    let close: () => Promise<void> = async () => {}
+    beforeAll(async () => {
+      const started = await startSharingApp(target)
+      app = started.app
+      close = started.close
+    }, 60_000)
+    afterAll(() => close())
+
+    it("refuses the audit's URLs with 400 validation_failed on url, on POST and on PATCH", async () => {
+      const { key } = await newWorkspaceKey(app, ["read", "write"], "sharing")
+      const api = sharingClientOf(app.origin)
+      const hook = await api.call("POST", "/webhooks", {
+        key,
+        body: { name: "public", url: "https://hooks.example.com/in", events: ["resource.created"] }
+      })
+      expect(hook.status).toBe(201)
+      for (const url of AUDIT_URLS) {
+        const created = await api.call("POST", "/webhooks", {
+          key,
+          body: { name: "x", url, events: ["resource.created"] }
+        })
+        expect([created.status, created.body.error_code, created.body.field], `POST ${url}`).toEqual([
+          400,
+          "validation_failed",
+          "url"
+        ])
+        const patched = await api.call("PATCH", `/webhooks/${hook.body.id}`, { key, body: { url } })
+        expect([patched.status, patched.body.error_code, patched.body.field], `PATCH ${url}`).toEqual([
+          400,
+          "validation_failed",
+          "url"
+        ])
+      }
+      const listed = await api.call("GET", "/webhooks", { key })
+      expect((listed.body.items as Array<Json>).map((w) => w.url)).toEqual(["https://hooks.example.com/in"])
     })
   })
 }

@@ -194,7 +194,8 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
           policy: {
             retryDelaysMs: config.webhookRetryDelaysMs,
             disableAfterFailures: config.webhookDisableAfterFailures,
-            timeoutMs: DEFAULT_WEBHOOK_POLICY.timeoutMs
+            timeoutMs: DEFAULT_WEBHOOK_POLICY.timeoutMs,
+            holdMs: DEFAULT_WEBHOOK_POLICY.holdMs
           },
           allowLoopback: config.webhookAllowLoopback
         }),

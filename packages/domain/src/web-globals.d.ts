@@ -9,4 +9,15 @@ declare class TextDecoder {
 }
 declare function atob(data: string): string
 declare function btoa(data: string): string
-declare var URL: { canParse(url: string, base?: string): boolean }
+declare var URL: {
+  new (
+    url: string,
+    base?: string
+  ): {
+    readonly protocol: string
+    readonly username: string
+    readonly password: string
+    readonly hostname: string
+  }
+  canParse(url: string, base?: string): boolean
+}

@@ -1,5 +1,5 @@
 // The in-memory outbox: the twin of sql/sharing-events.ts (an event, its deliveries to the
-// subscribed endpoints, and each endpoint's delivery job unless one is active).
+// subscribed endpoints, held by disabled ones, and each enabled one's delivery job unless one is active).
 import { randomFillSync, randomUUID } from "node:crypto"
 import {
   ACTIVE_JOB_STATUSES,
@@ -16,7 +16,7 @@ import type { MemoryTables } from "./store.js"
 export const recordSharingEvent = (tables: MemoryTables, e: SharingEventRecord): void => {
   tables.sharingEvents.push(e)
   const endpoints = [...tables.webhooks.endpoints.values()]
-    .filter((w) => w.tenantId === e.tenantId && w.enabled && w.events.includes(e.type as WebhookEvent))
+    .filter((w) => w.tenantId === e.tenantId && w.events.includes(e.type as WebhookEvent))
     .sort((a, b) => (a.id < b.id ? -1 : 1))
   for (const w of endpoints) {
     tables.webhooks.deliveries.push({
@@ -27,6 +27,8 @@ export const recordSharingEvent = (tables: MemoryTables, e: SharingEventRecord):
       attempts: 0,
       nextAttemptAt: e.createdAt
     })
+    // A disabled endpoint holds the delivery; its job is queued when it is enabled.
+    if (!w.enabled) continue
     const key = jobDedupeKey("webhook_delivery", w.id)
     const active = [...tables.jobs.values()].some(
       (j) => j.tenantId === e.tenantId && j.dedupeKey === key && ACTIVE_JOB_STATUSES.includes(j.status)

@@ -31,6 +31,16 @@ export const MemoryWebhookStoreLive = Layer.effect(
         Effect.sync(() =>
           Option.filter(Option.fromNullishOr(endpoints.get(id)), (w) => w.tenantId === tenantId)
         ),
+      remove: (tenantId, id) =>
+        Effect.sync(() => {
+          if (endpoints.get(id)?.tenantId !== tenantId) return false
+          endpoints.delete(id)
+          const keep = <A extends { readonly endpointId: string }>(rows: Array<A>) =>
+            rows.splice(0, rows.length, ...rows.filter((r) => r.endpointId !== id))
+          keep(deliveries)
+          keep(attempts)
+          return true
+        }),
       update: (tenantId, next) =>
         Effect.sync(() => {
           const current = endpoints.get(next.id)
@@ -81,6 +91,28 @@ export const MemoryWebhookStoreLive = Layer.effect(
               : w.disabledReason
           })
           return w.enabled && !off
+        }),
+      resumeDeliveries: (tenantId, endpointId, at, heldSince) =>
+        Effect.sync(() => {
+          if (endpoints.get(endpointId)?.tenantId !== tenantId) return
+          for (const d of deliveries)
+            if (d.endpointId === endpointId && d.status === "pending") {
+              if (d.event.createdAt < heldSince) d.status = "failed"
+              else if (d.nextAttemptAt > at) d.nextAttemptAt = at
+            }
+        }),
+      giveUpHeld: (heldSince, _at, limit) =>
+        Effect.sync(() => {
+          const stale = deliveries
+            .filter(
+              (d) =>
+                d.status === "pending" &&
+                d.event.createdAt < heldSince &&
+                endpoints.get(d.endpointId)?.enabled === false
+            )
+            .slice(0, limit)
+          for (const d of stale) d.status = "failed"
+          return stale.length
         }),
       dueEndpoints: (at, limit) =>
         Effect.sync(() =>

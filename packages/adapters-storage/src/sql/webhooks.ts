@@ -119,6 +119,16 @@ export const makeWebhookStore = Effect.gen(function* () {
           )
         : Effect.succeed(Option.none()),
 
+    // The cascade takes the deliveries and attempts with it.
+    remove: (tenantId, id) =>
+      isUuid(id)
+        ? orStorageError(
+            sql`delete from webhook_endpoints where id = ${id} and tenant_id = ${tenantId} returning id`.pipe(
+              Effect.map((rows) => rows.length > 0)
+            )
+          )
+        : Effect.succeed(false),
+
     update: (tenantId, w) =>
       orStorageError(
         sql`update webhook_endpoints set name = ${w.name}, url = ${w.url}, events = ${jsonParam(w.events)}::jsonb,
@@ -198,6 +208,36 @@ export const makeWebhookStore = Effect.gen(function* () {
             return endpoint?.enabled ?? false
           })
         )
+      ),
+
+    resumeDeliveries: (tenantId, endpointId, at, heldSince) =>
+      orStorageError(
+        sql.withTransaction(
+          Effect.gen(function* () {
+            yield* sql`update webhook_deliveries set status = 'failed', finished_at = ${at}
+                       where endpoint_id = ${endpointId} and tenant_id = ${tenantId} and status = 'pending'
+                         and created_at < ${heldSince}`
+            yield* sql`update webhook_deliveries set next_attempt_at = ${at}
+                       where endpoint_id = ${endpointId} and tenant_id = ${tenantId} and status = 'pending'
+                         and next_attempt_at > ${at}`
+          })
+        )
+      ),
+
+    // Disabled endpoints are few and their pending rows are read through the pending index, oldest
+    // (lowest seq) first; another instance's sweep skips what this one holds.
+    giveUpHeld: (heldSince, at, limit) =>
+      orStorageError(
+        sql`with stale as (
+              select d.id from webhook_endpoints w
+              join webhook_deliveries d on d.endpoint_id = w.id and d.status = 'pending'
+              where not w.enabled and d.created_at < ${heldSince}
+              order by d.endpoint_id, d.seq limit ${limit}
+              for update of d skip locked
+            )
+            update webhook_deliveries d set status = 'failed', finished_at = ${at} from stale
+            where d.id = stale.id and d.status = 'pending'
+            returning d.id`.pipe(Effect.map((rows) => rows.length))
       ),
 
     dueEndpoints: (at, limit) =>

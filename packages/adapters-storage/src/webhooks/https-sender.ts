@@ -1,11 +1,20 @@
-// WebhookSender over node:https: the host is resolved first and every address checked (no private,
-// loopback, link-local or reserved address: SSRF), the connection is pinned to the checked address
-// (no second lookup a DNS rebinding could answer differently), redirects are never followed, the
-// whole attempt is bounded by its timeout, and only a short excerpt of the answer is kept.
+// WebhookSender over node:https: the host is resolved first and every address checked by the
+// domain's rule (no private, loopback, link-local or special-purpose address however it is spelled:
+// SSRF), the connection is pinned to the checked address (no second lookup a DNS rebinding could
+// answer differently), redirects are never followed, the whole attempt is bounded by its timeout,
+// and only a short excerpt of the answer is kept. Until a TLS session with the named host exists,
+// every failure reads the same (WEBHOOK_UNDELIVERABLE), so attempts cannot map ports.
 import { lookup } from "node:dns/promises"
 import { Agent, request } from "node:https"
 import { isIP, type LookupFunction } from "node:net"
-import { isForbiddenAddress, WebhookSender, type WebhookResponse } from "@folio/domain"
+import type { TLSSocket } from "node:tls"
+import {
+  canonicalAddress,
+  isForbiddenAddress,
+  WEBHOOK_UNDELIVERABLE,
+  WebhookSender,
+  type WebhookResponse
+} from "@folio/domain"
 import { Effect, Layer } from "effect"
 
 export interface HttpsWebhookSenderOptions {
@@ -13,7 +22,16 @@ export interface HttpsWebhookSenderOptions {
   readonly allowLoopback?: boolean
   /** Extra trusted CA certificates (PEM), e.g. a private CA; the system's stay trusted. */
   readonly ca?: string | undefined
+  /** How a name is resolved (every address of it): the system's resolver unless a test says. */
+  readonly resolveName?: ((host: string) => Promise<ReadonlyArray<ResolvedAddress>>) | undefined
 }
+
+interface ResolvedAddress {
+  readonly address: string
+  readonly family: number
+}
+
+const systemResolver = (host: string) => lookup(host, { all: true, verbatim: true })
 
 const EXCERPT_CHARS = 256
 
@@ -24,27 +42,6 @@ const failure = (error: string, started: number, statusCode: number | null = nul
   error,
   excerpt: null
 })
-
-/** Why a connection failed, in words that carry no value from the request. */
-const reasonOf = (error: unknown): string => {
-  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined
-  switch (code) {
-    case "ECONNREFUSED":
-      return "connection refused"
-    case "ECONNRESET":
-      return "connection reset"
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return "host not found"
-    case "ETIMEDOUT":
-    case "ABORT_ERR":
-      return "timed out"
-    default:
-      return (typeof code === "string" && code.startsWith("ERR_TLS")) || /CERT|SSL/.test(String(code))
-        ? "TLS handshake failed"
-        : "request failed"
-  }
-}
 
 export const makeHttpsWebhookSender = (options: HttpsWebhookSenderOptions = {}) => {
   const allowLoopback = options.allowLoopback === true
@@ -57,15 +54,24 @@ export const makeHttpsWebhookSender = (options: HttpsWebhookSenderOptions = {}) 
     ...(options.ca === undefined ? {} : { ca: options.ca })
   })
 
-  /** The host's addresses, refused whole when any is one we never reach. */
-  const resolve = async (host: string): Promise<{ address: string; family: number } | string> => {
+  /**
+   * The address to connect to: the host's, refused whole when any is one we never reach. A name
+   * that does not resolve reads like a refused one, or the attempts would tell which internal
+   * names exist.
+   */
+  const resolveName = options.resolveName ?? systemResolver
+  const resolve = async (host: string): Promise<ResolvedAddress | undefined> => {
     const bare = host.replace(/^\[(.*)\]$/, "$1")
     const family = isIP(bare)
-    const found =
-      family !== 0 ? [{ address: bare, family }] : await lookup(bare, { all: true, verbatim: true })
-    if (found.length === 0) return "host not found"
-    if (found.some((a) => isForbiddenAddress(a.address, allowLoopback))) return "address not allowed"
-    return found[0] as { address: string; family: number }
+    const found = family !== 0 ? [{ address: bare, family }] : await resolveName(bare)
+    if (found.length === 0 || found.some((a) => isForbiddenAddress(a.address, allowLoopback)))
+      return undefined
+    const first = found[0] as ResolvedAddress
+    // An IPv4-mapped answer is dialled as the IPv4 address it is (also where IPv6 is off).
+    const canonical = canonicalAddress(first.address)
+    return canonical?.kind === "ipv4" && canonical.via === "mapped"
+      ? { address: canonical.address, family: 4 }
+      : first
   }
 
   const send = (req: {
@@ -86,10 +92,14 @@ export const makeHttpsWebhookSender = (options: HttpsWebhookSenderOptions = {}) 
       const signal = AbortSignal.timeout(req.timeoutMs)
       resolve(url.hostname)
         .then((target) => {
-          if (typeof target === "string") return done(failure(target, started))
-          const pinned: LookupFunction = (_host, _opts, callback) =>
-            // biome-ignore lint/suspicious/noExplicitAny: node's overloaded callback (address, family)
-            (callback as any)(null, target.address, target.family)
+          if (target === undefined) return done(failure(WEBHOOK_UNDELIVERABLE, started))
+          // Node asks for every address (`all`) when it races IPv4 and IPv6 (autoSelectFamily):
+          // either way it gets the one checked address, and nothing else.
+          const pinned: LookupFunction = (_host, opts, callback) =>
+            opts.all === true
+              ? callback(null, [target])
+              : // biome-ignore lint/suspicious/noExplicitAny: node's overloaded callback (address, family)
+                (callback as any)(null, target.address, target.family)
           const outgoing = request(
             url,
             {
@@ -125,12 +135,19 @@ export const makeHttpsWebhookSender = (options: HttpsWebhookSenderOptions = {}) 
               response.on("error", finish)
             }
           )
-          outgoing.on("error", (error) =>
-            done(failure(signal.aborted ? "timed out" : reasonOf(error), started))
+          // Only once a TLS session with the URL's host is up (its certificate verified) may a
+          // failure say more: before that, refused, reset, silent and TLS errors are one answer.
+          let secured = false
+          outgoing.on("socket", (socket) => {
+            if ((socket as TLSSocket).authorized) secured = true
+            else socket.once("secureConnect", () => (secured = true))
+          })
+          outgoing.on("error", () =>
+            done(failure(secured && signal.aborted ? "timed out" : WEBHOOK_UNDELIVERABLE, started))
           )
           outgoing.end(req.body)
         })
-        .catch((error: unknown) => done(failure(reasonOf(error), started)))
+        .catch(() => done(failure(WEBHOOK_UNDELIVERABLE, started)))
     })
 
   return WebhookSender.of({ send: (req) => Effect.promise(() => send(req)) })

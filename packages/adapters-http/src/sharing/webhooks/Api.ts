@@ -1,5 +1,6 @@
 // The webhook routes (sharing-api.md, Webhooks): endpoints (one list), create and rotate (the
-// signing secret shown then only), patch, enable, disable, a signed test event, recent attempts.
+// signing secret shown then only), patch, enable, disable, a signed test event, recent attempts;
+// and, as extensions of the spec, read one endpoint and delete one.
 import {
   CreateWebhookInput,
   PatchWebhookInput,
@@ -31,6 +32,28 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       OpenApi.Summary,
       "Add an HTTPS endpoint; the only time its signing secret is shown (scope write)"
     ),
+    HttpApiEndpoint.get("get", "/webhooks/:id", {
+      params: Id,
+      success: WebhookView,
+      error: Errors
+    })
+      .annotate(OpenApi.Summary, "One webhook endpoint, without its signing secret (scope read)")
+      .annotate(
+        OpenApi.Description,
+        "An extension of the spec, which lists endpoints only as one list: reads one endpoint by id."
+      ),
+    HttpApiEndpoint.delete("delete", "/webhooks/:id", {
+      params: Id,
+      success: HttpApiSchema.NoContent,
+      error: Errors
+    })
+      .annotate(OpenApi.Summary, "Delete an endpoint, its pending deliveries and attempts (scope delete)")
+      .annotate(
+        OpenApi.Description,
+        "An extension of the spec, which gives no way to remove an endpoint: the endpoint stops at once, " +
+          "its pending deliveries and its attempt history go with it, and its place under the limit of " +
+          "20 endpoints per account is free again. Its id answers 404 afterwards."
+      ),
     HttpApiEndpoint.patch("patch", "/webhooks/:id", {
       params: Id,
       payload: PatchWebhookInput,
@@ -51,7 +74,10 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       params: Id,
       success: WebhookView,
       error: Writes
-    }).annotate(OpenApi.Summary, "Pause delivery; events meanwhile are not queued for it (scope write)"),
+    }).annotate(
+      OpenApi.Summary,
+      "Pause delivery; events meanwhile are held for it, for up to about a day (scope write)"
+    ),
     HttpApiEndpoint.post("test", "/webhooks/:id/test", {
       params: Id,
       success: WebhookAttemptView,

@@ -19,6 +19,18 @@ export const WebhooksLive = HttpApiBuilder.group(SharingApi, "webhooks", (handle
           return { items: (yield* webhooks.list()).map(webhookView) }
         }).pipe(Effect.catch(SharingErrors.fail))
       )
+      .handle("get", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("read")
+          return webhookView(yield* webhooks.get(params.id))
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
+      .handle("delete", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireScopes("delete")
+          yield* webhooks.remove(params.id)
+        }).pipe(Effect.catch(SharingErrors.fail))
+      )
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")

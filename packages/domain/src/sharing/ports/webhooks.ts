@@ -47,6 +47,12 @@ export interface WebhookStoreService {
     tenantId: string,
     id: string
   ) => Effect.Effect<Option.Option<WebhookEndpointRecord>, StorageError>
+  /**
+   * Removes the endpoint with its deliveries and attempts; false when the account has no such
+   * endpoint. An event written at the same moment either reaches it before (and goes with it) or
+   * does not see it: never a failed write.
+   */
+  readonly remove: (tenantId: string, id: string) => Effect.Effect<boolean, StorageError>
   /** Writes `next` if its rowVersion is the stored one plus one (else "stale"). */
   readonly update: (
     tenantId: string,
@@ -72,6 +78,21 @@ export interface WebhookStoreService {
     outcome: AttemptOutcome,
     policy: WebhookPolicy
   ) => Effect.Effect<boolean, StorageError>
+  /**
+   * Delivery resumes for an endpoint turned on again: its pending deliveries of events older than
+   * `heldSince` are given up, and the rest are due at `at` (a retry wait from before is dropped).
+   */
+  readonly resumeDeliveries: (
+    tenantId: string,
+    endpointId: string,
+    at: Date,
+    heldSince: Date
+  ) => Effect.Effect<void, StorageError>
+  /**
+   * Gives up (at `at`) up to `limit` pending deliveries of disabled endpoints whose events are older
+   * than `heldSince`, so a paused endpoint holds a bounded window. Answers how many.
+   */
+  readonly giveUpHeld: (heldSince: Date, at: Date, limit: number) => Effect.Effect<number, StorageError>
   /** Enabled endpoints with a due pending delivery and no delivery job active (the sweep queues one each). */
   readonly dueEndpoints: (
     at: Date,
@@ -99,7 +120,10 @@ export interface WebhookResponse {
   readonly ok: boolean
   readonly statusCode: number | null
   readonly latencyMs: number
-  /** Value-free: `status 500`, `timed out`, `address not allowed`, `connection refused`, ... */
+  /**
+   * Value-free: `status 500`, `redirect 302 not followed`, `timed out` (after a TLS session with the
+   * host), or WEBHOOK_UNDELIVERABLE for anything before one (refused address, connection, TLS).
+   */
   readonly error: string | null
   readonly excerpt: string | null
 }

@@ -50,13 +50,16 @@ export const runWebhookDelivery = (job: JobRecord) =>
   >
 
 /**
- * The sweep every instance runs: announces expired resources, and queues the delivery job of each
- * endpoint with a due delivery and no job active (one per endpoint, whoever queues first).
+ * The sweep every instance runs: announces expired resources, gives up what a disabled endpoint
+ * has held past the policy's bound, and queues the delivery job of each endpoint with a due
+ * delivery and no job active (one per endpoint, whoever queues first).
  */
 export const scheduleWebhookDeliveries = Effect.gen(function* () {
   const store = yield* WebhookStore
+  const { policy } = yield* WebhookSettings
   const at = new Date(yield* Clock.currentTimeMillis)
   yield* store.announceExpiries(at, 500)
+  yield* store.giveUpHeld(new Date(at.getTime() - policy.holdMs), at, 1000)
   const due = yield* store.dueEndpoints(at, 200)
   return yield* enqueueDue(
     "webhook_delivery",

@@ -1,3 +1,4 @@
+export * from "./address.js"
 export * from "./deliver.js"
 export * from "./signature.js"
 export * from "./use-cases.js"

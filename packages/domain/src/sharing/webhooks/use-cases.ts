@@ -1,10 +1,12 @@
-// The owner's webhook routes: create (the secret shown once), list, patch, rotate the secret,
-// enable (the failure count reset), disable, a signed test event sent now, and the latest attempts.
+// The owner's webhook routes: create (the secret shown once), list, read one, patch, delete, rotate
+// the secret, enable (the failure count reset), disable, a signed test event sent now, and the
+// latest attempts.
 import { Clock, Context, Effect, Option } from "effect"
 import { Principal } from "../../identity/principal.js"
 import { toBase64Url } from "../../kernel/digest.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { InvalidField, ResourceChanged, ResourceNotFound } from "../errors.js"
+import { enqueueDue } from "../jobs/use-cases.js"
 import type { SharingEventRecord } from "../ports/upload-requests.js"
 import { type WebhookAttemptRecord, WebhookSender, WebhookStore } from "../ports/webhooks.js"
 import {
@@ -56,7 +58,10 @@ const owned = (id: string) =>
     return found.value
   })
 
-/** Writes `change(current)` with a CAS on the row version, re-reading after a lost race. */
+/**
+ * Writes `change(current)` with a CAS on the row version, re-reading after a lost race. When the
+ * write turns delivery on, delivery resumes: what was held while it was off is sent, in order.
+ */
 const write = (
   id: string,
   change: (current: WebhookEndpointRecord) => Effect.Effect<WebhookEndpointRecord, InvalidField>
@@ -68,9 +73,31 @@ const write = (
       const current = yield* owned(id)
       const changed = yield* change(current)
       const next = { ...changed, rowVersion: current.rowVersion + 1, updatedAt: yield* now }
-      if ((yield* store.update(principal.tenant, next)) === "updated") return next
+      if ((yield* store.update(principal.tenant, next)) === "updated") {
+        if (!current.enabled && next.enabled) yield* resumeDelivery(next)
+        return next
+      }
       if (attempt >= WRITE_TRIES) return yield* new ResourceChanged()
     }
+  })
+
+/**
+ * "Delivery resumes" (the spec's enable): held deliveries older than the policy's bound are given
+ * up, the rest are due now (a retry wait from before the pause is dropped), and the endpoint's
+ * job is queued. Run after the endpoint's write: a pause that lands in between stops the job at
+ * its first read, and a crash in between leaves the sweep to queue it.
+ */
+const resumeDelivery = (endpoint: WebhookEndpointRecord) =>
+  Effect.gen(function* () {
+    const { policy } = yield* WebhookSettings
+    const at = yield* now
+    yield* (yield* WebhookStore).resumeDeliveries(
+      endpoint.tenantId,
+      endpoint.id,
+      at,
+      new Date(at.getTime() - policy.holdMs)
+    )
+    yield* enqueueDue("webhook_delivery", [{ tenantId: endpoint.tenantId, resourceId: endpoint.id }], {}, at)
   })
 
 /** `POST /webhooks`. */
@@ -100,6 +127,19 @@ export const createWebhook = (input: CreateWebhookInput) =>
         reason: `an account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints`
       })
     return endpoint
+  })
+
+/** `GET /webhooks/{id}` (an extension of the spec): one endpoint, without its secret. */
+export const getWebhook = (id: string) => owned(id)
+
+/**
+ * `DELETE /webhooks/{id}` (an extension of the spec): the endpoint, its pending deliveries and its
+ * attempts go; its slot under MAX_WEBHOOK_ENDPOINTS is free again.
+ */
+export const deleteWebhook = (id: string) =>
+  Effect.gen(function* () {
+    const principal = yield* Principal
+    if (!(yield* (yield* WebhookStore).remove(principal.tenant, id))) return yield* new ResourceNotFound()
   })
 
 export const listWebhooks = Effect.gen(function* () {

@@ -1,6 +1,7 @@
 // Webhook endpoints and their deliveries: the events one can subscribe to, the records, the rule
 // for an endpoint's URL, the retry schedule of a delivery and when an endpoint is turned off.
 import { Schema } from "effect"
+import { isAddressLiteral, isForbiddenAddress } from "./address.js"
 
 export const WEBHOOK_EVENTS = [
   "resource.created",
@@ -50,6 +51,11 @@ export interface WebhookPolicy {
   readonly disableAfterFailures: number
   /** Each attempt waits at most this long for an answer. */
   readonly timeoutMs: number
+  /**
+   * How long events are held for a disabled endpoint: older ones are given up when it is enabled
+   * again (and by the sweep), as a delivery is given up after its retries.
+   */
+  readonly holdMs: number
 }
 
 const MINUTE = 60_000
@@ -61,68 +67,39 @@ const MINUTE = 60_000
 export const DEFAULT_WEBHOOK_POLICY: WebhookPolicy = {
   retryDelaysMs: [1, 5, 30, 120, 300, 480, 600].map((m) => m * MINUTE),
   disableAfterFailures: 15,
-  timeoutMs: 10_000
+  timeoutMs: 10_000,
+  // The retry horizon: a paused endpoint keeps what a failing one would still be retrying.
+  holdMs: [1, 5, 30, 120, 300, 480, 600].reduce((a, b) => a + b, 0) * MINUTE
 }
 
 /** The wait after a delivery's `attempts`-th failure, or undefined when it is given up. */
 export const webhookRetryDelay = (attempts: number, policy: WebhookPolicy): number | undefined =>
   policy.retryDelaysMs[attempts - 1]
 
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/
-
 /**
- * Whether an IP address (v4 or v6, as text) is one a webhook must never reach: private, loopback,
- * link-local, unique-local, carrier-grade NAT, unspecified, multicast or reserved, and IPv4 mapped
- * into IPv6. `allowLoopback` lets 127.0.0.0/8 and ::1 through (the tests' receiver).
+ * What an attempt says when nothing was exchanged with a receiver: an address refused by policy,
+ * a name that does not resolve, a refused, reset or silent connection, a failed TLS handshake.
+ * One text for all, so the attempts list cannot tell an open port from a closed one (a scanner).
  */
-export const isForbiddenAddress = (address: string, allowLoopback = false): boolean => {
-  const lower = address.toLowerCase().replace(/^\[|\]$/g, "")
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower)
-  if (mapped?.[1] !== undefined) return isForbiddenAddress(mapped[1], allowLoopback)
-  const v4 = IPV4.exec(lower)
-  if (v4 !== null) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])]
-    if ([a, b, Number(v4[3]), Number(v4[4])].some((n) => n > 255)) return true
-    if (a === 127) return !allowLoopback
-    return (
-      a === 0 ||
-      a === 10 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 192 && b === 0) ||
-      (a === 198 && (b === 18 || b === 19)) ||
-      a >= 224
-    )
-  }
-  if (!lower.includes(":")) return true
-  if (lower === "::1") return !allowLoopback
-  return (
-    lower === "::" ||
-    /^f[cd]/.test(lower) ||
-    /^fe[89ab]/.test(lower) ||
-    /^ff/.test(lower) ||
-    lower.startsWith("64:ff9b:") ||
-    lower.startsWith("2001:db8:")
-  )
-}
+export const WEBHOOK_UNDELIVERABLE = "could not deliver"
 
 /**
  * Why a URL cannot be an endpoint (undefined when it can): https, a host, no credentials, and not
- * an address literal we refuse. Names are checked again when each delivery resolves them.
+ * an address we refuse. The host is read as the WHATWG URL parser (and so the sender) reads it, so
+ * `https://0x7f.1/` is judged as 127.0.0.1. Names are checked again when each delivery resolves them.
  */
 export const endpointUrlProblem = (url: string, allowLoopback = false): string | undefined => {
-  const match = /^https:\/\/([^/?#]+)([/?#].*)?$/i.exec(url)
-  if (match === null) return "must be an https:// URL"
-  const authority = match[1] ?? ""
-  if (authority.includes("@")) return "must not carry credentials"
-  const host = authority.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1")
-  if (host === "") return "must name a host"
   if (url.length > 2000) return "is too long"
-  const literal = IPV4.test(host) || host.includes(":")
-  if (literal && isForbiddenAddress(host, allowLoopback))
-    return "must not point at a private or local address"
-  if (!literal && /^localhost\.?$/i.test(host) && !allowLoopback) return "must not point at a local address"
+  if (!/^https:\/\/[^/?#]/i.test(url) || !URL.canParse(url)) return "must be an https:// URL"
+  const parsed = new URL(url)
+  if (parsed.protocol !== "https:") return "must be an https:// URL"
+  if (parsed.username !== "" || parsed.password !== "") return "must not carry credentials"
+  const host = parsed.hostname
+  if (host === "") return "must name a host"
+  if (isAddressLiteral(host))
+    return isForbiddenAddress(host, allowLoopback)
+      ? "must not point at a private or local address"
+      : undefined
+  if (/(^|\.)localhost\.?$/i.test(host) && !allowLoopback) return "must not point at a local address"
   return undefined
 }

@@ -54,7 +54,7 @@ export const WebhookAttemptView = Schema.Struct({
   ok: Schema.Boolean,
   status_code: Schema.NullOr(Schema.Int),
   latency_ms: Schema.Int,
-  /** Why it failed (a status, a timeout, a refused address), value-free. */
+  /** Why it failed, value-free: `status 500`, `redirect 302 not followed`, `timed out`, `could not deliver`. */
   error: Schema.NullOr(Schema.String),
   /** The start of the receiver's answer (at most 256 characters). */
   response_excerpt: Schema.NullOr(Schema.String)
