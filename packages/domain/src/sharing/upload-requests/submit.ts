@@ -21,6 +21,8 @@ import {
   type UploadPart,
   UploadPolicy
 } from "../files/upload.js"
+import { RateLimitStore } from "../../identity/ports/rate-limit-store.js"
+import { spendPasswordAttempt } from "../password-attempts.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { UploadRequests } from "../ports/upload-requests.js"
@@ -60,8 +62,15 @@ export const openUploadRequest = (token: string) =>
     return found.value
   })
 
-/** `POST /u/{token}`: a submission of files (part `files`, repeated), `name`, `message` and `password`. */
-export const submitToUploadRequest = (token: string, parts: Stream.Stream<UploadPart, UploadBodyError>) =>
+/**
+ * `POST /u/{token}`: a submission of files (part `files`, repeated), `name`, `message` and `password`,
+ * from the client address `client` (whose password attempts on this request are budgeted).
+ */
+export const submitToUploadRequest = (
+  token: string,
+  parts: Stream.Stream<UploadPart, UploadBodyError>,
+  client: string
+) =>
   Effect.gen(function* () {
     const request = yield* openUploadRequest(token)
     const repo = yield* ResourceRepository
@@ -77,6 +86,13 @@ export const submitToUploadRequest = (token: string, parts: Stream.Stream<Upload
     const checkPassword = Effect.gen(function* () {
       if (unlocked || request.passwordHash === null) return
       const given = fields.password ?? ""
+      yield* spendPasswordAttempt(
+        yield* RateLimitStore,
+        "upload_request",
+        request.id,
+        client,
+        yield* Clock.currentTimeMillis
+      )
       const ok =
         given !== "" &&
         (yield* Effect.flatMap(Effect.service(PasswordHasher), (h) =>
