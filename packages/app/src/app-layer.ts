@@ -29,6 +29,7 @@ import {
   SharpMediaToolsLive,
   YauzlArtifactArchivesLive,
   StorageHealth,
+  SuspendedAccountsLive,
   IdempotencyHousekeepingLive,
   HttpsWebhookSenderLive,
   JobWorkerLive,
@@ -158,10 +159,13 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
       // docs/decisions.md); both wrap the configured store and override it in the merge below.
       // The public slug lookup is cached too, dropped on every instance through the storage's
       // invalidation bus (LISTEN/NOTIFY on PostgreSQL).
+      // Suspended accounts are held in memory too (every public request asks), told of each change
+      // over the same bus.
       const hotPath = Layer.mergeAll(
         BufferedRateLimitStoreLive,
         CachedApiKeyRepositoryLive,
-        CachedResourceRepositoryLive
+        CachedResourceRepositoryLive,
+        SuspendedAccountsLive
       ).pipe(Layer.provide(storage))
       const infrastructure = Layer.mergeAll(
         storage,

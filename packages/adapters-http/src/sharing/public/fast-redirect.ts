@@ -6,7 +6,15 @@
 // a page, a password, a state page, a preview bot, HEAD) returns false and goes to the Effect app,
 // which also warms the cache for the next request.
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { ArtifactsFeature, isResourceSlug, ViewCounter, VisitRecorder, WarmResources } from "@folio/domain"
+import {
+  ArtifactsFeature,
+  isResourceSlug,
+  resourceServedPublicly,
+  SuspendedAccounts,
+  ViewCounter,
+  VisitRecorder,
+  WarmResources
+} from "@folio/domain"
 import { Effect, Option } from "effect"
 import { PublicOrigin } from "../../public-origin.js"
 import { requestIdOf } from "../../shared/index.js"
@@ -61,6 +69,7 @@ const slugOf = (url: string): string | undefined => {
 export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
   Effect.gen(function* () {
     const warm = yield* WarmResources
+    const suspended = yield* SuspendedAccounts
     const views = yield* ViewCounter
     const origin = yield* PublicOrigin
     const countryHeader = yield* CountryHeader
@@ -80,7 +89,13 @@ export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
       const held = warm.peek(slug, started)
       if (held === undefined || Option.isNone(held)) return false
       const r = held.value
-      if (r.type !== "link" || r.visibility === "private" || r.passwordHash !== null) return false
+      // Private, or its account suspended: the route answers as for an unknown slug.
+      if (
+        r.type !== "link" ||
+        !resourceServedPublicly(r, { suspended: suspended.isSuspended(r.tenantId) }) ||
+        r.passwordHash !== null
+      )
+        return false
       const headers = request.headers as RequestLike["headers"]
       if (previewsFor(r.data, headers["user-agent"])) return false
       const cookie = redirectCookies(headers.cookie)

@@ -15,7 +15,8 @@ import {
   VisitRecorder,
   PasswordHasher,
   NotionMirrors,
-  spendPasswordAttempt
+  spendPasswordAttempt,
+  SuspendedAccounts
 } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -360,6 +361,7 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
       views: yield* ViewCounter,
       limits: yield* RateLimitStore,
       passwords: yield* PasswordHasher,
+      suspended: yield* SuspendedAccounts,
       origin,
       // Its own key, derived from the app's signing secret: an unlock is no download signature.
       unlockSecret: `sharing-unlock:${yield* BlobSigningSecret}`,

@@ -10,6 +10,7 @@ import * as useCases from "../upload-requests/use-cases.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { MediaTools } from "../ports/media.js"
 import { RateLimitStore } from "../../identity/ports/rate-limit-store.js"
+import { SuspendedAccounts } from "../../identity/ports/suspended-accounts.js"
 
 const uploadRequests = {
   create: useCases.createUploadRequest,
@@ -35,7 +36,8 @@ export const makeSharingUploadRequests = bindPortsFromContext(
   PasswordHasher,
   BlobStore,
   MediaTools,
-  RateLimitStore
+  RateLimitStore,
+  SuspendedAccounts
 )
 
 export class SharingUploadRequests extends Context.Service<

@@ -22,7 +22,9 @@ import {
   UploadPolicy
 } from "../files/upload.js"
 import { RateLimitStore } from "../../identity/ports/rate-limit-store.js"
+import { SuspendedAccounts } from "../../identity/ports/suspended-accounts.js"
 import { spendPasswordAttempt } from "../password-attempts.js"
+import { ownerServesPublicly } from "../public-access.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { UploadRequests } from "../ports/upload-requests.js"
@@ -50,13 +52,18 @@ export const uploadRequestClosedReason = (
           ? "expired"
           : undefined
 
-/** The request a token opens, taking files now; ResourceNotFound or UploadRequestClosed otherwise. */
+/**
+ * The request a token opens, taking files now; ResourceNotFound (also for a suspended account's
+ * request, told apart from nothing) or UploadRequestClosed otherwise.
+ */
 export const openUploadRequest = (token: string) =>
   Effect.gen(function* () {
     const requests = yield* UploadRequests
     if (!UPLOAD_TOKEN_PATTERN.test(token)) return yield* new ResourceNotFound()
     const found = yield* requests.getByTokenHash(uploadTokenHash(token))
     if (Option.isNone(found)) return yield* new ResourceNotFound()
+    const suspended = (yield* SuspendedAccounts).isSuspended(found.value.tenantId)
+    if (!ownerServesPublicly({ suspended })) return yield* new ResourceNotFound()
     const reason = uploadRequestClosedReason(found.value, new Date(yield* Clock.currentTimeMillis))
     if (reason !== undefined) return yield* new UploadRequestClosed({ reason })
     return found.value
