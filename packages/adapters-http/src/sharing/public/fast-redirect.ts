@@ -17,7 +17,7 @@ import {
 } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { PublicOrigin } from "../../public-origin.js"
-import { requestIdOf } from "../../shared/index.js"
+import { redactSecrets, requestIdOf } from "../../shared/index.js"
 import { CountryHeader, type RequestLike, visitFromRequest } from "../visit.js"
 import {
   destinationOf,
@@ -135,13 +135,14 @@ export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
       answer["content-length"] = "0"
       response.writeHead(302, answer as Record<string, string | Array<string>>)
       response.end()
+      // Redacted as the app's logger redacts its lines (a query may carry a `token` or `sig`).
       if (options.accessLog)
         console.log(
           JSON.stringify({
             message: "Sent HTTP response",
             level: "INFO",
             timestamp: at.toISOString(),
-            annotations: { "http.method": "GET", "http.url": url, "http.status": 302 },
+            annotations: { "http.method": "GET", "http.url": redactSecrets(url), "http.status": 302 },
             spans: { "http.span": Date.now() - started }
           })
         )
