@@ -10,15 +10,17 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("two instances on one PostgreSQ
   let db: Awaited<ReturnType<typeof createTempDatabase>>
   let a: Started
   let b: Started
+  let env: Record<string, string> = {}
   let sharingKey = ""
+  let workspaceId = ""
   const keys: Array<string> = []
 
   beforeAll(async () => {
     await build()
     db = await createTempDatabase(TEST_DATABASE_URL ?? "")
-    const env = { DATABASE_URL: db.url, SHARING_REQUESTS_PER_KEY: "5" }
+    env = { DATABASE_URL: db.url, SHARING_REQUESTS_PER_KEY: "5" }
     const workspace = await runProcess("cli", ["workspace", "create", "Instances"], env)
-    const workspaceId = /workspace ([0-9a-f-]{36})/.exec(workspace.stdout)?.[1] ?? ""
+    workspaceId = /workspace ([0-9a-f-]{36})/.exec(workspace.stdout)?.[1] ?? ""
     const key = await runProcess(
       "cli",
       ["key", "create", "--workspace", workspaceId, "--service", "sharing", "--scopes", "all"],
@@ -108,5 +110,39 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("two instances on one PostgreSQ
       headers: { authorization: `Bearer ${k3}` }
     }).then((r) => r.json() as Promise<{ items: ReadonlyArray<unknown> }>)
     expect(listed.items).toHaveLength(10)
+  })
+
+  // Last: it suspends the account the other tests use.
+  it("stops the account's public side on both instances as soon as the CLI disables it", async () => {
+    const created = await runProcess(
+      "cli",
+      ["key", "create", "--workspace", workspaceId, "--service", "sharing", "--scopes", "all"],
+      env
+    )
+    const k4 = keyIn(created.stdout) ?? ""
+    const made = await post(a.origin, k4, "/resources", { type: "link", target_url: "https://example.com/x" })
+    expect(made.status).toBe(201)
+    const slug = made.body.slug as string
+    const statuses = () =>
+      Promise.all(
+        [a, b].map(async (s) => (await fetch(`${s.origin}/s/${slug}`, { redirect: "manual" })).status)
+      )
+    // Twice: the second is answered from each instance's warm cache (the node:http fast path).
+    expect(await statuses()).toEqual([302, 302])
+    expect(await statuses()).toEqual([302, 302])
+    const settle = async (expected: ReadonlyArray<number>) => {
+      // The CLI's NOTIFY reaches both servers in milliseconds; the caches would take a minute.
+      const end = Date.now() + 2_000
+      let seen = await statuses()
+      while (JSON.stringify(seen) !== JSON.stringify(expected) && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 25))
+        seen = await statuses()
+      }
+      expect(seen).toEqual(expected)
+    }
+    expect((await runProcess("cli", ["workspace", "disable", workspaceId], env)).code).toBe(0)
+    await settle([404, 404])
+    expect((await runProcess("cli", ["workspace", "enable", workspaceId], env)).code).toBe(0)
+    await settle([302, 302])
   })
 })

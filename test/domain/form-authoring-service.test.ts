@@ -55,6 +55,7 @@ const fakePorts = () => {
       create: unused("create"),
       list: Effect.die("fake port: list was not expected"),
       count: Effect.die("fake port: count was not expected"),
+      listDisabled: Effect.die("fake port: listDisabled was not expected"),
       setFeatures: unused("setFeatures"),
       setDisabled: unused("setDisabled")
     }),

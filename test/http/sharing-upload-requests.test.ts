@@ -289,5 +289,32 @@ for (const target of SHARING_FILE_TARGETS) {
       expect((await fetch(`${app.origin}/u/${expired.body.token}`)).status).toBe(410)
       expect((await fetch(`${app.origin}/u/not-a-token`)).status).toBe(404)
     })
+
+    it("budgets password attempts per request and client address: after 10, 429 even for the right one", async () => {
+      const made = await call("POST", "/upload-requests", { body: { title: "Guarded", password: "letmein" } })
+      const token = made.body.token as string
+      const attempt = (password: string, headers: Record<string, string> = {}) => {
+        const body = new FormData()
+        body.append("password", password)
+        body.append("files", new Blob([PDF as Uint8Array<ArrayBuffer>]), "a.pdf")
+        return fetch(`${app.origin}/u/${token}`, { method: "POST", body, redirect: "manual", headers })
+      }
+      // In parallel: the budget is spent before the hash is checked, so no guess slips past it.
+      const wrong = await Promise.all(Array.from({ length: 10 }, () => attempt("nope")))
+      expect(wrong.map((r) => r.status)).toEqual(Array(10).fill(403))
+      const right = await attempt("letmein")
+      expect(right.status).toBe(429)
+      const retryAfter = Number(right.headers.get("retry-after"))
+      expect(retryAfter).toBeGreaterThan(0)
+      expect(retryAfter).toBeLessThanOrEqual(600)
+      expect(await right.text()).toContain("Too many password attempts")
+      // The address is the connection's: a made-up X-Forwarded-For is another client to nobody.
+      for (const spoofed of ["203.0.113.7", "198.51.100.1, 203.0.113.9"])
+        expect((await attempt("letmein", { "x-forwarded-for": spoofed })).status).toBe(429)
+      expect((await call("GET", `/upload-requests/${made.body.id}/submissions`)).body.total).toBe(0)
+      // Another request has its own budget.
+      const other = await call("POST", "/upload-requests", { body: { title: "Other", password: "pw" } })
+      expect((await send(other.body.token as string, { password: "pw" }, [["a.pdf", PDF]])).status).toBe(303)
+    })
   })
 }

@@ -98,7 +98,10 @@ export const registerStorageContracts = (target: StorageTarget) => {
         ).toEqual(when)
         const found = await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.findByPrefix(prefix))))
         expect(Option.getOrThrow(found).tenantDisabled).toBe(true)
+        const disabled = () => run(TenantRepository.pipe(Effect.flatMap((r) => r.listDisabled)))
+        expect(await disabled()).toContain(ws.id)
         expect(await run(TenantRepository.pipe(Effect.flatMap((r) => r.setDisabled(ws.id, null))))).toBe(true)
+        expect(await disabled()).not.toContain(ws.id)
         const again = await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.findByPrefix(prefix))))
         expect(Option.getOrThrow(again).tenantDisabled).toBe(false)
         expect(await run(TenantRepository.pipe(Effect.flatMap((r) => r.setDisabled(uuid(), null))))).toBe(

@@ -6,7 +6,7 @@ import { DEFAULT_COUNTRY_HEADER } from "@folio/adapters-http"
 import { MemoryStorageLive } from "@folio/adapters-storage"
 import { type AppConfig, appLayer, type StorageOverride } from "@folio/app"
 import { DEFAULT_ARTIFACT_LIMITS, DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_STORAGE_QUOTA_BYTES } from "@folio/domain"
-import { Effect, Exit, Layer, Option, Redacted, References, Scope } from "effect"
+import { Effect, Exit, Layer, Option, Redacted, References, Scope, type Tracer } from "effect"
 import { freePort } from "./free-port.js"
 
 export interface RunningApp {
@@ -20,7 +20,12 @@ export interface RunningApp {
 type AppServices = Layer.Success<ReturnType<typeof appLayer>>
 
 export const startApp = async (
-  options: { readonly storage?: StorageOverride; readonly config?: Partial<AppConfig> } = {}
+  options: {
+    readonly storage?: StorageOverride
+    readonly config?: Partial<AppConfig>
+    /** Turns tracing on, spans going here (through the app's redaction). */
+    readonly tracer?: Tracer.Tracer
+  } = {}
 ): Promise<RunningApp> => {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), "folio-test-app-"))
@@ -71,9 +76,13 @@ export const startApp = async (
   }
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(
-    Layer.buildWithScope(appLayer(config, { storage: options.storage ?? MemoryStorageLive }), scope).pipe(
-      Effect.provideService(References.MinimumLogLevel, "None")
-    )
+    Layer.buildWithScope(
+      appLayer(config, {
+        storage: options.storage ?? MemoryStorageLive,
+        ...(options.tracer === undefined ? {} : { tracer: options.tracer })
+      }),
+      scope
+    ).pipe(Effect.provideService(References.MinimumLogLevel, "None"))
   )
   return {
     origin: config.publicOrigin,

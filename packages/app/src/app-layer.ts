@@ -16,6 +16,7 @@ import {
   PublicOrigin,
   ReadinessCheck
 } from "@folio/adapters-http"
+import { redactingTracer, SECRET_QUERY_NAMES } from "@folio/adapters-http/shared"
 import { formsMcpRoute, McpSettings } from "@folio/adapters-mcp"
 import {
   AcceleratedFormDefinitionDecoderLive,
@@ -29,6 +30,7 @@ import {
   SharpMediaToolsLive,
   YauzlArtifactArchivesLive,
   StorageHealth,
+  SuspendedAccountsLive,
   IdempotencyHousekeepingLive,
   HttpsWebhookSenderLive,
   JobWorkerLive,
@@ -67,8 +69,8 @@ import {
   UploadPolicy,
   DEFAULT_WEBHOOK_POLICY
 } from "@folio/domain"
-import { Duration, Effect, Layer, LogLevel, Option, Redacted, References } from "effect"
-import { HttpMiddleware, HttpRouter } from "effect/http"
+import { Duration, Effect, Layer, LogLevel, Option, Redacted, References, Tracer } from "effect"
+import { HttpMiddleware, HttpRouter, UrlParams } from "effect/http"
 import { answerClientErrorsWithEnvelope } from "./client-errors.js"
 import { installFastPaths } from "./fast-path.js"
 import { JobRunnerLive } from "./job-runner.js"
@@ -133,7 +135,32 @@ const jobWorkerId = () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 
 /** Storage chosen by the caller instead of by configuration (tests, embedding). */
 export type StorageOverride = ReturnType<typeof storageLayer>
 
-export const appLayer = (config: AppConfig, overrides: { readonly storage?: StorageOverride } = {}) =>
+export interface AppOverrides {
+  readonly storage?: StorageOverride
+  /**
+   * Where spans go (an exporter, a test's recorder): tracing is on only with one, and its spans
+   * redact every secret path segment and query value (redactingTracer) before anything reads them.
+   */
+  readonly tracer?: Tracer.Tracer
+}
+
+/**
+ * Tracing: off without a tracer (spans would be built on every request and statement only to be
+ * dropped); with one, on, redacted, and with the same secret query names for Effect's own URL
+ * redaction (`url.full`, `url.query`, a 5xx span's request URL).
+ */
+const tracing = (tracer: Tracer.Tracer | undefined) =>
+  tracer === undefined
+    ? Layer.mergeAll(
+        Layer.succeed(HttpMiddleware.TracerDisabledWhen, () => true),
+        Layer.succeed(References.TracerEnabled, false)
+      )
+    : Layer.mergeAll(
+        Layer.succeed(Tracer.Tracer, redactingTracer(tracer)),
+        Layer.succeed(UrlParams.CurrentRedactedNames, SECRET_QUERY_NAMES)
+      )
+
+export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const secret = yield* blobSigningSecret(config)
@@ -158,10 +185,13 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
       // docs/decisions.md); both wrap the configured store and override it in the merge below.
       // The public slug lookup is cached too, dropped on every instance through the storage's
       // invalidation bus (LISTEN/NOTIFY on PostgreSQL).
+      // Suspended accounts are held in memory too (every public request asks), told of each change
+      // over the same bus.
       const hotPath = Layer.mergeAll(
         BufferedRateLimitStoreLive,
         CachedApiKeyRepositoryLive,
-        CachedResourceRepositoryLive
+        CachedResourceRepositoryLive,
+        SuspendedAccountsLive
       ).pipe(Layer.provide(storage))
       const infrastructure = Layer.mergeAll(
         storage,
@@ -293,12 +323,6 @@ export const appLayer = (config: AppConfig, overrides: { readonly storage?: Stor
           })
         )
       )
-      // No tracer is installed, so spans would be built on every request and statement only to be
-      // dropped: the HTTP server span and @effect/sql's statement spans are switched off.
-      return http.pipe(
-        Layer.provide(Layer.succeed(HttpMiddleware.TracerDisabledWhen, () => true)),
-        Layer.provideMerge(infrastructure),
-        Layer.provide(Layer.succeed(References.TracerEnabled, false))
-      )
+      return http.pipe(Layer.provideMerge(infrastructure), Layer.provide(tracing(overrides.tracer)))
     })
   )

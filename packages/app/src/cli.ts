@@ -29,8 +29,9 @@ const USAGE = `usage: npm run cli -- <command>
 
   workspace create NAME
   workspace list
-  workspace disable ID           refuse every key of the workspace (sharing: user_disabled)
-  workspace enable ID            accept its keys again
+  workspace disable ID           refuse every key of the workspace (sharing: user_disabled) and
+                                 answer its public pages and upload requests with 404
+  workspace enable ID            accept its keys and serve its public side again
   key create --workspace ID --scopes forms:read,forms:write,... [--service forms|sharing] [--name NAME]
                                  (--scopes all = every scope of the service; forms is the default;
                                  sharing scopes: read,write,delete)

@@ -8,7 +8,7 @@ import { NetAddress } from "effect/net"
 import { appLayer } from "./app-layer.js"
 import { AppConfig } from "./config.js"
 import { reportFailure, StartupError, teardown } from "./failure.js"
-import { logLevelOf } from "./logging.js"
+import { logLevelOf, redactedJsonLogger } from "./logging.js"
 
 const announce = (config: AppConfig) =>
   Layer.effectDiscard(
@@ -63,6 +63,6 @@ const program = Effect.gen(function* () {
     ),
     Effect.provideService(References.MinimumLogLevel, logLevelOf(config.logLevel))
   )
-}).pipe(Effect.catchCause(reportFailure), Effect.provide(Logger.layer([Logger.consoleJson])))
+}).pipe(Effect.catchCause(reportFailure), Effect.provide(Logger.layer([redactedJsonLogger])))
 
 NodeRuntime.runMain(program, { disableErrorReporting: true, teardown })

@@ -11,6 +11,9 @@ export const makeTenantRepository = Effect.map(Effect.service(MemoryStore), ({ t
       [...tenants.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
     ),
     count: Effect.sync(() => tenants.size),
+    listDisabled: Effect.sync(() =>
+      [...tenants.values()].filter((t) => t.disabledAt !== null).map((t) => t.id)
+    ),
     setDisabled: (id, at) =>
       Effect.sync(() => {
         const tenant = tenants.get(id)

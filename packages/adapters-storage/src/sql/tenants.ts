@@ -47,6 +47,11 @@ export const makeTenantRepository = Effect.gen(function* () {
         Effect.map((rows) => rows[0]?.n ?? 0)
       )
     ),
+    listDisabled: orStorageError(
+      sql<{ readonly id: string }>`select id from workspaces where disabled_at is not null`.pipe(
+        Effect.map((rows) => rows.map((row) => row.id))
+      )
+    ),
     setDisabled: (id, at) =>
       orStorageError(
         sql`update workspaces set disabled_at = ${at} where id = ${id} returning id`.pipe(

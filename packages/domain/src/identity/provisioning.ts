@@ -4,9 +4,11 @@
 import { Clock, Effect, Option } from "effect"
 import type { StorageError } from "../kernel/errors.js"
 import { IdGen } from "../kernel/ports/id-gen.js"
+import { InvalidationBus } from "../kernel/ports/invalidation-bus.js"
 import { API_KEY_RANDOM_BYTES, formatApiKey, hashApiKey } from "./api-key.js"
 import { ApiKeyNotFound, InvalidTenantName, TenantNotFound } from "./errors.js"
 import { type ApiKeyRecord, ApiKeyRepository } from "./ports/api-keys.js"
+import { ACCOUNTS_TOPIC } from "./ports/suspended-accounts.js"
 import { type TenantRecord, TenantRepository } from "./ports/tenants.js"
 import type { ScopeSet } from "./scopes.js"
 import type { ServiceName } from "./service.js"
@@ -114,14 +116,20 @@ export const bootstrapIfEmpty = (options: {
 
 /**
  * Disables or enables a tenant: while disabled every key of it is refused (AccountDisabled), within
- * the key cache's few seconds on a running server.
+ * the key cache's few seconds on a running server, and its public side is answered as absent. The
+ * change is announced on ACCOUNTS_TOPIC after it is written, so every instance's SuspendedAccounts
+ * learns it at once (a lost announcement is caught by their periodic re-read).
  */
 export const setTenantDisabled = (
   tenantId: string,
   disabled: boolean
-): Effect.Effect<void, TenantNotFound | StorageError, TenantRepository> =>
+): Effect.Effect<void, TenantNotFound | StorageError, TenantRepository | InvalidationBus> =>
   Effect.gen(function* () {
     const at = disabled ? yield* now : null
     const found = yield* TenantRepository.pipe(Effect.flatMap((repo) => repo.setDisabled(tenantId, at)))
     if (!found) return yield* new TenantNotFound()
+    const bus = yield* InvalidationBus
+    yield* Effect.catch(bus.publish(ACCOUNTS_TOPIC, tenantId), (e) =>
+      Effect.logWarning("account change not announced; instances learn it at their next re-read", e)
+    )
   })

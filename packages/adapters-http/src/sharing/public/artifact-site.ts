@@ -15,7 +15,8 @@ import {
   isResourceSlug,
   ResourceRepository,
   siteFileFor,
-  isUuid
+  isUuid,
+  SuspendedAccounts
 } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -60,6 +61,7 @@ export const makeArtifactSite = Effect.gen(function* () {
   const feature = yield* ArtifactsFeature
   const deployments = yield* ArtifactDeployments
   const resources = yield* ResourceRepository
+  const suspended = yield* SuspendedAccounts
   const blobs = yield* BlobStore
   const origin = yield* PublicOrigin
   const secret = `artifact-site:${yield* BlobSigningSecret}`
@@ -99,7 +101,9 @@ export const makeArtifactSite = Effect.gen(function* () {
       const deployment = found.value
       const live = Option.getOrUndefined(yield* resources.get(deployment.tenantId, deployment.resourceId))
       const now = new Date()
-      const serving = deploymentServing(live, deployment, now)
+      const serving = deploymentServing(live, deployment, now, {
+        suspended: suspended.isSuspended(deployment.tenantId)
+      })
       if (serving === "not_found" || live === undefined || live.type !== "artifact")
         return text(404, "Not found.")
       const r = live

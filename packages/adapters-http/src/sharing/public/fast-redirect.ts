@@ -6,10 +6,18 @@
 // a page, a password, a state page, a preview bot, HEAD) returns false and goes to the Effect app,
 // which also warms the cache for the next request.
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { ArtifactsFeature, isResourceSlug, ViewCounter, VisitRecorder, WarmResources } from "@folio/domain"
+import {
+  ArtifactsFeature,
+  isResourceSlug,
+  resourceServedPublicly,
+  SuspendedAccounts,
+  ViewCounter,
+  VisitRecorder,
+  WarmResources
+} from "@folio/domain"
 import { Effect, Option } from "effect"
 import { PublicOrigin } from "../../public-origin.js"
-import { requestIdOf } from "../../shared/index.js"
+import { redactSecrets, requestIdOf } from "../../shared/index.js"
 import { CountryHeader, type RequestLike, visitFromRequest } from "../visit.js"
 import {
   destinationOf,
@@ -61,6 +69,7 @@ const slugOf = (url: string): string | undefined => {
 export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
   Effect.gen(function* () {
     const warm = yield* WarmResources
+    const suspended = yield* SuspendedAccounts
     const views = yield* ViewCounter
     const origin = yield* PublicOrigin
     const countryHeader = yield* CountryHeader
@@ -80,7 +89,13 @@ export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
       const held = warm.peek(slug, started)
       if (held === undefined || Option.isNone(held)) return false
       const r = held.value
-      if (r.type !== "link" || r.visibility === "private" || r.passwordHash !== null) return false
+      // Private, or its account suspended: the route answers as for an unknown slug.
+      if (
+        r.type !== "link" ||
+        !resourceServedPublicly(r, { suspended: suspended.isSuspended(r.tenantId) }) ||
+        r.passwordHash !== null
+      )
+        return false
       const headers = request.headers as RequestLike["headers"]
       if (previewsFor(r.data, headers["user-agent"])) return false
       const cookie = redirectCookies(headers.cookie)
@@ -120,13 +135,14 @@ export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
       answer["content-length"] = "0"
       response.writeHead(302, answer as Record<string, string | Array<string>>)
       response.end()
+      // Redacted as the app's logger redacts its lines (a query may carry a `token` or `sig`).
       if (options.accessLog)
         console.log(
           JSON.stringify({
             message: "Sent HTTP response",
             level: "INFO",
             timestamp: at.toISOString(),
-            annotations: { "http.method": "GET", "http.url": url, "http.status": 302 },
+            annotations: { "http.method": "GET", "http.url": redactSecrets(url), "http.status": 302 },
             spans: { "http.span": Date.now() - started }
           })
         )

@@ -14,7 +14,9 @@ import {
   ViewCounter,
   VisitRecorder,
   PasswordHasher,
-  NotionMirrors
+  NotionMirrors,
+  spendPasswordAttempt,
+  SuspendedAccounts
 } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -75,10 +77,6 @@ type PublicDeps = Deps & {
   readonly files: SharingFiles["Service"]
   readonly notion: NotionMirrors["Service"]
 }
-
-/** Password attempts per client address and resource in one window (then 429 until it ends). */
-export const UNLOCK_ATTEMPTS = 10
-export const UNLOCK_WINDOW_MS = 10 * 60_000
 
 /** Rendered Markdown pages by resource and row version (rendering and sanitizing cost milliseconds). */
 const PAGE_CACHE_SIZE = 256
@@ -288,17 +286,20 @@ const postPassword = (deps: Deps) =>
         headers: { location: action, "cache-control": NO_STORE }
       })
     }
-    const hit = yield* deps.limits.hit(
-      `sharing-unlock:${r.id}:${clientIp(request)}`,
-      UNLOCK_WINDOW_MS,
+    const limited = yield* spendPasswordAttempt(
+      deps.limits,
+      "resource",
+      r.id,
+      clientIp(request),
       at.getTime()
+    ).pipe(
+      Effect.as(undefined),
+      Effect.catchTag("RateLimited", (e) => Effect.succeed(e))
     )
-    if (hit.count > UNLOCK_ATTEMPTS) {
-      const retryAfter = Math.max(1, Math.ceil((hit.resetAt - at.getTime()) / 1000))
+    if (limited !== undefined)
       return page(renderPasswordPage({ action, error: "rate_limited" }), 429, {
-        "retry-after": String(retryAfter)
+        "retry-after": String(limited.retryAfterSeconds)
       })
-    }
     const text = yield* Effect.orElseSucceed(request.text, () => "")
     const password = text.length > MAX_FORM_BYTES ? "" : (new URLSearchParams(text).get(PASSWORD_FIELD) ?? "")
     const ok = password !== "" && (yield* deps.passwords.verify(password, r.passwordHash))
@@ -360,6 +361,7 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
       views: yield* ViewCounter,
       limits: yield* RateLimitStore,
       passwords: yield* PasswordHasher,
+      suspended: yield* SuspendedAccounts,
       origin,
       // Its own key, derived from the app's signing secret: an unlock is no download signature.
       unlockSecret: `sharing-unlock:${yield* BlobSigningSecret}`,

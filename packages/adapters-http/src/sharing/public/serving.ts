@@ -6,9 +6,11 @@ import {
   type RateLimitStore,
   type ResourceRecord,
   type ResourceRepository,
+  type SuspendedAccounts,
   type UnavailableReason,
   type ViewCounter,
   isResourceSlug,
+  resourceServedPublicly,
   unavailability
 } from "@folio/domain"
 import { Effect, Option } from "effect"
@@ -77,6 +79,7 @@ export interface Deps {
   readonly views: ViewCounter["Service"]
   readonly limits: RateLimitStore["Service"]
   readonly passwords: PasswordHasher["Service"]
+  readonly suspended: SuspendedAccounts["Service"]
   readonly origin: string
   readonly unlockSecret: string
   readonly secure: string
@@ -85,13 +88,18 @@ export interface Deps {
   readonly visits: VisitRecording
 }
 
-/** The live resource publicly served at `slug`: private ones are not (404 as if absent). */
+/**
+ * The live resource publicly served at `slug`: private ones and those of a suspended account are
+ * not (404 as if absent).
+ */
 export const findServed = (deps: Deps, slug: string) =>
   // Anything but a slug (too long, `%00`, upper case) names nothing: no lookup.
   !isResourceSlug(slug)
     ? Effect.succeed(Option.none<ResourceRecord>())
     : Effect.map(deps.resources.getBySlugAnyTenant(slug), (found) =>
-        Option.filter(found, (r) => r.visibility !== "private")
+        Option.filter(found, (r) =>
+          resourceServedPublicly(r, { suspended: deps.suspended.isSuspended(r.tenantId) })
+        )
       )
 
 /** Whether the request carries this resource's unlock (or the resource has no password). */

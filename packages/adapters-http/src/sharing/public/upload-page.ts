@@ -4,13 +4,13 @@
 import { SharingUploadRequests } from "@folio/domain"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import type { Html } from "../../shared/index.js"
+import { clientIp, type Html } from "../../shared/index.js"
 import { UploadParts } from "../files/parts.js"
 import { renderNotFoundPage, SHARING_PAGE_HEADERS } from "../pages/page.js"
 import { renderUploadClosedPage, renderUploadPage, UPLOAD_PAGE_CSP } from "../pages/upload-page.js"
 import { NO_STORE } from "./link-redirect.js"
 
-const page = (body: Html, status: number) =>
+const page = (body: Html, status: number, extra: Readonly<Record<string, string>> = {}) =>
   HttpServerResponse.text(body.text, {
     status,
     contentType: "text/html; charset=utf-8",
@@ -18,7 +18,8 @@ const page = (body: Html, status: number) =>
       ...Object.fromEntries(Object.entries(SHARING_PAGE_HEADERS).filter(([n]) => n !== "content-type")),
       "content-security-policy": UPLOAD_PAGE_CSP,
       "cache-control": NO_STORE,
-      "x-robots-tag": "noindex, nofollow"
+      "x-robots-tag": "noindex, nofollow",
+      ...extra
     }
   })
 
@@ -33,7 +34,8 @@ export const UploadPageRoutes = HttpRouter.use((router) =>
     const form = (
       token: string,
       extra: { readonly sent?: boolean; readonly error?: string },
-      status: number
+      status: number,
+      headers: Readonly<Record<string, string>> = {}
     ) =>
       requests.open(token).pipe(
         Effect.map((r) =>
@@ -45,7 +47,8 @@ export const UploadPageRoutes = HttpRouter.use((router) =>
               needsPassword: r.passwordHash !== null,
               ...extra
             }),
-            status
+            status,
+            headers
           )
         ),
         Effect.catchTags({
@@ -73,7 +76,8 @@ export const UploadPageRoutes = HttpRouter.use((router) =>
         const request = yield* HttpServerRequest.HttpServerRequest
         const token = yield* tokenOf
         const again = (status: number, error: string) => form(token, { error }, status)
-        return yield* requests.submit(token, uploadParts(request.multipartStream, { maxParts: 40 })).pipe(
+        const parts = uploadParts(request.multipartStream, { maxParts: 40 })
+        return yield* requests.submit(token, parts, clientIp(request)).pipe(
           Effect.as(
             HttpServerResponse.empty({
               status: 303,
@@ -85,6 +89,11 @@ export const UploadPageRoutes = HttpRouter.use((router) =>
             UploadRequestClosed: (e) =>
               Effect.succeed(page(renderUploadClosedPage(e.reason), CLOSED_STATUS[e.reason])),
             UploadRequestLocked: () => again(403, "That password is not right."),
+            // The password's guessing budget is spent: even the right one waits for the window.
+            RateLimited: (e) =>
+              form(token, { error: "Too many password attempts. Try again later." }, 429, {
+                "retry-after": String(e.retryAfterSeconds)
+              }),
             InvalidField: (e) =>
               again(
                 400,

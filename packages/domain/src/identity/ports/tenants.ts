@@ -18,6 +18,8 @@ export interface TenantRepositoryService {
   readonly get: (id: string) => Effect.Effect<Option.Option<TenantRecord>, StorageError>
   readonly list: Effect.Effect<ReadonlyArray<TenantRecord>, StorageError>
   readonly count: Effect.Effect<number, StorageError>
+  /** The ids of the disabled tenants (few: what SuspendedAccounts holds in memory). */
+  readonly listDisabled: Effect.Effect<ReadonlyArray<string>, StorageError>
   /** Disables (a date) or enables (null) the tenant; false when there is no such tenant. */
   readonly setDisabled: (id: string, at: Date | null) => Effect.Effect<boolean, StorageError>
   readonly setFeatures: (

@@ -25,6 +25,7 @@ import {
 import type { UploadBodyError, UploadPart } from "../files/upload.js"
 import { UploadPolicy } from "../files/upload.js"
 import { unavailability } from "../links/destination.js"
+import { type PublicOwner, resourceServedPublicly } from "../public-access.js"
 import { Rfc3339 } from "../links/rules.js"
 import { type ArchiveRefusal, ArtifactArchives } from "../ports/archives.js"
 import {
@@ -486,14 +487,16 @@ export const deployArtifact = (slug: string, parts: Stream.Stream<UploadPart, Up
 
 /**
  * Whether a deployment's origin serves it now: only the current deployment of a live, public or
- * unlisted artifact within its window (`r` is the resource it belongs to, if still live).
+ * unlisted artifact of an account that is not suspended, within its window (`r` is the resource it
+ * belongs to, if still live).
  */
 export const deploymentServing = (
   r: ResourceRecord | undefined,
   deployment: DeploymentRecord,
-  now: Date
+  now: Date,
+  owner: PublicOwner
 ): "serve" | "not_found" | "replaced" | "unavailable" => {
-  if (r === undefined || r.type !== "artifact" || r.visibility === "private") return "not_found"
+  if (r === undefined || r.type !== "artifact" || !resourceServedPublicly(r, owner)) return "not_found"
   if (r.data.deploymentId !== deployment.id) return "replaced"
   const window = {
     key: r.id,

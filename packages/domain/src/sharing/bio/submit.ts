@@ -2,10 +2,12 @@
 // (required ones filled, an email that looks like one, lengths), then stored for the owner. The
 // HTTP adapter adds what guards a public form (a honeypot, a time trap, a rate limit per address).
 import { Clock, Effect, Option } from "effect"
+import { SuspendedAccounts } from "../../identity/ports/suspended-accounts.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { InvalidField, ResourceNotFound } from "../errors.js"
 import { BioSubmissions } from "../ports/bio-submissions.js"
 import { ResourceRepository } from "../ports/resources.js"
+import { resourceServedPublicly } from "../public-access.js"
 import { isResourceSlug } from "../resources/rules.js"
 import { type BioFormField, bioPagesOf } from "./bio.js"
 
@@ -47,8 +49,13 @@ export const submitBioForm = (slug: string, blockId: string, sent: Readonly<Reco
     const repo = yield* ResourceRepository
     const submissions = yield* BioSubmissions
     const ids = yield* IdGen
+    const suspended = yield* SuspendedAccounts
     const found = isResourceSlug(slug) ? yield* repo.getBySlugAnyTenant(slug) : Option.none()
-    if (Option.isNone(found) || found.value.type !== "bio" || found.value.visibility === "private")
+    if (
+      Option.isNone(found) ||
+      found.value.type !== "bio" ||
+      !resourceServedPublicly(found.value, { suspended: suspended.isSuspended(found.value.tenantId) })
+    )
       return yield* new ResourceNotFound()
     const bio = found.value
     const block = bioPagesOf(bio)

@@ -9,6 +9,7 @@ import * as useCases from "../bio/use-cases.js"
 import { BioSubmissions } from "../ports/bio-submissions.js"
 import { MediaTools } from "../ports/media.js"
 import { ResourceRepository } from "../ports/resources.js"
+import { SuspendedAccounts } from "../../identity/ports/suspended-accounts.js"
 
 const bio = {
   replace: useCases.replaceBio,
@@ -29,7 +30,8 @@ export const makeSharingBio = bindPortsFromContext(
   BlobStore,
   MediaTools,
   IdGen,
-  BioSubmissions
+  BioSubmissions,
+  SuspendedAccounts
 )
 
 export class SharingBio extends Context.Service<SharingBio, Effect.Success<typeof makeSharingBio>>()(

@@ -9,6 +9,8 @@ import { openUploadRequest, submitToUploadRequest } from "../upload-requests/sub
 import * as useCases from "../upload-requests/use-cases.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { MediaTools } from "../ports/media.js"
+import { RateLimitStore } from "../../identity/ports/rate-limit-store.js"
+import { SuspendedAccounts } from "../../identity/ports/suspended-accounts.js"
 
 const uploadRequests = {
   create: useCases.createUploadRequest,
@@ -33,7 +35,9 @@ export const makeSharingUploadRequests = bindPortsFromContext(
   IdGen,
   PasswordHasher,
   BlobStore,
-  MediaTools
+  MediaTools,
+  RateLimitStore,
+  SuspendedAccounts
 )
 
 export class SharingUploadRequests extends Context.Service<

@@ -21,6 +21,10 @@ import {
   type UploadPart,
   UploadPolicy
 } from "../files/upload.js"
+import { RateLimitStore } from "../../identity/ports/rate-limit-store.js"
+import { SuspendedAccounts } from "../../identity/ports/suspended-accounts.js"
+import { spendPasswordAttempt } from "../password-attempts.js"
+import { ownerServesPublicly } from "../public-access.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { UploadRequests } from "../ports/upload-requests.js"
@@ -48,20 +52,32 @@ export const uploadRequestClosedReason = (
           ? "expired"
           : undefined
 
-/** The request a token opens, taking files now; ResourceNotFound or UploadRequestClosed otherwise. */
+/**
+ * The request a token opens, taking files now; ResourceNotFound (also for a suspended account's
+ * request, told apart from nothing) or UploadRequestClosed otherwise.
+ */
 export const openUploadRequest = (token: string) =>
   Effect.gen(function* () {
     const requests = yield* UploadRequests
     if (!UPLOAD_TOKEN_PATTERN.test(token)) return yield* new ResourceNotFound()
     const found = yield* requests.getByTokenHash(uploadTokenHash(token))
     if (Option.isNone(found)) return yield* new ResourceNotFound()
+    const suspended = (yield* SuspendedAccounts).isSuspended(found.value.tenantId)
+    if (!ownerServesPublicly({ suspended })) return yield* new ResourceNotFound()
     const reason = uploadRequestClosedReason(found.value, new Date(yield* Clock.currentTimeMillis))
     if (reason !== undefined) return yield* new UploadRequestClosed({ reason })
     return found.value
   })
 
-/** `POST /u/{token}`: a submission of files (part `files`, repeated), `name`, `message` and `password`. */
-export const submitToUploadRequest = (token: string, parts: Stream.Stream<UploadPart, UploadBodyError>) =>
+/**
+ * `POST /u/{token}`: a submission of files (part `files`, repeated), `name`, `message` and `password`,
+ * from the client address `client` (whose password attempts on this request are budgeted).
+ */
+export const submitToUploadRequest = (
+  token: string,
+  parts: Stream.Stream<UploadPart, UploadBodyError>,
+  client: string
+) =>
   Effect.gen(function* () {
     const request = yield* openUploadRequest(token)
     const repo = yield* ResourceRepository
@@ -77,6 +93,13 @@ export const submitToUploadRequest = (token: string, parts: Stream.Stream<Upload
     const checkPassword = Effect.gen(function* () {
       if (unlocked || request.passwordHash === null) return
       const given = fields.password ?? ""
+      yield* spendPasswordAttempt(
+        yield* RateLimitStore,
+        "upload_request",
+        request.id,
+        client,
+        yield* Clock.currentTimeMillis
+      )
       const ok =
         given !== "" &&
         (yield* Effect.flatMap(Effect.service(PasswordHasher), (h) =>
