@@ -74,6 +74,8 @@ export const SHARING_OPERATION_SCOPES = {
   "uploadRequests.getSubmission": ["read"],
   "uploadRequests.review": ["write"],
   "webhooks.list": ["read"],
+  "webhooks.get": ["read"],
+  "webhooks.delete": ["delete"],
   "webhooks.create": ["write"],
   "webhooks.patch": ["write"],
   "webhooks.rotateSecret": ["write"],
