@@ -16,6 +16,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // The public form page serves the script and stylesheet build-page-assets.mjs makes.
     globalSetup: ["./test/support/page-assets.ts"],
+    // Every answer of the forms and sharing APIs checked against their OpenAPI documents.
+    setupFiles: ["./test/support/api-response-checks.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

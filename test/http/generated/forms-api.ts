@@ -2866,6 +2866,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -2949,6 +2958,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -3052,6 +3070,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -3161,6 +3188,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -3257,6 +3293,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -3347,6 +3392,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -3458,6 +3512,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -3560,6 +3623,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -3655,6 +3727,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -3767,6 +3848,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -3874,6 +3964,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -3985,6 +4084,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -4092,6 +4200,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -4203,6 +4320,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -4297,6 +4423,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -4401,6 +4536,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -4508,6 +4652,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -4603,6 +4756,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -4703,6 +4865,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -4801,6 +4972,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -4908,6 +5088,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -5013,6 +5202,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -5104,6 +5302,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -5200,6 +5407,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -5307,6 +5523,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -5406,6 +5631,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -5508,6 +5742,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -5616,6 +5859,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -5722,6 +5974,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -5809,6 +6070,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -5880,6 +6150,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
             /** @description ClosedError */
             410: {
                 headers: {
@@ -5905,6 +6184,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -5967,6 +6255,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
             /** @description ClosedError */
             410: {
                 headers: {
@@ -5992,6 +6289,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -6033,6 +6339,7 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["InterviewTurn"];
                     };
+                    "text/event-stream": string;
                 };
             };
             /** @description Invalid: the request failed validation */
@@ -6062,6 +6369,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
             /** @description ClosedError */
             410: {
                 headers: {
@@ -6087,6 +6403,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */
@@ -6156,6 +6481,15 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
             /** @description ClosedError */
             410: {
                 headers: {
@@ -6181,6 +6515,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
                 };
             };
             /** @description InternalError */

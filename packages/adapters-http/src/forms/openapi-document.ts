@@ -3,6 +3,7 @@
 // are applied here after generation (each one checked by test/http/openapi-document.test.ts):
 // - every 400 is our `invalid` envelope (the request guard turns HttpApi's decode errors into it);
 // - 409 is `conflict` or `unsupported_kind` per route, and absent where neither can happen;
+// - every route can answer 431 (Node refuses an overlong request line before any route runs);
 // - the public /f routes take no API key, so they never answer 401 (and never 422);
 // - generator `$id`s such as "/schemas/unknown" and embedded draft-07 `$schema`s are dropped (Effect 4
 //   writes none today; repeated inside one schema they make Ajv, and proxies built on it, refuse it);
@@ -59,7 +60,13 @@ const CONFLICT_CODES: Record<string, ReadonlyArray<"conflict" | "unsupported_kin
   "respondent.resume": ["conflict"],
   "respondent.upload": ["conflict"],
   "respondent.save": ["conflict"],
-  "respondent.complete": ["conflict"]
+  "respondent.complete": ["conflict"],
+  // The disclosure not accepted, a repeat (soft_block), a lost race between two messages, a token
+  // rotation that kept losing (the classic routes' rules, on an interview).
+  "respondent.startInterview": ["conflict"],
+  "respondent.resumeInterview": ["conflict"],
+  "respondent.interviewMessage": ["conflict"],
+  "respondent.finishInterview": ["conflict"]
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
@@ -151,6 +158,11 @@ const shape = (generated: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
           description: "Invalid: the request failed validation",
           content: json(ref(componentOf("invalid")))
         }
+      }
+      // Node's parser refuses an overlong request line or headers on any route (app/client-errors.ts).
+      responses["431"] = {
+        description: "The request line and headers exceed 16 KiB (a long query string): `invalid`",
+        content: json(ref(componentOf("invalid")))
       }
       const conflicts = CONFLICT_CODES[op.operationId] ?? []
       if (conflicts.length === 0) delete responses["409"]

@@ -5,6 +5,8 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import { FORMS_API_PREFIX } from "./Api.js"
 import { formsOpenApiDocument } from "./openapi-document.js"
 
+export { formsOpenApiDocument }
+
 export const OpenApiRoute = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const document = formsOpenApiDocument()

@@ -88,6 +88,77 @@ export const withClassNames = <
   }
 }
 
+/** Whether a component is only the JSON text of another schema (what `Schema.fromJsonString` exports). */
+const isJsonText = (schema: unknown): schema is Json =>
+  typeof schema === "object" &&
+  schema !== null &&
+  (schema as Json).type === "string" &&
+  (schema as Json).contentMediaType === "application/json" &&
+  "contentSchema" in schema
+
+/**
+ * JSON-text components inlined where they are used: the generator names the encoded side of
+ * `fromJsonString(X)` "XEncoded", a component clients would meet beside X for what is only "a string
+ * holding X" (a multipart text part); inline, the part reads `{type: string, contentSchema: X}`.
+ */
+export const withJsonTextInlined = <
+  D extends { paths: unknown; components: { schemas: Record<string, unknown> } }
+>(
+  doc: D
+): D => {
+  const inline = new Map(Object.entries(doc.components.schemas).filter(([, schema]) => isJsonText(schema)))
+  if (inline.size === 0) return doc
+  const replace = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(replace)
+    if (typeof value !== "object" || value === null) return value
+    const ref = (value as Json).$ref
+    if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) {
+      const target = inline.get(ref.slice("#/components/schemas/".length))
+      if (target !== undefined) {
+        const { $ref: _, ...siblings } = value as Json
+        return { ...target, ...siblings }
+      }
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replace(v)]))
+  }
+  return {
+    ...doc,
+    paths: replace(doc.paths),
+    components: {
+      ...doc.components,
+      schemas: Object.fromEntries(
+        Object.entries(doc.components.schemas)
+          .filter(([name]) => !inline.has(name))
+          .map(([name, schema]) => [name, replace(schema)])
+      )
+    }
+  }
+}
+
+/**
+ * Paths relative to the document's server URL, as OpenAPI reads them (a client joins the two): the
+ * generator writes the HttpApi's full paths, so with `servers: [{url: "/share/api/v1"}]` a generated
+ * client would ask for "/share/api/v1/share/api/v1/me".
+ */
+export const withPathsRelativeToServer = <
+  D extends { paths: unknown; servers?: ReadonlyArray<{ url: string }> }
+>(
+  doc: D
+): D => {
+  const base = (doc.servers?.[0]?.url ?? "/").replace(/\/$/, "")
+  if (base === "") return doc
+  const paths = doc.paths as Record<string, unknown>
+  return {
+    ...doc,
+    paths: Object.fromEntries(
+      Object.entries(paths).map(([path, item]) => {
+        if (!path.startsWith(`${base}/`)) throw new Error(`${path} lies outside the server URL ${base}`)
+        return [path.slice(base.length), item]
+      })
+    )
+  }
+}
+
 /** A generated document as published: every normalisation above. */
 export const publishedOpenApi = <
   D extends { paths: unknown; components: { schemas: Record<string, unknown> } }
@@ -95,5 +166,7 @@ export const publishedOpenApi = <
   generated: D
 ): D => {
   const renamed = JSON.parse(JSON.stringify(generated).replaceAll('"Bearer"', '"bearer"')) as D
-  return withClassNames(withPublishedNodes(withoutGeneratorMarks(renamed)) as D)
+  return withPathsRelativeToServer(
+    withClassNames(withJsonTextInlined(withPublishedNodes(withoutGeneratorMarks(renamed)) as D))
+  )
 }

@@ -3,18 +3,18 @@
 import { makeAddressBudget } from "@folio/domain"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { OpenApi } from "effect/http-api"
 import { stringify } from "yaml"
-import { clientIp, publishedOpenApi, rateLimitHeaders } from "../shared/index.js"
-import { SHARING_API_PREFIX, SharingApi } from "./Api.js"
+import { clientIp, rateLimitHeaders } from "../shared/index.js"
+import { SHARING_API_PREFIX } from "./Api.js"
 import { SharingErrors } from "./errors.js"
+import { sharingOpenApiDocument } from "./openapi-document.js"
 
-/** The document as published (see shared/openapi-publish.ts). */
-export const sharingOpenApiDocument = (): OpenApi.OpenAPISpec => publishedOpenApi(OpenApi.fromApi(SharingApi))
+export { sharingOpenApiDocument }
 
 export const SharingOpenApiRoute = HttpRouter.use((router) =>
   Effect.gen(function* () {
-    const yaml = stringify(sharingOpenApiDocument())
+    // No anchors: the document shares header objects between answers, and YAML tools cap aliases.
+    const yaml = stringify(sharingOpenApiDocument(), { aliasDuplicateObjects: false })
     // The document needs no key, but a fetch of it counts toward the address's one request budget.
     const spend = yield* makeAddressBudget("sharing")
     yield* router.add(

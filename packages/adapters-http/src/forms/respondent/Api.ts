@@ -233,7 +233,11 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
         token: InterviewToken,
         text: Schema.String.check(Schema.isMaxLength(20_000))
       }),
-      success: Data(InterviewTurn),
+      success: [
+        Data(InterviewTurn),
+        // With `Accept: text/event-stream`: the same turn as server-sent events (Http.ts eventStream).
+        Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/event-stream" }))
+      ],
       error: RespondentErrors
     })
       .annotate(

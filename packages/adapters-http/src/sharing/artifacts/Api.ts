@@ -1,7 +1,7 @@
 // The HTML artifact routes (sharing-api.md, HTML artifacts): create from a ZIP or separate files,
 // deploy a new version (full, or a patch of the current one), list the current files, read one
 // text file. Bodies are multipart, streamed to the blob store as they arrive.
-import { ArtifactView } from "@folio/domain"
+import { ArtifactMetadata, ArtifactView, DeploymentMetadata } from "@folio/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { SharingAuthentication } from "../auth.js"
@@ -10,18 +10,30 @@ import { WithResourceEtag } from "../etag-headers.js"
 
 const Slug = { slug: Schema.String }
 
-/** An artifact body as OpenAPI shows it: the metadata JSON and the archive (or parts named in it). */
-const ArtifactBody = Schema.Struct({
-  metadata: Schema.String.annotate({
-    description: "A JSON object (see ArtifactMetadata / DeploymentMetadata)"
-  }),
-  archive: Schema.optionalKey(
-    Schema.String.annotate({
-      description: "A ZIP of the site; or send one part per metadata.files entry",
-      format: "binary"
-    })
-  )
-}).pipe(HttpApiSchema.asMultipartStream())
+/** A site's file part: in the separate-files mode, named by its `metadata.files` entry. */
+const FilePart = Schema.String.annotate({
+  description: "One file of the site, in a part named by its metadata.files entry (the file name is ignored)",
+  format: "binary"
+})
+
+/**
+ * An artifact body as OpenAPI shows it (the handler reads the parts as a stream): the metadata JSON
+ * as a text part, and either the `archive` part or one file part per `metadata.files` entry, under
+ * the part name the client chose there.
+ */
+const siteBody = <M extends Schema.Top>(metadata: M) =>
+  Schema.StructWithRest(
+    Schema.Struct({
+      metadata: Schema.fromJsonString(metadata).annotate({ description: "A JSON object, as a text part" }),
+      archive: Schema.optionalKey(
+        Schema.String.annotate({
+          description: "A ZIP of the site (not with file parts)",
+          format: "binary"
+        })
+      )
+    }),
+    [Schema.Record(Schema.String, FilePart)]
+  ).pipe(HttpApiSchema.asMultipartStream())
 
 export const ArtifactFileView = Schema.Struct({
   path: Schema.String,
@@ -63,7 +75,7 @@ const DeployErrors = sharingErrorsOf(
 export class ArtifactsGroup extends HttpApiGroup.make("artifacts")
   .add(
     HttpApiEndpoint.post("create", "/artifacts", {
-      payload: ArtifactBody,
+      payload: siteBody(ArtifactMetadata),
       success: WithResourceEtag(ArtifactView).pipe(HttpApiSchema.status(201)),
       error: [...Errors, ...DeployErrors, ...sharingErrorsOf("slug_taken")]
     }).annotate(
@@ -72,7 +84,7 @@ export class ArtifactsGroup extends HttpApiGroup.make("artifacts")
     ),
     HttpApiEndpoint.post("deploy", "/resources/:slug/artifact/deployments", {
       params: Slug,
-      payload: ArtifactBody,
+      payload: siteBody(DeploymentMetadata),
       success: WithResourceEtag(ArtifactView).pipe(HttpApiSchema.status(201)),
       error: [...Errors, ...DeployErrors, ...sharingErrorsOf("etag_mismatch")]
     }).annotate(

@@ -197,7 +197,10 @@ export class ResourcesGroup extends HttpApiGroup.make("resources")
     HttpApiEndpoint.get("qr", "/resources/:slug/qr", {
       params: Slug,
       query: QrQuery,
-      success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "image/png" })),
+      success: [
+        Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "image/png" })),
+        Schema.String.pipe(HttpApiSchema.asText({ contentType: "image/svg+xml" }))
+      ],
       error: Errors
     }).annotate(
       OpenApi.Summary,

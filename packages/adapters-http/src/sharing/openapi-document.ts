@@ -1,0 +1,81 @@
+// The served sharing OpenAPI document: what HttpApi generates from SharingApi, published as every
+// document is (shared/openapi-publish.ts: paths relative to the server URL), plus the facts the
+// generator cannot see because no endpoint declares them:
+// - the budget headers of every keyed answer (bearer-auth.ts sets them whichever layer answered) and
+//   `Retry-After` on every 429;
+// - this document's own route, served beside the HttpApi (public, budgeted per address).
+import { OpenApi } from "effect/http-api"
+import { publishedOpenApi } from "../shared/index.js"
+import { SharingApi } from "./Api.js"
+import { SharingErrors } from "./errors.js"
+
+type Json = { [key: string]: unknown }
+type Operation = Json & { security?: ReadonlyArray<unknown>; responses: Record<string, Json> }
+
+const integerHeader = (description: string) => ({ description, schema: { type: "integer", minimum: 0 } })
+
+/**
+ * On every answer to a request whose key was recognised (an unknown key's 401 has none). Not
+ * `required`: an answer produced before the key was read carries none.
+ */
+const BUDGET_HEADERS = {
+  "X-RateLimit-Limit": integerHeader("Requests the key may make in the current window"),
+  "X-RateLimit-Remaining": integerHeader("Requests left in the current window"),
+  "X-RateLimit-Reset": integerHeader("Seconds until the window resets")
+}
+
+const RETRY_AFTER = {
+  "Retry-After": { ...integerHeader("Seconds to wait before trying again"), required: true }
+}
+
+const rateLimited = () => ({
+  description: "The address's budget is spent; wait `Retry-After` seconds",
+  headers: RETRY_AFTER,
+  content: {
+    "application/json": {
+      schema: { $ref: `#/components/schemas/${SharingErrors.codes.rate_limited.error.identifier}` }
+    }
+  }
+})
+
+/** GET /openapi.yaml (openapi.ts): public, CORS `*`. */
+const openApiOperation = () => ({
+  tags: ["account"],
+  operationId: "account.openapi",
+  summary: "This OpenAPI 3.1 document, as YAML (no key; budgeted per address)",
+  security: [],
+  responses: {
+    "200": {
+      description: "The document",
+      content: { "application/yaml": { schema: { type: "string" } } }
+    },
+    "429": rateLimited()
+  }
+})
+
+const shape = (generated: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
+  const doc = publishedOpenApi(generated) as unknown as { paths: Record<string, Record<string, Operation>> }
+  for (const methods of Object.values(doc.paths)) {
+    for (const op of Object.values(methods)) {
+      const keyed = (op.security ?? []).length > 0
+      for (const [status, response] of Object.entries(op.responses)) {
+        const headers = {
+          ...(keyed ? BUDGET_HEADERS : {}),
+          ...(status === "429" ? RETRY_AFTER : {}),
+          ...(response.headers as Json | undefined)
+        }
+        if (Object.keys(headers).length > 0) response.headers = headers
+      }
+    }
+  }
+  doc.paths = { "/openapi.yaml": { get: openApiOperation() }, ...doc.paths }
+  return doc as unknown as OpenApi.OpenAPISpec
+}
+
+let cached: OpenApi.OpenAPISpec | undefined
+
+/** The document served at /openapi.yaml (built once; the API definition does not change at run time). */
+export const sharingOpenApiDocument = (): OpenApi.OpenAPISpec => {
+  cached ??= shape(OpenApi.fromApi(SharingApi))
+  return cached
+}
