@@ -853,10 +853,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One webhook endpoint, without its signing secret (scope read)
+         * @description An extension of the spec, which lists endpoints only as one list: reads one endpoint by id.
+         */
+        get: operations["webhooks.get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an endpoint, its pending deliveries and attempts (scope delete)
+         * @description An extension of the spec, which gives no way to remove an endpoint: the endpoint stops at once, its pending deliveries and its attempt history go with it, and its place under the limit of 20 endpoints per account is free again. Its id answers 404 afterwards.
+         */
+        delete: operations["webhooks.delete"];
         options?: never;
         head?: never;
         /** Change name, URL, events or enabled state (scope write) */
@@ -906,7 +914,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pause delivery; events meanwhile are not queued for it (scope write) */
+        /** Pause delivery; events meanwhile are held for it, for up to about a day (scope write) */
         post: operations["webhooks.disable"];
         delete?: never;
         options?: never;
@@ -11504,6 +11512,304 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookWithSecret"];
                 };
+            };
+            /** @description ValidationFailedError | RequestBodyInvalidError */
+            400: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"] | components["schemas"]["RequestBodyInvalidError"];
+                };
+            };
+            /** @description InvalidApiKeyError */
+            401: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyError"];
+                };
+            };
+            /** @description InsufficientScopeError | UserDisabledError */
+            403: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"] | components["schemas"]["UserDisabledError"];
+                };
+            };
+            /** @description SharingNotFoundError */
+            404: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingNotFoundError"];
+                };
+            };
+            /** @description SharingPayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingPayloadTooLargeError"];
+                };
+            };
+            /** @description SharingRateLimitedError */
+            429: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description SharingInternalError */
+            500: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingInternalError"];
+                };
+            };
+            /** @description ServiceUnavailableError */
+            503: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "webhooks.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Webhook */
+            200: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description ValidationFailedError | RequestBodyInvalidError */
+            400: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"] | components["schemas"]["RequestBodyInvalidError"];
+                };
+            };
+            /** @description InvalidApiKeyError */
+            401: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyError"];
+                };
+            };
+            /** @description InsufficientScopeError | UserDisabledError */
+            403: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"] | components["schemas"]["UserDisabledError"];
+                };
+            };
+            /** @description SharingNotFoundError */
+            404: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingNotFoundError"];
+                };
+            };
+            /** @description SharingPayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingPayloadTooLargeError"];
+                };
+            };
+            /** @description SharingRateLimitedError */
+            429: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description SharingInternalError */
+            500: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingInternalError"];
+                };
+            };
+            /** @description ServiceUnavailableError */
+            503: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    "webhooks.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description <No Content> */
+            204: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description ValidationFailedError | RequestBodyInvalidError */
             400: {
