@@ -341,7 +341,7 @@ for (const target of SHARING_FILE_TARGETS) {
       const document = parse(await (await fetch(`${app.origin}/share/api/v1/openapi.yaml`)).text()) as {
         paths: Record<string, Record<string, { summary?: string; description?: string }>>
       }
-      const item = document.paths["/share/api/v1/webhooks/{id}"]
+      const item = document.paths["/webhooks/{id}"]
       expect(item?.get?.description).toMatch(/extension of the spec/)
       expect(item?.delete?.description).toMatch(/extension of the spec/)
       expect(item?.delete?.summary).toMatch(/scope delete/)
