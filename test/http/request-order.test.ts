@@ -177,6 +177,19 @@ for (const db of [...new Set(["pglite", realStorageName] as const)]) {
       expect((await raw(app.origin, "GET", `${SHARE}/me`, bearer(owner.key))).status).toBe(200)
     })
 
+    it("answers a request Node refuses on a sharing path in the sharing envelope", async () => {
+      const long = await fetch(`${app.origin}${SHARE}/resources?q=${"a".repeat(100_000)}`, {
+        headers: bearer(owner.key)
+      })
+      expect(long.status).toBe(431)
+      expect(await long.json()).toEqual({ error: expect.any(String), error_code: "validation_failed" })
+      const forms = await fetch(`${app.origin}${FORMS}/forms?q=${"a".repeat(100_000)}`, {
+        headers: bearer(formsKey.key)
+      })
+      expect(forms.status).toBe(431)
+      expect(await forms.json()).toMatchObject({ ok: false, error: { code: "invalid" } })
+    })
+
     it("reads no body as {}: a bare POST works where every field is optional", async () => {
       const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#c33" } })
         .jpeg({ quality: 100 })

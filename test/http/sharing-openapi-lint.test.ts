@@ -95,10 +95,12 @@ describe("the sharing OpenAPI document", () => {
     const keyed = operations().filter(({ op }) => (op.security ?? []).length > 0)
     expect(keyed.length).toBeGreaterThan(50)
     for (const { path, method, op } of keyed)
+      // Node's 431 is answered before any key is read: it reports no budget.
       for (const [status, response] of Object.entries(op.responses) as Array<[string, Response]>)
-        expect(Object.keys(response.headers ?? {}), `${method} ${path} ${status}`).toEqual(
-          expect.arrayContaining(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"])
-        )
+        if (status !== "431")
+          expect(Object.keys(response.headers ?? {}), `${method} ${path} ${status}`).toEqual(
+            expect.arrayContaining(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"])
+          )
     for (const { path, method, op } of operations()) {
       const tooMany = op.responses["429"] as Response | undefined
       expect(tooMany?.headers?.["Retry-After"]?.required, `${method} ${path}`).toBe(true)

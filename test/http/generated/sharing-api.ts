@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI 3.1 document, as YAML (no key; budgeted per address) */
+        /** This OpenAPI 3.1 document, as YAML (no key; counted in the address's request budget) */
         get: operations["account.openapi"];
         put?: never;
         post?: never;
@@ -2156,6 +2156,12 @@ export interface operations {
             /** @description The document */
             200: {
                 headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2165,12 +2171,27 @@ export interface operations {
             /** @description The address's budget is spent; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
         };
@@ -2289,6 +2310,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -2448,6 +2478,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -2619,6 +2658,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -2786,6 +2834,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -2960,6 +3017,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -3112,6 +3178,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -3258,6 +3333,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -3449,6 +3533,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -3603,6 +3696,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -3751,6 +3853,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -3902,6 +4013,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -4075,6 +4195,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -4225,6 +4354,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -4379,6 +4517,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -4564,6 +4711,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -4712,6 +4868,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -4903,6 +5068,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -5077,6 +5251,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -5244,6 +5427,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -5447,6 +5639,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -5655,6 +5856,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -5849,6 +6059,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -6057,6 +6276,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -6251,6 +6479,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -6462,6 +6699,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -6667,6 +6913,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -6876,6 +7131,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -7029,6 +7293,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -7179,6 +7452,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -7326,6 +7608,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -7503,6 +7794,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -7699,6 +7999,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -7847,6 +8156,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -8001,6 +8319,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -8149,6 +8476,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -8303,6 +8639,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -8451,6 +8796,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -8620,6 +8974,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -8794,6 +9157,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -8957,6 +9329,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -9124,6 +9505,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -9277,6 +9667,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -9426,6 +9825,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -9584,6 +9992,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -9770,6 +10187,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -9939,6 +10365,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -10087,6 +10522,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -10240,6 +10684,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -10388,6 +10841,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -10543,6 +11005,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -10691,6 +11162,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -10858,6 +11338,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -11010,6 +11499,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -11166,6 +11664,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -11301,6 +11808,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -11451,6 +11967,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -11605,6 +12130,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -11755,6 +12289,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -11901,6 +12444,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -12072,6 +12624,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -12235,6 +12796,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -12402,6 +12972,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -12567,6 +13146,15 @@ export interface operations {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
                 };
             };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
+                };
+            };
             /** @description SharingInternalError */
             500: {
                 headers: {
@@ -12715,6 +13303,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */
@@ -12869,6 +13466,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingRateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `validation_failed` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description SharingInternalError */

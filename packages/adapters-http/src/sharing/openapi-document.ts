@@ -3,7 +3,8 @@
 // generator cannot see because no endpoint declares them:
 // - the budget headers of every keyed answer (bearer-auth.ts sets them whichever layer answered) and
 //   `Retry-After` on every 429;
-// - this document's own route, served beside the HttpApi (public, budgeted per address).
+// - every route can answer 431 (Node refuses an overlong request line before any route runs);
+// - this document's own route, served beside the HttpApi (public, counted in the address's budget).
 import { OpenApi } from "effect/http-api"
 import { publishedOpenApi } from "../shared/index.js"
 import { SharingApi } from "./Api.js"
@@ -42,14 +43,26 @@ const rateLimited = () => ({
 const openApiOperation = () => ({
   tags: ["account"],
   operationId: "account.openapi",
-  summary: "This OpenAPI 3.1 document, as YAML (no key; budgeted per address)",
+  summary: "This OpenAPI 3.1 document, as YAML (no key; counted in the address's request budget)",
   security: [],
   responses: {
     "200": {
       description: "The document",
+      headers: BUDGET_HEADERS,
       content: { "application/yaml": { schema: { type: "string" } } }
     },
-    "429": rateLimited()
+    "429": { ...rateLimited(), headers: { ...BUDGET_HEADERS, ...RETRY_AFTER } },
+    "431": headersTooLarge()
+  }
+})
+
+/** Node's parser refuses an overlong request line or headers on any route (app/client-errors.ts). */
+const headersTooLarge = () => ({
+  description: "The request line and headers exceed 16 KiB (a long query string): `validation_failed`",
+  content: {
+    "application/json": {
+      schema: { $ref: `#/components/schemas/${SharingErrors.codes.validation_failed.error.identifier}` }
+    }
   }
 })
 
@@ -66,6 +79,7 @@ const shape = (generated: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
         }
         if (Object.keys(headers).length > 0) response.headers = headers
       }
+      op.responses["431"] = headersTooLarge()
     }
   }
   doc.paths = { "/openapi.yaml": { get: openApiOperation() }, ...doc.paths }
