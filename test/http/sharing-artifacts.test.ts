@@ -9,7 +9,7 @@ import { type RunningApp, startApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
 import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
-import { zipOf } from "../support/zip.js"
+import { zipOf, zipWithRawNames } from "../support/zip.js"
 
 const text = (s: string) => new TextEncoder().encode(s)
 
@@ -200,6 +200,17 @@ for (const target of SHARING_FILE_TARGETS) {
           filesForm({ files: [{ part: "a", path: "index.html" }] }, [["a", new Uint8Array(0)]]),
           400,
           "artifact_index_missing"
+        ],
+        [
+          // A backslash inside a ZIP entry's name is refused as sent, not read as a folder.
+          archiveForm(
+            await zipWithRawNames([
+              ["index.html", text("<h1>Hi</h1>")],
+              ["a\\b.html", text("<p>x</p>")]
+            ])
+          ),
+          400,
+          "artifact_path_invalid"
         ],
         [archiveForm(text("not a zip")), 400, "artifact_archive_invalid"],
         [
