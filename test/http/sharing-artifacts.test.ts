@@ -9,7 +9,7 @@ import { type RunningApp, startApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
 import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
-import { zipOf } from "../support/zip.js"
+import { zipOf, zipWithRawNames } from "../support/zip.js"
 
 const text = (s: string) => new TextEncoder().encode(s)
 
@@ -201,6 +201,17 @@ for (const target of SHARING_FILE_TARGETS) {
           400,
           "artifact_index_missing"
         ],
+        [
+          // A backslash inside a ZIP entry's name is refused as sent, not read as a folder.
+          archiveForm(
+            await zipWithRawNames([
+              ["index.html", text("<h1>Hi</h1>")],
+              ["a\\b.html", text("<p>x</p>")]
+            ])
+          ),
+          400,
+          "artifact_path_invalid"
+        ],
         [archiveForm(text("not a zip")), 400, "artifact_archive_invalid"],
         [
           archiveForm(
@@ -293,6 +304,66 @@ for (const target of SHARING_FILE_TARGETS) {
       await call("DELETE", `/resources/${slug}`)
       expect(await used()).toBeLessThan(held)
       expect((await siteGet(app, full.body.deployment_url as string, "/")).status).toBe(404)
+    })
+
+    it("races deployments: of six patches on one base one lands and five get 412, six full ones all land in turn", async () => {
+      const made = await call("POST", "/artifacts", { form: archiveForm(await zipOf(SITE)) })
+      const slug = made.body.slug as string
+      const base = made.body.deployment_id as string
+      const before = await used()
+      // The same new bytes in every patch: a loser must not take away the object the winner uses.
+      const css = text("h1{color:navy}")
+      const patches = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          call("POST", `/resources/${slug}/artifact/deployments`, {
+            form: filesForm(
+              {
+                mode: "patch",
+                base_deployment_id: base,
+                files: [
+                  { part: "css", path: "css/site.css" },
+                  { part: "own", path: `own-${i}.html` }
+                ]
+              },
+              [
+                ["css", css],
+                ["own", text(`<p>${i}</p>`)]
+              ]
+            )
+          })
+        )
+      )
+      expect(patches.map((p) => p.status).sort()).toEqual([201, 412, 412, 412, 412, 412])
+      for (const lost of patches.filter((p) => p.status === 412))
+        expect(lost.body.error_code).toBe("etag_mismatch")
+      const won = patches.find((p) => p.status === 201)?.body as Json
+      expect(won.deployment_number).toBe(2)
+      const wonUrl = won.deployment_url as string
+      expect((await siteGet(app, wonUrl, "/css/site.css")).body).toBe("h1{color:navy}")
+      // Only the winner's bytes are kept and counted: the css and its own page.
+      expect(await used()).toBe(before + css.byteLength + text("<p>0</p>").byteLength)
+
+      const fulls = await Promise.all(
+        Array.from({ length: 6 }, async (_, i) =>
+          call("POST", `/resources/${slug}/artifact/deployments`, {
+            form: archiveForm(
+              await zipOf([
+                ["index.html", text("<h1>Same</h1>")],
+                [`page-${i}.html`, text(`<p>full ${i}</p>`)]
+              ])
+            )
+          })
+        )
+      )
+      expect(fulls.map((f) => f.status)).toEqual([201, 201, 201, 201, 201, 201])
+      expect(fulls.map((f) => f.body.deployment_number as number).sort()).toEqual([3, 4, 5, 6, 7, 8])
+      const current = await call("GET", `/resources/${slug}`)
+      const last = fulls.find((f) => f.body.deployment_number === 8)?.body as Json
+      expect(current.body.deployment_id).toBe(last.deployment_id)
+      expect((await siteGet(app, last.deployment_url as string, "/")).body).toBe("<h1>Same</h1>")
+      // Every deployment's distinct bytes counted once: the shared index page and six own pages.
+      const added = text("<h1>Same</h1>").byteLength + 6 * text("<p>full 0</p>").byteLength
+      expect(await used()).toBe(before + css.byteLength + text("<p>0</p>").byteLength + added)
     })
 
     it("hands a password unlock to the deployment's origin", async () => {

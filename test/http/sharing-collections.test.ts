@@ -256,6 +256,15 @@ for (const target of SHARING_FILE_TARGETS) {
       expect(bytes.headers.get("content-disposition")).toMatch(/^attachment/)
       expect(bytes.headers.get("x-content-type-options")).toBe("nosniff")
       expect(new Uint8Array(await bytes.arrayBuffer())).toEqual(image)
+      // An item's bytes carry their validators, so a resumed download can check them with If-Range.
+      const etag = bytes.headers.get("etag") ?? ""
+      expect(etag).toMatch(/^"[0-9a-f]{32}"$/)
+      expect(bytes.headers.get("last-modified")).toBe(new Date(item.added_at as string).toUTCString())
+      const resumed = await fetch(item.download_url as string, {
+        headers: { cookie, range: "bytes=10-", "if-range": etag }
+      })
+      expect(resumed.status).toBe(206)
+      expect(new Uint8Array(await resumed.arrayBuffer())).toEqual(image.subarray(10))
       expect(
         (
           await fetch(`${app.origin}/s/${slug}/items/00000000-0000-7000-8000-000000000000/content`, {

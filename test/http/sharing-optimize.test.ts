@@ -1,6 +1,7 @@
 // POST /resources/{slug}/file/optimize-original over real HTTP: the job replaces a JPEG by a
 // smaller one and a HEIC by a JPEG (size, type, name, ETag and the account's stored bytes follow),
-// leaves an original it cannot improve alone (skipped), and refuses other types and resources.
+// leaves an original it cannot improve alone (skipped), and refuses other types and resources. A
+// download resumed with If-Range after the file changed gets the whole new file.
 import { readFileSync } from "node:fs"
 import { randomBytes } from "node:crypto"
 import sharp from "sharp"
@@ -91,6 +92,55 @@ for (const target of SHARING_FILE_TARGETS) {
       )
       expect(served.byteLength).toBe(result.optimized_bytes)
       expect((await sharp(served).metadata()).format).toBe("jpeg")
+    })
+
+    it("lets a resumed download notice that optimizing changed the file (If-Range, ETag, Last-Modified)", async () => {
+      const original = await noisyJpeg(900, 600, 100)
+      const slug = `resume-${target.blob}`
+      const up = await api().call("POST", "/uploads", {
+        key: owner.key,
+        form: form(original, "r.jpeg", { slug })
+      })
+      expect(up.status, JSON.stringify(up.body)).toBe(201)
+      const url = `${app.origin}/s/${slug}/download`
+      const first = await fetch(url)
+      expect(new Uint8Array(await first.arrayBuffer())).toEqual(original)
+      const etag = first.headers.get("etag") ?? ""
+      const lastModified = first.headers.get("last-modified") ?? ""
+      expect(etag).toMatch(/^"[0-9a-f]{32}"$/)
+      expect(new Date(lastModified).toUTCString()).toBe(lastModified)
+      expect((await fetch(`${app.origin}/s/${slug}/content`)).headers.get("etag")).toBe(etag)
+      const resume = async (ifRange: string) => {
+        const r = await fetch(url, { headers: { range: "bytes=100-", "if-range": ifRange } })
+        return { status: r.status, etag: r.headers.get("etag"), bytes: new Uint8Array(await r.arrayBuffer()) }
+      }
+      // Unchanged: the strong ETag or the date resumes; a weak or foreign tag gets the whole file.
+      for (const validator of [etag, lastModified]) {
+        const part = await resume(validator)
+        expect(part.status, validator).toBe(206)
+        expect(part.bytes).toEqual(original.subarray(100))
+      }
+      for (const validator of [`W/${etag}`, '"0123"', "not a date"]) {
+        const whole = await resume(validator)
+        expect(whole.status, validator).toBe(200)
+        expect(whole.bytes).toEqual(original)
+      }
+      // HTTP dates hold whole seconds: the change lands in a later second than the first download.
+      await new Promise((r) => setTimeout(r, 1100 - (Date.now() % 1000)))
+      const queued = await call("POST", `/resources/${slug}/file/optimize-original`, {})
+      expect((await settle(queued.body.job_id as string)).status).toBe("succeeded")
+      const optimized = new Uint8Array(await (await fetch(url)).arrayBuffer())
+      expect(optimized.byteLength).toBeLessThan(original.byteLength)
+      // Changed: the old validators get the whole new file, with the new ETag; the new one resumes.
+      for (const validator of [etag, lastModified]) {
+        const whole = await resume(validator)
+        expect(whole.status, validator).toBe(200)
+        expect(whole.bytes).toEqual(optimized)
+        expect(whole.etag).not.toBe(etag)
+      }
+      const fresh = await resume((await fetch(url, { method: "HEAD" })).headers.get("etag") ?? "")
+      expect(fresh.status).toBe(206)
+      expect(fresh.bytes).toEqual(optimized.subarray(100))
     })
 
     it("converts a HEIC to an upright JPEG, renaming the file", async () => {

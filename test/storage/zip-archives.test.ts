@@ -5,7 +5,7 @@ import { YauzlArtifactArchivesLive } from "@folio/adapters-storage"
 import { ArtifactArchives, type ArtifactLimits, DEFAULT_ARTIFACT_LIMITS } from "@folio/domain"
 import { Effect, Result, Stream } from "effect"
 import { describe, expect, it } from "vitest"
-import { zipOf as zipBytes } from "../support/zip.js"
+import { zipOf as zipBytes, zipWithRawNames } from "../support/zip.js"
 
 const text = (s: string) => new TextEncoder().encode(s)
 
@@ -82,6 +82,18 @@ describe("ZIP archives", () => {
     for (let i = 0; i + 12 <= zip.length; i++)
       if (zip.toString("latin1", i, i + 12) === "aa/evil.html") zip.write("../evil.html", i, "latin1")
     expect(failureTag(await open(zip))).toBe("ArtifactPathInvalid")
+  })
+
+  it("refuses an entry name with a backslash as artifact_path_invalid instead of rewriting it", async () => {
+    const zip = await zipWithRawNames([
+      ["index.html", text("<h1>Hi</h1>")],
+      ["a\\b.html", text("x")]
+    ])
+    expect(Buffer.from(zip).includes("a\\b.html", 0, "latin1")).toBe(true)
+    expect(failureTag(await open(zip))).toBe("ArtifactPathInvalid")
+    const plain = await zipWithRawNames([["a/b.html", text("x")]])
+    const read = await open(plain)
+    expect(Result.isSuccess(read) && read.success.map((e) => e.path)).toEqual(["a/b.html"])
   })
 
   it("refuses a zip bomb by its expansion ratio before inflating anything", async () => {

@@ -68,7 +68,14 @@ export const YauzlArtifactArchivesLive = Layer.succeed(
         const zip = yield* Effect.acquireRelease(
           Effect.tryPromise({
             try: () =>
-              yauzl.openPromise(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true }),
+              // strictFileNames: names are read as stored. Without it yauzl turns `a\b` into `a/b`,
+              // and a path is refused, never rewritten; with it a backslash is its own refusal.
+              yauzl.openPromise(file, {
+                lazyEntries: true,
+                autoClose: false,
+                validateEntrySizes: true,
+                strictFileNames: true
+              }),
             catch: damaged
           }),
           (z) => Effect.sync(() => z.close())
@@ -83,7 +90,9 @@ export const YauzlArtifactArchivesLive = Layer.succeed(
           },
           catch: (cause) =>
             cause instanceof Error && NAME_PROBLEM.test(cause.message)
-              ? new ArtifactPathInvalid({ reason: "an archive entry has an absolute or escaping path" })
+              ? new ArtifactPathInvalid({
+                  reason: "an archive entry has an absolute or escaping path, or a backslash"
+                })
               : damaged()
         })
         for (const entry of yield* listed) {

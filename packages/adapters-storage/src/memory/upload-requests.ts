@@ -37,6 +37,15 @@ export const MemoryUploadRequestsLive = Layer.effect(
           uploadRequests.set(next.id, next)
           return "updated" as const
         }),
+      revoke: (tenantId, id, at) =>
+        Effect.sync(() => {
+          const current = uploadRequests.get(id)
+          if (current === undefined || current.tenantId !== tenantId) return Option.none()
+          if (current.revokedAt !== null) return Option.some(current)
+          const revoked = { ...current, revokedAt: at, rowVersion: current.rowVersion + 1, updatedAt: at }
+          uploadRequests.set(id, revoked)
+          return Option.some(revoked)
+        }),
       insertSubmission: (s, event) =>
         Effect.sync(() => {
           uploadSubmissions.set(s.id, s)

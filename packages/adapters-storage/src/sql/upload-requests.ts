@@ -112,6 +112,17 @@ export const makeUploadRequests = Effect.gen(function* () {
           Effect.map((rows) => (rows.length > 0 ? ("updated" as const) : ("stale" as const)))
         )
       ),
+    revoke: (tenantId, id, at) =>
+      isUuid(id)
+        ? orStorageError(
+            sql<RequestRow>`update upload_requests set
+                  revoked_at = coalesce(revoked_at, ${at}),
+                  row_version = case when revoked_at is null then row_version + 1 else row_version end,
+                  updated_at = case when revoked_at is null then ${at} else updated_at end
+                where id = ${id} and tenant_id = ${tenantId}
+                returning *`.pipe(Effect.map(oneRequest))
+          )
+        : Effect.succeed(Option.none()),
     insertSubmission: (s, event) =>
       orStorageError(
         sql

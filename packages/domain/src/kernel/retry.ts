@@ -22,3 +22,11 @@ export const retryOnStale = <A, E, R, X>(
         )
   return loop(0)
 }
+
+/**
+ * Rounds of a read-modify-write that lost its compare-and-set. A lost round means another write of
+ * the row landed, so this is how many writers may race one row at once before one is told "changed":
+ * far above what any client does. A write the client did not make conditional must not fail on
+ * someone else's version, and a precondition that still holds after the race must not either.
+ */
+export const LOST_RACE_TRIES = 64

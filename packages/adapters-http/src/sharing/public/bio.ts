@@ -95,7 +95,11 @@ export const serveBioMedia = (
     const gate = gateOf(deps, request, r, new Date())
     if (gate !== undefined) return gate
     const mode = queryOf(request).get("download") === null ? "content" : "download"
-    return yield* streamStoredFile(deps.blobs, request, file, mode, { headers: {}, cookies: [] })
+    return yield* streamStoredFile(deps.blobs, request, file, mode, {
+      headers: {},
+      cookies: [],
+      lastModified: r.updatedAt
+    })
   })
 
 /**

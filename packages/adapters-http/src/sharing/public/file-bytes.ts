@@ -2,14 +2,17 @@
 // types that cannot run script here; everything else an attachment) and `/s/{slug}/download`
 // (always an attachment). Every answer carries nosniff and a CSP that sandboxes the response, so no
 // upload can ever act as a page of our origin. One byte range per request is served (resumable
-// downloads, media seeking); a view counts once per visit, on the request that starts at byte 0.
+// downloads, media seeking), under `If-Range` against the bytes' ETag and Last-Modified, so a resumed
+// download of a file that changed meanwhile gets the whole new file; a view counts once per visit, on
+// the request that starts at byte 0.
 import {
   attachmentDisposition,
   type BlobStore,
   INLINE_MEDIA_TYPES,
   type ResourceRecord,
   type SharingFiles,
-  type StoredFile
+  type StoredFile,
+  storedFileEtag
 } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -73,6 +76,43 @@ export const rangeOf = (
   return { start, end }
 }
 
+/** What identifies the bytes served: their strong ETag and when they last changed. */
+export interface BytesValidators {
+  readonly etag: string
+  readonly lastModified: Date
+}
+
+/** An HTTP date (IMF-fixdate), which holds whole seconds. */
+const httpDate = (at: Date) => at.toUTCString()
+
+/**
+ * Whether `If-Range` (absent: yes) names the bytes now stored, so a range of them may be sent
+ * (RFC 9110 13.1.5). An entity tag must equal the strong ETag (a weak one never matches); a date
+ * must equal Last-Modified to the second. Anything else, or a date that does not parse, sends the
+ * whole file.
+ */
+export const ifRangeHolds = (header: string | undefined, validators: BytesValidators): boolean => {
+  if (header === undefined) return true
+  const value = header.trim()
+  if (value.startsWith('"') || value.startsWith("W/")) return value === validators.etag
+  const at = Date.parse(value)
+  return !Number.isNaN(at) && httpDate(new Date(at)) === httpDate(validators.lastModified)
+}
+
+/** The range a request gets: its `Range`, unless its `If-Range` names other bytes (then the whole). */
+const requestedRange = (
+  request: HttpServerRequest.HttpServerRequest,
+  size: number,
+  validators: BytesValidators
+) =>
+  ifRangeHolds(request.headers["if-range"], validators) ? rangeOf(request.headers.range, size) : undefined
+
+/** The validators of `file`, last written at `lastModified`. */
+export const validatorsOf = (file: StoredFile, lastModified: Date): BytesValidators => ({
+  etag: storedFileEtag(file),
+  lastModified
+})
+
 /** How a stored file's bytes are answered: inline or as an attachment, and with which type. */
 const presentation = (file: StoredFile, mode: "content" | "download") => {
   const inline = mode === "content" && INLINE_MEDIA_TYPES.includes(file.contentType)
@@ -85,20 +125,27 @@ const presentation = (file: StoredFile, mode: "content" | "download") => {
 }
 
 /**
- * Streams `file` (a whole or a range) with the headers of served bytes; `onFirstByte` runs when the
- * answer starts at byte 0 (the view).
+ * Streams `file` (a whole or a range) with the headers of served bytes, its ETag and Last-Modified
+ * (`lastModified`: when these bytes were written, or a later time that moves whenever they change).
  */
 export const streamStoredFile = (
   blobs: BlobStore["Service"],
   request: HttpServerRequest.HttpServerRequest,
   file: StoredFile,
   mode: "content" | "download",
-  extra: { readonly headers: Readonly<Record<string, string>>; readonly cookies: ReadonlyArray<string> }
+  extra: {
+    readonly headers: Readonly<Record<string, string>>
+    readonly cookies: ReadonlyArray<string>
+    readonly lastModified: Date
+  }
 ) =>
   Effect.gen(function* () {
-    const range = rangeOf(request.headers.range, file.size)
+    const validators = validatorsOf(file, extra.lastModified)
+    const range = requestedRange(request, file.size, validators)
     const common = {
       ...extra.headers,
+      etag: validators.etag,
+      "last-modified": httpDate(validators.lastModified),
       "accept-ranges": "bytes",
       "content-disposition": presentation(file, mode).disposition,
       "content-security-policy": BYTES_CSP,
@@ -126,9 +173,16 @@ export const streamStoredFile = (
     })
   })
 
-/** Whether a request reads from the first byte (no range, or one starting at 0): the one that is a view. */
-export const startsAtZero = (request: HttpServerRequest.HttpServerRequest, size: number) => {
-  const range = rangeOf(request.headers.range, size)
+/**
+ * Whether a request reads from the first byte (no range, one starting at 0, or an `If-Range` that no
+ * longer holds): the one that is a view.
+ */
+export const startsAtZero = (
+  request: HttpServerRequest.HttpServerRequest,
+  file: StoredFile,
+  lastModified: Date
+) => {
+  const range = requestedRange(request, file.size, validatorsOf(file, lastModified))
   return range === undefined || (range !== "unsatisfiable" && range.start === 0)
 }
 
@@ -160,15 +214,17 @@ export const serveResourceBytes = (
     const minted = visitor.setCookie === undefined ? [] : [visitor.setCookie]
     const view = viewOf(r, request.cookies[SEEN_COOKIE], minted, deps.secure)
     // A HEAD reads no bytes, and a range past byte 0 continues a download already counted.
-    const counts = view.counts && request.method !== "HEAD" && startsAtZero(request, r.data.size)
+    const counts = view.counts && request.method !== "HEAD" && startsAtZero(request, r.data, r.updatedAt)
     if (counts) {
       yield* deps.views.record(r.id)
       recordVisit(deps.visits, r, request, Option.getOrUndefined(request.remoteAddress), at.getTime())
     }
     const headers = r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
+    // The resource's updatedAt moves with every write of it, so with every change of its bytes.
     return yield* streamStoredFile(deps.blobs, request, r.data, mode, {
       headers,
-      cookies: counts ? view.cookies : minted
+      cookies: counts ? view.cookies : minted,
+      lastModified: r.updatedAt
     })
   })
 
@@ -190,7 +246,12 @@ export const serveCollectionItemBytes = (
     const gate = gateOf(deps, request, r, new Date())
     if (gate !== undefined) return gate
     const headers = r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
-    return yield* streamStoredFile(deps.blobs, request, item.file, mode, { headers, cookies: [] })
+    // An item's bytes never change after it is added.
+    return yield* streamStoredFile(deps.blobs, request, item.file, mode, {
+      headers,
+      cookies: [],
+      lastModified: new Date(item.addedAt)
+    })
   })
 
 /** `/s/{slug}/items/{itemId}/preview`: a collection item's thumbnail (or card), as the gallery shows it. */

@@ -74,6 +74,6 @@ export const serveNotionAsset = (
       request,
       { blobKey: a.blobKey, fileName: a.name ?? "file", contentType: a.contentType, size: a.bytes },
       mode,
-      { headers: {}, cookies: [] }
+      { headers: {}, cookies: [], lastModified: a.createdAt }
     )
   })

@@ -1,10 +1,11 @@
 // Creating and redeploying HTML artifacts (sharing-api.md, HTML artifacts). A multipart body holds
 // a `metadata` JSON part and either one `archive` (ZIP) or one part per `metadata.files` entry.
-// Every file streams into the blob store while its SHA-256 is computed, and is kept once per
-// artifact under that digest: a patch deploy that changes one file of a 500-file site writes that
-// one file. Paths, limits and the entry page are checked before the deployment is written; the
-// deployment row is written first and made current by the artifact's CAS update, so a failure
-// leaves an unreferenced row and no new bytes.
+// Every file streams into a staging object of this request while its SHA-256 is computed, and is
+// kept once per artifact under that digest: a patch deploy that changes one file of a 500-file site
+// writes that one file. Paths, limits and the entry page are checked before the deployment is
+// written. The deployment row is written first (claiming its number, so one request at a time
+// publishes objects of an artifact), then the staged files become objects, then the artifact's CAS
+// update makes it current; a failure leaves no row and no new bytes.
 import { sha256 } from "@noble/hashes/sha2"
 import { Clock, Effect, Exit, Option, Schema, type Scope, Stream } from "effect"
 import { Principal } from "../../identity/principal.js"
@@ -13,6 +14,7 @@ import type { StorageError } from "../../kernel/errors.js"
 import { issuesOf, STRICT_ALL } from "../../kernel/issues.js"
 import { BlobStore, BlobTooLarge } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
+import { retryOnStale } from "../../kernel/retry.js"
 import {
   ArtifactIndexMissing,
   ArtifactPathInvalid,
@@ -102,6 +104,12 @@ interface Received {
   readonly size: number
 }
 
+/**
+ * The bytes of a request not yet published: staging key and size by digest (the same bytes twice
+ * are staged once). Keys leave the map as they are published or deleted.
+ */
+type Staged = Map<string, { readonly key: string; readonly size: number }>
+
 /** Where an artifact keeps the bytes named by a digest. */
 export const artifactObjectKey = (r: { readonly tenantId: string; readonly id: string }, sha: string) =>
   `${resourceBlobPrefix(r)}objects/${sha}`
@@ -129,15 +137,14 @@ const decodeJson = <A, I>(schema: Schema.Codec<A, I>, text: string | undefined) 
   })
 
 /**
- * Reads an artifact body: the metadata text, and every file stored under its digest in the artifact's
- * prefix (`owner`). `written` collects the object keys this request created (for cleanup);
- * `newBytes` is their size together (what the artifact's stored bytes grow by).
+ * Reads an artifact body: the metadata text, and every file staged in the artifact's prefix
+ * (`owner`) under a key of this request's own, listed in `staged` (which the caller cleans up).
  */
 const receiveSite = (
   parts: Stream.Stream<UploadPart, UploadBodyError>,
   owner: { readonly tenantId: string; readonly id: string },
   limits: ArtifactLimits,
-  written: Array<string>
+  staged: Staged
 ) =>
   Effect.gen(function* () {
     const blobs = yield* BlobStore
@@ -147,9 +154,8 @@ const receiveSite = (
     let mode: "archive" | "files" | undefined
     const received: Array<Received> = []
     let total = 0
-    let newBytes = 0
 
-    /** One file into the store under its digest; the same bytes twice are kept once. */
+    /** One file into a staging object; the same bytes twice are staged once. */
     const store = <E>(name: string, content: Stream.Stream<Uint8Array, E>) =>
       Effect.gen(function* () {
         if (received.length + 1 > limits.files)
@@ -177,13 +183,8 @@ const receiveSite = (
           return yield* new ArtifactTooLarge({ reason: `the site is over ${limits.siteBytes} bytes` })
         }
         const sha = toHex(hash.digest())
-        const key = artifactObjectKey(owner, sha)
-        if (Option.isSome(yield* blobs.head(key))) yield* blobs.delete(staging)
-        else {
-          yield* blobs.move(staging, key)
-          written.push(key)
-          newBytes += size
-        }
+        if (staged.has(sha)) yield* blobs.delete(staging)
+        else staged.set(sha, { key: staging, size })
         received.push({ name, sha256: sha, size })
       })
 
@@ -223,8 +224,63 @@ const receiveSite = (
         return store(part.name, part.content)
       })
     )
-    return { metadata, mode, received, newBytes }
+    return { metadata, mode, received }
   })
+
+/**
+ * Makes every staged file an object of the artifact unless those bytes already are one; answers the
+ * bytes added. Only a holder of the artifact's next deployment number may call it, so an object that
+ * exists belongs to a deployment made current (and was counted then), and the objects this call
+ * adds (listed in `published`, for undoing) are seen by no one else until its deployment lands.
+ */
+const publishStaged = (
+  owner: { readonly tenantId: string; readonly id: string },
+  staged: Staged,
+  published: Array<{ readonly sha: string; readonly key: string; readonly size: number }>
+) =>
+  Effect.gen(function* () {
+    const blobs = yield* BlobStore
+    let newBytes = 0
+    for (const [sha, file] of [...staged]) {
+      const key = artifactObjectKey(owner, sha)
+      if (Option.isSome(yield* blobs.head(key))) yield* blobs.delete(file.key)
+      else {
+        yield* blobs.move(file.key, key)
+        published.push({ sha, key: file.key, size: file.size })
+        newBytes += file.size
+      }
+      staged.delete(sha)
+    }
+    return newBytes
+  })
+
+/** Puts the objects a publish added back to staging (their deployment did not land), for a retry. */
+const unpublish = (
+  owner: { readonly tenantId: string; readonly id: string },
+  staged: Staged,
+  published: Array<{ readonly sha: string; readonly key: string; readonly size: number }>
+) =>
+  Effect.gen(function* () {
+    const blobs = yield* BlobStore
+    for (const p of published.splice(0)) {
+      yield* blobs.move(artifactObjectKey(owner, p.sha), p.key)
+      staged.set(p.sha, { key: p.key, size: p.size })
+    }
+  })
+
+/** Deletes what a request that did not land left: the objects it added, then its staged files. */
+const discardBytes = (
+  owner: { readonly tenantId: string; readonly id: string },
+  staged: Staged,
+  published: ReadonlyArray<{ readonly sha: string }>
+) =>
+  Effect.flatMap(Effect.service(BlobStore), (blobs) =>
+    Effect.forEach(
+      [...published.map((p) => artifactObjectKey(owner, p.sha)), ...[...staged.values()].map((f) => f.key)],
+      (key) => Effect.ignore(blobs.delete(key)),
+      { discard: true }
+    )
+  )
 
 /** The site's files: `received` placed at their paths (files mode maps part names through `entries`). */
 const placeFiles = (
@@ -300,12 +356,15 @@ export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>
     const deploymentId = yield* ids.uuid
     let landed = false
     const run = Effect.gen(function* () {
-      const body = yield* receiveSite(parts, owner, limits, [])
+      const staged: Staged = new Map()
+      const body = yield* receiveSite(parts, owner, limits, staged)
       const metadata = yield* decodeJson(ArtifactMetadata, body.metadata)
       if (body.mode === undefined)
         return yield* new InvalidField({ field: "archive", reason: "send an archive or files" })
       const files = yield* placeFiles(body.mode, body.received, metadata.files)
       const site = yield* checkSite(files, limits)
+      // A new artifact's prefix is this request's alone: its files publish at once.
+      const newBytes = yield* publishStaged(owner, staged, [])
       const at = yield* now
       const deployment: DeploymentRecord = {
         id: deploymentId,
@@ -318,7 +377,8 @@ export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>
         siteBytes: site.siteBytes,
         createdAt: at
       }
-      yield* deployments.insert(deployment)
+      if ((yield* deployments.insert(deployment)) === "taken")
+        return yield* Effect.die(new Error("a new artifact's first deployment number was taken"))
       const password = metadata.password ?? null
       const passwordHash =
         password === null
@@ -343,7 +403,7 @@ export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>
         archived: false,
         pinned: false,
         viewCount: 0,
-        storedBytes: body.newBytes,
+        storedBytes: newBytes,
         rowVersion: 1,
         createdAt: at,
         updatedAt: at,
@@ -374,25 +434,32 @@ export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>
     )
   })
 
-/** Rounds of a full deployment that lost a race with another write before it is reported. */
-const DEPLOY_TRIES = 3
+/**
+ * Rounds of a deployment that lost a race before it is reported. A full deployment retries whenever
+ * another deployment landed first (it has no precondition), a patch only while its base is still
+ * current (another write of the artifact, a title change, landed first). Each lost round means
+ * another writer's deployment landed, so this bounds how many may race one artifact at once.
+ */
+const DEPLOY_TRIES = 12
+
+type Published = Array<{ readonly sha: string; readonly key: string; readonly size: number }>
 
 /** `POST /resources/{slug}/artifact/deployments`: a new version, full or a patch of the current one. */
 export const deployArtifact = (slug: string, parts: Stream.Stream<UploadPart, UploadBodyError>) =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const ids = yield* IdGen
-    const blobs = yield* BlobStore
     const repo = yield* ResourceRepository
     const deployments = yield* ArtifactDeployments
     const limits = yield* ArtifactPolicy
     const policy = yield* UploadPolicy
     const first = yield* ownedOfType(slug, "artifact", "an artifact")
-    const written: Array<string> = []
+    const staged: Staged = new Map()
+    const published: Published = []
     const deploymentId = yield* ids.uuid
     let landed = false
     const run = Effect.gen(function* () {
-      const body = yield* receiveSite(parts, first, limits, written)
+      const body = yield* receiveSite(parts, first, limits, staged)
       const metadata = yield* decodeJson(DeploymentMetadata, body.metadata)
       const patch = metadata.mode === "patch"
       if (!patch && metadata.delete_paths !== undefined)
@@ -408,78 +475,85 @@ export const deployArtifact = (slug: string, parts: Stream.Stream<UploadPart, Up
       if (!patch && body.mode === undefined)
         return yield* new InvalidField({ field: "archive", reason: "send an archive or files" })
       const uploaded = yield* placeFiles(body.mode, body.received, metadata.files)
-      for (let attempt = 1; ; attempt++) {
-        const current: ResourceRecordOf<"artifact"> =
-          attempt === 1 ? first : yield* ownedOfType(slug, "artifact", "an artifact")
-        let files: ReadonlyArray<DeployedFile> = uploaded
-        if (patch) {
-          if (metadata.base_deployment_id !== current.data.deploymentId) return yield* new ResourceChanged()
-          const base = yield* deployments.get(principal.tenant, current.data.deploymentId)
-          if (Option.isNone(base)) return yield* new ResourceChanged()
-          const byPath = new Map(base.value.files.map((f) => [f.path, f]))
-          for (const [i, path] of (metadata.delete_paths ?? []).entries()) {
-            if (!byPath.delete(path))
-              return yield* new InvalidField({
-                field: `metadata.delete_paths.${i}`,
-                reason: "not a file of the base deployment"
-              })
+      const attempt = (n: number) =>
+        Effect.gen(function* () {
+          const current: ResourceRecordOf<"artifact"> =
+            n === 0 ? first : yield* ownedOfType(slug, "artifact", "an artifact")
+          let files: ReadonlyArray<DeployedFile> = uploaded
+          if (patch) {
+            if (metadata.base_deployment_id !== current.data.deploymentId) return yield* new ResourceChanged()
+            const base = yield* deployments.get(principal.tenant, current.data.deploymentId)
+            if (Option.isNone(base)) return yield* new ResourceChanged()
+            const byPath = new Map(base.value.files.map((f) => [f.path, f]))
+            for (const [i, path] of (metadata.delete_paths ?? []).entries()) {
+              if (!byPath.delete(path))
+                return yield* new InvalidField({
+                  field: `metadata.delete_paths.${i}`,
+                  reason: "not a file of the base deployment"
+                })
+            }
+            for (const f of uploaded) byPath.set(f.path, f)
+            files = [...byPath.values()]
           }
-          for (const f of uploaded) byPath.set(f.path, f)
-          files = [...byPath.values()]
-        }
-        const site = yield* checkSite(files, limits)
-        const at = yield* now
-        const number = current.data.deploymentNumber + 1
-        yield* deployments.insert({
-          id: deploymentId,
-          tenantId: principal.tenant,
-          resourceId: current.id,
-          number,
-          baseDeploymentId: patch ? current.data.deploymentId : null,
-          files,
-          entryPath: site.entryPath,
-          siteBytes: site.siteBytes,
-          createdAt: at
-        })
-        const next: ResourceRecordOf<"artifact"> = {
-          ...current,
-          storedBytes: current.storedBytes + body.newBytes,
-          rowVersion: current.rowVersion + 1,
-          updatedAt: at,
-          data: {
-            deploymentId,
-            deploymentNumber: number,
+          const site = yield* checkSite(files, limits)
+          const at = yield* now
+          const number = current.data.deploymentNumber + 1
+          const claim = yield* deployments.insert({
+            id: deploymentId,
+            tenantId: principal.tenant,
+            resourceId: current.id,
+            number,
+            baseDeploymentId: patch ? current.data.deploymentId : null,
+            files,
             entryPath: site.entryPath,
-            fileCount: files.length,
-            siteBytes: site.siteBytes
+            siteBytes: site.siteBytes,
+            createdAt: at
+          })
+          // Another deployment landed since `current` was read: a patch's base is gone, a full
+          // deployment goes on top of it.
+          if (claim === "taken")
+            return patch ? yield* new ResourceChanged() : Option.none<ResourceRecordOf<"artifact">>()
+          const newBytes = yield* publishStaged(current, staged, published)
+          const next: ResourceRecordOf<"artifact"> = {
+            ...current,
+            storedBytes: current.storedBytes + newBytes,
+            rowVersion: current.rowVersion + 1,
+            updatedAt: at,
+            data: {
+              deploymentId,
+              deploymentNumber: number,
+              entryPath: site.entryPath,
+              fileCount: files.length,
+              siteBytes: site.siteBytes
+            }
           }
-        }
-        const outcome = yield* Effect.uninterruptible(
-          Effect.tap(repo.update(principal.tenant, next, { quotaBytes: policy.quotaBytes }), (o) =>
-            Effect.sync(() => {
-              if (o === "updated") landed = true
+          const outcome = yield* Effect.uninterruptible(
+            Effect.tap(repo.update(principal.tenant, next, { quotaBytes: policy.quotaBytes }), (o) =>
+              Effect.sync(() => {
+                if (o === "updated") landed = true
+              })
+            )
+          ).pipe(
+            Effect.catchTags({
+              ResourceSlugTaken: () => Effect.die(new Error("a deployment changed the slug")),
+              StorageQuotaReached: () => Effect.fail(new StorageQuotaExceeded())
             })
           )
-        ).pipe(
-          Effect.catchTags({
-            ResourceSlugTaken: () => Effect.die(new Error("a deployment changed the slug")),
-            StorageQuotaReached: () => Effect.fail(new StorageQuotaExceeded())
-          })
-        )
-        if (outcome === "updated") return next
-        yield* deployments.discard(deploymentId)
-        if (patch || attempt >= DEPLOY_TRIES) return yield* new ResourceChanged()
-      }
+          if (outcome === "updated") return Option.some(next)
+          // Lost to another write of the artifact: give the number back, objects first, and retry
+          // on what is current now (a patch's base check decides whether it may).
+          yield* unpublish(current, staged, published)
+          yield* deployments.discard(deploymentId)
+          return Option.none<ResourceRecordOf<"artifact">>()
+        })
+      return yield* retryOnStale(DEPLOY_TRIES, attempt, () => new ResourceChanged())
     })
     return yield* run.pipe(
       Effect.onExit((exit) =>
         Exit.isSuccess(exit) || landed
           ? Effect.void
           : Effect.ignore(
-              Effect.andThen(
-                deployments.discard(deploymentId),
-                Effect.forEach(written, (key) => blobs.delete(key), { discard: true })
-              )
+              Effect.andThen(discardBytes(first, staged, published), deployments.discard(deploymentId))
             )
       )
     )

@@ -8,6 +8,7 @@ import { Principal } from "../../identity/principal.js"
 import { csvLine } from "../../kernel/csv.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
+import { LOST_RACE_TRIES, retryOnStale } from "../../kernel/retry.js"
 import {
   InvalidField,
   ResourceChanged,
@@ -40,8 +41,6 @@ import {
   withBio
 } from "./bio.js"
 
-const WRITE_TRIES = 5
-
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 /** The caller's bio page at `slug` (403 another account's, 404 none, 400 another type). */
@@ -69,42 +68,44 @@ const writeBio = (
     const repo = yield* ResourceRepository
     const blobs = yield* BlobStore
     const policy = yield* UploadPolicy
-    for (let attempt = 1; ; attempt++) {
-      const current = yield* ownedBio(slug)
-      if (ifMatch !== undefined && !ifMatchNames(ifMatch, resourceEtag(current)))
-        return yield* new ResourceChanged()
-      const { profile, pages, theme } = yield* change(current)
-      const next = withBio(current, profile, pages, yield* now, theme)
-      // The write and the mark that it landed are one uninterruptible step (see `landed`).
-      const outcome = yield* Effect.uninterruptible(
-        Effect.tap(repo.update(principal.tenant, next, { quotaBytes: policy.quotaBytes }), (o) =>
-          Effect.sync(() => {
-            if (o === "updated" && landed !== undefined) landed.done = true
+    const attempt = () =>
+      Effect.gen(function* () {
+        const current = yield* ownedBio(slug)
+        if (ifMatch !== undefined && !ifMatchNames(ifMatch, resourceEtag(current)))
+          return yield* new ResourceChanged()
+        const { profile, pages, theme } = yield* change(current)
+        const next = withBio(current, profile, pages, yield* now, theme)
+        // The write and the mark that it landed are one uninterruptible step (see `landed`).
+        const outcome = yield* Effect.uninterruptible(
+          Effect.tap(repo.update(principal.tenant, next, { quotaBytes: policy.quotaBytes }), (o) =>
+            Effect.sync(() => {
+              if (o === "updated" && landed !== undefined) landed.done = true
+            })
+          )
+        ).pipe(
+          Effect.catchTags({
+            ResourceSlugTaken: () => Effect.die(new Error("a bio write changed the slug")),
+            StorageQuotaReached: () => Effect.fail(new StorageQuotaExceeded())
           })
         )
-      ).pipe(
-        Effect.catchTags({
-          ResourceSlugTaken: () => Effect.die(new Error("a bio write changed the slug")),
-          StorageQuotaReached: () => Effect.fail(new StorageQuotaExceeded())
-        })
-      )
-      if (outcome === "updated") {
-        const gone = droppedFiles(
-          bioFilesOf(bioProfileOf(current), bioPagesOf(current)),
-          bioFilesOf(profile, pages)
-        )
-        for (const file of gone)
-          yield* blobs
-            .delete(file.blobKey)
-            .pipe(
-              Effect.catchTag("StorageError", (e) =>
-                Effect.logWarning("a replaced bio file was not deleted", e)
+        if (outcome === "updated") {
+          const gone = droppedFiles(
+            bioFilesOf(bioProfileOf(current), bioPagesOf(current)),
+            bioFilesOf(profile, pages)
+          )
+          for (const file of gone)
+            yield* blobs
+              .delete(file.blobKey)
+              .pipe(
+                Effect.catchTag("StorageError", (e) =>
+                  Effect.logWarning("a replaced bio file was not deleted", e)
+                )
               )
-            )
-        return next
-      }
-      if (attempt >= WRITE_TRIES) return yield* new ResourceChanged()
-    }
+          return Option.some(next)
+        }
+        return Option.none()
+      })
+    return yield* retryOnStale(LOST_RACE_TRIES, attempt, () => new ResourceChanged())
   })
 
 const blockPath = (p: number, b: number, field: string) => `pages.${p}.blocks.${b}.${field}`

@@ -7,6 +7,7 @@ import { Clock, Effect, Exit, Option } from "effect"
 import { Principal } from "../../identity/principal.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
+import { LOST_RACE_TRIES, retryOnStale } from "../../kernel/retry.js"
 import { InvalidField, ResourceChanged, ResourceNotFound, StorageQuotaExceeded } from "../errors.js"
 import { UploadPolicy } from "../files/upload.js"
 import { ResourceRepository } from "../ports/resources.js"
@@ -22,9 +23,6 @@ import {
 } from "./collection.js"
 import type { AddCollectionItemInput, ArrangeCollectionInput } from "./wire.js"
 import { isUuid } from "../../kernel/ids.js"
-
-/** Read-modify-write rounds before a write that keeps losing races is reported as changed. */
-const WRITE_TRIES = 5
 
 /** A write that adds no bytes cannot be refused by the quota: a refusal would be a bug. */
 const freesBytesOnly = () =>
@@ -74,27 +72,28 @@ const writeCollection = (
   Effect.gen(function* () {
     const principal = yield* Principal
     const repo = yield* ResourceRepository
-    for (let attempt = 1; ; attempt++) {
-      const current = yield* ownedCollection(slug)
-      if (ifMatch !== undefined && !collectionEtagMatches(ifMatch, current))
-        return yield* new ResourceChanged()
-      const next = yield* change(current, yield* now)
-      // The write and the mark that it landed are one uninterruptible step (see `landed`).
-      const outcome = yield* Effect.uninterruptible(
-        Effect.tap(repo.update(principal.tenant, next, { quotaBytes }), (o) =>
-          Effect.sync(() => {
-            if (o === "updated" && landed !== undefined) landed.done = true
+    const attempt = () =>
+      Effect.gen(function* () {
+        const current = yield* ownedCollection(slug)
+        if (ifMatch !== undefined && !collectionEtagMatches(ifMatch, current))
+          return yield* new ResourceChanged()
+        const next = yield* change(current, yield* now)
+        // The write and the mark that it landed are one uninterruptible step (see `landed`).
+        const outcome = yield* Effect.uninterruptible(
+          Effect.tap(repo.update(principal.tenant, next, { quotaBytes }), (o) =>
+            Effect.sync(() => {
+              if (o === "updated" && landed !== undefined) landed.done = true
+            })
+          )
+        ).pipe(
+          Effect.catchTags({
+            ResourceSlugTaken: () => Effect.die(new Error("a collection item write changed the slug")),
+            StorageQuotaReached: () => Effect.fail(new StorageQuotaExceeded())
           })
         )
-      ).pipe(
-        Effect.catchTags({
-          ResourceSlugTaken: () => Effect.die(new Error("a collection item write changed the slug")),
-          StorageQuotaReached: () => Effect.fail(new StorageQuotaExceeded())
-        })
-      )
-      if (outcome === "updated") return { before: current, after: next }
-      if (attempt >= WRITE_TRIES) return yield* new ResourceChanged()
-    }
+        return outcome === "updated" ? Option.some({ before: current, after: next }) : Option.none()
+      })
+    return yield* retryOnStale(LOST_RACE_TRIES, attempt, () => new ResourceChanged())
   })
 
 /** `POST /resources/{slug}/collection/items`: a copy of one of the caller's files or images, at the end. */

@@ -1,6 +1,8 @@
 // Port: the deployments of HTML artifacts. A deployment is immutable once written, and invisible
 // until its artifact resource names it: the resource's own CAS update is what makes a deployment
-// current, so a deployment whose resource write did not land is only an unreferenced row.
+// current, so a deployment whose resource write did not land is only an unreferenced row. Numbers are
+// unique per artifact, so inserting the next number is a claim: one writer at a time holds it between
+// its insert and its resource write (or discard).
 import { type Effect, Context, type Option } from "effect"
 import type { StorageError } from "../../kernel/errors.js"
 
@@ -26,8 +28,20 @@ export interface DeploymentRecord {
   readonly createdAt: Date
 }
 
+/**
+ * How long an unreferenced deployment holds its number. A writer that died between its insert and its
+ * resource write would otherwise keep every later deployment of the artifact out; after this, the
+ * next writer takes the number over. Far above the time to publish any site's files.
+ */
+export const DEPLOYMENT_CLAIM_LEASE_MS = 10 * 60 * 1000
+
 export interface ArtifactDeploymentsService {
-  readonly insert: (deployment: DeploymentRecord) => Effect.Effect<void, StorageError>
+  /**
+   * Writes the deployment, claiming its number. "taken" when a deployment made current (now or
+   * before) has that number: the caller read a stale artifact. A claim still in flight is waited out
+   * first (taken once it lands, free again if it is discarded or its lease runs out).
+   */
+  readonly insert: (deployment: DeploymentRecord) => Effect.Effect<"inserted" | "taken", StorageError>
   /** A deployment of the tenant's. */
   readonly get: (tenantId: string, id: string) => Effect.Effect<Option.Option<DeploymentRecord>, StorageError>
   /** A deployment by id alone: serving its origin, whose host names it. */

@@ -34,6 +34,16 @@ export interface UploadRequestsService {
     tenantId: string,
     next: UploadRequestRecord
   ) => Effect.Effect<"updated" | "stale", StorageError>
+  /**
+   * Stamps `revokedAt` (and moves the row version) unless the request already has one, in one
+   * statement whatever its version: a revoke never loses a race. The request as it is then; None
+   * when the tenant has no such request.
+   */
+  readonly revoke: (
+    tenantId: string,
+    id: string,
+    at: Date
+  ) => Effect.Effect<Option.Option<UploadRequestRecord>, StorageError>
   /** A new submission and its `upload_request.submitted` event, in one transaction. */
   readonly insertSubmission: (
     submission: UploadSubmissionRecord,

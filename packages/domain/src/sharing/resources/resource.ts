@@ -205,6 +205,15 @@ export const resourceEtag = (resource: Pick<ResourceCommon, "id" | "rowVersion">
   sha256Hex(`resource:${resource.id}:${resource.rowVersion}`).slice(0, 32)
 
 /**
+ * The strong ETag of stored bytes (served with them, compared by `If-Range`). A blob key is written
+ * once: new bytes always get a new key (an upload's or a mirror asset's UUID v7, an optimize job's
+ * id, a collection item's id), so the key names the bytes and the tag changes exactly when they do.
+ * Hashed, so the header shows neither the tenant nor the resource id the key holds.
+ */
+export const storedFileEtag = (file: Pick<StoredFile, "blobKey" | "size">): string =>
+  `"${sha256Hex(`blob:${file.blobKey}:${file.size}`).slice(0, 32)}"`
+
+/**
  * Whether an If-Match value names `etag`: its quotes and weak marker stripped (`"abc"`, `W/"abc"`;
  * the X- headers carry the bare ETag), any of a list, `*` matching any current state.
  */

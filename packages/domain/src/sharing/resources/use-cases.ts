@@ -12,6 +12,7 @@ import type { InvalidCursor } from "../../kernel/cursor.js"
 import { RateLimited, type StorageError } from "../../kernel/errors.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
+import { LOST_RACE_TRIES, retryOnStale } from "../../kernel/retry.js"
 import {
   InvalidField,
   ResourceChanged,
@@ -71,9 +72,6 @@ export const linkCreationBucket = (keyId: string): string => `sharing-links:${ke
 
 /** Tries at a random slug before giving up (40 bits each: a clash is already rare). */
 const RANDOM_SLUG_TRIES = 5
-
-/** Read-modify-write rounds of a PATCH that named no ETag before a lost race is reported. */
-const UNCONDITIONAL_UPDATE_TRIES = 3
 
 /**
  * A create from JSON and a PATCH hold no stored bytes and move none, so no quota can refuse them; a
@@ -463,34 +461,35 @@ const applyPatch = (current: ResourceRecord, patch: PatchResourceInput, at: Date
 /**
  * `PATCH /resources/{slug}`: changes only the fields sent. With `ifMatch` (X-Resource-If-Match or
  * If-Match) the resource must still be in that state (else ResourceChanged, 412), also when another
- * write wins the race between the read and the write. Without it the read-modify-write is retried
- * a few times on a lost race. A Markdown source change saves the replaced source as a version.
+ * write wins the race between the read and the write. Without it a lost race is read again and
+ * retried (LOST_RACE_TRIES): another writer's version is not the client's concern. A Markdown source
+ * change saves the replaced source as a version.
  */
 export const updateResource = (slug: string, patch: PatchResourceInput, ifMatch: string | undefined) =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const repo = yield* ResourceRepository
     const ids = yield* IdGen
-    for (let attempt = 1; ; attempt++) {
-      const current = yield* ownedBySlug(slug)
-      if (ifMatch !== undefined && !etagMatches(ifMatch, current)) return yield* new ResourceChanged()
-      const at = yield* now
-      const next = yield* applyPatch(current, patch, at)
-      const saveVersion =
-        current.type === "markdown" && next.type === "markdown" && next.data.body !== current.data.body
-          ? { id: yield* ids.uuidV7, body: current.data.body, createdAt: at }
-          : undefined
-      const outcome = yield* repo.update(principal.tenant, next, { saveVersion }).pipe(
-        Effect.catchTags({
-          ResourceSlugTaken: () => Effect.fail(new ResourceSlugInUse()),
-          StorageQuotaReached: bytesOutOfPlace
-        })
-      )
-      if (outcome === "updated") {
-        return next
-      }
-      if (ifMatch !== undefined || attempt >= UNCONDITIONAL_UPDATE_TRIES) return yield* new ResourceChanged()
-    }
+    const attempt = () =>
+      Effect.gen(function* () {
+        const current = yield* ownedBySlug(slug)
+        // Checked at every round: after a lost race the resource moved, so a precondition fails here.
+        if (ifMatch !== undefined && !etagMatches(ifMatch, current)) return yield* new ResourceChanged()
+        const at = yield* now
+        const next = yield* applyPatch(current, patch, at)
+        const saveVersion =
+          current.type === "markdown" && next.type === "markdown" && next.data.body !== current.data.body
+            ? { id: yield* ids.uuidV7, body: current.data.body, createdAt: at }
+            : undefined
+        const outcome = yield* repo.update(principal.tenant, next, { saveVersion }).pipe(
+          Effect.catchTags({
+            ResourceSlugTaken: () => Effect.fail(new ResourceSlugInUse()),
+            StorageQuotaReached: bytesOutOfPlace
+          })
+        )
+        return outcome === "updated" ? Option.some(next) : Option.none()
+      })
+    return yield* retryOnStale(LOST_RACE_TRIES, attempt, () => new ResourceChanged())
   })
 
 /** `DELETE /resources/{slug}`: soft delete; the public URL stops at once on every instance. */

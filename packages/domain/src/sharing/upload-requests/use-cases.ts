@@ -5,6 +5,7 @@ import { Clock, Effect, Option } from "effect"
 import { Principal } from "../../identity/principal.js"
 import { toBase64Url } from "../../kernel/digest.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
+import { LOST_RACE_TRIES, retryOnStale } from "../../kernel/retry.js"
 import { InvalidField, ResourceChanged, ResourceNotFound } from "../errors.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
@@ -18,8 +19,6 @@ import {
   type UploadRequestStatus,
   uploadTokenHash
 } from "./upload-request.js"
-
-const WRITE_TRIES = 3
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -41,7 +40,10 @@ const owned = (id: string) =>
     return found.value
   })
 
-/** Writes `change(current)` with a CAS, re-reading after a lost race. A revoked request takes no change. */
+/**
+ * Writes `change(current)` with a CAS, re-reading after a lost race (none of these writes has a
+ * precondition, so another writer's version never fails it). A revoked request takes no change.
+ */
 const write = (
   id: string,
   change: (current: UploadRequestRecord, at: Date) => Effect.Effect<UploadRequestRecord, InvalidField>
@@ -49,16 +51,22 @@ const write = (
   Effect.gen(function* () {
     const principal = yield* Principal
     const requests = yield* UploadRequests
-    for (let attempt = 1; ; attempt++) {
-      const current = yield* owned(id)
-      if (current.revokedAt !== null)
-        return yield* new InvalidField({ field: "id", reason: "the upload request was revoked for good" })
-      const at = yield* now
-      const changed = yield* change(current, at)
-      const next = { ...changed, rowVersion: current.rowVersion + 1, updatedAt: at }
-      if ((yield* requests.update(principal.tenant, next)) === "updated") return next
-      if (attempt >= WRITE_TRIES) return yield* new ResourceChanged()
-    }
+    return yield* retryOnStale(
+      LOST_RACE_TRIES,
+      () =>
+        Effect.gen(function* () {
+          const current = yield* owned(id)
+          if (current.revokedAt !== null)
+            return yield* new InvalidField({ field: "id", reason: "the upload request was revoked for good" })
+          const at = yield* now
+          const changed = yield* change(current, at)
+          const next = { ...changed, rowVersion: current.rowVersion + 1, updatedAt: at }
+          return (yield* requests.update(principal.tenant, next)) === "updated"
+            ? Option.some(next)
+            : Option.none()
+        }),
+      () => new ResourceChanged()
+    )
   })
 
 /** `POST /upload-requests`: the request and its token (shown this once). */
@@ -136,12 +144,18 @@ export const rotateUploadRequestToken = (id: string) =>
     return { request, token }
   })
 
-/** `POST /upload-requests/{id}/revoke`: shut down for good (revoking twice is the same). */
+/**
+ * `POST /upload-requests/{id}/revoke`: shut down for good (revoking twice is the same). One
+ * unconditional statement, not a CAS: a revoke wins over any write racing it, which then finds the
+ * request revoked.
+ */
 export const revokeUploadRequest = (id: string) =>
   Effect.gen(function* () {
-    const current = yield* owned(id)
-    if (current.revokedAt !== null) return current
-    return yield* write(id, (c, at) => Effect.succeed({ ...c, revokedAt: at }))
+    const principal = yield* Principal
+    const requests = yield* UploadRequests
+    const revoked = yield* requests.revoke(principal.tenant, id, yield* now)
+    if (Option.isNone(revoked)) return yield* new ResourceNotFound()
+    return revoked.value
   })
 
 export const listUploadSubmissions = (
