@@ -94,13 +94,15 @@ describe("the sharing OpenAPI document", () => {
   it("declares the budget headers on every keyed answer, and Retry-After on every 429", () => {
     const keyed = operations().filter(({ op }) => (op.security ?? []).length > 0)
     expect(keyed.length).toBeGreaterThan(50)
-    for (const { path, method, op } of keyed)
-      // Node's 431 is answered before any key is read: it reports no budget.
-      for (const [status, response] of Object.entries(op.responses) as Array<[string, Response]>)
-        if (status !== "431")
-          expect(Object.keys(response.headers ?? {}), `${method} ${path} ${status}`).toEqual(
-            expect.arrayContaining(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"])
-          )
+    for (const { path, method, op } of keyed) {
+      for (const [status, response] of Object.entries(op.responses) as Array<[string, Response]>) {
+        // Node's 431 is answered before any key is read: it reports no budget.
+        if (status === "431") continue
+        expect(Object.keys(response.headers ?? {}), `${method} ${path} ${status}`).toEqual(
+          expect.arrayContaining(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"])
+        )
+      }
+    }
     for (const { path, method, op } of operations()) {
       const tooMany = op.responses["429"] as Response | undefined
       expect(tooMany?.headers?.["Retry-After"]?.required, `${method} ${path}`).toBe(true)
