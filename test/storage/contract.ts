@@ -15,6 +15,7 @@ import type { StoragePorts } from "@folio/adapters-storage"
 import { Effect, Option, Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { at, form, next, publication, response, uuid, workspace } from "./fixtures.js"
+import { registerArtifactDeploymentContracts } from "./artifact-deployments.contract.js"
 import { registerIdempotencyContracts } from "./idempotency.contract.js"
 import { registerResourceContracts } from "./sharing-resources.contract.js"
 import type { StorageTarget } from "./targets.js"
@@ -1067,6 +1068,7 @@ export const registerStorageContracts = (target: StorageTarget) => {
 
     registerResourceContracts({ target: target.name, run, newWorkspace })
     registerIdempotencyContracts({ target: target.name, run, newWorkspace })
+    registerArtifactDeploymentContracts({ target: target.name, run, newWorkspace })
 
     describe(`UsageStore [${target.name}]`, () => {
       it("counts a workspace's requests over 24 h and 7 d by status class", async () => {

@@ -16,8 +16,8 @@ export const makeIdempotencyStore = Effect.map(Effect.service(MemoryStore), ({ i
           held === undefined ||
           held.expiresAt.getTime() <= now ||
           (held.answer === null &&
-            held.requestHash === c.requestHash &&
-            held.claimedAt.getTime() <= now - IDEMPOTENCY_LEASE_MS)
+            held.claimedAt.getTime() <= now - IDEMPOTENCY_LEASE_MS &&
+            (held.requestHash === null || c.requestHash === null || held.requestHash === c.requestHash))
         if (free) {
           idempotencyKeys.set(slot(c.tenantId, c.key), {
             tenantId: c.tenantId,
@@ -30,17 +30,16 @@ export const makeIdempotencyStore = Effect.map(Effect.service(MemoryStore), ({ i
           })
           return { _tag: "Claimed" }
         }
-        if (held.requestHash !== c.requestHash) return { _tag: "Mismatch" }
-        if (held.answer !== null) return { _tag: "Replay", answer: held.answer }
-        return { _tag: "InProgress" }
+        if (held.answer === null || held.requestHash === null)
+          return { _tag: "InProgress", requestHash: held.requestHash }
+        return { _tag: "Answered", requestHash: held.requestHash, answer: held.answer }
       }),
 
-    complete: (tenantId, key, token, answer) =>
+    complete: (tenantId, key, token, requestHash, answer) =>
       Effect.sync(() => {
         const held = idempotencyKeys.get(slot(tenantId, key))
         if (held === undefined || held.token !== token || held.answer !== null) return false
-        // Stored as JSON, as in SQL: a replay never shares objects with the first answer.
-        idempotencyKeys.set(slot(tenantId, key), { ...held, answer: JSON.parse(JSON.stringify(answer)) })
+        idempotencyKeys.set(slot(tenantId, key), { ...held, requestHash, answer: { ...answer } })
         return true
       }),
 

@@ -34,11 +34,11 @@ export interface StoredForm extends FormRecord {
 /** A resource row as kept: deleted ones stay, hidden from every read. */
 export type StoredResource = ResourceRecord & { readonly deletedAt: Date | null }
 
-/** An idempotency key as kept (answer null while its claim runs). */
+/** An idempotency key as kept (answer null while its claim runs; no digest yet for a streamed body). */
 export interface StoredIdempotencyKey {
   readonly tenantId: string
   readonly key: string
-  readonly requestHash: string
+  readonly requestHash: string | null
   readonly token: string
   readonly answer: IdempotentAnswer | null
   readonly claimedAt: Date

@@ -17,6 +17,7 @@ import uploadRequests from "./migrations/0013_upload_requests.js"
 import jobsAndNotion from "./migrations/0014_jobs_and_notion.js"
 import analytics from "./migrations/0015_analytics.js"
 import webhooks from "./migrations/0016_webhooks.js"
+import idempotentAnswersAsSent from "./migrations/0017_idempotent_answers_as_sent.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -34,5 +35,6 @@ export const migrations = Migrator.fromRecord({
   "0013_upload_requests": uploadRequests,
   "0014_jobs_and_notion": jobsAndNotion,
   "0015_analytics": analytics,
-  "0016_webhooks": webhooks
+  "0016_webhooks": webhooks,
+  "0017_idempotent_answers_as_sent": idempotentAnswersAsSent
 })

@@ -7,6 +7,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { SharingAuthentication } from "../auth.js"
 import { sharingErrorsOf } from "../errors.js"
 import { WithResourceEtag } from "../etag-headers.js"
+import { OptionalIdempotencyKey } from "../idempotent.js"
 
 const Slug = { slug: Schema.String }
 
@@ -75,12 +76,13 @@ const DeployErrors = sharingErrorsOf(
 export class ArtifactsGroup extends HttpApiGroup.make("artifacts")
   .add(
     HttpApiEndpoint.post("create", "/artifacts", {
+      headers: OptionalIdempotencyKey,
       payload: siteBody(ArtifactMetadata),
       success: WithResourceEtag(ArtifactView).pipe(HttpApiSchema.status(201)),
-      error: [...Errors, ...DeployErrors, ...sharingErrorsOf("slug_taken")]
+      error: [...Errors, ...DeployErrors, ...sharingErrorsOf("slug_taken", "idempotency_conflict")]
     }).annotate(
       OpenApi.Summary,
-      "Create a static site from a ZIP (part archive) or separate files (one part per metadata.files entry); the modes cannot be mixed (scope write)"
+      "Create a static site from a ZIP (part archive) or separate files (one part per metadata.files entry); the modes cannot be mixed; with Idempotency-Key, the same body again within 24 h answers the first result (scope write)"
     ),
     HttpApiEndpoint.post("deploy", "/resources/:slug/artifact/deployments", {
       params: Slug,

@@ -1,10 +1,12 @@
 // Handlers of the artifact routes: scope, the SharingArtifacts use case, the view with its ETag.
 import {
   ArtifactsFeature,
+  ArtifactView,
   type ResourceRecord,
   resourceEtag,
   resourceView,
-  SharingArtifacts
+  SharingArtifacts,
+  SharingIdempotency
 } from "@folio/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
@@ -12,6 +14,7 @@ import { PublicOrigin } from "../../public-origin.js"
 import { requireScopes } from "../../shared/index.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
+import { answerAs, idempotentResponse } from "../idempotent.js"
 import { UploadParts } from "../files/parts.js"
 
 /** A site body's parts: a file per part (500 at most), the metadata, and one to spare. */
@@ -23,16 +26,30 @@ export const ArtifactsLive = HttpApiBuilder.group(SharingApi, "artifacts", (hand
     const origin = yield* PublicOrigin
     const feature = yield* ArtifactsFeature
     const uploadParts = yield* UploadParts
-    const view = (r: ResourceRecord) => {
+    const idempotency = yield* SharingIdempotency
+    const artifactView = (r: ResourceRecord) => {
       const v = resourceView(r, origin, feature.host)
       if (v.type !== "artifact") throw new Error("an artifact's view is an artifact")
-      return HttpApiSchema.withHeaders({ body: v, headers: { "x-resource-etag": resourceEtag(r) } })
+      return v
     }
+    const view = (r: ResourceRecord) =>
+      HttpApiSchema.withHeaders({ body: artifactView(r), headers: { "x-resource-etag": resourceEtag(r) } })
     return handlers
-      .handle("create", ({ payload }) =>
+      .handle("create", ({ payload, headers }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")
-          return view(yield* artifacts.create(uploadParts(payload, SITE_PARTS)))
+          const key = headers["idempotency-key"]
+          if (key === undefined) return view(yield* artifacts.create(uploadParts(payload, SITE_PARTS)))
+          const done = yield* idempotency.runStreamed(
+            key,
+            "artifact",
+            uploadParts(payload, SITE_PARTS),
+            (parts) =>
+              Effect.flatMap(artifacts.create(parts), (r) =>
+                answerAs(ArtifactView, 201, artifactView(r), { "x-resource-etag": resourceEtag(r) })
+              )
+          )
+          return idempotentResponse(done)
         }).pipe(Effect.catch(SharingErrors.fail))
       )
       .handle("deploy", ({ params, payload }) =>

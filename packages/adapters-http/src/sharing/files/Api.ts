@@ -6,6 +6,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { SharingAuthentication } from "../auth.js"
 import { sharingErrorsOf } from "../errors.js"
 import { WithResourceEtag } from "../etag-headers.js"
+import { OptionalIdempotencyKey } from "../idempotent.js"
 
 /** The upload form as OpenAPI shows it: the file part and the text fields (every value a string). */
 export const UploadForm = Schema.Struct({
@@ -23,12 +24,16 @@ const Errors = sharingErrorsOf("insufficient_scope", "forbidden", "not_found", "
 export class FilesGroup extends HttpApiGroup.make("files")
   .add(
     HttpApiEndpoint.post("upload", "/uploads", {
+      headers: OptionalIdempotencyKey,
       payload: UploadForm.pipe(HttpApiSchema.asMultipartStream()),
       success: WithResourceEtag(ResourceView).pipe(HttpApiSchema.status(201)),
-      error: [...Errors, ...sharingErrorsOf("slug_taken", "quota_exceeded", "unsupported_media")]
+      error: [
+        ...Errors,
+        ...sharingErrorsOf("slug_taken", "quota_exceeded", "unsupported_media", "idempotency_conflict")
+      ]
     }).annotate(
       OpenApi.Summary,
-      "Upload a file or image (multipart: part `file` plus the common fields except starts_at); the type comes from the content and must be on the allowed list; counts against the storage quota (scope write)"
+      "Upload a file or image (multipart: part `file` plus the common fields except starts_at); the type comes from the content and must be on the allowed list; counts against the storage quota; with Idempotency-Key, the same form again within 24 h answers the first result (scope write)"
     ),
     HttpApiEndpoint.get("preview", "/resources/:id/preview", {
       params: { id: Schema.String },

@@ -1,6 +1,6 @@
 // Handlers of the file routes: the multipart body's parts handed to the upload use case as they are
 // parsed (the file part as a stream), and previews as cacheable private images.
-import { resourceEtag, resourceView, SharingFiles } from "@folio/domain"
+import { resourceEtag, ResourceView, resourceView, SharingFiles, SharingIdempotency } from "@folio/domain"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
@@ -9,21 +9,34 @@ import { UploadParts } from "./parts.js"
 import { requireScopes } from "../../shared/index.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
+import { answerAs, idempotentResponse } from "../idempotent.js"
 
 export const FilesLive = HttpApiBuilder.group(SharingApi, "files", (handlers) =>
   Effect.gen(function* () {
     const files = yield* SharingFiles
     const origin = yield* PublicOrigin
     const uploadParts = yield* UploadParts
+    const idempotency = yield* SharingIdempotency
     return handlers
-      .handle("upload", ({ payload }) =>
+      .handle("upload", ({ payload, headers }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")
-          const record = yield* files.upload(uploadParts(payload))
-          return HttpApiSchema.withHeaders({
-            body: resourceView(record, origin),
-            headers: { "x-resource-etag": resourceEtag(record) }
-          })
+          const key = headers["idempotency-key"]
+          if (key === undefined) {
+            const record = yield* files.upload(uploadParts(payload))
+            return HttpApiSchema.withHeaders({
+              body: resourceView(record, origin),
+              headers: { "x-resource-etag": resourceEtag(record) }
+            })
+          }
+          const done = yield* idempotency.runStreamed(key, "upload", uploadParts(payload), (parts) =>
+            Effect.flatMap(files.upload(parts), (record) =>
+              answerAs(ResourceView, 201, resourceView(record, origin), {
+                "x-resource-etag": resourceEtag(record)
+              })
+            )
+          )
+          return idempotentResponse(done)
         }).pipe(Effect.catch(SharingErrors.fail))
       )
       .handle("preview", ({ params }) =>

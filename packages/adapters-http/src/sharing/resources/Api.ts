@@ -1,6 +1,7 @@
 // The sharing resource routes (sharing-api.md, Resources and Markdown versions): create, list,
 // read, patch, delete, the QR code, the Markdown versions and the two link simulations. Bodies are
 // the domain's wire schemas (snake_case); reads and writes of one resource carry X-Resource-ETag.
+import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../idempotent.js"
 import {
   BulkCreateInput,
   CreateResourceInput,
@@ -83,11 +84,6 @@ export const SimulateLinkInput = Schema.Struct({
   visit: Schema.optionalKey(VisitDescription)
 }).annotate({ identifier: "SimulateLink" })
 
-/** Bulk create and import require a key of the client's choosing (1 to 255 characters). */
-const IdempotencyKey = {
-  "idempotency-key": Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255))
-}
-
 /** What became of one item: the created resource, or the error envelope that item alone failed with. */
 const itemOutcomeFields = {
   status: Schema.Literals(["created", "failed"]),
@@ -126,15 +122,16 @@ const Errors = sharingErrorsOf("insufficient_scope", "forbidden", "not_found", "
 export class ResourcesGroup extends HttpApiGroup.make("resources")
   .add(
     HttpApiEndpoint.post("create", "/resources", {
+      headers: OptionalIdempotencyKey,
       payload: CreateResourceInput,
       success: WithEtag(ResourceView).pipe(HttpApiSchema.status(201)),
-      error: [...Errors, ...sharingErrorsOf("slug_taken", "feature_disabled")]
+      error: [...Errors, ...sharingErrorsOf("slug_taken", "feature_disabled", "idempotency_conflict")]
     }).annotate(
       OpenApi.Summary,
-      "Create a link, Markdown page, collection, Notion mirror or bio page (scope write; at most 60 links an hour per key)"
+      "Create a link, Markdown page, collection, Notion mirror or bio page (scope write; at most 60 links an hour per key); with Idempotency-Key, a repeat within 24 h answers the first result"
     ),
     HttpApiEndpoint.post("bulkCreate", "/resources/bulk-create", {
-      headers: IdempotencyKey,
+      headers: RequiredIdempotencyKey,
       payload: BulkCreateInput,
       success: BulkCreateResult,
       error: [...Errors, ...sharingErrorsOf("idempotency_conflict", "feature_disabled")]
@@ -143,7 +140,7 @@ export class ResourcesGroup extends HttpApiGroup.make("resources")
       "Create up to 200 links; each item succeeds or fails on its own; requires Idempotency-Key (a repeat within 24 h answers the first result) (scope write)"
     ),
     HttpApiEndpoint.post("importLinks", "/resources/import", {
-      headers: IdempotencyKey,
+      headers: RequiredIdempotencyKey,
       query: { source: Schema.optional(ImportSource) },
       payload: [ImportLinksInput, Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" }))],
       success: ImportResult,

@@ -1,14 +1,13 @@
 // Handlers of the resource routes: scope, then the SharingResources use case, then the view.
 import {
   collectionEtag,
-  type Idempotent,
-  type IdempotentAnswer,
   importRows,
   type ItemOutcome,
   type MarkdownVersionSummary,
   publicResourceUrl,
   type ResourceRecord,
   resourceEtag,
+  ResourceView,
   resourceView,
   SharingIdempotency,
   SharingResources
@@ -21,9 +20,10 @@ import { requireScopes } from "../../shared/index.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
 import { resourceIfMatchOf } from "../etag-headers.js"
+import { answerAs, idempotentResponse } from "../idempotent.js"
 import { qrCode } from "../qr.js"
 import { type VisitDescription, visitFromDescription } from "../visit.js"
-import { RESOURCE_PAGE_SIZE } from "./Api.js"
+import { BulkCreateResult, ImportResult, RESOURCE_PAGE_SIZE } from "./Api.js"
 import { readCsvRecords } from "./import-csv.js"
 
 /** The visitor a simulation stands for when its description names none: one fixed id, so a dry run repeats. */
@@ -41,27 +41,16 @@ const visitOf = (description: VisitDescription | undefined) =>
     visitFromDescription(description ?? {}, { now: new Date(ms), visitorId: SIMULATION_VISITOR_ID })
   )
 
-/** The stored answer as the response; a replay says so in `Idempotent-Replayed`. */
-const idempotentResponse = ({ answer, replayed }: Idempotent) =>
-  HttpServerResponse.jsonUnsafe(answer.body, {
-    status: answer.status,
-    headers: { ...answer.headers, ...(replayed ? { "idempotent-replayed": "true" } : {}) }
-  })
-
-const okAnswer = (body: unknown): IdempotentAnswer => ({ status: 200, headers: {}, body })
-
 export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (handlers) =>
   Effect.gen(function* () {
     const resources = yield* SharingResources
     const origin = yield* PublicOrigin
+    const etagHeaders = (record: ResourceRecord) => ({
+      "x-resource-etag": resourceEtag(record),
+      ...(record.type === "collection" ? { "x-collection-etag": collectionEtag(record) } : {})
+    })
     const withEtag = (record: ResourceRecord) =>
-      HttpApiSchema.withHeaders({
-        body: resourceView(record, origin),
-        headers: {
-          "x-resource-etag": resourceEtag(record),
-          ...(record.type === "collection" ? { "x-collection-etag": collectionEtag(record) } : {})
-        }
-      })
+      HttpApiSchema.withHeaders({ body: resourceView(record, origin), headers: etagHeaders(record) })
     const idempotency = yield* SharingIdempotency
     /** One item's outcome on the wire: the resource, or the envelope it alone failed with. */
     const outcomeOf = (outcome: ItemOutcome) =>
@@ -83,8 +72,8 @@ export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (hand
             headers["idempotency-key"],
             { route: "bulk-create", body: payload },
             (seed) =>
-              Effect.map(resources.createLinks(payload.items, seed), (outcomes) =>
-                okAnswer({
+              Effect.flatMap(resources.createLinks(payload.items, seed), (outcomes) =>
+                answerAs(BulkCreateResult, 200, {
                   items: outcomes.map((outcome, index) => ({ index, ...outcomeOf(outcome) })),
                   ...tally(outcomes)
                 })
@@ -108,13 +97,13 @@ export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (hand
             headers["idempotency-key"],
             { route: "import", body: options },
             (seed) =>
-              Effect.map(
+              Effect.flatMap(
                 resources.createLinks(
                   rows.map((r) => r.item),
                   seed
                 ),
                 (outcomes) =>
-                  okAnswer({
+                  answerAs(ImportResult, 200, {
                     source,
                     items: outcomes.map((outcome, index) => ({
                       row: rows[index]?.row ?? 0,
@@ -127,10 +116,17 @@ export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (hand
           return idempotentResponse(done)
         }).pipe(Effect.catch(SharingErrors.fail))
       )
-      .handle("create", ({ payload }) =>
+      .handle("create", ({ payload, headers }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")
-          return withEtag(yield* resources.create(payload))
+          const key = headers["idempotency-key"]
+          if (key === undefined) return withEtag(yield* resources.create(payload))
+          const done = yield* idempotency.run(key, { route: "create", body: payload }, () =>
+            Effect.flatMap(resources.create(payload), (record) =>
+              answerAs(ResourceView, 201, resourceView(record, origin), etagHeaders(record))
+            )
+          )
+          return idempotentResponse(done)
         }).pipe(Effect.catch(SharingErrors.fail))
       )
       .handle("list", ({ query }) =>

@@ -13,6 +13,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { SharingAuthentication } from "../auth.js"
 import { sharingErrorsOf } from "../errors.js"
+import { OptionalIdempotencyKey } from "../idempotent.js"
 import { offsetPageQuery } from "../offset-page.js"
 
 const Id = { id: Schema.String.check(Schema.isMaxLength(64)) }
@@ -50,12 +51,13 @@ export class UploadRequestsGroup extends HttpApiGroup.make("uploadRequests")
       error: Errors
     }).annotate(OpenApi.Summary, "Every upload request of the account, newest first (scope read)"),
     HttpApiEndpoint.post("create", "/upload-requests", {
+      headers: OptionalIdempotencyKey,
       payload: CreateUploadRequestInput,
       success: UploadRequestWithToken.pipe(HttpApiSchema.status(201)),
-      error: Errors
+      error: [...Errors, ...sharingErrorsOf("idempotency_conflict")]
     }).annotate(
       OpenApi.Summary,
-      "Create an upload request; the only time its secret token is shown (scope write)"
+      "Create an upload request; the only time its secret token is shown (a repeat with the same Idempotency-Key within 24 h shows it again) (scope write)"
     ),
     HttpApiEndpoint.get("get", "/upload-requests/:id", {
       params: Id,

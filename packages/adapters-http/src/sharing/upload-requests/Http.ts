@@ -1,6 +1,7 @@
 // Handlers of the upload request routes: scope, the SharingUploadRequests use case, the views.
 import {
   resourceView,
+  SharingIdempotency,
   SharingUploadRequests,
   type UploadRequestRecord,
   uploadRequestUrl,
@@ -13,11 +14,13 @@ import { PublicOrigin } from "../../public-origin.js"
 import { requireScopes } from "../../shared/index.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
-import { SUBMISSIONS_PAGE } from "./Api.js"
+import { answerAs, idempotentResponse } from "../idempotent.js"
+import { SUBMISSIONS_PAGE, UploadRequestWithToken } from "./Api.js"
 
 export const UploadRequestsLive = HttpApiBuilder.group(SharingApi, "uploadRequests", (handlers) =>
   Effect.gen(function* () {
     const requests = yield* SharingUploadRequests
+    const idempotency = yield* SharingIdempotency
     const origin = yield* PublicOrigin
     const view = (r: UploadRequestRecord) =>
       Effect.map(Clock.currentTimeMillis, (ms) => uploadRequestView(r, new Date(ms)))
@@ -36,10 +39,17 @@ export const UploadRequestsLive = HttpApiBuilder.group(SharingApi, "uploadReques
           return { items: yield* Effect.forEach(all, view) }
         }).pipe(Effect.catch(SharingErrors.fail))
       )
-      .handle("create", ({ payload }) =>
+      .handle("create", ({ payload, headers }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")
-          return yield* withToken(yield* requests.create(payload))
+          const key = headers["idempotency-key"]
+          if (key === undefined) return yield* withToken(yield* requests.create(payload))
+          const done = yield* idempotency.run(key, { route: "upload-request", body: payload }, () =>
+            Effect.flatMap(Effect.flatMap(requests.create(payload), withToken), (body) =>
+              answerAs(UploadRequestWithToken, 201, body)
+            )
+          )
+          return idempotentResponse(done)
         }).pipe(Effect.catch(SharingErrors.fail))
       )
       .handle("get", ({ params }) =>

@@ -14,7 +14,7 @@ import type { StorageError } from "../../kernel/errors.js"
 import { issuesOf, STRICT_ALL } from "../../kernel/issues.js"
 import { BlobStore, BlobTooLarge } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
-import { retryOnStale } from "../../kernel/retry.js"
+import { LOST_RACE_TRIES, retryOnStale } from "../../kernel/retry.js"
 import {
   ArtifactIndexMissing,
   ArtifactPathInvalid,
@@ -109,6 +109,9 @@ interface Received {
  * are staged once). Keys leave the map as they are published or deleted.
  */
 type Staged = Map<string, { readonly key: string; readonly size: number }>
+
+/** The objects a request made from its staged files (digest, staging key, size), for undoing. */
+type Published = Array<{ readonly sha: string; readonly key: string; readonly size: number }>
 
 /** Where an artifact keeps the bytes named by a digest. */
 export const artifactObjectKey = (r: { readonly tenantId: string; readonly id: string }, sha: string) =>
@@ -236,7 +239,7 @@ const receiveSite = (
 const publishStaged = (
   owner: { readonly tenantId: string; readonly id: string },
   staged: Staged,
-  published: Array<{ readonly sha: string; readonly key: string; readonly size: number }>
+  published: Published
 ) =>
   Effect.gen(function* () {
     const blobs = yield* BlobStore
@@ -258,7 +261,7 @@ const publishStaged = (
 const unpublish = (
   owner: { readonly tenantId: string; readonly id: string },
   staged: Staged,
-  published: Array<{ readonly sha: string; readonly key: string; readonly size: number }>
+  published: Published
 ) =>
   Effect.gen(function* () {
     const blobs = yield* BlobStore
@@ -434,16 +437,6 @@ export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>
     )
   })
 
-/**
- * Rounds of a deployment that lost a race before it is reported. A full deployment retries whenever
- * another deployment landed first (it has no precondition), a patch only while its base is still
- * current (another write of the artifact, a title change, landed first). Each lost round means
- * another writer's deployment landed, so this bounds how many may race one artifact at once.
- */
-const DEPLOY_TRIES = 12
-
-type Published = Array<{ readonly sha: string; readonly key: string; readonly size: number }>
-
 /** `POST /resources/{slug}/artifact/deployments`: a new version, full or a patch of the current one. */
 export const deployArtifact = (slug: string, parts: Stream.Stream<UploadPart, UploadBodyError>) =>
   Effect.gen(function* () {
@@ -546,7 +539,9 @@ export const deployArtifact = (slug: string, parts: Stream.Stream<UploadPart, Up
           yield* deployments.discard(deploymentId)
           return Option.none<ResourceRecordOf<"artifact">>()
         })
-      return yield* retryOnStale(DEPLOY_TRIES, attempt, () => new ResourceChanged())
+      // A full deployment retries whenever another deployment landed first (it has no precondition);
+      // a patch only while its base is still current (another write, a title change, landed first).
+      return yield* retryOnStale(LOST_RACE_TRIES, attempt, () => new ResourceChanged())
     })
     return yield* run.pipe(
       Effect.onExit((exit) =>
