@@ -48,7 +48,7 @@ export interface paths {
         /** List the account's resources (scope read); Markdown bodies are left out; page with limit and offset or cursor */
         get: operations["resources.list"];
         put?: never;
-        /** Create a link, Markdown page, collection, Notion mirror or bio page (scope write; at most 60 links an hour per key) */
+        /** Create a link, Markdown page, collection, Notion mirror or bio page (scope write; at most 60 links an hour per key); with Idempotency-Key, a repeat within 24 h answers the first result */
         post: operations["resources.create"];
         delete?: never;
         options?: never;
@@ -220,7 +220,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a file or image (multipart: part `file` plus the common fields except starts_at); the type comes from the content and must be on the allowed list; counts against the storage quota (scope write) */
+        /** Upload a file or image (multipart: part `file` plus the common fields except starts_at); the type comes from the content and must be on the allowed list; counts against the storage quota; with Idempotency-Key, the same form again within 24 h answers the first result (scope write) */
         post: operations["files.upload"];
         delete?: never;
         options?: never;
@@ -460,7 +460,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a static site from a ZIP (part archive) or separate files (one part per metadata.files entry); the modes cannot be mixed (scope write) */
+        /** Create a static site from a ZIP (part archive) or separate files (one part per metadata.files entry); the modes cannot be mixed; with Idempotency-Key, the same body again within 24 h answers the first result (scope write) */
         post: operations["artifacts.create"];
         delete?: never;
         options?: never;
@@ -529,7 +529,7 @@ export interface paths {
         /** Every upload request of the account, newest first (scope read) */
         get: operations["uploadRequests.list"];
         put?: never;
-        /** Create an upload request; the only time its secret token is shown (scope write) */
+        /** Create an upload request; the only time its secret token is shown (a repeat with the same Idempotency-Key within 24 h shows it again) (scope write) */
         post: operations["uploadRequests.create"];
         delete?: never;
         options?: never;
@@ -1583,6 +1583,12 @@ export interface components {
             password?: "" | string | null;
             expires_at?: "" | components["schemas"]["Rfc3339DateTime"] | null;
         };
+        IdempotencyConflictError: {
+            error: string;
+            /** @enum {string} */
+            error_code: "idempotency_conflict";
+            field?: string;
+        };
         CreateUploadRequest: {
             title: string;
             description?: string | null;
@@ -1903,12 +1909,6 @@ export interface components {
         ResourceList: {
             items: components["schemas"]["Resource"][];
             next_cursor: string | null;
-        };
-        IdempotencyConflictError: {
-            error: string;
-            /** @enum {string} */
-            error_code: "idempotency_conflict";
-            field?: string;
         };
         ImportResult: {
             /** @enum {string} */
@@ -2524,7 +2524,9 @@ export interface operations {
     "resources.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2611,7 +2613,7 @@ export interface operations {
                     "application/json": components["schemas"]["SharingNotFoundError"];
                 };
             };
-            /** @description SlugTakenError */
+            /** @description SlugTakenError | IdempotencyConflictError */
             409: {
                 headers: {
                     /** @description Requests the key may make in the current window */
@@ -2623,7 +2625,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SlugTakenError"];
+                    "application/json": components["schemas"]["SlugTakenError"] | components["schemas"]["IdempotencyConflictError"];
                 };
             };
             /** @description SharingPayloadTooLargeError */
@@ -4563,7 +4565,9 @@ export interface operations {
     "files.upload": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4649,7 +4653,7 @@ export interface operations {
                     "application/json": components["schemas"]["SharingNotFoundError"];
                 };
             };
-            /** @description SlugTakenError | QuotaExceededError */
+            /** @description SlugTakenError | QuotaExceededError | IdempotencyConflictError */
             409: {
                 headers: {
                     /** @description Requests the key may make in the current window */
@@ -4661,7 +4665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SlugTakenError"] | components["schemas"]["QuotaExceededError"];
+                    "application/json": components["schemas"]["SlugTakenError"] | components["schemas"]["QuotaExceededError"] | components["schemas"]["IdempotencyConflictError"];
                 };
             };
             /** @description SharingPayloadTooLargeError */
@@ -7654,7 +7658,9 @@ export interface operations {
     "artifacts.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7749,7 +7755,7 @@ export interface operations {
                     "application/json": components["schemas"]["SharingNotFoundError"];
                 };
             };
-            /** @description QuotaExceededError | SlugTakenError */
+            /** @description QuotaExceededError | SlugTakenError | IdempotencyConflictError */
             409: {
                 headers: {
                     /** @description Requests the key may make in the current window */
@@ -7761,7 +7767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QuotaExceededError"] | components["schemas"]["SlugTakenError"];
+                    "application/json": components["schemas"]["QuotaExceededError"] | components["schemas"]["SlugTakenError"] | components["schemas"]["IdempotencyConflictError"];
                 };
             };
             /** @description ArtifactTooLargeError | ArtifactTooManyFilesError | SharingPayloadTooLargeError */
@@ -8522,7 +8528,9 @@ export interface operations {
     "uploadRequests.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8605,6 +8613,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingNotFoundError"];
+                };
+            };
+            /** @description IdempotencyConflictError */
+            409: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"];
                 };
             };
             /** @description SharingPayloadTooLargeError */
