@@ -30,6 +30,7 @@ import {
   SharpMediaToolsLive,
   YauzlArtifactArchivesLive,
   StorageHealth,
+  SealedIdempotencyStoreLive,
   SuspendedAccountsLive,
   IdempotencyHousekeepingLive,
   HttpsWebhookSenderLive,
@@ -187,11 +188,14 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
       // invalidation bus (LISTEN/NOTIFY on PostgreSQL).
       // Suspended accounts are held in memory too (every public request asks), told of each change
       // over the same bus.
+      // Stored idempotent answers are sealed with a key derived from the signing secret: some hold
+      // a secret shown once (an upload request's token).
       const hotPath = Layer.mergeAll(
         BufferedRateLimitStoreLive,
         CachedApiKeyRepositoryLive,
         CachedResourceRepositoryLive,
-        SuspendedAccountsLive
+        SuspendedAccountsLive,
+        SealedIdempotencyStoreLive(`idempotent-answers:${secret}`)
       ).pipe(Layer.provide(storage))
       const infrastructure = Layer.mergeAll(
         storage,
