@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
 import { build, keyIn, runProcess, type Started, startServer } from "./process.js"
+import { freshRateWindow } from "../support/rate-window.js"
 
 describe.skipIf(TEST_DATABASE_URL === undefined)("two instances on one PostgreSQL", () => {
   let db: Awaited<ReturnType<typeof createTempDatabase>>
@@ -49,6 +50,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("two instances on one PostgreSQ
   })
 
   it("spends one key budget across both instances", async () => {
+    await freshRateWindow()
     const statuses: Array<number> = []
     for (let i = 0; i < 7; i++) {
       const origin = i % 2 === 0 ? a.origin : b.origin

@@ -15,6 +15,7 @@ import type { RunningApp } from "../support/app.js"
 import { startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 import { openStorage, realStorageName } from "../support/storage.js"
+import { freshRateWindow } from "../support/rate-window.js"
 
 const SHARE = "/share/api/v1"
 const FORMS = "/forms/api/v1"
@@ -290,6 +291,7 @@ for (const db of [...new Set(["pglite", realStorageName] as const)]) {
           r.headers.get("x-ratelimit-limit"),
           r.headers.get("x-ratelimit-remaining")
         ]
+        await freshRateWindow()
         // Key one: its own budget (3 then 2 left of 4) is tighter than the address's (4 then 3 of 5).
         expect(budget(await me(one.key))).toEqual(["4", "3"])
         expect(budget(await me(one.key))).toEqual(["4", "2"])

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parse } from "yaml"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
+import { freshRateWindow } from "../support/rate-window.js"
 
 let app: RunningApp
 let reader: { key: string; workspaceId: string }
@@ -121,6 +122,7 @@ describe("sharing budgets", () => {
       const one = await newWorkspaceKey(limited, ["read"], "sharing")
       const two = await newWorkspaceKey(limited, ["read"], "sharing")
       const call = (key: string) => fetch(`${limited.origin}/share/api/v1/me`, { headers: bearer(key) })
+      await freshRateWindow()
       const first = await Promise.all([1, 2, 3, 4].map(() => call(one.key)))
       expect(first.map((r) => r.status).sort()).toEqual([200, 200, 200, 429])
       const over = first.find((r) => r.status === 429)

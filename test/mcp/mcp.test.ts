@@ -16,6 +16,7 @@ import { makeAjv2020 } from "../support/ajv.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
+import { freshRateWindow } from "../support/rate-window.js"
 
 type Structured = Record<string, unknown> & {
   error?: { code: string; message: string; details?: Record<string, unknown> }
@@ -509,6 +510,7 @@ describe("the MCP endpoint's protocol edges", () => {
       const rest = () =>
         fetch(`${limited.origin}/forms/api/v1/forms`, { headers: { authorization: `Bearer ${key}` } })
       const mcp = () => post(ping, {}, key, limited.origin)
+      await freshRateWindow()
       const statuses = [(await rest()).status, (await mcp()).status, (await rest()).status]
       const over = await mcp()
       expect([...statuses, over.status]).toEqual([200, 200, 200, 429])

@@ -1,0 +1,10 @@
+// Budgets are counted in fixed wall-clock minutes (the buffered rate-limit store's windows), so a
+// test that spends one and expects a 429 must not straddle two windows: it waits for a fresh one
+// when too little of the current window is left.
+export const RATE_WINDOW_MS = 60_000
+
+/** Resolves at once when `needMs` of the current window remain, else once the next window starts. */
+export const freshRateWindow = async (needMs = 15_000): Promise<void> => {
+  const left = RATE_WINDOW_MS - (Date.now() % RATE_WINDOW_MS)
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50))
+}
