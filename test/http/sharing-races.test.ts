@@ -70,6 +70,27 @@ for (const target of SHARING_FILE_TARGETS) {
       }
     })
 
+    it("lands every racing webhook PATCH, disable, enable and secret rotation", async () => {
+      for (let round = 0; round < ROUNDS / 2; round++) {
+        const made = await call("POST", "/webhooks", {
+          body: { name: `Hook ${round}`, url: "https://example.com/hook", events: ["resource.created"] }
+        })
+        expect(made.status).toBe(201)
+        const id = made.body.id as string
+        const answers = await all(PARALLEL, (i) =>
+          i % 4 === 0
+            ? call("PATCH", `/webhooks/${id}`, { body: { name: `Name ${i}` } })
+            : i % 4 === 1
+              ? call("POST", `/webhooks/${id}/disable`)
+              : i % 4 === 2
+                ? call("POST", `/webhooks/${id}/enable`)
+                : call("POST", `/webhooks/${id}/rotate-secret`)
+        )
+        expect(statusesOf(answers), `round ${round}`).toEqual(Array(PARALLEL).fill(200))
+        expect((await call("DELETE", `/webhooks/${id}`)).status).toBe(204)
+      }
+    })
+
     it("adds every one of ten racing collection items sent without X-Collection-If-Match", async () => {
       for (let round = 0; round < ROUNDS / 2; round++) {
         const file = new FormData()

@@ -5,6 +5,7 @@ import { Clock, Context, Effect, Option } from "effect"
 import { Principal } from "../../identity/principal.js"
 import { toBase64Url } from "../../kernel/digest.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
+import { LOST_RACE_TRIES, retryOnStale } from "../../kernel/retry.js"
 import { InvalidField, ResourceChanged, ResourceNotFound } from "../errors.js"
 import { enqueueDue } from "../jobs/use-cases.js"
 import type { SharingEventRecord } from "../ports/upload-requests.js"
@@ -34,7 +35,6 @@ export const WebhookSettings = Context.Reference<{
   defaultValue: () => ({ policy: DEFAULT_WEBHOOK_POLICY, allowLoopback: false })
 })
 
-const WRITE_TRIES = 3
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 const newSecret = Effect.map(
@@ -69,16 +69,21 @@ const write = (
   Effect.gen(function* () {
     const principal = yield* Principal
     const store = yield* WebhookStore
-    for (let attempt = 1; ; attempt++) {
-      const current = yield* owned(id)
-      const changed = yield* change(current)
-      const next = { ...changed, rowVersion: current.rowVersion + 1, updatedAt: yield* now }
-      if ((yield* store.update(principal.tenant, next)) === "updated") {
-        if (!current.enabled && next.enabled) yield* resumeDelivery(next)
-        return next
-      }
-      if (attempt >= WRITE_TRIES) return yield* new ResourceChanged()
-    }
+    // No webhook write takes a precondition: a lost race is read again, never answered 412.
+    const next = yield* retryOnStale(
+      LOST_RACE_TRIES,
+      () =>
+        Effect.gen(function* () {
+          const current = yield* owned(id)
+          const changed = yield* change(current)
+          const next = { ...changed, rowVersion: current.rowVersion + 1, updatedAt: yield* now }
+          if ((yield* store.update(principal.tenant, next)) !== "updated") return Option.none()
+          return Option.some({ next, resumed: !current.enabled && next.enabled })
+        }),
+      () => new ResourceChanged()
+    )
+    if (next.resumed) yield* resumeDelivery(next.next)
+    return next.next
   })
 
 /**
