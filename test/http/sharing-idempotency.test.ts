@@ -100,6 +100,24 @@ for (const target of SHARING_FILE_TARGETS) {
         (await call("POST", "/upload-requests", { body: { title: "Other" }, headers: idem(requestKey) }))
           .status
       ).toBe(409)
+
+      // A webhook's signing secret is shown once; the same key shows the same one again.
+      const hooks = async () => ((await call("GET", "/webhooks")).body.items as Array<Json>).length
+      const hooksBefore = await hooks()
+      const hookKey = fresh("webhook")
+      const hook = { name: "Hook", url: "https://example.com/hook", events: ["resource.created"] }
+      const firstHook = await call("POST", "/webhooks", { body: hook, headers: idem(hookKey) })
+      expect(firstHook.status).toBe(201)
+      const againHook = await call("POST", "/webhooks", { body: hook, headers: idem(hookKey) })
+      expect(againHook.status).toBe(201)
+      expect(againHook.bytes).toEqual(firstHook.bytes)
+      expect(againHook.headers.get("idempotent-replayed")).toBe("true")
+      expect(await hooks()).toBe(hooksBefore + 1)
+      const otherHook = await call("POST", "/webhooks", {
+        body: { ...hook, name: "Other" },
+        headers: idem(hookKey)
+      })
+      expect([otherHook.status, otherHook.body.error_code]).toEqual([409, "idempotency_conflict"])
     })
 
     it("takes a multipart form sent again (a new boundary) as the same request, on uploads and artifacts", async () => {

@@ -838,7 +838,7 @@ export interface paths {
         /** Every webhook endpoint of the account (scope read) */
         get: operations["webhooks.list"];
         put?: never;
-        /** Add an HTTPS endpoint; the only time its signing secret is shown (scope write) */
+        /** Add an HTTPS endpoint; the only time its signing secret is shown (a repeat with the same Idempotency-Key within 24 h shows it again) (scope write) */
         post: operations["webhooks.create"];
         delete?: never;
         options?: never;
@@ -1065,6 +1065,12 @@ export interface components {
             url?: string;
             events?: ("resource.created" | "resource.updated" | "resource.deleted" | "resource.expired" | "link.clicked" | "upload_request.submitted" | "upload_request.reviewed")[];
             enabled?: boolean;
+        };
+        IdempotencyConflictError: {
+            error: string;
+            /** @enum {string} */
+            error_code: "idempotency_conflict";
+            field?: string;
         };
         CreateWebhook: {
             name: string;
@@ -1582,12 +1588,6 @@ export interface components {
             description?: string | null;
             password?: "" | string | null;
             expires_at?: "" | components["schemas"]["Rfc3339DateTime"] | null;
-        };
-        IdempotencyConflictError: {
-            error: string;
-            /** @enum {string} */
-            error_code: "idempotency_conflict";
-            field?: string;
         };
         CreateUploadRequest: {
             title: string;
@@ -12036,7 +12036,9 @@ export interface operations {
     "webhooks.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12119,6 +12121,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharingNotFoundError"];
+                };
+            };
+            /** @description IdempotencyConflictError */
+            409: {
+                headers: {
+                    /** @description Requests the key may make in the current window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"];
                 };
             };
             /** @description SharingPayloadTooLargeError */

@@ -13,6 +13,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { SharingAuthentication } from "../auth.js"
 import { sharingErrorsOf } from "../errors.js"
+import { OptionalIdempotencyKey } from "../idempotent.js"
 
 const Id = { id: Schema.String.check(Schema.isMaxLength(64)) }
 const Errors = sharingErrorsOf("insufficient_scope", "not_found", "service_unavailable")
@@ -25,12 +26,13 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       error: Errors
     }).annotate(OpenApi.Summary, "Every webhook endpoint of the account (scope read)"),
     HttpApiEndpoint.post("create", "/webhooks", {
+      headers: OptionalIdempotencyKey,
       payload: CreateWebhookInput,
       success: WebhookWithSecret.pipe(HttpApiSchema.status(201)),
-      error: Errors
+      error: [...Errors, ...sharingErrorsOf("idempotency_conflict")]
     }).annotate(
       OpenApi.Summary,
-      "Add an HTTPS endpoint; the only time its signing secret is shown (scope write)"
+      "Add an HTTPS endpoint; the only time its signing secret is shown (a repeat with the same Idempotency-Key within 24 h shows it again) (scope write)"
     ),
     HttpApiEndpoint.get("get", "/webhooks/:id", {
       params: Id,

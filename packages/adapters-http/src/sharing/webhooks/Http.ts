@@ -1,16 +1,25 @@
 // Handlers of the webhook routes: scope, the SharingWebhooks use case, the views.
-import { SharingWebhooks, type WebhookEndpointRecord, webhookAttemptView, webhookView } from "@folio/domain"
+import {
+  SharingIdempotency,
+  SharingWebhooks,
+  type WebhookEndpointRecord,
+  WebhookWithSecret,
+  webhookAttemptView,
+  webhookView
+} from "@folio/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { requireScopes } from "../../shared/index.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
+import { answerAs, idempotentResponse } from "../idempotent.js"
 
 const withSecret = (w: WebhookEndpointRecord) => ({ ...webhookView(w), signing_secret: w.signingSecret })
 
 export const WebhooksLive = HttpApiBuilder.group(SharingApi, "webhooks", (handlers) =>
   Effect.gen(function* () {
     const webhooks = yield* SharingWebhooks
+    const idempotency = yield* SharingIdempotency
     const write = <E, R>(run: Effect.Effect<WebhookEndpointRecord, E, R>) => Effect.map(run, webhookView)
     return handlers
       .handle("list", () =>
@@ -31,10 +40,17 @@ export const WebhooksLive = HttpApiBuilder.group(SharingApi, "webhooks", (handle
           yield* webhooks.remove(params.id)
         }).pipe(Effect.catch(SharingErrors.fail))
       )
-      .handle("create", ({ payload }) =>
+      .handle("create", ({ payload, headers }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")
-          return withSecret(yield* webhooks.create(payload))
+          const key = headers["idempotency-key"]
+          if (key === undefined) return withSecret(yield* webhooks.create(payload))
+          const done = yield* idempotency.run(key, { route: "webhook", body: payload }, () =>
+            Effect.flatMap(webhooks.create(payload), (made) =>
+              answerAs(WebhookWithSecret, 201, withSecret(made))
+            )
+          )
+          return idempotentResponse(done)
         }).pipe(Effect.catch(SharingErrors.fail))
       )
       .handle("patch", ({ params, payload }) =>
