@@ -4,7 +4,7 @@
 export const RATE_WINDOW_MS = 60_000
 
 /** Resolves at once when `needMs` of the current window remain, else once the next window starts. */
-export const freshRateWindow = async (needMs = 15_000): Promise<void> => {
+export const freshRateWindow = async (needMs = 10_000): Promise<void> => {
   const left = RATE_WINDOW_MS - (Date.now() % RATE_WINDOW_MS)
   if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50))
 }
