@@ -21,6 +21,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Vitest's default in a run is one worker fewer than the cores: one file at a time on the
+    // two-core machines we run on, with the second core idle while that file waits on PostgreSQL,
+    // HTTP and Chromium. Two files at a time keep both cores busy.
+    maxWorkers: 2,
     reporters: ["default", "./test/support/summary-reporter.ts"]
   }
 })
