@@ -2,6 +2,7 @@
 // error envelope (decode errors, malformed JSON, unknown routes, defects), bodies are capped at 1 MiB
 // (chunked ones too) unless a route takes uploads, text no store can keep (NUL, lone surrogates) is
 // refused in URLs and JSON bodies, and every answer carries an X-Request-Id.
+import { isUtf8 } from "node:buffer"
 import { URL } from "node:url"
 import {
   type Issue,
@@ -183,6 +184,16 @@ const urlIssues = (url: string): ReadonlyArray<Issue> => {
   )
 }
 
+/** The request as the routes see it, holding `body` in place of what was read or sent. */
+const holding = (
+  request: HttpServerRequest.HttpServerRequest,
+  body: Uint8Array | string,
+  headers: Headers.Headers
+) =>
+  HttpServerRequest.fromWeb(
+    new Request(new URL(request.url, "http://localhost"), { method: request.method, body })
+  ).modify({ url: request.url, headers, remoteAddress: request.remoteAddress })
+
 /**
  * A chunked body has no Content-Length to refuse up front, and a reader that passes the cap gives
  * up on the rest, so the client could see a reset instead of 413. It is read here instead: kept
@@ -210,15 +221,7 @@ const bufferChunked = (request: HttpServerRequest.HttpServerRequest, limit: numb
         body.set(chunk, offset)
         offset += chunk.length
       }
-      const web = new Request(new URL(request.url, "http://localhost"), { method: request.method, body })
-      return {
-        tooLarge: false as const,
-        request: HttpServerRequest.fromWeb(web).modify({
-          url: request.url,
-          headers: request.headers,
-          remoteAddress: request.remoteAddress
-        })
-      }
+      return { tooLarge: false as const, request: holding(request, body, request.headers) }
     }
   )
 }
@@ -263,27 +266,6 @@ const authorizationHeaders = (request: HttpServerRequest.HttpServerRequest): num
   let count = 0
   for (let i = 0; i < raw.length; i += 2) if (raw[i]?.toLowerCase() === "authorization") count++
   return count
-}
-
-/** The request as the routes see it, holding `body` (JSON) in place of what was sent. */
-const withJsonBody = (request: HttpServerRequest.HttpServerRequest, body: string) =>
-  HttpServerRequest.fromWeb(
-    new Request(new URL(request.url, "http://localhost"), { method: request.method, body })
-  ).modify({
-    url: request.url,
-    headers: Headers.set(request.headers, "content-type", "application/json"),
-    remoteAddress: request.remoteAddress
-  })
-
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
-
-const isUtf8 = (bytes: ArrayBuffer): boolean => {
-  try {
-    strictUtf8.decode(bytes)
-    return true
-  } catch {
-    return false
-  }
 }
 
 /** Whether a request says it carries a body (a length over zero, or chunks). */
@@ -441,8 +423,13 @@ const makeGuard = <
       }
       const type = contentTypeOf(request.headers)
       const hasBody = hasBodyOf(request)
-      // Bytes that are not UTF-8 would be read with U+FFFD in their place and stored so.
-      if ((kind === "json" || kind === "text") && hasBody && !isUtf8(yield* current.arrayBuffer))
+      // Bytes that are not UTF-8 would be read with U+FFFD in their place and stored so (checked in
+      // place, without decoding: the route decodes the text once).
+      if (
+        (kind === "json" || kind === "text") &&
+        hasBody &&
+        !isUtf8(new Uint8Array(yield* current.arrayBuffer))
+      )
         return yield* respond(new BodyUnreadable({ message: "request body is not valid UTF-8" }))
       if (kind === "text" && hasBody && textTypes.includes(type)) {
         const issues = unsafeTextIssues(yield* current.text, ["body"])
@@ -502,7 +489,7 @@ const makeGuard = <
       // the first missing field instead of calling the body unreadable.
       const request =
         (kind === "json" || kind === "text") && BODY_METHODS.has(sent.method) && !hasBodyOf(sent)
-          ? withJsonBody(sent, "{}")
+          ? holding(sent, "{}", Headers.set(sent.headers, "content-type", "application/json"))
           : sent
       const max = bodyMaxOf(request.method, raw)
       const cap: BodyCap = { max, read: bodyLimitOf(raw, max) }

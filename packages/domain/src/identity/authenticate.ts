@@ -40,6 +40,12 @@ export const RateLimitPolicy = Context.Reference<{
   })
 })
 
+const TOO_MANY_REQUESTS = "too many requests from this address"
+
+/** An address over its budget, the answer carrying that budget. */
+const addressLimited = (message: string, d: RateDecision) =>
+  new RateLimited({ message, retryAfterSeconds: d.resetSeconds, budget: d })
+
 /** A service's budgets as its requests are charged to them. */
 const budgetsOf = (service: ServiceName) =>
   Effect.gen(function* () {
@@ -73,15 +79,7 @@ export const makeAddressBudget = (
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.flatMap(limits.hit(bucketOfIp(clientIp), RATE_WINDOW_MS, now), (hit) => {
           const d = decideRate(hit.count, perIp, hit.resetAt, now)
-          return d.allowed
-            ? Effect.succeed(d)
-            : Effect.fail(
-                new RateLimited({
-                  message: "too many requests from this address",
-                  retryAfterSeconds: d.resetSeconds,
-                  budget: d
-                })
-              )
+          return d.allowed ? Effect.succeed(d) : Effect.fail(addressLimited(TOO_MANY_REQUESTS, d))
         })
       )
   })
@@ -113,15 +111,12 @@ export const makeAuthenticate = (
     const keys = yield* ApiKeyRepository
     const limits = yield* RateLimitStore
     const { own, perKey, perIp, bucketOfIp } = yield* budgetsOf(service)
-    const addressLimited = (d: RateDecision) =>
-      new RateLimited({
-        message:
-          own === undefined
-            ? "too many authentication attempts from this address"
-            : "too many requests from this address",
-        retryAfterSeconds: d.resetSeconds,
-        budget: d
-      })
+    // Without a budget of its own, the address budget a service shares counts authentication attempts.
+    const overAddress = (d: RateDecision) =>
+      addressLimited(
+        own === undefined ? "too many authentication attempts from this address" : TOO_MANY_REQUESTS,
+        d
+      )
     return (presented, clientIp) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const ipKey = bucketOfIp(clientIp)
@@ -129,7 +124,7 @@ export const makeAuthenticate = (
         const reject = (message: string) =>
           Effect.flatMap(limits.hit(ipKey, RATE_WINDOW_MS, now), (hit) => {
             const d = decideRate(hit.count, perIp, hit.resetAt, now)
-            return Effect.fail(d.allowed ? new Unauthorized({ message, budget: d }) : addressLimited(d))
+            return Effect.fail(d.allowed ? new Unauthorized({ message, budget: d }) : overAddress(d))
           })
         const parsed = parseApiKey(presented)
         if (parsed === undefined) return reject("missing or malformed API key")
@@ -158,7 +153,7 @@ export const makeAuthenticate = (
                 )
                 const byIp =
                   ipHit === undefined ? undefined : decideRate(ipHit.count, perIp, ipHit.resetAt, now)
-                if (byIp !== undefined && !byIp.allowed) return Effect.fail(addressLimited(byIp))
+                if (byIp !== undefined && !byIp.allowed) return Effect.fail(overAddress(byIp))
                 return Effect.succeed({
                   principal: {
                     tenant: key.tenantId,
