@@ -36,3 +36,13 @@ export const idempotentResponse = ({ answer, replayed }: Idempotent) =>
     contentType: "application/json",
     headers: { ...answer.headers, ...(replayed ? { "idempotent-replayed": "true" } : {}) }
   })
+
+/**
+ * A create that takes `Idempotency-Key` when sent: without one, `plain` as ever; with one, `keyed`
+ * runs it under the key and the stored answer is the response (the first time and on a replay).
+ */
+export const optionallyIdempotent = <A, E, R, E2, R2>(
+  key: string | undefined,
+  plain: Effect.Effect<A, E, R>,
+  keyed: (key: string) => Effect.Effect<Idempotent, E2, R2>
+) => (key === undefined ? plain : Effect.map(keyed(key), idempotentResponse))

@@ -29,13 +29,10 @@ const RETRY_AFTER = {
   "Retry-After": { ...integerHeader("Seconds to wait before trying again"), required: true }
 }
 
-const rateLimited = () => ({
-  description: "The address's budget is spent; wait `Retry-After` seconds",
-  headers: RETRY_AFTER,
-  content: {
-    "application/json": {
-      schema: { $ref: `#/components/schemas/${SharingErrors.codes.rate_limited.error.identifier}` }
-    }
+/** The sharing envelope of one error code, as an answer's content. */
+const envelopeOf = (code: keyof typeof SharingErrors.codes) => ({
+  "application/json": {
+    schema: { $ref: `#/components/schemas/${SharingErrors.codes[code].error.identifier}` }
   }
 })
 
@@ -51,7 +48,11 @@ const openApiOperation = () => ({
       headers: BUDGET_HEADERS,
       content: { "application/yaml": { schema: { type: "string" } } }
     },
-    "429": { ...rateLimited(), headers: { ...BUDGET_HEADERS, ...RETRY_AFTER } },
+    "429": {
+      description: "The address's budget is spent; wait `Retry-After` seconds",
+      headers: { ...BUDGET_HEADERS, ...RETRY_AFTER },
+      content: envelopeOf("rate_limited")
+    },
     "431": headersTooLarge()
   }
 })
@@ -59,11 +60,7 @@ const openApiOperation = () => ({
 /** Node's parser refuses an overlong request line or headers on any route (app/client-errors.ts). */
 const headersTooLarge = () => ({
   description: "The request line and headers exceed 16 KiB (a long query string): `validation_failed`",
-  content: {
-    "application/json": {
-      schema: { $ref: `#/components/schemas/${SharingErrors.codes.validation_failed.error.identifier}` }
-    }
-  }
+  content: envelopeOf("validation_failed")
 })
 
 const shape = (generated: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {

@@ -20,24 +20,24 @@ export interface Idempotent {
   readonly replayed: boolean
 }
 
-/** What a key's holder means for a request whose digest is `requestHash` (when known yet). */
-const refusalOf = (
+/**
+ * What a key's holder means for a request whose digest is `requestHash`: the stored answer of the
+ * same request, or a refusal (another request under the key, or the same one still running).
+ */
+const settleHeld = (
   held: Exclude<ClaimOutcome, { readonly _tag: "Claimed" }>,
   requestHash: string
-): IdempotencyKeyReused | IdempotentRequestRunning | Idempotent => {
+): Effect.Effect<Idempotent, IdempotencyKeyReused | IdempotentRequestRunning> => {
   if (held._tag === "Answered")
     return held.requestHash === requestHash
-      ? { answer: held.answer, replayed: true }
-      : new IdempotencyKeyReused()
-  return held.requestHash !== null && held.requestHash !== requestHash
-    ? new IdempotencyKeyReused()
-    : new IdempotentRequestRunning()
+      ? Effect.succeed({ answer: held.answer, replayed: true })
+      : Effect.fail(new IdempotencyKeyReused())
+  return Effect.fail(
+    held.requestHash !== null && held.requestHash !== requestHash
+      ? new IdempotencyKeyReused()
+      : new IdempotentRequestRunning()
+  )
 }
-
-const answeredOrRefused = (outcome: IdempotencyKeyReused | IdempotentRequestRunning | Idempotent) =>
-  outcome instanceof IdempotencyKeyReused || outcome instanceof IdempotentRequestRunning
-    ? Effect.fail(outcome)
-    : Effect.succeed(outcome)
 
 /**
  * Claims `key` (with `requestHash` when it is known before the request runs), then runs `work` once,
@@ -87,7 +87,7 @@ export const idempotently = <E, R>(
     key,
     requestHash,
     (seed) => Effect.map(work(seed), (answer) => ({ answer, requestHash })),
-    (held) => answeredOrRefused(refusalOf(held, requestHash))
+    (held) => settleHeld(held, requestHash)
   )
 }
 
@@ -160,7 +160,7 @@ export const idempotentlyStreamed = <E, R>(
             yield* Stream.runForEach(fingerprint.tap(parts), (part) =>
               part._tag === "File" ? Stream.runDrain(part.content) : Effect.void
             )
-            return yield* answeredOrRefused(refusalOf(held, fingerprint.digest()))
+            return yield* settleHeld(held, fingerprint.digest())
           })
   )
 

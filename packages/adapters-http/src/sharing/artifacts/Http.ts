@@ -14,7 +14,7 @@ import { PublicOrigin } from "../../public-origin.js"
 import { requireScopes } from "../../shared/index.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
-import { answerAs, idempotentResponse } from "../idempotent.js"
+import { answerAs, optionallyIdempotent } from "../idempotent.js"
 import { UploadParts } from "../files/parts.js"
 
 /** A site body's parts: a file per part (500 at most), the metadata, and one to spare. */
@@ -38,18 +38,16 @@ export const ArtifactsLive = HttpApiBuilder.group(SharingApi, "artifacts", (hand
       .handle("create", ({ payload, headers }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")
-          const key = headers["idempotency-key"]
-          if (key === undefined) return view(yield* artifacts.create(uploadParts(payload, SITE_PARTS)))
-          const done = yield* idempotency.runStreamed(
-            key,
-            "artifact",
-            uploadParts(payload, SITE_PARTS),
-            (parts) =>
-              Effect.flatMap(artifacts.create(parts), (r) =>
-                answerAs(ArtifactView, 201, artifactView(r), { "x-resource-etag": resourceEtag(r) })
+          return yield* optionallyIdempotent(
+            headers["idempotency-key"],
+            Effect.map(artifacts.create(uploadParts(payload, SITE_PARTS)), view),
+            (key) =>
+              idempotency.runStreamed(key, "artifact", uploadParts(payload, SITE_PARTS), (parts) =>
+                Effect.flatMap(artifacts.create(parts), (r) =>
+                  answerAs(ArtifactView, 201, artifactView(r), { "x-resource-etag": resourceEtag(r) })
+                )
               )
           )
-          return idempotentResponse(done)
         }).pipe(Effect.catch(SharingErrors.fail))
       )
       .handle("deploy", ({ params, payload }) =>

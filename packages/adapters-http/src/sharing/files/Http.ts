@@ -9,7 +9,7 @@ import { UploadParts } from "./parts.js"
 import { requireScopes } from "../../shared/index.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
-import { answerAs, idempotentResponse } from "../idempotent.js"
+import { answerAs, optionallyIdempotent } from "../idempotent.js"
 
 export const FilesLive = HttpApiBuilder.group(SharingApi, "files", (handlers) =>
   Effect.gen(function* () {
@@ -21,22 +21,23 @@ export const FilesLive = HttpApiBuilder.group(SharingApi, "files", (handlers) =>
       .handle("upload", ({ payload, headers }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")
-          const key = headers["idempotency-key"]
-          if (key === undefined) {
-            const record = yield* files.upload(uploadParts(payload))
-            return HttpApiSchema.withHeaders({
-              body: resourceView(record, origin),
-              headers: { "x-resource-etag": resourceEtag(record) }
-            })
-          }
-          const done = yield* idempotency.runStreamed(key, "upload", uploadParts(payload), (parts) =>
-            Effect.flatMap(files.upload(parts), (record) =>
-              answerAs(ResourceView, 201, resourceView(record, origin), {
-                "x-resource-etag": resourceEtag(record)
+          return yield* optionallyIdempotent(
+            headers["idempotency-key"],
+            Effect.map(files.upload(uploadParts(payload)), (record) =>
+              HttpApiSchema.withHeaders({
+                body: resourceView(record, origin),
+                headers: { "x-resource-etag": resourceEtag(record) }
               })
-            )
+            ),
+            (key) =>
+              idempotency.runStreamed(key, "upload", uploadParts(payload), (parts) =>
+                Effect.flatMap(files.upload(parts), (record) =>
+                  answerAs(ResourceView, 201, resourceView(record, origin), {
+                    "x-resource-etag": resourceEtag(record)
+                  })
+                )
+              )
           )
-          return idempotentResponse(done)
         }).pipe(Effect.catch(SharingErrors.fail))
       )
       .handle("preview", ({ params }) =>

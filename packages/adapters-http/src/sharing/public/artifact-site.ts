@@ -101,9 +101,7 @@ export const makeArtifactSite = Effect.gen(function* () {
       const deployment = found.value
       const live = Option.getOrUndefined(yield* resources.get(deployment.tenantId, deployment.resourceId))
       const now = new Date()
-      const serving = deploymentServing(live, deployment, now, {
-        suspended: suspended.isSuspended(deployment.tenantId)
-      })
+      const serving = deploymentServing(live, deployment, now, suspended)
       if (serving === "not_found" || live === undefined || live.type !== "artifact")
         return text(404, "Not found.")
       const r = live

@@ -90,12 +90,7 @@ export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
       if (held === undefined || Option.isNone(held)) return false
       const r = held.value
       // Private, or its account suspended: the route answers as for an unknown slug.
-      if (
-        r.type !== "link" ||
-        !resourceServedPublicly(r, { suspended: suspended.isSuspended(r.tenantId) }) ||
-        r.passwordHash !== null
-      )
-        return false
+      if (r.type !== "link" || !resourceServedPublicly(suspended, r) || r.passwordHash !== null) return false
       const headers = request.headers as RequestLike["headers"]
       if (previewsFor(r.data, headers["user-agent"])) return false
       const cookie = redirectCookies(headers.cookie)

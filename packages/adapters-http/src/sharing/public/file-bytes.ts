@@ -99,19 +99,29 @@ export const ifRangeHolds = (header: string | undefined, validators: BytesValida
   return !Number.isNaN(at) && httpDate(new Date(at)) === httpDate(validators.lastModified)
 }
 
-/** The range a request gets: its `Range`, unless its `If-Range` names other bytes (then the whole). */
-const requestedRange = (
-  request: HttpServerRequest.HttpServerRequest,
-  size: number,
-  validators: BytesValidators
-) =>
-  ifRangeHolds(request.headers["if-range"], validators) ? rangeOf(request.headers.range, size) : undefined
-
 /** The validators of `file`, last written at `lastModified`. */
 export const validatorsOf = (file: StoredFile, lastModified: Date): BytesValidators => ({
   etag: storedFileEtag(file),
   lastModified
 })
+
+/**
+ * What a request for `file`'s bytes gets, worked out once: the validators, and the range (its
+ * `Range`, unless its `If-Range` names other bytes: then the whole file).
+ */
+export const requestedBytes = (
+  request: HttpServerRequest.HttpServerRequest,
+  file: StoredFile,
+  lastModified: Date
+) => {
+  const validators = validatorsOf(file, lastModified)
+  const range = ifRangeHolds(request.headers["if-range"], validators)
+    ? rangeOf(request.headers.range, file.size)
+    : undefined
+  return { validators, range }
+}
+
+type RequestedBytes = ReturnType<typeof requestedBytes>
 
 /** How a stored file's bytes are answered: inline or as an attachment, and with which type. */
 const presentation = (file: StoredFile, mode: "content" | "download") => {
@@ -137,11 +147,12 @@ export const streamStoredFile = (
     readonly headers: Readonly<Record<string, string>>
     readonly cookies: ReadonlyArray<string>
     readonly lastModified: Date
+    /** The request's validators and range, when the caller has worked them out already. */
+    readonly requested?: RequestedBytes
   }
 ) =>
   Effect.gen(function* () {
-    const validators = validatorsOf(file, extra.lastModified)
-    const range = requestedRange(request, file.size, validators)
+    const { validators, range } = extra.requested ?? requestedBytes(request, file, extra.lastModified)
     const common = {
       ...extra.headers,
       etag: validators.etag,
@@ -177,14 +188,8 @@ export const streamStoredFile = (
  * Whether a request reads from the first byte (no range, one starting at 0, or an `If-Range` that no
  * longer holds): the one that is a view.
  */
-export const startsAtZero = (
-  request: HttpServerRequest.HttpServerRequest,
-  file: StoredFile,
-  lastModified: Date
-) => {
-  const range = requestedRange(request, file.size, validatorsOf(file, lastModified))
-  return range === undefined || (range !== "unsatisfiable" && range.start === 0)
-}
+export const startsAtZero = ({ range }: RequestedBytes) =>
+  range === undefined || (range !== "unsatisfiable" && range.start === 0)
 
 /**
  * `/s/{slug}/content` and `/s/{slug}/download` of a file or image resource `r`, found and servable:
@@ -214,7 +219,8 @@ export const serveResourceBytes = (
     const minted = visitor.setCookie === undefined ? [] : [visitor.setCookie]
     const view = viewOf(r, request.cookies[SEEN_COOKIE], minted, deps.secure)
     // A HEAD reads no bytes, and a range past byte 0 continues a download already counted.
-    const counts = view.counts && request.method !== "HEAD" && startsAtZero(request, r.data, r.updatedAt)
+    const requested = requestedBytes(request, r.data, r.updatedAt)
+    const counts = view.counts && request.method !== "HEAD" && startsAtZero(requested)
     if (counts) {
       yield* deps.views.record(r.id)
       recordVisit(deps.visits, r, request, Option.getOrUndefined(request.remoteAddress), at.getTime())
@@ -224,7 +230,8 @@ export const serveResourceBytes = (
     return yield* streamStoredFile(deps.blobs, request, r.data, mode, {
       headers,
       cookies: counts ? view.cookies : minted,
-      lastModified: r.updatedAt
+      lastModified: r.updatedAt,
+      requested
     })
   })
 

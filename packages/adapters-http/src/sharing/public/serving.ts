@@ -97,9 +97,7 @@ export const findServed = (deps: Deps, slug: string) =>
   !isResourceSlug(slug)
     ? Effect.succeed(Option.none<ResourceRecord>())
     : Effect.map(deps.resources.getBySlugAnyTenant(slug), (found) =>
-        Option.filter(found, (r) =>
-          resourceServedPublicly(r, { suspended: deps.suspended.isSuspended(r.tenantId) })
-        )
+        Option.filter(found, (r) => resourceServedPublicly(deps.suspended, r))
       )
 
 /** Whether the request carries this resource's unlock (or the resource has no password). */

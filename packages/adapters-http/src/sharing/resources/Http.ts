@@ -20,7 +20,7 @@ import { requireScopes } from "../../shared/index.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
 import { resourceIfMatchOf } from "../etag-headers.js"
-import { answerAs, idempotentResponse } from "../idempotent.js"
+import { answerAs, idempotentResponse, optionallyIdempotent } from "../idempotent.js"
 import { qrCode } from "../qr.js"
 import { type VisitDescription, visitFromDescription } from "../visit.js"
 import { BulkCreateResult, ImportResult, RESOURCE_PAGE_SIZE } from "./Api.js"
@@ -119,14 +119,16 @@ export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (hand
       .handle("create", ({ payload, headers }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")
-          const key = headers["idempotency-key"]
-          if (key === undefined) return withEtag(yield* resources.create(payload))
-          const done = yield* idempotency.run(key, { route: "create", body: payload }, () =>
-            Effect.flatMap(resources.create(payload), (record) =>
-              answerAs(ResourceView, 201, resourceView(record, origin), etagHeaders(record))
-            )
+          return yield* optionallyIdempotent(
+            headers["idempotency-key"],
+            Effect.map(resources.create(payload), withEtag),
+            (key) =>
+              idempotency.run(key, { route: "create", body: payload }, () =>
+                Effect.flatMap(resources.create(payload), (record) =>
+                  answerAs(ResourceView, 201, resourceView(record, origin), etagHeaders(record))
+                )
+              )
           )
-          return idempotentResponse(done)
         }).pipe(Effect.catch(SharingErrors.fail))
       )
       .handle("list", ({ query }) =>

@@ -14,7 +14,7 @@ import { PublicOrigin } from "../../public-origin.js"
 import { requireScopes } from "../../shared/index.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
-import { answerAs, idempotentResponse } from "../idempotent.js"
+import { answerAs, optionallyIdempotent } from "../idempotent.js"
 import { SUBMISSIONS_PAGE, UploadRequestWithToken } from "./Api.js"
 
 export const UploadRequestsLive = HttpApiBuilder.group(SharingApi, "uploadRequests", (handlers) =>
@@ -42,14 +42,16 @@ export const UploadRequestsLive = HttpApiBuilder.group(SharingApi, "uploadReques
       .handle("create", ({ payload, headers }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")
-          const key = headers["idempotency-key"]
-          if (key === undefined) return yield* withToken(yield* requests.create(payload))
-          const done = yield* idempotency.run(key, { route: "upload-request", body: payload }, () =>
-            Effect.flatMap(Effect.flatMap(requests.create(payload), withToken), (body) =>
-              answerAs(UploadRequestWithToken, 201, body)
-            )
+          return yield* optionallyIdempotent(
+            headers["idempotency-key"],
+            Effect.flatMap(requests.create(payload), withToken),
+            (key) =>
+              idempotency.run(key, { route: "upload-request", body: payload }, () =>
+                Effect.flatMap(Effect.flatMap(requests.create(payload), withToken), (body) =>
+                  answerAs(UploadRequestWithToken, 201, body)
+                )
+              )
           )
-          return idempotentResponse(done)
         }).pipe(Effect.catch(SharingErrors.fail))
       )
       .handle("get", ({ params }) =>

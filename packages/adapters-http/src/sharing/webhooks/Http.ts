@@ -12,7 +12,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { requireScopes } from "../../shared/index.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
-import { answerAs, idempotentResponse } from "../idempotent.js"
+import { answerAs, optionallyIdempotent } from "../idempotent.js"
 
 const withSecret = (w: WebhookEndpointRecord) => ({ ...webhookView(w), signing_secret: w.signingSecret })
 
@@ -43,14 +43,16 @@ export const WebhooksLive = HttpApiBuilder.group(SharingApi, "webhooks", (handle
       .handle("create", ({ payload, headers }) =>
         Effect.gen(function* () {
           yield* requireScopes("write")
-          const key = headers["idempotency-key"]
-          if (key === undefined) return withSecret(yield* webhooks.create(payload))
-          const done = yield* idempotency.run(key, { route: "webhook", body: payload }, () =>
-            Effect.flatMap(webhooks.create(payload), (made) =>
-              answerAs(WebhookWithSecret, 201, withSecret(made))
-            )
+          return yield* optionallyIdempotent(
+            headers["idempotency-key"],
+            Effect.map(webhooks.create(payload), withSecret),
+            (key) =>
+              idempotency.run(key, { route: "webhook", body: payload }, () =>
+                Effect.flatMap(webhooks.create(payload), (made) =>
+                  answerAs(WebhookWithSecret, 201, withSecret(made))
+                )
+              )
           )
-          return idempotentResponse(done)
         }).pipe(Effect.catch(SharingErrors.fail))
       )
       .handle("patch", ({ params, payload }) =>

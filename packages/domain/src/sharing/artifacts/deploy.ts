@@ -27,7 +27,8 @@ import {
 import type { UploadBodyError, UploadPart } from "../files/upload.js"
 import { UploadPolicy } from "../files/upload.js"
 import { unavailability } from "../links/destination.js"
-import { type PublicOwner, resourceServedPublicly } from "../public-access.js"
+import type { SuspendedAccounts } from "../../identity/ports/suspended-accounts.js"
+import { resourceServedPublicly } from "../public-access.js"
 import { Rfc3339 } from "../links/rules.js"
 import { type ArchiveRefusal, ArtifactArchives } from "../ports/archives.js"
 import {
@@ -563,9 +564,9 @@ export const deploymentServing = (
   r: ResourceRecord | undefined,
   deployment: DeploymentRecord,
   now: Date,
-  owner: PublicOwner
+  accounts: SuspendedAccounts["Service"]
 ): "serve" | "not_found" | "replaced" | "unavailable" => {
-  if (r === undefined || r.type !== "artifact" || !resourceServedPublicly(r, owner)) return "not_found"
+  if (r === undefined || r.type !== "artifact" || !resourceServedPublicly(accounts, r)) return "not_found"
   if (r.data.deploymentId !== deployment.id) return "replaced"
   const window = {
     key: r.id,

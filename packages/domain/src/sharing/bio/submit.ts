@@ -51,11 +51,7 @@ export const submitBioForm = (slug: string, blockId: string, sent: Readonly<Reco
     const ids = yield* IdGen
     const suspended = yield* SuspendedAccounts
     const found = isResourceSlug(slug) ? yield* repo.getBySlugAnyTenant(slug) : Option.none()
-    if (
-      Option.isNone(found) ||
-      found.value.type !== "bio" ||
-      !resourceServedPublicly(found.value, { suspended: suspended.isSuspended(found.value.tenantId) })
-    )
+    if (Option.isNone(found) || found.value.type !== "bio" || !resourceServedPublicly(suspended, found.value))
       return yield* new ResourceNotFound()
     const bio = found.value
     const block = bioPagesOf(bio)

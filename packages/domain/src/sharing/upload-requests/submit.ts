@@ -62,8 +62,8 @@ export const openUploadRequest = (token: string) =>
     if (!UPLOAD_TOKEN_PATTERN.test(token)) return yield* new ResourceNotFound()
     const found = yield* requests.getByTokenHash(uploadTokenHash(token))
     if (Option.isNone(found)) return yield* new ResourceNotFound()
-    const suspended = (yield* SuspendedAccounts).isSuspended(found.value.tenantId)
-    if (!ownerServesPublicly({ suspended })) return yield* new ResourceNotFound()
+    if (!ownerServesPublicly(yield* SuspendedAccounts, found.value.tenantId))
+      return yield* new ResourceNotFound()
     const reason = uploadRequestClosedReason(found.value, new Date(yield* Clock.currentTimeMillis))
     if (reason !== undefined) return yield* new UploadRequestClosed({ reason })
     return found.value

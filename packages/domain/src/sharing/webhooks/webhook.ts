@@ -64,12 +64,14 @@ const MINUTE = 60_000
  * for a day still gets every event; with `disableAfterFailures` 15, an endpoint failing everything
  * is turned off after about two deliveries' worth of attempts.
  */
+const RETRY_DELAYS_MS = [1, 5, 30, 120, 300, 480, 600].map((m) => m * MINUTE)
+
 export const DEFAULT_WEBHOOK_POLICY: WebhookPolicy = {
-  retryDelaysMs: [1, 5, 30, 120, 300, 480, 600].map((m) => m * MINUTE),
+  retryDelaysMs: RETRY_DELAYS_MS,
   disableAfterFailures: 15,
   timeoutMs: 10_000,
   // The retry horizon: a paused endpoint keeps what a failing one would still be retrying.
-  holdMs: [1, 5, 30, 120, 300, 480, 600].reduce((a, b) => a + b, 0) * MINUTE
+  holdMs: RETRY_DELAYS_MS.reduce((a, b) => a + b, 0)
 }
 
 /** The wait after a delivery's `attempts`-th failure, or undefined when it is given up. */
@@ -91,11 +93,10 @@ export const WEBHOOK_UNDELIVERABLE = "could not deliver"
 export const endpointUrlProblem = (url: string, allowLoopback = false): string | undefined => {
   if (url.length > 2000) return "is too long"
   if (!/^https:\/\/[^/?#]/i.test(url) || !URL.canParse(url)) return "must be an https:// URL"
+  // An https URL that parses has a host: the pattern asked for one, and the parser refuses an empty one.
   const parsed = new URL(url)
-  if (parsed.protocol !== "https:") return "must be an https:// URL"
   if (parsed.username !== "" || parsed.password !== "") return "must not carry credentials"
   const host = parsed.hostname
-  if (host === "") return "must name a host"
   if (isAddressLiteral(host))
     return isForbiddenAddress(host, allowLoopback)
       ? "must not point at a private or local address"
