@@ -1,13 +1,11 @@
-// Two app instances on one PostgreSQL: a link warm in B's cache follows a rename and a delete made
-// through A (LISTEN/NOTIFY on the resources topic), and views counted on both add up.
-import { PgStorageLive } from "@folio/adapters-storage"
 import { ResourceRepository } from "@folio/domain"
-import { Effect, Option, Redacted } from "effect"
+import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningApp, startApp } from "../support/app.js"
+import type { RunningApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
+import { startTwoInstances } from "../support/two-instances.js"
 import { nextResource, resource } from "../storage/fixtures.js"
-import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
+import { TEST_DATABASE_URL } from "../storage/targets.js"
 
 const until = async (what: string, check: () => Promise<boolean>, ms = 5_000) => {
   const end = Date.now() + ms
@@ -18,20 +16,13 @@ const until = async (what: string, check: () => Promise<boolean>, ms = 5_000) =>
 }
 
 describe.skipIf(TEST_DATABASE_URL === undefined)("public serving on two instances [postgres]", () => {
-  let db: { url: string; drop: () => Promise<void> }
   let a: RunningApp
   let b: RunningApp
+  let close = async () => {}
   beforeAll(async () => {
-    db = await createTempDatabase(TEST_DATABASE_URL ?? "")
-    const config = { databaseUrl: Option.some(Redacted.make(db.url)) }
-    a = await startApp({ storage: PgStorageLive({ url: db.url }), config })
-    b = await startApp({ storage: PgStorageLive({ url: db.url }), config })
+    ;({ a, b, close } = await startTwoInstances())
   }, 60_000)
-  afterAll(async () => {
-    await a?.close()
-    await b?.close()
-    await db?.drop()
-  })
+  afterAll(() => close())
 
   it("drops a warm link everywhere on update and delete, and adds up both instances' views", async () => {
     const tenant = (await newWorkspaceKey(a, ["read"], "sharing")).workspaceId

@@ -4,16 +4,15 @@
 // account is disabled, and serve again once it is enabled. On PostgreSQL, a second instance learns
 // it at once too (over LISTEN/NOTIFY, long before any cache would expire).
 import { request as httpRequest } from "node:http"
-import { PgStorageLive } from "@folio/adapters-storage"
 import { setTenantDisabled } from "@folio/domain"
-import { Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningApp, startApp } from "../support/app.js"
+import type { RunningApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
+import { startTwoInstances } from "../support/two-instances.js"
 import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
 import { sharingClientOf } from "../support/sharing-client.js"
 import { zipOf } from "../support/zip.js"
-import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
+import { TEST_DATABASE_URL } from "../storage/targets.js"
 
 const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << >> endobj\n%%EOF\n")
 
@@ -169,20 +168,13 @@ for (const target of SHARING_FILE_TARGETS) {
 }
 
 describe.skipIf(TEST_DATABASE_URL === undefined)("a suspension on two instances [postgres]", () => {
-  let db: { url: string; drop: () => Promise<void> }
   let a: RunningApp
   let b: RunningApp
+  let close = async () => {}
   beforeAll(async () => {
-    db = await createTempDatabase(TEST_DATABASE_URL ?? "")
-    const config = { databaseUrl: Option.some(Redacted.make(db.url)) }
-    a = await startApp({ storage: PgStorageLive({ url: db.url }), config })
-    b = await startApp({ storage: PgStorageLive({ url: db.url }), config })
+    ;({ a, b, close } = await startTwoInstances())
   }, 60_000)
-  afterAll(async () => {
-    await a?.close()
-    await b?.close()
-    await db?.drop()
-  })
+  afterAll(() => close())
 
   it("reaches the other instance at once, its warm link included, and so does the re-enabling", async () => {
     const p = await publish(a, "pair")
