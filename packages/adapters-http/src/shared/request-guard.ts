@@ -187,7 +187,7 @@ const urlIssues = (url: string): ReadonlyArray<Issue> => {
 /** The request as the routes see it, holding `body` in place of what was read or sent. */
 const holding = (
   request: HttpServerRequest.HttpServerRequest,
-  body: Uint8Array | string,
+  body: Uint8Array<ArrayBuffer> | string,
   headers: Headers.Headers
 ) =>
   HttpServerRequest.fromWeb(
