@@ -120,7 +120,7 @@ export interface PgliteStorageOptions {
  * Embedded PostgreSQL (PGlite), reached with the same client as a real server over in-process
  * connections (pglite-stream.ts). PGlite is one session, so the pool has exactly one connection: a
  * transaction then owns the database until it ends. A second connection would share that session,
- * and one's rollback would silently undo the other's writes (see docs/decisions.md).
+ * and one's rollback would silently undo the other's writes (see docs/decisions/0003-storage.md).
  */
 export const PgliteStorageLive = (options: PgliteStorageOptions) =>
   withMigrations(PgliteClientLive(options), MemoryInvalidationBusLive)

@@ -1,6 +1,6 @@
 // Semantic checks that run after the shape check: uniqueness, references between blocks, logic,
 // groups, scales and quizzes, matrix rows and min/max pairs. Each finding is a value-free issue.
-// The rules beyond the spec's tables are listed in docs/decisions.md.
+// The rules beyond the spec's tables are listed in docs/decisions/0022-forms-authoring.md.
 import type { Issue } from "../../kernel/errors.js"
 import { type Block, type Choice, isChoiceBlock } from "./blocks.js"
 import { isInputBlockType } from "./block-types.js"
