@@ -103,6 +103,25 @@ describe("dependency rule", () => {
     expect(checkImport(root, "adapters-http", { file, specifier: "@folio/domain" })).toBeUndefined()
   })
 
+  it("keeps the outbound integrations apart from storage: each imports the domain, not the other", () => {
+    const integrations = `${root}packages/adapters-integrations/src/x.ts`
+    const storage = `${root}packages/adapters-storage/src/x.ts`
+    const fromIntegrations = (specifier: string) =>
+      checkImport(root, "adapters-integrations", { file: integrations, specifier })
+    expect(fromIntegrations("@folio/domain")).toBeUndefined()
+    for (const specifier of [
+      "@folio/adapters-storage",
+      "@folio/adapters-http",
+      "@folio/adapters-http/shared",
+      "../../adapters-storage/src/runtime/index.js",
+      "@folio/app"
+    ])
+      expect(fromIntegrations(specifier), specifier).toBeDefined()
+    expect(
+      checkImport(root, "adapters-storage", { file: storage, specifier: "@folio/adapters-integrations" })
+    ).toBeDefined()
+  })
+
   it("lets adapters-mcp import the HTTP layer's shared entry, and nothing else of adapters-http", () => {
     const file = `${root}packages/adapters-mcp/src/x.ts`
     const check = (specifier: string) => checkImport(root, "adapters-mcp", { file, specifier })
@@ -124,7 +143,14 @@ describe("dependency rule", () => {
 
   it("lets the app import every package", () => {
     const file = `${root}packages/app/src/x.ts`
-    expect(checkImport(root, "app", { file, specifier: "@folio/adapters-storage" })).toBeUndefined()
+    for (const pkg of [
+      "domain",
+      "adapters-storage",
+      "adapters-integrations",
+      "adapters-http",
+      "adapters-mcp"
+    ])
+      expect(checkImport(root, "app", { file, specifier: `@folio/${pkg}` }), pkg).toBeUndefined()
   })
 })
 

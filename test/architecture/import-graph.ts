@@ -4,7 +4,14 @@ import { readdirSync, readFileSync } from "node:fs"
 import { join, relative, resolve, sep } from "node:path"
 import ts from "typescript"
 
-export const PACKAGES = ["domain", "adapters-storage", "adapters-http", "adapters-mcp", "app"] as const
+export const PACKAGES = [
+  "domain",
+  "adapters-storage",
+  "adapters-integrations",
+  "adapters-http",
+  "adapters-mcp",
+  "app"
+] as const
 export type PackageName = (typeof PACKAGES)[number]
 
 export interface ImportEdge {
@@ -30,7 +37,12 @@ export const DOMAIN_CONTEXTS: Readonly<Record<string, ReadonlyArray<string>>> = 
   forms: ["kernel", "identity"],
   sharing: ["kernel", "identity"]
 }
-const ADAPTERS: ReadonlyArray<PackageName> = ["adapters-storage", "adapters-http", "adapters-mcp"]
+const ADAPTERS: ReadonlyArray<PackageName> = [
+  "adapters-storage",
+  "adapters-integrations",
+  "adapters-http",
+  "adapters-mcp"
+]
 /** The one entry of another adapter an adapter may import: MCP is served over the HTTP layer's shared part. */
 const SHARED_ENTRIES: Partial<Record<PackageName, string>> = { "adapters-mcp": "@folio/adapters-http/shared" }
 

@@ -4,7 +4,7 @@ import {
   NOTION_API_VERSION,
   NotionClientSourceLive,
   type NotionClientSourceOptions
-} from "@folio/adapters-storage"
+} from "@folio/adapters-integrations"
 import {
   type NotionBlock,
   type NotionPage,

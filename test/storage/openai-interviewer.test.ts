@@ -7,7 +7,7 @@ import {
   OpenAiCompatibleInterviewerLive,
   type OpenAiCompatibleInterviewerOptions,
   withDeterministicFallback
-} from "@folio/adapters-storage"
+} from "@folio/adapters-integrations"
 import {
   deterministicInterviewerTurn,
   InterviewDefinition,

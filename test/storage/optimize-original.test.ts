@@ -2,7 +2,7 @@
 // location removed unless kept (camera EXIF stays), HEIF converted (AV1 by sharp, HEVC by libheif in
 // wasm, its irot applied), and bytes that are no image of the type, or too many, left alone.
 import { readFile } from "node:fs/promises"
-import { SharpMediaToolsLive } from "@folio/adapters-storage"
+import { SharpMediaToolsLive } from "@folio/adapters-integrations"
 import { MediaTools, type OptimizedImage, StorageError, worthReplacing } from "@folio/domain"
 import { Effect, Option, Result, Stream } from "effect"
 import sharp from "sharp"

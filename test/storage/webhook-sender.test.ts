@@ -4,7 +4,7 @@
 // followed; a receiver that does not answer times out; only an excerpt of the answer kept.
 import { createServer, type Server } from "node:net"
 import type { AddressInfo } from "node:net"
-import { type HttpsWebhookSenderOptions, makeHttpsWebhookSender } from "@folio/adapters-storage"
+import { type HttpsWebhookSenderOptions, makeHttpsWebhookSender } from "@folio/adapters-integrations"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startHttpsReceiver } from "../support/https-receiver.js"

@@ -1,7 +1,7 @@
 // The ZIP reader behind artifacts (yauzl), against crafted archives: a good one read entry by entry,
 // and damaged, truncated, encrypted, path-escaping, bomb-like (by ratio) and lying (an entry that
 // inflates past its declared size) archives, each refused with its code, plus every limit.
-import { YauzlArtifactArchivesLive } from "@folio/adapters-storage"
+import { YauzlArtifactArchivesLive } from "@folio/adapters-integrations"
 import { ArtifactArchives, type ArtifactLimits, DEFAULT_ARTIFACT_LIMITS } from "@folio/domain"
 import { Effect, Result, Stream } from "effect"
 import { describe, expect, it } from "vitest"

@@ -19,6 +19,16 @@ import {
 import { redactingTracer, SECRET_QUERY_NAMES } from "@folio/adapters-http/shared"
 import { formsMcpRoute, McpSettings } from "@folio/adapters-mcp"
 import {
+  SharpMediaToolsLive,
+  YauzlArtifactArchivesLive,
+  HttpsWebhookSenderLive,
+  NotionClientSourceLive,
+  openCountryDatabase,
+  makeOpenAiCompatibleAnalyst,
+  OpenAiCompatibleInterviewerLive,
+  withDeterministicFallback
+} from "@folio/adapters-integrations"
+import {
   AcceleratedFormDefinitionDecoderLive,
   BlobStoreHealth,
   BufferedRateLimitStoreLive,
@@ -27,22 +37,14 @@ import {
   CachedStoredFormDocumentsLive,
   IdGenLive,
   ScryptPasswordHasherLive,
-  SharpMediaToolsLive,
-  YauzlArtifactArchivesLive,
   StorageHealth,
   SealedIdempotencyStoreLive,
   SuspendedAccountsLive,
   IdempotencyHousekeepingLive,
-  HttpsWebhookSenderLive,
   JobWorkerLive,
-  NotionClientSourceLive,
   UsageBatcherLive,
   ViewBatcherLive,
-  VisitBatcherLive,
-  openCountryDatabase,
-  makeOpenAiCompatibleAnalyst,
-  OpenAiCompatibleInterviewerLive,
-  withDeterministicFallback
+  VisitBatcherLive
 } from "@folio/adapters-storage"
 import {
   BuiltInInsightExtractorLive,

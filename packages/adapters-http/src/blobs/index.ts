@@ -1,1 +1,1 @@
-export * from "./route.js"
+export * from "./Http.js"

@@ -27,7 +27,7 @@ export const ApiErrorsLive = Layer.succeed(
 const STRICT_ALL = { errors: "all", onExcessProperty: "error" } as const
 /** Query strings and headers may carry more than a route reads (proxies, tracking parameters). */
 const ALL = { errors: "all" } as const
-/** What a handler returns is trimmed to its schema, as before; extra fields are not an error. */
+/** What a handler returns is trimmed to its schema (domain values carry more than the wire shows). */
 const ENCODE = {} as const
 
 export class FormsApi extends HttpApi.make("forms")

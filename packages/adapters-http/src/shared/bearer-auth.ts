@@ -25,10 +25,10 @@ export const clientIp = (request: HttpServerRequest.HttpServerRequest): string =
   Option.getOrElse(request.remoteAddress, () => "unknown")
 
 /**
- * The key as Effect 3's bearer scheme read it: whatever follows the first seven characters
- * ("Bearer "). Effect 4's own parser drops extra spaces and refuses other schemes; reading the
- * header here keeps which keys count as missing, malformed or unknown exactly as before, on REST
- * and MCP alike.
+ * The key is whatever follows the first seven characters ("Bearer "), untouched: another scheme or
+ * stray spaces leave a string the key format check answers (401, missing or malformed), on REST and
+ * MCP alike. Effect's bearer parser would trim the spaces and drop other schemes before the check,
+ * so a key a client mangled could pass or read as absent.
  */
 const presentedKey = (request: HttpServerRequest.HttpServerRequest): string =>
   (request.headers.authorization ?? "").slice("Bearer ".length)

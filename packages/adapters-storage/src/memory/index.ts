@@ -3,22 +3,22 @@
 // per repository, as in sql/; they share one set of tables (store.ts).
 import { Effect, Layer } from "effect"
 import { StorageHealth, type StoragePorts } from "../health.js"
-import { MemoryRateLimitStoreLive, MemoryUsageStoreLive } from "./counters.js"
-import { MemoryArtifactDeploymentsLive } from "./artifact-deployments.js"
-import { MemoryUploadRequestsLive } from "./upload-requests.js"
-import { MemoryJobQueueLive } from "./jobs.js"
-import { MemoryNotionMirrorsLive } from "./notion-mirrors.js"
-import { MemoryAnalyticsStoreLive } from "./analytics.js"
-import { MemoryWebhookStoreLive } from "./webhooks.js"
-import { MemoryBioSubmissionsLive } from "./bio-submissions.js"
-import { MemoryFormRepositoryLive } from "./forms.js"
-import { MemoryIdempotencyStoreLive } from "./idempotency.js"
-import { MemoryInvalidationBusLive } from "./invalidation-bus.js"
-import { MemoryResourceRepositoryLive } from "./resources.js"
-import { MemoryResponseRepositoryLive } from "./responses.js"
+import { MemoryRateLimitStoreLive, MemoryUsageStoreLive } from "./identity/counters.js"
+import { MemoryArtifactDeploymentsLive } from "./sharing/artifact-deployments.js"
+import { MemoryUploadRequestsLive } from "./sharing/upload-requests.js"
+import { MemoryJobQueueLive } from "./kernel/jobs.js"
+import { MemoryNotionMirrorsLive } from "./sharing/notion-mirrors.js"
+import { MemoryAnalyticsStoreLive } from "./sharing/analytics.js"
+import { MemoryWebhookStoreLive } from "./sharing/webhooks.js"
+import { MemoryBioSubmissionsLive } from "./sharing/bio-submissions.js"
+import { MemoryFormRepositoryLive } from "./forms/forms.js"
+import { MemoryIdempotencyStoreLive } from "./kernel/idempotency.js"
+import { MemoryInvalidationBusLive } from "./kernel/invalidation-bus.js"
+import { MemoryResourceRepositoryLive } from "./sharing/resources.js"
+import { MemoryResponseRepositoryLive } from "./forms/responses.js"
 import { MemoryStoreLive } from "./store.js"
-import { MemoryApiKeyRepositoryLive } from "./api-keys.js"
-import { MemoryTenantRepositoryLive } from "./tenants.js"
+import { MemoryApiKeyRepositoryLive } from "./identity/api-keys.js"
+import { MemoryTenantRepositoryLive } from "./identity/tenants.js"
 
 /** Every storage port, in memory, fresh per layer build. */
 export const MemoryStorageLive: Layer.Layer<StoragePorts> = Layer.mergeAll(
@@ -40,4 +40,4 @@ export const MemoryStorageLive: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryInvalidationBusLive,
   Layer.succeed(StorageHealth, { check: Effect.void })
 ).pipe(Layer.provide(MemoryStoreLive))
-export { MemoryInvalidationBusLive } from "./invalidation-bus.js"
+export { MemoryInvalidationBusLive } from "./kernel/invalidation-bus.js"

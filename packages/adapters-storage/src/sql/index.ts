@@ -5,8 +5,8 @@ import { resolve } from "node:path"
 import { NodeServices } from "@effect/platform-node"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
-import { MemoryInvalidationBusLive } from "../memory/invalidation-bus.js"
-import { PgInvalidationBusLive } from "./invalidation-bus.js"
+import { MemoryInvalidationBusLive } from "../memory/kernel/invalidation-bus.js"
+import { PgInvalidationBusLive } from "./kernel/invalidation-bus.js"
 import { pgliteConnections } from "./pglite-stream.js"
 import {
   AnalyticsStore,
@@ -30,22 +30,22 @@ import {
 import { Cause, Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { StorageHealth, type StoragePorts } from "../health.js"
-import { makeRateLimitStore, makeUsageStore } from "./counters.js"
+import { makeRateLimitStore, makeUsageStore } from "./identity/counters.js"
 import { orStorageError } from "./errors.js"
-import { makeFormRepository } from "./forms.js"
+import { makeFormRepository } from "./forms/forms.js"
 import { migrations } from "./migrations.js"
-import { makeResponseRepository } from "./responses.js"
-import { makeApiKeyRepository } from "./api-keys.js"
-import { makeArtifactDeployments } from "./artifact-deployments.js"
-import { makeBioSubmissions } from "./bio-submissions.js"
-import { makeUploadRequests } from "./upload-requests.js"
-import { makeJobQueue } from "./jobs.js"
-import { makeNotionMirrors } from "./notion-mirrors.js"
-import { makeAnalyticsStore } from "./analytics.js"
-import { makeWebhookStore } from "./webhooks.js"
-import { makeIdempotencyStore } from "./idempotency.js"
-import { makeResourceRepository } from "./resources.js"
-import { makeTenantRepository } from "./tenants.js"
+import { makeResponseRepository } from "./forms/responses.js"
+import { makeApiKeyRepository } from "./identity/api-keys.js"
+import { makeArtifactDeployments } from "./sharing/artifact-deployments.js"
+import { makeBioSubmissions } from "./sharing/bio-submissions.js"
+import { makeUploadRequests } from "./sharing/upload-requests.js"
+import { makeJobQueue } from "./kernel/jobs.js"
+import { makeNotionMirrors } from "./sharing/notion-mirrors.js"
+import { makeAnalyticsStore } from "./sharing/analytics.js"
+import { makeWebhookStore } from "./sharing/webhooks.js"
+import { makeIdempotencyStore } from "./kernel/idempotency.js"
+import { makeResourceRepository } from "./sharing/resources.js"
+import { makeTenantRepository } from "./identity/tenants.js"
 
 /** Every storage port over whatever SqlClient is provided. */
 export const SqlRepositoriesLive = Layer.effectContext(
@@ -149,4 +149,4 @@ export const PgliteClientLive = (options: PgliteStorageOptions) =>
       })
     })
   )
-export { PgInvalidationBusLive } from "./invalidation-bus.js"
+export { PgInvalidationBusLive } from "./kernel/invalidation-bus.js"

@@ -2,7 +2,7 @@
 // already stored, and an index for "the newest completed responses" (samples, exports).
 import { SqlClient } from "effect/sql"
 import { Effect } from "effect"
-import { rebuildAnswerStats } from "../answer-stats.js"
+import { rebuildAnswerStats } from "../forms/answer-stats.js"
 
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

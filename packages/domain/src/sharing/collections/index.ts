@@ -1,3 +1,3 @@
 export * from "./collection.js"
-export * from "./items.js"
+export * from "./use-cases.js"
 export * from "./wire.js"

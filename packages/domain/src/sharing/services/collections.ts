@@ -3,7 +3,7 @@ import { Context, type Effect, Layer } from "effect"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
-import { addCollectionItem, arrangeCollection, removeCollectionItem } from "../collections/items.js"
+import { addCollectionItem, arrangeCollection, removeCollectionItem } from "../collections/use-cases.js"
 import { ResourceRepository } from "../ports/resources.js"
 
 const collections = {

@@ -1,0 +1,281 @@
+// In-memory ResponseRepository: the twin of sql/responses.ts. It aggregates on every read where SQL
+// keeps aggregates, so there is nothing to rebuild.
+import { type ResponseRecord, ResponseRepository, type ResponseUpdate, StorageError } from "@folio/domain"
+import { Effect, Layer, Option } from "effect"
+import { newJobRecord } from "../kernel/jobs.js"
+import { pageDescending } from "../keyset.js"
+import { completedCount, MemoryStore } from "../store.js"
+
+/** A row of the given form of the given workspace, or none: rows of other tenants never show. */
+const inForm = <A extends { readonly workspaceId: string; readonly formId: string }>(
+  row: A | undefined,
+  workspaceId: string,
+  formId: string
+): Option.Option<A> =>
+  Option.fromNullishOr(
+    row !== undefined && row.workspaceId === workspaceId && row.formId === formId ? row : undefined
+  )
+
+export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (tables) => {
+  const { responses, responseFiles, jobs } = tables
+  /** Every response of one form, in insertion order. */
+  const ofForm = (workspaceId: string, formId: string) =>
+    [...responses.values()].filter((r) => r.workspaceId === workspaceId && r.formId === formId)
+  return ResponseRepository.of({
+    insert: (response) => Effect.sync(() => void responses.set(response.id, { ...response, version: 1 })),
+    // The same compare-and-set as SQL; one synchronous step, so nothing can interleave with it.
+    update: (response, expected, options) =>
+      Effect.sync((): ResponseUpdate => {
+        const current = responses.get(response.id)
+        if (
+          current === undefined ||
+          current.workspaceId !== response.workspaceId ||
+          current.formId !== response.formId ||
+          current.status !== expected.status ||
+          current.version !== expected.version
+        )
+          return "stale"
+        const completes = expected.status === "partial" && response.status === "completed"
+        if (
+          completes &&
+          expected.maxCompleted !== undefined &&
+          completedCount(tables, response.formId) >= expected.maxCompleted
+        )
+          return "full"
+        responses.set(response.id, response)
+        if (options?.enqueue !== undefined) jobs.set(options.enqueue.id, newJobRecord(options.enqueue))
+        return "updated"
+      }),
+    get: (workspaceId, formId, id) => Effect.sync(() => inForm(responses.get(id), workspaceId, formId)),
+    list: (workspaceId, formId, query) =>
+      Effect.suspend(() => {
+        const rows = ofForm(workspaceId, formId).filter(
+          (r) => query.status === undefined || r.status === query.status
+        )
+        return Effect.fromResult(
+          pageDescending(rows, (r) => [r.createdAt.getTime(), r.id], ["number", "string"], query)
+        )
+      }),
+    answerStats: (workspaceId, formId, options) =>
+      Effect.sync(() => {
+        const rows = ofForm(workspaceId, formId)
+          .filter((r) => r.status === "completed")
+          .sort(
+            (a, b) =>
+              (b.completedAt?.getTime() ?? 0) - (a.completedAt?.getTime() ?? 0) || (b.id < a.id ? -1 : 1)
+          )
+        const blocks = new Map<string, { answered: number; nums: Array<number> }>()
+        const tokens = new Map<
+          string,
+          { blockId: string; token: string; count: number; positions: Array<number> }
+        >()
+        const samples: Array<{ blockId: string; text: string }> = []
+        const scores = new Map<string, Array<number>>()
+        for (const r of rows) {
+          for (const [blockId, value] of Object.entries(r.answers)) {
+            const b = blocks.get(blockId) ?? { answered: 0, nums: [] }
+            b.answered++
+            if (typeof value === "number") b.nums.push(value)
+            blocks.set(blockId, b)
+            const add = (token: string, position: number | null) => {
+              const key = `${blockId}\u0000${token}\u0000${position === null ? "s" : "a"}`
+              const t = tokens.get(key) ?? { blockId, token, count: 0, positions: [] }
+              t.count++
+              if (position !== null) t.positions.push(position)
+              tokens.set(key, t)
+            }
+            if (typeof value === "string") {
+              add(value, null)
+              if (
+                options.sampleBlockIds.includes(blockId) &&
+                samples.filter((x) => x.blockId === blockId).length < options.samplesPerBlock
+              ) {
+                samples.push({ blockId, text: value })
+              }
+            }
+            if (Array.isArray(value)) {
+              for (const [i, v] of value.entries()) add(String(v), i + 1)
+            }
+          }
+          const stored = r.meta.scores
+          if (Array.isArray(stored)) {
+            for (const s of stored as Array<{ id?: unknown; score?: unknown }>) {
+              if (typeof s.id !== "string") continue
+              const list = scores.get(s.id) ?? []
+              if (typeof s.score === "number") list.push(s.score)
+              scores.set(s.id, list)
+            }
+          }
+        }
+        const avg = (xs: ReadonlyArray<number>) =>
+          xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length
+        return {
+          blocks: [...blocks].map(([blockId, b]) => ({
+            blockId,
+            answered: b.answered,
+            average: avg(b.nums),
+            min: b.nums.length === 0 ? null : Math.min(...b.nums),
+            max: b.nums.length === 0 ? null : Math.max(...b.nums)
+          })),
+          tokens: [...tokens.values()].map((t) => ({
+            blockId: t.blockId,
+            token: t.token,
+            count: t.count,
+            avgPosition: t.positions.length === 0 ? null : avg(t.positions)
+          })),
+          samples,
+          scores: [...scores].map(([id, xs]) => ({
+            id,
+            count: xs.length,
+            average: avg(xs),
+            min: xs.length === 0 ? null : Math.min(...xs),
+            max: xs.length === 0 ? null : Math.max(...xs)
+          }))
+        }
+      }),
+    // The memory store aggregates on every read; there is nothing kept to rebuild.
+    rebuildAnswerStats: () => Effect.void,
+    findResumable: (workspaceId, formId, query) =>
+      Effect.sync(() => {
+        const newest = ofForm(workspaceId, formId)
+          .filter(
+            (r) =>
+              r.status === "partial" &&
+              r.formVersionId === query.formVersionId &&
+              r.meta.respondentKey === query.respondentKey
+          )
+          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (b.id < a.id ? -1 : 1))[0]
+        return Option.fromNullishOr(newest)
+      }),
+    respondentHistory: (workspaceId, formId, query) =>
+      Effect.sync(() => {
+        const mine = ofForm(workspaceId, formId)
+        const byKey = mine.filter(
+          (r) => query.respondentKey !== null && r.meta.respondentKey === query.respondentKey
+        )
+        const byClient = mine.filter(
+          (r) => r.meta.clientHash === query.clientHash && r.createdAt.getTime() >= query.since.getTime()
+        )
+        const completed = (rs: ReadonlyArray<ResponseRecord>) =>
+          rs.filter((r) => r.status === "completed").length
+        return {
+          byKey: { total: byKey.length, completed: completed(byKey) },
+          byClient: { total: byClient.length, completed: completed(byClient) }
+        }
+      }),
+    activity: (workspaceId, formId, cohort) =>
+      Effect.sync(() => {
+        const rows = ofForm(workspaceId, formId).filter(
+          (r) => r.createdAt.getTime() >= cohort.from.getTime() && r.createdAt.getTime() < cohort.to.getTime()
+        )
+        const durations = rows
+          .filter((r) => r.status === "completed" && r.completedAt !== null)
+          .map((r) => ((r.completedAt?.getTime() ?? 0) - r.createdAt.getTime()) / 1000)
+          .sort((a, b) => a - b)
+        const median = () => {
+          const n = durations.length
+          if (n === 0) return null
+          const at = (n - 1) / 2
+          const lo = durations[Math.floor(at)] ?? 0
+          const hi = durations[Math.ceil(at)] ?? 0
+          return lo + (hi - lo) * (at - Math.floor(at))
+        }
+        const days = new Map<string, { started: number; completed: number }>()
+        for (const r of rows) {
+          const day = r.createdAt.toISOString().slice(0, 10)
+          const d = days.get(day) ?? { started: 0, completed: 0 }
+          d.started++
+          if (r.status === "completed") d.completed++
+          days.set(day, d)
+        }
+        return {
+          started: rows.length,
+          completed: durations.length,
+          averageCompletionSeconds:
+            durations.length === 0 ? null : durations.reduce((a, b) => a + b, 0) / durations.length,
+          medianCompletionSeconds: median(),
+          daily: [...days].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, d]) => ({ day, ...d }))
+        }
+      }),
+    interviewStats: (workspaceId, formId) =>
+      Effect.sync(() => {
+        const rows = ofForm(workspaceId, formId)
+        const interviewOf = (r: ResponseRecord) =>
+          (typeof r.meta.interview === "object" && r.meta.interview !== null ? r.meta.interview : {}) as {
+            transcript?: unknown
+            analysisStatus?: unknown
+            insights?: unknown
+            quality?: { exchangeCount?: unknown }
+          }
+        const completed = rows.filter((r) => r.status === "completed")
+        const analysis: Record<string, number> = {}
+        const codes = new Map<string, { responses: number; mentions: number }>()
+        for (const r of completed) {
+          const i = interviewOf(r)
+          const status = typeof i.analysisStatus === "string" ? i.analysisStatus : "pending"
+          analysis[status] = (analysis[status] ?? 0) + 1
+          const seen = new Set<string>()
+          for (const x of Array.isArray(i.insights) ? i.insights : []) {
+            if (typeof x !== "object" || x === null) continue
+            const o = x as { code?: unknown; codeId?: unknown }
+            const raw = o.code ?? o.codeId
+            if (raw === undefined || raw === null) continue
+            const code = typeof raw === "string" ? raw : JSON.stringify(raw)
+            const c = codes.get(code) ?? { responses: 0, mentions: 0 }
+            c.mentions++
+            if (!seen.has(code)) c.responses++
+            seen.add(code)
+            codes.set(code, c)
+          }
+        }
+        const exchanges = rows
+          .map((r) => interviewOf(r).quality?.exchangeCount)
+          .filter((x): x is number => typeof x === "number")
+        return {
+          started: rows.length,
+          engaged: rows.filter((r) => {
+            const t = interviewOf(r).transcript
+            return Array.isArray(t) && t.some((turn) => (turn as { role?: unknown })?.role === "user")
+          }).length,
+          completed: completed.length,
+          analysis,
+          codes: [...codes]
+            .map(([code, c]) => ({ code, ...c }))
+            .sort((a, b) => b.responses - a.responses || (a.code < b.code ? -1 : 1)),
+          averageExchangeCount:
+            exchanges.length === 0 ? null : exchanges.reduce((a, b) => a + b, 0) / exchanges.length
+        }
+      }),
+    insertFile: (file, maxPerBlock) =>
+      Effect.suspend(() => {
+        const response = responses.get(file.responseId)
+        if (response === undefined || response.formId !== file.formId)
+          return Effect.fail(new StorageError({ message: "response_files: unknown response" }))
+        if ([...responseFiles.values()].some((f) => f.key === file.key))
+          return Effect.fail(new StorageError({ message: "response_files: duplicate key" }))
+        if (maxPerBlock !== undefined) {
+          const held = [...responseFiles.values()].filter(
+            (f) => f.responseId === file.responseId && f.blockId === file.blockId
+          ).length
+          if (held >= maxPerBlock) return Effect.succeed(false)
+        }
+        responseFiles.set(file.id, file)
+        return Effect.succeed(true)
+      }),
+    getFile: (workspaceId, formId, fileId) =>
+      Effect.sync(() => inForm(responseFiles.get(fileId), workspaceId, formId)),
+    listFiles: (workspaceId, formId, responseIds) =>
+      Effect.sync(() => {
+        const wanted = new Set(responseIds)
+        return [...responseFiles.values()]
+          .filter((f) => f.workspaceId === workspaceId && f.formId === formId && wanted.has(f.responseId))
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      }),
+    count: (workspaceId, formId, status) =>
+      Effect.sync(
+        () => ofForm(workspaceId, formId).filter((r) => status === undefined || r.status === status).length
+      )
+  })
+})
+
+export const MemoryResponseRepositoryLive = Layer.effect(ResponseRepository, makeResponseRepository)
