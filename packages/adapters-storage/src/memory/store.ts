@@ -65,11 +65,11 @@ export interface MemoryTables {
   readonly uploadSubmissions: Map<string, UploadSubmissionRecord>
   readonly sharingEvents: Array<SharingEventRecord>
   readonly jobs: Map<string, JobRecord>
-  /** Raw visits and their daily rollups (memory/analytics.ts). */
+  /** Raw visits and their daily rollups (memory/sharing/analytics.ts). */
   readonly analytics: AnalyticsTables
-  /** Webhook endpoints, deliveries (in event order) and attempts (memory/webhooks.ts). */
+  /** Webhook endpoints, deliveries (in event order) and attempts (memory/sharing/webhooks.ts). */
   readonly webhooks: WebhookTables
-  /** Notion mirror state, cached pages and assets (memory/notion-mirrors.ts). */
+  /** Notion mirror state, cached pages and assets (memory/sharing/notion-mirrors.ts). */
   readonly notion: NotionTables
 }
 

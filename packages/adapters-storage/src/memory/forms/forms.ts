@@ -1,4 +1,4 @@
-// In-memory FormRepository: the twin of sql/forms.ts (unique live slugs, optimistic saves, versions
+// In-memory FormRepository: the twin of sql/forms/forms.ts (unique live slugs, optimistic saves, versions
 // published in the same step as the save).
 import { FormRepository, type FormRecord, SlugTaken, StaleForm } from "@folio/domain"
 import { Effect, Layer, Option, Result } from "effect"

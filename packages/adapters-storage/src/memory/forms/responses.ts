@@ -1,4 +1,4 @@
-// In-memory ResponseRepository: the twin of sql/responses.ts. It aggregates on every read where SQL
+// In-memory ResponseRepository: the twin of sql/forms/responses.ts. It aggregates on every read where SQL
 // keeps aggregates, so there is nothing to rebuild.
 import { type ResponseRecord, ResponseRepository, type ResponseUpdate, StorageError } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"

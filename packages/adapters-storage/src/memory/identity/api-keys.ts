@@ -1,4 +1,4 @@
-// In-memory ApiKeyRepository: the twin of sql/api-keys.ts.
+// In-memory ApiKeyRepository: the twin of sql/identity/api-keys.ts.
 import { ApiKeyRepository } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { MemoryStore } from "../store.js"

@@ -1,4 +1,4 @@
-// In-memory RateLimitStore and UsageStore: the twins of sql/counters.ts (fixed-window counters and
+// In-memory RateLimitStore and UsageStore: the twins of sql/identity/counters.ts (fixed-window counters and
 // per-request tallies kept eight days).
 import { RateLimitStore, type RequestTally, UsageStore } from "@folio/domain"
 import { Effect, Layer } from "effect"

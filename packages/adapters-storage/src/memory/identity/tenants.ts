@@ -1,4 +1,4 @@
-// In-memory TenantRepository: the twin of sql/tenants.ts.
+// In-memory TenantRepository: the twin of sql/identity/tenants.ts.
 import { TenantRepository } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { MemoryStore } from "../store.js"

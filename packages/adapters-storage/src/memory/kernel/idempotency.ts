@@ -1,4 +1,4 @@
-// In-memory IdempotencyStore: the twin of sql/idempotency.ts. A claim is one synchronous step, so
+// In-memory IdempotencyStore: the twin of sql/kernel/idempotency.ts. A claim is one synchronous step, so
 // of two concurrent first requests exactly one finds the key free.
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, IdempotencyStore, type ClaimOutcome } from "@folio/domain"
 import { Effect, Layer } from "effect"

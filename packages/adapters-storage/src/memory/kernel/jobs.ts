@@ -1,4 +1,4 @@
-// In-memory JobQueue: the twin of sql/jobs.ts for one process (leases on this process's clock).
+// In-memory JobQueue: the twin of sql/kernel/jobs.ts for one process (leases on this process's clock).
 import {
   ACTIVE_JOB_STATUSES,
   decodeCursor,

@@ -1,4 +1,4 @@
-// In-memory ArtifactDeployments: the twin of sql/artifact-deployments.ts. One number per artifact, as
+// In-memory ArtifactDeployments: the twin of sql/sharing/artifact-deployments.ts. One number per artifact, as
 // the SQL table's unique key, taken over once its lease ran out; memory serves single-process tests,
 // so a claim in flight is not waited out: while it holds the number, the number is taken.
 import { ArtifactDeployments, DEPLOYMENT_CLAIM_LEASE_MS } from "@folio/domain"

@@ -1,4 +1,4 @@
-// In-memory BioSubmissions: the twin of sql/bio-submissions.ts.
+// In-memory BioSubmissions: the twin of sql/sharing/bio-submissions.ts.
 import { BioSubmissions } from "@folio/domain"
 import { Effect, Layer } from "effect"
 import { MemoryStore } from "../store.js"

@@ -1,4 +1,4 @@
-// In-memory NotionMirrors: the twin of sql/notion-mirrors.ts (usage is the sum over live resources,
+// In-memory NotionMirrors: the twin of sql/sharing/notion-mirrors.ts (usage is the sum over live resources,
 // so setting the resource's stored bytes is the whole quota move).
 import {
   ACTIVE_JOB_STATUSES,

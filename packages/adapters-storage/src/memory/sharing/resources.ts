@@ -1,4 +1,4 @@
-// In-memory ResourceRepository: the twin of sql/resources.ts (live slugs unique across tenants,
+// In-memory ResourceRepository: the twin of sql/sharing/resources.ts (live slugs unique across tenants,
 // updates guarded by the row version, versions saved and trimmed with the write, the same orders
 // and cursors). Every method runs in one synchronous step, which is what a transaction is here.
 import {

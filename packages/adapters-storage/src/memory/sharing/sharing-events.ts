@@ -1,4 +1,4 @@
-// The in-memory outbox: the twin of sql/sharing-events.ts (an event, its deliveries to the
+// The in-memory outbox: the twin of sql/sharing/sharing-events.ts (an event, its deliveries to the
 // subscribed endpoints, held by disabled ones, and each enabled one's delivery job unless one is active).
 import { randomFillSync, randomUUID } from "node:crypto"
 import {

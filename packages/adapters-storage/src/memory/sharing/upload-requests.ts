@@ -1,4 +1,4 @@
-// In-memory UploadRequests: the twin of sql/upload-requests.ts.
+// In-memory UploadRequests: the twin of sql/sharing/upload-requests.ts.
 import { UploadRequests } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { recordSharingEvent } from "./sharing-events.js"

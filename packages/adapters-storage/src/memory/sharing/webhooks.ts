@@ -1,4 +1,4 @@
-// In-memory WebhookStore: the twin of sql/webhooks.ts.
+// In-memory WebhookStore: the twin of sql/sharing/webhooks.ts.
 import {
   ACTIVE_JOB_STATUSES,
   jobDedupeKey,

@@ -1,4 +1,4 @@
-// Incrementally kept answer aggregates (see sql/answer-stats.ts), backfilled from the responses
+// Incrementally kept answer aggregates (see sql/forms/answer-stats.ts), backfilled from the responses
 // already stored, and an index for "the newest completed responses" (samples, exports).
 import { SqlClient } from "effect/sql"
 import { Effect } from "effect"
