@@ -1,4 +1,4 @@
-// Contract of ArtifactDeployments' numbers, run by contract.ts against every storage target: a
+// Contract of ArtifactDeployments' numbers, run by register-contracts.ts against every storage target: a
 // number is a claim, taken once a deployment with it landed, and taken over from a writer that died
 // holding it (its lease ran out).
 import {

@@ -1,14 +1,16 @@
 // Record builders for the storage contract suites.
-import type {
-  FormRecord,
-  FormVersionRecord,
-  ResourceDataByType,
-  ResourceRecord,
-  ResourceRecordOf,
-  ResourceType,
-  ResponseRecord,
-  TenantRecord
+import {
+  type FormRecord,
+  FormRepository,
+  type FormVersionRecord,
+  type ResourceDataByType,
+  type ResourceRecord,
+  type ResourceRecordOf,
+  type ResourceType,
+  type ResponseRecord,
+  type TenantRecord
 } from "@folio/domain"
+import { Effect } from "effect"
 
 const hex = (n: number) =>
   Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join("")
@@ -164,4 +166,18 @@ export const nextResource = <R extends ResourceRecord>(r: R, changes: Partial<R>
   ...r,
   ...changes,
   rowVersion: r.rowVersion + 1
+})
+
+/** Forms stored through `run`: a draft inserted, and a form published (its version row with it). */
+export const storedForms = (run: <A, E>(effect: Effect.Effect<A, E, FormRepository>) => Promise<A>) => ({
+  insertForm: async (workspaceId: string, overrides: Partial<FormRecord> = {}) => {
+    const f = form(workspaceId, overrides)
+    await run(FormRepository.pipe(Effect.flatMap((r) => r.insert(f))))
+    return f
+  },
+  publish: async (f: FormRecord, publishedAt?: Date) => {
+    const { version, published } = publication(f, publishedAt)
+    await run(FormRepository.pipe(Effect.flatMap((r) => r.save(published, version))))
+    return { version, published }
+  }
 })
