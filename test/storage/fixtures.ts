@@ -1,4 +1,5 @@
 // Record builders for the storage contract suites.
+import { randomFillSync } from "node:crypto"
 import {
   type FormRecord,
   FormRepository,
@@ -8,7 +9,8 @@ import {
   type ResourceRecordOf,
   type ResourceType,
   type ResponseRecord,
-  type TenantRecord
+  type TenantRecord,
+  uuidV7FromParts
 } from "@folio/domain"
 import { Effect } from "effect"
 
@@ -18,6 +20,9 @@ const hex = (n: number) =>
 export const uuid = (): string => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`
 
 export const at = (iso: string): Date => new Date(iso)
+
+/** A UUID v7 of the instant `ms`: ids of later instants sort after it, as newest-first lists rely on. */
+export const uuidV7 = (ms: number): string => uuidV7FromParts(ms, randomFillSync(new Uint8Array(16)))
 
 export const workspace = (name = "Acme"): TenantRecord => ({
   id: uuid(),
