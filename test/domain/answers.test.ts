@@ -12,7 +12,7 @@ import {
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { abc, blk } from "./builders.js"
+import { abc, blk } from "../support/builders.js"
 import { validDefinitionArb } from "./arbitraries.js"
 
 const choices = abc

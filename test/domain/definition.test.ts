@@ -15,6 +15,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { makeAjv2020 } from "../support/ajv.js"
 import { definitionShape, validDefinitionArb } from "./arbitraries.js"
+import { blk } from "../support/builders.js"
 
 const issuesOf = (input: unknown): ReadonlyArray<Issue> => {
   const result = decodeFormDefinition(input)
@@ -31,7 +32,6 @@ const encodeShape = Schema.encodeSync(FormDefinition)
 const ajv = makeAjv2020()
 const ajvValidate = ajv.compile(formDefinitionJsonSchema)
 
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const base = () => ({
   schemaVersion: 1,
   blocks: [

@@ -1,7 +1,7 @@
-// FormAuthoring over fake ports written here (no storage adapter): the Live layer binds the ports
-// once, so a use case needs only the caller's Principal, and its decisions (a stale draft revision
-// is refused before anything is written; a publish writes the form and its first version in one
-// save) can be observed on the ports themselves.
+// FormAuthoring over fake ports (test/support/fake-layer.ts; no storage adapter): the Live layer
+// binds the ports once, so a use case needs only the caller's Principal, and its decisions (a stale
+// draft revision is refused before anything is written; a publish writes the form and its first
+// version in one save) can be observed on the ports themselves.
 import {
   BlobStore,
   type FormRecord,
@@ -17,12 +17,10 @@ import {
 import { it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { describe, expect } from "vitest"
+import { fakeLayer } from "../support/fake-layer.js"
 
 const TENANT = "00000000-0000-7000-8000-000000000001"
 const question = { schemaVersion: 1, blocks: [{ id: "blk_00000001", type: "short_text", label: "Name" }] }
-
-/** A port method the use cases under test must not reach. */
-const unused = (name: string) => () => Effect.die(`fake port: ${name} was not expected`)
 
 /** Fake ports over one in-memory table, recording every save the use cases make. */
 const fakePorts = () => {
@@ -30,7 +28,7 @@ const fakePorts = () => {
   const saves: Array<{ readonly form: FormRecord; readonly version?: FormVersionRecord | undefined }> = []
   let ids = 0
   const layer = Layer.mergeAll(
-    Layer.succeed(FormRepository, {
+    fakeLayer(FormRepository, {
       insert: (form) => Effect.sync(() => void forms.set(form.id, form)),
       get: (workspaceId, id) =>
         Effect.succeed(
@@ -40,41 +38,20 @@ const fakePorts = () => {
         Effect.sync(() => {
           saves.push({ form, version })
           forms.set(form.id, form)
-        }),
-      getBySlug: unused("getBySlug"),
-      list: unused("list"),
-      softDelete: unused("softDelete"),
-      getVersion: unused("getVersion"),
-      listVersions: unused("listVersions")
+        })
     }),
-    Layer.succeed(TenantRepository, {
+    fakeLayer(TenantRepository, {
       get: (id) =>
         Effect.succeed(
           Option.some({ id, name: "Acme", features: {}, createdAt: new Date(0), disabledAt: null })
-        ),
-      create: unused("create"),
-      list: Effect.die("fake port: list was not expected"),
-      count: Effect.die("fake port: count was not expected"),
-      listDisabled: Effect.die("fake port: listDisabled was not expected"),
-      setFeatures: unused("setFeatures"),
-      setDisabled: unused("setDisabled")
+        )
     }),
-    Layer.succeed(IdGen, {
+    fakeLayer(IdGen, {
       uuid: Effect.sync(() => `00000000-0000-4000-8000-${String(++ids).padStart(12, "0")}`),
       uuidV7: Effect.sync(() => `00000000-0000-7000-8000-${String(++ids).padStart(12, "0")}`),
       randomBytes: (n) => Effect.sync(() => new Uint8Array(n).fill(++ids))
     }),
-    Layer.succeed(BlobStore, {
-      put: unused("put"),
-      putStream: unused("putStream"),
-      openRead: unused("openRead"),
-      get: unused("get"),
-      head: unused("head"),
-      delete: unused("delete"),
-      move: unused("move"),
-      deletePrefix: unused("deletePrefix"),
-      signedUrl: unused("signedUrl")
-    })
+    fakeLayer(BlobStore, {})
   )
   return { saves, layer: FormAuthoringLive.pipe(Layer.provide(layer)) }
 }

@@ -3,7 +3,7 @@
 import { hasRandomization, presentationOrder } from "@folio/domain"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { blk, definitionOf } from "./builders.js"
+import { blk, definitionOf } from "../support/builders.js"
 
 const choices = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `c${i}`, label: `C${i}` }))
 const decode = definitionOf

@@ -3,7 +3,7 @@
 import { decodeFormSettings, defaultFormSettings, publicImageKeys, publicImageUrl } from "@folio/domain"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { blk, definitionOf } from "./builders.js"
+import { blk, definitionOf } from "../support/builders.js"
 
 const key = (name: string) =>
   `workspaces/0190f0c4-0000-7000-8000-000000000001/forms/0190f0c4-0000-7000-8000-000000000002/assets/${name}.png`

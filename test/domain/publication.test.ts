@@ -21,10 +21,10 @@ import {
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { blk } from "../support/builders.js"
 
 const caps = evaluateCapabilities({}, [...FORMS_SCOPES])
 const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n))
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const withInput = { schemaVersion: 1, blocks: [{ id: blk(1), type: "short_text", label: "Q" }] }
 const emptyDef = { schemaVersion: 1, blocks: [{ id: blk(1), type: "statement", label: "Hi" }] }
 

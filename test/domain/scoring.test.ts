@@ -12,7 +12,7 @@ import {
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { abc, blk, definitionOf } from "./builders.js"
+import { abc, blk, definitionOf } from "../support/builders.js"
 
 const choices = abc
 const decode = definitionOf

@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startAppOn, storageTargets } from "../support/storage.js"
 import type { RunningApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
+import { blk } from "../support/builders.js"
 
 type Json = Record<string, unknown>
 
 const targets = storageTargets()
 
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const definition = (labels: ReadonlyArray<string>) => ({
   schemaVersion: 1,
   blocks: labels.map((label, i) => ({ id: blk(i), type: "short_text", label }))

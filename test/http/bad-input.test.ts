@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { openStorage, realStorageName } from "../support/storage.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
+import { blk } from "../support/builders.js"
 
 type Json = Record<string, unknown>
 interface Answer {
@@ -15,7 +16,6 @@ interface Answer {
   readonly body: Json & { data: Json & { items: Array<Json> }; error: Json & { details: Json } }
 }
 
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const definition = { schemaVersion: 1, blocks: [{ id: blk(1), type: "short_text", label: "Name" }] }
 const cursorOf = (position: unknown) => Buffer.from(JSON.stringify(position)).toString("base64url")
 

@@ -8,7 +8,8 @@ import {
   FORM_POST_NAMES,
   type PostedField
 } from "../../packages/adapters-http/src/forms/page/form-post.js"
-import { allTypesDefinition, B, blk, fullAnswers, fullPost, PNG } from "../support/form-post.js"
+import { blk } from "../support/builders.js"
+import { allTypesDefinition, B, fullAnswers, fullPost, PNG } from "../support/form-post.js"
 
 const definitionOf = (input: unknown): FormDefinition => {
   const result = decodeFormDefinition(input)

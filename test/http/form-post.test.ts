@@ -9,13 +9,13 @@ import type { RunningApp } from "../support/app.js"
 import {
   allTypesDefinition,
   B,
-  blk,
   fullAnswers,
   fullPost,
   multipart,
   PNG,
   urlencoded
 } from "../support/form-post.js"
+import { blk } from "../support/builders.js"
 import { bearer } from "../support/keys.js"
 import { startAppOn, storageTargets } from "../support/storage.js"
 

@@ -10,13 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { openStorage, realStorageName } from "../support/storage.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
+import { blk } from "../support/builders.js"
 
 /** Fuzz cases per route; 30 routes, so 1,800 requests in all (about 15 s). */
 const RUNS_PER_ROUTE = 60
 
 type Json = Record<string, unknown>
 
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const definition = { schemaVersion: 1, blocks: [{ id: blk(1), type: "short_text", label: "Name" }] }
 
 let app: RunningApp

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 import { startS3 } from "../support/s3.js"
+import { blk } from "../support/builders.js"
 
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const definition = {
   schemaVersion: 1,
   blocks: [

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startAppOn, storageTargets } from "../support/storage.js"
 import type { RunningApp } from "../support/app.js"
 import { bearer } from "../support/keys.js"
+import { blk } from "../support/builders.js"
 
 const TRIALS = 5
 
 const targets = storageTargets()
 
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const definition = {
   schemaVersion: 1,
   blocks: [

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer } from "../support/keys.js"
 import { startAppOn, storageTargets } from "../support/storage.js"
+import { blk } from "../support/builders.js"
 
 const TRIALS = 10
 
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const definition = {
   schemaVersion: 1,
   blocks: [

@@ -6,6 +6,7 @@ import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
+import { blk } from "../support/builders.js"
 
 type Json = Record<string, unknown> & {
   data: Record<string, unknown>
@@ -14,7 +15,6 @@ type Json = Record<string, unknown> & {
 
 let app: RunningApp
 let key: { key: string; workspaceId: string }
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const choices = [
   { id: "a", label: "A" },
   { id: "b", label: "B" },

@@ -4,12 +4,12 @@ import { FORMS_SCOPES } from "@folio/domain"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
+import { blk } from "../support/builders.js"
 
 type Json = { data: Record<string, unknown> & { items?: Array<Record<string, unknown>> } }
 
 let app: RunningApp
 let key: string
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const definition = {
   schemaVersion: 1,
   blocks: [{ id: blk(1), type: "short_text", label: "Name", required: true }]

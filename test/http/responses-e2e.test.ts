@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startAppOn, storageTargets } from "../support/storage.js"
 import type { RunningApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
+import { blk } from "../support/builders.js"
 
 type Json = Record<string, unknown> & {
   data: Record<string, unknown> & { items: Array<Record<string, unknown>> }
@@ -17,7 +18,6 @@ type Json = Record<string, unknown> & {
 
 const targets = storageTargets(["pglite", "postgres"])
 
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const choices = [
   { id: "a", label: "Alpha" },
   { id: "b", label: "Beta" },

@@ -4,10 +4,11 @@
 // deployment served on its own host with its CSP; an older deployment is replaced, a password is
 // handed to the deployment's origin, and a server without artifacts answers 503.
 import { request as httpRequest } from "node:http"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
 import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
+import { ALL_SHARING_SCOPES, sharingSuite } from "../support/sharing-suite.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
 import { zipOf, zipWithRawNames } from "../support/zip.js"
 
@@ -64,25 +65,16 @@ const siteGet = (app: RunningApp, siteUrl: string, path: string, headers: Record
 
 for (const target of SHARING_FILE_TARGETS) {
   describe(`HTML artifacts [${target.db}, ${target.blob}]`, () => {
-    let app: RunningApp
-    let close: () => Promise<void> = async () => {}
-    let owner: { key: string; workspaceId: string }
-    let other: { key: string; workspaceId: string }
+    const { app, owner, other } = sharingSuite(target, {
+      owner: ALL_SHARING_SCOPES,
+      other: ALL_SHARING_SCOPES
+    })
     const call = (
       method: string,
       path: string,
       options: Parameters<ReturnType<typeof sharingClientOf>["call"]>[2] = {}
     ) => sharingClientOf(app.origin).call(method, path, { key: owner.key, ...options })
     const used = async () => ((await call("GET", "/me")).body.storage as Json).used_bytes as number
-
-    beforeAll(async () => {
-      const started = await startSharingApp(target)
-      app = started.app
-      close = started.close
-      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-      other = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-    }, 60_000)
-    afterAll(() => close())
 
     it("creates a site from a ZIP, serves it on its own origin, and redirects the share link there", async () => {
       const before = await used()

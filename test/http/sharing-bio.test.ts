@@ -5,11 +5,10 @@
 // total, CSV export escaped against formulas, delete), with scopes, ownership and ETags.
 import { parse } from "csv-parse/sync"
 import sharp from "sharp"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { RunningApp } from "../support/app.js"
-import { newWorkspaceKey } from "../support/keys.js"
+import { describe, expect, it } from "vitest"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
-import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
+import { SHARING_FILE_TARGETS } from "../support/sharing-app.js"
+import { ALL_SHARING_SCOPES, sharingSuite } from "../support/sharing-suite.js"
 
 const png = (width: number) =>
   sharp({ create: { width, height: width, channels: 3, background: { r: 240, g: 180, b: 20 } } })
@@ -37,11 +36,11 @@ const CONTACT = {
 
 for (const target of SHARING_FILE_TARGETS) {
   describe(`bio pages [${target.db}, ${target.blob}]`, () => {
-    let app: RunningApp
-    let owner: { key: string; workspaceId: string }
-    let other: { key: string; workspaceId: string }
-    let readOnly: { key: string; workspaceId: string }
-    let close: () => Promise<void> = async () => {}
+    const { app, owner, other, readOnly } = sharingSuite(target, {
+      owner: ALL_SHARING_SCOPES,
+      other: ALL_SHARING_SCOPES,
+      readOnly: ["read"]
+    })
     const call = (
       method: string,
       path: string,
@@ -55,16 +54,6 @@ for (const target of SHARING_FILE_TARGETS) {
     }
     const replace = (slug: string, body: Json, headers: Record<string, string> = {}) =>
       call("PATCH", `/resources/${slug}/bio`, { body, headers })
-
-    beforeAll(async () => {
-      const started = await startSharingApp(target)
-      app = started.app
-      close = started.close
-      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-      other = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-      readOnly = await newWorkspaceKey(app, ["read"], "sharing")
-    }, 60_000)
-    afterAll(() => close())
 
     it("replaces the whole profile and pages; omitted profile fields are cleared; ETags guard it", async () => {
       const bio = await newBio({ settings: { display_name: "Ada L.", headline: "Engineer" } })

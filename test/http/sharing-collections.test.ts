@@ -1,9 +1,8 @@
 import sharp from "sharp"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { RunningApp } from "../support/app.js"
-import { newWorkspaceKey } from "../support/keys.js"
+import { describe, expect, it } from "vitest"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
-import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
+import { SHARING_FILE_TARGETS } from "../support/sharing-app.js"
+import { ALL_SHARING_SCOPES, sharingSuite } from "../support/sharing-suite.js"
 
 const png = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 10, g: 120, b: 200 } } })
@@ -14,11 +13,11 @@ const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << >> endobj\ntrailer <<
 
 for (const target of SHARING_FILE_TARGETS) {
   describe(`collections [${target.db}, ${target.blob}]`, () => {
-    let app: RunningApp
-    let owner: { key: string; workspaceId: string }
-    let other: { key: string; workspaceId: string }
-    let writeOnly: { key: string; workspaceId: string }
-    let close: () => Promise<void> = async () => {}
+    const { app, owner, other, writeOnly } = sharingSuite(target, {
+      owner: ALL_SHARING_SCOPES,
+      other: ALL_SHARING_SCOPES,
+      writeOnly: ["write"]
+    })
     const call = (
       method: string,
       path: string,
@@ -39,16 +38,6 @@ for (const target of SHARING_FILE_TARGETS) {
     }
     const used = async (key = owner.key) =>
       ((await call("GET", "/me", { key })).body.storage as Json).used_bytes as number
-
-    beforeAll(async () => {
-      const started = await startSharingApp(target)
-      app = started.app
-      close = started.close
-      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-      other = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-      writeOnly = await newWorkspaceKey(app, ["write"], "sharing")
-    }, 60_000)
-    afterAll(() => close())
 
     it("adds copies of files and images with their own bytes, counted in the quota", async () => {
       const slug = await newCollection()

@@ -4,16 +4,12 @@
 import { randomFillSync } from "node:crypto"
 import { JobQueue, type JobType, uuidV7FromParts } from "@folio/domain"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { RunningApp } from "../support/app.js"
-import { newWorkspaceKey } from "../support/keys.js"
+import { describe, expect, it } from "vitest"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
-import { startSharingApp } from "../support/sharing-app.js"
+import { sharingSuite } from "../support/sharing-suite.js"
 
 describe("sharing job routes and other contexts' jobs", () => {
-  let app: RunningApp
-  let owner: { key: string; workspaceId: string }
-  let close: () => Promise<void> = async () => {}
+  const { app, owner } = sharingSuite({ db: "pglite", blob: "fs" }, { owner: ["read", "write"] })
   const call = (method: string, path: string) =>
     sharingClientOf(app.origin).call(method, path, { key: owner.key })
 
@@ -38,14 +34,6 @@ describe("sharing job routes and other contexts' jobs", () => {
         })
       })
     )
-
-  beforeAll(async () => {
-    const started = await startSharingApp({ db: "pglite", blob: "fs" })
-    app = started.app
-    close = started.close
-    owner = await newWorkspaceKey(app, ["read", "write"], "sharing")
-  }, 60_000)
-  afterAll(() => close())
 
   it("never lists a forms job, and answers 404 for it to GET and retry", async () => {
     const sharing = await enqueue("notion_refresh")

@@ -5,11 +5,11 @@
 import { readFileSync } from "node:fs"
 import { randomBytes } from "node:crypto"
 import sharp from "sharp"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { RunningApp } from "../support/app.js"
+import { describe, expect, it } from "vitest"
 import { newWorkspaceKey } from "../support/keys.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
-import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
+import { SHARING_FILE_TARGETS } from "../support/sharing-app.js"
+import { ALL_SHARING_SCOPES, sharingSuite } from "../support/sharing-suite.js"
 
 const HEIC = new Uint8Array(readFileSync(new URL("../fixtures/hevc-irot-exif-gps.heic", import.meta.url)))
 
@@ -31,9 +31,7 @@ const form = (file: Uint8Array, name: string, fields: Record<string, string> = {
 
 for (const target of SHARING_FILE_TARGETS) {
   describe(`optimize-original [${target.db}, ${target.blob}]`, () => {
-    let app: RunningApp
-    let owner: { key: string; workspaceId: string }
-    let close: () => Promise<void> = async () => {}
+    const { app, owner } = sharingSuite(target, { owner: ALL_SHARING_SCOPES })
     const api = () => sharingClientOf(app.origin)
     const call = (method: string, path: string, body?: unknown, key = owner.key) =>
       api().call(method, path, { key, ...(body === undefined ? {} : { body }) })
@@ -46,14 +44,6 @@ for (const target of SHARING_FILE_TARGETS) {
       }
       throw new Error("job did not finish")
     }
-
-    beforeAll(async () => {
-      const started = await startSharingApp(target)
-      app = started.app
-      close = started.close
-      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-    }, 60_000)
-    afterAll(() => close())
 
     it("replaces a large JPEG by a smaller one, moving size, ETag and the stored bytes", async () => {
       const original = await noisyJpeg(900, 600, 100)

@@ -2,10 +2,9 @@
 // may fail because another writer's version landed first (no 412 without a precondition), and a
 // revoke of an upload request always wins over the status calls racing it. Many rounds, so a write
 // that gives up after a few lost races fails here reliably on PostgreSQL.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { RunningApp } from "../support/app.js"
-import { newWorkspaceKey } from "../support/keys.js"
-import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
+import { describe, expect, it } from "vitest"
+import { SHARING_FILE_TARGETS } from "../support/sharing-app.js"
+import { ALL_SHARING_SCOPES, sharingSuite } from "../support/sharing-suite.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
 
 const PARALLEL = 10
@@ -14,9 +13,7 @@ const STATUSES = ["open", "paused", "completed"] as const
 
 for (const target of SHARING_FILE_TARGETS) {
   describe(`racing writes without a precondition [${target.db}, ${target.blob}]`, () => {
-    let app: RunningApp
-    let close: () => Promise<void> = async () => {}
-    let owner: { key: string; workspaceId: string }
+    const { app, owner } = sharingSuite(target, { owner: ALL_SHARING_SCOPES })
     const call = (
       method: string,
       path: string,
@@ -25,14 +22,6 @@ for (const target of SHARING_FILE_TARGETS) {
     const statusesOf = (answers: ReadonlyArray<{ status: number }>) => answers.map((a) => a.status)
     const all = <A>(n: number, f: (i: number) => Promise<A>) =>
       Promise.all(Array.from({ length: n }, (_, i) => f(i)))
-
-    beforeAll(async () => {
-      const started = await startSharingApp(target)
-      app = started.app
-      close = started.close
-      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-    }, 60_000)
-    afterAll(() => close())
 
     it("revokes an upload request whatever status calls race it, and they never answer 412", async () => {
       for (let round = 0; round < ROUNDS; round++) {

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { RunningApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
 import { startTwoInstances } from "../support/two-instances.js"
-import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
+import { SHARING_FILE_TARGETS } from "../support/sharing-app.js"
+import { sharingSuite } from "../support/sharing-suite.js"
 import { sharingClientOf } from "../support/sharing-client.js"
 import { zipOf } from "../support/zip.js"
 import { TEST_DATABASE_URL } from "../storage/targets.js"
@@ -120,15 +121,7 @@ const statuses = (a: Record<string, { status: number }>) =>
 
 for (const target of SHARING_FILE_TARGETS) {
   describe(`a suspended account's public side [${target.db}, ${target.blob}]`, () => {
-    let app: RunningApp
-    let close: () => Promise<void> = async () => {}
-    beforeAll(async () => {
-      const started = await startSharingApp(target)
-      app = started.app
-      close = started.close
-    }, 60_000)
-    afterAll(() => close())
-
+    const { app } = sharingSuite(target, {})
     it("answers the unknown-slug 404 everywhere at once when disabled, and serves again when enabled", async () => {
       const p = await publish(app, target.blob)
       // Twice: the second request of the link is the warm one, answered on the node:http fast path.

@@ -5,19 +5,18 @@
 // event in the same transaction; scopes and ownership.
 import { UploadRequests, uploadTokenHash } from "@folio/domain"
 import { Effect, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { RunningApp } from "../support/app.js"
-import { newWorkspaceKey } from "../support/keys.js"
-import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
+import { describe, expect, it } from "vitest"
+import { SHARING_FILE_TARGETS } from "../support/sharing-app.js"
+import { ALL_SHARING_SCOPES, sharingSuite } from "../support/sharing-suite.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
 
 for (const target of SHARING_FILE_TARGETS) {
   describe(`upload requests [${target.db}, ${target.blob}]`, () => {
-    let app: RunningApp
-    let close: () => Promise<void> = async () => {}
-    let owner: { key: string; workspaceId: string }
-    let other: { key: string; workspaceId: string }
-    let readOnly: { key: string; workspaceId: string }
+    const { app, owner, other, readOnly } = sharingSuite(target, {
+      owner: ALL_SHARING_SCOPES,
+      other: ALL_SHARING_SCOPES,
+      readOnly: ["read"]
+    })
     const call = (
       method: string,
       path: string,
@@ -25,16 +24,6 @@ for (const target of SHARING_FILE_TARGETS) {
     ) => sharingClientOf(app.origin).call(method, path, { key: owner.key, ...options })
     const byToken = (token: string) =>
       app.run(Effect.flatMap(UploadRequests, (r) => r.getByTokenHash(uploadTokenHash(token))))
-
-    beforeAll(async () => {
-      const started = await startSharingApp(target)
-      app = started.app
-      close = started.close
-      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-      other = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-      readOnly = await newWorkspaceKey(app, ["read"], "sharing")
-    }, 60_000)
-    afterAll(() => close())
 
     it("creates a request whose token is shown once, and changes, pauses, rotates and revokes it", async () => {
       const made = await call("POST", "/upload-requests", {
@@ -175,9 +164,7 @@ for (const target of SHARING_FILE_TARGETS) {
 
 for (const target of SHARING_FILE_TARGETS) {
   describe(`the public upload page [${target.db}, ${target.blob}]`, () => {
-    let app: RunningApp
-    let close: () => Promise<void> = async () => {}
-    let owner: { key: string; workspaceId: string }
+    const { app, owner } = sharingSuite(target, { owner: ALL_SHARING_SCOPES })
     const call = (
       method: string,
       path: string,
@@ -196,14 +183,6 @@ for (const target of SHARING_FILE_TARGETS) {
     }
     const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << >> endobj\n%%EOF\n")
     const TXT = new TextEncoder().encode("notes from the sender\n")
-
-    beforeAll(async () => {
-      const started = await startSharingApp(target)
-      app = started.app
-      close = started.close
-      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-    }, 60_000)
-    afterAll(() => close())
 
     it("takes several files with a name and a message as private files of the owner, counted and listed", async () => {
       const made = await call("POST", "/upload-requests", {

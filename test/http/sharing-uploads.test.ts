@@ -7,11 +7,11 @@ import { readdirSync } from "node:fs"
 import { BlobStore, ResourceRepository } from "@folio/domain"
 import { Effect, Option } from "effect"
 import sharp from "sharp"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { newWorkspaceKey } from "../support/keys.js"
 import { type Json, SHARING_API, sharingClientOf } from "../support/sharing-client.js"
-import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
-import type { RunningApp } from "../support/app.js"
+import { SHARING_FILE_TARGETS } from "../support/sharing-app.js"
+import { ALL_SHARING_SCOPES, sharingSuite } from "../support/sharing-suite.js"
 
 const KIB = 1024
 const MAX_UPLOAD = 256 * KIB
@@ -45,28 +45,18 @@ const form = (
 
 for (const target of SHARING_FILE_TARGETS) {
   describe(`POST /uploads [${target.db}, ${target.blob}]`, () => {
-    let app: RunningApp
-    let owner: { key: string; workspaceId: string }
-    let other: { key: string; workspaceId: string }
-    let readOnly: { key: string; workspaceId: string }
-    let close: () => Promise<void> = async () => {}
+    const { app, owner, other, readOnly } = sharingSuite(
+      target,
+      { owner: ALL_SHARING_SCOPES, other: ALL_SHARING_SCOPES, readOnly: ["read"] },
+      {
+        sharingUploadMaxBytes: MAX_UPLOAD,
+        sharingStorageQuotaBytes: QUOTA
+      }
+    )
     const client = () => sharingClientOf(app.origin)
     const upload = (body: FormData, key = owner.key) => client().call("POST", "/uploads", { key, form: body })
     const me = async (key = owner.key) =>
       ((await client().call("GET", "/me", { key })).body.storage as Json).used_bytes
-
-    beforeAll(async () => {
-      const started = await startSharingApp(target, {
-        sharingUploadMaxBytes: MAX_UPLOAD,
-        sharingStorageQuotaBytes: QUOTA
-      })
-      app = started.app
-      close = started.close
-      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-      other = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-      readOnly = await newWorkspaceKey(app, ["read"], "sharing")
-    }, 60_000)
-    afterAll(() => close())
 
     it("stores an image, typed from its bytes, with the common fields, and counts it in /me", async () => {
       const image = await png(64, 48)

@@ -13,6 +13,7 @@ import { startHttpsReceiver } from "../support/https-receiver.js"
 import { newWorkspaceKey } from "../support/keys.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
 import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
+import { sharingSuite } from "../support/sharing-suite.js"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
 
 type Receiver = Awaited<ReturnType<typeof startHttpsReceiver>>
@@ -429,15 +430,7 @@ const AUDIT_URLS = [
 
 for (const target of SHARING_FILE_TARGETS) {
   describe(`webhook URLs on a server without loopback receivers [${target.db}, ${target.blob}]`, () => {
-    let app: RunningApp
-    let close: () => Promise<void> = async () => {}
-    beforeAll(async () => {
-      const started = await startSharingApp(target)
-      app = started.app
-      close = started.close
-    }, 60_000)
-    afterAll(() => close())
-
+    const { app } = sharingSuite(target, {})
     it("refuses the audit's URLs with 400 validation_failed on url, on POST and on PATCH", async () => {
       const { key } = await newWorkspaceKey(app, ["read", "write"], "sharing")
       const api = sharingClientOf(app.origin)

@@ -17,12 +17,12 @@ import { type RunningApp, startApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
 import { freshRateWindow } from "../support/rate-window.js"
+import { blk } from "../support/builders.js"
 
 type Structured = Record<string, unknown> & {
   error?: { code: string; message: string; details?: Record<string, unknown> }
 }
 
-const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
 const definition = {
   schemaVersion: 1,
   blocks: [

@@ -1,4 +1,4 @@
-// Contract of the AnalyticsStore port, run by analytics.test.ts against every storage target: raw
+// Contract of the AnalyticsStore port, run by register-contracts.ts against every storage target: raw
 // visits and the daily rollups written together (views and bot views, distinct visitors per day
 // across batches and concurrent writers, ranked values by people only), ranges, tenants, the
 // export's pages in time order with the capped count, deleted resources left out, old visitor

@@ -1,6 +1,6 @@
-// Contract of ArtifactDeployments' numbers, run by contract.ts against every storage target: a
+// Contract of ArtifactDeployments' numbers, run by register-contracts.ts against every storage target: a
 // number is a claim, taken once a deployment with it landed, and taken over from a writer that died
-// holding it (its lease ran out).
+// holding it (its lease ran out); reads per tenant and by id alone; discarded claims.
 import {
   ArtifactDeployments,
   DEPLOYMENT_CLAIM_LEASE_MS,
@@ -66,6 +66,25 @@ export const registerArtifactDeploymentContracts = ({ target, run, newWorkspace 
       })
       expect(await run(Effect.flatMap(ResourceRepository, (r) => r.update(ws.id, landed)))).toBe("updated")
       expect(await insert(deployment(ws.id, artifact.id, 2, 10 * DEPLOYMENT_CLAIM_LEASE_MS))).toBe("taken")
+    })
+
+    it("reads a deployment for its tenant or by id alone, and a discarded claim frees its number", async () => {
+      const ws = await newWorkspace()
+      const other = await newWorkspace()
+      const d = deployment(ws.id, uuid(), 1)
+      expect(await insert(d)).toBe("inserted")
+      const get = (tenantId: string, id: string) =>
+        run(Effect.flatMap(ArtifactDeployments, (s) => s.get(tenantId, id)))
+      const anyTenant = (id: string) => run(Effect.flatMap(ArtifactDeployments, (s) => s.getAnyTenant(id)))
+      expect(Option.getOrThrow(await get(ws.id, d.id))).toEqual(d)
+      expect(Option.isNone(await get(other.id, d.id))).toBe(true)
+      expect(Option.getOrThrow(await anyTenant(d.id))).toEqual(d)
+      expect(Option.isNone(await anyTenant(uuid()))).toBe(true)
+
+      // Its resource write did not land: discarded, and the number is free at once, lease or not.
+      await run(Effect.flatMap(ArtifactDeployments, (s) => s.discard(d.id)))
+      expect(Option.isNone(await anyTenant(d.id))).toBe(true)
+      expect(await insert(deployment(ws.id, d.resourceId, 1, 1000))).toBe("inserted")
     })
   })
 }

@@ -1,14 +1,18 @@
 // Record builders for the storage contract suites.
-import type {
-  FormRecord,
-  FormVersionRecord,
-  ResourceDataByType,
-  ResourceRecord,
-  ResourceRecordOf,
-  ResourceType,
-  ResponseRecord,
-  TenantRecord
+import { randomFillSync } from "node:crypto"
+import {
+  type FormRecord,
+  FormRepository,
+  type FormVersionRecord,
+  type ResourceDataByType,
+  type ResourceRecord,
+  type ResourceRecordOf,
+  type ResourceType,
+  type ResponseRecord,
+  type TenantRecord,
+  uuidV7FromParts
 } from "@folio/domain"
+import { Effect } from "effect"
 
 const hex = (n: number) =>
   Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join("")
@@ -16,6 +20,9 @@ const hex = (n: number) =>
 export const uuid = (): string => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`
 
 export const at = (iso: string): Date => new Date(iso)
+
+/** A UUID v7 of the instant `ms`: ids of later instants sort after it, as newest-first lists rely on. */
+export const uuidV7 = (ms: number): string => uuidV7FromParts(ms, randomFillSync(new Uint8Array(16)))
 
 export const workspace = (name = "Acme"): TenantRecord => ({
   id: uuid(),
@@ -164,4 +171,18 @@ export const nextResource = <R extends ResourceRecord>(r: R, changes: Partial<R>
   ...r,
   ...changes,
   rowVersion: r.rowVersion + 1
+})
+
+/** Forms stored through `run`: a draft inserted, and a form published (its version row with it). */
+export const storedForms = (run: <A, E>(effect: Effect.Effect<A, E, FormRepository>) => Promise<A>) => ({
+  insertForm: async (workspaceId: string, overrides: Partial<FormRecord> = {}) => {
+    const f = form(workspaceId, overrides)
+    await run(FormRepository.pipe(Effect.flatMap((r) => r.insert(f))))
+    return f
+  },
+  publish: async (f: FormRecord, publishedAt?: Date) => {
+    const { version, published } = publication(f, publishedAt)
+    await run(FormRepository.pipe(Effect.flatMap((r) => r.save(published, version))))
+    return { version, published }
+  }
 })

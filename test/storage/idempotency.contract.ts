@@ -1,4 +1,4 @@
-// Contract of IdempotencyStore, run by contract.ts against every storage target.
+// Contract of IdempotencyStore, run by register-contracts.ts against every storage target.
 import {
   IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_TTL_MS,

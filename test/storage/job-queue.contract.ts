@@ -1,4 +1,4 @@
-// Contract of the JobQueue port, run by job-queue.test.ts against every storage target: queueing
+// Contract of the JobQueue port, run by register-contracts.ts against every storage target: queueing
 // and reading jobs, one active job per key (also under concurrent enqueues), claims that hand each
 // due job to one claimer, leases only their holder can renew or finish, lapsed leases, release.
 import { randomFillSync } from "node:crypto"

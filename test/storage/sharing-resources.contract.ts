@@ -1,4 +1,4 @@
-// Contract of ResourceRepository (sharing resources and Markdown versions), run by contract.ts
+// Contract of ResourceRepository (sharing resources and Markdown versions), run by register-contracts.ts
 // against every storage target.
 import {
   encodeCursor,

@@ -1,13 +1,6 @@
 // The form page's JavaScript-off post in tests: a definition with every input block type, and the
 // post a browser sends for it, as urlencoded pairs or as multipart form data.
-
-export const blk = (n: number) => `blk_${String(n).padStart(8, "0")}`
-
-const abc = [
-  { id: "a", label: "A" },
-  { id: "b", label: "B" },
-  { id: "c", label: "C" }
-]
+import { abc, blk } from "./builders.js"
 
 /** Block numbers of the all-types definition, by what each is. */
 export const B = {

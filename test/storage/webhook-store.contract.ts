@@ -1,23 +1,19 @@
-// The WebhookStore contract against memory, PGlite and PostgreSQL: events fan out to the endpoints
-// subscribed to them, in order, with one delivery job per enabled endpoint (a disabled one holds
-// them, within a bound, until delivery resumes); attempts move the delivery and the endpoint's
-// failure count (disabling it at the limit); due endpoints; removal; expiries announced once
-// however many instances sweep at the same moment.
+// Contract of WebhookStore, run by register-contracts.ts against every storage target: events fan
+// out to the endpoints subscribed to them, in order, with one delivery job per enabled endpoint (a
+// disabled one holds them, within a bound, until delivery resumes); attempts move the delivery and
+// the endpoint's failure count (disabling it at the limit); due endpoints; removal; expiries
+// announced once however many instances sweep at the same moment.
 import {
   JobQueue,
   ResourceRepository,
-  TenantRepository,
   type WebhookEndpointRecord,
   WebhookStore,
   type WebhookPolicy
 } from "@folio/domain"
 import { Effect, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { resource, uuid, workspace } from "./fixtures.js"
-import { type StorageTarget, storageTargets } from "./targets.js"
-
-type Opened = Awaited<ReturnType<StorageTarget["open"]>>
-type Ports = WebhookStore | ResourceRepository | TenantRepository | JobQueue
+import { describe, expect, it } from "vitest"
+import type { StorageHarness } from "../support/with-storage.js"
+import { resource, uuid } from "./fixtures.js"
 
 const policy: WebhookPolicy = {
   retryDelaysMs: [1000],
@@ -45,24 +41,9 @@ const endpoint = (
   updatedAt: new Date()
 })
 
-for (const target of storageTargets) {
-  describe.skipIf(target.skip)(`WebhookStore [${target.name}]`, () => {
-    let opened: Opened | undefined
-    const run = <A, E>(effect: Effect.Effect<A, E, Ports>): Promise<A> => {
-      if (opened === undefined) throw new Error("storage not opened")
-      return opened.runtime.runPromise(effect as Effect.Effect<A, E, never>)
-    }
-    const tenant = async () => {
-      const ws = workspace()
-      await run(Effect.flatMap(TenantRepository, (r) => r.create(ws)))
-      return ws.id
-    }
-    beforeAll(async () => {
-      opened = await target.open()
-    }, 120_000)
-    afterAll(async () => {
-      await opened?.close()
-    })
+export const registerWebhookStoreContracts = ({ target, run, newWorkspace }: StorageHarness) => {
+  describe(`WebhookStore [${target}]`, () => {
+    const tenant = async () => (await newWorkspace()).id
 
     it("fans each resource event out to the subscribed endpoints, in order, one job per enabled endpoint", async () => {
       const t = await tenant()

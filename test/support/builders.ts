@@ -1,4 +1,4 @@
-// Small builders shared by the domain tests: block ids, a three-choice list, strict decoding.
+// Small builders shared by the tests: block ids, a three-choice list, strict decoding of a definition.
 import { decodeFormDefinition, type FormDefinition } from "@folio/domain"
 import { Result } from "effect"
 
