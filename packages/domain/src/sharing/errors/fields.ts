@@ -1,6 +1,8 @@
 // The bases of a refused field: what every sharing refusal answered as `validation_failed` carries,
 // the envelope's `field` and a reason its class fixes (never the input). A client reads `field: reason`.
+// Built like the kernel's NamedError and RefusedInput, which forms' refusals use.
 import { type Cause, Data } from "effect"
+import { NamedError, type TaggedErrorClass } from "../../kernel/errors.js"
 
 /** Where a refusal points (`field`, the envelope's) and why (`reason`, fixed by its class). */
 export interface FieldRefusalFacts {
@@ -21,16 +23,13 @@ export const RefusedField = <const Tag extends string>(
   tag: Tag,
   field: string,
   reason: string
-): (new () => FieldRefusalOf<Tag>) =>
-  class extends Data.TaggedError(tag) {
+): TaggedErrorClass<Tag, FieldRefusalFacts> =>
+  class extends NamedError(tag, `${field}: ${reason}`) {
     get field() {
       return field
     }
     get reason() {
       return reason
-    }
-    override get message() {
-      return `${field}: ${reason}`
     }
   }
 
