@@ -153,6 +153,12 @@ const sharingEnvelope = (failure: Failure) => {
 const issues = (e: { readonly issues?: ReadonlyArray<unknown> | undefined }) =>
   e.issues === undefined ? undefined : { issues: e.issues }
 
+/** A refused field: `validation_failed`, pointing at the field its class (or its raise) names. */
+const refused = {
+  code: "validation_failed",
+  details: (e: { readonly field: string }) => ({ field: e.field })
+} as const
+
 export const SharingErrors = errorSurface<SharingSurfaceError>()({
   codes: SHARING_CODES,
   envelope: sharingEnvelope,
@@ -180,7 +186,6 @@ export const SharingErrors = errorSurface<SharingSurfaceError>()({
     ResourceChanged: { code: "etag_mismatch" },
     IdempotencyKeyReused: { code: "idempotency_conflict" },
     IdempotentRequestRunning: { code: "idempotency_conflict", headers: () => ({ "retry-after": "1" }) },
-    InvalidField: { code: "validation_failed", details: (e) => ({ field: e.field }) },
     AccountDisabled: { code: "user_disabled" },
     StorageQuotaExceeded: { code: "quota_exceeded" },
     UploadBodyUnreadable: { code: "request_body_invalid" },
@@ -193,7 +198,96 @@ export const SharingErrors = errorSurface<SharingSurfaceError>()({
     UploadTooLarge: { code: "payload_too_large", details: () => ({ field: "file" }) },
     UnsupportedMedia: { code: "unsupported_media", details: (e) => ({ field: e.field }) },
     JobActive: { code: "job_already_active" },
-    FeatureDisabled: { code: "feature_disabled" }
+    FeatureDisabled: { code: "feature_disabled" },
+    // Refused fields, each named for the rule it broke: `validation_failed` at its `field`.
+    // (shared)
+    InvalidField: refused,
+    FieldTooLong: refused,
+    FieldSentTwice: refused,
+    // (resources, Notion mirrors, link simulation, CSV import)
+    ResourceOfOtherType: refused,
+    TypeImmutable: refused,
+    VisibilityImmutable: refused,
+    FieldOfOtherType: refused,
+    WindowInverted: refused,
+    MarkdownSourceAmbiguous: refused,
+    MarkdownBodyMissing: refused,
+    NotionSourceAmbiguous: refused,
+    NotionSourceMissing: refused,
+    NotionRootPageInvalid: refused,
+    NotionSourceNamesNoPage: refused,
+    NotionPageNotMirrored: refused,
+    ResourceCursorUnknown: refused,
+    LinkTargetMissing: refused,
+    CsvEmpty: refused,
+    CsvUrlColumnMissing: refused,
+    CsvTooManyRows: refused,
+    CsvUnreadable: refused,
+    // (collections)
+    CollectionSourceNotFound: refused,
+    CollectionSourceNotMedia: refused,
+    CollectionSourceBytesGone: refused,
+    CollectionFull: refused,
+    CollectionItemRepeated: refused,
+    CollectionOrderIncomplete: refused,
+    // (bio pages)
+    BioPageUnknown: refused,
+    BioPageIdRepeated: refused,
+    BioPageSlugRepeated: refused,
+    BioBlockIdRepeated: refused,
+    BioBlockTypeImmutable: refused,
+    BioMediaBlockNotUploaded: refused,
+    BioFormFieldNameRepeated: refused,
+    BioPageFull: refused,
+    BioBlockTakesNoFile: refused,
+    BioBlockTakesNoThumbnail: refused,
+    BioFormFieldMissing: refused,
+    BioFormFieldNotEmail: refused,
+    // (uploads and upload requests)
+    UploadedFileEmpty: refused,
+    FilePartNotSingle: refused,
+    FilePartMissing: refused,
+    UploadFieldsTooMany: refused,
+    UploadStartsAtRefused: refused,
+    UploadFieldUnknown: refused,
+    ViewLimitOnImage: refused,
+    NoOriginalFile: refused,
+    UploadRequestRevoked: refused,
+    SubmissionFieldUnknown: refused,
+    SubmissionFilesMisnamed: refused,
+    SubmissionTooManyFiles: refused,
+    SubmissionWithoutFiles: refused,
+    // (artifact deploys and reads)
+    DeployMetadataMissing: refused,
+    DeployMetadataNotJson: refused,
+    DeployMetadataRepeated: refused,
+    DeployMetadataTooLong: refused,
+    DeployPartUnknown: refused,
+    DeployPartRepeated: refused,
+    DeployArchiveAndFiles: refused,
+    DeployContentMissing: refused,
+    DeployArchivePathsListed: refused,
+    DeployFilePartMissing: refused,
+    DeployPartUnplaced: refused,
+    DeletePathsWithoutPatch: refused,
+    PatchBaseMissing: refused,
+    DeletePathUnknown: refused,
+    ArtifactFileNotEditable: refused,
+    ArtifactFileNotUtf8: refused,
+    // (jobs)
+    JobCursorUnknown: refused,
+    JobNotFailed: refused,
+    JobNotRetryable: refused,
+    // (analytics ranges)
+    RangeHalfGiven: refused,
+    RangeDateMalformed: refused,
+    RangeInverted: refused,
+    RangeTooLong: refused,
+    RangeDaysWithDates: refused,
+    RangeDaysOutOfBounds: refused,
+    // (webhooks)
+    WebhookUrlRefused: refused,
+    WebhookEndpointLimitReached: refused
   }
 })
 

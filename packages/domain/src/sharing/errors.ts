@@ -1,7 +1,26 @@
-// The sharing service's failures, named for what happened. The HTTP adapter's one table maps each
-// to the spec's `error_code` and status; no code or status lives here.
+// The sharing service's failures, named for what happened; the refused fields, by area, in errors/.
+// The HTTP adapter's one table maps each to the spec's `error_code` and status; none lives here.
 import { Data } from "effect"
 import { NamedError } from "../kernel/errors.js"
+import { ANALYTICS_REFUSALS } from "./errors/analytics.js"
+import { ARTIFACT_REFUSALS } from "./errors/artifacts.js"
+import { BIO_REFUSALS } from "./errors/bio.js"
+import { COLLECTION_REFUSALS } from "./errors/collections.js"
+import { FIELD_REFUSALS } from "./errors/fields.js"
+import { JOB_REFUSALS } from "./errors/jobs.js"
+import { RESOURCE_REFUSALS } from "./errors/resources.js"
+import { UPLOAD_REFUSALS } from "./errors/uploads.js"
+import { WEBHOOK_REFUSALS } from "./errors/webhooks.js"
+
+export * from "./errors/analytics.js"
+export * from "./errors/artifacts.js"
+export * from "./errors/bio.js"
+export * from "./errors/collections.js"
+export * from "./errors/fields.js"
+export * from "./errors/jobs.js"
+export * from "./errors/resources.js"
+export * from "./errors/uploads.js"
+export * from "./errors/webhooks.js"
 
 /** No live resource with that slug (never existed, or deleted). */
 export class ResourceNotFound extends NamedError("ResourceNotFound", "resource not found") {}
@@ -134,15 +153,25 @@ export class FeatureDisabled extends Data.TaggedError("FeatureDisabled")<{ reado
   }
 }
 
-/** A field the service refuses, named so the envelope's `field` can point at it. */
-export class InvalidField extends Data.TaggedError("InvalidField")<{
-  readonly field: string
-  readonly reason: string
-}> {
-  override get message() {
-    return `${this.field}: ${this.reason}`
-  }
-}
+/** Every refused field, each class named for the rule it broke; answered `validation_failed`. */
+export const SHARING_FIELD_REFUSALS = [
+  ...FIELD_REFUSALS,
+  ...RESOURCE_REFUSALS,
+  ...COLLECTION_REFUSALS,
+  ...BIO_REFUSALS,
+  ...UPLOAD_REFUSALS,
+  ...ARTIFACT_REFUSALS,
+  ...JOB_REFUSALS,
+  ...ANALYTICS_REFUSALS,
+  ...WEBHOOK_REFUSALS
+] as const
+
+/** A refused field: where (`field`) and why (`reason`); its message is `field: reason`. */
+export type SharingFieldRefusal = InstanceType<(typeof SHARING_FIELD_REFUSALS)[number]>
+
+/** Whether `e` is a refused field, for a caller that answers every one alike (a form page, a bulk item). */
+export const isFieldRefusal = <E>(e: E): e is Extract<E, SharingFieldRefusal> =>
+  SHARING_FIELD_REFUSALS.some((refusal) => e instanceof refusal)
 
 /** Every failure a sharing use case can end in (beside the kernel's keyed-request failures). */
 export type SharingError =
@@ -152,7 +181,7 @@ export type SharingError =
   | ResourceChanged
   | IdempotencyKeyReused
   | IdempotentRequestRunning
-  | InvalidField
+  | SharingFieldRefusal
   | StorageQuotaExceeded
   | UploadTooLarge
   | UnsupportedMedia

@@ -7,6 +7,7 @@ import {
   bioFilesOf,
   bioPagesOf,
   bioProfileOf,
+  isFieldRefusal,
   type SharingBio,
   type StoredFile
 } from "@folio/domain"
@@ -161,10 +162,10 @@ export const postBioForm = (
       | { readonly _tag: "Wrong"; readonly field: string; readonly reason: string }
     const outcome: Outcome = yield* deps.bio.submit(r.slug, blockId, values).pipe(
       Effect.map((): Outcome => ({ _tag: "Stored" })),
-      Effect.catchTags({
-        InvalidField: (e) => Effect.succeed<Outcome>({ _tag: "Wrong", field: e.field, reason: e.reason }),
-        ResourceNotFound: () => Effect.succeed<Outcome>({ _tag: "Gone" })
-      })
+      Effect.catchIf(isFieldRefusal, (e) =>
+        Effect.succeed<Outcome>({ _tag: "Wrong", field: e.field, reason: e.reason })
+      ),
+      Effect.catchTag("ResourceNotFound", () => Effect.succeed<Outcome>({ _tag: "Gone" }))
     )
     if (outcome._tag === "Gone") return page(renderNotFoundPage(), 404)
     if (outcome._tag === "Wrong") return again(400, `Check the field “${outcome.field}”: ${outcome.reason}.`)

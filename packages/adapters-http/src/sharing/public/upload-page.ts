@@ -1,7 +1,7 @@
 // The public upload page of an upload request at `/u/{token}`: GET draws the form (or why the
 // request takes no files); POST takes a multipart submission, streamed to the owner's storage, and
 // answers with a redirect to the thanks (or the form again, saying what went wrong).
-import { SharingUploadRequests } from "@folio/domain"
+import { isFieldRefusal, SharingUploadRequests } from "@folio/domain"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientIp, type Html } from "../../shared/index.js"
@@ -84,6 +84,9 @@ export const UploadPageRoutes = HttpRouter.use((router) =>
               headers: { location: `/u/${token}?sent=1`, "cache-control": NO_STORE }
             })
           ),
+          Effect.catchIf(isFieldRefusal, (e) =>
+            again(400, `Check ${e.field === "files" ? "the files" : `the field “${e.field}”`}: ${e.reason}.`)
+          ),
           Effect.catchTags({
             ResourceNotFound: () => Effect.succeed(page(renderNotFoundPage(), 404)),
             UploadRequestClosed: (e) =>
@@ -94,11 +97,6 @@ export const UploadPageRoutes = HttpRouter.use((router) =>
               form(token, { error: "Too many password attempts. Try again later." }, 429, {
                 "retry-after": String(e.retryAfterSeconds)
               }),
-            InvalidField: (e) =>
-              again(
-                400,
-                `Check ${e.field === "files" ? "the files" : `the field “${e.field}”`}: ${e.reason}.`
-              ),
             UnsupportedMedia: () => again(415, "One of the files is of a type that cannot be sent here."),
             UploadTooLarge: (e) =>
               again(413, `A file is too large (the limit is ${Math.floor(e.maxBytes / 1024 / 1024)} MiB).`),

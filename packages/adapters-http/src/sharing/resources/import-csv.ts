@@ -1,13 +1,13 @@
 // Reads an uploaded CSV export into records with csv-parse (quotes, embedded newlines, a byte-order
 // mark, ragged rows), so the domain's import rules see plain cells. A file csv-parse cannot read is
 // the `csv` field's failure, explained without echoing its content.
-import { InvalidField } from "@folio/domain"
+import { CsvUnreadable } from "@folio/domain"
 import { CsvError, parse } from "csv-parse/sync"
 import { Result } from "effect"
 
 export const readCsvRecords = (
   text: string
-): Result.Result<ReadonlyArray<ReadonlyArray<string>>, InvalidField> => {
+): Result.Result<ReadonlyArray<ReadonlyArray<string>>, CsvUnreadable> => {
   try {
     const records: Array<Array<string>> = parse(text, {
       bom: true,
@@ -16,8 +16,10 @@ export const readCsvRecords = (
     })
     return Result.succeed(records)
   } catch (e) {
-    const where = e instanceof CsvError && typeof e.lines === "number" ? ` near line ${e.lines}` : ""
-    const what = e instanceof CsvError ? ` (${e.code})` : ""
-    return Result.fail(new InvalidField({ field: "csv", reason: `not a readable CSV file${what}${where}` }))
+    return Result.fail(
+      e instanceof CsvError
+        ? new CsvUnreadable({ parserCode: e.code, line: typeof e.lines === "number" ? e.lines : undefined })
+        : new CsvUnreadable({})
+    )
   }
 }

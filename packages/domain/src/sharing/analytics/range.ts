@@ -1,9 +1,16 @@
 // The day ranges of the analytics routes (UTC days, both ends inclusive): a summary covers all time
 // unless `days` (1..365, ending today) or both `from` and `to` are given; an export covers the last
-// 30 days unless `from` and `to` are given. Bad, lone, reversed or mixed values are InvalidField.
+// 30 days unless `from` and `to` are given. Bad, lone, reversed or mixed values are refused fields.
 import { Context, Effect } from "effect"
 import { isCalendarDate } from "../../kernel/calendar.js"
-import { InvalidField } from "../errors.js"
+import {
+  RangeDateMalformed,
+  RangeDaysOutOfBounds,
+  RangeDaysWithDates,
+  RangeHalfGiven,
+  RangeInverted,
+  RangeTooLong
+} from "../errors.js"
 import { addDays } from "./visit.js"
 
 export const MAX_SUMMARY_DAYS = 365
@@ -37,15 +44,11 @@ const explicitRange = (query: RangeQuery) =>
   Effect.gen(function* () {
     const { from, to } = query
     if (from === undefined && to === undefined) return undefined
-    if (from === undefined)
-      return yield* new InvalidField({ field: "from", reason: "give from together with to" })
-    if (to === undefined)
-      return yield* new InvalidField({ field: "to", reason: "give to together with from" })
-    if (!isCalendarDate(from))
-      return yield* new InvalidField({ field: "from", reason: "must be a date YYYY-MM-DD" })
-    if (!isCalendarDate(to))
-      return yield* new InvalidField({ field: "to", reason: "must be a date YYYY-MM-DD" })
-    if (from > to) return yield* new InvalidField({ field: "to", reason: "must not be before from" })
+    if (from === undefined) return yield* new RangeHalfGiven({ missing: "from" })
+    if (to === undefined) return yield* new RangeHalfGiven({ missing: "to" })
+    if (!isCalendarDate(from)) return yield* new RangeDateMalformed({ field: "from" })
+    if (!isCalendarDate(to)) return yield* new RangeDateMalformed({ field: "to" })
+    if (from > to) return yield* new RangeInverted()
     return { from, to }
   })
 
@@ -54,15 +57,14 @@ export const summaryRange = (query: RangeQuery, today: string) =>
   Effect.gen(function* () {
     const explicit = yield* explicitRange(query)
     if (query.days !== undefined) {
-      if (explicit !== undefined)
-        return yield* new InvalidField({ field: "days", reason: "give either days or from and to" })
+      if (explicit !== undefined) return yield* new RangeDaysWithDates()
       if (!Number.isInteger(query.days) || query.days < 1 || query.days > MAX_SUMMARY_DAYS)
-        return yield* new InvalidField({ field: "days", reason: `must be from 1 to ${MAX_SUMMARY_DAYS}` })
+        return yield* new RangeDaysOutOfBounds({ maxDays: MAX_SUMMARY_DAYS })
       return { from: addDays(today, 1 - query.days), to: today }
     }
     if (explicit === undefined) return { from: undefined, to: today }
     if (spanDays(explicit.from, explicit.to) > MAX_RANGE_DAYS)
-      return yield* new InvalidField({ field: "to", reason: `a range spans at most ${MAX_RANGE_DAYS} days` })
+      return yield* new RangeTooLong({ maxDays: MAX_RANGE_DAYS })
     return explicit
   })
 

@@ -20,8 +20,23 @@ import {
   ArtifactPathInvalid,
   ArtifactTooLarge,
   ArtifactTooManyFiles,
+  DeletePathsWithoutPatch,
+  DeletePathUnknown,
+  DeployArchiveAndFiles,
+  DeployArchivePathsListed,
+  DeployContentMissing,
+  DeployFilePartMissing,
+  DeployMetadataMissing,
+  DeployMetadataNotJson,
+  DeployMetadataRepeated,
+  DeployMetadataTooLong,
+  DeployPartRepeated,
+  DeployPartUnknown,
+  DeployPartUnplaced,
   InvalidField,
+  PatchBaseMissing,
   ResourceChanged,
+  type SharingFieldRefusal,
   StorageQuotaExceeded
 } from "../errors.js"
 import type { UploadBodyError, UploadPart } from "../files/upload.js"
@@ -91,7 +106,7 @@ export const DeploymentMetadata = Schema.Struct({
 const MAX_METADATA_BYTES = 256 * 1024
 
 type SiteFailure =
-  | InvalidField
+  | SharingFieldRefusal
   | ArtifactTooLarge
   | ArtifactTooManyFiles
   | ArchiveRefusal
@@ -120,13 +135,12 @@ export const artifactObjectKey = (r: { readonly tenantId: string; readonly id: s
 
 const decodeJson = <A, I>(schema: Schema.Codec<A, I>, text: string | undefined) =>
   Effect.gen(function* () {
-    if (text === undefined)
-      return yield* new InvalidField({ field: "metadata", reason: "required (a JSON object)" })
+    if (text === undefined) return yield* new DeployMetadataMissing()
     let value: unknown
     try {
       value = JSON.parse(text)
     } catch {
-      return yield* new InvalidField({ field: "metadata", reason: "must be a JSON object" })
+      return yield* new DeployMetadataNotJson()
     }
     return yield* Schema.decodeUnknownEffect(schema)(value, STRICT_ALL).pipe(
       Effect.mapError((error) => {
@@ -196,35 +210,23 @@ const receiveSite = (
       Stream.runForEach(parts, (part): Effect.Effect<void, SiteFailure, Scope.Scope> => {
         if (part._tag === "Field") {
           if (part.name !== "metadata")
-            return Effect.fail(
-              new InvalidField({ field: part.name.slice(0, 40), reason: "not a part of this body" })
-            )
-          if (metadata !== undefined)
-            return Effect.fail(new InvalidField({ field: "metadata", reason: "send it once" }))
-          if (part.value.length > MAX_METADATA_BYTES)
-            return Effect.fail(new InvalidField({ field: "metadata", reason: "too long" }))
+            return Effect.fail(new DeployPartUnknown({ field: part.name.slice(0, 40) }))
+          if (metadata !== undefined) return Effect.fail(new DeployMetadataRepeated())
+          if (part.value.length > MAX_METADATA_BYTES) return Effect.fail(new DeployMetadataTooLong())
           metadata = part.value
           return Effect.void
         }
         if (part.name === "archive") {
-          if (mode !== undefined)
-            return Effect.fail(
-              new InvalidField({ field: "archive", reason: "send one archive, or files, not both" })
-            )
+          if (mode !== undefined) return Effect.fail(new DeployArchiveAndFiles())
           mode = "archive"
           return Effect.flatMap(archives.open(part.content, limits), (entries) =>
             Effect.forEach(entries, (entry) => store(entry.path, entry.read()), { discard: true })
           )
         }
-        if (mode === "archive")
-          return Effect.fail(
-            new InvalidField({ field: "archive", reason: "send one archive, or files, not both" })
-          )
+        if (mode === "archive") return Effect.fail(new DeployArchiveAndFiles())
         mode = "files"
         if (received.some((r) => r.name === part.name))
-          return Effect.fail(
-            new InvalidField({ field: part.name.slice(0, 40), reason: "two parts have this name" })
-          )
+          return Effect.fail(new DeployPartRepeated({ field: part.name.slice(0, 40) }))
         return store(part.name, part.content)
       })
     )
@@ -294,31 +296,19 @@ const placeFiles = (
 ) =>
   Effect.gen(function* () {
     if (mode === "archive") {
-      if (entries !== undefined && entries.length > 0)
-        return yield* new InvalidField({
-          field: "metadata.files",
-          reason: "an archive's paths come from the archive"
-        })
+      if (entries !== undefined && entries.length > 0) return yield* new DeployArchivePathsListed()
       return received.map((r): DeployedFile => ({ path: r.name, sha256: r.sha256, size: r.size }))
     }
     const byPart = new Map(received.map((r) => [r.name, r]))
     const placed: Array<DeployedFile> = []
     for (const [i, entry] of (entries ?? []).entries()) {
       const file = byPart.get(entry.part)
-      if (file === undefined)
-        return yield* new InvalidField({
-          field: `metadata.files.${i}.part`,
-          reason: "no part of the body has this name"
-        })
+      if (file === undefined) return yield* new DeployFilePartMissing({ field: `metadata.files.${i}.part` })
       byPart.delete(entry.part)
       placed.push({ path: entry.path, sha256: file.sha256, size: file.size })
     }
     const stray = [...byPart.keys()][0]
-    if (stray !== undefined)
-      return yield* new InvalidField({
-        field: stray.slice(0, 40),
-        reason: "a file part not named in metadata.files"
-      })
+    if (stray !== undefined) return yield* new DeployPartUnplaced({ field: stray.slice(0, 40) })
     return placed
   })
 
@@ -363,8 +353,7 @@ export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>
       const staged: Staged = new Map()
       const body = yield* receiveSite(parts, owner, limits, staged)
       const metadata = yield* decodeJson(ArtifactMetadata, body.metadata)
-      if (body.mode === undefined)
-        return yield* new InvalidField({ field: "archive", reason: "send an archive or files" })
+      if (body.mode === undefined) return yield* new DeployContentMissing()
       const files = yield* placeFiles(body.mode, body.received, metadata.files)
       const site = yield* checkSite(files, limits)
       // A new artifact's prefix is this request's alone: its files publish at once.
@@ -456,18 +445,9 @@ export const deployArtifact = (slug: string, parts: Stream.Stream<UploadPart, Up
       const body = yield* receiveSite(parts, first, limits, staged)
       const metadata = yield* decodeJson(DeploymentMetadata, body.metadata)
       const patch = metadata.mode === "patch"
-      if (!patch && metadata.delete_paths !== undefined)
-        return yield* new InvalidField({
-          field: "metadata.delete_paths",
-          reason: "only a patch removes paths"
-        })
-      if (patch && metadata.base_deployment_id === undefined)
-        return yield* new InvalidField({
-          field: "metadata.base_deployment_id",
-          reason: "required for a patch"
-        })
-      if (!patch && body.mode === undefined)
-        return yield* new InvalidField({ field: "archive", reason: "send an archive or files" })
+      if (!patch && metadata.delete_paths !== undefined) return yield* new DeletePathsWithoutPatch()
+      if (patch && metadata.base_deployment_id === undefined) return yield* new PatchBaseMissing()
+      if (!patch && body.mode === undefined) return yield* new DeployContentMissing()
       const uploaded = yield* placeFiles(body.mode, body.received, metadata.files)
       const attempt = (n: number) =>
         Effect.gen(function* () {
@@ -481,10 +461,7 @@ export const deployArtifact = (slug: string, parts: Stream.Stream<UploadPart, Up
             const byPath = new Map(base.value.files.map((f) => [f.path, f]))
             for (const [i, path] of (metadata.delete_paths ?? []).entries()) {
               if (!byPath.delete(path))
-                return yield* new InvalidField({
-                  field: `metadata.delete_paths.${i}`,
-                  reason: "not a file of the base deployment"
-                })
+                return yield* new DeletePathUnknown({ field: `metadata.delete_paths.${i}` })
             }
             for (const f of uploaded) byPath.set(f.path, f)
             files = [...byPath.values()]

@@ -3,7 +3,7 @@
 import { Effect, Option } from "effect"
 import { Principal } from "../../identity/principal.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
-import { InvalidField, ResourceNotFound } from "../errors.js"
+import { ArtifactFileNotEditable, ArtifactFileNotUtf8, ResourceNotFound } from "../errors.js"
 import { ArtifactDeployments } from "../ports/artifact-deployments.js"
 import { ownedOfType } from "../resources/use-cases.js"
 import { artifactObjectKey } from "./deploy.js"
@@ -37,13 +37,12 @@ export const artifactSource = (slug: string, path: string) =>
     const { artifact, deployment } = yield* current(slug)
     const file = deployment.files.find((f) => f.path === path)
     if (file === undefined) return yield* new ResourceNotFound()
-    if (!isEditableText(file.path, file.size))
-      return yield* new InvalidField({ field: "path", reason: "not a text file of at most 1 MiB" })
+    if (!isEditableText(file.path, file.size)) return yield* new ArtifactFileNotEditable()
     const object = yield* blobs.get(artifactObjectKey(artifact, file.sha256))
     if (Option.isNone(object)) return yield* new ResourceNotFound()
     try {
       return { path: file.path, size: file.size, source: utf8.decode(object.value.bytes) }
     } catch {
-      return yield* new InvalidField({ field: "path", reason: "the file is not UTF-8 text" })
+      return yield* new ArtifactFileNotUtf8()
     }
   })

@@ -4,7 +4,7 @@
 import { Clock, Effect, Option } from "effect"
 import { SuspendedAccounts } from "../../identity/ports/suspended-accounts.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
-import { InvalidField, ResourceNotFound } from "../errors.js"
+import { BioFormFieldMissing, BioFormFieldNotEmail, FieldTooLong, ResourceNotFound } from "../errors.js"
 import { BioSubmissions } from "../ports/bio-submissions.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { resourceServedPublicly } from "../public-access.js"
@@ -29,15 +29,13 @@ export const checkFormAnswers = (
   for (const field of fields) {
     const value = (sent[field.name] ?? "").trim()
     if (value === "") {
-      if (field.required) return Effect.fail(new InvalidField({ field: field.name, reason: "required" }))
+      if (field.required) return Effect.fail(new BioFormFieldMissing({ field: field.name }))
       continue
     }
     if ([...value].length > FORM_FIELD_MAX[field.kind])
-      return Effect.fail(
-        new InvalidField({ field: field.name, reason: `at most ${FORM_FIELD_MAX[field.kind]} characters` })
-      )
+      return Effect.fail(new FieldTooLong({ field: field.name, maxChars: FORM_FIELD_MAX[field.kind] }))
     if (field.kind === "email" && !EMAIL.test(value))
-      return Effect.fail(new InvalidField({ field: field.name, reason: "an email address" }))
+      return Effect.fail(new BioFormFieldNotEmail({ field: field.name }))
     values[field.name] = value
   }
   return Effect.succeed(values)

@@ -10,9 +10,21 @@ import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { LOST_RACE_TRIES, retryOnStale } from "../../kernel/retry.js"
 import {
-  InvalidField,
+  BioBlockIdRepeated,
+  BioBlockTakesNoFile,
+  BioBlockTakesNoThumbnail,
+  BioBlockTypeImmutable,
+  BioFormFieldNameRepeated,
+  BioMediaBlockNotUploaded,
+  BioPageFull,
+  BioPageIdRepeated,
+  BioPageSlugRepeated,
+  BioPageUnknown,
+  FieldSentTwice,
+  FieldTooLong,
   ResourceChanged,
   ResourceNotFound,
+  type SharingFieldRefusal,
   StorageQuotaExceeded,
   UnsupportedMedia
 } from "../errors.js"
@@ -59,7 +71,9 @@ type Change = {
 const writeBio = (
   slug: string,
   ifMatch: string | undefined,
-  change: (current: BioRecord) => Effect.Effect<Change, InvalidField | ResourceNotFound | UnsupportedMedia>,
+  change: (
+    current: BioRecord
+  ) => Effect.Effect<Change, SharingFieldRefusal | ResourceNotFound | UnsupportedMedia>,
   /** Set when the write has landed, even if an interruption ends the caller right after. */
   landed?: { done: boolean }
 ) =>
@@ -131,31 +145,24 @@ export const replaceBio = (slug: string, input: ReplaceBioInput, ifMatch: string
         const pages: Array<BioPage> = []
         for (const [p, page] of input.pages.entries()) {
           if (page.id !== undefined && !oldPages.has(page.id))
-            return yield* new InvalidField({
-              field: `pages.${p}.id`,
-              reason: "no page of this bio has this id"
-            })
+            return yield* new BioPageUnknown({ field: `pages.${p}.id` })
           if (page.id !== undefined && pageIds.has(page.id))
-            return yield* new InvalidField({ field: `pages.${p}.id`, reason: "two pages have this id" })
+            return yield* new BioPageIdRepeated({ field: `pages.${p}.id` })
           if (page.id !== undefined) pageIds.add(page.id)
-          if (slugs.has(page.slug))
-            return yield* new InvalidField({ field: `pages.${p}.slug`, reason: "two pages have this slug" })
+          if (slugs.has(page.slug)) return yield* new BioPageSlugRepeated({ field: `pages.${p}.slug` })
           slugs.add(page.slug)
           const pageId = page.id ?? fresh.shift() ?? ""
           const blocks: Array<BioBlock> = []
           for (const [b, block] of page.blocks.entries()) {
             const old = block.id === undefined ? undefined : oldBlocks.get(block.id)
             const id = block.id ?? fresh.shift() ?? ""
-            if (blockIds.has(id))
-              return yield* new InvalidField({
-                field: blockPath(p, b, "id"),
-                reason: "two blocks have this id"
-              })
+            if (blockIds.has(id)) return yield* new BioBlockIdRepeated({ field: blockPath(p, b, "id") })
             blockIds.add(id)
             if (old !== undefined && old.type !== block.type)
-              return yield* new InvalidField({
+              return yield* new BioBlockTypeImmutable({
                 field: blockPath(p, b, "type"),
-                reason: `block ${id} is a ${old.type} block`
+                blockId: id,
+                blockType: old.type
               })
             switch (block.type) {
               case "link":
@@ -173,26 +180,17 @@ export const replaceBio = (slug: string, input: ReplaceBioInput, ifMatch: string
                 break
               case "image":
                 if (old?.type !== "image")
-                  return yield* new InvalidField({
-                    field: blockPath(p, b, "id"),
-                    reason: "an image block is added by uploading its file; name an existing one to keep it"
-                  })
+                  return yield* new BioMediaBlockNotUploaded({ field: blockPath(p, b, "id"), kind: "image" })
                 blocks.push({ ...old, caption: block.caption ?? null })
                 break
               case "file":
                 if (old?.type !== "file")
-                  return yield* new InvalidField({
-                    field: blockPath(p, b, "id"),
-                    reason: "a file block is added by uploading its file; name an existing one to keep it"
-                  })
+                  return yield* new BioMediaBlockNotUploaded({ field: blockPath(p, b, "id"), kind: "file" })
                 blocks.push({ ...old, title: block.title ?? null })
                 break
               case "form":
                 if (new Set(block.fields.map((f) => f.name)).size !== block.fields.length)
-                  return yield* new InvalidField({
-                    field: blockPath(p, b, "fields"),
-                    reason: "two fields have one name"
-                  })
+                  return yield* new BioFormFieldNameRepeated({ field: blockPath(p, b, "fields") })
                 blocks.push({
                   id,
                   type: "form",
@@ -301,10 +299,10 @@ export const removeBioMedia = (slug: string, which: "avatar" | "cover") =>
 /** The one text field `name` of an upload, within `max` characters (absent or empty: null). */
 const textField = (fields: Readonly<Record<string, ReadonlyArray<string>>>, name: string, max: number) => {
   const values = (fields[name] ?? []).filter((v) => v !== "")
-  if (values.length > 1) return Effect.fail(new InvalidField({ field: name, reason: "send this field once" }))
+  if (values.length > 1) return Effect.fail(new FieldSentTwice({ field: name }))
   const value = values[0] ?? null
   return value !== null && [...value].length > max
-    ? Effect.fail(new InvalidField({ field: name, reason: `at most ${max} characters` }))
+    ? Effect.fail(new FieldTooLong({ field: name, maxChars: max }))
     : Effect.succeed(value)
 }
 
@@ -333,9 +331,7 @@ export const addBioFileBlock = (
             const page = pages.find((p) => p.id === pageId)
             if (page === undefined) return Effect.fail(new ResourceNotFound())
             if (page.blocks.length >= MAX_BIO_BLOCKS)
-              return Effect.fail(
-                new InvalidField({ field: "pageID", reason: `a page holds at most ${MAX_BIO_BLOCKS} blocks` })
-              )
+              return Effect.fail(new BioPageFull({ maxBlocks: MAX_BIO_BLOCKS }))
             return Effect.succeed({
               profile: bioProfileOf(current),
               pages: pages.map((p) => (p.id === pageId ? { ...p, blocks: [...p.blocks, block] } : p))
@@ -352,7 +348,7 @@ export const addBioFileBlock = (
 const changeBlock = (
   current: BioRecord,
   blockId: string,
-  f: (block: BioBlock) => Effect.Effect<BioBlock, InvalidField | UnsupportedMedia>
+  f: (block: BioBlock) => Effect.Effect<BioBlock, SharingFieldRefusal | UnsupportedMedia>
 ) =>
   Effect.gen(function* () {
     const pages = bioPagesOf(current)
@@ -388,9 +384,7 @@ export const replaceBioBlockFile = (
                     new UnsupportedMedia({ field: "file", reason: "an image block takes an image" })
                   )
             if (block.type === "file") return Effect.succeed({ ...block, file: stored(file) })
-            return Effect.fail(
-              new InvalidField({ field: "blockID", reason: `a ${block.type} block has no file` })
-            )
+            return Effect.fail(new BioBlockTakesNoFile({ blockType: block.type }))
           }),
         landed
       ),
@@ -420,9 +414,7 @@ export const setBioBlockThumbnail = (
             changeBlock(current, blockId, (block) =>
               block.type === "link" || block.type === "image" || block.type === "file"
                 ? Effect.succeed({ ...block, thumbnail: stored(file) })
-                : Effect.fail(
-                    new InvalidField({ field: "blockID", reason: `a ${block.type} block has no thumbnail` })
-                  )
+                : Effect.fail(new BioBlockTakesNoThumbnail({ blockType: block.type }))
             ),
           landed
         )

@@ -8,7 +8,18 @@ import { Principal } from "../../identity/principal.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { LOST_RACE_TRIES, retryOnStale } from "../../kernel/retry.js"
-import { InvalidField, ResourceChanged, ResourceNotFound, StorageQuotaExceeded } from "../errors.js"
+import {
+  CollectionFull,
+  CollectionItemRepeated,
+  CollectionOrderIncomplete,
+  CollectionSourceBytesGone,
+  CollectionSourceNotFound,
+  CollectionSourceNotMedia,
+  ResourceChanged,
+  ResourceNotFound,
+  type SharingFieldRefusal,
+  StorageQuotaExceeded
+} from "../errors.js"
 import { UploadPolicy } from "../files/upload.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { type CollectionItem, type ResourceRecord, resourceBlobPrefix } from "../resources/resource.js"
@@ -43,14 +54,9 @@ const ownedSource = (ref: string) =>
       : isResourceSlug(ref)
         ? yield* repo.getBySlug(principal.tenant, ref)
         : Option.none()
-    if (Option.isNone(found))
-      return yield* new InvalidField({
-        field: "resource",
-        reason: "no file or image of yours has this slug or id"
-      })
+    if (Option.isNone(found)) return yield* new CollectionSourceNotFound()
     const r = found.value
-    if (r.type !== "file" && r.type !== "image")
-      return yield* new InvalidField({ field: "resource", reason: "only files and images can be added" })
+    if (r.type !== "file" && r.type !== "image") return yield* new CollectionSourceNotMedia()
     return r
   })
 
@@ -64,7 +70,7 @@ const writeCollection = (
   change: (
     current: CollectionRecord,
     at: Date
-  ) => Effect.Effect<CollectionRecord, InvalidField | ResourceNotFound>,
+  ) => Effect.Effect<CollectionRecord, SharingFieldRefusal | ResourceNotFound>,
   quotaBytes?: number,
   /** Set when the write has landed, even if an interruption ends the caller right after. */
   landed?: { done: boolean }
@@ -108,10 +114,7 @@ export const addCollectionItem = (slug: string, input: AddCollectionItemInput, i
     if (ifMatch !== undefined && !collectionEtagMatches(ifMatch, collection))
       return yield* new ResourceChanged()
     if (itemsOf(collection).length >= MAX_COLLECTION_ITEMS)
-      return yield* new InvalidField({
-        field: "resource",
-        reason: `a collection holds at most ${MAX_COLLECTION_ITEMS} items`
-      })
+      return yield* new CollectionFull({ maxItems: MAX_COLLECTION_ITEMS })
     const source = yield* ownedSource(input.resource)
     const used = yield* repo.storageUsed(principal.tenant)
     if (used + source.data.size > policy.quotaBytes) return yield* new StorageQuotaExceeded()
@@ -120,8 +123,7 @@ export const addCollectionItem = (slug: string, input: AddCollectionItemInput, i
     const landed = { done: false }
     const copy = Effect.gen(function* () {
       const opened = yield* blobs.openRead(source.data.blobKey)
-      if (Option.isNone(opened))
-        return yield* new InvalidField({ field: "resource", reason: "the file's bytes are gone" })
+      if (Option.isNone(opened)) return yield* new CollectionSourceBytesGone()
       yield* blobs
         .putStream(key, opened.value.body, {
           contentType: source.data.contentType,
@@ -142,12 +144,7 @@ export const addCollectionItem = (slug: string, input: AddCollectionItemInput, i
         ifMatch,
         (current, at) =>
           itemsOf(current).length >= MAX_COLLECTION_ITEMS
-            ? Effect.fail(
-                new InvalidField({
-                  field: "resource",
-                  reason: `a collection holds at most ${MAX_COLLECTION_ITEMS} items`
-                })
-              )
+            ? Effect.fail(new CollectionFull({ maxItems: MAX_COLLECTION_ITEMS }))
             : Effect.succeed(withItems(current, [...itemsOf(current), item], at)),
         policy.quotaBytes,
         landed
@@ -168,15 +165,9 @@ export const arrangeCollection = (slug: string, input: ArrangeCollectionInput, i
     writeCollection(slug, ifMatch, (current, at) => {
       const byId = new Map(itemsOf(current).map((i) => [i.id, i]))
       const named = new Set(input.items.map((i) => i.id))
-      if (named.size !== input.items.length)
-        return Effect.fail(new InvalidField({ field: "items", reason: "names an item more than once" }))
+      if (named.size !== input.items.length) return Effect.fail(new CollectionItemRepeated())
       if (named.size !== byId.size || input.items.some((i) => !byId.has(i.id)))
-        return Effect.fail(
-          new InvalidField({
-            field: "items",
-            reason: "must name every item of the collection, and only those"
-          })
-        )
+        return Effect.fail(new CollectionOrderIncomplete())
       const items = input.items.flatMap((entry) => {
         const item = byId.get(entry.id)
         if (item === undefined) return []

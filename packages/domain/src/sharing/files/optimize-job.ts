@@ -3,7 +3,7 @@
 // bytes (size, type, name and the account's stored bytes moved in one write), the old blob goes.
 import { Clock, Effect, Option } from "effect"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
-import { InvalidField, UnsupportedMedia } from "../errors.js"
+import { NoOriginalFile, UnsupportedMedia } from "../errors.js"
 import type { JobRecord } from "../../kernel/jobs/job.js"
 import {
   JobFailed,
@@ -29,8 +29,7 @@ export interface OptimizeOriginalInput {
 export const queueOptimizeOriginal = (slug: string, input: OptimizeOriginalInput) =>
   Effect.gen(function* () {
     const r = yield* ownedBySlug(slug)
-    if (r.type !== "file" && r.type !== "image")
-      return yield* new InvalidField({ field: "slug", reason: `a ${r.type} resource has no original file` })
+    if (r.type !== "file" && r.type !== "image") return yield* new NoOriginalFile({ resourceType: r.type })
     if (optimizableType(r.data.contentType) === undefined)
       return yield* new UnsupportedMedia({
         field: "file",

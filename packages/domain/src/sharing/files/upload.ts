@@ -9,11 +9,20 @@ import { issuesOf, STRICT_ALL } from "../../kernel/issues.js"
 import { BlobStore, BlobTooLarge } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import {
+  FieldSentTwice,
+  FilePartMissing,
+  FilePartNotSingle,
   InvalidField,
   StorageQuotaExceeded,
   UnsupportedMedia,
+  type SharingFieldRefusal,
   type UploadBodyUnreadable,
-  UploadTooLarge
+  UploadedFileEmpty,
+  UploadFieldsTooMany,
+  UploadFieldUnknown,
+  UploadStartsAtRefused,
+  UploadTooLarge,
+  ViewLimitOnImage
 } from "../errors.js"
 import { MediaTools } from "../ports/media.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
@@ -68,7 +77,7 @@ const concatBytes = (chunks: ReadonlyArray<Uint8Array>): Uint8Array => {
  */
 const sniffing = (
   content: Stream.Stream<Uint8Array, UploadBodyError>,
-  decide: (head: Uint8Array) => Effect.Effect<string, UnsupportedMedia | InvalidField>
+  decide: (head: Uint8Array) => Effect.Effect<string, UnsupportedMedia | UploadedFileEmpty>
 ) => {
   let head: Array<Uint8Array> = []
   let headBytes = 0
@@ -80,12 +89,14 @@ const sniffing = (
       return [all]
     })
   const stream = content.pipe(
-    Stream.mapEffect((chunk): Effect.Effect<ReadonlyArray<Uint8Array>, UnsupportedMedia | InvalidField> => {
-      if (sniffed.type !== undefined) return Effect.succeed([chunk])
-      head.push(chunk)
-      headBytes += chunk.byteLength
-      return headBytes < SNIFF_BYTES ? Effect.succeed([]) : release(concatBytes(head))
-    }),
+    Stream.mapEffect(
+      (chunk): Effect.Effect<ReadonlyArray<Uint8Array>, UnsupportedMedia | UploadedFileEmpty> => {
+        if (sniffed.type !== undefined) return Effect.succeed([chunk])
+        head.push(chunk)
+        headBytes += chunk.byteLength
+        return headBytes < SNIFF_BYTES ? Effect.succeed([]) : release(concatBytes(head))
+      }
+    ),
     Stream.concat(
       Stream.suspend(() =>
         sniffed.type !== undefined ? Stream.empty : Stream.fromEffect(release(concatBytes(head)))
@@ -125,7 +136,7 @@ export const storeUploadedFile = (
     const policy = yield* UploadPolicy
     const checked = sniffing(content, (head) =>
       head.byteLength === 0
-        ? Effect.fail(new InvalidField({ field, reason: "the file is empty" }))
+        ? Effect.fail(new UploadedFileEmpty({ field }))
         : Effect.flatMap(media.sniff(head), (sniffed) => {
             const type = allowedMediaType(head, sniffed)
             return type === undefined
@@ -200,24 +211,19 @@ export const receiveUpload = (
     const read = Effect.gen(function* () {
       yield* Stream.runForEach(parts, (part) => {
         if (part._tag === "File") {
+          // Typed as every failure of the callback: its refusals are distinct classes, not one type.
           if (part.name !== "file" || staged !== undefined)
-            return Effect.fail(
-              new InvalidField({ field: "file", reason: "send exactly one file part, named file" })
+            return Effect.fail<SharingFieldRefusal | Effect.Error<ReturnType<typeof stage>>>(
+              new FilePartNotSingle()
             )
           return stage(part.fileName, part.content)
         }
-        if (++fieldCount > MAX_FIELDS)
-          return Effect.fail(new InvalidField({ field: "body", reason: "too many fields" }))
+        if (++fieldCount > MAX_FIELDS) return Effect.fail(new UploadFieldsTooMany())
         if (part.name === "starts_at" && !options.fieldNames.includes("starts_at"))
-          return Effect.fail(
-            new InvalidField({ field: "starts_at", reason: "uploads do not take starts_at" })
-          )
+          return Effect.fail(new UploadStartsAtRefused())
         if (!options.fieldNames.includes(part.name))
           return Effect.fail(
-            new InvalidField({
-              field: FIELD_NAME.test(part.name) ? part.name : "body",
-              reason: "not a field of this upload"
-            })
+            new UploadFieldUnknown({ field: FIELD_NAME.test(part.name) ? part.name : "body" })
           )
         const values = fields[part.name] ?? []
         values.push(part.value)
@@ -225,7 +231,7 @@ export const receiveUpload = (
         return Effect.void
       })
       const file = staged
-      if (file === undefined) return yield* new InvalidField({ field: "file", reason: "required" })
+      if (file === undefined) return yield* new FilePartMissing()
       const received: ReceivedUpload = { file, fields }
       return received
     })
@@ -248,7 +254,7 @@ const decodeFields = (raw: Readonly<Record<string, ReadonlyArray<string>>>) =>
         input.labels = sent.flatMap((v) => v.split(",").map((l) => l.trim())).filter((l) => l !== "")
         continue
       }
-      if (sent.length > 1) return yield* new InvalidField({ field: name, reason: "send this field once" })
+      if (sent.length > 1) return yield* new FieldSentTwice({ field: name })
       input[name] = sent[0]
     }
     return yield* Schema.decodeUnknownEffect(UploadFields)(input, STRICT_ALL).pipe(
@@ -263,8 +269,8 @@ const decodeFields = (raw: Readonly<Record<string, ReadonlyArray<string>>>) =>
 /**
  * A new file or image resource from `parts`: the text fields in any order around one file part
  * named `file`. Fails with UploadTooLarge past the size limit, StorageQuotaExceeded past the
- * account's quota, UnsupportedMedia for a type not allowed (or not the kind asked for), InvalidField
- * for a field, and the body's own read failures; in every case nothing stays stored.
+ * account's quota, UnsupportedMedia for a type not allowed (or not the kind asked for), a refused
+ * field, and the body's own read failures; in every case nothing stays stored.
  */
 export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
   Effect.gen(function* () {
@@ -285,11 +291,7 @@ export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
               ? "the file is not an image"
               : "the file is an image; upload it as an image"
         })
-      if (file.kind === "image" && input.max_views !== undefined)
-        return yield* new InvalidField({
-          field: "max_views",
-          reason: "view limits apply to files, not images"
-        })
+      if (file.kind === "image" && input.max_views !== undefined) return yield* new ViewLimitOnImage()
       const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at)
       const password = input.password
       const passwordHash =

@@ -7,7 +7,7 @@ import { isRetryable, type JobPayload, type JobStatus, jobDedupeKey } from "../.
 import { announceJob } from "../../kernel/jobs/runner.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { JobQueue } from "../../kernel/ports/jobs.js"
-import { InvalidField, JobActive, ResourceNotFound } from "../errors.js"
+import { JobActive, JobCursorUnknown, JobNotFailed, JobNotRetryable, ResourceNotFound } from "../errors.js"
 import {
   isSharingJob,
   SHARING_JOB_TYPES,
@@ -125,7 +125,7 @@ export const listJobs = (query: {
         Effect.map((page) => page as Page<SharingJobRecord>),
         Effect.catchIf(
           (e): e is InvalidCursor => e instanceof InvalidCursor,
-          () => Effect.fail(new InvalidField({ field: "cursor", reason: "not a cursor of this list" }))
+          () => Effect.fail(new JobCursorUnknown())
         )
       )
   })
@@ -140,10 +140,9 @@ export const retryJob = (id: string) =>
     if (!isRetryable(job.status)) {
       if (job.status === "queued" || job.status === "running")
         return yield* new JobActive({ activeJobId: job.id })
-      return yield* new InvalidField({ field: "id", reason: "only a failed or skipped job can be retried" })
+      return yield* new JobNotFailed()
     }
-    if (job.resourceId === null)
-      return yield* new InvalidField({ field: "id", reason: "this job cannot be retried" })
+    if (job.resourceId === null) return yield* new JobNotRetryable()
     return yield* enqueueJob(
       yield* newJob({ type: job.type, resourceId: job.resourceId, payload: job.payload, retryOf: job.id })
     )

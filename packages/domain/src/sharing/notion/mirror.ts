@@ -5,7 +5,7 @@ import { Clock, Effect, Option } from "effect"
 import { sha256Hex } from "../../kernel/digest.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
-import { InvalidField, ResourceNotFound } from "../errors.js"
+import { NotionPageNotMirrored, ResourceNotFound } from "../errors.js"
 import { UploadPolicy } from "../files/upload.js"
 import type { JobRecord } from "../../kernel/jobs/job.js"
 import {
@@ -49,8 +49,7 @@ export const queueNotionRefresh = (slug: string, input: { readonly page_id?: str
         normalized === undefined
           ? Option.none()
           : yield* (yield* NotionMirrors).page(r.tenantId, r.id, normalized)
-      if (Option.isNone(cached))
-        return yield* new InvalidField({ field: "page_id", reason: "not a page of this mirror" })
+      if (Option.isNone(cached)) return yield* new NotionPageNotMirrored()
       pageId = cached.value.pageId
     }
     return yield* enqueueJob(

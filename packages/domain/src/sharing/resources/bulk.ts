@@ -8,7 +8,7 @@ import { sha256Bytes } from "../../kernel/digest.js"
 import { uuidV4FromBytes } from "../../kernel/ids.js"
 import { issuesOf, STRICT_ALL } from "../../kernel/issues.js"
 import { documentedAs } from "../../kernel/json-schema.js"
-import { InvalidField, ResourceSlugInUse } from "../errors.js"
+import { InvalidField, isFieldRefusal, ResourceSlugInUse, type SharingFieldRefusal } from "../errors.js"
 import { ResourceRepository } from "../ports/resources.js"
 import type { ResourceRecord } from "./resource.js"
 import { createResourceWith } from "./use-cases.js"
@@ -42,7 +42,7 @@ export const BulkCreateInput = Schema.Struct({
 export type BulkCreateInput = typeof BulkCreateInput.Type
 
 /** Why one item was not created. */
-export type ItemFailure = InvalidField | ResourceSlugInUse
+export type ItemFailure = SharingFieldRefusal | ResourceSlugInUse
 
 export type ItemOutcome =
   | { readonly _tag: "Created"; readonly resource: ResourceRecord }
@@ -101,10 +101,10 @@ export const createLinks = (items: ReadonlyArray<unknown>, seed: string) =>
             { spendLinkBudget: false, id }
           ).pipe(
             Effect.map((resource): ItemOutcome => ({ _tag: "Created", resource })),
-            Effect.catchTags({
-              InvalidField: (error) => Effect.succeed<ItemOutcome>({ _tag: "Failed", error }),
-              ResourceSlugInUse: (error) => Effect.succeed<ItemOutcome>({ _tag: "Failed", error })
-            })
+            Effect.catchIf(isFieldRefusal, (error) => Effect.succeed<ItemOutcome>({ _tag: "Failed", error })),
+            Effect.catchTag("ResourceSlugInUse", (error) =>
+              Effect.succeed<ItemOutcome>({ _tag: "Failed", error })
+            )
           )
         }),
       { concurrency: ITEM_CONCURRENCY }

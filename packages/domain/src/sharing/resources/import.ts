@@ -3,7 +3,7 @@
 // bulk.ts), so a bad row fails alone and is reported by its row number. The CSV text itself is parsed
 // by the adapter with a CSV library; this module only reads the parsed records.
 import { Result, Schema } from "effect"
-import { InvalidField } from "../errors.js"
+import { CsvEmpty, CsvTooManyRows, CsvUrlColumnMissing } from "../errors.js"
 import { Visibility } from "./resource.js"
 import { isResourceLabel, isResourceSlug, MAX_RESOURCE_LABELS, ResourceLabels } from "./rules.js"
 
@@ -101,11 +101,10 @@ export const importRows = (
   defaults: ImportDefaults
 ): Result.Result<
   { readonly source: ImportSource; readonly rows: ReadonlyArray<ImportRow> },
-  InvalidField
+  CsvEmpty | CsvUrlColumnMissing | CsvTooManyRows
 > => {
   const [header, ...data] = records
-  if (header === undefined)
-    return Result.fail(new InvalidField({ field: "csv", reason: "the file is empty" }))
+  if (header === undefined) return Result.fail(new CsvEmpty())
   const keys = header.map(columnKey)
   const source = named ?? (keys.some((k) => BITLY_ONLY.includes(k)) ? "bitly" : "linktree")
   const column = (names: ReadonlyArray<string>) => {
@@ -117,13 +116,7 @@ export const importRows = (
   }
   const columns = COLUMNS[source]
   const url = column(columns.url)
-  if (url < 0)
-    return Result.fail(
-      new InvalidField({
-        field: "csv",
-        reason: `no destination URL column of a ${source} export in the header`
-      })
-    )
+  if (url < 0) return Result.fail(new CsvUrlColumnMissing({ source }))
   const title = column(columns.title)
   const short = column(columns.short)
   const tags = column(columns.tags)
@@ -148,9 +141,6 @@ export const importRows = (
       }
     })
   })
-  if (rows.length > IMPORT_ROWS_MAX)
-    return Result.fail(
-      new InvalidField({ field: "csv", reason: `at most ${IMPORT_ROWS_MAX} rows per import; split the file` })
-    )
+  if (rows.length > IMPORT_ROWS_MAX) return Result.fail(new CsvTooManyRows({ maxRows: IMPORT_ROWS_MAX }))
   return Result.succeed({ source, rows })
 }

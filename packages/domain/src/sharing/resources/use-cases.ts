@@ -14,12 +14,25 @@ import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { LOST_RACE_TRIES, retryOnStale } from "../../kernel/retry.js"
 import {
-  InvalidField,
+  FieldOfOtherType,
+  LinkTargetMissing,
+  MarkdownBodyMissing,
+  MarkdownSourceAmbiguous,
+  NotionRootPageInvalid,
+  NotionSourceAmbiguous,
+  NotionSourceMissing,
+  NotionSourceNamesNoPage,
   ResourceChanged,
+  ResourceCursorUnknown,
+  type ResourceNoun,
   ResourceNotFound,
   ResourceOfAnotherAccount,
+  ResourceOfOtherType,
   ResourceSlugInUse,
-  StorageQuotaExceeded
+  StorageQuotaExceeded,
+  TypeImmutable,
+  VisibilityImmutable,
+  WindowInverted
 } from "../errors.js"
 import { chooseDestination, type LinkDestination, type RoutableLink } from "../links/destination.js"
 import type { RedirectRule } from "../links/rules.js"
@@ -102,11 +115,11 @@ export const ownedBySlug = (
  * The tenant's live resource of `type` at `slug`: 403 for another account's, 404 for none, and
  * validation_failed on `slug` for a resource of another type (the route is that type's).
  */
-export const ownedOfType = <T extends ResourceRecord["type"]>(slug: string, type: T, noun: string) =>
+export const ownedOfType = <T extends ResourceRecord["type"]>(slug: string, type: T, noun: ResourceNoun) =>
   Effect.flatMap(ownedBySlug(slug), (r) =>
     r.type === type
       ? Effect.succeed(r as ResourceRecordOf<T>)
-      : Effect.fail(new InvalidField({ field: "slug", reason: `a ${r.type} resource is not ${noun}` }))
+      : Effect.fail(new ResourceOfOtherType({ resourceType: r.type, wanted: noun }))
   )
 
 /** Whether an If-Match value (X-Resource-If-Match or the standard one) names the record's current ETag. */
@@ -115,7 +128,7 @@ export const etagMatches = (ifMatch: string, record: Pick<ResourceCommon, "id" |
 
 const checkWindow = (startsAt: Date | null, expiresAt: Date | null) =>
   startsAt !== null && expiresAt !== null && startsAt.getTime() >= expiresAt.getTime()
-    ? Effect.fail(new InvalidField({ field: "expires_at", reason: "must be after starts_at" }))
+    ? Effect.fail(new WindowInverted())
     : Effect.void
 
 const dateOrNull = (text: string | null | undefined): Date | null =>
@@ -125,19 +138,17 @@ const dateOrNull = (text: string | null | undefined): Date | null =>
 const markdownSource = (input: {
   readonly body_markdown?: string | undefined
   readonly raw_markdown?: string | undefined
-}): Effect.Effect<string | undefined, InvalidField> =>
+}): Effect.Effect<string | undefined, MarkdownSourceAmbiguous> =>
   input.body_markdown !== undefined && input.raw_markdown !== undefined
-    ? Effect.fail(
-        new InvalidField({ field: "raw_markdown", reason: "send body_markdown or raw_markdown, not both" })
-      )
+    ? Effect.fail(new MarkdownSourceAmbiguous())
     : Effect.succeed(input.body_markdown ?? input.raw_markdown)
 
 const notionSource = (input: {
   readonly source_url?: string | undefined
   readonly fetch_url?: string | undefined
-}): Effect.Effect<string | undefined, InvalidField> =>
+}): Effect.Effect<string | undefined, NotionSourceAmbiguous> =>
   input.source_url !== undefined && input.fetch_url !== undefined
-    ? Effect.fail(new InvalidField({ field: "fetch_url", reason: "send source_url or fetch_url, not both" }))
+    ? Effect.fail(new NotionSourceAmbiguous())
     : Effect.succeed(input.source_url ?? input.fetch_url)
 
 const hashPassword = (password: string | null | undefined) =>
@@ -179,8 +190,7 @@ const createData = (input: CreateResourceInput) =>
         }
       case "markdown": {
         const body = yield* markdownSource(input)
-        if (body === undefined)
-          return yield* new InvalidField({ field: "body_markdown", reason: "required for a markdown page" })
+        if (body === undefined) return yield* new MarkdownBodyMissing()
         return { type: "markdown" as const, data: { body } }
       }
       case "collection":
@@ -191,15 +201,13 @@ const createData = (input: CreateResourceInput) =>
       case "notion": {
         yield* requireNotion
         const sourceUrl = yield* notionSource(input)
-        if (sourceUrl === undefined)
-          return yield* new InvalidField({ field: "source_url", reason: "required for a notion mirror" })
+        if (sourceUrl === undefined) return yield* new NotionSourceMissing()
         const rootPageId = input.root_page_id ?? null
         if (rootPageId !== null && notionPageIdFrom(rootPageId) === undefined)
-          return yield* new InvalidField({ field: "root_page_id", reason: "not a Notion page id" })
+          return yield* new NotionRootPageInvalid()
         if (rootPageId === null && notionPageIdFrom(sourceUrl) === undefined)
-          return yield* new InvalidField({
-            field: input.fetch_url !== undefined ? "fetch_url" : "source_url",
-            reason: "names no Notion page (a notion.so or notion.site page URL, or send root_page_id)"
+          return yield* new NotionSourceNamesNoPage({
+            field: input.fetch_url !== undefined ? "fetch_url" : "source_url"
           })
         const autoRefresh = input.auto_refresh ?? false
         return {
@@ -330,31 +338,30 @@ export const getResource = (slug: string) => ownedBySlug(slug)
 /** `GET /resources`: one page of the caller's live resources. */
 export const listResources = (
   query: ResourceListQuery
-): Effect.Effect<Page<ResourceListItem>, InvalidField | StorageError, Principal | ResourceRepository> =>
+): Effect.Effect<
+  Page<ResourceListItem>,
+  ResourceCursorUnknown | StorageError,
+  Principal | ResourceRepository
+> =>
   Effect.gen(function* () {
     const principal = yield* Principal
     const repo = yield* ResourceRepository
     return yield* repo
       .list(principal.tenant, query)
-      .pipe(
-        Effect.catchTag("InvalidCursor", (_: InvalidCursor) =>
-          Effect.fail(new InvalidField({ field: "cursor", reason: "not a cursor of this list and sort" }))
-        )
-      )
+      .pipe(Effect.catchTag("InvalidCursor", (_: InvalidCursor) => Effect.fail(new ResourceCursorUnknown())))
   })
 
 /** A patch applied to `current` (nothing written): the next record, or the field refused. */
 const applyPatch = (current: ResourceRecord, patch: PatchResourceInput, at: Date) =>
   Effect.gen(function* () {
-    if (patch.type !== undefined && patch.type !== current.type)
-      return yield* new InvalidField({ field: "type", reason: "cannot change after creation" })
+    if (patch.type !== undefined && patch.type !== current.type) return yield* new TypeImmutable()
     if (patch.visibility !== undefined && patch.visibility !== current.visibility)
-      return yield* new InvalidField({ field: "visibility", reason: "cannot change after creation" })
+      return yield* new VisibilityImmutable()
     const own = new Set<string>(TYPE_FIELDS[current.type])
     for (const type of Object.keys(TYPE_FIELDS) as Array<keyof typeof TYPE_FIELDS>) {
       for (const field of TYPE_FIELDS[type]) {
         if (!own.has(field) && patch[field] !== undefined)
-          return yield* new InvalidField({ field, reason: `not a field of a ${current.type} resource` })
+          return yield* new FieldOfOtherType({ field, resourceType: current.type })
       }
     }
     const startsAt = patch.starts_at === undefined ? current.startsAt : dateOrNull(patch.starts_at)
@@ -597,9 +604,9 @@ export const simulationLink = (
 export const simulateLink = (
   fields: LinkSimulationFields,
   visit: Visit
-): Effect.Effect<LinkDestination, InvalidField> =>
+): Effect.Effect<LinkDestination, LinkTargetMissing> =>
   fields.target_url === undefined
-    ? Effect.fail(new InvalidField({ field: "target_url", reason: "required" }))
+    ? Effect.fail(new LinkTargetMissing())
     : Effect.succeed(chooseDestination(simulationLink("unsaved-link", fields), visit))
 
 /** `POST /resources/{slug}/link/simulate`: the same on a saved link, omitted fields kept. Nothing recorded. */
@@ -607,6 +614,6 @@ export const simulateSavedLink = (slug: string, fields: LinkSimulationFields, vi
   Effect.gen(function* () {
     const link = yield* ownedBySlug(slug)
     if (link.type !== "link")
-      return yield* new InvalidField({ field: "slug", reason: `a ${link.type} resource is not a link` })
+      return yield* new ResourceOfOtherType({ resourceType: link.type, wanted: "a link" })
     return chooseDestination(simulationLink(link.id, fields, link), visit)
   })

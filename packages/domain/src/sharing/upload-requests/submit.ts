@@ -8,8 +8,12 @@ import { Clock, Effect, Exit, Option, Stream } from "effect"
 import { BlobStore as BlobStoreTag } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import {
-  InvalidField,
+  FieldTooLong,
   StorageQuotaExceeded,
+  SubmissionFieldUnknown,
+  SubmissionFilesMisnamed,
+  SubmissionTooManyFiles,
+  SubmissionWithoutFiles,
   UploadRequestClosed,
   UploadRequestLocked,
   ResourceNotFound
@@ -114,23 +118,18 @@ export const submitToUploadRequest = (
         Effect.gen(function* () {
           if (part._tag === "Field") {
             const max = FIELD_MAX[part.name]
-            if (max === undefined)
-              return yield* new InvalidField({ field: "body", reason: "not a field of this form" })
+            if (max === undefined) return yield* new SubmissionFieldUnknown()
             if ([...part.value].length > max)
-              return yield* new InvalidField({ field: part.name, reason: `at most ${max} characters` })
+              return yield* new FieldTooLong({ field: part.name, maxChars: max })
             fields[part.name] = part.value
             return
           }
-          if (part.name !== "files")
-            return yield* new InvalidField({ field: "files", reason: "send files in parts named files" })
+          if (part.name !== "files") return yield* new SubmissionFilesMisnamed()
           // A browser sends an empty, unnamed file part when no file was chosen.
           if ((part.fileName ?? "") === "") return yield* Stream.runDrain(part.content)
           yield* checkPassword
           if (staged.length >= MAX_SUBMISSION_FILES)
-            return yield* new InvalidField({
-              field: "files",
-              reason: `at most ${MAX_SUBMISSION_FILES} files at once`
-            })
+            return yield* new SubmissionTooManyFiles({ maxFiles: MAX_SUBMISSION_FILES })
           const used = yield* repo.storageUsed(request.tenantId)
           const room = policy.quotaBytes - used - staged.reduce((n, s) => n + s.file.size, 0)
           if (room <= 0) return yield* new StorageQuotaExceeded()
@@ -147,8 +146,7 @@ export const submitToUploadRequest = (
         })
       )
       yield* checkPassword
-      if (staged.length === 0)
-        return yield* new InvalidField({ field: "files", reason: "choose at least one file" })
+      if (staged.length === 0) return yield* new SubmissionWithoutFiles()
       const at = new Date(yield* Clock.currentTimeMillis)
       for (const { id, file } of staged) {
         const { kind, ...stored } = file

@@ -6,7 +6,12 @@ import { Principal } from "../../identity/principal.js"
 import { toBase64Url } from "../../kernel/digest.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { LOST_RACE_TRIES, retryOnStale } from "../../kernel/retry.js"
-import { InvalidField, ResourceChanged, ResourceNotFound } from "../errors.js"
+import {
+  ResourceChanged,
+  ResourceNotFound,
+  type SharingFieldRefusal,
+  UploadRequestRevoked
+} from "../errors.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { UploadRequests } from "../ports/upload-requests.js"
@@ -46,7 +51,7 @@ const owned = (id: string) =>
  */
 const write = (
   id: string,
-  change: (current: UploadRequestRecord, at: Date) => Effect.Effect<UploadRequestRecord, InvalidField>
+  change: (current: UploadRequestRecord, at: Date) => Effect.Effect<UploadRequestRecord, SharingFieldRefusal>
 ) =>
   Effect.gen(function* () {
     const principal = yield* Principal
@@ -56,8 +61,7 @@ const write = (
       () =>
         Effect.gen(function* () {
           const current = yield* owned(id)
-          if (current.revokedAt !== null)
-            return yield* new InvalidField({ field: "id", reason: "the upload request was revoked for good" })
+          if (current.revokedAt !== null) return yield* new UploadRequestRevoked()
           const at = yield* now
           const changed = yield* change(current, at)
           const next = { ...changed, rowVersion: current.rowVersion + 1, updatedAt: at }

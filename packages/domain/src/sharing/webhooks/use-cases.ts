@@ -6,7 +6,12 @@ import { Principal } from "../../identity/principal.js"
 import { toBase64Url } from "../../kernel/digest.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { LOST_RACE_TRIES, retryOnStale } from "../../kernel/retry.js"
-import { InvalidField, ResourceChanged, ResourceNotFound } from "../errors.js"
+import {
+  ResourceChanged,
+  ResourceNotFound,
+  WebhookEndpointLimitReached,
+  WebhookUrlRefused
+} from "../errors.js"
 import { enqueueDue } from "../jobs/use-cases.js"
 import type { SharingEventRecord } from "../ports/upload-requests.js"
 import { type WebhookAttemptRecord, WebhookSender, WebhookStore } from "../ports/webhooks.js"
@@ -45,9 +50,7 @@ const newSecret = Effect.map(
 const checkUrl = (url: string) =>
   Effect.flatMap(Effect.service(WebhookSettings), (settings) => {
     const problem = endpointUrlProblem(url, settings.allowLoopback)
-    return problem === undefined
-      ? Effect.void
-      : Effect.fail(new InvalidField({ field: "url", reason: problem }))
+    return problem === undefined ? Effect.void : Effect.fail(new WebhookUrlRefused({ problem }))
   })
 
 const owned = (id: string) =>
@@ -64,7 +67,7 @@ const owned = (id: string) =>
  */
 const write = (
   id: string,
-  change: (current: WebhookEndpointRecord) => Effect.Effect<WebhookEndpointRecord, InvalidField>
+  change: (current: WebhookEndpointRecord) => Effect.Effect<WebhookEndpointRecord, WebhookUrlRefused>
 ) =>
   Effect.gen(function* () {
     const principal = yield* Principal
@@ -126,11 +129,7 @@ export const createWebhook = (input: CreateWebhookInput) =>
       updatedAt: at
     }
     const inserted = yield* (yield* WebhookStore).insert(endpoint, MAX_WEBHOOK_ENDPOINTS)
-    if (!inserted)
-      return yield* new InvalidField({
-        field: "url",
-        reason: `an account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints`
-      })
+    if (!inserted) return yield* new WebhookEndpointLimitReached({ maxEndpoints: MAX_WEBHOOK_ENDPOINTS })
     return endpoint
   })
 

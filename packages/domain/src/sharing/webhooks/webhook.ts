@@ -1,6 +1,7 @@
 // Webhook endpoints and their deliveries: the events one can subscribe to, the records, the rule
 // for an endpoint's URL, the retry schedule of a delivery and when an endpoint is turned off.
 import { Schema } from "effect"
+import type { WebhookUrlProblem } from "../errors/webhooks.js"
 import { isAddressLiteral, isForbiddenAddress } from "./address.js"
 
 export const WEBHOOK_EVENTS = [
@@ -90,7 +91,7 @@ export const WEBHOOK_UNDELIVERABLE = "could not deliver"
  * an address we refuse. The host is read as the WHATWG URL parser (and so the sender) reads it, so
  * `https://0x7f.1/` is judged as 127.0.0.1. Names are checked again when each delivery resolves them.
  */
-export const endpointUrlProblem = (url: string, allowLoopback = false): string | undefined => {
+export const endpointUrlProblem = (url: string, allowLoopback = false): WebhookUrlProblem | undefined => {
   if (url.length > 2000) return "is too long"
   if (!/^https:\/\/[^/?#]/i.test(url) || !URL.canParse(url)) return "must be an https:// URL"
   // An https URL that parses has a host: the pattern asked for one, and the parser refuses an empty one.
