@@ -2,9 +2,9 @@
 // publish, its own included. A subscription holds one connection of the pool while it lives; a lost
 // connection is listened to again after a pause (messages sent meanwhile are lost, so subscribers
 // must treat a resubscription as "anything may have changed").
-import { InvalidationBus, StorageError } from "@folio/domain"
+import { InvalidationBus } from "@folio/domain"
 import { PgClient } from "@effect/sql-pg"
-import { Cause, Effect, Layer, Queue, Redacted, Schedule } from "effect"
+import { Effect, Layer, Queue, Schedule } from "effect"
 import { toStorageError } from "../errors.js"
 
 /** PostgreSQL channel names are identifiers: one per topic, under our prefix. */
