@@ -16,5 +16,7 @@ export const resourceServedPublicly = (
 ): boolean => servedPubliclyWhen(r, accounts.isSuspended(r.tenantId))
 
 /** The same rule over what the caller knows of the account already (the public-visit decision's). */
-export const servedPubliclyWhen = (r: { readonly visibility: Visibility }, ownerSuspended: boolean): boolean =>
-  r.visibility !== "private" && !ownerSuspended
+export const servedPubliclyWhen = (
+  r: { readonly visibility: Visibility },
+  ownerSuspended: boolean
+): boolean => r.visibility !== "private" && !ownerSuspended

@@ -1,28 +1,31 @@
-// Public serving of sharing resources: GET /s/{slug} (a link's redirect, a Markdown page, the
-// password form, the state pages) and POST /s/{slug} (the password form's answer). The hot path, a
-// warm link redirect, reads the resource from the cached repository (no database), decides in pure
-// domain code, counts the view in memory (ViewCounter) and answers 302.
+// The public pages' route table: GET /s/{slug} (what the domain's decidePublicVisit answers, carried
+// out here: a link's redirect, a page, the password form, a state page) and POST /s/{slug} (the
+// password form's answer), and everything under a resource's URL. The resource is read from the
+// cached repository (no database when warm); a view is counted in memory (ViewCounter).
 import {
   BlobStore,
-  SharingBio,
-  SharingFiles,
+  NotionMirrors,
+  PasswordHasher,
+  type PublicVisitDecision,
   RateLimitStore,
   type ResourceRecord,
   type ResourceRecordOf,
-  type StorageError,
   ResourceRepository,
-  ViewCounter,
-  VisitRecorder,
-  PasswordHasher,
-  NotionMirrors,
+  SharingBio,
+  SharingFiles,
+  type StorageError,
+  SuspendedAccounts,
+  secureCookiesFor,
   spendPasswordAttempt,
-  SuspendedAccounts
+  ViewCounter,
+  VisitRecorder
 } from "@folio/domain"
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { BlobSigningSecret } from "../../blobs/index.js"
 import { PublicOrigin } from "../../public-origin.js"
 import { clientIp, type Html } from "../../shared/index.js"
+import { renderFilePage, renderGalleryPage } from "../pages/files.js"
 import {
   PASSWORD_FIELD,
   renderLinkPreviewPage,
@@ -31,47 +34,40 @@ import {
   renderPasswordPage,
   renderPlaceholderPage
 } from "../pages/page.js"
-import { renderFilePage, renderGalleryPage } from "../pages/files.js"
-import { CountryHeader, visitFromRequest } from "../visit.js"
+import { CountryHeader } from "../visit.js"
 import { makeArtifactSite } from "./artifact-site.js"
 import { bioPageHtml, postBioForm, serveBioMedia } from "./bio.js"
-import { notionPageHtml, serveNotionAsset } from "./notion.js"
 import {
   downloadGrantCookie,
   serveCollectionItemBytes,
   serveCollectionItemPreview,
   serveResourceBytes
 } from "./file-bytes.js"
+import { notionPageHtml, serveNotionAsset } from "./notion.js"
+import { UNLOCK_COOKIE, UNLOCK_TTL_SECONDS, unlockSecretOf, unlockToken } from "./password.js"
 import {
   cookiesOf,
+  decideRequest,
+  NO_STORE,
+  recordDecided,
+  redirectHeaders,
+  robotsHeaders
+} from "./public-visit.js"
+import { ClientIpHeader } from "./record-visit.js"
+import {
   type Deps,
+  findBySlug,
   findServed,
   notFound,
   page,
   pathAndQuery,
   publicPath,
-  STATE_PAGES,
-  unavailableNow,
-  unlocked
+  STATE_PAGES
 } from "./serving.js"
-import {
-  destinationOf,
-  indexHeaders,
-  NO_STORE,
-  ownerDestinationOf,
-  previewsFor,
-  redirectHeaders,
-  SEEN_COOKIE,
-  VISITOR_COOKIE,
-  viewOf,
-  visitorFrom
-} from "./link-redirect.js"
-import { UNLOCK_COOKIE, UNLOCK_TTL_SECONDS, unlockToken } from "./password.js"
-import { ClientIpHeader, recordVisit } from "./record-visit.js"
 
 /** What the public routes use: the serving ports, and the bio forms' signing key and use cases. */
 type PublicDeps = Deps & {
-  readonly artifactEntry: (r: ResourceRecord, deploymentId: string) => string
+  readonly artifactEntry: (r: ResourceRecord, deploymentId: string, nowSeconds: number) => string
   readonly formSecret: string
   readonly bio: SharingBio["Service"]
   readonly files: SharingFiles["Service"]
@@ -93,179 +89,139 @@ const cachedPage = (key: string, render: () => Html): string => {
   return text
 }
 
-/** A resource that is servable and unlocked: the redirect or the page, counting the view. */
-const serve = (
+/** The page of a resource the decision serves, by its type; undefined when it has none (a Notion page). */
+const pageBody = (
   deps: PublicDeps,
   request: HttpServerRequest.HttpServerRequest,
   r: ResourceRecord,
-  at: Date
-): Effect.Effect<HttpServerResponse.HttpServerResponse, StorageError> => {
-  const visitor = visitorFrom(request.cookies[VISITOR_COOKIE], deps.secure)
-  const minted = visitor.setCookie === undefined ? [] : [visitor.setCookie]
-  // A page that is not a view sets the visitor cookie only; a view also marks the visit.
-  const headers = indexHeaders(r)
-  const view = viewOf(r, request.cookies[SEEN_COOKIE], minted, deps.secure)
-  const views = r.viewCount + deps.views.pending(r.id)
+  nowMs: number
+): Effect.Effect<string | undefined, StorageError> => {
   const url = `${deps.origin}${publicPath(r.slug)}`
   const title = r.title ?? r.slug
   const description = r.description ?? undefined
   const noindex = r.visibility === "unlisted"
-  // A HEAD (a link checker, a download manager sizing the file) reads nothing: it is no view.
-  const counts = view.counts && request.method !== "HEAD"
-  /** A view: counted once per visit, and marked so the visit's reloads are not. */
-  // Each counted view is also a visit for analytics (`destination`: a link's, as its owner wrote it).
-  const counted = (
-    respond: (cookies: ReadonlyArray<string>) => HttpServerResponse.HttpServerResponse,
-    destination?: string
-  ) =>
-    counts
-      ? Effect.as(
-          Effect.andThen(
-            deps.views.record(r.id),
-            Effect.sync(() =>
-              recordVisit(
-                deps.visits,
-                r,
-                request,
-                Option.getOrUndefined(request.remoteAddress),
-                at.getTime(),
-                destination
-              )
-            )
-          ),
-          respond(view.cookies)
+  switch (r.type) {
+    case "markdown":
+      return Effect.succeed(
+        cachedPage(`${r.id}:${r.rowVersion}`, () =>
+          renderMarkdownPage({ title, markdown: r.data.body, description, url, noindex })
         )
-      : Effect.succeed(respond(request.method === "HEAD" ? minted : view.cookies))
-
-  if (r.type === "link") {
-    const visit = visitFromRequest(request, { visitorId: visitor.id, at, countryHeader: deps.countryHeader })
-    const decided = destinationOf(r, visit, views)
-    if (decided.destination === null) {
-      const state = STATE_PAGES[decided.matched.reason]
-      return Effect.succeed(page(state.render(), state.status, headers, minted))
+      )
+    case "file":
+    case "image":
+      return Effect.succeed(
+        renderFilePage({
+          kind: r.type,
+          title: r.title ?? r.data.fileName,
+          description,
+          fileName: r.data.fileName,
+          contentType: r.data.contentType,
+          size: r.data.size,
+          url,
+          contentPath: `${publicPath(r.slug)}/content`,
+          downloadPath: `${publicPath(r.slug)}/download`,
+          noindex
+        }).text
+      )
+    case "bio":
+      return Effect.succeed(bioPageHtml(deps, request, r, nowMs).text)
+    case "collection": {
+      const items = (r.data.items ?? []).map((item) => ({
+        kind: item.kind,
+        name: item.displayName ?? item.file.fileName,
+        caption: item.caption,
+        contentType: item.file.contentType,
+        size: item.file.size,
+        contentPath: `${publicPath(r.slug)}/items/${item.id}/content`,
+        downloadPath: `${publicPath(r.slug)}/items/${item.id}/download`,
+        previewPath: `${publicPath(r.slug)}/items/${item.id}/preview`
+      }))
+      return Effect.succeed(renderGalleryPage({ title, description, url, items, noindex }).text)
     }
-    const d = r.data
-    if (previewsFor(d, request.headers["user-agent"])) {
+    case "notion":
+      return notionPageHtml(deps, request, r)
+    default:
+      return Effect.succeed(renderPlaceholderPage({ title, description, url, noindex }).text)
+  }
+}
+
+/**
+ * The decision's answer carried out: the response, and what a counted view records (after a page
+ * was found to draw: a Notion mirror without the asked page is no view).
+ */
+const carryOut = (
+  deps: PublicDeps,
+  request: HttpServerRequest.HttpServerRequest,
+  r: ResourceRecord,
+  decided: PublicVisitDecision,
+  nowMs: number
+): Effect.Effect<HttpServerResponse.HttpServerResponse, StorageError> => {
+  const headers = robotsHeaders(decided.noindex)
+  const recorded = <A>(response: A): A => {
+    recordDecided(deps, r, decided, request, Option.getOrUndefined(request.remoteAddress))
+    return response
+  }
+  const redirect = (location: string) =>
+    HttpServerResponse.empty({
+      status: 302,
+      headers: redirectHeaders(decided.noindex, location),
+      cookies: cookiesOf(decided.cookies)
+    })
+  const answer = decided.answer
+  switch (answer._tag) {
+    case "NotFound":
+      return Effect.succeed(notFound())
+    case "StatePage": {
+      const state = STATE_PAGES[answer.reason]
+      return Effect.succeed(page(state.render(), state.status, headers, decided.cookies))
+    }
+    case "PasswordPage":
+      return Effect.succeed(
+        page(renderPasswordPage({ action: pathAndQuery(request, r.slug) }), 200, headers, decided.cookies)
+      )
+    case "LinkPreview":
       return Effect.succeed(
         page(
           renderLinkPreviewPage({
-            title: d.ogTitle ?? title,
-            description: d.ogDescription ?? description,
-            imageUrl: d.ogImageUrl ?? undefined,
-            url,
-            destination: decided.destination,
-            noindex
+            title: answer.title,
+            description: answer.description,
+            imageUrl: answer.imageUrl,
+            url: `${deps.origin}${publicPath(r.slug)}`,
+            destination: answer.destination,
+            noindex: r.visibility === "unlisted"
           }),
           200,
           headers,
-          minted
+          decided.cookies
         )
       )
-    }
-    const location = decided.destination
-    const redirect = (cookies: ReadonlyArray<string>) =>
-      HttpServerResponse.empty({
-        status: 302,
-        headers: redirectHeaders(r, location, []),
-        cookies: cookiesOf(cookies)
+    case "LinkRedirect":
+      return Effect.succeed(recorded(redirect(answer.location)))
+    case "ArtifactRedirect":
+      // The share link always leads to the latest deployment's own origin (unlocked there when it
+      // has a password: the app's page checked it).
+      return Effect.succeed(
+        recorded(redirect(deps.artifactEntry(r, answer.deploymentId, Math.floor(nowMs / 1000))))
+      )
+    case "Page":
+      return Effect.map(pageBody(deps, request, r, nowMs), (body) => {
+        if (body === undefined) return notFound()
+        const grant = answer.downloadGrant
+          ? [downloadGrantCookie(deps.unlockSecret, r, Math.floor(nowMs / 1000), deps.secureCookies)]
+          : []
+        return recorded(page(body, 200, headers, [...decided.cookies, ...grant]))
       })
-    // The fallback of an unavailable link is not a view of the link.
-    if (decided.matched.kind === "fallback") return Effect.succeed(redirect(minted))
-    if (counts && d.webhookClicks)
-      deps.views.recordClick({
-        tenantId: r.tenantId,
-        resourceId: r.id,
-        slug: r.slug,
-        destination: location,
-        at
-      })
-    return counted(redirect, ownerDestinationOf(r, decided.matched))
   }
-
-  // Availability was checked before the password (getResource).
-  if (r.type === "markdown") {
-    const body = cachedPage(`${r.id}:${r.rowVersion}`, () =>
-      renderMarkdownPage({ title, markdown: r.data.body, description, url, noindex })
-    )
-    return counted((cookies) => page(body, 200, headers, cookies))
-  }
-  if (r.type === "file" || r.type === "image") {
-    const body = renderFilePage({
-      kind: r.type,
-      title: r.title ?? r.data.fileName,
-      description,
-      fileName: r.data.fileName,
-      contentType: r.data.contentType,
-      size: r.data.size,
-      url,
-      contentPath: `${publicPath(r.slug)}/content`,
-      downloadPath: `${publicPath(r.slug)}/download`,
-      noindex
-    })
-    const grant = downloadGrantCookie(deps.unlockSecret, r, Math.floor(at.getTime() / 1000), deps.secure)
-    return counted((cookies) => page(body, 200, headers, [...cookies, grant]))
-  }
-  if (r.type === "artifact") {
-    // The share link always leads to the latest deployment's own origin (unlocked there when it
-    // has a password: the app's page checked it).
-    const location = deps.artifactEntry(r, r.data.deploymentId)
-    return counted((cookies) =>
-      HttpServerResponse.empty({
-        status: 302,
-        headers: { ...headers, location, "cache-control": NO_STORE },
-        cookies: cookiesOf(cookies)
-      })
-    )
-  }
-  if (r.type === "bio") {
-    const body = bioPageHtml(deps, request, r)
-    return counted((cookies) => page(body, 200, headers, cookies))
-  }
-  if (r.type === "collection") {
-    const items = (r.data.items ?? []).map((item) => ({
-      kind: item.kind,
-      name: item.displayName ?? item.file.fileName,
-      caption: item.caption,
-      contentType: item.file.contentType,
-      size: item.file.size,
-      contentPath: `${publicPath(r.slug)}/items/${item.id}/content`,
-      downloadPath: `${publicPath(r.slug)}/items/${item.id}/download`,
-      previewPath: `${publicPath(r.slug)}/items/${item.id}/preview`
-    }))
-    const body = renderGalleryPage({ title, description, url, items, noindex })
-    return counted((cookies) => page(body, 200, headers, cookies))
-  }
-  if (r.type === "notion") {
-    return Effect.flatMap(notionPageHtml(deps, request, r), (body) =>
-      body === undefined
-        ? Effect.succeed(notFound())
-        : counted((cookies) => page(body, 200, headers, cookies))
-    )
-  }
-  return counted((cookies) =>
-    page(renderPlaceholderPage({ title, description, url, noindex }), 200, headers, cookies)
-  )
 }
 
 const getResource = (deps: PublicDeps) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const slug = (yield* HttpRouter.params).slug ?? ""
-    const found = yield* findServed(deps, slug)
-    if (Option.isNone(found)) return notFound()
-    const r = found.value
-    const at = new Date()
-    // Before the password: a resource that cannot be shown says so (a link goes to its fallback_url,
-    // which is public, when it has one: its decision in serve() does that and counts no view).
-    const reason = unavailableNow(r, at, r.viewCount + deps.views.pending(r.id))
-    if (reason !== undefined) {
-      if (r.type === "link") return yield* serve(deps, request, r, at)
-      return page(STATE_PAGES[reason].render(), STATE_PAGES[reason].status)
-    }
-    if (!unlocked(deps, request, r, at)) {
-      return page(renderPasswordPage({ action: pathAndQuery(request, r.slug) }), 200, indexHeaders(r))
-    }
-    return yield* serve(deps, request, r, at)
+    const found = Option.getOrUndefined(yield* findBySlug(deps, slug))
+    const now = yield* Clock.currentTimeMillis
+    const decided = decideRequest(deps, request, found, now)
+    return found === undefined ? notFound() : yield* carryOut(deps, request, found, decided, now)
   }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
 
 /** Posted form fields are small: anything longer is not a password we stored. */
@@ -278,7 +234,7 @@ const postPassword = (deps: Deps) =>
     const found = yield* findServed(deps, slug)
     if (Option.isNone(found)) return notFound()
     const r = found.value
-    const at = new Date()
+    const now = yield* Clock.currentTimeMillis
     const action = pathAndQuery(request, r.slug)
     if (r.passwordHash === null) {
       return HttpServerResponse.empty({
@@ -286,13 +242,7 @@ const postPassword = (deps: Deps) =>
         headers: { location: action, "cache-control": NO_STORE }
       })
     }
-    const limited = yield* spendPasswordAttempt(
-      deps.limits,
-      "resource",
-      r.id,
-      clientIp(request),
-      at.getTime()
-    ).pipe(
+    const limited = yield* spendPasswordAttempt(deps.limits, "resource", r.id, clientIp(request), now).pipe(
       Effect.as(undefined),
       Effect.catchTag("RateLimited", (e) => Effect.succeed(e))
     )
@@ -304,14 +254,19 @@ const postPassword = (deps: Deps) =>
     const password = text.length > MAX_FORM_BYTES ? "" : (new URLSearchParams(text).get(PASSWORD_FIELD) ?? "")
     const ok = password !== "" && (yield* deps.passwords.verify(password, r.passwordHash))
     if (!ok) return page(renderPasswordPage({ action, error: "wrong_password" }), 403)
-    const token = unlockToken(deps.unlockSecret, r.id, r.passwordHash, Math.floor(at.getTime() / 1000))
+    const token = unlockToken(deps.unlockSecret, r.id, r.passwordHash, Math.floor(now / 1000))
     return HttpServerResponse.empty({
       status: 303,
-      headers: {
-        location: action,
-        "cache-control": NO_STORE,
-        "set-cookie": `${UNLOCK_COOKIE}=${token}; Path=${publicPath(r.slug)}; Max-Age=${UNLOCK_TTL_SECONDS}; HttpOnly; SameSite=Lax${deps.secure}`
-      }
+      headers: { location: action, "cache-control": NO_STORE },
+      cookies: cookiesOf([
+        {
+          name: UNLOCK_COOKIE,
+          value: token,
+          maxAgeSeconds: UNLOCK_TTL_SECONDS,
+          path: publicPath(r.slug),
+          secure: deps.secureCookies
+        }
+      ])
     })
   }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
 
@@ -355,6 +310,7 @@ const onBio =
 export const SharingPublicRoutes = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const origin = yield* PublicOrigin
+    const signingSecret = yield* BlobSigningSecret
     const deps: PublicDeps = {
       resources: yield* ResourceRepository,
       blobs: yield* BlobStore,
@@ -363,16 +319,15 @@ export const SharingPublicRoutes = HttpRouter.use((router) =>
       passwords: yield* PasswordHasher,
       suspended: yield* SuspendedAccounts,
       origin,
-      // Its own key, derived from the app's signing secret: an unlock is no download signature.
-      unlockSecret: `sharing-unlock:${yield* BlobSigningSecret}`,
-      secure: origin.startsWith("https:") ? "; Secure" : "",
+      unlockSecret: unlockSecretOf(signingSecret),
+      secureCookies: secureCookiesFor(origin),
       countryHeader: yield* CountryHeader,
       visits: {
         recorder: yield* VisitRecorder,
         ipHeader: yield* ClientIpHeader,
         countryHeader: yield* CountryHeader
       },
-      formSecret: `sharing-bio-form:${yield* BlobSigningSecret}`,
+      formSecret: `sharing-bio-form:${signingSecret}`,
       bio: yield* SharingBio,
       files: yield* SharingFiles,
       notion: yield* NotionMirrors,

@@ -8,7 +8,7 @@ import { clientIp, type Html } from "../../shared/index.js"
 import { UploadParts } from "../files/parts.js"
 import { renderNotFoundPage, SHARING_PAGE_HEADERS } from "../pages/page.js"
 import { renderUploadClosedPage, renderUploadPage, UPLOAD_PAGE_CSP } from "../pages/upload-page.js"
-import { NO_STORE } from "./link-redirect.js"
+import { NO_STORE } from "./public-visit.js"
 
 const page = (body: Html, status: number, extra: Readonly<Record<string, string>> = {}) =>
   HttpServerResponse.text(body.text, {

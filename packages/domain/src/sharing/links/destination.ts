@@ -105,5 +105,7 @@ export const availableDestination = (link: RoutableLink, visit: Visit): LinkDest
 
 export const chooseDestination = (link: RoutableLink, visit: Visit): LinkDestination => {
   const reason = unavailability(link, visit.at)
-  return reason === undefined ? availableDestination(link, visit) : unavailableDestination(link, reason, visit)
+  return reason === undefined
+    ? availableDestination(link, visit)
+    : unavailableDestination(link, reason, visit)
 }

@@ -56,7 +56,14 @@ export const resourceUnavailability = (
   at: Date
 ): UnavailableReason | undefined =>
   unavailability(
-    { key: r.id, target_url: "", starts_at: r.startsAt, expires_at: r.expiresAt, max_views: r.maxViews, views },
+    {
+      key: r.id,
+      target_url: "",
+      starts_at: r.startsAt,
+      expires_at: r.expiresAt,
+      max_views: r.maxViews,
+      views
+    },
     at
   )
 
@@ -92,8 +99,11 @@ export interface PublicRequestFacts {
   /** GET or HEAD (a HEAD reads nothing: it is no view). */
   readonly method: string
   readonly userAgent: string | undefined
-  /** The visit as redirect rules read it, less its instant and visitor (the decision adds those). */
-  readonly visit: Omit<Visit, "at" | "visitor_id">
+  /**
+   * The visit as redirect rules read it, less its instant and visitor (the decision adds those);
+   * read only for a link (parsing the user agent and languages costs microseconds).
+   */
+  readonly visit: () => Omit<Visit, "at" | "visitor_id">
   /** The request carries a live unlock of the resource's password (a signature the adapter checks). */
   readonly unlocked: boolean
   /** Cookies are set Secure (secureCookiesFor the public origin). */
@@ -115,8 +125,14 @@ export type PublicAnswer =
   /** Not started, expired or used up (a link without a fallback). */
   | { readonly _tag: "StatePage"; readonly reason: UnavailableReason }
   | { readonly _tag: "PasswordPage" }
-  /** A preview bot at a link with og_* tags: the preview page, pointing at `destination`. */
-  | { readonly _tag: "LinkPreview"; readonly destination: string }
+  /** A preview bot at a link with og_* tags: the preview page, its tags, pointing at `destination`. */
+  | {
+      readonly _tag: "LinkPreview"
+      readonly destination: string
+      readonly title: string
+      readonly description: string | undefined
+      readonly imageUrl: string | undefined
+    }
   | { readonly _tag: "LinkRedirect"; readonly location: string }
   /** An artifact's share link: a redirect to the deployment's own origin. */
   | { readonly _tag: "ArtifactRedirect"; readonly deploymentId: string }
@@ -145,7 +161,14 @@ const answered = (
   answer: PublicAnswer,
   noindex = false,
   cookies: ReadonlyArray<PublicCookie> = []
-): PublicVisitDecision => ({ answer, noindex, cookies, countsView: false, visit: undefined, click: undefined })
+): PublicVisitDecision => ({
+  answer,
+  noindex,
+  cookies,
+  countsView: false,
+  visit: undefined,
+  click: undefined
+})
 
 const NOT_FOUND = answered({ _tag: "NotFound" })
 
@@ -161,7 +184,8 @@ export const decidePublicVisit = (
   cookies: PublicVisitCookies,
   now: Date
 ): PublicVisitDecision => {
-  if (resource === undefined || !servedPubliclyWhen(resource.record, resource.ownerSuspended)) return NOT_FOUND
+  if (resource === undefined || !servedPubliclyWhen(resource.record, resource.ownerSuspended))
+    return NOT_FOUND
   const r = resource.record
   const noindex = r.visibility === "unlisted"
   const reason = resourceUnavailability(r, resource.views, now)
@@ -187,12 +211,21 @@ export const decidePublicVisit = (
   switch (r.type) {
     case "link": {
       const route = resource.route ?? linkRouteOf(r)
-      const visit: Visit = { ...facts.visit, at: now, visitor_id: visitor.id }
+      const visit: Visit = { ...facts.visit(), at: now, visitor_id: visitor.id }
       const decided =
-        reason === undefined ? availableDestination(route, visit) : unavailableDestination(route, reason, visit)
-      if (decided.destination === null) return notViewed({ _tag: "StatePage", reason: decided.matched.reason })
+        reason === undefined
+          ? availableDestination(route, visit)
+          : unavailableDestination(route, reason, visit)
+      if (decided.destination === null)
+        return notViewed({ _tag: "StatePage", reason: decided.matched.reason })
       if (previewsFor(r, facts.userAgent))
-        return notViewed({ _tag: "LinkPreview", destination: decided.destination })
+        return notViewed({
+          _tag: "LinkPreview",
+          destination: decided.destination,
+          title: r.data.ogTitle ?? r.title ?? r.slug,
+          description: r.data.ogDescription ?? r.description ?? undefined,
+          imageUrl: r.data.ogImageUrl ?? undefined
+        })
       const location = decided.destination
       // The fallback of an unavailable link is not a view of the link.
       if (decided.matched.kind === "fallback") return notViewed({ _tag: "LinkRedirect", location })

@@ -43,7 +43,10 @@ export const visitorCookie = (id: string, secure: boolean): PublicCookie => ({
   secure
 })
 
-export const seenCookie = (r: { readonly id: string; readonly slug: string }, secure: boolean): PublicCookie => ({
+export const seenCookie = (
+  r: { readonly id: string; readonly slug: string },
+  secure: boolean
+): PublicCookie => ({
   name: SEEN_COOKIE,
   value: r.id,
   maxAgeSeconds: VIEW_DEDUP_WINDOW_MS / 1000,
