@@ -161,6 +161,21 @@ export const visitFactsOf = (
   }
 }
 
+export interface VisitOptions {
+  /** The visitor cookie's value; the caller makes a new one (and sets the cookie) when there is none. */
+  readonly visitorId: string
+  readonly at: Date
+  /** Lower-case header naming the country, set by a trusted proxy; undefined: country unknown. */
+  readonly countryHeader?: string | undefined
+}
+
+/** The whole visit of a real request, its visitor and instant given. */
+export const visitFromRequest = (request: RequestLike, options: VisitOptions): Visit => ({
+  ...visitFactsOf(request, options.countryHeader),
+  at: options.at,
+  visitor_id: options.visitorId
+})
+
 // Simulation -------------------------------------------------------------------------------------
 
 const MAX_SIMULATED_PARAMS = 100
