@@ -15,7 +15,7 @@ import {
   VisitRecorder,
   WarmResources
 } from "@folio/domain"
-import { Effect, Option } from "effect"
+import { Context, Effect, Option } from "effect"
 import { BlobSigningSecret } from "../../blobs/index.js"
 import { PublicOrigin } from "../../public-origin.js"
 import { redactSecrets, requestIdOf } from "../../shared/index.js"
@@ -35,6 +35,14 @@ import { ClientIpHeader } from "./record-visit.js"
 /** Answers the request and returns true, or returns false having touched nothing. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean
 
+/**
+ * Whether the fast path answers at all (on unless turned off): off, every request goes to the
+ * routes, which give the same answers; a test compares the two.
+ */
+export const FastRedirectEnabled = Context.Reference<boolean>("@folio/adapters-http/FastRedirectEnabled", {
+  defaultValue: () => true
+})
+
 const PREFIX = "/s/"
 
 /** The slug of a `/s/{slug}` target, undefined for anything else (a sub-path, an encoded slug). */
@@ -51,6 +59,7 @@ const slugOf = (url: string): string | undefined => {
  */
 export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
   Effect.gen(function* () {
+    if (!(yield* FastRedirectEnabled)) return (() => false) satisfies FastPath
     const warm = yield* WarmResources
     const origin = yield* PublicOrigin
     const countryHeader = yield* CountryHeader
