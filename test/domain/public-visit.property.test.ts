@@ -253,7 +253,7 @@ describe("the node:http fast path and the routes", () => {
 
   it("give the same answer to the same request", async () => {
     let viaFastPath = 0
-    let routesWithoutGuard = 0
+    let routesLikeFastPath = 0
     await fc.assert(
       fc.asyncProperty(resourceArb(["link"]), requestArb, async (generated, q) => {
         // A sticky variant follows the visitor: a minted id would differ between the two apps.
@@ -302,10 +302,10 @@ describe("the node:http fast path and the routes", () => {
           // A HEAD (no view, never the fast path's) reads the resource, so the GET finds it warm.
           await (await fetch(url, { method: "HEAD", redirect: "manual", headers })).arrayBuffer()
           const response = await fetch(url, { redirect: "manual", headers })
-          // The fast path answers without the security headers the app's guard adds to every answer.
-          if (response.headers.get("x-content-type-options") === null) {
+          // The fast path writes its empty 302 with a length; effect's server sends it chunked.
+          if (response.headers.get("content-length") === "0") {
             if (app === fast) viaFastPath++
-            else routesWithoutGuard++
+            else routesLikeFastPath++
           }
           answers.push(await seen(app, response, q.visitor))
         }
@@ -314,7 +314,7 @@ describe("the node:http fast path and the routes", () => {
       { numRuns: 80 }
     )
     // The generated requests did reach the fast path, not only the routes.
-    expect(routesWithoutGuard).toBe(0)
+    expect(routesLikeFastPath).toBe(0)
     expect(viaFastPath).toBeGreaterThan(10)
   }, 120_000)
 })
