@@ -20,7 +20,7 @@ import {
 } from "@folio/domain"
 import { Clock, Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { cookiesOf, NO_STORE, publicCookiesOf, recordDecided } from "./public-visit.js"
+import { cookiesOf, NO_STORE, publicCookiesOf, recordDecided, robotsHeaders } from "./public-visit.js"
 import { type Deps, gateOf, page } from "./serving.js"
 import { renderNotFoundPage } from "../pages/page.js"
 import { expiringTokens } from "./signed-token.js"
@@ -239,7 +239,7 @@ export const serveResourceBytes = (
       new Date(now)
     )
     recordDecided(deps, r, decided, request, Option.getOrUndefined(request.remoteAddress))
-    const headers = r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
+    const headers = robotsHeaders(r.visibility === "unlisted")
     // The resource's updatedAt moves with every write of it, so with every change of its bytes.
     return yield* streamStoredFile(deps.blobs, request, r.data, mode, {
       headers,
@@ -266,7 +266,7 @@ export const serveCollectionItemBytes = (
     if (item === undefined) return page(renderNotFoundPage(), 404)
     const gate = gateOf(deps, request, r, yield* Clock.currentTimeMillis)
     if (gate !== undefined) return gate
-    const headers = r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
+    const headers = robotsHeaders(r.visibility === "unlisted")
     // An item's bytes never change after it is added.
     return yield* streamStoredFile(deps.blobs, request, item.file, mode, {
       headers,

@@ -149,10 +149,6 @@ export const recordDecided = (
 export const robotsHeaders = (noindex: boolean): Record<string, string> =>
   noindex ? { "x-robots-tag": "noindex, nofollow" } : {}
 
-/** Headers of a resource's own answers: unlisted ones are not to be listed. */
-export const indexHeaders = (r: ResourceRecord): Record<string, string> =>
-  robotsHeaders(r.visibility === "unlisted")
-
 /** A redirect's headers (besides the request id and cookies): where to, and never cached. */
 export const redirectHeaders = (noindex: boolean, location: string): Record<string, string> => ({
   ...robotsHeaders(noindex),

@@ -36,7 +36,7 @@ export const linkRouteOf = (r: ResourceRecordOf<"link">): LinkRoute => ({
 })
 
 /** What a decision chose as the owner wrote it (the visit's query not passed through): analytics. */
-export const ownerDestinationOf = (route: LinkRoute, matched: MatchedBy): string | undefined => {
+const ownerDestinationOf = (route: LinkRoute, matched: MatchedBy): string | undefined => {
   switch (matched.kind) {
     case "rule":
       return route.redirect_rules?.[matched.index]?.target_url
@@ -75,7 +75,7 @@ export const resourceUnavailability = (
 const PREVIEW_BOT =
   /facebookexternalhit|facebookcatalog|meta-externalagent|twitterbot|slackbot|linkedinbot|discordbot|whatsapp|telegrambot|pinterest|redditbot|embedly|skypeuripreview|vkshare|bitlybot|mastodon|iframely|google-pagerenderer|applebot/i
 
-export const isPreviewBot = (userAgent: string | undefined): boolean =>
+const isPreviewBot = (userAgent: string | undefined): boolean =>
   userAgent !== undefined && PREVIEW_BOT.test(userAgent.slice(0, 512))
 
 /** Whether a preview bot gets the link's own preview page instead of the redirect. */
