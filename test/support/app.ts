@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { DEFAULT_COUNTRY_HEADER } from "@folio/adapters-http"
+import { DEFAULT_COUNTRY_HEADER, FastRedirectEnabled } from "@folio/adapters-http"
 import { MemoryStorageLive } from "@folio/adapters-storage"
 import { type AppConfig, appLayer, type StorageOverride } from "@folio/app"
 import { DEFAULT_ARTIFACT_LIMITS, DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_STORAGE_QUOTA_BYTES } from "@folio/domain"
@@ -25,6 +25,8 @@ export const startApp = async (
     readonly config?: Partial<AppConfig>
     /** Turns tracing on, spans going here (through the app's redaction). */
     readonly tracer?: Tracer.Tracer
+    /** false: no node:http fast path in front of the routes (every request reaches them). */
+    readonly fastRedirect?: boolean
   } = {}
 ): Promise<RunningApp> => {
   const port = await freePort()
@@ -82,7 +84,10 @@ export const startApp = async (
         ...(options.tracer === undefined ? {} : { tracer: options.tracer })
       }),
       scope
-    ).pipe(Effect.provideService(References.MinimumLogLevel, "None"))
+    ).pipe(
+      Effect.provideService(References.MinimumLogLevel, "None"),
+      Effect.provideService(FastRedirectEnabled, options.fastRedirect ?? true)
+    )
   )
   return {
     origin: config.publicOrigin,

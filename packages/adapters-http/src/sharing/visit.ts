@@ -1,5 +1,5 @@
-// The `Visit` the redirect decision reads, built from a real request (the public redirect) or from a
-// request description (the simulate routes), so a dry run sees exactly what a visitor would.
+// The `Visit` the redirect decision reads, read from a real request (the public-visit decision's
+// facts) or from a request description (the simulate routes), so a dry run sees what a visitor would.
 // User agents are read with bowser (plus isbot for crawlers), Accept-Language with negotiator.
 import {
   CountryCode,
@@ -139,10 +139,26 @@ export const queryOf = (url: string): ReadonlyArray<readonly [string, string]> =
   return [...new URLSearchParams(url.slice(at + 1, hash < 0 ? undefined : hash))]
 }
 
-/** What `visitFromRequest` reads of a request (an effect/http HttpServerRequest fits). */
+/** What `visitFactsOf` reads of a request (an effect/http HttpServerRequest fits). */
 export interface RequestLike {
   readonly headers: Readonly<Record<string, string | undefined>>
   readonly url: string
+}
+
+/** What a real request says of its visit: everything but its instant and its visitor. */
+export const visitFactsOf = (
+  request: RequestLike,
+  countryHeader: string | undefined
+): Omit<Visit, "at" | "visitor_id"> => {
+  const agent = parseUserAgent(request.headers["user-agent"])
+  const country = countryHeader === undefined ? undefined : countryFrom(request.headers[countryHeader])
+  return {
+    device: agent.device,
+    os: agent.os,
+    languages: parseAcceptLanguage(request.headers["accept-language"]),
+    ...(country === undefined ? {} : { country }),
+    query: queryOf(request.url)
+  }
 }
 
 export interface VisitOptions {
@@ -153,21 +169,12 @@ export interface VisitOptions {
   readonly countryHeader?: string | undefined
 }
 
-/** The visit of a real request to a link's public URL. */
-export const visitFromRequest = (request: RequestLike, options: VisitOptions): Visit => {
-  const agent = parseUserAgent(request.headers["user-agent"])
-  const country =
-    options.countryHeader === undefined ? undefined : countryFrom(request.headers[options.countryHeader])
-  return {
-    device: agent.device,
-    os: agent.os,
-    languages: parseAcceptLanguage(request.headers["accept-language"]),
-    ...(country === undefined ? {} : { country }),
-    query: queryOf(request.url),
-    at: options.at,
-    visitor_id: options.visitorId
-  }
-}
+/** The whole visit of a real request, its visitor and instant given. */
+export const visitFromRequest = (request: RequestLike, options: VisitOptions): Visit => ({
+  ...visitFactsOf(request, options.countryHeader),
+  at: options.at,
+  visitor_id: options.visitorId
+})
 
 // Simulation -------------------------------------------------------------------------------------
 

@@ -13,4 +13,10 @@ export const ownerServesPublicly = (accounts: SuspendedAccounts["Service"], tena
 export const resourceServedPublicly = (
   accounts: SuspendedAccounts["Service"],
   r: { readonly tenantId: string; readonly visibility: Visibility }
-): boolean => r.visibility !== "private" && ownerServesPublicly(accounts, r.tenantId)
+): boolean => servedPubliclyWhen(r, accounts.isSuspended(r.tenantId))
+
+/** The same rule over what the caller knows of the account already (the public-visit decision's). */
+export const servedPubliclyWhen = (
+  r: { readonly visibility: Visibility },
+  ownerSuspended: boolean
+): boolean => r.visibility !== "private" && !ownerSuspended

@@ -16,13 +16,15 @@ import {
   ResourceRepository,
   siteFileFor,
   isUuid,
-  SuspendedAccounts
+  SuspendedAccounts,
+  secureCookiesFor
 } from "@folio/domain"
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import mime from "mime-types"
 import { PublicOrigin } from "../../public-origin.js"
 import { BlobSigningSecret } from "../../blobs/index.js"
+import { cookiesOf } from "./public-visit.js"
 import { expiringTokens } from "./signed-token.js"
 
 /** The policy of every artifact response: the site's own script runs; nothing loads from elsewhere but media. */
@@ -54,6 +56,18 @@ const text = (status: number, body: string, headers: Readonly<Record<string, str
   })
 
 /**
+ * The deployment a Host names on the artifacts' host, if it names one: such a request is that
+ * site's, never the app's (the app's guard and the redirect's fast path both ask this).
+ */
+export const deploymentOfHost = (host: string | undefined, artifactHost: string): string | undefined => {
+  const suffix = `.${artifactHost}`
+  const name = (host ?? "").toLowerCase().replace(/:\d+$/, "")
+  if (!name.endsWith(suffix)) return undefined
+  const label = name.slice(0, -suffix.length)
+  return isUuid(label) ? label : undefined
+}
+
+/**
  * The artifact origin: a handler for requests whose Host is `{uuid}.{host}` (undefined for any
  * other request, which goes to the app), and the handoff URL the app's share link redirects to.
  */
@@ -65,29 +79,20 @@ export const makeArtifactSite = Effect.gen(function* () {
   const blobs = yield* BlobStore
   const origin = yield* PublicOrigin
   const secret = `artifact-site:${yield* BlobSigningSecret}`
-  const suffix = `.${feature.host}`
-  const secure = origin.startsWith("https:") ? "; Secure" : ""
+  const secure = secureCookiesFor(origin)
 
   /** The deployment a Host names, if it names one. */
-  const deploymentOf = (host: string | undefined): string | undefined => {
-    const name = (host ?? "").toLowerCase().replace(/:\d+$/, "")
-    if (!name.endsWith(suffix)) return undefined
-    const label = name.slice(0, -suffix.length)
-    return isUuid(label) ? label : undefined
-  }
+  const deploymentOf = (host: string | undefined) => deploymentOfHost(host, feature.host)
 
   /** Where the share link of an artifact sends a visitor: its current origin, unlocked when it has a password. */
   const entryUrl = (
     r: { readonly id: string; readonly passwordHash: string | null },
-    deploymentId: string
+    deploymentId: string,
+    nowSeconds: number
   ) => {
     const site = deploymentOrigin(origin, feature.host, deploymentId)
     if (r.passwordHash === null) return `${site}/`
-    const token = handoffs.make(
-      secret,
-      `${r.id}\n${r.passwordHash}`,
-      Math.floor(Date.now() / 1000) + HANDOFF_SECONDS
-    )
+    const token = handoffs.make(secret, `${r.id}\n${r.passwordHash}`, nowSeconds + HANDOFF_SECONDS)
     return `${site}/_bidama/unlock?token=${encodeURIComponent(token)}`
   }
 
@@ -100,7 +105,7 @@ export const makeArtifactSite = Effect.gen(function* () {
       if (Option.isNone(found)) return text(404, "Not found.")
       const deployment = found.value
       const live = Option.getOrUndefined(yield* resources.get(deployment.tenantId, deployment.resourceId))
-      const now = new Date()
+      const now = new Date(yield* Clock.currentTimeMillis)
       const serving = deploymentServing(live, deployment, now, suspended)
       if (serving === "not_found" || live === undefined || live.type !== "artifact")
         return text(404, "Not found.")
@@ -124,11 +129,16 @@ export const makeArtifactSite = Effect.gen(function* () {
           const cookie = unlocks.make(secret, subject, nowSeconds + UNLOCK_SECONDS)
           return HttpServerResponse.empty({
             status: 303,
-            headers: {
-              location: "/",
-              "cache-control": "no-store",
-              "set-cookie": `${ARTIFACT_UNLOCK_COOKIE}=${cookie}; Path=/; Max-Age=${UNLOCK_SECONDS}; HttpOnly${secure}; SameSite=Lax`
-            }
+            headers: { location: "/", "cache-control": "no-store" },
+            cookies: cookiesOf([
+              {
+                name: ARTIFACT_UNLOCK_COOKIE,
+                value: cookie,
+                maxAgeSeconds: UNLOCK_SECONDS,
+                path: "/",
+                secure
+              }
+            ])
           })
         }
         if (unlocks.check(secret, subject, request.cookies[ARTIFACT_UNLOCK_COOKIE], nowSeconds) === undefined)

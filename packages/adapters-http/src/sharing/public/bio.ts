@@ -11,14 +11,14 @@ import {
   type SharingBio,
   type StoredFile
 } from "@folio/domain"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientIp } from "../../shared/index.js"
 import { type BioFormState, FORM_TOKEN_FIELD, HONEYPOT_FIELD, renderBioPage } from "../pages/bio.js"
 import { renderNotFoundPage } from "../pages/page.js"
 import { streamStoredFile } from "./file-bytes.js"
 import { expiringTokens } from "./signed-token.js"
-import { NO_STORE } from "./link-redirect.js"
+import { NO_STORE } from "./public-visit.js"
 import { type Deps, gateOf, page, publicPath, queryOf } from "./serving.js"
 
 /** A form sent sooner than this after the page was drawn is a bot's. */
@@ -60,6 +60,7 @@ export const bioPageHtml = (
   deps: Deps & { readonly formSecret: string },
   request: HttpServerRequest.HttpServerRequest,
   r: BioRecord,
+  nowMs: number,
   form?: BioFormState
 ) => {
   const pages = bioPagesOf(r)
@@ -77,7 +78,7 @@ export const bioPageHtml = (
     pages,
     page: current,
     mediaPath: (blobKey) => `${publicPath(r.slug)}/media/${blobKey.split("/").pop() ?? ""}`,
-    formToken: formToken(deps.formSecret, r.id, Math.floor(Date.now() / 1000)),
+    formToken: formToken(deps.formSecret, r.id, Math.floor(nowMs / 1000)),
     form: form ?? (sent === null ? undefined : { blockId: sent, sent: true }),
     noindex: r.visibility === "unlisted"
   })
@@ -93,7 +94,7 @@ export const serveBioMedia = (
   Effect.gen(function* () {
     const file = mediaOf(r, mediaId)
     if (file === undefined) return page(renderNotFoundPage(), 404)
-    const gate = gateOf(deps, request, r, new Date())
+    const gate = gateOf(deps, request, r, yield* Clock.currentTimeMillis)
     if (gate !== undefined) return gate
     const mode = queryOf(request).get("download") === null ? "content" : "download"
     return yield* streamStoredFile(deps.blobs, request, file, mode, {
@@ -115,8 +116,8 @@ export const postBioForm = (
   blockId: string
 ) =>
   Effect.gen(function* () {
-    const at = new Date()
-    const gate = gateOf(deps, request, r, at)
+    const now = yield* Clock.currentTimeMillis
+    const gate = gateOf(deps, request, r, now)
     if (gate !== undefined) return gate
     const query = queryOf(request)
     const pageQuery = query.get("page") === null ? "" : `page=${encodeURIComponent(query.get("page") ?? "")}&`
@@ -128,15 +129,11 @@ export const postBioForm = (
     for (const [name, value] of posted)
       if (name !== HONEYPOT_FIELD && name !== FORM_TOKEN_FIELD) values[name] = value
     const again = (status: number, error: string, headers: Readonly<Record<string, string>> = {}) =>
-      page(bioPageHtml(deps, request, r, { blockId, error, values }), status, headers, [])
-    const hit = yield* deps.limits.hit(
-      `sharing-bio-form:${r.id}:${clientIp(request)}`,
-      FORM_WINDOW_MS,
-      at.getTime()
-    )
+      page(bioPageHtml(deps, request, r, now, { blockId, error, values }), status, headers, [])
+    const hit = yield* deps.limits.hit(`sharing-bio-form:${r.id}:${clientIp(request)}`, FORM_WINDOW_MS, now)
     if (hit.count > FORM_POSTS)
       return again(429, "Too many messages from here. Try again in a few minutes.", {
-        "retry-after": String(Math.max(1, Math.ceil((hit.resetAt - at.getTime()) / 1000)))
+        "retry-after": String(Math.max(1, Math.ceil((hit.resetAt - now) / 1000)))
       })
     if ((posted.get(HONEYPOT_FIELD) ?? "") !== "")
       return HttpServerResponse.empty({
@@ -147,7 +144,7 @@ export const postBioForm = (
       deps.formSecret,
       r.id,
       posted.get(FORM_TOKEN_FIELD) ?? "",
-      Math.floor(at.getTime() / 1000)
+      Math.floor(now / 1000)
     )
     if (problem !== undefined)
       return again(

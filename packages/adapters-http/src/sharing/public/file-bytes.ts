@@ -5,20 +5,23 @@
 // downloads, media seeking), under `If-Range` against the bytes' ETag and Last-Modified, so a resumed
 // download of a file that changed meanwhile gets the whole new file; a view counts once per visit, on
 // the request that starts at byte 0.
+import { randomUUID } from "node:crypto"
 import {
   attachmentDisposition,
   type BlobStore,
+  decideBytesView,
   INLINE_MEDIA_TYPES,
+  type PublicCookie,
   type ResourceRecord,
+  resourcePublicPath,
   type SharingFiles,
   type StoredFile,
   storedFileEtag
 } from "@folio/domain"
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { NO_STORE, SEEN_COOKIE, VISITOR_COOKIE, viewOf, visitorFrom } from "./link-redirect.js"
-import { recordVisit } from "./record-visit.js"
-import { cookiesOf, type Deps, gateOf, page } from "./serving.js"
+import { cookiesOf, NO_STORE, publicCookiesOf, recordDecided, robotsHeaders } from "./public-visit.js"
+import { type Deps, gateOf, page } from "./serving.js"
 import { renderNotFoundPage } from "../pages/page.js"
 import { expiringTokens } from "./signed-token.js"
 
@@ -32,9 +35,19 @@ export const DOWNLOAD_GRANT_SECONDS = 30 * 60
 
 const grants = expiringTokens("file-grant")
 
-/** The Set-Cookie of a grant to `r`'s bytes from `nowSeconds`. */
-export const downloadGrantCookie = (secret: string, r: ResourceRecord, nowSeconds: number, secure: string) =>
-  `${DOWNLOAD_GRANT_COOKIE}=${grants.make(secret, r.id, nowSeconds + DOWNLOAD_GRANT_SECONDS)}; Max-Age=${DOWNLOAD_GRANT_SECONDS}; Path=/s/${r.slug}; HttpOnly${secure}; SameSite=Lax`
+/** The cookie of a grant to `r`'s bytes from `nowSeconds`. */
+export const downloadGrantCookie = (
+  secret: string,
+  r: ResourceRecord,
+  nowSeconds: number,
+  secure: boolean
+): PublicCookie => ({
+  name: DOWNLOAD_GRANT_COOKIE,
+  value: grants.make(secret, r.id, nowSeconds + DOWNLOAD_GRANT_SECONDS),
+  maxAgeSeconds: DOWNLOAD_GRANT_SECONDS,
+  path: resourcePublicPath(r.slug),
+  secure
+})
 
 /** Whether a request carries a live grant to `resourceId`'s bytes. */
 export const hasDownloadGrant = (
@@ -145,7 +158,7 @@ export const streamStoredFile = (
   mode: "content" | "download",
   extra: {
     readonly headers: Readonly<Record<string, string>>
-    readonly cookies: ReadonlyArray<string>
+    readonly cookies: ReadonlyArray<PublicCookie>
     readonly lastModified: Date
     /** The request's validators and range, when the caller has worked them out already. */
     readonly requested?: RequestedBytes
@@ -206,30 +219,31 @@ export const serveResourceBytes = (
     if (r.type !== "file" && r.type !== "image") return page(renderNotFoundPage(), 404)
     // The visit whose page view reached the limit may still take the file it opened the page for:
     // its page gave it a signed grant (an unsigned mark could be made up by anyone).
-    const at = new Date()
+    const now = yield* Clock.currentTimeMillis
     const granted = hasDownloadGrant(
       deps.unlockSecret,
       r.id,
       request.cookies[DOWNLOAD_GRANT_COOKIE],
-      Math.floor(at.getTime() / 1000)
+      Math.floor(now / 1000)
     )
-    const gate = gateOf(deps, request, r, at, granted)
+    const gate = gateOf(deps, request, r, now, granted)
     if (gate !== undefined) return gate
-    const visitor = visitorFrom(request.cookies[VISITOR_COOKIE], deps.secure)
-    const minted = visitor.setCookie === undefined ? [] : [visitor.setCookie]
-    const view = viewOf(r, request.cookies[SEEN_COOKIE], minted, deps.secure)
-    // A HEAD reads no bytes, and a range past byte 0 continues a download already counted.
+    // A range past byte 0 continues a download already counted.
     const requested = requestedBytes(request, r.data, r.updatedAt)
-    const counts = view.counts && request.method !== "HEAD" && startsAtZero(requested)
-    if (counts) {
-      yield* deps.views.record(r.id)
-      recordVisit(deps.visits, r, request, Option.getOrUndefined(request.remoteAddress), at.getTime())
-    }
-    const headers = r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
+    const cookies = publicCookiesOf(request.headers.cookie)
+    const decided = decideBytesView(
+      r,
+      { method: request.method, secureCookies: deps.secureCookies, newVisitorId: randomUUID },
+      { visitor: cookies.visitor, seen: cookies.seen },
+      startsAtZero(requested),
+      new Date(now)
+    )
+    recordDecided(deps, r, decided, request, Option.getOrUndefined(request.remoteAddress))
+    const headers = robotsHeaders(r.visibility === "unlisted")
     // The resource's updatedAt moves with every write of it, so with every change of its bytes.
     return yield* streamStoredFile(deps.blobs, request, r.data, mode, {
       headers,
-      cookies: counts ? view.cookies : minted,
+      cookies: decided.cookies,
       lastModified: r.updatedAt,
       requested
     })
@@ -250,9 +264,9 @@ export const serveCollectionItemBytes = (
     if (r.type !== "collection") return page(renderNotFoundPage(), 404)
     const item = (r.data.items ?? []).find((i) => i.id === itemId)
     if (item === undefined) return page(renderNotFoundPage(), 404)
-    const gate = gateOf(deps, request, r, new Date())
+    const gate = gateOf(deps, request, r, yield* Clock.currentTimeMillis)
     if (gate !== undefined) return gate
-    const headers = r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {}
+    const headers = robotsHeaders(r.visibility === "unlisted")
     // An item's bytes never change after it is added.
     return yield* streamStoredFile(deps.blobs, request, item.file, mode, {
       headers,
@@ -272,7 +286,7 @@ export const serveCollectionItemPreview = (
     if (r.type !== "collection") return page(renderNotFoundPage(), 404)
     const item = (r.data.items ?? []).find((i) => i.id === itemId)
     if (item === undefined) return page(renderNotFoundPage(), 404)
-    const gate = gateOf(deps, request, r, new Date())
+    const gate = gateOf(deps, request, r, yield* Clock.currentTimeMillis)
     if (gate !== undefined) return gate
     const bytes = yield* deps.files.filePreview(r, item.file)
     return HttpServerResponse.uint8Array(bytes, {

@@ -2,7 +2,7 @@
 // of its tree) with the tree as navigation, and `/s/{slug}/media/{assetId}` serves a cached file,
 // under the mirror's password and window like everything else under its URL.
 import { type NotionMirrors, notionMirrorUrls, type ResourceRecordOf, renderMirrorPage } from "@folio/domain"
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { renderPlaceholderPage } from "../pages/page.js"
 import { renderNotionMirrorPage } from "../pages/notion.js"
@@ -63,7 +63,7 @@ export const serveNotionAsset = (
   assetId: string
 ) =>
   Effect.gen(function* () {
-    const gate = gateOf(deps, request, r, new Date())
+    const gate = gateOf(deps, request, r, yield* Clock.currentTimeMillis)
     if (gate !== undefined) return gate
     const asset = yield* deps.notion.asset(r.tenantId, r.id, assetId)
     if (Option.isNone(asset)) return notFound()

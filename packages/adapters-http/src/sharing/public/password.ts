@@ -8,6 +8,9 @@ export const UNLOCK_TTL_SECONDS = 24 * 60 * 60
 
 const unlocks = expiringTokens("sharing-unlock")
 
+/** The unlocks' own key, derived from the app's signing secret: an unlock is no download signature. */
+export const unlockSecretOf = (signingSecret: string) => `sharing-unlock:${signingSecret}`
+
 /** The cookie value that unlocks one resource until `nowSeconds + UNLOCK_TTL_SECONDS`. */
 export const unlockToken = (secret: string, resourceId: string, passwordHash: string, nowSeconds: number) =>
   unlocks.make(secret, `${resourceId}\n${passwordHash}`, nowSeconds + UNLOCK_TTL_SECONDS)

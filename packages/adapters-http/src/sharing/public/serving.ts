@@ -1,20 +1,20 @@
 // What every public route of the sharing service shares: the page response, the state pages, the
-// lookup of a publicly served resource, its unlock and availability checks, and the routes' ports.
+// lookup of a publicly served resource, the gate under its URL, and the routes' ports.
 import {
   type BlobStore,
+  decidePublicGate,
+  isResourceSlug,
   type PasswordHasher,
+  type PublicCookie,
   type RateLimitStore,
   type ResourceRecord,
   type ResourceRepository,
-  type SuspendedAccounts,
-  type UnavailableReason,
-  type ViewCounter,
-  isResourceSlug,
+  resourcePublicPath,
   resourceServedPublicly,
-  unavailability
+  type UnavailableReason
 } from "@folio/domain"
 import { Effect, Option } from "effect"
-import { Cookies, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { Html } from "../../shared/index.js"
 import {
   renderExpiredPage,
@@ -23,29 +23,30 @@ import {
   renderViewLimitPage,
   SHARING_PAGE_HEADERS
 } from "../pages/page.js"
-import { NO_STORE } from "./link-redirect.js"
-import { isUnlocked, UNLOCK_COOKIE } from "./password.js"
-import type { VisitRecording } from "./record-visit.js"
+import {
+  cookiesOf,
+  NO_STORE,
+  publicCookiesOf,
+  publicResourceOf,
+  unlockedBy,
+  type VisitDeps
+} from "./public-visit.js"
 
 export const PAGE_HEADERS = Object.fromEntries(
   Object.entries(SHARING_PAGE_HEADERS).filter(([name]) => name !== "content-type")
 )
 
-/** Set-Cookie values as the response's cookies (a header value would be joined into one line). */
-export const cookiesOf = (setCookies: ReadonlyArray<string>) =>
-  setCookies.length === 0 ? undefined : Cookies.fromSetCookie(setCookies)
-
 export const page = (
   body: Html | string,
   status: number,
   extra: Readonly<Record<string, string>> = {},
-  setCookies: ReadonlyArray<string> = []
+  cookies: ReadonlyArray<PublicCookie> = []
 ) =>
   HttpServerResponse.text(typeof body === "string" ? body : body.text, {
     status,
     contentType: "text/html; charset=utf-8",
     headers: { ...PAGE_HEADERS, "cache-control": NO_STORE, ...extra },
-    cookies: cookiesOf(setCookies)
+    cookies: cookiesOf(cookies)
   })
 
 export const STATE_PAGES: Record<
@@ -60,7 +61,7 @@ export const STATE_PAGES: Record<
 export const notFound = () => page(renderNotFoundPage(), 404)
 
 /** The path of a resource's public URL (what cookies are scoped to and the form posts to). */
-export const publicPath = (slug: string) => `/s/${encodeURIComponent(slug)}`
+export const publicPath = resourcePublicPath
 
 export const pathAndQuery = (request: HttpServerRequest.HttpServerRequest, slug: string) => {
   const at = request.url.indexOf("?")
@@ -73,61 +74,28 @@ export const queryOf = (request: HttpServerRequest.HttpServerRequest) => {
   return new URLSearchParams(at < 0 ? "" : request.url.slice(at + 1))
 }
 
-export interface Deps {
+export interface Deps extends VisitDeps {
   readonly blobs: BlobStore["Service"]
   readonly resources: ResourceRepository["Service"]
-  readonly views: ViewCounter["Service"]
   readonly limits: RateLimitStore["Service"]
   readonly passwords: PasswordHasher["Service"]
-  readonly suspended: SuspendedAccounts["Service"]
   readonly origin: string
-  readonly unlockSecret: string
-  readonly secure: string
-  readonly countryHeader: string | undefined
-  /** Where counted views go as visits for analytics. */
-  readonly visits: VisitRecording
 }
+
+/** The live resource at `slug`, whoever may see it (anything but a slug names nothing: no lookup). */
+export const findBySlug = (deps: Deps, slug: string) =>
+  // Too long, `%00`, upper case: no lookup.
+  !isResourceSlug(slug)
+    ? Effect.succeed(Option.none<ResourceRecord>())
+    : deps.resources.getBySlugAnyTenant(slug)
 
 /**
  * The live resource publicly served at `slug`: private ones and those of a suspended account are
  * not (404 as if absent).
  */
 export const findServed = (deps: Deps, slug: string) =>
-  // Anything but a slug (too long, `%00`, upper case) names nothing: no lookup.
-  !isResourceSlug(slug)
-    ? Effect.succeed(Option.none<ResourceRecord>())
-    : Effect.map(deps.resources.getBySlugAnyTenant(slug), (found) =>
-        Option.filter(found, (r) => resourceServedPublicly(deps.suspended, r))
-      )
-
-/** Whether the request carries this resource's unlock (or the resource has no password). */
-export const unlocked = (
-  deps: Deps,
-  request: HttpServerRequest.HttpServerRequest,
-  r: ResourceRecord,
-  at: Date
-) =>
-  r.passwordHash === null ||
-  isUnlocked(
-    deps.unlockSecret,
-    r.id,
-    r.passwordHash,
-    request.cookies[UNLOCK_COOKIE],
-    Math.floor(at.getTime() / 1000)
-  )
-
-/** Why a resource cannot be shown now, if it cannot (the same rule for every type). */
-export const unavailableNow = (r: ResourceRecord, at: Date, views: number) =>
-  unavailability(
-    {
-      key: r.id,
-      target_url: "",
-      starts_at: r.startsAt,
-      expires_at: r.expiresAt,
-      max_views: r.maxViews,
-      views
-    },
-    at
+  Effect.map(findBySlug(deps, slug), (found) =>
+    Option.filter(found, (r) => resourceServedPublicly(deps.suspended, r))
   )
 
 /**
@@ -140,16 +108,20 @@ export const gateOf = (
   deps: Deps,
   request: HttpServerRequest.HttpServerRequest,
   r: ResourceRecord,
-  at: Date,
+  nowMs: number,
   sameVisit = false
 ): HttpServerResponse.HttpServerResponse | undefined => {
-  const reason = unavailableNow(r, at, r.viewCount + deps.views.pending(r.id))
-  if (reason !== undefined && !(reason === "view_limit_reached" && sameVisit))
-    return page(STATE_PAGES[reason].render(), STATE_PAGES[reason].status)
-  if (!unlocked(deps, request, r, at))
-    return HttpServerResponse.empty({
-      status: 303,
-      headers: { location: publicPath(r.slug), "cache-control": NO_STORE }
-    })
-  return undefined
+  const unlocked = unlockedBy(deps, r, publicCookiesOf(request.headers.cookie).unlock, nowMs)
+  const gate = decidePublicGate(publicResourceOf(deps, r), unlocked, sameVisit, new Date(nowMs))
+  switch (gate._tag) {
+    case "StatePage":
+      return page(STATE_PAGES[gate.reason].render(), STATE_PAGES[gate.reason].status)
+    case "Locked":
+      return HttpServerResponse.empty({
+        status: 303,
+        headers: { location: publicPath(r.slug), "cache-control": NO_STORE }
+      })
+    case "Open":
+      return undefined
+  }
 }

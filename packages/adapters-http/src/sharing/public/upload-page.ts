@@ -1,21 +1,22 @@
 // The public upload page of an upload request at `/u/{token}`: GET draws the form (or why the
-// request takes no files); POST takes a multipart submission, streamed to the owner's storage, and
-// answers with a redirect to the thanks (or the form again, saying what went wrong).
+// request takes no files: the domain's openUploadRequest decides); POST takes a multipart submission,
+// streamed to the owner's storage, and answers with a redirect to the thanks (or the form again).
 import { isFieldRefusal, SharingUploadRequests } from "@folio/domain"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientIp, type Html } from "../../shared/index.js"
 import { UploadParts } from "../files/parts.js"
-import { renderNotFoundPage, SHARING_PAGE_HEADERS } from "../pages/page.js"
+import { renderNotFoundPage } from "../pages/page.js"
 import { renderUploadClosedPage, renderUploadPage, UPLOAD_PAGE_CSP } from "../pages/upload-page.js"
-import { NO_STORE } from "./link-redirect.js"
+import { NO_STORE } from "./public-visit.js"
+import { PAGE_HEADERS } from "./serving.js"
 
 const page = (body: Html, status: number, extra: Readonly<Record<string, string>> = {}) =>
   HttpServerResponse.text(body.text, {
     status,
     contentType: "text/html; charset=utf-8",
     headers: {
-      ...Object.fromEntries(Object.entries(SHARING_PAGE_HEADERS).filter(([n]) => n !== "content-type")),
+      ...PAGE_HEADERS,
       "content-security-policy": UPLOAD_PAGE_CSP,
       "cache-control": NO_STORE,
       "x-robots-tag": "noindex, nofollow",

@@ -77,13 +77,18 @@ const chosen = (destination: string, visit: Visit, matched: MatchedBy): LinkDest
   matched
 })
 
-export const chooseDestination = (link: RoutableLink, visit: Visit): LinkDestination => {
-  const reason = unavailability(link, visit.at)
-  if (reason !== undefined) {
-    return link.fallback_url == null
-      ? { destination: null, matched: { kind: "unavailable", reason } }
-      : chosen(link.fallback_url, visit, { kind: "fallback", reason })
-  }
+/** Where an unavailable link sends a visit: its `fallback_url`, or nowhere (its state page). */
+export const unavailableDestination = (
+  link: RoutableLink,
+  reason: UnavailableReason,
+  visit: Visit
+): LinkDestination =>
+  link.fallback_url == null
+    ? { destination: null, matched: { kind: "unavailable", reason } }
+    : chosen(link.fallback_url, visit, { kind: "fallback", reason })
+
+/** Where an available link sends a visit: the first matching rule, the sticky variant, the target. */
+export const availableDestination = (link: RoutableLink, visit: Visit): LinkDestination => {
   const rules = link.redirect_rules ?? []
   for (let index = 0; index < rules.length; index++) {
     const rule = rules[index]
@@ -96,4 +101,11 @@ export const chooseDestination = (link: RoutableLink, visit: Visit): LinkDestina
   if (index !== undefined && variant !== undefined)
     return chosen(variant.url, visit, { kind: "variant", index })
   return chosen(link.target_url, visit, { kind: "target" })
+}
+
+export const chooseDestination = (link: RoutableLink, visit: Visit): LinkDestination => {
+  const reason = unavailability(link, visit.at)
+  return reason === undefined
+    ? availableDestination(link, visit)
+    : unavailableDestination(link, reason, visit)
 }

@@ -1,0 +1,157 @@
+// Carrying out the domain's public-visit decision over HTTP, for the public routes and the node:http
+// fast path alike: the request's facts and cookies read one way, the decided cookies written as
+// effect's serializer writes them, and the one count/visit/click sequence of a counted view.
+import { randomUUID } from "node:crypto"
+import {
+  decidePublicVisit,
+  type LinkData,
+  type LinkRoute,
+  linkRouteOf,
+  type PublicCookie,
+  type PublicRequestFacts,
+  type PublicResource,
+  type PublicVisitDecision,
+  type ResourceRecord,
+  type ResourceRecordOf,
+  SEEN_COOKIE,
+  type SuspendedAccounts,
+  type ViewCounter,
+  VISITOR_COOKIE
+} from "@folio/domain"
+import { Duration } from "effect"
+import { Cookies } from "effect/http"
+import { type RequestLike, visitFactsOf } from "../visit.js"
+import { isUnlocked, UNLOCK_COOKIE } from "./password.js"
+import { recordVisit, type VisitRecording } from "./record-visit.js"
+
+export const NO_STORE = "private, no-store"
+
+/** What carrying out a visit needs: the view counter, the accounts, the unlock key and analytics. */
+export interface VisitDeps {
+  readonly views: ViewCounter["Service"]
+  readonly suspended: SuspendedAccounts["Service"]
+  readonly unlockSecret: string
+  /** The public pages' cookies are Secure (secureCookiesFor the public origin). */
+  readonly secureCookies: boolean
+  readonly countryHeader: string | undefined
+  /** Where counted views go as visits for analytics. */
+  readonly visits: VisitRecording
+}
+
+/** What a public request is to the decision (effect's request and node's both fit). */
+export interface PublicRequest extends RequestLike {
+  readonly method: string
+}
+
+/** The effect cookie of a decided one: every public cookie is HttpOnly and SameSite=Lax. */
+const cookieOf = (c: PublicCookie): Cookies.Cookie =>
+  Cookies.makeCookieUnsafe(c.name, c.value, {
+    maxAge: Duration.seconds(c.maxAgeSeconds),
+    path: c.path,
+    httpOnly: true,
+    secure: c.secure,
+    sameSite: "lax"
+  })
+
+/** Decided cookies as a response's cookies (the routes). */
+export const cookiesOf = (cookies: ReadonlyArray<PublicCookie>) =>
+  cookies.length === 0 ? undefined : Cookies.fromIterable(cookies.map(cookieOf))
+
+/** Decided cookies as Set-Cookie values, the bytes effect writes for the routes (the fast path). */
+export const setCookieValues = (cookies: ReadonlyArray<PublicCookie>): Array<string> =>
+  cookies.map((c) => Cookies.serializeCookie(cookieOf(c)))
+
+/**
+ * The cookies a public page reads, in one pass over the Cookie header (the first of a name wins;
+ * their values' alphabets need no decoding).
+ */
+export const publicCookiesOf = (header: string | undefined) => {
+  let visitor: string | undefined
+  let seen: string | undefined
+  let unlock: string | undefined
+  if (header !== undefined)
+    for (const part of header.split(";")) {
+      const eq = part.indexOf("=")
+      if (eq <= 0) continue
+      const name = part.slice(0, eq).trim()
+      if (name === VISITOR_COOKIE) visitor ??= part.slice(eq + 1).trim()
+      else if (name === SEEN_COOKIE) seen ??= part.slice(eq + 1).trim()
+      else if (name === UNLOCK_COOKIE) unlock ??= part.slice(eq + 1).trim()
+    }
+  return { visitor, seen, unlock }
+}
+
+/** A link's routing fields, decoded once per cached record (rules are stored as JSON). */
+const routes = new WeakMap<LinkData, LinkRoute>()
+const routeOf = (r: ResourceRecordOf<"link">): LinkRoute => {
+  const known = routes.get(r.data)
+  if (known !== undefined) return known
+  const route = linkRouteOf(r)
+  routes.set(r.data, route)
+  return route
+}
+
+/** A found resource as the decision sees it: with its pending views and its account's state. */
+export const publicResourceOf = (deps: VisitDeps, r: ResourceRecord): PublicResource => ({
+  record: r,
+  views: r.viewCount + deps.views.pending(r.id),
+  ownerSuspended: deps.suspended.isSuspended(r.tenantId),
+  route: r.type === "link" ? routeOf(r) : undefined
+})
+
+/** Whether the request carries `r`'s unlock (the signed cookie the password form sets). */
+export const unlockedBy = (deps: VisitDeps, r: ResourceRecord, token: string | undefined, nowMs: number) =>
+  r.passwordHash !== null &&
+  isUnlocked(deps.unlockSecret, r.id, r.passwordHash, token, Math.floor(nowMs / 1000))
+
+/** What `GET /s/{slug}` answers for `found` (what the slug names, if anything) at `nowMs`. */
+export const decideRequest = (
+  deps: VisitDeps,
+  request: PublicRequest,
+  found: ResourceRecord | undefined,
+  nowMs: number
+): PublicVisitDecision => {
+  const cookies = publicCookiesOf(request.headers.cookie)
+  const facts: PublicRequestFacts = {
+    method: request.method,
+    userAgent: request.headers["user-agent"],
+    visit: () => visitFactsOf(request, deps.countryHeader),
+    unlocked: found !== undefined && unlockedBy(deps, found, cookies.unlock, nowMs),
+    secureCookies: deps.secureCookies,
+    // randomUUID draws from a cached entropy pool: no syscall per new visitor.
+    newVisitorId: randomUUID
+  }
+  return decidePublicVisit(
+    found === undefined ? undefined : publicResourceOf(deps, found),
+    facts,
+    { visitor: cookies.visitor, seen: cookies.seen },
+    new Date(nowMs)
+  )
+}
+
+/** Records what a decision says to: the view, its visit for analytics, a link's click. Synchronous. */
+export const recordDecided = (
+  deps: VisitDeps,
+  r: ResourceRecord,
+  decided: Pick<PublicVisitDecision, "countsView" | "visit"> & {
+    readonly click?: PublicVisitDecision["click"]
+  },
+  request: RequestLike,
+  socketAddress: string | undefined
+): void => {
+  if (!decided.countsView || decided.visit === undefined) return
+  deps.views.recordNow(r.id)
+  recordVisit(deps.visits, r, request, socketAddress, decided.visit.at.getTime(), decided.visit.destination)
+  if (decided.click !== undefined) deps.views.recordClick(decided.click)
+}
+
+/** Headers of the public pages of a resource that search engines should not list. */
+export const robotsHeaders = (noindex: boolean): Record<string, string> =>
+  noindex ? { "x-robots-tag": "noindex, nofollow" } : {}
+
+/** A redirect's headers (besides the request id and cookies): where to, and never cached. */
+export const redirectHeaders = (noindex: boolean, location: string): Record<string, string> => ({
+  ...robotsHeaders(noindex),
+  location,
+  "cache-control": NO_STORE
+})
