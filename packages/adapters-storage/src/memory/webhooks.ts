@@ -145,7 +145,7 @@ export const MemoryWebhookStoreLive = Layer.effect(
             .slice(0, limit)
           for (const r of due) {
             expiryAnnounced.add(r.id)
-            recordSharingEvent(tables, resourceEvent("resource.expired", r as ResourceRecord, at))
+            recordSharingEvent(tables, resourceEvent("resource.expired", r, at))
           }
           return due.length
         })
