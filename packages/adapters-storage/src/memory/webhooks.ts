@@ -1,11 +1,5 @@
 // In-memory WebhookStore: the twin of sql/webhooks.ts.
-import {
-  ACTIVE_JOB_STATUSES,
-  jobDedupeKey,
-  type NextDelivery,
-  type ResourceRecord,
-  WebhookStore
-} from "@folio/domain"
+import { ACTIVE_JOB_STATUSES, jobDedupeKey, type NextDelivery, WebhookStore } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { recordSharingEvent, resourceEvent } from "./sharing-events.js"
 import { MemoryStore } from "./store.js"

@@ -17,7 +17,7 @@ import {
   titleSortKey,
   isUuid
 } from "@folio/domain"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
 import { type SqlError, SqlClient } from "effect/sql"
 import { isUniqueViolation, orStorageError } from "./errors.js"
 import { insertJob } from "./jobs.js"
@@ -419,6 +419,3 @@ export const makeResourceRepository = Effect.gen(function* () {
       )
   })
 })
-
-/** The repository alone over a provided SqlClient (SqlRepositoriesLive includes it). */
-export const SqlResourceRepositoryLive = Layer.effect(ResourceRepository, makeResourceRepository)

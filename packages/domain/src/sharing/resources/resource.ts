@@ -18,9 +18,6 @@ export const ResourceType = Schema.Literals([
 ])
 export type ResourceType = typeof ResourceType.Type
 
-/** The types `POST /resources` creates from JSON. */
-export const JSON_RESOURCE_TYPES = ["link", "markdown", "collection", "notion", "bio"] as const
-
 /** Set at creation, never changed (sharing-api.md). */
 export const Visibility = Schema.Literals(["public", "unlisted", "private"])
 export type Visibility = typeof Visibility.Type
@@ -132,18 +129,6 @@ export interface ResourceDataByType {
   readonly image: FileData
   readonly artifact: ArtifactData
 }
-
-/** The data schema of each type, for code that checks stored or incoming data. */
-export const resourceDataSchemas = {
-  link: LinkData,
-  markdown: MarkdownData,
-  collection: CollectionData,
-  notion: NotionData,
-  bio: BioData,
-  file: FileData,
-  image: FileData,
-  artifact: ArtifactData
-} as const
 
 /** What every resource has, whatever its type. */
 export interface ResourceCommon {
