@@ -1,7 +1,7 @@
 // DESIGN.md's dependency rule, enforced over the real import graph: the domain stays pure, its
 // bounded contexts import only what they may (kernel nothing, identity no service, the services not
 // each other), and no adapter package imports another; and over the domain's code: no timer, fiber,
-// cache or randomness.
+// cache, randomness or wall-clock read.
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
@@ -185,6 +185,26 @@ describe("no runtime machinery in the domain", () => {
       "11:Math.random",
       "12:Effect.sleep",
       "15:Layer decorating Keys"
+    ])
+  })
+
+  it("sees reads of the wall clock, and not dates made from a given time", () => {
+    const source = [
+      "const a = Date.now()",
+      "const b = new Date()",
+      "const c = new Date",
+      "const d = globalThis.Date.now()",
+      "const e = new globalThis.Date()",
+      "const ok = new Date(yield* Clock.currentTimeMillis)",
+      'const okToo = new Date("2026-01-01T00:00:00Z").getTime() + Date.parse("2026-01-01")',
+      "const clock = { now: Date.now }"
+    ].join("\n")
+    expect(runtimeUsesOf("x.ts", source).map((u) => `${u.line}:${u.name}`)).toEqual([
+      "1:Date.now()",
+      "2:new Date()",
+      "3:new Date()",
+      "4:Date.now()",
+      "5:new Date()"
     ])
   })
 

@@ -222,7 +222,9 @@ export const submitToUploadRequest = (
                 ({ id, file }) =>
                   Effect.andThen(
                     inserted.includes(id)
-                      ? repo.softDelete(request.tenantId, id, new Date())
+                      ? Effect.flatMap(Clock.currentTimeMillis, (ms) =>
+                          repo.softDelete(request.tenantId, id, new Date(ms))
+                        )
                       : Effect.succeed(false),
                     Effect.flatMap(Effect.service(BlobStoreTag), (blobs) => blobs.delete(file.blobKey))
                   ),
