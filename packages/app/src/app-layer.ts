@@ -62,6 +62,7 @@ import {
   SharingFilesLive,
   SharingIdempotencyLive,
   SharingJobsLive,
+  SharingNotionMirrorsLive,
   SharingAnalyticsLive,
   AnalyticsPolicy,
   SharingWebhooksLive,
@@ -311,6 +312,7 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
             SharingArtifactsLive,
             SharingUploadRequestsLive,
             SharingJobsLive,
+            SharingNotionMirrorsLive,
             SharingAnalyticsLive,
             SharingWebhooksLive
           )
