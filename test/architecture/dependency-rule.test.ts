@@ -3,9 +3,19 @@
 // each other), and no adapter package imports another; and over the domain's code: no timer, fiber,
 // cache, randomness or wall-clock read.
 import { readFileSync } from "node:fs"
+import { relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { checkImport, importsOf, runtimeClosure, valueImportsOf, violationsIn } from "./import-graph.js"
+import {
+  checkImport,
+  cyclesOf,
+  importGraphOf,
+  importsOf,
+  PACKAGES,
+  runtimeClosure,
+  valueImportsOf,
+  violationsIn
+} from "./import-graph.js"
 import { runtimeUsesIn, runtimeUsesOf } from "./runtime-uses.js"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
@@ -125,6 +135,28 @@ describe("dependency rule", () => {
   it("lets the app import every package", () => {
     const file = `${root}packages/app/src/x.ts`
     expect(checkImport(root, "app", { file, specifier: "@folio/adapters-storage" })).toBeUndefined()
+  })
+})
+
+describe("no import cycles", () => {
+  // An error class depends on nothing that raises it, a view on no use case: shared types live in
+  // leaf modules (forms/responses/respondent-estimate.ts, uploaded-files.ts).
+  it.each(PACKAGES)("in %s (type-only imports included)", (pkg) => {
+    const dir = `${root}packages/${pkg}/src`
+    const cycles = cyclesOf(importGraphOf(dir)).map((cycle) => cycle.map((file) => relative(dir, file)))
+    expect(cycles).toEqual([])
+  })
+
+  it("finds every file of a cycle, a file importing itself, and nothing else", () => {
+    const graph = new Map([
+      ["errors.ts", ["respondent.ts"]],
+      ["respondent.ts", ["reads.ts", "leaf.ts"]],
+      ["reads.ts", ["errors.ts"]],
+      ["leaf.ts", []],
+      ["self.ts", ["self.ts", "leaf.ts"]],
+      ["user.ts", ["errors.ts", "self.ts"]]
+    ])
+    expect(cyclesOf(graph)).toEqual([["errors.ts", "reads.ts", "respondent.ts"], ["self.ts"]])
   })
 })
 

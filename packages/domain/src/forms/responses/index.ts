@@ -65,9 +65,9 @@ export {
   cleanFilename,
   fileDownloadRoute,
   respondentFileKey,
-  type RespondentUpload,
-  uploadedFilesOf
+  type RespondentUpload
 } from "./files.js"
+export { uploadedFilesOf } from "./uploaded-files.js"
 export { DEFAULT_COHORT_DAYS, type CohortQuery, resolveCohort } from "./reports.js"
 export {
   extractInsights,
