@@ -1,11 +1,21 @@
 // DESIGN.md's dependency rule, enforced over the real import graph: the domain stays pure, its
 // bounded contexts import only what they may (kernel nothing, identity no service, the services not
 // each other), and no adapter package imports another; and over the domain's code: no timer, fiber,
-// cache or randomness.
+// cache, randomness or wall-clock read.
 import { readFileSync } from "node:fs"
+import { relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { checkImport, importsOf, runtimeClosure, valueImportsOf, violationsIn } from "./import-graph.js"
+import {
+  checkImport,
+  cyclesOf,
+  importGraphOf,
+  importsOf,
+  PACKAGES,
+  runtimeClosure,
+  valueImportsOf,
+  violationsIn
+} from "./import-graph.js"
 import { runtimeUsesIn, runtimeUsesOf } from "./runtime-uses.js"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
@@ -154,6 +164,28 @@ describe("dependency rule", () => {
   })
 })
 
+describe("no import cycles", () => {
+  // An error class depends on nothing that raises it, a view on no use case: shared types live in
+  // leaf modules (forms/responses/respondent-estimate.ts, uploaded-files.ts).
+  it.each(PACKAGES)("in %s (type-only imports included)", (pkg) => {
+    const dir = `${root}packages/${pkg}/src`
+    const cycles = cyclesOf(importGraphOf(dir)).map((cycle) => cycle.map((file) => relative(dir, file)))
+    expect(cycles).toEqual([])
+  })
+
+  it("finds every file of a cycle, a file importing itself, and nothing else", () => {
+    const graph = new Map([
+      ["errors.ts", ["respondent.ts"]],
+      ["respondent.ts", ["reads.ts", "leaf.ts"]],
+      ["reads.ts", ["errors.ts"]],
+      ["leaf.ts", []],
+      ["self.ts", ["self.ts", "leaf.ts"]],
+      ["user.ts", ["errors.ts", "self.ts"]]
+    ])
+    expect(cyclesOf(graph)).toEqual([["errors.ts", "reads.ts", "respondent.ts"], ["self.ts"]])
+  })
+})
+
 describe("the domain's browser entry", () => {
   // The public form page's script bundles it: Effect there would cost the page its size budget.
   it("loads no package at run time, only pure domain files", () => {
@@ -211,6 +243,26 @@ describe("no runtime machinery in the domain", () => {
       "11:Math.random",
       "12:Effect.sleep",
       "15:Layer decorating Keys"
+    ])
+  })
+
+  it("sees reads of the wall clock, and not dates made from a given time", () => {
+    const source = [
+      "const a = Date.now()",
+      "const b = new Date()",
+      "const c = new Date",
+      "const d = globalThis.Date.now()",
+      "const e = new globalThis.Date()",
+      "const ok = new Date(yield* Clock.currentTimeMillis)",
+      'const okToo = new Date("2026-01-01T00:00:00Z").getTime() + Date.parse("2026-01-01")',
+      "const clock = { now: Date.now }"
+    ].join("\n")
+    expect(runtimeUsesOf("x.ts", source).map((u) => `${u.line}:${u.name}`)).toEqual([
+      "1:Date.now()",
+      "2:new Date()",
+      "3:new Date()",
+      "4:Date.now()",
+      "5:new Date()"
     ])
   })
 

@@ -1,5 +1,5 @@
 // Reads every import of the workspace packages' sources (static, re-export and dynamic) with the
-// TypeScript preprocessor, and checks them against DESIGN.md's dependency rule.
+// TypeScript preprocessor, checks them against DESIGN.md's dependency rule, and finds import cycles.
 import { readdirSync, readFileSync } from "node:fs"
 import { join, relative, resolve, sep } from "node:path"
 import ts from "typescript"
@@ -170,4 +170,63 @@ export const runtimeClosure = (
   }
   visit(entry)
   return { files: [...files], packages: [...packages] }
+}
+
+/** A relative import's target file: `./x.js` is `x.ts`, `./dir/index.js` its index. */
+const resolveRelative = (file: string, specifier: string): string =>
+  resolve(file, "..", specifier.replace(/\.js$/, ".ts"))
+
+/** Each source file under `dir` with the files under `dir` it imports (type-only imports included). */
+export const importGraphOf = (dir: string): ReadonlyMap<string, ReadonlyArray<string>> => {
+  const files = sourceFiles(dir)
+  const known = new Set(files)
+  return new Map(
+    files.map((file) => [
+      file,
+      importsOf(readFileSync(file, "utf8"))
+        .filter((specifier) => specifier.startsWith("."))
+        .map((specifier) => resolveRelative(file, specifier))
+        .filter((target) => known.has(target))
+    ])
+  )
+}
+
+/**
+ * The import cycles of a graph: each strongly connected component of more than one file (or a file
+ * importing itself), its files sorted (Tarjan's algorithm).
+ */
+export const cyclesOf = (
+  graph: ReadonlyMap<string, ReadonlyArray<string>>
+): ReadonlyArray<ReadonlyArray<string>> => {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: Array<string> = []
+  const onStack = new Set<string>()
+  const cycles: Array<ReadonlyArray<string>> = []
+  const connect = (file: string): void => {
+    index.set(file, index.size)
+    low.set(file, index.get(file) ?? 0)
+    stack.push(file)
+    onStack.add(file)
+    for (const next of graph.get(file) ?? []) {
+      if (!index.has(next)) {
+        connect(next)
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0))
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file) ?? 0, index.get(next) ?? 0))
+      }
+    }
+    if (low.get(file) !== index.get(file)) return
+    const component: Array<string> = []
+    for (;;) {
+      const top = stack.pop()
+      if (top === undefined) break
+      onStack.delete(top)
+      component.push(top)
+      if (top === file) break
+    }
+    if (component.length > 1 || (graph.get(file) ?? []).includes(file)) cycles.push(component.sort())
+  }
+  for (const file of graph.keys()) if (!index.has(file)) connect(file)
+  return cycles
 }

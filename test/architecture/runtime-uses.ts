@@ -1,5 +1,6 @@
 // Finds what DESIGN.md keeps out of the domain besides imports: timers, background fibers,
-// schedules, caches (Effect's and module-level maps) and randomness. Reads code, not comments.
+// schedules, caches (Effect's and module-level maps), randomness and reads of the wall clock. Reads
+// code, not comments.
 import { readFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import ts from "typescript"
@@ -20,6 +21,7 @@ const DECORATOR = "the domain decorates no port (a layer wrapping a port's own i
 const MODULE_MAP =
   "the domain keeps no map for the life of the process (a memo is an adapter of a port; a constant table is a ReadonlyMap)"
 const RANDOM = "the domain draws no randomness itself (ids and bytes come from the IdGen port)"
+const CLOCK = "the domain reads no wall clock (the time comes from Clock, or as an argument)"
 
 /** Names banned wherever they appear as a value or an import binding. */
 const BANNED_NAMES: ReadonlyMap<string, string> = new Map([
@@ -140,6 +142,21 @@ const isModuleMap = (node: ts.NewExpression, sf: ts.SourceFile, functions: Reado
   return fn === undefined || (ts.isFunctionLike(fn) && runsAtLoad(fn, functions.get(fn), sf))
 }
 
+/** `Date.now()` or `new Date()` with no argument (also through `globalThis`): the current time. */
+const clockRead = (node: ts.Node, sf: ts.SourceFile): string | undefined => {
+  const isDate = (e: ts.Expression) => /^(globalThis\.)?Date$/.test(e.getText(sf))
+  if (ts.isNewExpression(node) && isDate(node.expression) && (node.arguments?.length ?? 0) === 0)
+    return "new Date()"
+  if (
+    ts.isCallExpression(node) &&
+    ts.isPropertyAccessExpression(node.expression) &&
+    node.expression.name.text === "now" &&
+    isDate(node.expression.expression)
+  )
+    return "Date.now()"
+  return undefined
+}
+
 export const runtimeUsesOf = (file: string, source: string): ReadonlyArray<RuntimeUse> => {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true)
   const functions = topLevelFunctions(sf)
@@ -149,6 +166,8 @@ export const runtimeUsesOf = (file: string, source: string): ReadonlyArray<Runti
   const visit = (node: ts.Node): void => {
     if (ts.isNewExpression(node) && isModuleMap(node, sf, functions))
       add(node, `module-level new ${node.expression.getText(sf)}`, MODULE_MAP)
+    const clock = clockRead(node, sf)
+    if (clock !== undefined) add(node, clock, CLOCK)
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       if (BANNED_MODULES.test(node.moduleSpecifier.text)) add(node, node.moduleSpecifier.text, FIBER)
     } else if (ts.isCallExpression(node)) {

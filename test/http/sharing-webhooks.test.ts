@@ -45,7 +45,8 @@ const verifiedEvents = (receiver: Receiver, secret: string) =>
         secret,
         timestamp: r.headers["x-svc-webhook-timestamp"] as string,
         signature: r.headers["x-svc-webhook-signature"] as string,
-        body: r.body
+        body: r.body,
+        nowSeconds: Math.floor(Date.now() / 1000)
       })
     )
     .map((r) => JSON.parse(r.body) as Json)

@@ -64,6 +64,7 @@ import {
   SharingFilesLive,
   SharingIdempotencyLive,
   SharingJobsLive,
+  SharingNotionMirrorsLive,
   SharingAnalyticsLive,
   AnalyticsPolicy,
   SharingWebhooksLive,
@@ -313,6 +314,7 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
             SharingArtifactsLive,
             SharingUploadRequestsLive,
             SharingJobsLive,
+            SharingNotionMirrorsLive,
             SharingAnalyticsLive,
             SharingWebhooksLive
           )

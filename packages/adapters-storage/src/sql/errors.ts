@@ -4,22 +4,6 @@ import { StorageError } from "@folio/domain"
 import { Effect } from "effect"
 import { SqlError } from "effect/sql"
 
-/**
- * The Postgres error behind an SqlError, when there is one. The driver classifies it into
- * `error.reason`; the server's own fields (`code`, `constraint`) stay on `error.reason.cause`.
- */
-export const pgErrorOf = (
-  error: SqlError.SqlError
-): { readonly code?: string; readonly constraint?: string } => {
-  const raw: unknown = error.reason.cause
-  const fields =
-    typeof raw === "object" && raw !== null ? (raw as { code?: unknown; constraint?: unknown }) : {}
-  return {
-    ...(typeof fields.code === "string" ? { code: fields.code } : {}),
-    ...(typeof fields.constraint === "string" ? { constraint: fields.constraint } : {})
-  }
-}
-
 /** Whether `error` is a unique violation of `constraint` (a unique index counts under its own name). */
 export const isUniqueViolation = (error: SqlError.SqlError, constraint: string): boolean =>
   error.reason._tag === "UniqueViolation" && error.reason.constraint === constraint

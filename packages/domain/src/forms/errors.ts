@@ -3,7 +3,7 @@
 // table gives each its code and status; the message here is what a person reads.
 import { Data } from "effect"
 import { type Issue, NamedError, RefusedInput } from "../kernel/errors.js"
-import type { RespondentEstimate } from "./responses/respondent.js"
+import type { RespondentEstimate } from "./responses/respondent-estimate.js"
 
 type Kind = "classic" | "interview"
 

@@ -14,14 +14,6 @@ export interface SharingFeatures {
   readonly webhooks_enabled: boolean
 }
 
-export interface AccountView {
-  readonly account: { readonly id: string; readonly name: string; readonly created_at: string }
-  readonly key: { readonly id: string; readonly scopes: ReadonlyArray<string> }
-  readonly storage: { readonly used_bytes: number; readonly quota_bytes: number }
-  readonly creatable_types: ReadonlyArray<string>
-  readonly features: SharingFeatures
-}
-
 /** The features this server has today; each later part of the service turns its own on. */
 export const SHARING_FEATURES: SharingFeatures = {
   artifacts_enabled: false,

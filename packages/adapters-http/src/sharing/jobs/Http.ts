@@ -1,5 +1,6 @@
-// Handlers of the job routes: scope, the SharingJobs use case, the views (poll URLs and mirror
-// URLs on this server's public origin; a page's HTML rendered from its cached blocks).
+// Handlers of the job routes: scope, the SharingJobs (or, for a mirror's reads, SharingNotionMirrors)
+// use case, the views (poll URLs and mirror URLs on this server's public origin; a page's HTML
+// rendered from its cached blocks).
 import {
   jobAccepted,
   jobPollUrl,
@@ -14,7 +15,8 @@ import {
   publicResourceUrl,
   renderMirrorPage,
   type SharingJobRecord,
-  SharingJobs
+  SharingJobs,
+  SharingNotionMirrors
 } from "@folio/domain"
 import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
@@ -27,6 +29,7 @@ import { sanitizeNotionHtml } from "../pages/notion.js"
 export const JobsLive = HttpApiBuilder.group(SharingApi, "jobs", (handlers) =>
   Effect.gen(function* () {
     const jobs = yield* SharingJobs
+    const mirrors = yield* SharingNotionMirrors
     const origin = yield* PublicOrigin
     const pollUrl = (id: string) => jobPollUrl(origin, SHARING_API_PREFIX, id)
     const accepted = (job: SharingJobRecord) =>
@@ -59,7 +62,7 @@ export const JobsLive = HttpApiBuilder.group(SharingApi, "jobs", (handlers) =>
       .handle("notionPages", ({ params }) =>
         Effect.gen(function* () {
           yield* requireScopes("read")
-          const { resource, pages, latest, lastRefreshedAt } = yield* jobs.notionPages(params.slug)
+          const { resource, pages, latest, lastRefreshedAt } = yield* mirrors.pages(params.slug)
           const urls = mirrorUrls(resource.slug, pages)
           return {
             pages: pages.map((p) => notionPageSummaryView(p, urls.page(p.pageId))),
@@ -70,7 +73,7 @@ export const JobsLive = HttpApiBuilder.group(SharingApi, "jobs", (handlers) =>
       .handle("notionPage", ({ params }) =>
         Effect.gen(function* () {
           yield* requireScopes("read")
-          const { resource, page, assets, pages } = yield* jobs.notionPage(params.slug, params.pageId)
+          const { resource, page, assets, pages } = yield* mirrors.page(params.slug, params.pageId)
           const urls = mirrorUrls(resource.slug, pages)
           return {
             ...notionPageSummaryView(page, urls.page(page.pageId)),
@@ -81,7 +84,7 @@ export const JobsLive = HttpApiBuilder.group(SharingApi, "jobs", (handlers) =>
       .handle("notionAssets", ({ params }) =>
         Effect.gen(function* () {
           yield* requireScopes("read")
-          const { resource, assets } = yield* jobs.notionAssets(params.slug)
+          const { resource, assets } = yield* mirrors.assets(params.slug)
           return { items: assetViews(resource.slug, assets) }
         }).pipe(Effect.catch(SharingErrors.fail))
       )

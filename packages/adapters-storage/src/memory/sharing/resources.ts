@@ -9,6 +9,7 @@ import {
   type ResourceListItem,
   type ResourceRecord,
   type ResourceRecordOf,
+  makeResourceRecord,
   ResourceRepository,
   ResourceSlugTaken,
   type RestoreOutcome,
@@ -34,7 +35,10 @@ const listed = (r: ResourceRecord): ResourceListItem => {
 
 export const makeResourceRepository = Effect.map(Effect.service(MemoryStore), (tables) => {
   const { resources, markdownVersions, uploadSubmissions, jobs } = tables
-  const strip = ({ deletedAt: _, ...r }: StoredResource): ResourceRecord => r as ResourceRecord
+  const strip = (stored: StoredResource): ResourceRecord => {
+    const { deletedAt: _, ...common } = stored
+    return makeResourceRecord(common, stored)
+  }
   const live = (tenantId: string, id: string) => {
     const r = resources.get(id)
     return r !== undefined && r.tenantId === tenantId && r.deletedAt === null ? r : undefined

@@ -1,11 +1,5 @@
 // In-memory WebhookStore: the twin of sql/sharing/webhooks.ts.
-import {
-  ACTIVE_JOB_STATUSES,
-  jobDedupeKey,
-  type NextDelivery,
-  type ResourceRecord,
-  WebhookStore
-} from "@folio/domain"
+import { ACTIVE_JOB_STATUSES, jobDedupeKey, type NextDelivery, WebhookStore } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { recordSharingEvent, resourceEvent } from "./sharing-events.js"
 import { MemoryStore } from "../store.js"
@@ -145,7 +139,7 @@ export const MemoryWebhookStoreLive = Layer.effect(
             .slice(0, limit)
           for (const r of due) {
             expiryAnnounced.add(r.id)
-            recordSharingEvent(tables, resourceEvent("resource.expired", r as ResourceRecord, at))
+            recordSharingEvent(tables, resourceEvent("resource.expired", r, at))
           }
           return due.length
         })

@@ -3,7 +3,7 @@
 // conflict branch takes a key over only when it has expired or its unanswered claim outlived the
 // lease. Whoever did not get the key reads who holds it. Answers are kept as sent: the body as text.
 import { type ClaimOutcome, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, IdempotencyStore } from "@folio/domain"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { orStorageError } from "../errors.js"
 import { jsonParam } from "../json.js"
@@ -86,6 +86,3 @@ export const makeIdempotencyStore = Effect.gen(function* () {
       )
   })
 })
-
-/** The store alone over a provided SqlClient (SqlRepositoriesLive includes it). */
-export const SqlIdempotencyStoreLive = Layer.effect(IdempotencyStore, makeIdempotencyStore)

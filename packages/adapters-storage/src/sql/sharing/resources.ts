@@ -8,14 +8,16 @@ import {
   type NewMarkdownVersion,
   type ResourceListItem,
   type ResourceRecord,
-  type ResourceRecordOf,
+  isResourceOf,
+  makeResourceRecord,
   ResourceRepository,
   ResourceSlugTaken,
+  type ResourceTyped,
   type RestoreOutcome,
   titleSortKey,
   isUuid
 } from "@folio/domain"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
 import { type SqlError, SqlClient } from "effect/sql"
 import { isUniqueViolation, orStorageError } from "../errors.js"
 import { insertJob } from "../kernel/jobs.js"
@@ -25,10 +27,10 @@ import { jsonParam } from "../json.js"
 import { likeContains, toPage } from "../keyset.js"
 import { resourceCursor, SORTS, sortKeyOf } from "./resource-cursor.js"
 
-interface ResourceRow {
+/** The columns every row has; `type` and `data` come with them as a pair (ResourceRow). */
+interface ResourceColumns {
   readonly id: string
   readonly tenant_id: string
-  readonly type: ResourceRecord["type"]
   readonly slug: string
   readonly title: string | null
   readonly title_key: string
@@ -45,11 +47,13 @@ interface ResourceRow {
   readonly view_count: number | string
   /** bigint: the driver may answer a string. */
   readonly stored_bytes: number | string
-  readonly data: unknown
   readonly row_version: number
   readonly created_at: Date
   readonly updated_at: Date
 }
+
+// Rows are written only through this repository from typed records, so a row's data is its type's.
+type ResourceRow = ResourceColumns & ResourceTyped
 
 interface VersionRow {
   readonly id: string
@@ -60,30 +64,30 @@ interface VersionRow {
   readonly created_at: Date
 }
 
-// Rows are written only through this repository from typed records, so their data is trusted.
 const toRecord = (row: ResourceRow): ResourceRecord =>
-  ({
-    id: row.id,
-    tenantId: row.tenant_id,
-    type: row.type,
-    slug: row.slug,
-    title: row.title,
-    description: row.description,
-    visibility: row.visibility,
-    passwordHash: row.password_hash,
-    startsAt: row.starts_at,
-    expiresAt: row.expires_at,
-    labels: row.labels,
-    maxViews: row.max_views,
-    archived: row.archived,
-    pinned: row.pinned,
-    viewCount: Number(row.view_count),
-    storedBytes: Number(row.stored_bytes),
-    data: row.data,
-    rowVersion: row.row_version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at
-  }) as ResourceRecord
+  makeResourceRecord(
+    {
+      id: row.id,
+      tenantId: row.tenant_id,
+      slug: row.slug,
+      title: row.title,
+      description: row.description,
+      visibility: row.visibility,
+      passwordHash: row.password_hash,
+      startsAt: row.starts_at,
+      expiresAt: row.expires_at,
+      labels: row.labels,
+      maxViews: row.max_views,
+      archived: row.archived,
+      pinned: row.pinned,
+      viewCount: Number(row.view_count),
+      storedBytes: Number(row.stored_bytes),
+      rowVersion: row.row_version,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at
+    },
+    row
+  )
 
 const toVersionSummary = (row: VersionRow): MarkdownVersionSummary => ({
   id: row.id,
@@ -402,9 +406,12 @@ export const makeResourceRepository = Effect.gen(function* () {
               where id = ${resourceId}
               returning ${columns}`
             if (row === undefined) return yield* Effect.die(new Error("locked resource vanished"))
+            const resource = toRecord(row)
+            if (!isResourceOf(resource, "markdown"))
+              return yield* Effect.die(new Error("locked resource is not a Markdown page"))
             return outcome({
               _tag: "Restored",
-              resource: toRecord(row) as ResourceRecordOf<"markdown">,
+              resource,
               saved
             })
           })
@@ -412,6 +419,3 @@ export const makeResourceRepository = Effect.gen(function* () {
       )
   })
 })
-
-/** The repository alone over a provided SqlClient (SqlRepositoriesLive includes it). */
-export const SqlResourceRepositoryLive = Layer.effect(ResourceRepository, makeResourceRepository)

@@ -696,10 +696,3 @@ export const applyInterviewStep = (
   }
   return { messages: [...session.messages, message], fields: step.fields, goals: step.goals }
 }
-
-/** The quality block stored with a finished interview (forms-api InterviewQuality). */
-export const interviewQuality = (session: InterviewSession, completion: InterviewCompletion) => ({
-  completionReason: completion.done ? (completion.reason ?? null) : null,
-  exchangeCount: exchangeCount(session),
-  followupCount: followupCount(session)
-})

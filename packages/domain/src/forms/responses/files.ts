@@ -222,17 +222,3 @@ export const fileDownloadUrl = (formId: string, fileId: string) =>
       })
     )
   })
-
-/** UploadedFile entries of a response: committed uploads its file_upload answers reference. */
-export const uploadedFilesOf = (
-  answers: Readonly<Record<string, unknown>>,
-  files: ReadonlyArray<ResponseFileRecord>,
-  downloadUrl: (file: ResponseFileRecord) => string
-) => {
-  const referenced = new Set(
-    Object.values(answers).flatMap((v) => (Array.isArray(v) ? v.filter((x) => typeof x === "string") : []))
-  )
-  return files
-    .filter((f) => referenced.has(f.key))
-    .map((f) => ({ key: f.key, id: f.id, filename: f.filename, downloadUrl: downloadUrl(f) }))
-}

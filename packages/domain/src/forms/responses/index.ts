@@ -16,21 +16,23 @@ export {
   type ResumedResponse,
   SAVE_ATTEMPTS
 } from "./respondent.js"
+export type { PublishedInterview } from "./interview-record.js"
 export {
-  type PublishedInterview,
-  type InterviewChatMessage,
-  type InterviewTurnResult,
   type InterviewStartOptions,
   type StartedInterview,
   type ResumedInterview,
   interviewLocale,
+  MAX_INTERVIEW_MESSAGE_CHARACTERS,
+  RESPONDENT_ENDED
+} from "./interview-use-cases.js"
+export {
+  type InterviewChatMessage,
+  type InterviewTurnResult,
   interviewProgress,
   interviewTitle,
-  interviewChatOf,
-  MAX_INTERVIEW_MESSAGE_CHARACTERS,
-  INTERVIEW_ANALYSIS_MAX_ATTEMPTS,
-  RESPONDENT_ENDED
-} from "./interview-respondent.js"
+  interviewChatOf
+} from "./interview-views.js"
+export { INTERVIEW_ANALYSIS_MAX_ATTEMPTS } from "./interview-analysis-job.js"
 export {
   RespondentEstimateSchema,
   UploadedFile,
@@ -65,9 +67,9 @@ export {
   cleanFilename,
   fileDownloadRoute,
   respondentFileKey,
-  type RespondentUpload,
-  uploadedFilesOf
+  type RespondentUpload
 } from "./files.js"
+export { uploadedFilesOf } from "./uploaded-files.js"
 export { DEFAULT_COHORT_DAYS, type CohortQuery, resolveCohort } from "./reports.js"
 export {
   extractInsights,

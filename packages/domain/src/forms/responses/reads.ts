@@ -22,7 +22,7 @@ import {
 } from "../errors.js"
 import { PAGE_SIZE } from "../limits.js"
 import { loadForm } from "../use-cases.js"
-import { uploadedFilesOf } from "./files.js"
+import { uploadedFilesOf } from "./uploaded-files.js"
 
 const common = {
   id: Uuid,

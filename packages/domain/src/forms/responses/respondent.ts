@@ -29,6 +29,7 @@ import { defaultFormSettings, encodeFormSettings, type FormSettings } from "../s
 import { validateAnswers } from "./answers.js"
 import { hasRandomization, type PresentedOrder, presentationOrder } from "./presentation.js"
 import { RespondentEstimateSchema, ResponsePresentation } from "./reads.js"
+import type { RespondentEstimate } from "./respondent-estimate.js"
 import { scoreResponse } from "./scoring.js"
 
 type Ports = FormRepository | ResponseRepository | IdGen
@@ -125,13 +126,7 @@ export const ensureOpen = (published: Pick<PublishedForm, "form" | "settings">) 
       return yield* new FormClosed({ reason, closedMessage: published.settings.submission.closedMessage })
   })
 
-/** RespondentEstimate: a form-scoped browser continuity estimate, not a verified identity. */
-export interface RespondentEstimate {
-  readonly id: string
-  readonly confidence: "deterministic" | "probable" | "weak"
-  readonly responseCount: number
-  readonly repeatCount: number
-}
+export type { RespondentEstimate }
 
 /** What the adapter knows of the browser: its continuity cookie, if any, and a client fingerprint. */
 export interface RespondentClient {

@@ -14,10 +14,10 @@ import {
   loadPublicInterview,
   readOwnInterview,
   resumeInterview,
-  runInterviewAnalysisJob,
   sendInterviewMessage,
   startInterview
-} from "../responses/interview-respondent.js"
+} from "../responses/interview-use-cases.js"
+import { runInterviewAnalysisJob } from "../responses/interview-analysis-job.js"
 
 const interviewRespondent = {
   /** The published interview at a slug (the chat page renders from it). */

@@ -24,7 +24,6 @@ export const JobStatus = Schema.Literals(["queued", "running", "succeeded", "fai
 export type JobStatus = typeof JobStatus.Type
 
 export const ACTIVE_JOB_STATUSES: ReadonlyArray<JobStatus> = ["queued", "running"]
-export const FINAL_JOB_STATUSES: ReadonlyArray<JobStatus> = ["succeeded", "failed", "skipped"]
 
 /** A job's failure as its owner sees it: a stable code and a value-free message. */
 export interface JobError {

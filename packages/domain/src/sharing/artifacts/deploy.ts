@@ -54,6 +54,7 @@ import {
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import {
+  makeResourceRecord,
   type ResourceRecord,
   type ResourceRecordOf,
   resourceBlobPrefix,
@@ -377,37 +378,42 @@ export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>
         password === null
           ? null
           : yield* Effect.flatMap(Effect.service(PasswordHasher), (h) => h.hash(password))
-      const recordAt = (slug: string): ResourceRecord => ({
-        id,
-        tenantId: principal.tenant,
-        slug,
-        type: "artifact",
-        title: metadata.title ?? null,
-        description: metadata.description ?? null,
-        visibility: metadata.visibility ?? "public",
-        passwordHash,
-        startsAt: null,
-        expiresAt:
-          metadata.expires_at === undefined || metadata.expires_at === null
-            ? null
-            : new Date(metadata.expires_at),
-        labels: normalizeLabels(metadata.labels ?? []),
-        maxViews: null,
-        archived: false,
-        pinned: false,
-        viewCount: 0,
-        storedBytes: newBytes,
-        rowVersion: 1,
-        createdAt: at,
-        updatedAt: at,
-        data: {
-          deploymentId,
-          deploymentNumber: 1,
-          entryPath: site.entryPath,
-          fileCount: files.length,
-          siteBytes: site.siteBytes
-        }
-      })
+      const recordAt = (slug: string): ResourceRecord =>
+        makeResourceRecord(
+          {
+            id,
+            tenantId: principal.tenant,
+            slug,
+            title: metadata.title ?? null,
+            description: metadata.description ?? null,
+            visibility: metadata.visibility ?? "public",
+            passwordHash,
+            startsAt: null,
+            expiresAt:
+              metadata.expires_at === undefined || metadata.expires_at === null
+                ? null
+                : new Date(metadata.expires_at),
+            labels: normalizeLabels(metadata.labels ?? []),
+            maxViews: null,
+            archived: false,
+            pinned: false,
+            viewCount: 0,
+            storedBytes: newBytes,
+            rowVersion: 1,
+            createdAt: at,
+            updatedAt: at
+          },
+          {
+            type: "artifact",
+            data: {
+              deploymentId,
+              deploymentNumber: 1,
+              entryPath: site.entryPath,
+              fileCount: files.length,
+              siteBytes: site.siteBytes
+            }
+          }
+        )
       return yield* Effect.uninterruptible(
         Effect.tap(insertResource(recordAt, metadata.slug, { quotaBytes: policy.quotaBytes }), () =>
           Effect.sync(() => {

@@ -15,7 +15,7 @@ import {
 import { enqueueJob, newJob } from "../jobs/use-cases.js"
 import { MediaTools } from "../ports/media.js"
 import { ResourceRepository } from "../ports/resources.js"
-import { type ResourceRecordOf, resourceBlobPrefix } from "../resources/resource.js"
+import { isResourceOf, resourceBlobPrefix } from "../resources/resource.js"
 import { ownedBySlug } from "../resources/use-cases.js"
 import { optimizableType, worthReplacing } from "./optimize.js"
 import { UploadPolicy } from "./upload.js"
@@ -56,9 +56,9 @@ export const runOptimizeOriginal = (job: JobRecord): Effect.Effect<JobOutcome, J
     const policy = yield* UploadPolicy
     if (job.resourceId === null) return skipped({ reason: "resource_deleted" })
     const found = yield* repo.get(job.tenantId, job.resourceId)
-    if (Option.isNone(found) || (found.value.type !== "file" && found.value.type !== "image"))
+    if (Option.isNone(found) || !isResourceOf(found.value, "file", "image"))
       return skipped({ reason: "resource_deleted" })
-    const r = found.value as ResourceRecordOf<"file" | "image">
+    const r = found.value
     const kind = optimizableType(r.data.contentType)
     if (kind === undefined) return skipped({ reason: "not_optimizable", media_type: r.data.contentType })
     const opened = yield* blobs.openRead(r.data.blobKey)

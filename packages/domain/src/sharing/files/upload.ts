@@ -27,7 +27,12 @@ import {
 import { MediaTools } from "../ports/media.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
-import { type ResourceRecord, resourceBlobPrefix, type StoredFile } from "../resources/resource.js"
+import {
+  makeResourceRecord,
+  type ResourceRecord,
+  resourceBlobPrefix,
+  type StoredFile
+} from "../resources/resource.js"
 import { normalizeLabels } from "../resources/rules.js"
 import { insertResource } from "../resources/use-cases.js"
 import { allowedMediaType, fileNameOf, type MediaKind, mediaKindOf, SNIFF_BYTES } from "./media-types.js"
@@ -300,29 +305,30 @@ export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
           : yield* Effect.flatMap(Effect.service(PasswordHasher), (h) => h.hash(password))
       const at = new Date(yield* Clock.currentTimeMillis)
       const { kind, ...stored } = file
-      const recordAt = (slug: string) =>
-        ({
-          id,
-          tenantId: principal.tenant,
-          slug,
-          type: kind,
-          title: input.title ?? null,
-          description: input.description ?? null,
-          visibility: input.visibility ?? "public",
-          passwordHash,
-          startsAt: null,
-          expiresAt,
-          labels: normalizeLabels(input.labels ?? []),
-          maxViews: input.max_views ?? null,
-          archived: input.archived === "true",
-          pinned: input.pinned === "true",
-          viewCount: 0,
-          storedBytes: stored.size,
-          rowVersion: 1,
-          createdAt: at,
-          updatedAt: at,
-          data: stored
-        }) as ResourceRecord
+      const recordAt = (slug: string): ResourceRecord =>
+        makeResourceRecord(
+          {
+            id,
+            tenantId: principal.tenant,
+            slug,
+            title: input.title ?? null,
+            description: input.description ?? null,
+            visibility: input.visibility ?? "public",
+            passwordHash,
+            startsAt: null,
+            expiresAt,
+            labels: normalizeLabels(input.labels ?? []),
+            maxViews: input.max_views ?? null,
+            archived: input.archived === "true",
+            pinned: input.pinned === "true",
+            viewCount: 0,
+            storedBytes: stored.size,
+            rowVersion: 1,
+            createdAt: at,
+            updatedAt: at
+          },
+          { type: kind, data: stored }
+        )
       // The insert and the mark that it landed are one uninterruptible step: an interruption that
       // arrives as the transaction commits must not delete the bytes of a live resource.
       return yield* Effect.uninterruptible(

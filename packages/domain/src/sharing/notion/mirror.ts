@@ -26,7 +26,7 @@ import {
 } from "../ports/notion-mirrors.js"
 import { NotionSource, type NotionSourceError } from "../ports/notion-source.js"
 import { ResourceRepository } from "../ports/resources.js"
-import { type ResourceRecordOf, resourceBlobPrefix } from "../resources/resource.js"
+import { isResourceOf, type ResourceRecordOf, resourceBlobPrefix } from "../resources/resource.js"
 import { ownedOfType } from "../resources/use-cases.js"
 import type { NotionBlock, NotionMediaBlock, NotionPage } from "./blocks.js"
 import { notionPageIdFrom } from "./blocks.js"
@@ -313,8 +313,9 @@ export const runNotionRefresh = (job: JobRecord): Effect.Effect<JobOutcome, JobF
       Effect.forEach(keys, (key) => blobs.delete(key).pipe(Effect.ignore), { discard: true })
     if (job.resourceId === null) return skipped({ reason: "resource_deleted" })
     const found = yield* repo.get(job.tenantId, job.resourceId)
-    if (Option.isNone(found) || found.value.type !== "notion") return skipped({ reason: "resource_deleted" })
-    const r = found.value as ResourceRecordOf<"notion">
+    if (Option.isNone(found) || !isResourceOf(found.value, "notion"))
+      return skipped({ reason: "resource_deleted" })
+    const r = found.value
     const at = new Date(yield* Clock.currentTimeMillis)
     const pageId = typeof job.payload.page_id === "string" ? job.payload.page_id : null
 

@@ -18,9 +18,6 @@ export const ResourceType = Schema.Literals([
 ])
 export type ResourceType = typeof ResourceType.Type
 
-/** The types `POST /resources` creates from JSON. */
-export const JSON_RESOURCE_TYPES = ["link", "markdown", "collection", "notion", "bio"] as const
-
 /** Set at creation, never changed (sharing-api.md). */
 export const Visibility = Schema.Literals(["public", "unlisted", "private"])
 export type Visibility = typeof Visibility.Type
@@ -133,18 +130,6 @@ export interface ResourceDataByType {
   readonly artifact: ArtifactData
 }
 
-/** The data schema of each type, for code that checks stored or incoming data. */
-export const resourceDataSchemas = {
-  link: LinkData,
-  markdown: MarkdownData,
-  collection: CollectionData,
-  notion: NotionData,
-  bio: BioData,
-  file: FileData,
-  image: FileData,
-  artifact: ArtifactData
-} as const
-
 /** What every resource has, whatever its type. */
 export interface ResourceCommon {
   /** UUID v7 (IdGen.uuidV7): lists in creation order page well on it. */
@@ -187,6 +172,31 @@ export type ResourceRecordOf<T extends ResourceType> = T extends ResourceType
 
 /** A live resource as stored (every read returns live resources only; deleted ones are hidden). */
 export type ResourceRecord = ResourceRecordOf<ResourceType>
+
+/** A type with its own data: the part of a record that varies with the type. */
+export type ResourceTyped<T extends ResourceType = ResourceType> = T extends ResourceType
+  ? { readonly type: T; readonly data: ResourceDataByType[T] }
+  : never
+
+/**
+ * The one way to make a record: the fields every type shares, and a type with its data. Only `type`
+ * and `data` are taken from `typed`, so a whole record or a stored row may be passed as it is; they
+ * replace any `common` carries.
+ */
+export const makeResourceRecord = <T extends ResourceType>(
+  common: ResourceCommon,
+  typed: ResourceTyped<T>
+): ResourceRecordOf<T> => {
+  const { type, data } = typed
+  // The copy loses the tie between a union's `type` and its `data` that `typed` guarantees.
+  return { ...common, type, data } as ResourceRecordOf<T>
+}
+
+/** Whether `resource` is of one of `types` (narrowing it to their records). */
+export const isResourceOf = <T extends ResourceType>(
+  resource: ResourceRecord,
+  ...types: ReadonlyArray<T>
+): resource is ResourceRecordOf<T> => types.some((t) => t === resource.type)
 
 /**
  * A resource as lists return it: everything but a Markdown page's body, which can be large and which

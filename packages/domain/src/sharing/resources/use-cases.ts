@@ -52,6 +52,8 @@ import {
   type ResourceListItem,
   type ResourceRecord,
   type ResourceRecordOf,
+  isResourceOf,
+  makeResourceRecord,
   ifMatchNames,
   resourceBlobPrefix,
   resourceEtag
@@ -117,8 +119,8 @@ export const ownedBySlug = (
  */
 export const ownedOfType = <T extends ResourceRecord["type"]>(slug: string, type: T, noun: ResourceNoun) =>
   Effect.flatMap(ownedBySlug(slug), (r) =>
-    r.type === type
-      ? Effect.succeed(r as ResourceRecordOf<T>)
+    isResourceOf(r, type)
+      ? Effect.succeed(r)
       : Effect.fail(new ResourceOfOtherType({ resourceType: r.type, wanted: noun }))
   )
 
@@ -257,28 +259,30 @@ export const createResourceWith = (input: CreateResourceInput, options: CreateOp
     const at = yield* now
     const id = options.id ?? (yield* ids.uuidV7)
     const maxViews = input.type === "link" || input.type === "markdown" ? (input.max_views ?? null) : null
-    const recordAt = (slug: string) =>
-      ({
-        id,
-        tenantId: principal.tenant,
-        slug,
-        title: input.title ?? null,
-        description: input.description ?? null,
-        visibility: input.visibility ?? "public",
-        passwordHash,
-        startsAt,
-        expiresAt,
-        labels: normalizeLabels(input.labels ?? []),
-        maxViews,
-        archived: input.archived ?? false,
-        pinned: input.pinned ?? false,
-        viewCount: 0,
-        storedBytes: 0,
-        rowVersion: 1,
-        createdAt: at,
-        updatedAt: at,
-        ...typed
-      }) as ResourceRecord
+    const recordAt = (slug: string): ResourceRecord =>
+      makeResourceRecord(
+        {
+          id,
+          tenantId: principal.tenant,
+          slug,
+          title: input.title ?? null,
+          description: input.description ?? null,
+          visibility: input.visibility ?? "public",
+          passwordHash,
+          startsAt,
+          expiresAt,
+          labels: normalizeLabels(input.labels ?? []),
+          maxViews,
+          archived: input.archived ?? false,
+          pinned: input.pinned ?? false,
+          viewCount: 0,
+          storedBytes: 0,
+          rowVersion: 1,
+          createdAt: at,
+          updatedAt: at
+        },
+        typed
+      )
     // A mirror's first refresh is queued with it: if queueing fails, nothing is created.
     const enqueue = typed.type === "notion" ? yield* firstRefreshJob(id) : undefined
     const created = yield* insertResource(recordAt, input.slug, { enqueue }).pipe(
@@ -314,18 +318,22 @@ export const insertResource = (
       )
       return record
     }
-    for (let attempt = 1; ; attempt++) {
-      const record = recordAt(yield* randomResourceSlug)
-      const inserted = yield* repo.insert(record, quota).pipe(
-        Effect.as(true),
-        Effect.catchTags({
-          ResourceSlugTaken: () =>
-            attempt < RANDOM_SLUG_TRIES ? Effect.succeed(false) : Effect.fail(new ResourceSlugInUse()),
-          StorageQuotaReached: quotaRefused
-        })
-      )
-      if (inserted) return record
-    }
+    // A random slug that is taken is a lost race like a stale version: draw another.
+    return yield* retryOnStale(
+      RANDOM_SLUG_TRIES,
+      () =>
+        Effect.gen(function* () {
+          const record = recordAt(yield* randomResourceSlug)
+          return yield* repo.insert(record, quota).pipe(
+            Effect.as(Option.some(record)),
+            Effect.catchTags({
+              ResourceSlugTaken: () => Effect.succeed(Option.none<ResourceRecord>()),
+              StorageQuotaReached: quotaRefused
+            })
+          )
+        }),
+      () => new ResourceSlugInUse()
+    )
   })
 
 /** `POST /resources`: a new resource of the caller's account. */
@@ -461,7 +469,7 @@ const applyPatch = (current: ResourceRecord, patch: PatchResourceInput, at: Date
       case "image":
       case "artifact":
         // The stored bytes change only through their own routes; a patch changes the common fields.
-        return { ...common, type: current.type, data: current.data } as ResourceRecord
+        return makeResourceRecord(common, current)
     }
   })
 
@@ -569,7 +577,7 @@ export const restoreMarkdownVersion = (slug: string, versionId: string, ifMatch:
     })
     switch (outcome._tag) {
       case "Restored":
-        return { resource: outcome.resource as ResourceRecord, saved: outcome.saved }
+        return { resource: outcome.resource, saved: outcome.saved }
       case "Stale":
         return yield* new ResourceChanged()
       case "ResourceNotFound":

@@ -1,6 +1,7 @@
 // SharingJobs: the owner's job routes and the routes that queue work (optimize-original, Notion
-// refresh) with the Notion mirror reads, as one service; and the runner of sharing's job types (the
-// app composes it with the other contexts' runners into the JobRunner the workers use).
+// refresh) as one service; and the runner of sharing's job types (the app composes it with the
+// other contexts' runners into the JobRunner the workers use). A mirror's reads are
+// SharingNotionMirrors'.
 import { Context, Effect, Layer } from "effect"
 import type { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
@@ -11,14 +12,7 @@ import type { JobRecord } from "../../kernel/jobs/job.js"
 import { type JobFailed, type JobOutcome, unknownJobType } from "../../kernel/jobs/outcome.js"
 import { JobRunner, type JobRunnerService } from "../../kernel/jobs/runner.js"
 import { getJob, listJobs, retryJob } from "../jobs/use-cases.js"
-import {
-  notionAssets,
-  notionPage,
-  notionPages,
-  queueNotionRefresh,
-  runNotionRefresh,
-  scheduleNotionRefreshes
-} from "../notion/mirror.js"
+import { queueNotionRefresh, runNotionRefresh, scheduleNotionRefreshes } from "../notion/mirror.js"
 import { JobQueue } from "../../kernel/ports/jobs.js"
 import type { MediaTools } from "../ports/media.js"
 import { NotionMirrors } from "../ports/notion-mirrors.js"
@@ -32,10 +26,7 @@ const jobs = {
   get: getJob,
   retry: retryJob,
   optimizeOriginal: queueOptimizeOriginal,
-  refreshNotion: queueNotionRefresh,
-  notionPages,
-  notionPage,
-  notionAssets
+  refreshNotion: queueNotionRefresh
 }
 
 export const makeSharingJobs = bindPortsFromContext(

@@ -32,7 +32,7 @@ import { ownerServesPublicly } from "../public-access.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { UploadRequests } from "../ports/upload-requests.js"
-import { type ResourceRecord, resourceBlobPrefix } from "../resources/resource.js"
+import { makeResourceRecord, type ResourceRecord, resourceBlobPrefix } from "../resources/resource.js"
 import { insertResource } from "../resources/use-cases.js"
 import { type UploadRequestRecord, UPLOAD_TOKEN_PATTERN, uploadTokenHash } from "./upload-request.js"
 
@@ -151,28 +151,29 @@ export const submitToUploadRequest = (
       for (const { id, file } of staged) {
         const { kind, ...stored } = file
         const recordAt = (slug: string): ResourceRecord =>
-          ({
-            id,
-            tenantId: request.tenantId,
-            slug,
-            type: kind,
-            title: stored.fileName,
-            description: null,
-            visibility: "private",
-            passwordHash: null,
-            startsAt: null,
-            expiresAt: null,
-            labels: ["upload-request"],
-            maxViews: null,
-            archived: false,
-            pinned: false,
-            viewCount: 0,
-            storedBytes: stored.size,
-            rowVersion: 1,
-            createdAt: at,
-            updatedAt: at,
-            data: stored
-          }) as ResourceRecord
+          makeResourceRecord(
+            {
+              id,
+              tenantId: request.tenantId,
+              slug,
+              title: stored.fileName,
+              description: null,
+              visibility: "private",
+              passwordHash: null,
+              startsAt: null,
+              expiresAt: null,
+              labels: ["upload-request"],
+              maxViews: null,
+              archived: false,
+              pinned: false,
+              viewCount: 0,
+              storedBytes: stored.size,
+              rowVersion: 1,
+              createdAt: at,
+              updatedAt: at
+            },
+            { type: kind, data: stored }
+          )
         yield* insertResource(recordAt, undefined, { quotaBytes: policy.quotaBytes })
         inserted.push(id)
       }
@@ -219,7 +220,9 @@ export const submitToUploadRequest = (
                 ({ id, file }) =>
                   Effect.andThen(
                     inserted.includes(id)
-                      ? repo.softDelete(request.tenantId, id, new Date())
+                      ? Effect.flatMap(Clock.currentTimeMillis, (ms) =>
+                          repo.softDelete(request.tenantId, id, new Date(ms))
+                        )
                       : Effect.succeed(false),
                     Effect.flatMap(Effect.service(BlobStoreTag), (blobs) => blobs.delete(file.blobKey))
                   ),

@@ -21,8 +21,8 @@ export interface WebhookVerification {
   readonly body: string
   /** Refuse timestamps further than this from `nowSeconds` (replays); default 300. */
   readonly toleranceSeconds?: number
-  /** Default: the current time. */
-  readonly nowSeconds?: number
+  /** The receiver's current time (Unix seconds): the domain reads no clock of its own. */
+  readonly nowSeconds: number
 }
 
 /**
@@ -33,8 +33,7 @@ export const verifyWebhookSignature = (input: WebhookVerification): boolean => {
   const { timestamp, signature } = input
   if (typeof timestamp !== "string" || typeof signature !== "string" || !/^\d{1,12}$/.test(timestamp))
     return false
-  const now = input.nowSeconds ?? Math.floor(Date.now() / 1000)
-  if (Math.abs(now - Number(timestamp)) > (input.toleranceSeconds ?? 300)) return false
+  if (Math.abs(input.nowSeconds - Number(timestamp)) > (input.toleranceSeconds ?? 300)) return false
   const expected = signWebhook(input.secret, timestamp, input.body)
   return signature
     .split(",")
