@@ -75,7 +75,7 @@ const headersTooLarge = () => ({
  * bearer requirement list the role names it needs). The operation id is HttpApi's `<group>.<endpoint>`,
  * the table's key; an endpoint the table lacks is a mistake in the API definition.
  */
-const withScopes = (op: Operation): Operation["security"] => {
+const withScopes = (op: Operation): NonNullable<Operation["security"]> => {
   const security = op.security ?? []
   if (security.length === 0) return security
   const scopes = sharingOperationScopes(op.operationId ?? "")
