@@ -9,7 +9,7 @@ import { MAX_FORM_POST_BYTES } from "./page/submit.js"
 
 /**
  * The operation of each keyed forms endpoint (group.endpoint), whose scopes the guard checks before
- * the body is read; the handlers run the same operation through `guarded`.
+ * the body is read; the handlers run the same operation through `formsRoute` (route.ts).
  */
 export const FORMS_ENDPOINT_OPERATIONS: Readonly<Record<string, Operation>> = {
   "forms.list": "listForms",

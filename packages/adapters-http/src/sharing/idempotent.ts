@@ -45,4 +45,5 @@ export const optionallyIdempotent = <A, E, R, E2, R2>(
   key: string | undefined,
   plain: Effect.Effect<A, E, R>,
   keyed: (key: string) => Effect.Effect<Idempotent, E2, R2>
-) => (key === undefined ? plain : Effect.map(keyed(key), idempotentResponse))
+): Effect.Effect<A | HttpServerResponse.HttpServerResponse, E | E2, R | R2> =>
+  key === undefined ? plain : Effect.map(keyed(key), idempotentResponse)

@@ -4,14 +4,21 @@
 // - the budget headers of every keyed answer (bearer-auth.ts sets them whichever layer answered) and
 //   `Retry-After` on every 429;
 // - every route can answer 431 (Node refuses an overlong request line before any route runs);
-// - this document's own route, served beside the HttpApi (public, counted in the address's budget).
+// - this document's own route, served beside the HttpApi (public, counted in the address's budget);
+// - each keyed operation's scopes, from the domain's SHARING_OPERATION_SCOPES (the table the request
+//   guard and the handlers' sharingRoute check), as the role names of its bearer requirement.
+import { sharingOperationScopes } from "@folio/domain"
 import { OpenApi } from "effect/http-api"
 import { publishedOpenApi } from "../shared/index.js"
 import { SharingApi } from "./Api.js"
 import { SharingErrors } from "./errors.js"
 
 type Json = { [key: string]: unknown }
-type Operation = Json & { security?: ReadonlyArray<unknown>; responses: Record<string, Json> }
+type Operation = Json & {
+  operationId?: string
+  security?: ReadonlyArray<Record<string, ReadonlyArray<string>>>
+  responses: Record<string, Json>
+}
 
 const integerHeader = (description: string) => ({ description, schema: { type: "integer", minimum: 0 } })
 
@@ -63,11 +70,27 @@ const headersTooLarge = () => ({
   content: envelopeOf("validation_failed")
 })
 
+/**
+ * A keyed operation's security requirements with its scopes from the table (OpenAPI 3.1 lets a
+ * bearer requirement list the role names it needs). The operation id is HttpApi's `<group>.<endpoint>`,
+ * the table's key; an endpoint the table lacks is a mistake in the API definition.
+ */
+const withScopes = (op: Operation): NonNullable<Operation["security"]> => {
+  const security = op.security ?? []
+  if (security.length === 0) return security
+  const scopes = sharingOperationScopes(op.operationId ?? "")
+  if (scopes === undefined) throw new Error(`${op.operationId} is missing from SHARING_OPERATION_SCOPES`)
+  return security.map((requirement) =>
+    Object.fromEntries(Object.keys(requirement).map((scheme) => [scheme, [...scopes]]))
+  )
+}
+
 const shape = (generated: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
   const doc = publishedOpenApi(generated) as unknown as { paths: Record<string, Record<string, Operation>> }
   for (const methods of Object.values(doc.paths)) {
     for (const op of Object.values(methods)) {
       const keyed = (op.security ?? []).length > 0
+      if (keyed) op.security = withScopes(op)
       for (const [status, response] of Object.entries(op.responses)) {
         const headers = {
           ...(keyed ? BUDGET_HEADERS : {}),

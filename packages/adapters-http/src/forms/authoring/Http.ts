@@ -4,8 +4,6 @@ import {
   FormAuthoring,
   FormResponses,
   fileDownloadRoute,
-  OPERATION_SCOPES,
-  type Operation,
   toFormSummaryView,
   StoredFormDocumentReader,
   toFormView,
@@ -16,16 +14,12 @@ import { Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { PublicOrigin } from "../../public-origin.js"
-import { RequestInvalid, requireScopes } from "../../shared/index.js"
+import { RequestInvalid } from "../../shared/index.js"
 import { csvDownload } from "../../streaming.js"
 import { FormsApi } from "../Api.js"
 import { data } from "../envelope.js"
-import { FormsErrors, type FormsSurfaceError } from "../errors.js"
 import { requireEmptyBody } from "../empty-body.js"
-
-/** Scope check, then the use case, with every failure as its REST error. */
-const guarded = <A, E extends FormsSurfaceError, R>(operation: Operation, effect: Effect.Effect<A, E, R>) =>
-  Effect.andThen(requireScopes(...OPERATION_SCOPES[operation]), effect).pipe(Effect.catch(FormsErrors.fail))
+import { formsRoute } from "../route.js"
 
 export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
   Effect.gen(function* () {
@@ -36,7 +30,7 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
     const responses = yield* FormResponses
     return handlers
       .handle("list", ({ query }) =>
-        guarded(
+        formsRoute(
           "listForms",
           Effect.map(
             forms.list({
@@ -51,26 +45,26 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
         )
       )
       .handle("create", ({ payload }) =>
-        guarded(
+        formsRoute(
           "createForm",
           Effect.map(forms.create(payload), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("get", ({ params }) =>
-        guarded(
+        formsRoute(
           "getForm",
           Effect.map(forms.get(params.id), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("patchDefinition", ({ params, payload }) =>
-        guarded(
+        formsRoute(
           "updateDefinition",
           Effect.map(forms.patchDefinition(params.id, payload), (f) => data(toFormView(f, documents)))
         )
       )
-      .handle("delete", ({ params }) => guarded("deleteForm", forms.delete(params.id)))
+      .handle("delete", ({ params }) => formsRoute("deleteForm", forms.delete(params.id)))
       .handle("listVersions", ({ params, query }) =>
-        guarded(
+        formsRoute(
           "listVersions",
           Effect.map(forms.listVersions(params.id, { limit: query.limit, cursor: query.cursor }), (page) =>
             data({ items: page.items.map(toVersionSummaryView), nextCursor: page.nextCursor })
@@ -78,13 +72,13 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
         )
       )
       .handle("getVersion", ({ params }) =>
-        guarded(
+        formsRoute(
           "getVersion",
           Effect.map(forms.getVersion(params.id, params.versionId), (v) => data(toVersionView(v, documents)))
         )
       )
       .handle("duplicate", ({ params }) =>
-        guarded(
+        formsRoute(
           "duplicateForm",
           Effect.andThen(
             requireEmptyBody,
@@ -93,31 +87,31 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
         )
       )
       .handle("publish", ({ params, payload }) =>
-        guarded(
+        formsRoute(
           "publish",
           Effect.map(forms.publish(params.id, payload), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("unpublish", ({ params, payload }) =>
-        guarded(
+        formsRoute(
           "unpublish",
           Effect.map(forms.unpublish(params.id, payload), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("setSlug", ({ params, payload }) =>
-        guarded(
+        formsRoute(
           "setSlug",
           Effect.map(forms.setSlug(params.id, payload.slug), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("patchSettings", ({ params, payload }) =>
-        guarded(
+        formsRoute(
           "updateSettings",
           Effect.map(forms.patchSettings(params.id, payload), (f) => data(toFormView(f, documents)))
         )
       )
       .handle("listResponses", ({ params, query }) =>
-        guarded(
+        formsRoute(
           query.status === "partial" ? "listPartialResponses" : "listResponses",
           Effect.map(
             responses.list(
@@ -134,16 +128,16 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
         )
       )
       .handle("responseSummary", ({ params }) =>
-        guarded("responseSummary", Effect.map(responses.summary(params.id), data))
+        formsRoute("responseSummary", Effect.map(responses.summary(params.id), data))
       )
       .handle("getResponse", ({ params }) =>
-        guarded(
+        formsRoute(
           "getResponse",
           Effect.map(responses.get(params.id, params.responseId, { fileUrl, partials: "scoped" }), data)
         )
       )
       .handle("uploadAsset", ({ params }) =>
-        guarded(
+        formsRoute(
           "uploadAsset",
           Effect.gen(function* () {
             const request = yield* HttpServerRequest.HttpServerRequest
@@ -155,7 +149,7 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
         )
       )
       .handle("exportCsv", ({ params, query }) =>
-        guarded(
+        formsRoute(
           "exportCsv",
           Effect.gen(function* () {
             const csv = yield* responses.exportCsv(
@@ -179,16 +173,16 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
         )
       )
       .handle("reports", ({ params, query }) =>
-        guarded("reports", Effect.map(responses.report(params.id, query), data))
+        formsRoute("reports", Effect.map(responses.report(params.id, query), data))
       )
       .handle("insights", ({ params }) =>
-        guarded("insights", Effect.map(responses.insights(params.id), data))
+        formsRoute("insights", Effect.map(responses.insights(params.id), data))
       )
       .handle("interviewAnalytics", ({ params }) =>
-        guarded("interviewAnalytics", Effect.map(responses.interviewAnalytics(params.id), data))
+        formsRoute("interviewAnalytics", Effect.map(responses.interviewAnalytics(params.id), data))
       )
       .handle("downloadFile", ({ params }) =>
-        guarded(
+        formsRoute(
           "downloadFile",
           Effect.map(responses.fileDownloadUrl(params.id, params.fileId), (url) =>
             HttpServerResponse.empty({ status: 302, headers: { location: url, "cache-control": "no-store" } })

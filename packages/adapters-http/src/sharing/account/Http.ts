@@ -12,9 +12,8 @@ import {
 } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { requireScopes } from "../../shared/index.js"
+import { sharingRoute } from "../route.js"
 import { SharingApi } from "../Api.js"
-import { SharingErrors } from "../errors.js"
 
 export const AccountLive = HttpApiBuilder.group(SharingApi, "account", (handlers) =>
   Effect.gen(function* () {
@@ -28,26 +27,28 @@ export const AccountLive = HttpApiBuilder.group(SharingApi, "account", (handlers
       (t) => (t !== "artifact" || artifacts.enabled) && (t !== "notion" || notion)
     )
     return handlers.handle("me", () =>
-      Effect.gen(function* () {
-        yield* requireScopes("read")
-        const principal = yield* Principal
-        const tenant = yield* tenants.get(principal.tenant)
-        if (Option.isNone(tenant)) return yield* new TenantNotFound()
-        return {
-          account: {
-            id: tenant.value.id,
-            name: tenant.value.name,
-            created_at: tenant.value.createdAt.toISOString()
-          },
-          key: { id: principal.keyId, scopes: [...principal.scopes] },
-          storage: {
-            used_bytes: yield* resources.storageUsed(principal.tenant),
-            quota_bytes: uploads.quotaBytes
-          },
-          creatable_types: [...creatable],
-          features
-        }
-      }).pipe(Effect.catch(SharingErrors.fail))
+      sharingRoute(
+        "account.me",
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const tenant = yield* tenants.get(principal.tenant)
+          if (Option.isNone(tenant)) return yield* new TenantNotFound()
+          return {
+            account: {
+              id: tenant.value.id,
+              name: tenant.value.name,
+              created_at: tenant.value.createdAt.toISOString()
+            },
+            key: { id: principal.keyId, scopes: [...principal.scopes] },
+            storage: {
+              used_bytes: yield* resources.storageUsed(principal.tenant),
+              quota_bytes: uploads.quotaBytes
+            },
+            creatable_types: [...creatable],
+            features
+          }
+        })
+      )
     )
   })
 )

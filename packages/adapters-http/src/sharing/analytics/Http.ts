@@ -4,10 +4,9 @@ import { SharingAnalytics, type VisitsCsv } from "@folio/domain"
 import { Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { requireScopes } from "../../shared/index.js"
 import { csvDownload } from "../../streaming.js"
+import { sharingRoute } from "../route.js"
 import { SharingApi } from "../Api.js"
-import { SharingErrors } from "../errors.js"
 
 const download = (csv: VisitsCsv) =>
   Effect.gen(function* () {
@@ -25,22 +24,16 @@ export const AnalyticsLive = HttpApiBuilder.group(SharingApi, "analytics", (hand
     const analytics = yield* SharingAnalytics
     return handlers
       .handle("summary", ({ params, query }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          return yield* analytics.summary(params.slug, query)
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("analytics.summary", analytics.summary(params.slug, query))
       )
       .handle("exportResource", ({ params, query }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          return yield* download(yield* analytics.exportResource(params.slug, query))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "analytics.exportResource",
+          Effect.flatMap(analytics.exportResource(params.slug, query), download)
+        )
       )
       .handle("exportAccount", ({ query }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          return yield* download(yield* analytics.exportAccount(query))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("analytics.exportAccount", Effect.flatMap(analytics.exportAccount(query), download))
       )
   })
 )

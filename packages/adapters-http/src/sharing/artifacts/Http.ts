@@ -11,9 +11,8 @@ import {
 import { Effect } from "effect"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import { PublicOrigin } from "../../public-origin.js"
-import { requireScopes } from "../../shared/index.js"
+import { sharingRoute } from "../route.js"
 import { SharingApi } from "../Api.js"
-import { SharingErrors } from "../errors.js"
 import { answerAs, optionallyIdempotent } from "../idempotent.js"
 import { UploadParts } from "../files/parts.js"
 
@@ -36,9 +35,9 @@ export const ArtifactsLive = HttpApiBuilder.group(SharingApi, "artifacts", (hand
       HttpApiSchema.withHeaders({ body: artifactView(r), headers: { "x-resource-etag": resourceEtag(r) } })
     return handlers
       .handle("create", ({ payload, headers }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* optionallyIdempotent(
+        sharingRoute(
+          "artifacts.create",
+          optionallyIdempotent(
             headers["idempotency-key"],
             Effect.map(artifacts.create(uploadParts(payload, SITE_PARTS)), view),
             (key) =>
@@ -48,31 +47,35 @@ export const ArtifactsLive = HttpApiBuilder.group(SharingApi, "artifacts", (hand
                 )
               )
           )
-        }).pipe(Effect.catch(SharingErrors.fail))
+        )
       )
       .handle("deploy", ({ params, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return view(yield* artifacts.deploy(params.slug, uploadParts(payload, SITE_PARTS)))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "artifacts.deploy",
+          Effect.map(artifacts.deploy(params.slug, uploadParts(payload, SITE_PARTS)), view)
+        )
       )
       .handle("files", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const { deployment, files } = yield* artifacts.files(params.slug)
-          return {
-            deployment_id: deployment.id,
-            deployment_number: deployment.number,
-            entry_path: deployment.entryPath,
-            items: files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256, editable: f.editable }))
-          }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "artifacts.files",
+          Effect.gen(function* () {
+            const { deployment, files } = yield* artifacts.files(params.slug)
+            return {
+              deployment_id: deployment.id,
+              deployment_number: deployment.number,
+              entry_path: deployment.entryPath,
+              items: files.map((f) => ({
+                path: f.path,
+                size: f.size,
+                sha256: f.sha256,
+                editable: f.editable
+              }))
+            }
+          })
+        )
       )
       .handle("source", ({ params, query }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          return yield* artifacts.source(params.slug, query.path)
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("artifacts.source", artifacts.source(params.slug, query.path))
       )
   })
 )

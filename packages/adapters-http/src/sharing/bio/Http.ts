@@ -12,10 +12,9 @@ import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import { PublicOrigin } from "../../public-origin.js"
-import { requireScopes } from "../../shared/index.js"
 import { csvDownload } from "../../streaming.js"
+import { sharingRoute } from "../route.js"
 import { SharingApi } from "../Api.js"
-import { SharingErrors } from "../errors.js"
 import { resourceIfMatchOf } from "../etag-headers.js"
 import { UploadParts } from "../files/parts.js"
 import { SUBMISSION_PAGE } from "./Api.js"
@@ -42,86 +41,86 @@ export const BioLive = HttpApiBuilder.group(SharingApi, "bio", (handlers) =>
       HttpApiSchema.withHeaders({ body: view(r), headers: { "x-resource-etag": resourceEtag(r) } })
     return handlers
       .handle("replace", ({ params, headers, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return withEtag(yield* bio.replace(params.slug, payload, resourceIfMatchOf(headers)))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "bio.replace",
+          Effect.map(bio.replace(params.slug, payload, resourceIfMatchOf(headers)), withEtag)
+        )
       )
       .handle("setAvatar", ({ params, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return withEtag(yield* bio.setMedia(params.slug, "avatar", uploadParts(payload)))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "bio.setAvatar",
+          Effect.map(bio.setMedia(params.slug, "avatar", uploadParts(payload)), withEtag)
+        )
       )
       .handle("removeAvatar", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("delete")
-          return withEtag(yield* bio.removeMedia(params.slug, "avatar"))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("bio.removeAvatar", Effect.map(bio.removeMedia(params.slug, "avatar"), withEtag))
       )
       .handle("setCover", ({ params, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return withEtag(yield* bio.setMedia(params.slug, "cover", uploadParts(payload)))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "bio.setCover",
+          Effect.map(bio.setMedia(params.slug, "cover", uploadParts(payload)), withEtag)
+        )
       )
       .handle("removeCover", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("delete")
-          return withEtag(yield* bio.removeMedia(params.slug, "cover"))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("bio.removeCover", Effect.map(bio.removeMedia(params.slug, "cover"), withEtag))
       )
       .handle("addFileBlock", ({ params, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          const added = yield* bio.addFileBlock(params.slug, params.pageId, uploadParts(payload))
-          return HttpApiSchema.withHeaders({
-            body: {
-              block: bioBlockView(publicResourceUrl(origin, added.bio.slug), added.block),
-              bio: view(added.bio)
-            },
-            headers: { "x-resource-etag": resourceEtag(added.bio) }
+        sharingRoute(
+          "bio.addFileBlock",
+          Effect.gen(function* () {
+            const added = yield* bio.addFileBlock(params.slug, params.pageId, uploadParts(payload))
+            return HttpApiSchema.withHeaders({
+              body: {
+                block: bioBlockView(publicResourceUrl(origin, added.bio.slug), added.block),
+                bio: view(added.bio)
+              },
+              headers: { "x-resource-etag": resourceEtag(added.bio) }
+            })
           })
-        }).pipe(Effect.catch(SharingErrors.fail))
+        )
       )
       .handle("replaceBlockFile", ({ params, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return withEtag(yield* bio.replaceBlockFile(params.slug, params.blockId, uploadParts(payload)))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "bio.replaceBlockFile",
+          Effect.map(bio.replaceBlockFile(params.slug, params.blockId, uploadParts(payload)), withEtag)
+        )
       )
       .handle("setBlockThumbnail", ({ params, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return withEtag(yield* bio.setBlockThumbnail(params.slug, params.blockId, uploadParts(payload)))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "bio.setBlockThumbnail",
+          Effect.map(bio.setBlockThumbnail(params.slug, params.blockId, uploadParts(payload)), withEtag)
+        )
       )
       .handle("listSubmissions", ({ params, query }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const limit = query.limit ?? SUBMISSION_PAGE.default
-          const offset = query.offset ?? 0
-          const page = yield* bio.listSubmissions(params.slug, { limit, offset })
-          return { items: page.items.map(submissionView), total: page.total, limit, offset }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "bio.listSubmissions",
+          Effect.gen(function* () {
+            const limit = query.limit ?? SUBMISSION_PAGE.default
+            const offset = query.offset ?? 0
+            const page = yield* bio.listSubmissions(params.slug, { limit, offset })
+            return { items: page.items.map(submissionView), total: page.total, limit, offset }
+          })
+        )
       )
       .handle("exportSubmissions", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const csv = yield* bio.exportSubmissions(params.slug)
-          return yield* csvDownload(
-            csv.lines,
-            csv.filename,
-            yield* HttpServerRequest.HttpServerRequest,
-            "bio submissions export"
-          )
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "bio.exportSubmissions",
+          Effect.gen(function* () {
+            const csv = yield* bio.exportSubmissions(params.slug)
+            return yield* csvDownload(
+              csv.lines,
+              csv.filename,
+              yield* HttpServerRequest.HttpServerRequest,
+              "bio submissions export"
+            )
+          })
+        )
       )
       .handle("deleteSubmission", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("delete")
-          yield* bio.deleteSubmission(params.slug, params.submissionId)
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "bio.deleteSubmission",
+          Effect.asVoid(bio.deleteSubmission(params.slug, params.submissionId))
+        )
       )
   })
 )

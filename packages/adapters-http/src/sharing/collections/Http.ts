@@ -11,9 +11,8 @@ import {
 import { Effect } from "effect"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import { PublicOrigin } from "../../public-origin.js"
-import { requireScopes } from "../../shared/index.js"
+import { sharingRoute } from "../route.js"
 import { SharingApi } from "../Api.js"
-import { SharingErrors } from "../errors.js"
 
 /** X-Collection-If-Match, else the standard If-Match. */
 const ifMatchOf = (headers: {
@@ -37,31 +36,37 @@ export const CollectionsLive = HttpApiBuilder.group(SharingApi, "collections", (
     }
     return handlers
       .handle("addItem", ({ params, headers, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          const { collection, item } = yield* collections.addItem(params.slug, payload, ifMatchOf(headers))
-          return HttpApiSchema.withHeaders({
-            body: {
-              item: collectionItemView(item, publicResourceUrl(origin, collection.slug)),
-              collection: view(collection)
-            },
-            headers: etags(collection)
+        sharingRoute(
+          "collections.addItem",
+          Effect.gen(function* () {
+            const { collection, item } = yield* collections.addItem(params.slug, payload, ifMatchOf(headers))
+            return HttpApiSchema.withHeaders({
+              body: {
+                item: collectionItemView(item, publicResourceUrl(origin, collection.slug)),
+                collection: view(collection)
+              },
+              headers: etags(collection)
+            })
           })
-        }).pipe(Effect.catch(SharingErrors.fail))
+        )
       )
       .handle("arrange", ({ params, headers, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          const collection = yield* collections.arrange(params.slug, payload, ifMatchOf(headers))
-          return HttpApiSchema.withHeaders({ body: view(collection), headers: etags(collection) })
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "collections.arrange",
+          Effect.gen(function* () {
+            const collection = yield* collections.arrange(params.slug, payload, ifMatchOf(headers))
+            return HttpApiSchema.withHeaders({ body: view(collection), headers: etags(collection) })
+          })
+        )
       )
       .handle("removeItem", ({ params, headers }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("delete")
-          const collection = yield* collections.removeItem(params.slug, params.itemId, ifMatchOf(headers))
-          return HttpApiSchema.withHeaders({ body: undefined, headers: etags(collection) })
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "collections.removeItem",
+          Effect.gen(function* () {
+            const collection = yield* collections.removeItem(params.slug, params.itemId, ifMatchOf(headers))
+            return HttpApiSchema.withHeaders({ body: undefined, headers: etags(collection) })
+          })
+        )
       )
   })
 )

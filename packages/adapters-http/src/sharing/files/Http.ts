@@ -6,9 +6,8 @@ import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import { PublicOrigin } from "../../public-origin.js"
 import { UploadParts } from "./parts.js"
-import { requireScopes } from "../../shared/index.js"
+import { sharingRoute } from "../route.js"
 import { SharingApi } from "../Api.js"
-import { SharingErrors } from "../errors.js"
 import { answerAs, optionallyIdempotent } from "../idempotent.js"
 
 export const FilesLive = HttpApiBuilder.group(SharingApi, "files", (handlers) =>
@@ -19,9 +18,9 @@ export const FilesLive = HttpApiBuilder.group(SharingApi, "files", (handlers) =>
     const idempotency = yield* SharingIdempotency
     return handlers
       .handle("upload", ({ payload, headers }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* optionallyIdempotent(
+        sharingRoute(
+          "files.upload",
+          optionallyIdempotent(
             headers["idempotency-key"],
             Effect.map(files.upload(uploadParts(payload)), (record) =>
               HttpApiSchema.withHeaders({
@@ -38,17 +37,19 @@ export const FilesLive = HttpApiBuilder.group(SharingApi, "files", (handlers) =>
                 )
               )
           )
-        }).pipe(Effect.catch(SharingErrors.fail))
+        )
       )
       .handle("preview", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const bytes = yield* files.preview(params.id)
-          return HttpServerResponse.uint8Array(bytes, {
-            contentType: "image/webp",
-            headers: { "cache-control": "private, max-age=300", "x-content-type-options": "nosniff" }
+        sharingRoute(
+          "files.preview",
+          Effect.gen(function* () {
+            const bytes = yield* files.preview(params.id)
+            return HttpServerResponse.uint8Array(bytes, {
+              contentType: "image/webp",
+              headers: { "cache-control": "private, max-age=300", "x-content-type-options": "nosniff" }
+            })
           })
-        }).pipe(Effect.catch(SharingErrors.fail))
+        )
       )
   })
 )

@@ -1,4 +1,4 @@
-// Handlers of the job routes: scope, the SharingJobs (or, for a mirror's reads, SharingNotionMirrors)
+// Handlers of the job routes: sharingRoute, the SharingJobs (or, for a mirror's reads, SharingNotionMirrors)
 // use case, the views (poll URLs and mirror URLs on this server's public origin; a page's HTML
 // rendered from its cached blocks).
 import {
@@ -21,9 +21,8 @@ import {
 import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PublicOrigin } from "../../public-origin.js"
-import { requireScopes } from "../../shared/index.js"
+import { sharingRoute } from "../route.js"
 import { SharingApi, SHARING_API_PREFIX } from "../Api.js"
-import { SharingErrors } from "../errors.js"
 import { sanitizeNotionHtml } from "../pages/notion.js"
 
 export const JobsLive = HttpApiBuilder.group(SharingApi, "jobs", (handlers) =>
@@ -48,64 +47,61 @@ export const JobsLive = HttpApiBuilder.group(SharingApi, "jobs", (handlers) =>
     }
     return handlers
       .handle("optimizeOriginal", ({ params, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* accepted(yield* jobs.optimizeOriginal(params.slug, payload))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "jobs.optimizeOriginal",
+          Effect.flatMap(jobs.optimizeOriginal(params.slug, payload), accepted)
+        )
       )
       .handle("refreshNotion", ({ params, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* accepted(yield* jobs.refreshNotion(params.slug, payload))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("jobs.refreshNotion", Effect.flatMap(jobs.refreshNotion(params.slug, payload), accepted))
       )
       .handle("notionPages", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const { resource, pages, latest, lastRefreshedAt } = yield* mirrors.pages(params.slug)
-          const urls = mirrorUrls(resource.slug, pages)
-          return {
-            pages: pages.map((p) => notionPageSummaryView(p, urls.page(p.pageId))),
-            refresh: notionRefreshView(latest, lastRefreshedAt)
-          }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "jobs.notionPages",
+          Effect.gen(function* () {
+            const { resource, pages, latest, lastRefreshedAt } = yield* mirrors.pages(params.slug)
+            const urls = mirrorUrls(resource.slug, pages)
+            return {
+              pages: pages.map((p) => notionPageSummaryView(p, urls.page(p.pageId))),
+              refresh: notionRefreshView(latest, lastRefreshedAt)
+            }
+          })
+        )
       )
       .handle("notionPage", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const { resource, page, assets, pages } = yield* mirrors.page(params.slug, params.pageId)
-          const urls = mirrorUrls(resource.slug, pages)
-          return {
-            ...notionPageSummaryView(page, urls.page(page.pageId)),
-            html: sanitizeNotionHtml(renderMirrorPage(page, assets, urls))
-          }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "jobs.notionPage",
+          Effect.gen(function* () {
+            const { resource, page, assets, pages } = yield* mirrors.page(params.slug, params.pageId)
+            const urls = mirrorUrls(resource.slug, pages)
+            return {
+              ...notionPageSummaryView(page, urls.page(page.pageId)),
+              html: sanitizeNotionHtml(renderMirrorPage(page, assets, urls))
+            }
+          })
+        )
       )
       .handle("notionAssets", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const { resource, assets } = yield* mirrors.assets(params.slug)
-          return { items: assetViews(resource.slug, assets) }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "jobs.notionAssets",
+          Effect.gen(function* () {
+            const { resource, assets } = yield* mirrors.assets(params.slug)
+            return { items: assetViews(resource.slug, assets) }
+          })
+        )
       )
       .handle("list", ({ query }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const page = yield* jobs.list(query)
-          return { items: yield* Effect.forEach(page.items, view), next_cursor: page.nextCursor }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "jobs.list",
+          Effect.gen(function* () {
+            const page = yield* jobs.list(query)
+            return { items: yield* Effect.forEach(page.items, view), next_cursor: page.nextCursor }
+          })
+        )
       )
-      .handle("get", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          return yield* view(yield* jobs.get(params.id))
-        }).pipe(Effect.catch(SharingErrors.fail))
-      )
+      .handle("get", ({ params }) => sharingRoute("jobs.get", Effect.flatMap(jobs.get(params.id), view)))
       .handle("retry", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* accepted(yield* jobs.retry(params.id))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("jobs.retry", Effect.flatMap(jobs.retry(params.id), accepted))
       )
   })
 )

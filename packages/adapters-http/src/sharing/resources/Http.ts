@@ -16,7 +16,7 @@ import { Clock, Effect, Result } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import { PublicOrigin } from "../../public-origin.js"
-import { requireScopes } from "../../shared/index.js"
+import { sharingRoute } from "../route.js"
 import { SharingApi } from "../Api.js"
 import { SharingErrors } from "../errors.js"
 import { resourceIfMatchOf } from "../etag-headers.js"
@@ -66,60 +66,64 @@ export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (hand
     }
     return handlers
       .handle("bulkCreate", ({ payload, headers }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          const done = yield* idempotency.run(
-            headers["idempotency-key"],
-            { route: "bulk-create", body: payload },
-            (seed) =>
-              Effect.flatMap(resources.createLinks(payload.items, seed), (outcomes) =>
-                answerAs(BulkCreateResult, 200, {
-                  items: outcomes.map((outcome, index) => ({ index, ...outcomeOf(outcome) })),
-                  ...tally(outcomes)
-                })
-              )
-          )
-          return idempotentResponse(done)
-        }).pipe(Effect.catch(SharingErrors.fail))
-      )
-      .handle("importLinks", ({ payload, headers, query }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          const options = typeof payload === "string" ? { csv: payload, source: query.source } : payload
-          const defaults =
-            typeof payload === "string" ? {} : { visibility: payload.visibility, labels: payload.labels }
-          const records = readCsvRecords(options.csv)
-          if (Result.isFailure(records)) return yield* records.failure
-          const parsed = importRows(records.success, options.source, defaults)
-          if (Result.isFailure(parsed)) return yield* parsed.failure
-          const { source, rows } = parsed.success
-          const done = yield* idempotency.run(
-            headers["idempotency-key"],
-            { route: "import", body: options },
-            (seed) =>
-              Effect.flatMap(
-                resources.createLinks(
-                  rows.map((r) => r.item),
-                  seed
-                ),
-                (outcomes) =>
-                  answerAs(ImportResult, 200, {
-                    source,
-                    items: outcomes.map((outcome, index) => ({
-                      row: rows[index]?.row ?? 0,
-                      ...outcomeOf(outcome)
-                    })),
+        sharingRoute(
+          "resources.bulkCreate",
+          Effect.gen(function* () {
+            const done = yield* idempotency.run(
+              headers["idempotency-key"],
+              { route: "bulk-create", body: payload },
+              (seed) =>
+                Effect.flatMap(resources.createLinks(payload.items, seed), (outcomes) =>
+                  answerAs(BulkCreateResult, 200, {
+                    items: outcomes.map((outcome, index) => ({ index, ...outcomeOf(outcome) })),
                     ...tally(outcomes)
                   })
-              )
-          )
-          return idempotentResponse(done)
-        }).pipe(Effect.catch(SharingErrors.fail))
+                )
+            )
+            return idempotentResponse(done)
+          })
+        )
+      )
+      .handle("importLinks", ({ payload, headers, query }) =>
+        sharingRoute(
+          "resources.importLinks",
+          Effect.gen(function* () {
+            const options = typeof payload === "string" ? { csv: payload, source: query.source } : payload
+            const defaults =
+              typeof payload === "string" ? {} : { visibility: payload.visibility, labels: payload.labels }
+            const records = readCsvRecords(options.csv)
+            if (Result.isFailure(records)) return yield* records.failure
+            const parsed = importRows(records.success, options.source, defaults)
+            if (Result.isFailure(parsed)) return yield* parsed.failure
+            const { source, rows } = parsed.success
+            const done = yield* idempotency.run(
+              headers["idempotency-key"],
+              { route: "import", body: options },
+              (seed) =>
+                Effect.flatMap(
+                  resources.createLinks(
+                    rows.map((r) => r.item),
+                    seed
+                  ),
+                  (outcomes) =>
+                    answerAs(ImportResult, 200, {
+                      source,
+                      items: outcomes.map((outcome, index) => ({
+                        row: rows[index]?.row ?? 0,
+                        ...outcomeOf(outcome)
+                      })),
+                      ...tally(outcomes)
+                    })
+                )
+            )
+            return idempotentResponse(done)
+          })
+        )
       )
       .handle("create", ({ payload, headers }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* optionallyIdempotent(
+        sharingRoute(
+          "resources.create",
+          optionallyIdempotent(
             headers["idempotency-key"],
             Effect.map(resources.create(payload), withEtag),
             (key) =>
@@ -129,102 +133,113 @@ export const ResourcesLive = HttpApiBuilder.group(SharingApi, "resources", (hand
                 )
               )
           )
-        }).pipe(Effect.catch(SharingErrors.fail))
+        )
       )
       .handle("list", ({ query }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const page = yield* resources.list({
-            limit: query.limit ?? RESOURCE_PAGE_SIZE.default,
-            cursor: query.cursor,
-            offset: query.offset,
-            type: query.type,
-            q: query.q,
-            label: query.label,
-            archived: query.archived === undefined ? undefined : query.archived === "true",
-            pinned: query.pinned === undefined ? undefined : query.pinned === "true",
-            sort: query.sort,
-            uploadRequest: query.upload_request
+        sharingRoute(
+          "resources.list",
+          Effect.gen(function* () {
+            const page = yield* resources.list({
+              limit: query.limit ?? RESOURCE_PAGE_SIZE.default,
+              cursor: query.cursor,
+              offset: query.offset,
+              type: query.type,
+              q: query.q,
+              label: query.label,
+              archived: query.archived === undefined ? undefined : query.archived === "true",
+              pinned: query.pinned === undefined ? undefined : query.pinned === "true",
+              sort: query.sort,
+              uploadRequest: query.upload_request
+            })
+            return {
+              items: page.items.map((item) => resourceView(item, origin)),
+              next_cursor: page.nextCursor
+            }
           })
-          return { items: page.items.map((item) => resourceView(item, origin)), next_cursor: page.nextCursor }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        )
       )
       .handle("get", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          return withEtag(yield* resources.get(params.slug))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("resources.get", Effect.map(resources.get(params.slug), withEtag))
       )
       .handle("update", ({ params, headers, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return withEtag(yield* resources.update(params.slug, payload, resourceIfMatchOf(headers)))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "resources.update",
+          Effect.map(resources.update(params.slug, payload, resourceIfMatchOf(headers)), withEtag)
+        )
       )
       .handle("delete", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("delete")
-          yield* resources.delete(params.slug)
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("resources.delete", Effect.asVoid(resources.delete(params.slug)))
       )
       .handle("qr", ({ params, query }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const resource = yield* resources.get(params.slug)
-          const image = yield* qrCode(publicResourceUrl(origin, resource.slug), {
-            format: query.format,
-            size: query.size
+        sharingRoute(
+          "resources.qr",
+          Effect.gen(function* () {
+            const resource = yield* resources.get(params.slug)
+            const image = yield* qrCode(publicResourceUrl(origin, resource.slug), {
+              format: query.format,
+              size: query.size
+            })
+            return HttpServerResponse.uint8Array(image.body, {
+              contentType: image.contentType,
+              headers: { "cache-control": "private, max-age=300" }
+            })
           })
-          return HttpServerResponse.uint8Array(image.body, {
-            contentType: image.contentType,
-            headers: { "cache-control": "private, max-age=300" }
-          })
-        }).pipe(Effect.catch(SharingErrors.fail))
+        )
       )
       .handle("listMarkdownVersions", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const versions = yield* resources.listMarkdownVersions(params.slug)
-          return { items: versions.map(versionSummary) }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "resources.listMarkdownVersions",
+          Effect.gen(function* () {
+            const versions = yield* resources.listMarkdownVersions(params.slug)
+            return { items: versions.map(versionSummary) }
+          })
+        )
       )
       .handle("getMarkdownVersion", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const version = yield* resources.getMarkdownVersion(params.slug, params.versionId)
-          return { ...versionSummary(version), body_markdown: version.body }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "resources.getMarkdownVersion",
+          Effect.gen(function* () {
+            const version = yield* resources.getMarkdownVersion(params.slug, params.versionId)
+            return { ...versionSummary(version), body_markdown: version.body }
+          })
+        )
       )
       .handle("restoreMarkdownVersion", ({ params, headers }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          const restored = yield* resources.restoreMarkdownVersion(
-            params.slug,
-            params.versionId,
-            resourceIfMatchOf(headers)
-          )
-          return HttpApiSchema.withHeaders({
-            body: {
-              resource: resourceView(restored.resource, origin),
-              saved_version: versionSummary(restored.saved)
-            },
-            headers: { "x-resource-etag": resourceEtag(restored.resource) }
+        sharingRoute(
+          "resources.restoreMarkdownVersion",
+          Effect.gen(function* () {
+            const restored = yield* resources.restoreMarkdownVersion(
+              params.slug,
+              params.versionId,
+              resourceIfMatchOf(headers)
+            )
+            return HttpApiSchema.withHeaders({
+              body: {
+                resource: resourceView(restored.resource, origin),
+                saved_version: versionSummary(restored.saved)
+              },
+              headers: { "x-resource-etag": resourceEtag(restored.resource) }
+            })
           })
-        }).pipe(Effect.catch(SharingErrors.fail))
+        )
       )
       .handle("simulateLink", ({ payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const { visit, ...fields } = payload
-          return yield* resources.simulateLink(fields, yield* visitOf(visit))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "resources.simulateLink",
+          Effect.gen(function* () {
+            const { visit, ...fields } = payload
+            return yield* resources.simulateLink(fields, yield* visitOf(visit))
+          })
+        )
       )
       .handle("simulateSavedLink", ({ params, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const { visit, ...fields } = payload
-          return yield* resources.simulateSavedLink(params.slug, fields, yield* visitOf(visit))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "resources.simulateSavedLink",
+          Effect.gen(function* () {
+            const { visit, ...fields } = payload
+            return yield* resources.simulateSavedLink(params.slug, fields, yield* visitOf(visit))
+          })
+        )
       )
   })
 )

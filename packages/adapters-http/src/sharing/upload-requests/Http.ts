@@ -11,9 +11,8 @@ import {
 import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PublicOrigin } from "../../public-origin.js"
-import { requireScopes } from "../../shared/index.js"
+import { sharingRoute } from "../route.js"
 import { SharingApi } from "../Api.js"
-import { SharingErrors } from "../errors.js"
 import { answerAs, optionallyIdempotent } from "../idempotent.js"
 import { SUBMISSIONS_PAGE, UploadRequestWithToken } from "./Api.js"
 
@@ -33,16 +32,18 @@ export const UploadRequestsLive = HttpApiBuilder.group(SharingApi, "uploadReques
     }) => Effect.map(view(request), (v) => ({ ...v, token, url: uploadRequestUrl(origin, token) }))
     return handlers
       .handle("list", () =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const all = yield* requests.list()
-          return { items: yield* Effect.forEach(all, view) }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "uploadRequests.list",
+          Effect.gen(function* () {
+            const all = yield* requests.list()
+            return { items: yield* Effect.forEach(all, view) }
+          })
+        )
       )
       .handle("create", ({ payload, headers }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* optionallyIdempotent(
+        sharingRoute(
+          "uploadRequests.create",
+          optionallyIdempotent(
             headers["idempotency-key"],
             Effect.flatMap(requests.create(payload), withToken),
             (key) =>
@@ -52,59 +53,51 @@ export const UploadRequestsLive = HttpApiBuilder.group(SharingApi, "uploadReques
                 )
               )
           )
-        }).pipe(Effect.catch(SharingErrors.fail))
+        )
       )
       .handle("get", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          return yield* view(yield* requests.get(params.id))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("uploadRequests.get", Effect.flatMap(requests.get(params.id), view))
       )
       .handle("patch", ({ params, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* view(yield* requests.patch(params.id, payload))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("uploadRequests.patch", Effect.flatMap(requests.patch(params.id, payload), view))
       )
       .handle("status", ({ params, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* view(yield* requests.setStatus(params.id, payload.status))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "uploadRequests.status",
+          Effect.flatMap(requests.setStatus(params.id, payload.status), view)
+        )
       )
       .handle("rotateToken", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* withToken(yield* requests.rotateToken(params.id))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("uploadRequests.rotateToken", Effect.flatMap(requests.rotateToken(params.id), withToken))
       )
       .handle("revoke", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("delete")
-          return yield* view(yield* requests.revoke(params.id))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("uploadRequests.revoke", Effect.flatMap(requests.revoke(params.id), view))
       )
       .handle("listSubmissions", ({ params, query }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const limit = query.limit ?? SUBMISSIONS_PAGE.default
-          const offset = query.offset ?? 0
-          const page = yield* requests.listSubmissions(params.id, { limit, offset })
-          return { items: page.items.map(uploadSubmissionView), total: page.total, limit, offset }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "uploadRequests.listSubmissions",
+          Effect.gen(function* () {
+            const limit = query.limit ?? SUBMISSIONS_PAGE.default
+            const offset = query.offset ?? 0
+            const page = yield* requests.listSubmissions(params.id, { limit, offset })
+            return { items: page.items.map(uploadSubmissionView), total: page.total, limit, offset }
+          })
+        )
       )
       .handle("getSubmission", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const { submission, files } = yield* requests.getSubmission(params.id, params.submissionId)
-          return { ...uploadSubmissionView(submission), files: files.map((f) => resourceView(f, origin)) }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "uploadRequests.getSubmission",
+          Effect.gen(function* () {
+            const { submission, files } = yield* requests.getSubmission(params.id, params.submissionId)
+            return { ...uploadSubmissionView(submission), files: files.map((f) => resourceView(f, origin)) }
+          })
+        )
       )
       .handle("review", ({ params, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return uploadSubmissionView(yield* requests.review(params.id, params.submissionId, payload.review))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "uploadRequests.review",
+          Effect.map(requests.review(params.id, params.submissionId, payload.review), uploadSubmissionView)
+        )
       )
   })
 )

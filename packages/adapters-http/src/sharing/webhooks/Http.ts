@@ -9,9 +9,8 @@ import {
 } from "@folio/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { requireScopes } from "../../shared/index.js"
+import { sharingRoute } from "../route.js"
 import { SharingApi } from "../Api.js"
-import { SharingErrors } from "../errors.js"
 import { answerAs, optionallyIdempotent } from "../idempotent.js"
 
 const withSecret = (w: WebhookEndpointRecord) => ({ ...webhookView(w), signing_secret: w.signingSecret })
@@ -23,27 +22,21 @@ export const WebhooksLive = HttpApiBuilder.group(SharingApi, "webhooks", (handle
     const write = <E, R>(run: Effect.Effect<WebhookEndpointRecord, E, R>) => Effect.map(run, webhookView)
     return handlers
       .handle("list", () =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          return { items: (yield* webhooks.list()).map(webhookView) }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "webhooks.list",
+          Effect.map(webhooks.list(), (all) => ({ items: all.map(webhookView) }))
+        )
       )
       .handle("get", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          return webhookView(yield* webhooks.get(params.id))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("webhooks.get", Effect.map(webhooks.get(params.id), webhookView))
       )
       .handle("delete", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("delete")
-          yield* webhooks.remove(params.id)
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("webhooks.delete", Effect.asVoid(webhooks.remove(params.id)))
       )
       .handle("create", ({ payload, headers }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* optionallyIdempotent(
+        sharingRoute(
+          "webhooks.create",
+          optionallyIdempotent(
             headers["idempotency-key"],
             Effect.map(webhooks.create(payload), withSecret),
             (key) =>
@@ -53,44 +46,27 @@ export const WebhooksLive = HttpApiBuilder.group(SharingApi, "webhooks", (handle
                 )
               )
           )
-        }).pipe(Effect.catch(SharingErrors.fail))
+        )
       )
       .handle("patch", ({ params, payload }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* write(webhooks.patch(params.id, payload))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("webhooks.patch", write(webhooks.patch(params.id, payload)))
       )
       .handle("rotateSecret", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return withSecret(yield* webhooks.rotateSecret(params.id))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("webhooks.rotateSecret", Effect.map(webhooks.rotateSecret(params.id), withSecret))
       )
-      .handle("enable", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* write(webhooks.enable(params.id))
-        }).pipe(Effect.catch(SharingErrors.fail))
-      )
-      .handle("disable", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return yield* write(webhooks.disable(params.id))
-        }).pipe(Effect.catch(SharingErrors.fail))
-      )
+      .handle("enable", ({ params }) => sharingRoute("webhooks.enable", write(webhooks.enable(params.id))))
+      .handle("disable", ({ params }) => sharingRoute("webhooks.disable", write(webhooks.disable(params.id))))
       .handle("test", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("write")
-          return webhookAttemptView(yield* webhooks.test(params.id))
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute("webhooks.test", Effect.map(webhooks.test(params.id), webhookAttemptView))
       )
       .handle("deliveries", ({ params, query }) =>
-        Effect.gen(function* () {
-          yield* requireScopes("read")
-          const items = yield* webhooks.attempts(params.id, query.limit)
-          return { items: items.map(webhookAttemptView) }
-        }).pipe(Effect.catch(SharingErrors.fail))
+        sharingRoute(
+          "webhooks.deliveries",
+          Effect.gen(function* () {
+            const items = yield* webhooks.attempts(params.id, query.limit)
+            return { items: items.map(webhookAttemptView) }
+          })
+        )
       )
   })
 )
