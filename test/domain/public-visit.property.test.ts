@@ -8,6 +8,7 @@ import {
   type PublicRequestFacts,
   type PublicVisitCookies,
   type ResourceRecord,
+  makeResourceRecord,
   ResourceRepository,
   type ResourceType,
   resourceUnavailability,
@@ -261,22 +262,26 @@ describe("the node:http fast path and the routes", () => {
         const answers = []
         for (const app of [fast, routes]) {
           const tenantId = tenants.get(app) ?? ""
-          const r = {
-            ...generated,
-            tenantId,
-            createdAt: new Date(),
-            updatedAt: new Date(),
-            ...(generated.type === "link" && !known ? { data: { ...generated.data, testVariants: [] } } : {}),
-            // The windows around the real clock: both apps read it.
-            startsAt:
-              generated.startsAt === null
-                ? null
-                : new Date(Date.now() + (generated.startsAt < NOW ? -HOUR : HOUR)),
-            expiresAt:
-              generated.expiresAt === null
-                ? null
-                : new Date(Date.now() + (generated.expiresAt < NOW ? -HOUR : HOUR))
-          } as ResourceRecord
+          const r = makeResourceRecord(
+            {
+              ...generated,
+              tenantId,
+              createdAt: new Date(),
+              updatedAt: new Date(),
+              // The windows around the real clock: both apps read it.
+              startsAt:
+                generated.startsAt === null
+                  ? null
+                  : new Date(Date.now() + (generated.startsAt < NOW ? -HOUR : HOUR)),
+              expiresAt:
+                generated.expiresAt === null
+                  ? null
+                  : new Date(Date.now() + (generated.expiresAt < NOW ? -HOUR : HOUR))
+            },
+            generated.type === "link" && !known
+              ? { type: "link", data: { ...generated.data, testVariants: [] } }
+              : generated
+          )
           await app.run(Effect.flatMap(ResourceRepository, (repo) => repo.insert(r)))
           const cookie = [
             q.visitor === undefined ? undefined : `${VISITOR_COOKIE}=${q.visitor}`,
