@@ -54,7 +54,7 @@ import {
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import {
-  makeResourceRecord,
+  newResourceRecord,
   type ResourceRecord,
   type ResourceRecordOf,
   resourceBlobPrefix,
@@ -379,7 +379,7 @@ export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>
           ? null
           : yield* Effect.flatMap(Effect.service(PasswordHasher), (h) => h.hash(password))
       const recordAt = (slug: string): ResourceRecord =>
-        makeResourceRecord(
+        newResourceRecord(
           {
             id,
             tenantId: principal.tenant,
@@ -388,20 +388,13 @@ export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>
             description: metadata.description ?? null,
             visibility: metadata.visibility ?? "public",
             passwordHash,
-            startsAt: null,
             expiresAt:
               metadata.expires_at === undefined || metadata.expires_at === null
                 ? null
                 : new Date(metadata.expires_at),
             labels: normalizeLabels(metadata.labels ?? []),
-            maxViews: null,
-            archived: false,
-            pinned: false,
-            viewCount: 0,
             storedBytes: newBytes,
-            rowVersion: 1,
-            createdAt: at,
-            updatedAt: at
+            at
           },
           {
             type: "artifact",

@@ -28,7 +28,7 @@ import { MediaTools } from "../ports/media.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import {
-  makeResourceRecord,
+  newResourceRecord,
   type ResourceRecord,
   resourceBlobPrefix,
   type StoredFile
@@ -306,7 +306,7 @@ export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
       const at = new Date(yield* Clock.currentTimeMillis)
       const { kind, ...stored } = file
       const recordAt = (slug: string): ResourceRecord =>
-        makeResourceRecord(
+        newResourceRecord(
           {
             id,
             tenantId: principal.tenant,
@@ -315,17 +315,13 @@ export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
             description: input.description ?? null,
             visibility: input.visibility ?? "public",
             passwordHash,
-            startsAt: null,
             expiresAt,
             labels: normalizeLabels(input.labels ?? []),
             maxViews: input.max_views ?? null,
             archived: input.archived === "true",
             pinned: input.pinned === "true",
-            viewCount: 0,
             storedBytes: stored.size,
-            rowVersion: 1,
-            createdAt: at,
-            updatedAt: at
+            at
           },
           { type: kind, data: stored }
         )

@@ -192,6 +192,56 @@ export const makeResourceRecord = <T extends ResourceType>(
   return { ...common, type, data } as ResourceRecordOf<T>
 }
 
+/** What a create decides about a new resource; `at` is both its creation and its last change. */
+export type NewResourceFields = Pick<ResourceCommon, "id" | "tenantId" | "slug"> & {
+  readonly at: Date
+} & Partial<
+    Pick<
+      ResourceCommon,
+      | "title"
+      | "description"
+      | "visibility"
+      | "passwordHash"
+      | "startsAt"
+      | "expiresAt"
+      | "labels"
+      | "maxViews"
+      | "archived"
+      | "pinned"
+      | "storedBytes"
+    >
+  >
+
+/**
+ * A resource as every create makes it: what the create decided, over the defaults of a new resource
+ * (public, no password or window, unlabelled, nothing counted or stored yet, row version 1).
+ */
+export const newResourceRecord = <T extends ResourceType>(
+  { at, ...decided }: NewResourceFields,
+  typed: ResourceTyped<T>
+): ResourceRecordOf<T> =>
+  makeResourceRecord(
+    {
+      title: null,
+      description: null,
+      visibility: "public",
+      passwordHash: null,
+      startsAt: null,
+      expiresAt: null,
+      labels: [],
+      maxViews: null,
+      archived: false,
+      pinned: false,
+      storedBytes: 0,
+      ...decided,
+      viewCount: 0,
+      rowVersion: 1,
+      createdAt: at,
+      updatedAt: at
+    },
+    typed
+  )
+
 /** Whether `resource` is of one of `types` (narrowing it to their records). */
 export const isResourceOf = <T extends ResourceType>(
   resource: ResourceRecord,

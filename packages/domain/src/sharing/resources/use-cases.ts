@@ -54,6 +54,7 @@ import {
   type ResourceRecordOf,
   isResourceOf,
   makeResourceRecord,
+  newResourceRecord,
   ifMatchNames,
   resourceBlobPrefix,
   resourceEtag
@@ -260,7 +261,7 @@ export const createResourceWith = (input: CreateResourceInput, options: CreateOp
     const id = options.id ?? (yield* ids.uuidV7)
     const maxViews = input.type === "link" || input.type === "markdown" ? (input.max_views ?? null) : null
     const recordAt = (slug: string): ResourceRecord =>
-      makeResourceRecord(
+      newResourceRecord(
         {
           id,
           tenantId: principal.tenant,
@@ -275,11 +276,7 @@ export const createResourceWith = (input: CreateResourceInput, options: CreateOp
           maxViews,
           archived: input.archived ?? false,
           pinned: input.pinned ?? false,
-          viewCount: 0,
-          storedBytes: 0,
-          rowVersion: 1,
-          createdAt: at,
-          updatedAt: at
+          at
         },
         typed
       )

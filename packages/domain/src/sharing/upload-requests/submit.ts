@@ -32,7 +32,7 @@ import { ownerServesPublicly } from "../public-access.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { UploadRequests } from "../ports/upload-requests.js"
-import { makeResourceRecord, type ResourceRecord, resourceBlobPrefix } from "../resources/resource.js"
+import { newResourceRecord, type ResourceRecord, resourceBlobPrefix } from "../resources/resource.js"
 import { insertResource } from "../resources/use-cases.js"
 import { type UploadRequestRecord, UPLOAD_TOKEN_PATTERN, uploadTokenHash } from "./upload-request.js"
 
@@ -151,26 +151,16 @@ export const submitToUploadRequest = (
       for (const { id, file } of staged) {
         const { kind, ...stored } = file
         const recordAt = (slug: string): ResourceRecord =>
-          makeResourceRecord(
+          newResourceRecord(
             {
               id,
               tenantId: request.tenantId,
               slug,
               title: stored.fileName,
-              description: null,
               visibility: "private",
-              passwordHash: null,
-              startsAt: null,
-              expiresAt: null,
               labels: ["upload-request"],
-              maxViews: null,
-              archived: false,
-              pinned: false,
-              viewCount: 0,
               storedBytes: stored.size,
-              rowVersion: 1,
-              createdAt: at,
-              updatedAt: at
+              at
             },
             { type: kind, data: stored }
           )
