@@ -1,4 +1,4 @@
 export * from "./deploy.js"
 export * from "./limits.js"
 export * from "./paths.js"
-export * from "./reads.js"
+export * from "./use-cases.js"

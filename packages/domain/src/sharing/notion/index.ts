@@ -1,7 +1,8 @@
-// Notion mirrors: the normalized page tree a refresh reads from Notion, and its HTML rendering.
-// Pure: the port that talks to Notion lives in ../ports/notion-source.ts.
+// Notion mirrors: the normalized page tree, its HTML rendering, the owner's use cases and the refresh
+// job. The port that talks to Notion lives in ../ports/notion-source.ts.
 export * from "./blocks.js"
 export * from "./render.js"
-export * from "./mirror.js"
+export * from "./use-cases.js"
+export * from "./refresh-job.js"
 export * from "./feature.js"
 export * from "./wire.js"

@@ -1,6 +1,8 @@
 // A cached Notion page's blocks as HTML for the public page. Safe by construction: every piece of
 // Notion text is escaped, only a fixed set of tags is written, and only checked URLs become links.
+import type { NotionAssetRecord, NotionPageRecord } from "../ports/notion-mirrors.js"
 import type { NotionBlock, NotionMediaBlock, NotionRichTexts } from "./blocks.js"
+import { notionAssetPath, notionPagePath } from "./wire.js"
 
 /** Where the rendered page points: our cached copy of a hosted file, and a mirrored child page. */
 export interface NotionRenderLinks {
@@ -199,4 +201,32 @@ export const renderNotionBlocks = (blocks: ReadonlyArray<NotionBlock>, links: No
   }
   if (openList !== undefined) html += openList === "numbered_list_item" ? "</ol>" : "</ul>"
   return html
+}
+
+/** Where a mirror's pages and cached files are served, under its public URL. */
+export interface NotionMirrorUrls {
+  readonly page: (pageId: string) => string
+  readonly asset: (assetId: string) => string
+}
+
+/** The URLs under a mirror's public path `base`; its root page (`rootPageId`) is `base` itself. */
+export const notionMirrorUrls = (base: string, rootPageId: string | null): NotionMirrorUrls => ({
+  page: (pageId) => notionPagePath(base, rootPageId, pageId),
+  asset: (assetId) => notionAssetPath(base, assetId)
+})
+
+/** A cached page as HTML, its links pointing at the mirror's own pages and cached files. */
+export const renderMirrorPage = (
+  page: NotionPageRecord,
+  assets: ReadonlyArray<NotionAssetRecord>,
+  urls: NotionMirrorUrls
+): string => {
+  const byBlock = new Map(assets.map((a) => [a.blockId, a.id]))
+  return renderNotionBlocks(page.blocks, {
+    assetUrl: (blockId) => {
+      const id = byBlock.get(blockId)
+      return id === undefined ? undefined : urls.asset(id)
+    },
+    pageUrl: urls.page
+  })
 }

@@ -12,14 +12,15 @@ import type { JobRecord } from "../../kernel/jobs/job.js"
 import { type JobFailed, type JobOutcome, unknownJobType } from "../../kernel/jobs/outcome.js"
 import { JobRunner, type JobRunnerService } from "../../kernel/jobs/runner.js"
 import { getJob, listJobs, retryJob } from "../jobs/use-cases.js"
-import { queueNotionRefresh, runNotionRefresh, scheduleNotionRefreshes } from "../notion/mirror.js"
+import { runNotionRefresh, scheduleNotionRefreshes } from "../notion/refresh-job.js"
+import { queueNotionRefresh } from "../notion/use-cases.js"
 import { JobQueue } from "../../kernel/ports/jobs.js"
 import type { MediaTools } from "../ports/media.js"
 import { NotionMirrors } from "../ports/notion-mirrors.js"
 import { NotionSource } from "../ports/notion-source.js"
 import { ResourceRepository } from "../ports/resources.js"
 import type { WebhookSender, WebhookStore } from "../ports/webhooks.js"
-import { runWebhookDelivery, scheduleWebhookDeliveries } from "../webhooks/deliver.js"
+import { runWebhookDelivery, scheduleWebhookDeliveries } from "../webhooks/delivery-job.js"
 
 const jobs = {
   list: listJobs,

@@ -3,7 +3,7 @@
 import { Context, type Effect, Layer } from "effect"
 import { JobQueue } from "../../kernel/ports/jobs.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
-import { notionAssets, notionPage, notionPages } from "../notion/mirror.js"
+import { notionAssets, notionPage, notionPages } from "../notion/use-cases.js"
 import { NotionMirrors } from "../ports/notion-mirrors.js"
 import { ResourceRepository } from "../ports/resources.js"
 

@@ -1,5 +1,5 @@
 export * from "./address.js"
-export * from "./deliver.js"
+export * from "./delivery-job.js"
 export * from "./signature.js"
 export * from "./use-cases.js"
 export * from "./webhook.js"

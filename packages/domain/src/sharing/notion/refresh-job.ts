@@ -1,11 +1,9 @@
-// Notion mirrors: queueing a refresh, the refresh job (the page tree read through NotionSource,
-// hosted files copied into the blob store, everything saved in one transaction), the owner's reads
-// of the cached pages and assets, and the auto-refresh schedule.
+// The refresh job of a Notion mirror (the page tree read through NotionSource, hosted files copied
+// into the blob store, everything saved in one transaction) and the auto-refresh schedule.
 import { Clock, Effect, Option } from "effect"
 import { sha256Hex } from "../../kernel/digest.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
-import { NotionPageNotMirrored, ResourceNotFound } from "../errors.js"
 import { UploadPolicy } from "../files/upload.js"
 import type { JobRecord } from "../../kernel/jobs/job.js"
 import {
@@ -15,8 +13,7 @@ import {
   storageUnavailable,
   succeeded
 } from "../../kernel/jobs/outcome.js"
-import { enqueueDue, enqueueJob, newJob } from "../jobs/use-cases.js"
-import { JobQueue } from "../../kernel/ports/jobs.js"
+import { enqueueDue } from "../jobs/use-cases.js"
 import { MediaTools } from "../ports/media.js"
 import {
   type NotionAssetRecord,
@@ -27,110 +24,12 @@ import {
 import { NotionSource, type NotionSourceError } from "../ports/notion-source.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { isResourceOf, type ResourceRecordOf, resourceBlobPrefix } from "../resources/resource.js"
-import { ownedOfType } from "../resources/use-cases.js"
 import type { NotionBlock, NotionMediaBlock, NotionPage } from "./blocks.js"
-import { notionPageIdFrom } from "./blocks.js"
-import { DEFAULT_NOTION_REFRESH_SECONDS, mirrorRootPageId, requireNotion } from "./feature.js"
-import { renderNotionBlocks } from "./render.js"
-import { notionAssetPath, notionPagePath } from "./wire.js"
+import { DEFAULT_NOTION_REFRESH_SECONDS, mirrorRootPageId } from "./feature.js"
 
 /** A mirror holds at most this many pages; deeper or further pages are left out (and counted). */
 export const NOTION_MAX_PAGES = 200
 export const NOTION_MAX_DEPTH = 10
-/** `POST .../notion/refresh`: the whole mirror, or one of its cached pages. */
-export const queueNotionRefresh = (slug: string, input: { readonly page_id?: string | null | undefined }) =>
-  Effect.gen(function* () {
-    yield* requireNotion
-    const r = yield* ownedOfType(slug, "notion", "a Notion mirror")
-    let pageId: string | null = null
-    if (input.page_id != null) {
-      const normalized = notionPageIdFrom(input.page_id)
-      const cached =
-        normalized === undefined
-          ? Option.none()
-          : yield* (yield* NotionMirrors).page(r.tenantId, r.id, normalized)
-      if (Option.isNone(cached)) return yield* new NotionPageNotMirrored()
-      pageId = cached.value.pageId
-    }
-    return yield* enqueueJob(
-      yield* newJob({
-        type: "notion_refresh",
-        resourceId: r.id,
-        payload: { page_id: pageId, reason: "requested" }
-      })
-    )
-  })
-
-/** The mirror's refresh state for its owner: the cached pages' times and its latest refresh job. */
-const refreshState = (r: ResourceRecordOf<"notion">) =>
-  Effect.gen(function* () {
-    const state = yield* (yield* NotionMirrors).state(r.tenantId, r.id)
-    const latest = yield* (yield* JobQueue).latestFor(r.tenantId, r.id, "notion_refresh")
-    return {
-      lastRefreshedAt: Option.match(state, { onNone: () => null, onSome: (s) => s.lastRefreshedAt }),
-      latest: Option.getOrNull(latest)
-    }
-  })
-
-/** `GET .../notion/pages`. */
-export const notionPages = (slug: string) =>
-  Effect.gen(function* () {
-    const r = yield* ownedOfType(slug, "notion", "a Notion mirror")
-    const pages = yield* (yield* NotionMirrors).pages(r.tenantId, r.id)
-    return { resource: r, pages, ...(yield* refreshState(r)) }
-  })
-
-/** `GET .../notion/pages/{page_id}`: one cached page (its HTML is rendered by the caller's view). */
-export const notionPage = (slug: string, pageId: string) =>
-  Effect.gen(function* () {
-    const r = yield* ownedOfType(slug, "notion", "a Notion mirror")
-    const id = notionPageIdFrom(pageId)
-    if (id === undefined) return yield* new ResourceNotFound()
-    const mirrors = yield* NotionMirrors
-    // The tree's pages hold the asked one: no read of it on its own.
-    const pages = yield* mirrors.pages(r.tenantId, r.id)
-    const page = pages.find((p) => p.pageId === id)
-    if (page === undefined) return yield* new ResourceNotFound()
-    const assets = yield* mirrors.assets(r.tenantId, r.id)
-    return { resource: r, page, assets, pages }
-  })
-
-/** `GET .../notion/assets`. */
-export const notionAssets = (slug: string) =>
-  Effect.gen(function* () {
-    const r = yield* ownedOfType(slug, "notion", "a Notion mirror")
-    return { resource: r, assets: yield* (yield* NotionMirrors).assets(r.tenantId, r.id) }
-  })
-
-/** Where a mirror's pages and cached files are served, under its public URL. */
-export interface NotionMirrorUrls {
-  readonly page: (pageId: string) => string
-  readonly asset: (assetId: string) => string
-}
-
-/** The URLs under a mirror's public path `base`; its root page (`rootPageId`) is `base` itself. */
-export const notionMirrorUrls = (base: string, rootPageId: string | null): NotionMirrorUrls => ({
-  page: (pageId) => notionPagePath(base, rootPageId, pageId),
-  asset: (assetId) => notionAssetPath(base, assetId)
-})
-
-/** A cached page as HTML, its links pointing at the mirror's own pages and cached files. */
-export const renderMirrorPage = (
-  page: NotionPageRecord,
-  assets: ReadonlyArray<NotionAssetRecord>,
-  urls: NotionMirrorUrls
-): string => {
-  const byBlock = new Map(assets.map((a) => [a.blockId, a.id]))
-  return renderNotionBlocks(page.blocks, {
-    assetUrl: (blockId) => {
-      const id = byBlock.get(blockId)
-      return id === undefined ? undefined : urls.asset(id)
-    },
-    pageUrl: urls.page
-  })
-}
-
-// ---- the refresh job ----
 
 const failedWith = (e: NotionSourceError): JobFailed => {
   switch (e.reason) {
