@@ -249,6 +249,20 @@ export const serveResourceBytes = (
     })
   })
 
+/** A collection's item behind the collection's password and window, or the page that answers instead. */
+const openCollectionItem = (
+  deps: Deps,
+  request: HttpServerRequest.HttpServerRequest,
+  r: ResourceRecord,
+  itemId: string
+) =>
+  Effect.map(Clock.currentTimeMillis, (now) => {
+    const item = r.type === "collection" ? (r.data.items ?? []).find((i) => i.id === itemId) : undefined
+    if (item === undefined) return { answer: page(renderNotFoundPage(), 404) }
+    const gate = gateOf(deps, request, r, now)
+    return gate === undefined ? { item } : { answer: gate }
+  })
+
 /**
  * `/s/{slug}/items/{itemId}/content|download` of a collection: the item's bytes under the
  * collection's password and window. The gallery page counted the view; its items count none.
@@ -261,11 +275,9 @@ export const serveCollectionItemBytes = (
   mode: "content" | "download"
 ) =>
   Effect.gen(function* () {
-    if (r.type !== "collection") return page(renderNotFoundPage(), 404)
-    const item = (r.data.items ?? []).find((i) => i.id === itemId)
-    if (item === undefined) return page(renderNotFoundPage(), 404)
-    const gate = gateOf(deps, request, r, yield* Clock.currentTimeMillis)
-    if (gate !== undefined) return gate
+    const opened = yield* openCollectionItem(deps, request, r, itemId)
+    if (!("item" in opened)) return opened.answer
+    const { item } = opened
     const headers = robotsHeaders(r.visibility === "unlisted")
     // An item's bytes never change after it is added.
     return yield* streamStoredFile(deps.blobs, request, item.file, mode, {
@@ -283,11 +295,9 @@ export const serveCollectionItemPreview = (
   itemId: string
 ) =>
   Effect.gen(function* () {
-    if (r.type !== "collection") return page(renderNotFoundPage(), 404)
-    const item = (r.data.items ?? []).find((i) => i.id === itemId)
-    if (item === undefined) return page(renderNotFoundPage(), 404)
-    const gate = gateOf(deps, request, r, yield* Clock.currentTimeMillis)
-    if (gate !== undefined) return gate
+    const opened = yield* openCollectionItem(deps, request, r, itemId)
+    if (!("item" in opened)) return opened.answer
+    const { item } = opened
     const bytes = yield* deps.files.filePreview(r, item.file)
     return HttpServerResponse.uint8Array(bytes, {
       contentType: "image/webp",
