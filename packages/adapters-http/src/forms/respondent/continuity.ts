@@ -5,7 +5,7 @@
 import type { RespondentClient } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { PublicOrigin } from "../../public-origin.js"
+import { PublicOrigin, secureCookiesFor } from "../../public-origin.js"
 
 /** The browser continuity cookie. */
 export const CONTINUITY_COOKIE = "folio_rt"
@@ -27,7 +27,7 @@ export const respondentClient = (
 
 /** The Set-Cookie value for a continuity token: the whole /f/ tree, a year, HttpOnly, Lax. */
 export const continuityCookie = (continuityToken: string, publicOrigin: string): string => {
-  const secure = publicOrigin.startsWith("https:") ? "; Secure" : ""
+  const secure = secureCookiesFor(publicOrigin) ? "; Secure" : ""
   return `${CONTINUITY_COOKIE}=${continuityToken}; Path=/f/; Max-Age=${ONE_YEAR_SECONDS}; HttpOnly; SameSite=Lax${secure}`
 }
 

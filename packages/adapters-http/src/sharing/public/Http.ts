@@ -15,7 +15,6 @@ import {
   SharingFiles,
   type StorageError,
   SuspendedAccounts,
-  secureCookiesFor,
   spendPasswordAttempt,
   ViewCounter,
   VisitRecorder
@@ -23,7 +22,7 @@ import {
 import { Clock, Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { BlobSigningSecret } from "../../blobs/index.js"
-import { PublicOrigin } from "../../public-origin.js"
+import { PublicOrigin, secureCookiesFor } from "../../public-origin.js"
 import { clientIp, type Html } from "../../shared/index.js"
 import { renderFilePage, renderGalleryPage } from "../pages/files.js"
 import {

@@ -16,13 +16,12 @@ import {
   ResourceRepository,
   siteFileFor,
   isUuid,
-  SuspendedAccounts,
-  secureCookiesFor
+  SuspendedAccounts
 } from "@folio/domain"
 import { Clock, Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import mime from "mime-types"
-import { PublicOrigin } from "../../public-origin.js"
+import { PublicOrigin, secureCookiesFor } from "../../public-origin.js"
 import { BlobSigningSecret } from "../../blobs/index.js"
 import { cookiesOf } from "./public-visit.js"
 import { expiringTokens } from "./signed-token.js"

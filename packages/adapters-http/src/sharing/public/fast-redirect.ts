@@ -10,14 +10,13 @@ import {
   ArtifactsFeature,
   isResourceSlug,
   SuspendedAccounts,
-  secureCookiesFor,
   ViewCounter,
   VisitRecorder,
   WarmResources
 } from "@folio/domain"
 import { Context, Effect, Option } from "effect"
 import { BlobSigningSecret } from "../../blobs/index.js"
-import { PublicOrigin } from "../../public-origin.js"
+import { PublicOrigin, secureCookiesFor } from "../../public-origin.js"
 import { redactSecrets, requestIdOf } from "../../shared/index.js"
 import { CountryHeader, type RequestLike } from "../visit.js"
 import { deploymentOfHost } from "./artifact-site.js"

@@ -106,7 +106,7 @@ export interface PublicRequestFacts {
   readonly visit: () => Omit<Visit, "at" | "visitor_id">
   /** The request carries a live unlock of the resource's password (a signature the adapter checks). */
   readonly unlocked: boolean
-  /** Cookies are set Secure (secureCookiesFor the public origin). */
+  /** Cookies are set Secure (the public origin is https). */
   readonly secureCookies: boolean
   /** A new visitor id, drawn only for a request without one (randomness stays outside the domain). */
   readonly newVisitorId: () => string

@@ -8,12 +8,9 @@ export interface PublicCookie {
   readonly value: string
   readonly maxAgeSeconds: number
   readonly path: string
-  /** Sent over HTTPS only: set when the public origin is https (secureCookiesFor). */
+  /** Sent over HTTPS only: set when the public origin is https (the adapter decides it). */
   readonly secure: boolean
 }
-
-/** Whether the public pages' cookies are Secure: decided once, from the public origin. */
-export const secureCookiesFor = (publicOrigin: string): boolean => publicOrigin.startsWith("https:")
 
 /** The path of a resource's public URL: what its cookies are scoped to and its forms post to. */
 export const resourcePublicPath = (slug: string): string => `/s/${encodeURIComponent(slug)}`
