@@ -71,14 +71,14 @@ describe("sharing error table", () => {
     [new StorageQuotaExceeded(), 409, { error_code: "quota_exceeded" }],
     [new UploadTooLarge({ maxBytes: 10 }), 413, { error_code: "payload_too_large", field: "file" }],
     [
-      new UnsupportedMedia({ field: "file", reason: "x" }),
+      new UnsupportedMedia({ field: "file", problem: "type_not_allowed" }),
       415,
       { error_code: "unsupported_media", field: "file" }
     ],
-    [new ArtifactArchiveInvalid({ reason: "x" }), 400, { error_code: "artifact_archive_invalid" }],
-    [new ArtifactPathInvalid({ reason: "x" }), 400, { error_code: "artifact_path_invalid" }],
-    [new ArtifactIndexMissing({ reason: "x" }), 400, { error_code: "artifact_index_missing" }],
-    [new ArtifactTooLarge({ reason: "x" }), 413, { error_code: "artifact_too_large" }],
+    [new ArtifactArchiveInvalid({ problem: "damaged" }), 400, { error_code: "artifact_archive_invalid" }],
+    [new ArtifactPathInvalid({ problem: "paths_clash" }), 400, { error_code: "artifact_path_invalid" }],
+    [new ArtifactIndexMissing({ problem: "no_html_page" }), 400, { error_code: "artifact_index_missing" }],
+    [new ArtifactTooLarge({ over: "site", maxBytes: 10 }), 413, { error_code: "artifact_too_large" }],
     [new ArtifactTooManyFiles({ maxFiles: 500 }), 413, { error_code: "artifact_too_many_files" }],
     [new ArtifactsDisabled(), 503, { error_code: "artifacts_disabled" }]
   ] as const)("answers %s in the sharing envelope", async (error, status, expected) => {

@@ -27,7 +27,7 @@ const RATIO_FLOOR_BYTES = 1024 * 1024
 /** yauzl's complaints about entry names (their text holds the name, which is never echoed). */
 const NAME_PROBLEM = /^(invalid characters in fileName|absolute path|invalid relative path)/
 
-const damaged = () => new ArtifactArchiveInvalid({ reason: "the archive is damaged or not a ZIP file" })
+const damaged = () => new ArtifactArchiveInvalid({ problem: "damaged" })
 
 const storage = (message: string) => (cause: unknown) => new StorageError({ message, cause })
 
@@ -50,9 +50,7 @@ export const YauzlArtifactArchivesLive = Layer.succeed(
         yield* Stream.runForEach(archive, (chunk): Effect.Effect<void, ArtifactTooLarge | StorageError> => {
           size += chunk.byteLength
           if (size > limits.zipBytes)
-            return Effect.fail(
-              new ArtifactTooLarge({ reason: `the archive is over ${limits.zipBytes} bytes` })
-            )
+            return Effect.fail(new ArtifactTooLarge({ over: "archive", maxBytes: limits.zipBytes }))
           return Effect.tryPromise({
             try: () =>
               new Promise<void>((resolve, reject) =>
@@ -90,31 +88,27 @@ export const YauzlArtifactArchivesLive = Layer.succeed(
           },
           catch: (cause) =>
             cause instanceof Error && NAME_PROBLEM.test(cause.message)
-              ? new ArtifactPathInvalid({
-                  reason: "an archive entry has an absolute or escaping path, or a backslash"
-                })
+              ? new ArtifactPathInvalid({ problem: "archive_entry_escapes" })
               : damaged()
         })
         for (const entry of yield* listed) {
           if (entry.fileName.endsWith("/")) continue
           if ((entry.generalPurposeBitFlag & 0x1) !== 0)
-            return yield* new ArtifactArchiveInvalid({ reason: "the archive is encrypted" })
+            return yield* new ArtifactArchiveInvalid({ problem: "encrypted" })
           if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
-            return yield* new ArtifactArchiveInvalid({
-              reason: "the archive uses a compression method other than deflate"
-            })
+            return yield* new ArtifactArchiveInvalid({ problem: "compression" })
           if (entries.length + 1 > limits.files)
             return yield* new ArtifactTooManyFiles({ maxFiles: limits.files })
           if (entry.uncompressedSize > limits.fileBytes)
-            return yield* new ArtifactTooLarge({ reason: `a file is over ${limits.fileBytes} bytes` })
+            return yield* new ArtifactTooLarge({ over: "file", maxBytes: limits.fileBytes })
           total += entry.uncompressedSize
           if (total > limits.siteBytes)
-            return yield* new ArtifactTooLarge({ reason: `the site is over ${limits.siteBytes} bytes` })
+            return yield* new ArtifactTooLarge({ over: "site", maxBytes: limits.siteBytes })
           if (
             entry.uncompressedSize > RATIO_FLOOR_BYTES &&
             entry.uncompressedSize > MAX_EXPANSION_RATIO * Math.max(1, entry.compressedSize)
           )
-            return yield* new ArtifactArchiveInvalid({ reason: "the archive expands too much" })
+            return yield* new ArtifactArchiveInvalid({ problem: "expands_too_much" })
           entries.push({
             path: entry.fileName,
             size: entry.uncompressedSize,

@@ -2,6 +2,7 @@
 // The HTTP adapter's one table maps each to the spec's `error_code` and status; none lives here.
 import { Data } from "effect"
 import { NamedError } from "../kernel/errors.js"
+import { ARTIFACT_PATH_PROBLEMS, type ArtifactPathProblem } from "./artifacts/paths.js"
 import { ANALYTICS_REFUSALS } from "./errors/analytics.js"
 import { ARTIFACT_REFUSALS } from "./errors/artifacts.js"
 import { BIO_REFUSALS } from "./errors/bio.js"
@@ -68,47 +69,78 @@ export class UploadBodyUnreadable extends NamedError(
   "request body is not valid multipart/form-data"
 ) {}
 
+/** What about an upload's content is refused, each with the text the client reads. */
+export const UNSUPPORTED_MEDIA_PROBLEMS = {
+  type_not_allowed: "this file type is not allowed",
+  not_an_image: "the file is not an image",
+  is_an_image: "the file is an image; upload it as an image",
+  image_block_needs_image: "an image block takes an image",
+  not_optimizable: "only a JPEG, HEIC or HEIF original can be optimized"
+} as const
+
 /** The uploaded content is of a type the service does not take, or not of the kind asked for. */
 export class UnsupportedMedia extends Data.TaggedError("UnsupportedMedia")<{
   readonly field: string
-  readonly reason: string
+  readonly problem: keyof typeof UNSUPPORTED_MEDIA_PROBLEMS
 }> {
   override get message() {
-    return this.reason
+    return UNSUPPORTED_MEDIA_PROBLEMS[this.problem]
   }
 }
+
+const ARCHIVE_PROBLEMS = {
+  damaged: "the archive is damaged or not a ZIP file",
+  encrypted: "the archive is encrypted",
+  compression: "the archive uses a compression method other than deflate",
+  expands_too_much: "the archive expands too much"
+} as const
 
 /** An artifact's ZIP archive is damaged, encrypted, or expands too much. */
 export class ArtifactArchiveInvalid extends Data.TaggedError("ArtifactArchiveInvalid")<{
-  readonly reason: string
+  readonly problem: keyof typeof ARCHIVE_PROBLEMS
 }> {
   override get message() {
-    return this.reason
+    return ARCHIVE_PROBLEMS[this.problem]
   }
 }
+
+const PATH_PROBLEMS = {
+  ...ARTIFACT_PATH_PROBLEMS,
+  archive_entry_escapes: "an archive entry has an absolute or escaping path, or a backslash",
+  paths_clash: "two file paths are the same, or differ only by letter case"
+} as const
 
 /** An artifact file path is invalid, reserved, or clashes with another. */
 export class ArtifactPathInvalid extends Data.TaggedError("ArtifactPathInvalid")<{
-  readonly reason: string
+  readonly problem: ArtifactPathProblem | "archive_entry_escapes" | "paths_clash"
 }> {
   override get message() {
-    return this.reason
+    return PATH_PROBLEMS[this.problem]
   }
 }
+
+const INDEX_PROBLEMS = {
+  no_html_page: "the site has no .html page",
+  entry_page_empty: "the entry page is empty"
+} as const
 
 /** An artifact has no usable HTML entry page, or its root index.html is empty. */
 export class ArtifactIndexMissing extends Data.TaggedError("ArtifactIndexMissing")<{
-  readonly reason: string
+  readonly problem: keyof typeof INDEX_PROBLEMS
 }> {
   override get message() {
-    return this.reason
+    return INDEX_PROBLEMS[this.problem]
   }
 }
 
-/** An artifact's site, archive or one file is over its size limit. */
-export class ArtifactTooLarge extends Data.TaggedError("ArtifactTooLarge")<{ readonly reason: string }> {
+/** An artifact's site, archive or one file is over its size limit (`maxBytes`). */
+export class ArtifactTooLarge extends Data.TaggedError("ArtifactTooLarge")<{
+  readonly over: "archive" | "file" | "site"
+  readonly maxBytes: number
+}> {
   override get message() {
-    return this.reason
+    const what = { archive: "the archive", file: "a file", site: "the site" }[this.over]
+    return `${what} is over ${this.maxBytes} bytes`
   }
 }
 

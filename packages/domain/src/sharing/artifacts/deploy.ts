@@ -70,7 +70,7 @@ import {
 import { insertResource, ownedOfType } from "../resources/use-cases.js"
 import { ResourcePassword } from "../resources/wire.js"
 import { ArtifactPolicy, type ArtifactLimits } from "./limits.js"
-import { ARTIFACT_PATH_PROBLEMS, checkArtifactPath, entryPageOf, firstClash } from "./paths.js"
+import { checkArtifactPath, entryPageOf, firstClash } from "./paths.js"
 
 const FileEntry = Schema.Struct({
   /** The multipart part holding the file (its uploaded file name is ignored). */
@@ -193,13 +193,13 @@ const receiveSite = (
           .pipe(
             Effect.catchIf(
               (e): e is BlobTooLarge => e instanceof BlobTooLarge,
-              () => Effect.fail(new ArtifactTooLarge({ reason: `a file is over ${limits.fileBytes} bytes` }))
+              () => Effect.fail(new ArtifactTooLarge({ over: "file", maxBytes: limits.fileBytes }))
             )
           )
         total += size
         if (total > limits.siteBytes) {
           yield* Effect.ignore(blobs.delete(staging))
-          return yield* new ArtifactTooLarge({ reason: `the site is over ${limits.siteBytes} bytes` })
+          return yield* new ArtifactTooLarge({ over: "site", maxBytes: limits.siteBytes })
         }
         const sha = toHex(hash.digest())
         if (staged.has(sha)) yield* blobs.delete(staging)
@@ -318,20 +318,17 @@ const checkSite = (files: ReadonlyArray<DeployedFile>, limits: ArtifactLimits) =
   Effect.gen(function* () {
     for (const f of files) {
       const checked = checkArtifactPath(f.path)
-      if (checked._tag === "Failure")
-        return yield* new ArtifactPathInvalid({ reason: ARTIFACT_PATH_PROBLEMS[checked.failure] })
+      if (checked._tag === "Failure") return yield* new ArtifactPathInvalid({ problem: checked.failure })
     }
     if (firstClash(files.map((f) => f.path)) !== undefined)
-      return yield* new ArtifactPathInvalid({
-        reason: "two file paths are the same, or differ only by letter case"
-      })
+      return yield* new ArtifactPathInvalid({ problem: "paths_clash" })
     if (files.length > limits.files) return yield* new ArtifactTooManyFiles({ maxFiles: limits.files })
     const siteBytes = files.reduce((n, f) => n + f.size, 0)
     if (siteBytes > limits.siteBytes)
-      return yield* new ArtifactTooLarge({ reason: `the site is over ${limits.siteBytes} bytes` })
+      return yield* new ArtifactTooLarge({ over: "site", maxBytes: limits.siteBytes })
     const entry = entryPageOf(files)
-    if (entry === undefined) return yield* new ArtifactIndexMissing({ reason: "the site has no .html page" })
-    if (entry.size === 0) return yield* new ArtifactIndexMissing({ reason: "the entry page is empty" })
+    if (entry === undefined) return yield* new ArtifactIndexMissing({ problem: "no_html_page" })
+    if (entry.size === 0) return yield* new ArtifactIndexMissing({ problem: "entry_page_empty" })
     return { entryPath: entry.path, siteBytes }
   })
 

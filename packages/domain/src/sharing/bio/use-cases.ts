@@ -261,7 +261,7 @@ const stored = ({ kind: _, ...file }: StagedFile): StoredFile => file
 const mustBeImage = (file: StagedFile) =>
   file.kind === "image"
     ? Effect.void
-    : Effect.fail(new UnsupportedMedia({ field: "file", reason: "the file is not an image" }))
+    : Effect.fail(new UnsupportedMedia({ field: "file", problem: "not_an_image" }))
 
 /** `POST /resources/{slug}/bio/avatar|cover`: an image, replacing the one before. */
 export const setBioMedia = (
@@ -380,9 +380,7 @@ export const replaceBioBlockFile = (
             if (block.type === "image")
               return file.kind === "image"
                 ? Effect.succeed({ ...block, file: stored(file) })
-                : Effect.fail(
-                    new UnsupportedMedia({ field: "file", reason: "an image block takes an image" })
-                  )
+                : Effect.fail(new UnsupportedMedia({ field: "file", problem: "image_block_needs_image" }))
             if (block.type === "file") return Effect.succeed({ ...block, file: stored(file) })
             return Effect.fail(new BioBlockTakesNoFile({ blockType: block.type }))
           }),

@@ -31,10 +31,7 @@ export const queueOptimizeOriginal = (slug: string, input: OptimizeOriginalInput
     const r = yield* ownedBySlug(slug)
     if (r.type !== "file" && r.type !== "image") return yield* new NoOriginalFile({ resourceType: r.type })
     if (optimizableType(r.data.contentType) === undefined)
-      return yield* new UnsupportedMedia({
-        field: "file",
-        reason: "only a JPEG, HEIC or HEIF original can be optimized"
-      })
+      return yield* new UnsupportedMedia({ field: "file", problem: "not_optimizable" })
     return yield* enqueueJob(
       yield* newJob({
         type: "optimize_original",

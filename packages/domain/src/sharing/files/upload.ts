@@ -145,7 +145,7 @@ export const storeUploadedFile = (
         : Effect.flatMap(media.sniff(head), (sniffed) => {
             const type = allowedMediaType(head, sniffed)
             return type === undefined
-              ? Effect.fail(new UnsupportedMedia({ field, reason: "this file type is not allowed" }))
+              ? Effect.fail(new UnsupportedMedia({ field, problem: "type_not_allowed" }))
               : Effect.succeed(type)
           })
     )
@@ -291,10 +291,7 @@ export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
       if (input.type !== undefined && input.type !== file.kind)
         return yield* new UnsupportedMedia({
           field: "type",
-          reason:
-            input.type === "image"
-              ? "the file is not an image"
-              : "the file is an image; upload it as an image"
+          problem: input.type === "image" ? "not_an_image" : "is_an_image"
         })
       if (file.kind === "image" && input.max_views !== undefined) return yield* new ViewLimitOnImage()
       const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at)
