@@ -290,8 +290,8 @@ describe("no runtime machinery in the domain", () => {
     ])
   })
 
-  // The decoding memo of forms/form.ts before it became the CachedStoredFormDocumentsLive adapter,
-  // in its shape then: a memo factory called as the module loads, and a module-level version cache.
+  // A decoding memo in the domain (the shape CachedStoredFormDocumentsLive has in adapters-storage):
+  // a memo factory called as the module loads, and a module-level version cache.
   it("rejects the stored-document memo that was in forms/form.ts", () => {
     const source = [
       "const memo = <A>(limit: number, decode: (stored: unknown) => A) => {",
@@ -312,8 +312,8 @@ describe("no runtime machinery in the domain", () => {
     expect(runtimeUsesOf("packages/domain/src/forms/form.ts", source).map((u) => u.line)).toEqual([2, 14])
   })
 
-  // The in-process runtime adapters were moved out of the domain; this proves the rules would catch
-  // each of them if it came back (its @folio/domain import would become a relative one).
+  // The in-process runtime adapters belong in adapters-storage: the rules would catch each of them
+  // in the domain (its @folio/domain import would become a relative one there).
   it.each(["buffered-rate-limit-store.ts", "cached-api-key-repository.ts", "usage-batcher.ts", "id-gen.ts"])(
     "rejects the runtime adapter %s if it were put back in the domain",
     (name) => {
