@@ -64,6 +64,9 @@ type Change = {
   readonly theme?: string | null
 }
 
+/** A change worked out from the bio as it is (or why it is refused). */
+type Changed = Effect.Effect<Change, SharingFieldRefusal | ResourceNotFound | UnsupportedMedia>
+
 /**
  * Writes `change(current)` with a CAS, re-reading after a lost race (with `ifMatch`, the resource must
  * still be in that state at every round); then deletes the files the write stopped naming.
@@ -71,9 +74,7 @@ type Change = {
 const writeBio = (
   slug: string,
   ifMatch: string | undefined,
-  change: (
-    current: BioRecord
-  ) => Effect.Effect<Change, SharingFieldRefusal | ResourceNotFound | UnsupportedMedia>,
+  change: (current: BioRecord) => Changed,
   /** Set when the write has landed, even if an interruption ends the caller right after. */
   landed?: { done: boolean }
 ) =>
@@ -263,11 +264,16 @@ const mustBeImage = (file: StagedFile) =>
     ? Effect.void
     : Effect.fail(new UnsupportedMedia({ field: "file", problem: "not_an_image" }))
 
-/** `POST /resources/{slug}/bio/avatar|cover`: an image, replacing the one before. */
-export const setBioMedia = (
+/**
+ * An upload that changes the bio in one write: `change` gets the bio and the received file (an
+ * image, when `imageOnly`, refused before anything is written); `credit` is what the change frees.
+ */
+const writeWithUpload = (
   slug: string,
-  which: "avatar" | "cover",
-  parts: Stream.Stream<UploadPart, UploadBodyError>
+  parts: Stream.Stream<UploadPart, UploadBodyError>,
+  imageOnly: boolean,
+  change: (current: BioRecord, file: StagedFile) => Changed,
+  credit: (bio: BioRecord) => number
 ) =>
   withUpload(
     slug,
@@ -275,18 +281,27 @@ export const setBioMedia = (
     [],
     ({ file }, landed) =>
       Effect.andThen(
-        mustBeImage(file),
-        writeBio(
-          slug,
-          undefined,
-          (current) =>
-            Effect.succeed({
-              profile: { ...bioProfileOf(current), [which]: stored(file) },
-              pages: bioPagesOf(current)
-            }),
-          landed
-        )
+        imageOnly ? mustBeImage(file) : Effect.void,
+        writeBio(slug, undefined, (current) => change(current, file), landed)
       ),
+    credit
+  )
+
+/** `POST /resources/{slug}/bio/avatar|cover`: an image, replacing the one before. */
+export const setBioMedia = (
+  slug: string,
+  which: "avatar" | "cover",
+  parts: Stream.Stream<UploadPart, UploadBodyError>
+) =>
+  writeWithUpload(
+    slug,
+    parts,
+    true,
+    (current, file) =>
+      Effect.succeed({
+        profile: { ...bioProfileOf(current), [which]: stored(file) },
+        pages: bioPagesOf(current)
+      }),
     (bio) => bioProfileOf(bio)[which]?.size ?? 0
   )
 
@@ -367,25 +382,19 @@ export const replaceBioBlockFile = (
   blockId: string,
   parts: Stream.Stream<UploadPart, UploadBodyError>
 ) =>
-  withUpload(
+  writeWithUpload(
     slug,
     parts,
-    [],
-    ({ file }, landed) =>
-      writeBio(
-        slug,
-        undefined,
-        (current) =>
-          changeBlock(current, blockId, (block) => {
-            if (block.type === "image")
-              return file.kind === "image"
-                ? Effect.succeed({ ...block, file: stored(file) })
-                : Effect.fail(new UnsupportedMedia({ field: "file", problem: "image_block_needs_image" }))
-            if (block.type === "file") return Effect.succeed({ ...block, file: stored(file) })
-            return Effect.fail(new BioBlockTakesNoFile({ blockType: block.type }))
-          }),
-        landed
-      ),
+    false,
+    (current, file) =>
+      changeBlock(current, blockId, (block) => {
+        if (block.type === "image")
+          return file.kind === "image"
+            ? Effect.succeed({ ...block, file: stored(file) })
+            : Effect.fail(new UnsupportedMedia({ field: "file", problem: "image_block_needs_image" }))
+        if (block.type === "file") return Effect.succeed({ ...block, file: stored(file) })
+        return Effect.fail(new BioBlockTakesNoFile({ blockType: block.type }))
+      }),
     (bio) => {
       const block = blockOf(bio, blockId)
       return block?.type === "image" || block?.type === "file" ? block.file.size : 0
@@ -398,24 +407,15 @@ export const setBioBlockThumbnail = (
   blockId: string,
   parts: Stream.Stream<UploadPart, UploadBodyError>
 ) =>
-  withUpload(
+  writeWithUpload(
     slug,
     parts,
-    [],
-    ({ file }, landed) =>
-      Effect.andThen(
-        mustBeImage(file),
-        writeBio(
-          slug,
-          undefined,
-          (current) =>
-            changeBlock(current, blockId, (block) =>
-              block.type === "link" || block.type === "image" || block.type === "file"
-                ? Effect.succeed({ ...block, thumbnail: stored(file) })
-                : Effect.fail(new BioBlockTakesNoThumbnail({ blockType: block.type }))
-            ),
-          landed
-        )
+    true,
+    (current, file) =>
+      changeBlock(current, blockId, (block) =>
+        block.type === "link" || block.type === "image" || block.type === "file"
+          ? Effect.succeed({ ...block, thumbnail: stored(file) })
+          : Effect.fail(new BioBlockTakesNoThumbnail({ blockType: block.type }))
       ),
     (bio) => {
       const block = blockOf(bio, blockId)
