@@ -1,5 +1,7 @@
 export * from "./bulk.js"
 export * from "./import.js"
+export * from "./link-simulation.js"
+export * from "./markdown-versions.js"
 export * from "./resource.js"
 export * from "./rules.js"
 export * from "./use-cases.js"

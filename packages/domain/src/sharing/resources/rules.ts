@@ -84,3 +84,7 @@ export const compareCodePoints = (a: string, b: string): number => {
   }
   return x.length === y.length ? 0 : x.length < y.length ? -1 : 1
 }
+
+/** A wire date-time (absent or null: none) as a Date; the wire schema has checked its form. */
+export const dateOrNull = (text: string | null | undefined): Date | null =>
+  text === undefined || text === null ? null : new Date(text)

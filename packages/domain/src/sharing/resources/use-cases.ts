@@ -1,6 +1,6 @@
-// The owner's resource use cases behind the sharing REST routes: create, read, list, patch, delete,
-// Markdown versions and the saved link's dry run. Every one works on the Principal's tenant only;
-// a slug of another account is ResourceOfAnotherAccount (403 on resource routes), an unknown or
+// The owner's resource use cases behind the sharing REST routes: create, read, list, patch and delete
+// (Markdown versions and link simulation sit beside it). Every one works on the Principal's tenant
+// only; a slug of another account is ResourceOfAnotherAccount (403 on resource routes), an unknown or
 // deleted one ResourceNotFound. (Every instance's public cache hears each write from the repository's
 // caching adapter, on the InvalidationBus topic RESOURCES_TOPIC.)
 import { Clock, Context, Effect, Option } from "effect"
@@ -15,7 +15,6 @@ import { IdGen } from "../../kernel/ports/id-gen.js"
 import { LOST_RACE_TRIES, retryOnStale } from "../../kernel/retry.js"
 import {
   FieldOfOtherType,
-  LinkTargetMissing,
   MarkdownBodyMissing,
   MarkdownSourceAmbiguous,
   NotionRootPageInvalid,
@@ -34,18 +33,8 @@ import {
   VisibilityImmutable,
   WindowInverted
 } from "../errors.js"
-import { chooseDestination, type LinkDestination, type RoutableLink } from "../links/destination.js"
-import type { RedirectRule } from "../links/rules.js"
-import type { TestVariant } from "../links/variants.js"
-import type { Visit } from "../links/visit.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
-import {
-  type MarkdownVersionRecord,
-  type MarkdownVersionSummary,
-  ResourceRepository,
-  type ResourceListQuery,
-  type ResourceInsertOptions
-} from "../ports/resources.js"
+import { ResourceRepository, type ResourceListQuery, type ResourceInsertOptions } from "../ports/resources.js"
 import type { Page } from "../../kernel/cursor.js"
 import {
   type ResourceCommon,
@@ -59,16 +48,11 @@ import {
   resourceBlobPrefix,
   resourceEtag
 } from "./resource.js"
-import { normalizeLabels, randomResourceSlug } from "./rules.js"
+import { dateOrNull, normalizeLabels, randomResourceSlug } from "./rules.js"
 import { announceJob } from "../../kernel/jobs/runner.js"
 import { DEFAULT_NOTION_REFRESH_SECONDS, firstRefreshJob, requireNotion } from "../notion/feature.js"
 import { notionPageIdFrom } from "../notion/blocks.js"
-import {
-  type CreateResourceInput,
-  type LinkSimulationFields,
-  type PatchResourceInput,
-  TYPE_FIELDS
-} from "./wire.js"
+import { type CreateResourceInput, type PatchResourceInput, TYPE_FIELDS } from "./wire.js"
 
 /** The InvalidationBus topic of public resources; the key is the slug. */
 export const RESOURCES_TOPIC = "resources"
@@ -95,7 +79,8 @@ const RANDOM_SLUG_TRIES = 5
  */
 const bytesOutOfPlace = () => Effect.die(new Error("a write that stores no bytes was refused by the quota"))
 
-const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+/** The current instant as a Date (from Clock, so tests can set it). */
+export const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 /** The tenant's live resource at `slug`, or why not (403 for another account's, else 404). */
 export const ownedBySlug = (
@@ -133,9 +118,6 @@ const checkWindow = (startsAt: Date | null, expiresAt: Date | null) =>
   startsAt !== null && expiresAt !== null && startsAt.getTime() >= expiresAt.getTime()
     ? Effect.fail(new WindowInverted())
     : Effect.void
-
-const dateOrNull = (text: string | null | undefined): Date | null =>
-  text === undefined || text === null ? null : new Date(text)
 
 /** The one source of a Markdown body sent as `body_markdown` or `raw_markdown`. */
 const markdownSource = (input: {
@@ -522,103 +504,4 @@ export const deleteResource = (slug: string) =>
           Effect.logWarning("blobs of a deleted resource were not removed", e)
         )
       )
-  })
-
-/** The caller's Markdown page at `slug` (another type has no versions: not found). */
-const ownedMarkdown = (slug: string) =>
-  Effect.flatMap(ownedBySlug(slug), (r) =>
-    r.type === "markdown" ? Effect.succeed(r) : Effect.fail(new ResourceNotFound())
-  )
-
-/** `GET /resources/{slug}/markdown/versions`: newest first, at most 50. */
-export const listMarkdownVersions = (slug: string) =>
-  Effect.gen(function* () {
-    const principal = yield* Principal
-    const repo = yield* ResourceRepository
-    const page = yield* ownedMarkdown(slug)
-    const versions: ReadonlyArray<MarkdownVersionSummary> = yield* repo.listMarkdownVersions(
-      principal.tenant,
-      page.id
-    )
-    return versions
-  })
-
-/** `GET /resources/{slug}/markdown/versions/{versionID}`: one version with its full source. */
-export const getMarkdownVersion = (slug: string, versionId: string) =>
-  Effect.gen(function* () {
-    const principal = yield* Principal
-    const repo = yield* ResourceRepository
-    const page = yield* ownedMarkdown(slug)
-    const version = yield* repo.getMarkdownVersion(principal.tenant, page.id, versionId)
-    if (Option.isNone(version)) return yield* new ResourceNotFound()
-    const record: MarkdownVersionRecord = version.value
-    return record
-  })
-
-/**
- * `POST /resources/{slug}/markdown/versions/{versionID}/restore`: the version becomes current and the
- * replaced source is saved as a version (so the restore can be undone). With `ifMatch`, only from
- * that state.
- */
-export const restoreMarkdownVersion = (slug: string, versionId: string, ifMatch: string | undefined) =>
-  Effect.gen(function* () {
-    const principal = yield* Principal
-    const repo = yield* ResourceRepository
-    const ids = yield* IdGen
-    const page = yield* ownedMarkdown(slug)
-    if (ifMatch !== undefined && !etagMatches(ifMatch, page)) return yield* new ResourceChanged()
-    const outcome = yield* repo.restoreMarkdownVersion(principal.tenant, page.id, versionId, {
-      id: yield* ids.uuidV7,
-      createdAt: yield* now,
-      expectedRowVersion: ifMatch === undefined ? undefined : page.rowVersion
-    })
-    switch (outcome._tag) {
-      case "Restored":
-        return { resource: outcome.resource, saved: outcome.saved }
-      case "Stale":
-        return yield* new ResourceChanged()
-      case "ResourceNotFound":
-      case "VersionNotFound":
-        return yield* new ResourceNotFound()
-    }
-  })
-
-/** The link a simulation routes: `fields` over `saved` (each omitted field keeps the saved value). */
-export const simulationLink = (
-  key: string,
-  fields: LinkSimulationFields,
-  saved?: ResourceRecordOf<"link">
-): RoutableLink => {
-  const pick = <A>(value: A | undefined, otherwise: A): A => (value === undefined ? otherwise : value)
-  const rules = pick<unknown>(fields.redirect_rules, saved?.data.redirectRules ?? null)
-  const variants = pick<unknown>(fields.test_variants, saved?.data.testVariants ?? null)
-  return {
-    key,
-    target_url: fields.target_url ?? saved?.data.targetUrl ?? "",
-    redirect_rules: (rules ?? []) as ReadonlyArray<RedirectRule>,
-    test_variants: (variants ?? []) as ReadonlyArray<TestVariant>,
-    fallback_url: pick(fields.fallback_url, saved?.data.fallbackUrl ?? null),
-    starts_at: fields.starts_at === undefined ? (saved?.startsAt ?? null) : dateOrNull(fields.starts_at),
-    expires_at: fields.expires_at === undefined ? (saved?.expiresAt ?? null) : dateOrNull(fields.expires_at),
-    max_views: pick(fields.max_views, saved?.maxViews ?? null),
-    views: fields.views ?? saved?.viewCount ?? 0
-  }
-}
-
-/** `POST /links/simulate`: where `visit` would go on an unsaved link; nothing is read or written. */
-export const simulateLink = (
-  fields: LinkSimulationFields,
-  visit: Visit
-): Effect.Effect<LinkDestination, LinkTargetMissing> =>
-  fields.target_url === undefined
-    ? Effect.fail(new LinkTargetMissing())
-    : Effect.succeed(chooseDestination(simulationLink("unsaved-link", fields), visit))
-
-/** `POST /resources/{slug}/link/simulate`: the same on a saved link, omitted fields kept. Nothing recorded. */
-export const simulateSavedLink = (slug: string, fields: LinkSimulationFields, visit: Visit) =>
-  Effect.gen(function* () {
-    const link = yield* ownedBySlug(slug)
-    if (link.type !== "link")
-      return yield* new ResourceOfOtherType({ resourceType: link.type, wanted: "a link" })
-    return chooseDestination(simulationLink(link.id, fields, link), visit)
   })

@@ -11,6 +11,8 @@ import { NotionSource } from "../ports/notion-source.js"
 import { PasswordHasher } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { createLinks } from "../resources/bulk.js"
+import * as simulation from "../resources/link-simulation.js"
+import * as versions from "../resources/markdown-versions.js"
 import * as useCases from "../resources/use-cases.js"
 
 const resources = {
@@ -20,11 +22,11 @@ const resources = {
   list: useCases.listResources,
   update: useCases.updateResource,
   delete: useCases.deleteResource,
-  listMarkdownVersions: useCases.listMarkdownVersions,
-  getMarkdownVersion: useCases.getMarkdownVersion,
-  restoreMarkdownVersion: useCases.restoreMarkdownVersion,
-  simulateLink: useCases.simulateLink,
-  simulateSavedLink: useCases.simulateSavedLink
+  listMarkdownVersions: versions.listMarkdownVersions,
+  getMarkdownVersion: versions.getMarkdownVersion,
+  restoreMarkdownVersion: versions.restoreMarkdownVersion,
+  simulateLink: simulation.simulateLink,
+  simulateSavedLink: simulation.simulateSavedLink
 }
 
 /** Builds the service over its ports in context (the Live layer; tests build it over fakes). */
