@@ -61,24 +61,10 @@ export const cookiesOf = (cookies: ReadonlyArray<PublicCookie>) =>
 export const setCookieValues = (cookies: ReadonlyArray<PublicCookie>): Array<string> =>
   cookies.map((c) => Cookies.serializeCookie(cookieOf(c)))
 
-/**
- * The cookies a public page reads, in one pass over the Cookie header (the first of a name wins;
- * their values' alphabets need no decoding).
- */
+/** The cookies a public page reads, parsed as the routes' `request.cookies` parses them. */
 export const publicCookiesOf = (header: string | undefined) => {
-  let visitor: string | undefined
-  let seen: string | undefined
-  let unlock: string | undefined
-  if (header !== undefined)
-    for (const part of header.split(";")) {
-      const eq = part.indexOf("=")
-      if (eq <= 0) continue
-      const name = part.slice(0, eq).trim()
-      if (name === VISITOR_COOKIE) visitor ??= part.slice(eq + 1).trim()
-      else if (name === SEEN_COOKIE) seen ??= part.slice(eq + 1).trim()
-      else if (name === UNLOCK_COOKIE) unlock ??= part.slice(eq + 1).trim()
-    }
-  return { visitor, seen, unlock }
+  const all = header === undefined ? {} : Cookies.parseHeader(header)
+  return { visitor: all[VISITOR_COOKIE], seen: all[SEEN_COOKIE], unlock: all[UNLOCK_COOKIE] }
 }
 
 /** A link's routing fields, decoded once per cached record (rules are stored as JSON). */
