@@ -15,7 +15,7 @@ const unimplemented = (service: string, member: string) => {
 }
 
 /** The service of `tag` built from `partial`; unimplemented members die with a clear message. */
-export const fakeService = <I, S extends object>(tag: Context.Key<I, S>, partial: Partial<S>): S =>
+const fakeService = <I, S extends object>(tag: Context.Key<I, S>, partial: Partial<S>): S =>
   new Proxy({ ...partial } as S, {
     get(target, prop, receiver) {
       if (typeof prop === "symbol" || prop === "then" || prop in target)

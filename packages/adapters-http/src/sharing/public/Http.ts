@@ -17,7 +17,8 @@ import {
   SuspendedAccounts,
   spendPasswordAttempt,
   ViewCounter,
-  VisitRecorder
+  VisitRecorder,
+  resourcePublicPath
 } from "@folio/domain"
 import { Clock, Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -53,16 +54,7 @@ import {
   robotsHeaders
 } from "./public-visit.js"
 import { ClientIpHeader } from "./record-visit.js"
-import {
-  type Deps,
-  findBySlug,
-  findServed,
-  notFound,
-  page,
-  pathAndQuery,
-  publicPath,
-  STATE_PAGES
-} from "./serving.js"
+import { type Deps, findBySlug, findServed, notFound, page, pathAndQuery, STATE_PAGES } from "./serving.js"
 
 /** What the public routes use: the serving ports, and the bio forms' signing key and use cases. */
 type PublicDeps = Deps & {
@@ -93,12 +85,12 @@ const pageBody = (
   deps: PublicDeps,
   request: HttpServerRequest.HttpServerRequest,
   r: ResourceRecord,
-  nowMs: number
+  nowMs: number,
+  noindex: boolean
 ): Effect.Effect<string | undefined, StorageError> => {
-  const url = `${deps.origin}${publicPath(r.slug)}`
+  const url = `${deps.origin}${resourcePublicPath(r.slug)}`
   const title = r.title ?? r.slug
   const description = r.description ?? undefined
-  const noindex = r.visibility === "unlisted"
   switch (r.type) {
     case "markdown":
       return Effect.succeed(
@@ -117,8 +109,8 @@ const pageBody = (
           contentType: r.data.contentType,
           size: r.data.size,
           url,
-          contentPath: `${publicPath(r.slug)}/content`,
-          downloadPath: `${publicPath(r.slug)}/download`,
+          contentPath: `${resourcePublicPath(r.slug)}/content`,
+          downloadPath: `${resourcePublicPath(r.slug)}/download`,
           noindex
         }).text
       )
@@ -131,9 +123,9 @@ const pageBody = (
         caption: item.caption,
         contentType: item.file.contentType,
         size: item.file.size,
-        contentPath: `${publicPath(r.slug)}/items/${item.id}/content`,
-        downloadPath: `${publicPath(r.slug)}/items/${item.id}/download`,
-        previewPath: `${publicPath(r.slug)}/items/${item.id}/preview`
+        contentPath: `${resourcePublicPath(r.slug)}/items/${item.id}/content`,
+        downloadPath: `${resourcePublicPath(r.slug)}/items/${item.id}/download`,
+        previewPath: `${resourcePublicPath(r.slug)}/items/${item.id}/preview`
       }))
       return Effect.succeed(renderGalleryPage({ title, description, url, items, noindex }).text)
     }
@@ -185,9 +177,9 @@ const carryOut = (
             title: answer.title,
             description: answer.description,
             imageUrl: answer.imageUrl,
-            url: `${deps.origin}${publicPath(r.slug)}`,
+            url: `${deps.origin}${resourcePublicPath(r.slug)}`,
             destination: answer.destination,
-            noindex: r.visibility === "unlisted"
+            noindex: decided.noindex
           }),
           200,
           headers,
@@ -203,7 +195,7 @@ const carryOut = (
         recorded(redirect(deps.artifactEntry(r, answer.deploymentId, Math.floor(nowMs / 1000))))
       )
     case "Page":
-      return Effect.map(pageBody(deps, request, r, nowMs), (body) => {
+      return Effect.map(pageBody(deps, request, r, nowMs, decided.noindex), (body) => {
         if (body === undefined) return notFound()
         const grant = answer.downloadGrant
           ? [downloadGrantCookie(deps.unlockSecret, r, Math.floor(nowMs / 1000), deps.secureCookies)]
@@ -218,9 +210,9 @@ const getResource = (deps: PublicDeps) =>
     const request = yield* HttpServerRequest.HttpServerRequest
     const slug = (yield* HttpRouter.params).slug ?? ""
     const found = Option.getOrUndefined(yield* findBySlug(deps, slug))
+    if (found === undefined) return notFound()
     const now = yield* Clock.currentTimeMillis
-    const decided = decideRequest(deps, request, found, now)
-    return found === undefined ? notFound() : yield* carryOut(deps, request, found, decided, now)
+    return yield* carryOut(deps, request, found, decideRequest(deps, request, found, now), now)
   }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
 
 /** Posted form fields are small: anything longer is not a password we stored. */
@@ -262,7 +254,7 @@ const postPassword = (deps: Deps) =>
           name: UNLOCK_COOKIE,
           value: token,
           maxAgeSeconds: UNLOCK_TTL_SECONDS,
-          path: publicPath(r.slug),
+          path: resourcePublicPath(r.slug),
           secure: deps.secureCookies
         }
       ])

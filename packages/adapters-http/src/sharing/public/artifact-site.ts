@@ -16,7 +16,8 @@ import {
   ResourceRepository,
   siteFileFor,
   isUuid,
-  SuspendedAccounts
+  SuspendedAccounts,
+  noindexFor
 } from "@folio/domain"
 import { Clock, Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -159,7 +160,7 @@ export const makeArtifactSite = Effect.gen(function* () {
         "cross-origin-opener-policy": "same-origin",
         "cache-control": "no-cache",
         etag,
-        ...(r.visibility === "unlisted" ? { "x-robots-tag": "noindex, nofollow" } : {})
+        ...(noindexFor(r) ? { "x-robots-tag": "noindex, nofollow" } : {})
       }
       if (file !== undefined && request.headers["if-none-match"] === etag)
         return HttpServerResponse.empty({ status: 304, headers })

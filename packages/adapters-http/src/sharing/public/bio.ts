@@ -9,7 +9,9 @@ import {
   bioProfileOf,
   isFieldRefusal,
   type SharingBio,
-  type StoredFile
+  type StoredFile,
+  resourcePublicPath,
+  noindexFor
 } from "@folio/domain"
 import { Clock, Effect } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -19,7 +21,7 @@ import { renderNotFoundPage } from "../pages/page.js"
 import { streamStoredFile } from "./file-bytes.js"
 import { expiringTokens } from "./signed-token.js"
 import { NO_STORE } from "./public-visit.js"
-import { type Deps, gateOf, page, publicPath, queryOf } from "./serving.js"
+import { type Deps, gateOf, page, queryOf } from "./serving.js"
 
 /** A form sent sooner than this after the page was drawn is a bot's. */
 export const FORM_MIN_SECONDS = 2
@@ -71,16 +73,16 @@ export const bioPageHtml = (
   const sent = query.get("sent")
   return renderBioPage({
     title: r.title ?? r.slug,
-    url: `${deps.origin}${publicPath(r.slug)}`,
-    path: publicPath(r.slug),
+    url: `${deps.origin}${resourcePublicPath(r.slug)}`,
+    path: resourcePublicPath(r.slug),
     theme: r.data.theme,
     profile: bioProfileOf(r),
     pages,
     page: current,
-    mediaPath: (blobKey) => `${publicPath(r.slug)}/media/${blobKey.split("/").pop() ?? ""}`,
+    mediaPath: (blobKey) => `${resourcePublicPath(r.slug)}/media/${blobKey.split("/").pop() ?? ""}`,
     formToken: formToken(deps.formSecret, r.id, Math.floor(nowMs / 1000)),
     form: form ?? (sent === null ? undefined : { blockId: sent, sent: true }),
-    noindex: r.visibility === "unlisted"
+    noindex: noindexFor(r)
   })
 }
 
@@ -122,7 +124,7 @@ export const postBioForm = (
     const query = queryOf(request)
     const pageQuery = query.get("page") === null ? "" : `page=${encodeURIComponent(query.get("page") ?? "")}&`
     const back = (blocked: string) =>
-      `${publicPath(r.slug)}?${pageQuery}sent=${encodeURIComponent(blocked)}#block-${encodeURIComponent(blocked)}`
+      `${resourcePublicPath(r.slug)}?${pageQuery}sent=${encodeURIComponent(blocked)}#block-${encodeURIComponent(blocked)}`
     const text = yield* Effect.orElseSucceed(request.text, () => "")
     const posted = new URLSearchParams(text.length > MAX_FORM_POST_BYTES ? "" : text)
     const values: Record<string, string> = {}

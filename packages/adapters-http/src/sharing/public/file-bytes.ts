@@ -16,7 +16,8 @@ import {
   resourcePublicPath,
   type SharingFiles,
   type StoredFile,
-  storedFileEtag
+  storedFileEtag,
+  noindexFor
 } from "@folio/domain"
 import { Clock, Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -239,7 +240,7 @@ export const serveResourceBytes = (
       new Date(now)
     )
     recordDecided(deps, r, decided, request, Option.getOrUndefined(request.remoteAddress))
-    const headers = robotsHeaders(r.visibility === "unlisted")
+    const headers = robotsHeaders(noindexFor(r))
     // The resource's updatedAt moves with every write of it, so with every change of its bytes.
     return yield* streamStoredFile(deps.blobs, request, r.data, mode, {
       headers,
@@ -278,7 +279,7 @@ export const serveCollectionItemBytes = (
     const opened = yield* openCollectionItem(deps, request, r, itemId)
     if (!("item" in opened)) return opened.answer
     const { item } = opened
-    const headers = robotsHeaders(r.visibility === "unlisted")
+    const headers = robotsHeaders(noindexFor(r))
     // An item's bytes never change after it is added.
     return yield* streamStoredFile(deps.blobs, request, item.file, mode, {
       headers,

@@ -1,13 +1,20 @@
 // The public side of a Notion mirror: `/s/{slug}` shows its root page (`?page={id}` another page
 // of its tree) with the tree as navigation, and `/s/{slug}/media/{assetId}` serves a cached file,
 // under the mirror's password and window like everything else under its URL.
-import { type NotionMirrors, notionMirrorUrls, type ResourceRecordOf, renderMirrorPage } from "@folio/domain"
+import {
+  type NotionMirrors,
+  notionMirrorUrls,
+  type ResourceRecordOf,
+  renderMirrorPage,
+  resourcePublicPath,
+  noindexFor
+} from "@folio/domain"
 import { Clock, Effect, Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { renderPlaceholderPage } from "../pages/page.js"
 import { renderNotionMirrorPage } from "../pages/notion.js"
 import { streamStoredFile } from "./file-bytes.js"
-import { type Deps, gateOf, notFound, publicPath, queryOf } from "./serving.js"
+import { type Deps, gateOf, notFound, queryOf } from "./serving.js"
 
 type NotionRecord = ResourceRecordOf<"notion">
 type NotionDeps = Deps & { readonly notion: NotionMirrors["Service"] }
@@ -20,8 +27,8 @@ export const notionPageHtml = (
 ) =>
   Effect.gen(function* () {
     const title = r.title ?? r.slug
-    const url = `${deps.origin}${publicPath(r.slug)}`
-    const noindex = r.visibility === "unlisted"
+    const url = `${deps.origin}${resourcePublicPath(r.slug)}`
+    const noindex = noindexFor(r)
     const pages = yield* deps.notion.pages(r.tenantId, r.id)
     const root = pages.find((p) => p.parentPageId === null)
     if (root === undefined)
@@ -37,7 +44,7 @@ export const notionPageHtml = (
     const current = asked === null ? root : pages.find((p) => p.pageId === asked)
     if (current === undefined) return undefined
     const assets = yield* deps.notion.assets(r.tenantId, r.id)
-    const urls = notionMirrorUrls(publicPath(r.slug), root.pageId)
+    const urls = notionMirrorUrls(resourcePublicPath(r.slug), root.pageId)
     return renderNotionMirrorPage({
       mirrorTitle: title,
       pageTitle: current === root && r.title !== null ? r.title : current.title,

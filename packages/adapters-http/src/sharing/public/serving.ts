@@ -60,12 +60,9 @@ export const STATE_PAGES: Record<
 
 export const notFound = () => page(renderNotFoundPage(), 404)
 
-/** The path of a resource's public URL (what cookies are scoped to and the form posts to). */
-export const publicPath = resourcePublicPath
-
 export const pathAndQuery = (request: HttpServerRequest.HttpServerRequest, slug: string) => {
   const at = request.url.indexOf("?")
-  return at < 0 ? publicPath(slug) : `${publicPath(slug)}${request.url.slice(at)}`
+  return at < 0 ? resourcePublicPath(slug) : `${resourcePublicPath(slug)}${request.url.slice(at)}`
 }
 
 /** The request's query parameters. */
@@ -119,7 +116,7 @@ export const gateOf = (
     case "Locked":
       return HttpServerResponse.empty({
         status: 303,
-        headers: { location: publicPath(r.slug), "cache-control": NO_STORE }
+        headers: { location: resourcePublicPath(r.slug), "cache-control": NO_STORE }
       })
     case "Open":
       return undefined

@@ -83,6 +83,9 @@ const previewsFor = (r: ResourceRecordOf<"link">, userAgent: string | undefined)
   (r.data.ogTitle !== null || r.data.ogDescription !== null || r.data.ogImageUrl !== null) &&
   isPreviewBot(userAgent)
 
+/** An unlisted resource's own answers ask search engines not to index them. */
+export const noindexFor = (r: Pick<ResourceRecord, "visibility">): boolean => r.visibility === "unlisted"
+
 /** The resource a public URL names, as the decision needs it. */
 export interface PublicResource {
   readonly record: ResourceRecord
@@ -187,7 +190,7 @@ export const decidePublicVisit = (
   if (resource === undefined || !servedPubliclyWhen(resource.record, resource.ownerSuspended))
     return NOT_FOUND
   const r = resource.record
-  const noindex = r.visibility === "unlisted"
+  const noindex = noindexFor(r)
   const reason = resourceUnavailability(r, resource.views, now)
   if (reason !== undefined && r.type !== "link") return answered({ _tag: "StatePage", reason })
   if (reason === undefined && r.passwordHash !== null && !facts.unlocked)

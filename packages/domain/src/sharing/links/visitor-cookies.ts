@@ -17,7 +17,7 @@ export const resourcePublicPath = (slug: string): string => `/s/${encodeURICompo
 
 /** The first-party visitor cookie: keeps A/B variants sticky and views counted once. */
 export const VISITOR_COOKIE = "svc_v"
-export const VISITOR_MAX_AGE_SECONDS = 365 * 24 * 60 * 60
+const VISITOR_MAX_AGE_SECONDS = 365 * 24 * 60 * 60
 const VISITOR_ID = /^[A-Za-z0-9_-]{16,64}$/
 
 /**
@@ -29,10 +29,10 @@ const VISITOR_ID = /^[A-Za-z0-9_-]{16,64}$/
 export const SEEN_COOKIE = "svc_seen"
 
 /** The visitor id a cookie holds, when it holds a well-formed one. */
-export const knownVisitorId = (cookie: string | undefined): string | undefined =>
+const knownVisitorId = (cookie: string | undefined): string | undefined =>
   cookie !== undefined && VISITOR_ID.test(cookie) ? cookie : undefined
 
-export const visitorCookie = (id: string, secure: boolean): PublicCookie => ({
+const visitorCookie = (id: string, secure: boolean): PublicCookie => ({
   name: VISITOR_COOKIE,
   value: id,
   maxAgeSeconds: VISITOR_MAX_AGE_SECONDS,
