@@ -51,7 +51,7 @@ import {
   type DeployedFile,
   type DeploymentRecord
 } from "../ports/artifact-deployments.js"
-import { PasswordHasher } from "../ports/password-hasher.js"
+import { hashPassword } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import {
   newResourceRecord,
@@ -370,11 +370,7 @@ export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>
       }
       if ((yield* deployments.insert(deployment)) === "taken")
         return yield* Effect.die(new Error("a new artifact's first deployment number was taken"))
-      const password = metadata.password ?? null
-      const passwordHash =
-        password === null
-          ? null
-          : yield* Effect.flatMap(Effect.service(PasswordHasher), (h) => h.hash(password))
+      const passwordHash = yield* hashPassword(metadata.password)
       const recordAt = (slug: string): ResourceRecord =>
         newResourceRecord(
           {

@@ -264,14 +264,17 @@ const mustBeImage = (file: StagedFile) =>
     ? Effect.void
     : Effect.fail(new UnsupportedMedia({ field: "file", problem: "not_an_image" }))
 
+/** A file the upload route takes as it is (the block's own rule decides later). */
+const anyFile = () => Effect.void
+
 /**
- * An upload that changes the bio in one write: `change` gets the bio and the received file (an
- * image, when `imageOnly`, refused before anything is written); `credit` is what the change frees.
+ * An upload that changes the bio in one write: `check` refuses the received file before anything is
+ * written, `change` gets the bio and the file, `credit` is what the change frees of the quota.
  */
 const writeWithUpload = (
   slug: string,
   parts: Stream.Stream<UploadPart, UploadBodyError>,
-  imageOnly: boolean,
+  check: (file: StagedFile) => Effect.Effect<void, UnsupportedMedia>,
   change: (current: BioRecord, file: StagedFile) => Changed,
   credit: (bio: BioRecord) => number
 ) =>
@@ -281,7 +284,7 @@ const writeWithUpload = (
     [],
     ({ file }, landed) =>
       Effect.andThen(
-        imageOnly ? mustBeImage(file) : Effect.void,
+        check(file),
         writeBio(slug, undefined, (current) => change(current, file), landed)
       ),
     credit
@@ -296,7 +299,7 @@ export const setBioMedia = (
   writeWithUpload(
     slug,
     parts,
-    true,
+    mustBeImage,
     (current, file) =>
       Effect.succeed({
         profile: { ...bioProfileOf(current), [which]: stored(file) },
@@ -385,7 +388,7 @@ export const replaceBioBlockFile = (
   writeWithUpload(
     slug,
     parts,
-    false,
+    anyFile,
     (current, file) =>
       changeBlock(current, blockId, (block) => {
         if (block.type === "image")
@@ -410,7 +413,7 @@ export const setBioBlockThumbnail = (
   writeWithUpload(
     slug,
     parts,
-    true,
+    mustBeImage,
     (current, file) =>
       changeBlock(current, blockId, (block) =>
         block.type === "link" || block.type === "image" || block.type === "file"

@@ -25,7 +25,7 @@ import {
   ViewLimitOnImage
 } from "../errors.js"
 import { MediaTools } from "../ports/media.js"
-import { PasswordHasher } from "../ports/password-hasher.js"
+import { hashPassword } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import {
   newResourceRecord,
@@ -295,11 +295,7 @@ export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
         })
       if (file.kind === "image" && input.max_views !== undefined) return yield* new ViewLimitOnImage()
       const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at)
-      const password = input.password
-      const passwordHash =
-        password === undefined
-          ? null
-          : yield* Effect.flatMap(Effect.service(PasswordHasher), (h) => h.hash(password))
+      const passwordHash = yield* hashPassword(input.password)
       const at = new Date(yield* Clock.currentTimeMillis)
       const { kind, ...stored } = file
       const recordAt = (slug: string): ResourceRecord =>

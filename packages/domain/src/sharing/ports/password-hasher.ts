@@ -1,7 +1,7 @@
 // Port: the slow hash of a resource's password (sharing-api.md: stored as a slow hash, never
 // readable). The domain only stores and compares what the adapter makes; the algorithm and its cost
 // live in the adapter (scrypt over node:crypto in adapters-storage/runtime).
-import { Context, type Effect } from "effect"
+import { Context, Effect } from "effect"
 
 export interface PasswordHasherService {
   /** A self-describing hash of `password` (algorithm, parameters, salt and digest in one string). */
@@ -13,3 +13,9 @@ export interface PasswordHasherService {
 export class PasswordHasher extends Context.Service<PasswordHasher, PasswordHasherService>()(
   "@folio/domain/PasswordHasher"
 ) {}
+
+/** The hash of a password a resource is given, or null when it is given none. */
+export const hashPassword = (password: string | null | undefined) =>
+  password === undefined || password === null
+    ? Effect.succeed(null)
+    : Effect.flatMap(Effect.service(PasswordHasher), (hasher) => hasher.hash(password))

@@ -33,7 +33,7 @@ import {
   VisibilityImmutable,
   WindowInverted
 } from "../errors.js"
-import { PasswordHasher } from "../ports/password-hasher.js"
+import { hashPassword } from "../ports/password-hasher.js"
 import { ResourceRepository, type ResourceListQuery, type ResourceInsertOptions } from "../ports/resources.js"
 import type { Page } from "../../kernel/cursor.js"
 import {
@@ -135,11 +135,6 @@ const notionSource = (input: {
   input.source_url !== undefined && input.fetch_url !== undefined
     ? Effect.fail(new NotionSourceAmbiguous())
     : Effect.succeed(input.source_url ?? input.fetch_url)
-
-const hashPassword = (password: string | null | undefined) =>
-  password === undefined || password === null
-    ? Effect.succeed(null)
-    : Effect.flatMap(Effect.service(PasswordHasher), (hasher) => hasher.hash(password))
 
 /** Counts one link creation of the key; over the hour's budget, RateLimited before anything is written. */
 const spendLinkCreation = (limits: RateLimitStore["Service"], keyId: string) =>

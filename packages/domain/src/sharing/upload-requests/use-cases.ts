@@ -12,7 +12,7 @@ import {
   type SharingFieldRefusal,
   UploadRequestRevoked
 } from "../errors.js"
-import { PasswordHasher } from "../ports/password-hasher.js"
+import { hashPassword } from "../ports/password-hasher.js"
 import { ResourceRepository } from "../ports/resources.js"
 import { UploadRequests } from "../ports/upload-requests.js"
 import type { ResourceRecord } from "../resources/resource.js"
@@ -31,9 +31,6 @@ const newToken = Effect.map(
   Effect.flatMap(Effect.service(IdGen), (ids) => ids.randomBytes(32)),
   toBase64Url
 )
-
-const hashPassword = (password: string) =>
-  Effect.flatMap(Effect.service(PasswordHasher), (h) => h.hash(password))
 
 /** The caller's upload request. */
 const owned = (id: string) =>
@@ -87,8 +84,7 @@ export const createUploadRequest = (input: CreateUploadRequestInput) =>
       title: input.title,
       description: input.description ?? null,
       tokenHash: uploadTokenHash(token),
-      passwordHash:
-        input.password === undefined || input.password === null ? null : yield* hashPassword(input.password),
+      passwordHash: yield* hashPassword(input.password),
       expiresAt:
         input.expires_at === undefined || input.expires_at === null ? null : new Date(input.expires_at),
       status: input.status ?? "open",
