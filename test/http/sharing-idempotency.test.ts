@@ -2,20 +2,17 @@
 // same key and body answer the first answer again byte for byte (same status, same bytes), another
 // body is 409 idempotency_conflict, no key creates as before; a multipart form sent again (with a new
 // boundary) is the same request; concurrent requests with one key create once.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { RunningApp } from "../support/app.js"
-import { newWorkspaceKey } from "../support/keys.js"
-import { SHARING_FILE_TARGETS, startSharingApp } from "../support/sharing-app.js"
+import { describe, expect, it } from "vitest"
+import { SHARING_FILE_TARGETS } from "../support/sharing-app.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
+import { ALL_SHARING_SCOPES, sharingSuite } from "../support/sharing-suite.js"
 import { zipOf } from "../support/zip.js"
 
 const text = (s: string) => new TextEncoder().encode(s)
 
 for (const target of SHARING_FILE_TARGETS) {
   describe(`Idempotency-Key on creates [${target.db}, ${target.blob}]`, () => {
-    let app: RunningApp
-    let close: () => Promise<void> = async () => {}
-    let owner: { key: string; workspaceId: string }
+    const { app, owner } = sharingSuite(target, { owner: ALL_SHARING_SCOPES })
     let n = 0
     const fresh = (prefix: string) => `${prefix}-${target.blob}-${n++}`
     const call = (
@@ -33,14 +30,6 @@ for (const target of SHARING_FILE_TARGETS) {
       form.append("file", new Blob([content]), "notes.txt")
       return form
     }
-
-    beforeAll(async () => {
-      const started = await startSharingApp(target)
-      app = started.app
-      close = started.close
-      owner = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
-    }, 60_000)
-    afterAll(() => close())
 
     it("replays a bulk create byte for byte, with its status", async () => {
       const key = fresh("bulk")

@@ -186,7 +186,8 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         )
       )
       // Key lookups and rate-limit counting stay off the request path's database round trips (see
-      // docs/decisions/0007-rate-limits-and-usage.md); both wrap the configured store and override it in the merge below.
+      // docs/decisions/0007-rate-limits-and-usage.md); both wrap the configured store and override it in the
+      // merge below.
       // The public slug lookup is cached too, dropped on every instance through the storage's
       // invalidation bus (LISTEN/NOTIFY on PostgreSQL).
       // Suspended accounts are held in memory too (every public request asks), told of each change

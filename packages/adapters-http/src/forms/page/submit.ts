@@ -34,9 +34,9 @@ const MIB = 1024 * 1024
 
 /**
  * The most one post may carry, files included (the request guard's cap for `POST /f/{slug}`). The
- * page's script uploads files one at a time (each up to the largest maxSizeMb, 25 MiB); without it
- * every file comes in this one body, so it admits two files at that cap, or five at the default
- * 10 MB, and a form asking for more must be answered with JavaScript on. See docs/decisions/0024-public-form-page.md.
+ * page's script uploads files one at a time (each up to the largest maxSizeMb, 25 MiB); without it every file
+ * comes in this one body, so it admits two files at that cap, or five at the default 10 MB, and a form asking
+ * for more must be answered with JavaScript on. See docs/decisions/0024-public-form-page.md.
  */
 export const MAX_FORM_POST_BYTES = 50 * MIB
 

@@ -1,6 +1,6 @@
 // What the public routes that start a response know of the browser, and what they tell it back: the
-// continuity cookie (one random token, hashed per form on the server, see docs/decisions/0023-responses.md) and the client
-// fingerprint. Shared by the JSON start route and the form page's JavaScript-off post, so both
+// continuity cookie (one random token, hashed per form on the server, see docs/decisions/0023-responses.md)
+// and the client fingerprint. Shared by the JSON start route and the form page's JavaScript-off post, so both
 // recognise the same browser.
 import type { RespondentClient } from "@folio/domain"
 import { Effect, Option } from "effect"

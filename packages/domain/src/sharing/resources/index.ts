@@ -1,3 +1,4 @@
+// Sharing resources: the record every type shares, its rules, wire schemas and the owner's use cases.
 export * from "./bulk.js"
 export * from "./import.js"
 export * from "./link-simulation.js"

@@ -1,3 +1,4 @@
+// The sharing use cases bound to their ports as services (one Live layer each) for the adapters.
 export * from "./resources.js"
 export * from "./files.js"
 export * from "./collections.js"

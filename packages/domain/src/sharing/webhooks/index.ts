@@ -1,3 +1,4 @@
+// Webhooks: endpoints, events, signatures, the outbound address rule and the delivery job.
 export * from "./address.js"
 export * from "./delivery-job.js"
 export * from "./signature.js"
