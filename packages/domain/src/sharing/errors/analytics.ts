@@ -1,6 +1,6 @@
 // Refused fields of an analytics query's date range (`days`, or `from` and `to`).
 import { Data } from "effect"
-import { RefusedField } from "./fields.js"
+import { RefusedAtWith, RefusedField, RefusedFieldWith } from "./fields.js"
 
 /** One end of a range given without the other; `missing` is the end left out. */
 export class RangeHalfGiven extends Data.TaggedError("RangeHalfGiven")<{ readonly missing: "from" | "to" }> {
@@ -16,32 +16,20 @@ export class RangeHalfGiven extends Data.TaggedError("RangeHalfGiven")<{ readonl
 }
 
 /** An end of a range that is not a calendar date. */
-export class RangeDateMalformed extends Data.TaggedError("RangeDateMalformed")<{
-  readonly field: "from" | "to"
-}> {
-  get reason() {
-    return "must be a date YYYY-MM-DD"
-  }
-  override get message() {
-    return `${this.field}: ${this.reason}`
-  }
-}
+export class RangeDateMalformed extends RefusedAtWith(
+  "RangeDateMalformed",
+  (_e: { readonly field: "from" | "to" }) => "must be a date YYYY-MM-DD"
+) {}
 
 /** A range that ends before it starts. */
 export class RangeInverted extends RefusedField("RangeInverted", "to", "must not be before from") {}
 
 /** A range that spans more days than a query may. */
-export class RangeTooLong extends Data.TaggedError("RangeTooLong")<{ readonly maxDays: number }> {
-  get field() {
-    return "to"
-  }
-  get reason() {
-    return `a range spans at most ${this.maxDays} days`
-  }
-  override get message() {
-    return `to: ${this.reason}`
-  }
-}
+export class RangeTooLong extends RefusedFieldWith(
+  "RangeTooLong",
+  "to",
+  (e: { readonly maxDays: number }) => `a range spans at most ${e.maxDays} days`
+) {}
 
 /** `days` given together with `from` and `to`. */
 export class RangeDaysWithDates extends RefusedField(
@@ -51,19 +39,11 @@ export class RangeDaysWithDates extends RefusedField(
 ) {}
 
 /** A `days` that is not a whole number from 1 to the limit. */
-export class RangeDaysOutOfBounds extends Data.TaggedError("RangeDaysOutOfBounds")<{
-  readonly maxDays: number
-}> {
-  get field() {
-    return "days"
-  }
-  get reason() {
-    return `must be from 1 to ${this.maxDays}`
-  }
-  override get message() {
-    return `days: ${this.reason}`
-  }
-}
+export class RangeDaysOutOfBounds extends RefusedFieldWith(
+  "RangeDaysOutOfBounds",
+  "days",
+  (e: { readonly maxDays: number }) => `must be from 1 to ${e.maxDays}`
+) {}
 
 export const ANALYTICS_REFUSALS = [
   RangeHalfGiven,

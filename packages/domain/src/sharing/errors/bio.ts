@@ -1,8 +1,5 @@
-// Refused fields of a bio: replacing its pages and blocks, uploading a block's file, and a
-// visitor's answer to one of its form blocks.
-import { Data } from "effect"
 import type { BioBlock } from "../bio/bio.js"
-import { RefusedAt } from "./fields.js"
+import { RefusedAt, RefusedAtWith, RefusedFieldWith } from "./fields.js"
 
 /** A page id that no page of the bio has. */
 export class BioPageUnknown extends RefusedAt("BioPageUnknown", "no page of this bio has this id") {}
@@ -17,31 +14,18 @@ export class BioPageSlugRepeated extends RefusedAt("BioPageSlugRepeated", "two p
 export class BioBlockIdRepeated extends RefusedAt("BioBlockIdRepeated", "two blocks have this id") {}
 
 /** A kept block (named by its id) sent with another type: a block's type is fixed. */
-export class BioBlockTypeImmutable extends Data.TaggedError("BioBlockTypeImmutable")<{
-  readonly field: string
-  readonly blockId: string
-  readonly blockType: BioBlock["type"]
-}> {
-  get reason() {
-    return `block ${this.blockId} is a ${this.blockType} block`
-  }
-  override get message() {
-    return `${this.field}: ${this.reason}`
-  }
-}
+export class BioBlockTypeImmutable extends RefusedAtWith(
+  "BioBlockTypeImmutable",
+  (e: { readonly field: string; readonly blockId: string; readonly blockType: BioBlock["type"] }) =>
+    `block ${e.blockId} is a ${e.blockType} block`
+) {}
 
 /** An image or file block added by a replacement: those come only from uploading their file. */
-export class BioMediaBlockNotUploaded extends Data.TaggedError("BioMediaBlockNotUploaded")<{
-  readonly field: string
-  readonly kind: "image" | "file"
-}> {
-  get reason() {
-    return `${this.kind === "image" ? "an image" : "a file"} block is added by uploading its file; name an existing one to keep it`
-  }
-  override get message() {
-    return `${this.field}: ${this.reason}`
-  }
-}
+export class BioMediaBlockNotUploaded extends RefusedAtWith(
+  "BioMediaBlockNotUploaded",
+  (e: { readonly field: string; readonly kind: "image" | "file" }) =>
+    `${e.kind === "image" ? "an image" : "a file"} block is added by uploading its file; name an existing one to keep it`
+) {}
 
 /** A form block with two fields of one name. */
 export class BioFormFieldNameRepeated extends RefusedAt(
@@ -50,47 +34,25 @@ export class BioFormFieldNameRepeated extends RefusedAt(
 ) {}
 
 /** The page already holds as many blocks as it may. */
-export class BioPageFull extends Data.TaggedError("BioPageFull")<{ readonly maxBlocks: number }> {
-  get field() {
-    return "pageID"
-  }
-  get reason() {
-    return `a page holds at most ${this.maxBlocks} blocks`
-  }
-  override get message() {
-    return `pageID: ${this.reason}`
-  }
-}
+export class BioPageFull extends RefusedFieldWith(
+  "BioPageFull",
+  "pageID",
+  (e: { readonly maxBlocks: number }) => `a page holds at most ${e.maxBlocks} blocks`
+) {}
 
 /** A file uploaded for a block that holds none (only image and file blocks do). */
-export class BioBlockTakesNoFile extends Data.TaggedError("BioBlockTakesNoFile")<{
-  readonly blockType: BioBlock["type"]
-}> {
-  get field() {
-    return "blockID"
-  }
-  get reason() {
-    return `a ${this.blockType} block has no file`
-  }
-  override get message() {
-    return `blockID: ${this.reason}`
-  }
-}
+export class BioBlockTakesNoFile extends RefusedFieldWith(
+  "BioBlockTakesNoFile",
+  "blockID",
+  (e: { readonly blockType: BioBlock["type"] }) => `a ${e.blockType} block has no file`
+) {}
 
 /** A thumbnail uploaded for a block that shows none (only link, image and file blocks do). */
-export class BioBlockTakesNoThumbnail extends Data.TaggedError("BioBlockTakesNoThumbnail")<{
-  readonly blockType: BioBlock["type"]
-}> {
-  get field() {
-    return "blockID"
-  }
-  get reason() {
-    return `a ${this.blockType} block has no thumbnail`
-  }
-  override get message() {
-    return `blockID: ${this.reason}`
-  }
-}
+export class BioBlockTakesNoThumbnail extends RefusedFieldWith(
+  "BioBlockTakesNoThumbnail",
+  "blockID",
+  (e: { readonly blockType: BioBlock["type"] }) => `a ${e.blockType} block has no thumbnail`
+) {}
 
 /** A visitor's answer leaves a required form field empty. */
 export class BioFormFieldMissing extends RefusedAt("BioFormFieldMissing", "required") {}

@@ -1,6 +1,4 @@
-// Refused fields of a collection's items: adding a file or image, and reordering.
-import { Data } from "effect"
-import { RefusedField } from "./fields.js"
+import { RefusedField, RefusedFieldWith } from "./fields.js"
 
 /** The item to add names no file or image of the caller's account. */
 export class CollectionSourceNotFound extends RefusedField(
@@ -24,17 +22,11 @@ export class CollectionSourceBytesGone extends RefusedField(
 ) {}
 
 /** The collection already holds as many items as it may. */
-export class CollectionFull extends Data.TaggedError("CollectionFull")<{ readonly maxItems: number }> {
-  get field() {
-    return "resource"
-  }
-  get reason() {
-    return `a collection holds at most ${this.maxItems} items`
-  }
-  override get message() {
-    return `resource: ${this.reason}`
-  }
-}
+export class CollectionFull extends RefusedFieldWith(
+  "CollectionFull",
+  "resource",
+  (e: { readonly maxItems: number }) => `a collection holds at most ${e.maxItems} items`
+) {}
 
 /** A reorder names one item more than once. */
 export class CollectionItemRepeated extends RefusedField(

@@ -52,6 +52,57 @@ export const RefusedAt = <const Tag extends string>(
     }
   }
 
+/** A refused-field class whose instances also carry `Facts`, built from them. */
+export type RefusalWithFacts<Tag extends string, Facts> = new (
+  facts: Facts
+) => FieldRefusalOf<Tag> & Readonly<Facts>
+
+/**
+ * The base of the two below: an error tagged `tag` holding `facts` (assigned as Data.TaggedError
+ * assigns its fields: it cannot take a generic shape), its reason worked out from them.
+ */
+const refusalWith = <const Tag extends string, Facts extends object>(
+  tag: Tag,
+  reasonOf: (facts: Facts) => string
+) =>
+  class extends Data.TaggedError(tag) {
+    constructor(facts: Facts) {
+      super()
+      Object.assign(this, facts)
+    }
+    get reason() {
+      // Every fact was assigned in the constructor.
+      return reasonOf(this as unknown as Facts)
+    }
+    override get message() {
+      return `${(this as unknown as FieldRefusalFacts).field}: ${this.reason}`
+    }
+  }
+
+/**
+ * A refusal of the one field its class names, for a reason worked out from value-free facts (a limit,
+ * a type): `class CollectionFull extends RefusedFieldWith("CollectionFull", "resource", (e: {
+ * readonly maxItems: number }) => ...) {}`.
+ */
+export const RefusedFieldWith = <const Tag extends string, Facts extends object>(
+  tag: Tag,
+  field: string,
+  reasonOf: (facts: Facts) => string
+): RefusalWithFacts<Tag, Facts> => {
+  class Refusal extends refusalWith(tag, reasonOf) {
+    get field() {
+      return field
+    }
+  }
+  return Refusal as unknown as RefusalWithFacts<Tag, Facts>
+}
+
+/** A refusal of a field the raise names (`field` among its facts), for a reason worked out from them. */
+export const RefusedAtWith = <const Tag extends string, Facts extends { readonly field: string }>(
+  tag: Tag,
+  reasonOf: (facts: Facts) => string
+): RefusalWithFacts<Tag, Facts> => refusalWith(tag, reasonOf) as unknown as RefusalWithFacts<Tag, Facts>
+
 /**
  * A field that failed its schema: the generic decode failure, where the schema's first issue names
  * the field (its path) and the reason (the rule's wording, never the input). Everything the service
@@ -67,17 +118,10 @@ export class InvalidField extends Data.TaggedError("InvalidField")<{
 }
 
 /** A text field longer than its limit. */
-export class FieldTooLong extends Data.TaggedError("FieldTooLong")<{
-  readonly field: string
-  readonly maxChars: number
-}> {
-  get reason() {
-    return `at most ${this.maxChars} characters`
-  }
-  override get message() {
-    return `${this.field}: ${this.reason}`
-  }
-}
+export class FieldTooLong extends RefusedAtWith(
+  "FieldTooLong",
+  (e: { readonly field: string; readonly maxChars: number }) => `at most ${e.maxChars} characters`
+) {}
 
 /** A form field sent more than once where it takes one value. */
 export class FieldSentTwice extends RefusedAt("FieldSentTwice", "send this field once") {}

@@ -1,27 +1,16 @@
-// Refused fields of the resource routes: creating and patching resources, Notion mirrors, link
-// simulation, and links imported from a CSV export.
-import { Data } from "effect"
 import type { ResourceType } from "../resources/resource.js"
-import { RefusedAt, RefusedField } from "./fields.js"
+import { RefusedAt, RefusedAtWith, RefusedField, RefusedFieldWith } from "./fields.js"
 
 /** What a use case wanted the slug to name, as a client reads it. */
 export type ResourceNoun = "a link" | "a Notion mirror" | "an artifact" | "a collection" | "a bio page"
 
 /** The slug names a resource of another type than the route is for. */
-export class ResourceOfOtherType extends Data.TaggedError("ResourceOfOtherType")<{
-  readonly resourceType: ResourceType
-  readonly wanted: ResourceNoun
-}> {
-  get field() {
-    return "slug"
-  }
-  get reason() {
-    return `a ${this.resourceType} resource is not ${this.wanted}`
-  }
-  override get message() {
-    return `slug: ${this.reason}`
-  }
-}
+export class ResourceOfOtherType extends RefusedFieldWith(
+  "ResourceOfOtherType",
+  "slug",
+  (e: { readonly resourceType: ResourceType; readonly wanted: ResourceNoun }) =>
+    `a ${e.resourceType} resource is not ${e.wanted}`
+) {}
 
 /** A resource's type is fixed when it is created. */
 export class TypeImmutable extends RefusedField("TypeImmutable", "type", "cannot change after creation") {}
@@ -34,17 +23,11 @@ export class VisibilityImmutable extends RefusedField(
 ) {}
 
 /** A patch sets a field that belongs to another type of resource. */
-export class FieldOfOtherType extends Data.TaggedError("FieldOfOtherType")<{
-  readonly field: string
-  readonly resourceType: ResourceType
-}> {
-  get reason() {
-    return `not a field of a ${this.resourceType} resource`
-  }
-  override get message() {
-    return `${this.field}: ${this.reason}`
-  }
-}
+export class FieldOfOtherType extends RefusedAtWith(
+  "FieldOfOtherType",
+  (e: { readonly field: string; readonly resourceType: ResourceType }) =>
+    `not a field of a ${e.resourceType} resource`
+) {}
 
 /** The availability window ends at or before it starts. */
 export class WindowInverted extends RefusedField("WindowInverted", "expires_at", "must be after starts_at") {}
@@ -111,50 +94,30 @@ export class LinkTargetMissing extends RefusedField("LinkTargetMissing", "target
 export class CsvEmpty extends RefusedField("CsvEmpty", "csv", "the file is empty") {}
 
 /** A CSV import whose header has no destination URL column of the detected (or named) export. */
-export class CsvUrlColumnMissing extends Data.TaggedError("CsvUrlColumnMissing")<{
-  readonly source: "bitly" | "linktree"
-}> {
-  get field() {
-    return "csv"
-  }
-  get reason() {
-    return `no destination URL column of a ${this.source} export in the header`
-  }
-  override get message() {
-    return `csv: ${this.reason}`
-  }
-}
+export class CsvUrlColumnMissing extends RefusedFieldWith(
+  "CsvUrlColumnMissing",
+  "csv",
+  (e: { readonly source: "bitly" | "linktree" }) =>
+    `no destination URL column of a ${e.source} export in the header`
+) {}
 
 /** A CSV import of more rows than one import takes. */
-export class CsvTooManyRows extends Data.TaggedError("CsvTooManyRows")<{ readonly maxRows: number }> {
-  get field() {
-    return "csv"
-  }
-  get reason() {
-    return `at most ${this.maxRows} rows per import; split the file`
-  }
-  override get message() {
-    return `csv: ${this.reason}`
-  }
-}
+export class CsvTooManyRows extends RefusedFieldWith(
+  "CsvTooManyRows",
+  "csv",
+  (e: { readonly maxRows: number }) => `at most ${e.maxRows} rows per import; split the file`
+) {}
 
 /** A CSV import the parser cannot read; the parser's error code and the line, when it gave them. */
-export class CsvUnreadable extends Data.TaggedError("CsvUnreadable")<{
-  readonly parserCode?: string | undefined
-  readonly line?: number | undefined
-}> {
-  get field() {
-    return "csv"
-  }
-  get reason() {
-    const what = this.parserCode === undefined ? "" : ` (${this.parserCode})`
-    const where = this.line === undefined ? "" : ` near line ${this.line}`
+export class CsvUnreadable extends RefusedFieldWith(
+  "CsvUnreadable",
+  "csv",
+  (e: { readonly parserCode?: string | undefined; readonly line?: number | undefined }) => {
+    const what = e.parserCode === undefined ? "" : ` (${e.parserCode})`
+    const where = e.line === undefined ? "" : ` near line ${e.line}`
     return `not a readable CSV file${what}${where}`
   }
-  override get message() {
-    return `csv: ${this.reason}`
-  }
-}
+) {}
 
 export const RESOURCE_REFUSALS = [
   ResourceOfOtherType,

@@ -1,8 +1,5 @@
-// Refused fields of uploads: a file or image resource's multipart body, optimizing an original, and
-// a visitor's submission to an upload request.
-import { Data } from "effect"
 import type { ResourceType } from "../resources/resource.js"
-import { RefusedAt, RefusedField } from "./fields.js"
+import { RefusedAt, RefusedField, RefusedFieldWith } from "./fields.js"
 
 /** An uploaded file with no bytes (`field` is the part it came in). */
 export class UploadedFileEmpty extends RefusedAt("UploadedFileEmpty", "the file is empty") {}
@@ -38,19 +35,11 @@ export class ViewLimitOnImage extends RefusedField(
 ) {}
 
 /** Optimizing a resource of a type that keeps no original file. */
-export class NoOriginalFile extends Data.TaggedError("NoOriginalFile")<{
-  readonly resourceType: ResourceType
-}> {
-  get field() {
-    return "slug"
-  }
-  get reason() {
-    return `a ${this.resourceType} resource has no original file`
-  }
-  override get message() {
-    return `slug: ${this.reason}`
-  }
-}
+export class NoOriginalFile extends RefusedFieldWith(
+  "NoOriginalFile",
+  "slug",
+  (e: { readonly resourceType: ResourceType }) => `a ${e.resourceType} resource has no original file`
+) {}
 
 /** A change to an upload request that was revoked: revoking is for good. */
 export class UploadRequestRevoked extends RefusedField(
@@ -74,19 +63,11 @@ export class SubmissionFilesMisnamed extends RefusedField(
 ) {}
 
 /** A submission of more files than one may carry. */
-export class SubmissionTooManyFiles extends Data.TaggedError("SubmissionTooManyFiles")<{
-  readonly maxFiles: number
-}> {
-  get field() {
-    return "files"
-  }
-  get reason() {
-    return `at most ${this.maxFiles} files at once`
-  }
-  override get message() {
-    return `files: ${this.reason}`
-  }
-}
+export class SubmissionTooManyFiles extends RefusedFieldWith(
+  "SubmissionTooManyFiles",
+  "files",
+  (e: { readonly maxFiles: number }) => `at most ${e.maxFiles} files at once`
+) {}
 
 /** A submission with no file chosen. */
 export class SubmissionWithoutFiles extends RefusedField(

@@ -1,5 +1,4 @@
-// Refused fields of the webhook endpoint routes.
-import { Data } from "effect"
+import { RefusedFieldWith } from "./fields.js"
 
 /** Why an endpoint URL is not one the service delivers to (the rule's wording). */
 export type WebhookUrlProblem =
@@ -10,33 +9,17 @@ export type WebhookUrlProblem =
   | "must not point at a local address"
 
 /** An endpoint URL the service will not deliver to. */
-export class WebhookUrlRefused extends Data.TaggedError("WebhookUrlRefused")<{
-  readonly problem: WebhookUrlProblem
-}> {
-  get field() {
-    return "url"
-  }
-  get reason() {
-    return this.problem
-  }
-  override get message() {
-    return `url: ${this.problem}`
-  }
-}
+export class WebhookUrlRefused extends RefusedFieldWith(
+  "WebhookUrlRefused",
+  "url",
+  (e: { readonly problem: WebhookUrlProblem }) => e.problem
+) {}
 
 /** The account already has as many webhook endpoints as it may. */
-export class WebhookEndpointLimitReached extends Data.TaggedError("WebhookEndpointLimitReached")<{
-  readonly maxEndpoints: number
-}> {
-  get field() {
-    return "url"
-  }
-  get reason() {
-    return `an account has at most ${this.maxEndpoints} webhook endpoints`
-  }
-  override get message() {
-    return `url: ${this.reason}`
-  }
-}
+export class WebhookEndpointLimitReached extends RefusedFieldWith(
+  "WebhookEndpointLimitReached",
+  "url",
+  (e: { readonly maxEndpoints: number }) => `an account has at most ${e.maxEndpoints} webhook endpoints`
+) {}
 
 export const WEBHOOK_REFUSALS = [WebhookUrlRefused, WebhookEndpointLimitReached] as const
