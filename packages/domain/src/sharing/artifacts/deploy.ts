@@ -61,7 +61,7 @@ import {
   Visibility
 } from "../resources/resource.js"
 import {
-  normalizeLabels,
+  describedBy,
   ResourceDescription,
   ResourceLabels,
   ResourceSlug,
@@ -377,15 +377,12 @@ export const createArtifact = (parts: Stream.Stream<UploadPart, UploadBodyError>
             id,
             tenantId: principal.tenant,
             slug,
-            title: metadata.title ?? null,
-            description: metadata.description ?? null,
-            visibility: metadata.visibility ?? "public",
+            ...describedBy(metadata),
             passwordHash,
             expiresAt:
               metadata.expires_at === undefined || metadata.expires_at === null
                 ? null
                 : new Date(metadata.expires_at),
-            labels: normalizeLabels(metadata.labels ?? []),
             storedBytes: newBytes,
             at
           },

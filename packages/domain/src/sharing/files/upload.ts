@@ -33,7 +33,7 @@ import {
   resourceBlobPrefix,
   type StoredFile
 } from "../resources/resource.js"
-import { normalizeLabels } from "../resources/rules.js"
+import { describedBy } from "../resources/rules.js"
 import { insertResource } from "../resources/use-cases.js"
 import { allowedMediaType, fileNameOf, type MediaKind, mediaKindOf, SNIFF_BYTES } from "./media-types.js"
 import { UPLOAD_FIELD_NAMES, UploadFields } from "./upload-fields.js"
@@ -304,12 +304,9 @@ export const uploadFile = (parts: Stream.Stream<UploadPart, UploadBodyError>) =>
             id,
             tenantId: principal.tenant,
             slug,
-            title: input.title ?? null,
-            description: input.description ?? null,
-            visibility: input.visibility ?? "public",
+            ...describedBy(input),
             passwordHash,
             expiresAt,
-            labels: normalizeLabels(input.labels ?? []),
             maxViews: input.max_views ?? null,
             archived: input.archived === "true",
             pinned: input.pinned === "true",

@@ -3,6 +3,7 @@
 // Schemas for the wire decoders, plain predicates for code that already holds a string.
 import { Effect, Schema } from "effect"
 import { IdGen } from "../../kernel/ports/id-gen.js"
+import type { Visibility } from "./resource.js"
 
 /** 3 to 64 lowercase letters, digits, hyphens and underscores (sharing-api.md, common fields). */
 export const RESOURCE_SLUG_PATTERN = /^[a-z0-9_-]{3,64}$/
@@ -49,6 +50,19 @@ export const isResourceLabel = (label: string): boolean => RESOURCE_LABEL_PATTER
 
 /** Labels as stored: duplicates dropped, first occurrence kept, order otherwise as given. */
 export const normalizeLabels = (labels: ReadonlyArray<string>): ReadonlyArray<string> => [...new Set(labels)]
+
+/** How a create body describes its resource: absent title and description are none, visibility public. */
+export const describedBy = (input: {
+  readonly title?: string | null | undefined
+  readonly description?: string | null | undefined
+  readonly visibility?: Visibility | undefined
+  readonly labels?: ReadonlyArray<string> | undefined
+}) => ({
+  title: input.title ?? null,
+  description: input.description ?? null,
+  visibility: input.visibility ?? "public",
+  labels: normalizeLabels(input.labels ?? [])
+})
 
 export const MAX_RESOURCE_TITLE_LENGTH = 300
 export const MAX_RESOURCE_DESCRIPTION_LENGTH = 2000

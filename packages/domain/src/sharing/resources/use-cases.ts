@@ -48,7 +48,7 @@ import {
   resourceBlobPrefix,
   resourceEtag
 } from "./resource.js"
-import { dateOrNull, normalizeLabels, randomResourceSlug } from "./rules.js"
+import { dateOrNull, describedBy, normalizeLabels, randomResourceSlug } from "./rules.js"
 import { announceJob } from "../../kernel/jobs/runner.js"
 import { DEFAULT_NOTION_REFRESH_SECONDS, firstRefreshJob, requireNotion } from "../notion/feature.js"
 import { notionPageIdFrom } from "../notion/blocks.js"
@@ -243,13 +243,10 @@ export const createResourceWith = (input: CreateResourceInput, options: CreateOp
           id,
           tenantId: principal.tenant,
           slug,
-          title: input.title ?? null,
-          description: input.description ?? null,
-          visibility: input.visibility ?? "public",
+          ...describedBy(input),
           passwordHash,
           startsAt,
           expiresAt,
-          labels: normalizeLabels(input.labels ?? []),
           maxViews,
           archived: input.archived ?? false,
           pinned: input.pinned ?? false,
