@@ -118,6 +118,28 @@ describe("answer shapes (forms-api.md answer table)", () => {
     expect(rulesOf({ ...valid, [id]: value })).toContain(`${id}:${rule}`)
   })
 
+  it("holds a number to its step (counted from min, else 0) and its decimals", () => {
+    const numbers = Result.getOrThrow(
+      decodeFormDefinition({
+        schemaVersion: 1,
+        blocks: [
+          { id: blk(1), type: "number", label: "Weight", options: { min: 0.5, step: 0.25 } },
+          { id: blk(2), type: "number", label: "Price", options: { decimals: 2 } },
+          { id: blk(3), type: "number", label: "Tenth", options: { step: 0.1, decimals: 1 } }
+        ]
+      })
+    )
+    const rules = (answers: Record<string, unknown>) => rulesOf(answers, numbers)
+    expect(rules({ [blk(1)]: 0.75, [blk(2)]: 19.99, [blk(3)]: 0.3 })).toEqual([])
+    expect(rules({ [blk(1)]: 100.5, [blk(2)]: 20, [blk(3)]: -2.7 })).toEqual([])
+    expect(rules({ [blk(1)]: 0.8 })).toEqual([`${blk(1)}:step`])
+    expect(rules({ [blk(1)]: 1 })).toEqual([])
+    expect(rules({ [blk(1)]: 1.1 })).toEqual([`${blk(1)}:step`])
+    expect(rules({ [blk(2)]: 19.999 })).toEqual([`${blk(2)}:decimals`])
+    expect(rules({ [blk(3)]: 0.1 + 0.2 })).toEqual([`${blk(3)}:decimals`])
+    expect(rules({ [blk(3)]: 0.35 })).toEqual([`${blk(3)}:decimals`])
+  })
+
   it("rejects answers to blocks that do not exist and non-object input", () => {
     expect(rulesOf({ ...valid, blk_nothere: "x" })).toContain("blk_nothere:unknownBlock")
     expect(rulesOf([1, 2])).toEqual(["undefined:object"])

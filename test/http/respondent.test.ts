@@ -89,6 +89,35 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 describe("respondent routes", () => {
+  it("refuse a number off its step or with more decimals than its block allows, naming the rule", async () => {
+    const form = await publishForm({
+      schemaVersion: 1,
+      blocks: [
+        { id: blk(1), type: "number", label: "Weight", options: { min: 0.5, step: 0.25 } },
+        { id: blk(2), type: "number", label: "Price", options: { decimals: 2 } }
+      ]
+    })
+    const started = await request("POST", `/f/${form.slug}/responses`, {})
+    const { responseId, token } = started.body.data as { responseId: string; token: string }
+    const refused = await request("POST", `/f/${form.slug}/responses/${responseId}/complete`, {
+      token,
+      answers: { [blk(1)]: 0.8, [blk(2)]: 19.999 }
+    })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.details.issues).toEqual(
+      expect.arrayContaining([
+        { path: ["answers", blk(1)], rule: "step" },
+        { path: ["answers", blk(2)], rule: "decimals" }
+      ])
+    )
+    const done = await request("POST", `/f/${form.slug}/responses/${responseId}/complete`, {
+      token,
+      answers: { [blk(1)]: 1.25, [blk(2)]: 19.99 }
+    })
+    expect(done.status).toBe(200)
+    expect(done.body.data.answers).toEqual({ [blk(1)]: 1.25, [blk(2)]: 19.99 })
+  })
+
   it("take a response from start to completion with validation, scores and hidden fields", async () => {
     const form = await publishForm(definition)
     const page = await request("GET", `/f/${form.slug}/form`)

@@ -106,6 +106,8 @@ const en = {
     integer: "Enter a whole number.",
     number: "Enter a number.",
     outOfRange: "This value is outside the allowed range.",
+    decimals: "Use fewer decimal places.",
+    step: "Enter a value in the allowed steps.",
     format: "Enter a valid value.",
     pair: "Enter a start and an end.",
     startAfterEnd: "The start must not be after the end.",

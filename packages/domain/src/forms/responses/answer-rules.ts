@@ -35,6 +35,19 @@ const dateLike =
     return within(v, min, max) ? undefined : "outOfRange"
   }
 
+/** Whether `value` is written with at most `decimals` digits after the point (as JSON carries it). */
+const hasAtMostDecimals = (value: number, decimals: number): boolean =>
+  Number(value.toFixed(decimals)) === value
+
+/**
+ * Whether `value` is `base` plus a whole number of `step`s (HTML's step rule: the base is the minimum,
+ * else 0), within a relative tolerance for the binary rounding of decimal steps such as 0.1.
+ */
+const onStep = (value: number, base: number, step: number): boolean => {
+  const steps = (value - base) / step
+  return Math.abs(steps - Math.round(steps)) <= 1e-9 * Math.max(1, Math.abs(steps))
+}
+
 /** The rule an answer breaks for its block, or undefined when it fits. */
 export const checkAnswer = (block: Block, value: unknown): string | undefined => {
   switch (block.type) {
@@ -89,7 +102,11 @@ export const checkAnswer = (block: Block, value: unknown): string | undefined =>
     case "number": {
       if (typeof value !== "number" || !Number.isFinite(value)) return "number"
       if (block.options.integer === true && !Number.isInteger(value)) return "integer"
-      return within(value, block.options.min, block.options.max) ? undefined : "outOfRange"
+      if (!within(value, block.options.min, block.options.max)) return "outOfRange"
+      const { decimals, step } = block.options
+      if (decimals !== undefined && !hasAtMostDecimals(value, decimals)) return "decimals"
+      if (step !== undefined && !onStep(value, block.options.min ?? 0, step)) return "step"
+      return undefined
     }
     case "date":
       return dateLike(isCalendarDate, block.options.min, block.options.max)(value)
