@@ -140,6 +140,30 @@ describe("answer shapes (forms-api.md answer table)", () => {
     expect(rules({ [blk(3)]: 0.35 })).toEqual([`${blk(3)}:decimals`])
   })
 
+  it("compares date-time bounds as instants on one wall clock, seconds included, never as text", () => {
+    const times = Result.getOrThrow(
+      decodeFormDefinition({
+        schemaVersion: 1,
+        blocks: [
+          {
+            id: blk(1),
+            type: "datetime",
+            label: "When",
+            options: { min: "2026-01-01T09:00", max: "2026-01-01T10:00Z" }
+          }
+        ]
+      })
+    )
+    const rules = (value: string) => rulesOf({ [blk(1)]: value }, times)
+    // As text, ":" sorts before "Z", so 10:00:30 used to pass a max of 10:00Z.
+    expect(rules("2026-01-01T10:00:30")).toEqual([`${blk(1)}:outOfRange`])
+    expect(rules("2026-01-01T10:00:00.001Z")).toEqual([`${blk(1)}:outOfRange`])
+    expect(rules("2026-01-01T08:59:59")).toEqual([`${blk(1)}:outOfRange`])
+    expect(rules("2026-01-01T10:00")).toEqual([])
+    expect(rules("2026-01-01T09:00:00Z")).toEqual([])
+    expect(rules("2026-01-01T09:30:15.5")).toEqual([])
+  })
+
   it("rejects answers to blocks that do not exist and non-object input", () => {
     expect(rulesOf({ ...valid, blk_nothere: "x" })).toContain("blk_nothere:unknownBlock")
     expect(rulesOf([1, 2])).toEqual(["undefined:object"])

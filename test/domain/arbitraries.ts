@@ -38,7 +38,11 @@ const repairBlock = (block: Block, index: number): Block => {
   if (b.type === "calculated_field") return { ...b, options: { ...b.options, expression: "" } } as Block
   if (isChoiceBlock(b as Block)) {
     const options = { ...(b.options as Record<string, unknown>) }
-    const choices = (options.choices as ReadonlyArray<{ id: string }>).map((c, j) => ({ ...c, id: `c${j}` }))
+    // Dropdown choices show no image (semantics refuses an imageKey there).
+    const choices = (options.choices as ReadonlyArray<{ id: string; imageKey?: string }>).map((c, j) => {
+      const { imageKey: _image, ...rest } = c
+      return b.type === "dropdown" ? { ...rest, id: `c${j}` } : { ...c, id: `c${j}` }
+    })
     delete options.matrixGroupId
     delete options.qualityTrap
     delete options.minSelected

@@ -213,6 +213,87 @@ describe("semantic checks", () => {
     expect(hasIssue(skip, ["logic", 0, "actions", 0, "target"], "skipBackward")).toBe(true)
   })
 
+  it("refuses combinations that would be accepted and never act (issue 30)", () => {
+    const row = (n: number, options: Record<string, unknown> = {}, group = "mtx_group1") => ({
+      id: blk(n),
+      type: "multiple_choice",
+      label: `Row ${n}`,
+      options: { choices: [{ id: "1", label: "Low" }], matrixGroupId: group, ...options }
+    })
+    const single = (blocks: ReadonlyArray<unknown>, extra: Record<string, unknown> = {}) => ({
+      schemaVersion: 1,
+      blocks,
+      ...extra
+    })
+    // A row shuffling or extending the columns it shares with the other rows.
+    expect(
+      hasIssue(
+        single([row(1, { randomize: { mode: "shuffle" } })]),
+        ["blocks", 0, "options", "randomize"],
+        "matrixRowRandomize"
+      )
+    ).toBe(true)
+    expect(
+      hasIssue(
+        single([row(1, { allowOther: true })]),
+        ["blocks", 0, "options", "allowOther"],
+        "matrixRowOther"
+      )
+    ).toBe(true)
+    // An image on a dropdown choice, which a native select cannot show.
+    const dropdown = {
+      id: blk(5),
+      type: "dropdown",
+      label: "Pick",
+      options: { choices: [{ id: "a", label: "A", imageKey: "forms/x/a.png" }] }
+    }
+    expect(
+      hasIssue(single([dropdown]), ["blocks", 0, "options", "choices", 0, "imageKey"], "imageInDropdown")
+    ).toBe(true)
+    // A random group mixing matrix rows with another block, or with rows of another matrix.
+    const plain = { id: blk(9), type: "short_text", label: "Name" }
+    const group = (ids: ReadonlyArray<string>) => ({
+      randomGroups: [{ id: "rng_group1", blockIds: ids, mode: "shuffle" }]
+    })
+    expect(
+      hasIssue(
+        single([row(1), row(2), plain], group([blk(1), blk(9)])),
+        ["randomGroups", 0, "blockIds"],
+        "matrixRowsMixed"
+      )
+    ).toBe(true)
+    expect(
+      hasIssue(
+        single([row(1), row(2, {}, "mtx_group2")], group([blk(1), blk(2)])),
+        ["randomGroups", 0, "blockIds"],
+        "matrixRowsMixed"
+      )
+    ).toBe(true)
+    expect(Result.isSuccess(decodeFormDefinition(single([row(1), row(2)], group([blk(1), blk(2)]))))).toBe(
+      true
+    )
+    // A rule whose condition reads a block the respondent reaches only after the rule's `from`.
+    const later = {
+      ...base(),
+      logic: [
+        {
+          id: "lgc_later1",
+          from: blk(1),
+          conditions: [{ blk: blk(3), op: "gt", value: 3 }],
+          actions: [{ type: "hide", target: blk(2) }]
+        }
+      ]
+    }
+    expect(hasIssue(later, ["logic", 0, "conditions", 0, "blk"], "conditionAfterFrom")).toBe(true)
+    // Reversing a number needs both bounds (min + max - v).
+    const scaled = (options: Record<string, unknown>) =>
+      single([{ id: blk(1), type: "number", label: "N", options }], {
+        scales: [{ id: "s1", label: "S", blocks: [blk(1)], reverse: [blk(1)] }]
+      })
+    expect(hasIssue(scaled({ min: 0 }), ["scales", 0, "reverse", 0], "reverseNeedsBounds")).toBe(true)
+    expect(Result.isSuccess(decodeFormDefinition(scaled({ min: 0, max: 10 })))).toBe(true)
+  })
+
   it("requires matrix rows of one group to share type and choices", () => {
     const choices = [
       { id: "1", label: "Low" },

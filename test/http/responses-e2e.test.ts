@@ -533,6 +533,42 @@ for (const target of targets) {
       expect(w1.started.repeatWarning).toBe(false)
     }, 60_000)
 
+    it("keeps an anonymous form's responses unlinkable, and refuses a repeat policy it could not apply", async () => {
+      const refused = await api("POST", "/forms", {
+        title: "Anonymous",
+        definition,
+        settings: { submission: { respondentTracking: "anonymous", repeatResponsePolicy: "warn" } }
+      })
+      expect(refused.status).toBe(400)
+      expect(refused.body.error.details).toMatchObject({
+        issues: [{ path: ["submission", "repeatResponsePolicy"], rule: "anonymousRepeatPolicy" }]
+      })
+      const form = await publish(definition, { submission: { respondentTracking: "anonymous" } })
+      const first = await start(form.slug)
+      const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
+      // A reload still resumes the unfinished response (the browser key lives until completion).
+      const resumed = await request("POST", `/f/${form.slug}/responses/resume`, {}, { cookie })
+      expect(resumed.status).toBe(200)
+      const token = (resumed.body as { data: { token: string } }).data.token
+      await request("POST", `/f/${form.slug}/responses/${first.started.responseId}/complete`, {
+        token,
+        answers: answersOf[0]
+      })
+      // The same browser again is not recognised: a first, weak respondent, never a repeat.
+      const again = await start(form.slug, {}, cookie)
+      expect(again.status).toBe(201)
+      expect(again.started.respondent).toMatchObject({ confidence: "weak", responseCount: 1, repeatCount: 0 })
+      const stored = await app.run(
+        Effect.flatMap(ResponseRepository, (r) => r.get(workspaceId, form.id, first.started.responseId))
+      )
+      const meta = Option.getOrThrow(stored).meta
+      expect(Object.keys(meta)).not.toContain("respondentKey")
+      expect(Object.keys(meta)).not.toContain("clientHash")
+      expect(Object.keys(meta)).not.toContain("respondent")
+      const read = await api("GET", `/forms/${form.id}/responses/${first.started.responseId}`)
+      expect(read.body.data).not.toHaveProperty("respondent")
+    }, 60_000)
+
     it("stores and reads interview responses in the spec's shapes, never leaking transcripts into aggregates", async () => {
       const interview = {
         schemaVersion: 2,

@@ -18,7 +18,7 @@ import {
   type FeaturesDisabled,
   type FormKindDisabled,
   type InvalidDefinition,
-  type InvalidSettings,
+  InvalidSettings,
   InvalidSlug,
   NothingToPublish,
   type RenderModeDisabled,
@@ -36,6 +36,7 @@ import {
 } from "./interview/definition.js"
 import {
   decodeFormSettings,
+  settingsIssues,
   encodeFormSettings,
   type FormSettings,
   settingsSignature
@@ -69,6 +70,8 @@ export const validateDefinition = (
 const validateSettings = (input: unknown, caps: Capabilities) =>
   Result.gen(function* () {
     const decoded = yield* decodeFormSettings(input)
+    const issues = settingsIssues(decoded)
+    if (issues.length > 0) return yield* Result.fail(new InvalidSettings({ issues }))
     yield* checkSettingsAllowed(decoded, caps)
     return { decoded, encoded: encodeFormSettings(decoded), signature: settingsSignature(decoded) }
   })

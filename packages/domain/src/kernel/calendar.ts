@@ -22,6 +22,13 @@ export const isCalendarDate = (text: string): boolean => {
 export const isTime = (text: string): boolean => /^([01]\d|2[0-3]):[0-5]\d$/.test(text)
 
 /** `YYYY-MM-DDTHH:MM[:SS[.fraction]]` with an optional trailing `Z`. */
+/**
+ * A date-time of isDateTime as a wall-clock instant in milliseconds: a trailing `Z` is ignored, so a
+ * bound written with it and an answer from a zone-less `datetime-local` input compare on one clock.
+ */
+export const wallClockMs = (text: string): number =>
+  Date.parse(`${text.endsWith("Z") ? text.slice(0, -1) : text}Z`)
+
 export const isDateTime = (text: string): boolean => {
   const m = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d)(:([0-5]\d)(\.\d+)?)?Z?$/.exec(text)
   return m !== null && m[1] !== undefined && isCalendarDate(m[1])

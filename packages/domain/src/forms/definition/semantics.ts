@@ -4,6 +4,7 @@
 import type { Issue } from "../../kernel/errors.js"
 import { type Block, type Choice, isChoiceBlock } from "./blocks.js"
 import { isInputBlockType } from "./block-types.js"
+import { wallClockMs } from "../../kernel/calendar.js"
 import { ExpressionError, parseExpression, referencesOf } from "./expression.js"
 import type { LogicRule, Quiz, RandomGroup, Scale } from "./rules.js"
 
@@ -36,6 +37,11 @@ const sameChoices = (a: ReadonlyArray<Choice>, b: ReadonlyArray<Choice>) =>
 const choicesOf = (block: Block): ReadonlyArray<Choice> | undefined =>
   isChoiceBlock(block) ? block.options.choices : undefined
 
+const matrixGroupOf = (block: Block | undefined): string | undefined =>
+  block !== undefined && (block.type === "multiple_choice" || block.type === "checkboxes")
+    ? block.options.matrixGroupId
+    : undefined
+
 const minMaxIssues = (block: Block, path: ReadonlyArray<string | number>): ReadonlyArray<Issue> => {
   const o = path.concat("options")
   const out: Array<Issue> = []
@@ -65,11 +71,7 @@ const minMaxIssues = (block: Block, path: ReadonlyArray<string | number>): Reado
       break
     case "datetime": {
       const { min, max } = block.options
-      if (
-        min !== undefined &&
-        max !== undefined &&
-        Date.parse(min.endsWith("Z") ? min : `${min}Z`) > Date.parse(max.endsWith("Z") ? max : `${max}Z`)
-      ) {
+      if (min !== undefined && max !== undefined && wallClockMs(min) > wallClockMs(max)) {
         out.push({ path: o.concat("min"), rule: "minGreaterThanMax" })
       }
       break
@@ -124,6 +126,19 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
       const rows = matrixRows.get(block.options.matrixGroupId) ?? []
       rows.push(i)
       matrixRows.set(block.options.matrixGroupId, rows)
+      // A matrix row shares its columns with the other rows: no row of its own may reorder them, and
+      // the grid has no cell for a typed "Other" answer.
+      if (block.options.randomize !== undefined)
+        out.push({ path: [...path, "options", "randomize"], rule: "matrixRowRandomize" })
+      if (block.options.allowOther === true)
+        out.push({ path: [...path, "options", "allowOther"], rule: "matrixRowOther" })
+    }
+    if (block.type === "dropdown") {
+      // A native select cannot show an image, so an image on a dropdown choice would never be seen.
+      block.options.choices.forEach((c, j) => {
+        if (c.imageKey !== undefined)
+          out.push({ path: [...path, "options", "choices", j, "imageKey"], rule: "imageInDropdown" })
+      })
     }
     if (block.type === "statement") {
       block.content?.forEach((run, j) => {
@@ -166,8 +181,13 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
   definition.logic.forEach((rule, i) => {
     const path = ["logic", i]
     mustBeInput(rule.from, [...path, "from"])
+    const fromAt = index.get(rule.from)
     rule.conditions.forEach((c, j) => {
       mustBeInput(c.blk, [...path, "conditions", j, "blk"])
+      // Rules fire when their `from` block is reached; a later block has no answer yet by then.
+      const at = index.get(c.blk)
+      if (fromAt !== undefined && at !== undefined && at > fromAt)
+        out.push({ path: [...path, "conditions", j, "blk"], rule: "conditionAfterFrom" })
     })
     rule.actions.forEach((action, j) => {
       if (action.type === "skip_to_end") return
@@ -191,6 +211,11 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
     })
     for (const j of duplicates(group.blockIds, (id) => id))
       out.push({ path: ["randomGroups", i, "blockIds", j], rule: "duplicateId" })
+    // Matrix rows can only trade places within their own grid: a group that holds a row holds
+    // nothing but rows of that one matrix.
+    const matrices = new Set(group.blockIds.map((id) => matrixGroupOf(blockOf(id))))
+    if (matrices.size > 1 && [...matrices].some((m) => m !== undefined))
+      out.push({ path: ["randomGroups", i, "blockIds"], rule: "matrixRowsMixed" })
   })
 
   const scales = definition.scales ?? []
@@ -213,6 +238,10 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
     })
     scale.reverse.forEach((id, j) => {
       if (!scale.blocks.includes(id)) out.push({ path: ["scales", i, "reverse", j], rule: "notInScale" })
+      // Reversing maps v to min + max - v: a number needs both bounds for that to mean anything.
+      const block = blockOf(id)
+      if (block?.type === "number" && (block.options.min === undefined || block.options.max === undefined))
+        out.push({ path: ["scales", i, "reverse", j], rule: "reverseNeedsBounds" })
     })
   })
   quizzes.forEach((quiz, i) => {

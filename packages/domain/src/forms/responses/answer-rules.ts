@@ -2,7 +2,7 @@
 // (answers.ts) and the public form page's script: the value shape of each block type (forms-api.md
 // answer table) and the answers the server derives (hidden and calculated fields). No Effect import.
 import type { Block } from "../definition/blocks.js"
-import { isCalendarDate, isDateTime, isTime } from "../../kernel/calendar.js"
+import { isCalendarDate, isDateTime, isTime, wallClockMs } from "../../kernel/calendar.js"
 import { isCountryCode } from "../definition/countries.js"
 import type { FormDefinition } from "../definition/definition.js"
 import { evaluateExpression, ExpressionError, parseExpression } from "../definition/expression.js"
@@ -33,6 +33,21 @@ const dateLike =
   (v) => {
     if (typeof v !== "string" || !valid(v)) return "format"
     return within(v, min, max) ? undefined : "outOfRange"
+  }
+
+/** Date-times compare as instants on one wall clock, never as text (`10:00:30` is after `10:00Z`). */
+const dateTimeWithin =
+  (min: string | undefined, max: string | undefined): Check =>
+  (v) => {
+    if (typeof v !== "string" || !isDateTime(v)) return "format"
+    const at = wallClockMs(v)
+    return within(
+      at,
+      min === undefined ? undefined : wallClockMs(min),
+      max === undefined ? undefined : wallClockMs(max)
+    )
+      ? undefined
+      : "outOfRange"
   }
 
 /** Whether `value` is written with at most `decimals` digits after the point (as JSON carries it). */
@@ -111,7 +126,7 @@ export const checkAnswer = (block: Block, value: unknown): string | undefined =>
     case "date":
       return dateLike(isCalendarDate, block.options.min, block.options.max)(value)
     case "datetime":
-      return dateLike(isDateTime, block.options.min, block.options.max)(value)
+      return dateTimeWithin(block.options.min, block.options.max)(value)
     case "time":
       return dateLike(isTime, block.options.min, block.options.max)(value)
     case "date_range": {

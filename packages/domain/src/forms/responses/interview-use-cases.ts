@@ -52,7 +52,8 @@ import {
   type RespondentClient,
   type RespondentEstimate,
   resumePartialResponse,
-  startedMeta
+  startedMeta,
+  completedMeta
 } from "./respondent.js"
 import { INTERVIEW_ANALYSIS_MAX_ATTEMPTS } from "./interview-analysis-job.js"
 import {
@@ -176,7 +177,9 @@ const writeInterview = (
       ...current,
       status: complete ? "completed" : "partial",
       // Text from a model, or cut by the rules, is made storable before it is kept.
-      meta: { ...current.meta, interview: storableJson(meta) },
+      meta: complete
+        ? completedMeta(published.settings, { ...current.meta, interview: storableJson(meta) })
+        : { ...current.meta, interview: storableJson(meta) },
       updatedAt: at,
       completedAt: complete ? at : null,
       version: current.version + 1

@@ -153,12 +153,17 @@ export interface StartedResponse {
   readonly repeatWarning: boolean
 }
 
+/** `respondentTracking: "anonymous"`: responses keep nothing that links them to a browser or network. */
+export const isAnonymous = (settings: Pick<FormSettings, "submission">): boolean =>
+  settings.submission.respondentTracking === "anonymous"
+
 /**
  * Who is starting: the same browser (its continuity token matches earlier responses: deterministic),
- * the same IP and user agent within 30 days (probable), or nobody seen before (weak).
+ * the same IP and user agent within 30 days (probable), or nobody seen before (weak). An anonymous
+ * form looks nobody up: every respondent is a first, weak one, and no fingerprint hash is kept.
  */
 export const estimateRespondent = (
-  published: Pick<PublishedForm, "form">,
+  published: Pick<PublishedForm, "form" | "settings">,
   client: RespondentClient,
   at: Date
 ) =>
@@ -170,6 +175,15 @@ export const estimateRespondent = (
       ? given
       : toBase64Url(yield* Effect.flatMap(Effect.service(IdGen), (ids) => ids.randomBytes(24)))
     const respondentKey = sha256Hex(`${formId}:${continuityToken}`)
+    if (isAnonymous(published.settings)) {
+      const respondent: RespondentEstimate = {
+        id: respondentKey.slice(0, 8),
+        confidence: "weak",
+        responseCount: 1,
+        repeatCount: 0
+      }
+      return { continuityToken, respondentKey, clientHash: null, respondent, anonymous: true }
+    }
     const clientHash = sha256Hex(`${formId}:${client.fingerprint}`)
     const history = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.respondentHistory(published.form.workspaceId, formId, {
@@ -190,12 +204,13 @@ export const estimateRespondent = (
       responseCount: earlier.total + 1,
       repeatCount: earlier.completed
     }
-    return { continuityToken, respondentKey, clientHash, respondent }
+    return { continuityToken, respondentKey, clientHash, respondent, anonymous: false }
   })
 
 /**
  * What every started response stores of its start, whatever its kind: the hash of its token, the
- * browser's form-scoped keys and estimate, and the URL parameters (at most 50, cut to size).
+ * browser's form-scoped keys and estimate, and the URL parameters (at most 50, cut to size). An
+ * anonymous response keeps only the browser key, so a reload resumes it, until it completes.
  */
 export const startedMeta = (
   token: string,
@@ -204,8 +219,7 @@ export const startedMeta = (
 ) => ({
   tokenHash: sha256Hex(token),
   respondentKey: estimate.respondentKey,
-  clientHash: estimate.clientHash,
-  respondent: estimate.respondent,
+  ...(estimate.anonymous ? {} : { clientHash: estimate.clientHash, respondent: estimate.respondent }),
   params: Object.fromEntries(
     Object.entries(params)
       .slice(0, 50)
@@ -401,6 +415,16 @@ export const pinnedDefinition = (published: PublishedForm, response: ResponseRec
     return decoded
   })
 
+/** The meta of a response as it completes: an anonymous form's loses the browser key it resumed by. */
+export const completedMeta = (
+  settings: Pick<FormSettings, "submission">,
+  meta: ResponseRecord["meta"]
+): ResponseRecord["meta"] => {
+  if (!isAnonymous(settings)) return meta
+  const { respondentKey: _key, ...rest } = meta
+  return rest
+}
+
 /** Tries of one save or completion that keeps losing to concurrent saves of a partial response. */
 export const SAVE_ATTEMPTS = 5
 
@@ -449,7 +473,9 @@ const writeAnswers = (
       ...current,
       status: completed ? "completed" : "partial",
       answers: valid,
-      meta: completed ? { ...current.meta, scores: scoreResponse(definition, valid) } : current.meta,
+      meta: completed
+        ? completedMeta(published.settings, { ...current.meta, scores: scoreResponse(definition, valid) })
+        : current.meta,
       updatedAt: at,
       completedAt: current.completedAt ?? (complete ? at : null),
       version: current.version + 1

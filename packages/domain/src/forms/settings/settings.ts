@@ -9,6 +9,7 @@ import { strictDecoder } from "../../kernel/issues.js"
 import { RuleAnnotationId } from "../../kernel/issues.js"
 import { ArrayOf, BlockId, IntBetween, ObjectKey, Str, StrBetween } from "../definition/primitives.js"
 import { isCalendarDate } from "../../kernel/calendar.js"
+import type { Issue } from "../../kernel/errors.js"
 
 const d = <S extends Schema.Top>(schema: S, value: () => NoInfer<S["Type"]>) =>
   schema.pipe(Schema.withDecodingDefaultTypeKey(Effect.sync(value)))
@@ -148,6 +149,16 @@ export const FormSettings = Schema.Struct({
 }).annotate({ identifier: "FormSettings", title: "Form settings" })
 export type FormSettings = typeof FormSettings.Type
 export type FormSettingsEncoded = typeof FormSettings.Encoded
+
+/**
+ * Combinations the shape allows but that could never act, checked on every settings write (stored
+ * settings are read as they are): an anonymous form cannot recognise a repeat respondent.
+ */
+export const settingsIssues = (settings: FormSettings): ReadonlyArray<Issue> =>
+  settings.submission.respondentTracking === "anonymous" &&
+  settings.submission.repeatResponsePolicy !== undefined
+    ? [{ path: ["submission", "repeatResponsePolicy"], rule: "anonymousRepeatPolicy" }]
+    : []
 
 export const decodeFormSettings: (input: unknown) => Result.Result<FormSettings, InvalidSettings> =
   strictDecoder(FormSettings, (issues) => new InvalidSettings({ issues }))
