@@ -549,7 +549,7 @@ for (const target of targets) {
       // A reload still resumes the unfinished response (the browser key lives until completion).
       const resumed = await request("POST", `/f/${form.slug}/responses/resume`, {}, { cookie })
       expect(resumed.status).toBe(200)
-      const token = (resumed.body as { data: { token: string } }).data.token
+      const token = String(resumed.body.data.token)
       await request("POST", `/f/${form.slug}/responses/${first.started.responseId}/complete`, {
         token,
         answers: answersOf[0]
