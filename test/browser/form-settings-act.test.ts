@@ -44,6 +44,35 @@ const oneOptional = {
   blocks: [{ id: blk("only"), type: "short_text", label: "Anything to add?" }]
 }
 
+/** Two optional questions: the first step's button says Next, the last one's submits. */
+const twoSteps = {
+  schemaVersion: 1,
+  blocks: [
+    { id: blk("only"), type: "short_text", label: "Anything to add?" },
+    { id: blk("more"), type: "short_text", label: "Anything else?" }
+  ]
+}
+
+/** Records the behaviour of every scrollIntoView the page asks for (installed before its scripts). */
+const recordScrolls = (page: Page) =>
+  page.addInitScript({
+    content: `window.__scrolls = [];
+const scroll = Element.prototype.scrollIntoView;
+Element.prototype.scrollIntoView = function (o) {
+  window.__scrolls.push(typeof o === "object" && o !== null ? (o.behavior ?? "auto") : "auto");
+  return scroll.call(this, o);
+};`
+  })
+const scrolls = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __scrolls: Array<string> }).__scrolls)
+
+/** Moves from the first question to the second with the Next button. */
+const toSecond = async (page: Page) => {
+  expect(await page.textContent("button.submit")).toBe("Next")
+  await page.click("button.submit")
+  await page.waitForFunction((id) => document.activeElement?.id === id, `in-${blk("more")}`)
+}
+
 describe("settings.locale", () => {
   it.each([
     ["ko", "다음", "제출", "필수 질문입니다.", "대한민국", "일본"],
@@ -89,7 +118,7 @@ describe("settings.locale", () => {
 
 describe("settings.theme, submission.submitLabel and completion", () => {
   it("paints the author's colours, sharp corners, a gradient, compact spacing and no motion; a custom submit label; confetti held back; no icon", async () => {
-    const formId = await forms.publish("theme-a", oneOptional, {
+    const formId = await forms.publish("theme-a", twoSteps, {
       renderMode: "classic",
       theme: {
         primaryColor: "#0b6e4f",
@@ -107,6 +136,7 @@ describe("settings.theme, submission.submitLabel and completion", () => {
     })
     const page = await browser.newPage()
     const problems = await collectProblems(page)
+    await recordScrolls(page)
     await open(page, "theme-a")
     const input = `#in-${blk("only")}`
     await page.waitForFunction((id) => document.activeElement?.id === id, input.slice(1))
@@ -127,7 +157,10 @@ describe("settings.theme, submission.submitLabel and completion", () => {
     // reduceMotion: the class, and the question does not animate in.
     expect(await page.getAttribute("body", "class")).toContain("reduce-motion")
     expect(await style(page, `#q-${blk("only")}`, "animation-name")).toBe("none")
-    // submitLabel on the only (last) step.
+    // ... and moving on does not scroll smoothly (nor ask for any animated scroll at all).
+    await toSecond(page)
+    expect(await scrolls(page)).toEqual([])
+    // submitLabel on the last step.
     expect(await page.textContent("button.submit")).toBe("Send it")
     await page.click("button.submit")
     await page.locator("#done").waitFor({ state: "visible" })
@@ -143,7 +176,7 @@ describe("settings.theme, submission.submitLabel and completion", () => {
   })
 
   it("with round corners, a soft background, comfortable spacing and motion: icon, call to action, confetti, and another response", async () => {
-    const formId = await forms.publish("theme-b", oneOptional, {
+    const formId = await forms.publish("theme-b", twoSteps, {
       renderMode: "classic",
       theme: { themeKey: "warm", cornerStyle: "round", background: "soft", density: "comfortable" },
       completion: {
@@ -156,6 +189,7 @@ describe("settings.theme, submission.submitLabel and completion", () => {
     })
     const page = await browser.newPage()
     const problems = await collectProblems(page)
+    await recordScrolls(page)
     await open(page, "theme-b")
     const input = `#in-${blk("only")}`
     await page.waitForFunction((id) => document.activeElement?.id === id, input.slice(1))
@@ -173,9 +207,11 @@ describe("settings.theme, submission.submitLabel and completion", () => {
     expect(await style(page, `#q-${blk("only")}`, "margin-bottom")).toBe("34px")
     expect(await page.getAttribute("body", "class")).not.toContain("reduce-motion")
     expect(await style(page, `#q-${blk("only")}`, "animation-name")).toBe("rise")
+    await page.fill(input, "first")
+    await toSecond(page)
+    expect(await scrolls(page)).toContain("smooth")
     // No submitLabel: the locale's own word.
     expect(await page.textContent("button.submit")).toBe("Submit")
-    await page.fill(input, "first")
     await page.click("button.submit")
     await page.locator("#done").waitFor({ state: "visible" })
     expect(await page.textContent(".done-icon")).toBe("♥")
@@ -189,6 +225,7 @@ describe("settings.theme, submission.submitLabel and completion", () => {
     await page.locator(input).waitFor({ state: "visible" })
     await page.waitForFunction(() => document.documentElement.classList.contains("enhanced"))
     await page.fill(input, "second")
+    await toSecond(page)
     await page.click("button.submit")
     await page.locator("#done").waitFor({ state: "visible" })
     const answers = await forms.completedAnswers(formId)
@@ -341,6 +378,7 @@ describe("block options on the page", () => {
           label: "Story",
           options: { minLength: 5, maxLength: 20, placeholder: "Once upon a time" }
         },
+        { id: blk("mail"), type: "email", label: "E-mail", options: { placeholder: "you@example.org" } },
         {
           id: blk("stars"),
           type: "rating",
@@ -451,6 +489,7 @@ describe("block options on the page", () => {
     expect(await code.getAttribute("placeholder")).toBe("ABC-123")
     expect(await code.getAttribute("autocomplete")).toBe("one-time-code")
     expect(await code.evaluate((e) => (e as HTMLInputElement).inputMode)).toBe("numeric")
+    expect(await page.getAttribute(`#in-${blk("mail")}`, "placeholder")).toBe("you@example.org")
     // long_text: the browser stops typing at maxLength.
     const story = page.locator(`#in-${blk("story")}`)
     expect(await story.getAttribute("placeholder")).toBe("Once upon a time")
