@@ -121,7 +121,10 @@ for (const target of storageTargets(["pglite", "postgres"])) {
       const formId = await client.publish("model-insights", definition)
       for (const text of answers) await respond("model-insights", text)
 
-      const first = await insights(formId)
+      // Five readers at once: one job is queued (the queue's dedupe key), and every one reports it.
+      const readers = await Promise.all(Array.from({ length: 5 }, () => insights(formId)))
+      expect(new Set(readers.map((r) => r.model?.jobId)).size).toBe(1)
+      const first = readers[0] as Insights
       expect(first.source).toBe("builtin")
       expect(first.model?.status).toMatch(/^(queued|running)$/)
       expect(first.candidates.map((c) => c.field)).toContain("email") // the built-in extractor's name
