@@ -8,6 +8,7 @@ import {
   defaultFormSettings,
   encodeFormSettings,
   encodeInterviewDefinition,
+  exposedInterviewDefinition,
   FormSettings,
   formSettingsJsonSchema,
   InterviewDefinition,
@@ -114,6 +115,20 @@ describe("InterviewDefinition", () => {
       }),
       { numRuns: 200 }
     )
+  })
+
+  it("exposes a stored definition as v2: a v2 row as stored, a legacy one upgraded", () => {
+    const legacy = { schemaVersion: 1, title: "Old", legacyTurns: 3 }
+    const read = readStoredInterviewDefinition(legacy)
+    if (read === null) throw new Error("legacy row unreadable")
+    const exposed = exposedInterviewDefinition(legacy, read)
+    expect(exposed).toEqual(encodeInterviewDefinition(read))
+    expect(exposed).toMatchObject({ schemaVersion: 2, title: "Old" })
+    expect(exposed).not.toHaveProperty("legacyTurns")
+    const v2 = encodeInterviewDefinition(read)
+    expect(exposedInterviewDefinition(v2, read)).toBe(v2)
+    const v2WithStrayKey = { ...v2, legacyTurns: 3 }
+    expect(exposedInterviewDefinition(v2WithStrayKey, read)).not.toHaveProperty("legacyTurns")
   })
 
   it("encodes back to an equal value", () => {

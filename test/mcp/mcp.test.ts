@@ -18,6 +18,7 @@ import { newWorkspaceKey } from "../support/keys.js"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
 import { freshRateWindow } from "../support/rate-window.js"
 import { blk } from "../support/builders.js"
+import { expectV2Reading, storeLegacyInterview } from "../support/legacy-interview.js"
 
 type Structured = Record<string, unknown> & {
   error?: { code: string; message: string; details?: Record<string, unknown> }
@@ -319,6 +320,17 @@ describe("the forms MCP endpoint", () => {
     expect(JSON.stringify(list.data)).not.toContain("secret words")
     const report = await call(client, "responses_query", { formId: form.id, action: "report" })
     expect(report.data.report).toMatchObject({ kind: "interview", funnel: { started: 1, engaged: 1 } })
+  })
+
+  it("forms_query answers a stored legacy interview definition as v2 (get and version)", async () => {
+    const client = await connect(full.key)
+    const created = await call(client, "forms_create", { kind: "interview", title: "Old study" })
+    const formId = (created.data.form as { id: string }).id
+    const versionId = await storeLegacyInterview(app, full.workspaceId, formId)
+    const read = await call(client, "forms_query", { action: "get", formId })
+    expectV2Reading((read.data.form as { draftDefinition: unknown }).draftDefinition)
+    const version = await call(client, "forms_query", { action: "version", formId, versionId })
+    expectV2Reading((version.data.version as { definition: unknown }).definition)
   })
 })
 

@@ -25,6 +25,27 @@ export const registerTenantContracts = ({ target, run, newWorkspace }: StorageHa
       expect(all.map((w) => w.id)).toContain(ws.id)
     })
 
+    it("merges feature changes, keeping the other flags, and two concurrent merges both land", async () => {
+      const ws = await newWorkspace()
+      const merge = (changes: Record<string, boolean>) =>
+        run(TenantRepository.pipe(Effect.flatMap((r) => r.mergeFeatures(ws.id, changes))))
+      expect(Option.getOrThrow(await merge({ ranking: false, custom: true }))).toEqual({
+        ranking: false,
+        custom: true
+      })
+      await Promise.all([merge({ matrix: false }), merge({ fileUpload: false }), merge({ ranking: true })])
+      const read = await run(TenantRepository.pipe(Effect.flatMap((r) => r.get(ws.id))))
+      expect(Option.getOrThrow(read).features).toEqual({
+        ranking: true,
+        custom: true,
+        matrix: false,
+        fileUpload: false
+      })
+      expect(
+        Option.isNone(await run(TenantRepository.pipe(Effect.flatMap((r) => r.mergeFeatures(uuid(), {})))))
+      ).toBe(true)
+    })
+
     it("disables and enables a tenant, and its keys say so when looked up", async () => {
       const ws = await newWorkspace()
       const prefix = Math.random().toString(36).slice(2, 8).padEnd(12, "d")

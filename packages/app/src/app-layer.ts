@@ -25,6 +25,7 @@ import {
   NotionClientSourceLive,
   openCountryDatabase,
   makeOpenAiCompatibleAnalyst,
+  makeOpenAiCompatibleInsightModel,
   OpenAiCompatibleInterviewerLive,
   withDeterministicFallback
 } from "@folio/adapters-integrations"
@@ -51,6 +52,7 @@ import {
   DeterministicInterviewerLive,
   FormsServicesLive,
   InterviewAnalyst,
+  InsightModel,
   InsightPolicy,
   LinkCreationPolicy,
   RateLimitPolicy,
@@ -126,9 +128,12 @@ const interviewerLayer = (model: AppConfig["interviewer"]) =>
         apiKey: Option.getOrUndefined(Option.map(m.apiKey, Redacted.value)),
         timeoutMs: m.timeoutMs
       }
-      return Layer.merge(
+      return Layer.mergeAll(
         withDeterministicFallback(OpenAiCompatibleInterviewerLive(options)),
-        Layer.succeed(InterviewAnalyst, makeOpenAiCompatibleAnalyst(options))
+        Layer.succeed(InterviewAnalyst, makeOpenAiCompatibleAnalyst(options)),
+        // Classic-form insights from the same model, as `form_insights` jobs (the built-in
+        // extractor answers meanwhile and whenever the model fails).
+        Layer.succeed(InsightModel, makeOpenAiCompatibleInsightModel(options))
       )
     }
   })

@@ -6,7 +6,9 @@ import { NodeRuntime } from "@effect/platform-node"
 import { IdGenLive } from "@folio/adapters-storage"
 import {
   ApiKeyRepository,
+  changeWorkspaceFeatures,
   createTenant,
+  FEATURE_NAMES,
   FORMS_SCOPE_SET,
   SHARING_SCOPE_SET,
   isServiceName,
@@ -32,6 +34,10 @@ const USAGE = `usage: npm run cli -- <command>
   workspace disable ID           refuse every key of the workspace (sharing: user_disabled) and
                                  answer its public pages and upload requests with 404
   workspace enable ID            accept its keys and serve its public side again
+  workspace features ID [--enable NAME[,NAME]] [--disable NAME[,NAME]]
+                                 switch forms features on or off (other flags kept) and print them
+                                 all; with neither flag, only print. Names: ${FEATURE_NAMES.join(", ")}
+                                 (snake_case accepted: partial_submissions)
   key create --workspace ID --scopes forms:read,forms:write,... [--service forms|sharing] [--name NAME]
                                  (--scopes all = every scope of the service; forms is the default;
                                  sharing scopes: read,write,delete)
@@ -51,6 +57,8 @@ const parsed = parseArgs({
     service: { type: "string" },
     form: { type: "string" },
     name: { type: "string" },
+    enable: { type: "string", multiple: true },
+    disable: { type: "string", multiple: true },
     help: { type: "boolean", short: "h" }
   },
   strict: false
@@ -78,6 +86,20 @@ const scopeSetOf = (value: string | boolean | undefined): ScopeSet => {
   return set
 }
 
+/** `--enable a,b --enable c` -> [a, b, c]. */
+const nameList = (value: unknown, flag: string): ReadonlyArray<string> =>
+  (Array.isArray(value) ? value : []).flatMap((v) => {
+    const names =
+      typeof v === "string"
+        ? v
+            .split(",")
+            .map((n) => n.trim())
+            .filter((n) => n.length > 0)
+        : []
+    if (names.length === 0) throw new UsageError(`--${flag} needs a feature name`)
+    return names
+  })
+
 const command = Effect.gen(function* () {
   const [noun, verb, arg] = parsed.positionals
   const opts = parsed.values
@@ -102,6 +124,15 @@ const command = Effect.gen(function* () {
       const disable = verb === "disable"
       yield* setTenantDisabled(arg, disable)
       yield* Console.log(`workspace ${arg} ${disable ? "disabled" : "enabled"}`)
+      return
+    }
+    case "workspace features": {
+      if (arg === undefined) throw new UsageError("missing workspace ID")
+      const features = yield* changeWorkspaceFeatures(arg, {
+        enable: nameList(opts.enable, "enable"),
+        disable: nameList(opts.disable, "disable")
+      })
+      for (const [name, on] of Object.entries(features)) yield* Console.log(`${name}  ${on ? "on" : "off"}`)
       return
     }
     case "key create": {

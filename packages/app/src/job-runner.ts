@@ -1,6 +1,7 @@
 // The one JobRunner this instance's workers use: each job type to the runner of the context that
 // owns it (the queue holds every context's jobs; a context's runner knows only its own types).
 import {
+  FormResponses,
   InterviewRespondent,
   JobRunner,
   type JobRunnerService,
@@ -34,11 +35,15 @@ export const JobRunnerLive = Layer.effect(
     const interviews = yield* InterviewRespondent
     // Interview analyses are queued by the completions themselves: nothing periodic to schedule.
     const forms = JobRunner.of({ run: interviews.runAnalysisJob, schedule: Effect.succeed(0) })
+    const responses = yield* FormResponses
+    // Insight jobs are queued by the insights route when its answers changed: nothing periodic either.
+    const insights = JobRunner.of({ run: responses.runInsightsJob, schedule: Effect.succeed(0) })
     return jobRunnerOf({
       optimize_original: sharing,
       notion_refresh: sharing,
       webhook_delivery: sharing,
-      interview_analysis: forms
+      interview_analysis: forms,
+      form_insights: insights
     })
   })
 )

@@ -1572,6 +1572,13 @@ export interface components {
                 score: number;
                 auto: boolean;
             }[];
+            /** @enum {string} */
+            source: "builtin" | "model";
+            model: {
+                /** @enum {string} */
+                status: "current" | "queued" | "running" | "failed";
+                jobId: string;
+            } | null;
         };
         InterviewReport: {
             /** @enum {string} */

@@ -13,6 +13,10 @@ import {
   InterviewerFailed,
   InterviewerOutput,
   type InterviewerService,
+  InsightModelFailed,
+  InsightModelOutput,
+  type InsightModelService,
+  type InsightSource,
   inlineJsonSchemaOf,
   type JsonObject,
   localizedText
@@ -365,6 +369,49 @@ export const makeOpenAiCompatibleAnalyst = (
         decodeAnalysis,
         interviewAnalystMessages(input)
       ).pipe(Effect.mapError((e) => new InterviewAnalystFailed({ reason: e.reason })))
+  }
+}
+
+// The insight extractor ------------------------------------------------------------------------------
+
+/** The JSON Schema of InsightModelOutput, in strict-output form. */
+export const insightModelOutputJsonSchema: JsonObject = strictJsonSchema(
+  inlineJsonSchemaOf(InsightModelOutput)
+) as JsonObject
+
+/** The extractor's prompt: the numbered answers, each with its question. */
+export const insightModelMessages = (sources: ReadonlyArray<InsightSource>): ReadonlyArray<ChatMessage> => [
+  {
+    role: "system",
+    content: [
+      "You read free-text answers to a form and find what could become a structured question.",
+      "Reply with one JSON object matching the given schema and nothing else. For each finding:",
+      "- source: the number of the answer it was found in;",
+      "- field: a lower-case name for the structured field (email, url, phone, amount, company, ...),",
+      "  or topic:<term> for a recurring subject (topic:pricing);",
+      "- suggestedType: the block type the field would become;",
+      "- confidence: 0 to 1;",
+      "- evidence: the exact words of the answer that show it, copied verbatim."
+    ].join("\n")
+  },
+  {
+    role: "user",
+    content: sources.map((s, i) => `[${i + 1}] ${s.label}: ${s.text.slice(0, 4000)}`).join("\n")
+  }
+]
+
+const decodeInsights = Schema.decodeUnknownEffect(InsightModelOutput)
+
+export const makeOpenAiCompatibleInsightModel = (
+  options: OpenAiCompatibleInterviewerOptions
+): InsightModelService => {
+  const chat = makeStructuredChat(options)
+  return {
+    extract: (sources) =>
+      chat("form_insights", insightModelOutputJsonSchema, decodeInsights, insightModelMessages(sources)).pipe(
+        Effect.map((output) => output.insights),
+        Effect.mapError((e) => new InsightModelFailed({ reason: e.reason }))
+      )
   }
 }
 

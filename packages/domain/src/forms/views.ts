@@ -14,7 +14,8 @@ import {
 import { decodingStoredFormDocuments, type StoredFormDocuments } from "./ports/stored-documents.js"
 import { FormDefinition } from "./definition/definition.js"
 import { documentedAs } from "../kernel/json-schema.js"
-import { InterviewDefinition } from "./interview/definition.js"
+import { exposedInterviewDefinition, InterviewDefinition } from "./interview/definition.js"
+import type { AnyDefinition as DecodedDefinition } from "./form.js"
 import { defaultFormSettings, encodeFormSettings, FormSettings } from "./settings/settings.js"
 
 /**
@@ -68,6 +69,14 @@ export const FormVersion = Schema.Struct({
   definition: Schema.NullOr(AnyDefinition)
 }).annotate({ identifier: "FormVersion" })
 
+/**
+ * What a read (GET form, GET versions/{n}, MCP forms_query) answers for a stored definition: null
+ * when unreadable, an interview definition always as v2 (legacy rows upgraded on read, the row
+ * itself untouched), a classic one as stored.
+ */
+const exposedDefinition = (stored: unknown, decoded: DecodedDefinition | null): unknown =>
+  decoded === null ? null : decoded.schemaVersion === 2 ? exposedInterviewDefinition(stored, decoded) : stored
+
 /** `documents` is the StoredFormDocumentReader the caller runs with (decoding each time by default). */
 export const toFormView = (
   record: FormRecord,
@@ -85,11 +94,10 @@ export const toFormView = (
     status: record.status,
     kind: record.kind,
     draftRevision: record.draftRevision,
-    draftDefinition:
-      documents.definition(record.kind, record.draftDefinition, `${record.id}@${record.draftRevision}`) ===
-      null
-        ? null
-        : record.draftDefinition,
+    draftDefinition: exposedDefinition(
+      record.draftDefinition,
+      documents.definition(record.kind, record.draftDefinition, `${record.id}@${record.draftRevision}`)
+    ),
     settings: settings === null ? encodeFormSettings(defaultFormSettings()) : record.settings,
     settingsSignature: settings === null ? null : record.settingsSignature,
     currentVersionId: record.currentVersionId,
@@ -113,7 +121,7 @@ export const toVersionView = (
   documents: StoredFormDocuments = decodingStoredFormDocuments
 ): typeof FormVersion.Type => ({
   ...toVersionSummaryView(r),
-  definition: documents.definition(r.kind, r.definition, `version:${r.id}`) === null ? null : r.definition
+  definition: exposedDefinition(r.definition, documents.definition(r.kind, r.definition, `version:${r.id}`))
 })
 
 // Request bodies are strict wherever they are decoded (an unknown key is an issue, not dropped):

@@ -27,6 +27,14 @@ export const makeTenantRepository = Effect.map(Effect.service(MemoryStore), ({ t
         if (tenant === undefined) return false
         tenants.set(id, { ...tenant, features: { ...features } })
         return true
+      }),
+    mergeFeatures: (id, changes) =>
+      Effect.sync(() => {
+        const tenant = tenants.get(id)
+        if (tenant === undefined) return Option.none()
+        const features = { ...tenant.features, ...changes }
+        tenants.set(id, { ...tenant, features })
+        return Option.some(features)
       })
   })
 )

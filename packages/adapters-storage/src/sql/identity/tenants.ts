@@ -63,6 +63,13 @@ export const makeTenantRepository = Effect.gen(function* () {
         sql`update workspaces set features = ${JSON.stringify(features)}::jsonb where id = ${id} returning id`.pipe(
           Effect.map((rows) => rows.length > 0)
         )
+      ),
+    mergeFeatures: (id, changes) =>
+      orStorageError(
+        sql<{ readonly features: Record<string, boolean> }>`update workspaces
+            set features = features || ${JSON.stringify(changes)}::jsonb where id = ${id} returning features`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => row.features))
+        )
       )
   })
 })

@@ -14,3 +14,23 @@ export const COUNTRY_CODES: ReadonlyArray<string> = (
 const KNOWN = new Set(COUNTRY_CODES)
 
 export const isCountryCode = (code: string): boolean => KNOWN.has(code)
+
+/**
+ * Names countries in one locale (falling back to English, then to the code itself when the runtime
+ * has no region names): summaries and reports label a country answer with it.
+ */
+export const countryNamer = (locale: string): ((code: string) => string) => {
+  let names: Intl.DisplayNames | undefined
+  try {
+    names = new Intl.DisplayNames([locale, "en"], { type: "region" })
+  } catch {
+    names = undefined
+  }
+  return (code) => {
+    try {
+      return names?.of(code) ?? code
+    } catch {
+      return code
+    }
+  }
+}

@@ -362,6 +362,19 @@ export const readStoredInterviewDefinition = (stored: unknown): InterviewDefinit
   }
 }
 
+const V2_KEYS: ReadonlySet<string> = new Set(Object.keys(InterviewDefinition.fields))
+
+/**
+ * The JSON a read exposes for a stored interview definition that `readStoredInterviewDefinition`
+ * read as `decoded`: always InterviewDefinition v2 (forms-api.md). A stored v2 value with only v2
+ * keys is what every write stores (through the encoder) and goes out as stored, sparing an encode per
+ * GET; a legacy value (v1, no version, unknown keys) goes out as its v2 reading, encoded.
+ */
+export const exposedInterviewDefinition = (stored: unknown, decoded: InterviewDefinition): unknown =>
+  isRecord(stored) && stored.schemaVersion === 2 && Object.keys(stored).every((k) => V2_KEYS.has(k))
+    ? stored
+    : encodeInterviewDefinition(decoded)
+
 /** Publishable when it asks something: at least one field or goal. */
 export const interviewHasContent = (def: InterviewDefinition): boolean =>
   def.fields.length > 0 || def.goals.length > 0

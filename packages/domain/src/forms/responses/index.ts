@@ -77,6 +77,12 @@ export {
   type PromotionCandidate,
   rankCandidates
 } from "./insights.js"
+export {
+  correctModelInsights,
+  FORM_INSIGHTS_MAX_ATTEMPTS,
+  INSIGHT_SUGGESTED_TYPES,
+  InsightModelOutput
+} from "./insights-model.js"
 export { type CsvOptions, answerText, type CsvExport } from "./csv.js"
 export * from "./schemas.js"
 export * from "./sources.js"

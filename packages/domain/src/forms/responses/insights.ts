@@ -9,7 +9,9 @@ import {
   InsightPolicy,
   type InsightSource
 } from "../ports/insights.js"
+import type { FormRecord } from "../ports/forms.js"
 import type { ResponseRecord } from "../ports/responses.js"
+import type { Block } from "../definition/blocks.js"
 import { loadForm } from "../use-cases.js"
 import { classicDefinitionOf, completedResponses } from "./sources.js"
 
@@ -141,43 +143,63 @@ export const rankCandidates = (
     .slice(0, 100)
 }
 
-/** GET /forms/{id}/insights: classic only; scans the most recent completed responses (policy.scanLimit). */
-export const formInsights = (formId: string) =>
+/** The free-text answers of one page of completed responses, as extractor sources. */
+const sourcesOf = (page: ReadonlyArray<ResponseRecord>, textBlocks: ReadonlyArray<Block>) =>
+  page.flatMap((r) =>
+    textBlocks.flatMap((b): ReadonlyArray<InsightSource> => {
+      const v = r.answers[b.id]
+      return typeof v === "string" && v.trim() !== ""
+        ? [{ responseId: r.id, blockId: b.id, label: b.label, text: v }]
+        : []
+    })
+  )
+
+/**
+ * Runs `extract` over the free-text answers of a classic form's most recent completed responses
+ * (policy.scanLimit), a page at a time so memory stays bounded by the page and the findings, and
+ * ranks what it found. `basis` names what was scanned (the version read, how many responses, the
+ * newest one and the latest write among them): a model's result is current while it is unchanged.
+ */
+export const scanInsights = <E, R>(
+  form: FormRecord,
+  extract: (sources: ReadonlyArray<InsightSource>) => Effect.Effect<ReadonlyArray<ExtractedInsight>, E, R>
+) =>
   Effect.gen(function* () {
-    const form = yield* loadForm(formId)
-    if (form.kind !== "classic") {
-      return yield* new WrongFormKind({ read: "insights" })
-    }
     const policy = yield* InsightPolicy
     const definition = yield* classicDefinitionOf(form)
     const textBlocks = definition.blocks.filter((b) => FREE_TEXT.has(b.type))
     const labels = new Map(textBlocks.map((b) => [b.id, b.label]))
-    const extractor = yield* InsightExtractor
     const findings: Array<ExtractedInsight> = []
     let scanned = 0
-    // Page by page, so memory stays bounded by the page size and the findings.
+    let newest = ""
+    let latestWrite = 0
     if (textBlocks.length > 0) {
       yield* completedResponses(form, PAGE).pipe(
         Stream.take(policy.scanLimit),
         Stream.grouped(PAGE),
-        Stream.runForEach((chunk) => {
-          const page = chunk
+        Stream.runForEach((page) => {
+          if (scanned === 0) newest = page[0]?.id ?? ""
           scanned += page.length
-          const sources = page.flatMap((r: ResponseRecord) =>
-            textBlocks.flatMap((b) => {
-              const v = r.answers[b.id]
-              return typeof v === "string" && v.trim() !== ""
-                ? [{ responseId: r.id, blockId: b.id, label: b.label, text: v }]
-                : []
-            })
-          )
-          return Effect.map(extractor.extract(sources), (found) => void findings.push(...found))
+          for (const r of page) latestWrite = Math.max(latestWrite, r.updatedAt.getTime())
+          return Effect.map(extract(sourcesOf(page, textBlocks)), (found) => void findings.push(...found))
         })
       )
     }
     return {
       scannedResponses: scanned,
       autoThreshold: policy.autoThreshold,
-      candidates: rankCandidates(findings, scanned, labels, policy)
+      candidates: rankCandidates(findings, scanned, labels, policy),
+      basis: `${form.currentVersionId ?? `draft@${form.draftRevision}`}:${scanned}:${newest}:${latestWrite}`
     }
+  })
+
+/** GET /forms/{id}/insights: classic only; the built-in extractor's result (insights-model.ts adds the model's). */
+export const builtInInsights = (form: FormRecord) =>
+  Effect.flatMap(InsightExtractor, (extractor) => scanInsights(form, extractor.extract))
+
+export const classicFormForInsights = (formId: string) =>
+  Effect.gen(function* () {
+    const form = yield* loadForm(formId)
+    if (form.kind !== "classic") return yield* new WrongFormKind({ read: "insights" })
+    return form
   })

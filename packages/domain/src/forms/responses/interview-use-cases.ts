@@ -4,6 +4,7 @@
 // are written back by compare-and-set on the response. When the rules say the interview is over, or
 // the respondent ends it, the response completes with the built-in analysis, and a model's analysis
 // is queued as a job in the same write when one is configured.
+import { responseLocaleMeta } from "./response-locale.js"
 import { Clock, Effect, Option } from "effect"
 import { toBase64Url } from "../../kernel/digest.js"
 import { storableJson } from "../../kernel/text.js"
@@ -268,6 +269,7 @@ export const startInterview = (
       answers: {},
       meta: {
         ...startedMeta(token, estimate, params),
+        ...responseLocaleMeta(def.locales.supported, locale),
         ...(def.disclosure !== undefined && options.acceptDisclosure === true
           ? { disclosure: { version: def.disclosure.version, acceptedAt: at.toISOString() } }
           : {}),

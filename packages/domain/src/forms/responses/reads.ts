@@ -1,5 +1,6 @@
 // Client-side reads of classic responses: compact list items, full items and the detail view, in the
 // spec's shapes (ClassicResponseCompact, Response).
+import { ResponseLocale, responseLocaleOf } from "./response-locale.js"
 import { Effect, Option, Schema } from "effect"
 import { Uuid } from "../../kernel/ids.js"
 import { Principal } from "../../identity/principal.js"
@@ -29,7 +30,7 @@ const common = {
   status: ResponseStatus,
   formVersionId: Uuid,
   translationSetId: Schema.NullOr(Uuid),
-  responseLocale: Schema.NullOr(Schema.Literals(["en", "ko", "ja"])),
+  responseLocale: Schema.NullOr(ResponseLocale),
   /** When the response was completed; null while it is partial. */
   completedAt: Schema.NullOr(Schema.Date),
   /** Its last write: start, save, completion or edit (for a partial response, the last save). */
@@ -175,7 +176,7 @@ const base = (r: ResponseRecord) => ({
   status: r.status,
   formVersionId: r.formVersionId,
   translationSetId: null,
-  responseLocale: null,
+  responseLocale: responseLocaleOf(r.meta),
   completedAt: r.completedAt,
   updatedAt: r.updatedAt
 })

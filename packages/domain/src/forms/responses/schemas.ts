@@ -62,7 +62,8 @@ export const InterviewReport = Schema.Struct({
   ...InterviewAnalytics.fields
 }).annotate({ identifier: "InterviewReport" })
 
-export const Insights = Schema.Struct({
+/** What an extraction found: the built-in extractor's answer, or a `form_insights` job's result. */
+export const InsightsResult = Schema.Struct({
   scannedResponses: Schema.Int,
   autoThreshold: Schema.Finite,
   candidates: Schema.Array(
@@ -76,6 +77,23 @@ export const Insights = Schema.Struct({
       confidence: Schema.Finite,
       score: Schema.Finite,
       auto: Schema.Boolean
+    })
+  )
+})
+
+export const Insights = Schema.Struct({
+  ...InsightsResult.fields,
+  /** Who found the candidates: the built-in extractor, or the configured model (a job's result). */
+  source: Schema.Literals(["builtin", "model"]),
+  /**
+   * The model's extraction for these answers, null without a model (or with nothing to read):
+   * `current` (its result is the one shown), `queued` or `running` (the built-in result is shown
+   * meanwhile), `failed` (for these answers; it runs again once they change).
+   */
+  model: Schema.NullOr(
+    Schema.Struct({
+      status: Schema.Literals(["current", "queued", "running", "failed"]),
+      jobId: Schema.String
     })
   )
 }).annotate({ identifier: "Insights" })

@@ -5,7 +5,9 @@ import { WrongFormKind } from "../errors.js"
 import type { FormRecord } from "../ports/forms.js"
 import { type AnswerStats, ResponseRepository } from "../ports/responses.js"
 import type { Block, Choice } from "../definition/blocks.js"
+import { countryNamer, isCountryCode } from "../definition/countries.js"
 import type { FormDefinition } from "../definition/definition.js"
+import { StoredFormDocumentReader } from "../ports/stored-documents.js"
 import { loadForm } from "../use-cases.js"
 import { classicDefinitionOf } from "./sources.js"
 
@@ -74,9 +76,32 @@ export interface ScoreSummary {
 
 const percent = (count: number, of: number) => (of === 0 ? 0 : Math.round((count / of) * 10_000) / 100)
 
+/**
+ * The choices of a countries dropdown: one per answered country code, named in `locale`, most
+ * answered first (the dropdown has no `choices` of its own, so they come from the answers).
+ */
+const countryChoices = (
+  tokens: ReadonlyArray<{ readonly token: string; readonly count: number }>,
+  answered: number,
+  locale: string
+) => {
+  const nameOf = countryNamer(locale)
+  return tokens
+    .filter((t) => isCountryCode(t.token) && t.count > 0)
+    .map((t) => ({
+      id: t.token,
+      label: nameOf(t.token),
+      count: t.count,
+      percent: percent(t.count, answered)
+    }))
+    .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label, locale))
+}
+
+/** `locale` names what the definition does not (country answers): the form's settings locale. */
 export const buildSummaries = (
   definition: FormDefinition,
-  stats: AnswerStats
+  stats: AnswerStats,
+  locale = "en"
 ): { readonly questions: ReadonlyArray<QuestionSummary>; readonly scores: ReadonlyArray<ScoreSummary> } => {
   const answered = new Map(stats.blocks.map((b) => [b.blockId, b]))
   const tokensOf = (blockId: string, arrays: boolean) =>
@@ -99,7 +124,11 @@ export const buildSummaries = (
           break
         }
         const arrays = block.type === "checkboxes"
-        const known = new Set(block.options.choices.map((c) => c.id))
+        const countries =
+          block.type === "dropdown" && block.options.dataset === "countries"
+            ? countryChoices(tokensOf(block.id, arrays), n, locale)
+            : []
+        const known = new Set([...block.options.choices.map((c) => c.id), ...countries.map((c) => c.id)])
         const other = tokensOf(block.id, arrays)
           .filter((t) => !known.has(t.token))
           .reduce((s, t) => s + t.count, 0)
@@ -113,6 +142,7 @@ export const buildSummaries = (
               const count = countOf(block.id, c.id, arrays)
               return { id: c.id, label: c.label, count, percent: percent(count, n) }
             }),
+            ...countries,
             ...(other > 0
               ? [
                   {
@@ -211,7 +241,8 @@ export const responseSummaryOf = (form: FormRecord, definition: FormDefinition) 
     const stats = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.answerStats(form.workspaceId, form.id, { sampleBlockIds: textBlocks, samplesPerBlock: SAMPLES })
     )
-    return buildSummaries(definition, stats)
+    const settings = (yield* StoredFormDocumentReader).settings(form.settings)
+    return buildSummaries(definition, stats, settings?.locale ?? "en")
   })
 
 /** GET /forms/{id}/responses/summary: classic forms only (interview -> unsupported_kind). */

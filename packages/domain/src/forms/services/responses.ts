@@ -5,11 +5,13 @@ import { TenantRepository } from "../../identity/ports/tenants.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
 import { FormRepository } from "../ports/forms.js"
-import { InsightExtractor, InsightPolicy } from "../ports/insights.js"
+import { InsightExtractor, InsightModel, InsightPolicy } from "../ports/insights.js"
+import { IdGen } from "../../kernel/ports/id-gen.js"
+import { JobQueue } from "../../kernel/ports/jobs.js"
 import { ResponseRepository } from "../ports/responses.js"
 import { exportResponsesCsv } from "../responses/csv.js"
 import { fileDownloadUrl } from "../responses/files.js"
-import { formInsights } from "../responses/insights.js"
+import { formInsights, runFormInsightsJob } from "../responses/insights-model.js"
 import { getResponse, listResponses } from "../responses/reads.js"
 import { formReport, interviewAnalytics } from "../responses/reports.js"
 import { responseSummary } from "../responses/summary.js"
@@ -21,6 +23,8 @@ const responses = {
   report: formReport,
   interviewAnalytics,
   insights: formInsights,
+  /** Runs one `form_insights` job (the app's job runner dispatches it here). */
+  runInsightsJob: runFormInsightsJob,
   exportCsv: exportResponsesCsv,
   fileDownloadUrl
 }
@@ -33,7 +37,10 @@ export const makeFormResponses = bindPortsFromContext(
   ResponseRepository,
   BlobStore,
   InsightExtractor,
-  InsightPolicy
+  InsightPolicy,
+  InsightModel,
+  JobQueue,
+  IdGen
 )
 
 export class FormResponses extends Context.Service<FormResponses, Effect.Success<typeof makeFormResponses>>()(

@@ -26,6 +26,14 @@ export interface TenantRepositoryService {
     id: string,
     features: Readonly<Record<string, boolean>>
   ) => Effect.Effect<boolean, StorageError>
+  /**
+   * Sets the given flags and keeps the others, in one statement (two operators changing different
+   * flags at once both land); the tenant's flags afterwards, or none when there is no such tenant.
+   */
+  readonly mergeFeatures: (
+    id: string,
+    changes: Readonly<Record<string, boolean>>
+  ) => Effect.Effect<Option.Option<Readonly<Record<string, boolean>>>, StorageError>
 }
 
 export class TenantRepository extends Context.Service<TenantRepository, TenantRepositoryService>()(

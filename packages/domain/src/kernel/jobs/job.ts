@@ -4,14 +4,16 @@ import { Schema } from "effect"
 
 /**
  * The kinds of queued work, of every context (one queue holds them all): sharing's
- * (`optimize_original`, `notion_refresh`, `webhook_delivery`) and forms' (`interview_analysis`).
+ * (`optimize_original`, `notion_refresh`, `webhook_delivery`) and forms' (`interview_analysis`,
+ * `form_insights`).
  * A context's routes show only its own types.
  */
 export const JobType = Schema.Literals([
   "optimize_original",
   "notion_refresh",
   "webhook_delivery",
-  "interview_analysis"
+  "interview_analysis",
+  "form_insights"
 ])
 export type JobType = typeof JobType.Type
 
