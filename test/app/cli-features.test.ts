@@ -54,12 +54,11 @@ for (const store of stores) {
     /** Runs the CLI; the embedded database is free only while the server is stopped. */
     const cli = async (args: ReadonlyArray<string>) => {
       if (!store.live) await stop()
-      const result = await runProcess("cli", args, env)
-      if (!store.live || server === undefined) server = await startServer(env)
-      return result
+      return runProcess("cli", args, env)
     }
     const createRankingForm = async () => {
-      if (server === undefined) throw new Error("server not started")
+      // Started only when a request needs it, so consecutive CLI calls cost no restart.
+      if (server === undefined) server = await startServer(env)
       const response = await fetch(`${server.origin}/forms/api/v1/forms`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
