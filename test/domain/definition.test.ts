@@ -247,6 +247,27 @@ describe("semantic checks", () => {
     expect(hasIssue(def, ["scales", 0, "blocks", 0], "notScorable")).toBe(true)
     expect(hasIssue(def, ["scales", 0, "reverse", 0], "notInScale")).toBe(true)
   })
+
+  it("refuses an answer pattern that is not a regular expression or could backtrack catastrophically", () => {
+    const withPattern = (pattern: string, type = "short_text") => ({
+      schemaVersion: 1,
+      blocks: [{ id: blk(1), type, label: "Code", options: { pattern } }]
+    })
+    const at = ["blocks", 0, "options", "pattern"]
+    for (const unsafe of ["(a+)+", "(x+x+)+y", "([a-z]*)*@", "(\\w+\\s?)*$"]) {
+      expect(issuesOf(withPattern(unsafe))).toEqual([{ path: at, rule: "unsafePattern" }])
+      expect(hasIssue(withPattern(unsafe, "long_text"), at, "unsafePattern")).toBe(true)
+    }
+    // Invalid syntax, including what only the u flag refuses (a lone escaped letter without meaning).
+    for (const broken of ["[a-", "(abc", "a{2,1}", "\\q"]) {
+      expect(issuesOf(withPattern(broken))).toEqual([{ path: at, rule: "patternSyntax" }])
+    }
+    for (const fine of ["[A-Z]{2}\\d{4}", "\\p{Lu}\\p{Ll}+", "\\+?\\d{0,3} ?\\d{3}-\\d{4}", "yes|no"]) {
+      expect(issuesOf(withPattern(fine))).toEqual([])
+    }
+    // The analysis is conservative: any quantifier inside a quantified group is refused, bounded or not.
+    expect(issuesOf(withPattern("(?:\\+\\d{1,3} )?\\d{3}"))).toEqual([{ path: at, rule: "unsafePattern" }])
+  })
 })
 
 describe("the spec's table, value by value", () => {

@@ -5,6 +5,7 @@ import type { Issue } from "../../kernel/errors.js"
 import { type Block, type Choice, isChoiceBlock } from "./blocks.js"
 import { isInputBlockType } from "./block-types.js"
 import { ExpressionError, parseExpression, referencesOf } from "./expression.js"
+import { patternIssue } from "./pattern-safety.js"
 import type { LogicRule, Quiz, RandomGroup, Scale } from "./rules.js"
 
 interface DefinitionParts {
@@ -143,6 +144,10 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
           else if (j >= i) out.push({ path: at, rule: "forwardReference" })
         }
       }
+    }
+    if ((block.type === "short_text" || block.type === "long_text") && block.options.pattern !== undefined) {
+      const rule = patternIssue(block.options.pattern)
+      if (rule !== undefined) out.push({ path: [...path, "options", "pattern"], rule })
     }
     out.push(...minMaxIssues(block, path))
   })
