@@ -318,5 +318,25 @@ for (const target of storageTargets()) {
       await check()
       expect(workspaceId).not.toBe("")
     })
+
+    it("holds a post without JavaScript to the pattern, and its completion page shows the quiz feedback", async () => {
+      const post = (fields: Record<string, string>) =>
+        fetch(`${app.origin}/f/${form.slug}`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
+          body: new URLSearchParams(fields).toString()
+        })
+      const refused = await post({ [blk(1)]: "bad", [blk(2)]: "blue", [blk(3)]: "a" })
+      expect(refused.status).toBe(422)
+      expect(await refused.text()).toContain("Enter the answer in the format this question asks for.")
+      const done = await post({ [blk(1)]: "GH321", [blk(2)]: "blue", [blk(3)]: "a" })
+      expect(done.status).toBe(200)
+      const page = await done.text()
+      expect(page).toContain('class="quiz-results"')
+      expect(page).toContain("Letters: 0 of 2 points")
+      expect(page).toContain("Try again")
+      expect(page).toContain("B comes second.")
+      expect(page).not.toContain("trapsMissed")
+    })
   })
 }
