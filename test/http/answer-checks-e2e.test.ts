@@ -104,7 +104,7 @@ for (const target of storageTargets()) {
     /** Starts and completes one response; answers the completion. */
     const respond = async (slug: string, answers: Record<string, unknown>) => {
       const started = await request("POST", `/f/${slug}/responses`, {})
-      const { responseId, token } = started.body.data as { responseId: string; token: string }
+      const { responseId, token } = started.body.data as unknown as { responseId: string; token: string }
       const done = await request("POST", `/f/${slug}/responses/${responseId}/complete`, { token, answers })
       return { responseId, done }
     }
