@@ -565,3 +565,87 @@ describe("branching and dragging", () => {
     ])
   })
 })
+
+describe("answer patterns and quiz feedback", () => {
+  const quizForm = {
+    schemaVersion: 1,
+    blocks: [
+      {
+        id: blk("code"),
+        type: "short_text",
+        label: "Booking code",
+        required: true,
+        options: { pattern: "[A-Z]{2}\\d{3}" }
+      },
+      {
+        id: blk("second"),
+        type: "multiple_choice",
+        label: "Which letter is second?",
+        required: true,
+        options: {
+          choices: [
+            { id: "a", label: "Letter A" },
+            { id: "b", label: "Letter B" }
+          ]
+        }
+      }
+    ],
+    quizzes: [
+      {
+        id: "letters",
+        label: "Letters",
+        items: [
+          {
+            blockId: blk("second"),
+            answer: "b",
+            points: 2,
+            feedbackCorrect: "Right: B comes second.",
+            feedbackIncorrect: "B comes second."
+          }
+        ],
+        cutoffs: [
+          { min: 0, label: "Keep practising" },
+          { min: 2, label: "Alphabet master" }
+        ]
+      }
+    ]
+  }
+
+  it("refuses an answer off the pattern before submitting, then shows the quiz feedback on completion", async () => {
+    const formId = await forms.publish("quiz-pattern", quizForm, { renderMode: "classic" })
+    const page = await browser.newPage()
+    const problems = await collectProblems(page)
+    const completions: Array<string> = []
+    page.on("request", (r) => {
+      if (r.url().endsWith("/complete")) completions.push(r.url())
+    })
+    await page.goto(`${app.origin}/f/quiz-pattern`)
+    const code = page.locator(`#in-${blk("code")}`)
+    await code.waitFor()
+    await code.fill("ab1234")
+    await page.keyboard.press("Enter")
+    const error = page.locator(`#err-${blk("code")}`)
+    await error.waitFor({ state: "visible" })
+    expect(await error.textContent()).toBe("Enter the answer in the format this question asks for.")
+    expect(await code.getAttribute("aria-invalid")).toBe("true")
+    // Still on the code: the next question is not shown and nothing was submitted.
+    expect(await page.getByText("Which letter is second?").isVisible()).toBe(false)
+    await code.fill("AB123")
+    await page.keyboard.press("Enter")
+    await page.getByLabel("Letter B").check()
+    await page.keyboard.press("Enter")
+    const done = page.locator("#done")
+    await done.waitFor({ state: "visible" })
+    expect(completions).toHaveLength(1)
+    const results = done.locator(".quiz-results")
+    await results.waitFor()
+    expect(await results.locator(".quiz-score").textContent()).toBe("Letters: 2 of 2 points")
+    expect(await results.locator(".quiz-cutoff").textContent()).toBe("Alphabet master")
+    expect(await results.locator(".quiz-feedback li").textContent()).toBe(
+      "Which letter is second? Correct Right: B comes second."
+    )
+    expect(await forms.completedAnswers(formId)).toEqual([{ [blk("code")]: "AB123", [blk("second")]: "b" }])
+    expect(await axeViolations(page)).toEqual([])
+    expect(await problems.problems()).toEqual([])
+  })
+})

@@ -164,6 +164,33 @@ describe("answer shapes (forms-api.md answer table)", () => {
     expect(rules("2026-01-01T09:30:15.5")).toEqual([])
   })
 
+  it("holds a text answer to its author's pattern over the whole answer, with the u flag", () => {
+    const texts = Result.getOrThrow(
+      decodeFormDefinition({
+        schemaVersion: 1,
+        blocks: [
+          { id: blk(1), type: "short_text", label: "Code", options: { pattern: "[A-Z]{2}\\d{3}" } },
+          { id: blk(2), type: "long_text", label: "Word", options: { pattern: "\\p{L}+|n/a" } }
+        ]
+      })
+    )
+    const rules = (answers: Record<string, unknown>) => rulesOf(answers, texts)
+    expect(rules({ [blk(1)]: "AB123", [blk(2)]: "Éclair" })).toEqual([])
+    expect(rules({ [blk(2)]: "n/a" })).toEqual([])
+    // Anchored: a match inside the answer is not enough; the alternation is grouped before anchoring.
+    expect(rules({ [blk(1)]: "xAB123" })).toEqual([`${blk(1)}:pattern`])
+    expect(rules({ [blk(1)]: "AB1234" })).toEqual([`${blk(1)}:pattern`])
+    expect(rules({ [blk(2)]: "abc n/a" })).toEqual([`${blk(2)}:pattern`])
+    expect(rules({ [blk(2)]: "42" })).toEqual([`${blk(2)}:pattern`])
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Z]{2}\d{3}$/), fc.string({ minLength: 1 }), (code, extra) => {
+        expect(checkAnswer(texts.blocks[0] as Block, code)).toBeUndefined()
+        expect(checkAnswer(texts.blocks[0] as Block, code + extra)).toBe("pattern")
+        expect(checkAnswer(texts.blocks[0] as Block, extra + code)).toBe("pattern")
+      })
+    )
+  })
+
   it("rejects answers to blocks that do not exist and non-object input", () => {
     expect(rulesOf({ ...valid, blk_nothere: "x" })).toContain("blk_nothere:unknownBlock")
     expect(rulesOf([1, 2])).toEqual(["undefined:object"])

@@ -57,6 +57,8 @@ const repairBlock = (block: Block, index: number): Block => {
     ] as const) {
       if (options[lo] !== undefined && options[hi] !== undefined) delete options[lo]
     }
+    // A generated pattern is rarely a usable regular expression (refused at write time).
+    delete options.pattern
     return { ...b, options } as Block
   }
   return b as Block

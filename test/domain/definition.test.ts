@@ -2,6 +2,7 @@
 // reported at its path), semantic checks, JSON Schema validity under Ajv, and the spec's tables.
 import {
   canonicalJson,
+  decodeAuthoredFormDefinition,
   decodeFormDefinition,
   definitionFeatures,
   encodeFormDefinition,
@@ -18,7 +19,7 @@ import { definitionShape, validDefinitionArb } from "./arbitraries.js"
 import { blk } from "../support/builders.js"
 
 const issuesOf = (input: unknown): ReadonlyArray<Issue> => {
-  const result = decodeFormDefinition(input)
+  const result = decodeAuthoredFormDefinition(input)
   return Result.isFailure(result) ? result.failure.issues : []
 }
 const hasIssue = (input: unknown, path: ReadonlyArray<string | number>, rule?: string) =>
@@ -68,7 +69,7 @@ describe("FormDefinition round trips (arbitraries from the schema)", () => {
     fc.assert(
       fc.property(validDefinitionArb, (def) => {
         const encoded = encodeFormDefinition(def)
-        const decoded = decodeFormDefinition(JSON.parse(JSON.stringify(encoded)))
+        const decoded = decodeAuthoredFormDefinition(JSON.parse(JSON.stringify(encoded)))
         if (Result.isFailure(decoded)) throw new Error(JSON.stringify(decoded.failure.issues))
         // Compared as canonical JSON: the wire cannot carry -0, which toEqual tells apart from 0.
         expect(canonicalJson(decoded.success)).toBe(canonicalJson(def))
@@ -269,9 +270,9 @@ describe("semantic checks", () => {
         "matrixRowsMixed"
       )
     ).toBe(true)
-    expect(Result.isSuccess(decodeFormDefinition(single([row(1), row(2)], group([blk(1), blk(2)]))))).toBe(
-      true
-    )
+    expect(
+      Result.isSuccess(decodeAuthoredFormDefinition(single([row(1), row(2)], group([blk(1), blk(2)]))))
+    ).toBe(true)
     // A rule whose condition reads a block the respondent reaches only after the rule's `from`.
     const later = {
       ...base(),
@@ -291,7 +292,28 @@ describe("semantic checks", () => {
         scales: [{ id: "s1", label: "S", blocks: [blk(1)], reverse: [blk(1)] }]
       })
     expect(hasIssue(scaled({ min: 0 }), ["scales", 0, "reverse", 0], "reverseNeedsBounds")).toBe(true)
-    expect(Result.isSuccess(decodeFormDefinition(scaled({ min: 0, max: 10 })))).toBe(true)
+    expect(Result.isSuccess(decodeAuthoredFormDefinition(scaled({ min: 0, max: 10 })))).toBe(true)
+  })
+
+  it("still reads a stored definition the authoring rules would refuse, never running an unsafe pattern", () => {
+    const stored = {
+      schemaVersion: 1,
+      blocks: [
+        { id: blk(1), type: "short_text", label: "Code", options: { pattern: "(a+)+$" } },
+        { id: blk(2), type: "short_text", label: "Zip", options: { pattern: "\\d{5}" } },
+        {
+          id: blk(3),
+          type: "dropdown",
+          label: "Pick",
+          options: { choices: [{ id: "a", label: "A", imageKey: "forms/x/a.png" }] }
+        }
+      ]
+    }
+    expect(Result.isFailure(decodeAuthoredFormDefinition(stored))).toBe(true)
+    const read = Result.getOrThrow(decodeFormDefinition(stored))
+    const options = (i: number) => (read.blocks[i] as { options: Record<string, unknown> }).options
+    expect(options(0)).not.toHaveProperty("pattern")
+    expect(options(1).pattern).toBe("\\d{5}")
   })
 
   it("requires matrix rows of one group to share type and choices", () => {
@@ -327,6 +349,27 @@ describe("semantic checks", () => {
     const def = { ...base(), scales: [{ id: "s1", label: "S", blocks: [blk(1), blk(3)], reverse: [blk(2)] }] }
     expect(hasIssue(def, ["scales", 0, "blocks", 0], "notScorable")).toBe(true)
     expect(hasIssue(def, ["scales", 0, "reverse", 0], "notInScale")).toBe(true)
+  })
+
+  it("refuses an answer pattern that is not a regular expression or could backtrack catastrophically", () => {
+    const withPattern = (pattern: string, type = "short_text") => ({
+      schemaVersion: 1,
+      blocks: [{ id: blk(1), type, label: "Code", options: { pattern } }]
+    })
+    const at = ["blocks", 0, "options", "pattern"]
+    for (const unsafe of ["(a+)+", "(x+x+)+y", "([a-z]*)*@", "(\\w+\\s?)*$"]) {
+      expect(issuesOf(withPattern(unsafe))).toEqual([{ path: at, rule: "unsafePattern" }])
+      expect(hasIssue(withPattern(unsafe, "long_text"), at, "unsafePattern")).toBe(true)
+    }
+    // Invalid syntax, including what only the u flag refuses (a lone escaped letter without meaning).
+    for (const broken of ["[a-", "(abc", "a{2,1}", "\\q"]) {
+      expect(issuesOf(withPattern(broken))).toEqual([{ path: at, rule: "patternSyntax" }])
+    }
+    for (const fine of ["[A-Z]{2}\\d{4}", "\\p{Lu}\\p{Ll}+", "\\+?\\d{0,3} ?\\d{3}-\\d{4}", "yes|no"]) {
+      expect(issuesOf(withPattern(fine))).toEqual([])
+    }
+    // The analysis is conservative: any quantifier inside a quantified group is refused, bounded or not.
+    expect(issuesOf(withPattern("(?:\\+\\d{1,3} )?\\d{3}"))).toEqual([{ path: at, rule: "unsafePattern" }])
   })
 })
 

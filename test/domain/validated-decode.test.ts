@@ -4,7 +4,8 @@
 import { jsonSchemaShapeCheck } from "@folio/adapters-storage"
 import {
   acceleratedDecoder,
-  decodeFormDefinition,
+  authoringIssues,
+  decodeAuthoredFormDefinition,
   encodeFormDefinition,
   FormDefinition,
   formDefinitionJsonSchema,
@@ -21,9 +22,9 @@ const fast = acceleratedDecoder(
   FormDefinition,
   (input) => {
     strictCalls++
-    return decodeFormDefinition(input)
+    return decodeAuthoredFormDefinition(input)
   },
-  (d) => semanticIssues(d).length === 0,
+  (d) => semanticIssues(d).length === 0 && authoringIssues(d).length === 0,
   conforms
 )
 /** The wire form of a definition: what a client sends after the server's encoding. */
@@ -104,7 +105,7 @@ describe("the accelerated definition decoder", () => {
       fc.property(validDefinitionArb, (definition) => {
         const input = wire(definition)
         expect(conforms(input)).toBe(true)
-        const strict = decodeFormDefinition(input)
+        const strict = decodeAuthoredFormDefinition(input)
         const calls = strictCalls
         expect(fast(input)).toStrictEqual(strict)
         // Decoded without the strict decoder: the fast path itself produced the value.
@@ -119,7 +120,7 @@ describe("the accelerated definition decoder", () => {
     fc.assert(
       fc.property(definitionShape, (definition) => {
         const input = wire(definition)
-        expect(fast(input)).toStrictEqual(decodeFormDefinition(input))
+        expect(fast(input)).toStrictEqual(decodeAuthoredFormDefinition(input))
       }),
       { numRuns: 150 }
     )
@@ -134,7 +135,7 @@ describe("the accelerated definition decoder", () => {
         fc.boolean(),
         (definition, pick, replacement, addKey) => {
           const input = mutate(wire(definition) as Json, pick, replacement, addKey)
-          expect(fast(input)).toStrictEqual(decodeFormDefinition(input))
+          expect(fast(input)).toStrictEqual(decodeAuthoredFormDefinition(input))
         }
       ),
       { numRuns: 400 }
@@ -146,7 +147,7 @@ describe("the accelerated definition decoder", () => {
       fc.property(validDefinitionArb, fc.array(fc.nat(5_000), { maxLength: 12 }), (definition, picks) => {
         let input = wire(definition) as Json
         for (const pick of picks) input = dropKey(input, pick)
-        expect(fast(input)).toStrictEqual(decodeFormDefinition(input))
+        expect(fast(input)).toStrictEqual(decodeAuthoredFormDefinition(input))
       }),
       { numRuns: 300 }
     )

@@ -405,7 +405,9 @@ for (const target of targets) {
         "completed_at",
         ...definition.blocks.filter((b) => b.type !== "statement").map((b) => b.id),
         "score_wellbeing",
-        "score_quiz"
+        "score_quiz",
+        "cutoff_wellbeing",
+        "cutoff_quiz"
       ])
       expect(rows.map((r) => r.response_id)).toEqual([...ids].reverse())
       const ann = rows[2] as Record<string, string>

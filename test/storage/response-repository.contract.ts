@@ -263,6 +263,101 @@ export const registerResponseContracts = ({ target, run, newWorkspace }: Storage
     })
   })
 
+  describe(`ResponseRepository quality flags and cutoff labels [${target}]`, () => {
+    const trapped = (missed: boolean, label: string) => ({
+      quality: { trapsMissed: missed ? ["blk_trap0001"] : [] },
+      scores: [{ kind: "scale", id: "s1", score: missed ? 1 : 5, answered: 1, label }]
+    })
+
+    it("lists only flagged (or only unflagged) responses, filtered before paging so cursors stay whole", async () => {
+      const ws = await newWorkspace()
+      const f = await insertForm(ws.id)
+      const { version } = await publish(f)
+      const made: Array<ResponseRecord> = []
+      for (let i = 0; i < 7; i++) {
+        const r = response(f, version.id, {
+          // Flagged: 0, 3, 4, 6; an unflagged run (1, 2) and a response without a check (5) fall between.
+          meta: i === 5 ? {} : trapped([0, 3, 4, 6].includes(i), "x"),
+          createdAt: at(`2026-03-0${i + 1}T00:00:00.000Z`),
+          completedAt: at(`2026-03-0${i + 1}T00:00:00.000Z`)
+        })
+        made.push(r)
+        await run(ResponseRepository.pipe(Effect.flatMap((repo) => repo.insert(r))))
+      }
+      const walk = async (flagged: boolean) => {
+        const seen: Array<Array<string>> = []
+        let cursor: string | undefined
+        do {
+          const page = await run(
+            ResponseRepository.pipe(Effect.flatMap((r) => r.list(ws.id, f.id, { limit: 2, cursor, flagged })))
+          )
+          seen.push(page.items.map((i) => i.id))
+          cursor = page.nextCursor ?? undefined
+        } while (cursor !== undefined)
+        return seen
+      }
+      const id = (i: number) => made[i]?.id
+      expect(await walk(true)).toEqual([
+        [id(6), id(4)],
+        [id(3), id(0)]
+      ])
+      expect(await walk(false)).toEqual([[id(5), id(2)], [id(1)]])
+    })
+
+    it("counts responses per stored cutoff label and quality outcome, through edits and a rebuild", async () => {
+      const ws = await newWorkspace()
+      const f = await insertForm(ws.id)
+      const { version } = await publish(f)
+      const rows = [trapped(true, "Low"), trapped(false, "High"), trapped(false, "High"), { scores: [] }]
+      const made: Array<ResponseRecord> = []
+      for (const [i, meta] of rows.entries()) {
+        const r = response(f, version.id, {
+          meta,
+          createdAt: at(`2026-03-0${i + 1}T00:00:00.000Z`),
+          completedAt: at(`2026-03-0${i + 1}T00:00:00.000Z`)
+        })
+        made.push(r)
+        await run(ResponseRepository.pipe(Effect.flatMap((repo) => repo.insert(r))))
+      }
+      const stats = () =>
+        run(
+          ResponseRepository.pipe(
+            Effect.flatMap((r) => r.answerStats(ws.id, f.id, { sampleBlockIds: [], samplesPerBlock: 1 }))
+          )
+        )
+      const labels = (s: Awaited<ReturnType<typeof stats>>) =>
+        Object.fromEntries(s.scoreLabels.map((l) => [`${l.id}:${l.label}`, l.count]))
+      let s = await stats()
+      expect(labels(s)).toEqual({ "s1:Low": 1, "s1:High": 2 })
+      expect(s.quality).toEqual({ checked: 3, flagged: 1, traps: [{ blockId: "blk_trap0001", missed: 1 }] })
+      // The score aggregate itself is untouched by the label and quality rows.
+      expect(s.scores).toEqual([{ id: "s1", count: 3, average: 11 / 3, min: 1, max: 5 }])
+
+      // An edit of a completed response swaps its old contribution for the new one.
+      const edited = made[1]
+      if (edited === undefined) throw new Error("fixture")
+      expect(
+        await run(
+          ResponseRepository.pipe(
+            Effect.flatMap((r) =>
+              r.update(
+                { ...edited, meta: trapped(true, "Low"), version: 2 },
+                { status: "completed", version: 1 }
+              )
+            )
+          )
+        )
+      ).toBe("updated")
+      s = await stats()
+      expect(labels(s)).toEqual({ "s1:Low": 2, "s1:High": 1 })
+      expect(s.quality).toEqual({ checked: 3, flagged: 2, traps: [{ blockId: "blk_trap0001", missed: 2 }] })
+      await run(ResponseRepository.pipe(Effect.flatMap((r) => r.rebuildAnswerStats(f.id))))
+      const rebuilt = await stats()
+      expect(labels(rebuilt)).toEqual(labels(s))
+      expect(rebuilt.quality).toEqual(s.quality)
+    })
+  })
+
   describe(`ResponseRepository.answerStats under completion, edits and rebuilds [${target}]`, () => {
     it("keeps the aggregates exact when a completed response is edited and after a rebuild", async () => {
       const ws = await newWorkspace()

@@ -250,7 +250,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Responses, newest first: compact by default, `projection=full` for answers; `status=partial` needs responses:partial:read (scope responses:read) */
+        /**
+         * Responses, newest first: compact by default, `projection=full` for answers; `status=partial` needs responses:partial:read (scope responses:read)
+         * @description `flagged=true` keeps only responses that missed a quality trap (`quality.trapsMissed` not empty), `flagged=false` only the others; the filter is applied before paging, so cursors page through the filtered list. Classic items carry `scores` (each scale and quiz score with its `cutoffLabel`) and `quality` once completed.
+         */
         get: operations["forms.listResponses"];
         put?: never;
         post?: never;
@@ -303,7 +306,7 @@ export interface paths {
         };
         /**
          * CSV export of completed responses, streamed (scope responses:read)
-         * @description Classic: one column per input block id (every published version), `score_<id>` per scale and quiz, file columns holding download-route links (following them needs files:read). `values=label|code` (default label), `layout=wide|long` (default wide: one row per response; long: one row per answer), `deidentified=true` drops free-text, contact, date and file columns, replaces response ids by row numbers and dates the completion by day. Interview: summary, sentiment, extracted fields, themes and transcript (the deidentified projection keeps status, sentiment and themes). Cells that a spreadsheet would run as a formula are prefixed with an apostrophe.
+         * @description Classic: one column per input block id (every published version), `score_<id>` per scale and quiz, then `cutoff_<id>` per scale and quiz (the cutoff label its score reached, empty when none), then `quality_traps_missed` (the quality-trap block ids the response missed, `;`-joined) when any version has a trap, file columns holding download-route links (following them needs files:read). `values=label|code` (default label), `layout=wide|long` (default wide: one row per response; long: one row per answer), `deidentified=true` drops free-text, contact, date and file columns, replaces response ids by row numbers and dates the completion by day. Interview: summary, sentiment, extracted fields, themes and transcript (the deidentified projection keeps status, sentiment and themes). Cells that a spreadsheet would run as a formula are prefixed with an apostrophe.
          */
         get: operations["forms.exportCsv"];
         put?: never;
@@ -755,6 +758,19 @@ export interface components {
                 [key: string]: unknown;
             };
             completedAt: string | null;
+            /** @description Completed responses of versions with quizzes: each quiz's score, the cutoff label it reached and the author's per-question feedback. Scales, and quality traps, are never shown to the respondent. */
+            quizzes?: components["schemas"]["QuizResult"][];
+        };
+        QuizResult: {
+            id: string;
+            score: number;
+            maxScore: number;
+            cutoffLabel: string | null;
+            feedback: {
+                blockId: string;
+                correct: boolean;
+                text: string;
+            }[];
         };
         RespondentFile: {
             key: string;
@@ -1639,6 +1655,12 @@ export interface components {
             average: number | null;
             min: number | null;
             max: number | null;
+            /** @description The current version's cutoffs, lowest first, with the responses whose score got each label */
+            cutoffs: {
+                min: number;
+                label: string;
+                count: number;
+            }[];
         };
         InterviewResponse: {
             id: string;
@@ -1698,6 +1720,20 @@ export interface components {
             files: components["schemas"]["UploadedFile"][];
             respondent?: components["schemas"]["RespondentEstimate"];
             presentation?: components["schemas"]["ResponsePresentation"] | null;
+            scores?: components["schemas"]["ResponseScore"][];
+            quality?: components["schemas"]["ResponseQuality"];
+        };
+        /** @description Attention checks of the response: the quality-trap blocks it missed. Present on completed responses of versions with a qualityTrap; a response is flagged when trapsMissed is not empty. */
+        ResponseQuality: {
+            trapsMissed: string[];
+        };
+        ResponseScore: {
+            id: string;
+            /** @enum {string} */
+            kind: "scale" | "quiz";
+            score: number | null;
+            maxScore?: number;
+            cutoffLabel: string | null;
         };
         ResponsePresentation: {
             assignmentId: string;
@@ -1720,6 +1756,17 @@ export interface components {
             /** @description QuestionSummary per block: kind choice | numeric | text | ranking | matrix */
             questions: unknown[];
             scores: components["schemas"]["ScoreSummary"][];
+            quality: components["schemas"]["QualitySummary"];
+        };
+        /** @description Quality traps over completed responses: `checked` completed under a version with a trap, `flagged` missed at least one, `missed` per trap block of the current version */
+        QualitySummary: {
+            checked: number;
+            flagged: number;
+            traps: {
+                blockId: string;
+                label: string;
+                missed: number;
+            }[];
         };
         InterviewResponseCompact: {
             id: string;
@@ -1753,6 +1800,8 @@ export interface components {
             updatedAt: string;
             answerCount: number;
             respondent?: components["schemas"]["RespondentEstimate"];
+            scores?: components["schemas"]["ResponseScore"][];
+            quality?: components["schemas"]["ResponseQuality"];
         };
         AssetUploaded: {
             key: string;
@@ -4459,6 +4508,7 @@ export interface operations {
                 limit?: string;
                 status?: "partial" | "completed";
                 projection?: "compact" | "full";
+                flagged?: "true" | "false";
             };
             header?: never;
             path: {

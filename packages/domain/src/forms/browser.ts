@@ -16,3 +16,4 @@ export {
   visibleBlocks
 } from "./responses/logic.js"
 export type { PresentedOrder } from "./responses/presentation.js"
+export type { QuizResult } from "./responses/score-views.js"

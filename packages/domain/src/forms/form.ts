@@ -6,6 +6,7 @@ import { Result } from "effect"
 import type { FormKind, FormRecord, FormVersionRecord } from "./ports/forms.js"
 import type { Capabilities } from "./capabilities.js"
 import {
+  decodeAuthoredFormDefinition,
   decodeFormDefinition,
   type FormDefinitionDecode,
   emptyFormDefinition,
@@ -54,7 +55,7 @@ export const validateDefinition = (
   kind: FormKind,
   input: unknown,
   caps: Capabilities,
-  decode: FormDefinitionDecode = decodeFormDefinition
+  decode: FormDefinitionDecode = decodeAuthoredFormDefinition
 ): Result.Result<{ readonly decoded: AnyDefinition; readonly encoded: unknown }, DefinitionRefused> =>
   Result.gen(function* () {
     yield* checkKindAllowed(kind, caps)
@@ -110,7 +111,7 @@ export const createForm = (
   command: CreateFormCommand,
   caps: Capabilities,
   now: Date,
-  decode: FormDefinitionDecode = decodeFormDefinition
+  decode: FormDefinitionDecode = decodeAuthoredFormDefinition
 ): Result.Result<FormRecord, DefinitionRefused | SettingsRefused> =>
   Result.gen(function* () {
     yield* checkKindAllowed(command.kind, caps)
@@ -159,7 +160,7 @@ export const replaceDefinition = (
   },
   caps: Capabilities,
   now: Date,
-  decode: FormDefinitionDecode = decodeFormDefinition
+  decode: FormDefinitionDecode = decodeAuthoredFormDefinition
 ): Result.Result<FormRecord, DraftRevisionConflict | DefinitionRefused> =>
   Result.gen(function* () {
     if (command.expectedDraftRevision !== form.draftRevision)

@@ -165,14 +165,20 @@ export class FormsGroup extends HttpApiGroup.make("forms")
         cursor: Schema.optional(Schema.String),
         limit: Schema.optional(Limit),
         status: Schema.optional(ResponseStatus),
-        projection: Schema.optional(Schema.Literals(["compact", "full"]))
+        projection: Schema.optional(Schema.Literals(["compact", "full"])),
+        flagged: Schema.optional(BooleanParam)
       },
       success: Data(Page(AnyResponse)),
       error: FormsErrors
-    }).annotate(
-      OpenApi.Summary,
-      "Responses, newest first: compact by default, `projection=full` for answers; `status=partial` needs responses:partial:read (scope responses:read)"
-    ),
+    })
+      .annotate(
+        OpenApi.Summary,
+        "Responses, newest first: compact by default, `projection=full` for answers; `status=partial` needs responses:partial:read (scope responses:read)"
+      )
+      .annotate(
+        OpenApi.Description,
+        "`flagged=true` keeps only responses that missed a quality trap (`quality.trapsMissed` not empty), `flagged=false` only the others; the filter is applied before paging, so cursors page through the filtered list. Classic items carry `scores` (each scale and quiz score with its `cutoffLabel`) and `quality` once completed."
+      ),
     HttpApiEndpoint.get("responseSummary", "/forms/:id/responses/summary", {
       params: { id: Uuid },
       success: Data(ResponseSummary),
@@ -202,7 +208,7 @@ export class FormsGroup extends HttpApiGroup.make("forms")
       .annotate(OpenApi.Summary, "CSV export of completed responses, streamed (scope responses:read)")
       .annotate(
         OpenApi.Description,
-        "Classic: one column per input block id (every published version), `score_<id>` per scale and quiz, file columns holding download-route links (following them needs files:read). `values=label|code` (default label), `layout=wide|long` (default wide: one row per response; long: one row per answer), `deidentified=true` drops free-text, contact, date and file columns, replaces response ids by row numbers and dates the completion by day. Interview: summary, sentiment, extracted fields, themes and transcript (the deidentified projection keeps status, sentiment and themes). Cells that a spreadsheet would run as a formula are prefixed with an apostrophe."
+        "Classic: one column per input block id (every published version), `score_<id>` per scale and quiz, then `cutoff_<id>` per scale and quiz (the cutoff label its score reached, empty when none), then `quality_traps_missed` (the quality-trap block ids the response missed, `;`-joined) when any version has a trap, file columns holding download-route links (following them needs files:read). `values=label|code` (default label), `layout=wide|long` (default wide: one row per response; long: one row per answer), `deidentified=true` drops free-text, contact, date and file columns, replaces response ids by row numbers and dates the completion by day. Interview: summary, sentiment, extracted fields, themes and transcript (the deidentified projection keeps status, sentiment and themes). Cells that a spreadsheet would run as a formula are prefixed with an apostrophe."
       ),
     HttpApiEndpoint.get("reports", "/forms/:id/reports", {
       params: { id: Uuid },

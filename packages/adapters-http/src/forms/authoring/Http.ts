@@ -119,7 +119,8 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
               {
                 limit: query.limit,
                 cursor: query.cursor,
-                status: query.status
+                status: query.status,
+                flagged: query.flagged === undefined ? undefined : query.flagged === "true"
               },
               { projection: query.projection, fileUrl }
             ),

@@ -11,6 +11,7 @@ import {
   type Issue,
   type PublishedForm,
   publicImageUrl,
+  quizResultsOf,
   RateLimitStore,
   Respondent,
   spendRespondentBudget
@@ -334,7 +335,8 @@ const jsonOutcome = (submitted: Result.Result<SubmitOutcome, SubmitError>) => {
               responseId: outcome.response.id,
               status: outcome.response.status,
               answers: outcome.response.answers,
-              continuityToken: outcome.continuityToken
+              continuityToken: outcome.continuityToken,
+              quizzes: quizResultsOf(outcome.response.meta)
             }
           : outcome
     })
@@ -427,7 +429,13 @@ const formPost = (assets: LoadedAssets) =>
         pageInput(assets, slug, published, request, nonce, rest)
       switch (outcome._tag) {
         case "Completed":
-          return htmlResponse(request, renderFormPage(input({ state: { kind: "completed" } })), nonce)
+          return htmlResponse(
+            request,
+            renderFormPage(
+              input({ state: { kind: "completed", quizzes: quizResultsOf(outcome.response.meta) } })
+            ),
+            nonce
+          )
         case "Invalid":
           return htmlResponse(
             request,

@@ -5,6 +5,7 @@ import {
   FormDefinition,
   FormSettings,
   MAX_FILE_UPLOAD_SIZE_MB,
+  QuizResult,
   RespondentEstimateSchema,
   ResponseStatus,
   Uuid
@@ -58,7 +59,11 @@ export const RespondentResponse = Schema.Struct({
   responseId: Uuid,
   status: ResponseStatus,
   answers: Schema.Record(Schema.String, Schema.Unknown),
-  completedAt: Schema.NullOr(Schema.Date)
+  completedAt: Schema.NullOr(Schema.Date),
+  quizzes: Schema.optionalKey(Schema.Array(QuizResult)).annotate({
+    description:
+      "Completed responses of versions with quizzes: each quiz's score, the cutoff label it reached and the author's per-question feedback. Scales, and quality traps, are never shown to the respondent."
+  })
 }).annotate({ identifier: "RespondentResponse" })
 
 const Answers = Schema.Record(Schema.String, Schema.Unknown)

@@ -9,6 +9,7 @@ import {
   localizedText,
   MAX_INTERVIEW_MESSAGE_CHARACTERS,
   publicSettings,
+  quizResultsOf,
   Respondent,
   type ResponseRecord
 } from "@folio/domain"
@@ -22,13 +23,17 @@ import { requireEmptyBody } from "../empty-body.js"
 import { FormsErrors } from "../errors.js"
 import { acceptedLanguage, requestedLocale, respondentClient, setContinuityCookie } from "./continuity.js"
 
-/** What the request tells of the browser: its continuity cookie, if any, and its address and agent. */
-const view = (r: ResponseRecord) => ({
-  responseId: r.id,
-  status: r.status,
-  answers: r.answers,
-  completedAt: r.completedAt
-})
+/** What a save or a completion answers the respondent: never scales or quality traps, only quizzes. */
+const view = (r: ResponseRecord) => {
+  const quizzes = r.status === "completed" ? quizResultsOf(r.meta) : []
+  return {
+    responseId: r.id,
+    status: r.status,
+    answers: r.answers,
+    completedAt: r.completedAt,
+    ...(quizzes.length === 0 ? {} : { quizzes })
+  }
+}
 
 /** Why a published form takes no responses now, with the author's message, or null. */
 const closedView = (reason: string | undefined, settings: FormSettings) =>

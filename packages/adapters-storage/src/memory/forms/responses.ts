@@ -1,6 +1,12 @@
 // In-memory ResponseRepository: the twin of sql/forms/responses.ts. It aggregates on every read where SQL
 // keeps aggregates, so there is nothing to rebuild.
-import { type ResponseRecord, ResponseRepository, type ResponseUpdate, StorageError } from "@folio/domain"
+import {
+  type ResponseRecord,
+  ResponseRepository,
+  type ResponseUpdate,
+  StorageError,
+  storedQualityOf
+} from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { newJobRecord } from "../kernel/jobs.js"
 import { pageDescending } from "../keyset.js"
@@ -15,6 +21,9 @@ const inForm = <A extends { readonly workspaceId: string; readonly formId: strin
   Option.fromNullishOr(
     row !== undefined && row.workspaceId === workspaceId && row.formId === formId ? row : undefined
   )
+
+/** Whether a response missed a quality trap (the SQL stores test the same JSON path). */
+const isFlagged = (r: ResponseRecord) => (storedQualityOf(r.meta)?.trapsMissed.length ?? 0) > 0
 
 export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (tables) => {
   const { responses, responseFiles, jobs } = tables
@@ -50,7 +59,9 @@ export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (t
     list: (workspaceId, formId, query) =>
       Effect.suspend(() => {
         const rows = ofForm(workspaceId, formId).filter(
-          (r) => query.status === undefined || r.status === query.status
+          (r) =>
+            (query.status === undefined || r.status === query.status) &&
+            (query.flagged === undefined || isFlagged(r) === query.flagged)
         )
         return Effect.fromResult(
           pageDescending(rows, (r) => [r.createdAt.getTime(), r.id], ["number", "string"], query)
@@ -71,7 +82,16 @@ export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (t
         >()
         const samples: Array<{ blockId: string; text: string }> = []
         const scores = new Map<string, Array<number>>()
+        const scoreLabels = new Map<string, { id: string; label: string; count: number }>()
+        const quality = { checked: 0, flagged: 0, traps: new Map<string, number>() }
         for (const r of rows) {
+          const stored = storedQualityOf(r.meta)
+          if (stored !== undefined) {
+            quality.checked++
+            if (stored.trapsMissed.length > 0) quality.flagged++
+            for (const id of new Set(stored.trapsMissed))
+              quality.traps.set(id, (quality.traps.get(id) ?? 0) + 1)
+          }
           for (const [blockId, value] of Object.entries(r.answers)) {
             const b = blocks.get(blockId) ?? { answered: 0, nums: [] }
             b.answered++
@@ -97,13 +117,19 @@ export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (t
               for (const [i, v] of value.entries()) add(String(v), i + 1)
             }
           }
-          const stored = r.meta.scores
-          if (Array.isArray(stored)) {
-            for (const s of stored as Array<{ id?: unknown; score?: unknown }>) {
+          const storedScores = r.meta.scores
+          if (Array.isArray(storedScores)) {
+            for (const s of storedScores as Array<{ id?: unknown; score?: unknown; label?: unknown }>) {
               if (typeof s.id !== "string") continue
               const list = scores.get(s.id) ?? []
               if (typeof s.score === "number") list.push(s.score)
               scores.set(s.id, list)
+              if (typeof s.label === "string" && s.label !== "") {
+                const key = `${s.id}\u0000${s.label}`
+                const entry = scoreLabels.get(key) ?? { id: s.id, label: s.label, count: 0 }
+                entry.count++
+                scoreLabels.set(key, entry)
+              }
             }
           }
         }
@@ -130,7 +156,13 @@ export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (t
             average: avg(xs),
             min: xs.length === 0 ? null : Math.min(...xs),
             max: xs.length === 0 ? null : Math.max(...xs)
-          }))
+          })),
+          scoreLabels: [...scoreLabels.values()],
+          quality: {
+            checked: quality.checked,
+            flagged: quality.flagged,
+            traps: [...quality.traps].map(([blockId, missed]) => ({ blockId, missed }))
+          }
         }
       }),
     // The memory store aggregates on every read; there is nothing kept to rebuild.

@@ -7,6 +7,7 @@ import {
   type AnswerStatContribution,
   answerContributions,
   type AnswerStats,
+  QUALITY_STAT,
   type ResponseRecord
 } from "@folio/domain"
 import { Effect } from "effect"
@@ -127,6 +128,29 @@ export const rebuildAnswerStats = (sql: Sql, formId: string | undefined) =>
       from responses r cross join lateral jsonb_array_elements(coalesce(r.meta -> 'scores', '[]'::jsonb)) s
       where ${scope} and jsonb_typeof(s -> 'id') = 'string'
       group by r.form_id, s ->> 'id'`
+    // Cutoff labels and quality traps: the other kind-3 rows of answerContributions.
+    yield* sql`
+      insert into answer_stats (form_id, block_id, kind, token, n, num_n, num_sum, num_min, num_max, pos_sum)
+      select r.form_id, s ->> 'id', 3, s ->> 'label', count(*), 0, 0, null, null, 0
+      from responses r cross join lateral jsonb_array_elements(coalesce(r.meta -> 'scores', '[]'::jsonb)) s
+      where ${scope} and jsonb_typeof(s -> 'id') = 'string' and jsonb_typeof(s -> 'label') = 'string'
+        and s ->> 'label' <> ''
+      group by r.form_id, s ->> 'id', s ->> 'label'`
+    yield* sql`
+      insert into answer_stats (form_id, block_id, kind, token, n, num_n, num_sum, num_min, num_max, pos_sum)
+      select r.form_id, k.block_id, 3, '', count(*), 0, 0, null, null, 0
+      from responses r
+           cross join lateral (values (${QUALITY_STAT.checked}::text, true),
+                                      (${QUALITY_STAT.flagged}::text, r.meta #> '{quality,trapsMissed}' <> '[]'::jsonb)
+                              ) as k(block_id, counts)
+      where ${scope} and jsonb_typeof(r.meta #> '{quality,trapsMissed}') = 'array' and k.counts
+      group by r.form_id, k.block_id`
+    yield* sql`
+      insert into answer_stats (form_id, block_id, kind, token, n, num_n, num_sum, num_min, num_max, pos_sum)
+      select r.form_id, ${QUALITY_STAT.trap}::text, 3, t.id, count(distinct r.id), 0, 0, null, null, 0
+      from responses r cross join lateral jsonb_array_elements_text(r.meta #> '{quality,trapsMissed}') t(id)
+      where ${scope} and jsonb_typeof(r.meta #> '{quality,trapsMissed}') = 'array'
+      group by r.form_id, t.id`
   })
 
 interface StatRow {
@@ -140,6 +164,10 @@ interface StatRow {
   readonly num_max: number | null
   readonly pos_sum: number
 }
+
+const isQualityRow = (r: StatRow) => r.block_id.startsWith("quality:")
+const qualityCount = (rows: ReadonlyArray<StatRow>, blockId: string) =>
+  rows.find((r) => r.kind === KINDS.score && r.block_id === blockId)?.n ?? 0
 
 /** The AnswerStats of a form from the kept rows, plus recent text samples from the newest responses. */
 export const readAnswerStats = (
@@ -191,14 +219,24 @@ export const readAnswerStats = (
         })),
       samples: samples.map((x) => ({ blockId: x.block_id, text: x.text })),
       scores: rows
-        .filter((r) => r.kind === KINDS.score)
+        .filter((r) => r.kind === KINDS.score && r.token === "" && !isQualityRow(r))
         .map((r) => ({
           id: r.block_id,
           count: r.num_n,
           average: r.num_n > 0 ? r.num_sum / r.num_n : null,
           min: r.num_n > 0 ? r.num_min : null,
           max: r.num_n > 0 ? r.num_max : null
-        }))
+        })),
+      scoreLabels: rows
+        .filter((r) => r.kind === KINDS.score && r.token !== "" && !isQualityRow(r))
+        .map((r) => ({ id: r.block_id, label: r.token, count: r.n })),
+      quality: {
+        checked: qualityCount(rows, QUALITY_STAT.checked),
+        flagged: qualityCount(rows, QUALITY_STAT.flagged),
+        traps: rows
+          .filter((r) => r.kind === KINDS.score && r.block_id === QUALITY_STAT.trap)
+          .map((r) => ({ blockId: r.token, missed: r.n }))
+      }
     }
     return stats
   })

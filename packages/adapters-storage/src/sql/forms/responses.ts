@@ -142,6 +142,13 @@ export const makeResponseRepository = Effect.gen(function* () {
             select * from responses
             where form_id = ${formId} and workspace_id = ${workspaceId}
               ${query.status === undefined ? sql`` : sql`and status = ${query.status}`}
+              ${
+                query.flagged === undefined
+                  ? sql``
+                  : query.flagged
+                    ? sql`and coalesce(meta #> '{quality,trapsMissed}', '[]'::jsonb) <> '[]'::jsonb`
+                    : sql`and coalesce(meta #> '{quality,trapsMissed}', '[]'::jsonb) = '[]'::jsonb`
+              }
               ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::timestamptz, ${after.id}::uuid)`}
             order by created_at desc, id desc
             limit ${query.limit + 1}`

@@ -8,7 +8,8 @@ import { type Block, Block as BlockSchema } from "./blocks.js"
 import { isInputBlockType } from "./block-types.js"
 import { ArrayOf } from "./primitives.js"
 import { LogicRule, Quiz, RandomGroup, Scale } from "./rules.js"
-import { semanticIssues } from "./semantics.js"
+import { authoringIssues, semanticIssues, unusablePatternBlocks } from "./semantics.js"
+import type { Issue } from "../../kernel/errors.js"
 
 export const MAX_BLOCKS = 200
 export const MAX_LOGIC_RULES = 200
@@ -35,13 +36,41 @@ export const emptyFormDefinition = (): FormDefinition => ({ schemaVersion: 1, bl
 
 const encodeShape = Schema.encodeResult(FormDefinition)
 
-/** Shape then semantics; every issue is value-free. */
-export const decodeFormDefinition: (input: unknown) => Result.Result<FormDefinition, InvalidDefinition> =
-  strictDecoder(
-    FormDefinition,
-    (issues) => new InvalidDefinition({ kind: "classic", issues }),
-    semanticIssues
-  )
+const invalid = (issues: ReadonlyArray<Issue>) => new InvalidDefinition({ kind: "classic", issues })
+
+/** Shape then the semantics every definition, stored or new, is held to; every issue is value-free. */
+const decodeWithSemantics: (input: unknown) => Result.Result<FormDefinition, InvalidDefinition> =
+  strictDecoder(FormDefinition, invalid, semanticIssues)
+
+/** A stored definition's answer patterns that could not be enforced safely are dropped, not run. */
+const withoutUnusablePatterns = (definition: FormDefinition): FormDefinition => {
+  const unusable = unusablePatternBlocks(definition)
+  if (unusable.size === 0) return definition
+  return {
+    ...definition,
+    blocks: definition.blocks.map((b) => {
+      if (!unusable.has(b.id) || (b.type !== "short_text" && b.type !== "long_text")) return b
+      const { pattern: _pattern, ...options } = b.options
+      return { ...b, options } as Block
+    })
+  }
+}
+
+/**
+ * Reads a definition (stored or sent): shape, then semantics. A stored definition written before
+ * the authoring rules keeps being readable; see decodeAuthoredFormDefinition for writes.
+ */
+export const decodeFormDefinition = (input: unknown): Result.Result<FormDefinition, InvalidDefinition> =>
+  Result.map(decodeWithSemantics(input), withoutUnusablePatterns)
+
+/** What a definition write is held to: the reading rules, then the authoring rules (authoringIssues). */
+export const decodeAuthoredFormDefinition = (
+  input: unknown
+): Result.Result<FormDefinition, InvalidDefinition> =>
+  Result.flatMap(decodeWithSemantics(input), (definition) => {
+    const issues = authoringIssues(definition)
+    return issues.length === 0 ? Result.succeed(definition) : Result.fail(invalid(issues))
+  })
 
 /** How the forms use cases decode classic definitions: strictly, or faster with the same answers. */
 export type FormDefinitionDecode = (input: unknown) => Result.Result<FormDefinition, InvalidDefinition>
@@ -53,7 +82,7 @@ export type FormDefinitionDecode = (input: unknown) => Result.Result<FormDefinit
 export const FormDefinitionDecoder = Context.Reference<FormDefinitionDecode>(
   "@folio/domain/FormDefinitionDecoder",
   {
-    defaultValue: () => decodeFormDefinition
+    defaultValue: () => decodeAuthoredFormDefinition
   }
 )
 
@@ -61,7 +90,12 @@ export const FormDefinitionDecoder = Context.Reference<FormDefinitionDecode>(
 export const acceleratedFormDefinitionDecoder = (
   conforms: (input: unknown) => boolean
 ): FormDefinitionDecode =>
-  acceleratedDecoder(FormDefinition, decodeFormDefinition, (d) => semanticIssues(d).length === 0, conforms)
+  acceleratedDecoder(
+    FormDefinition,
+    decodeAuthoredFormDefinition,
+    (d) => semanticIssues(d).length === 0 && authoringIssues(d).length === 0,
+    conforms
+  )
 
 /** The stored/wire form of a decoded definition (defaults written out). */
 export const encodeFormDefinition = (definition: FormDefinition): FormDefinitionEncoded =>

@@ -6,6 +6,7 @@ import { type Block, type Choice, isChoiceBlock } from "./blocks.js"
 import { isInputBlockType } from "./block-types.js"
 import { wallClockMs } from "../../kernel/calendar.js"
 import { ExpressionError, parseExpression, referencesOf } from "./expression.js"
+import { patternIssue } from "./pattern-safety.js"
 import type { LogicRule, Quiz, RandomGroup, Scale } from "./rules.js"
 
 interface DefinitionParts {
@@ -126,19 +127,6 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
       const rows = matrixRows.get(block.options.matrixGroupId) ?? []
       rows.push(i)
       matrixRows.set(block.options.matrixGroupId, rows)
-      // A matrix row shares its columns with the other rows: no row of its own may reorder them, and
-      // the grid has no cell for a typed "Other" answer.
-      if (block.options.randomize !== undefined)
-        out.push({ path: [...path, "options", "randomize"], rule: "matrixRowRandomize" })
-      if (block.options.allowOther === true)
-        out.push({ path: [...path, "options", "allowOther"], rule: "matrixRowOther" })
-    }
-    if (block.type === "dropdown") {
-      // A native select cannot show an image, so an image on a dropdown choice would never be seen.
-      block.options.choices.forEach((c, j) => {
-        if (c.imageKey !== undefined)
-          out.push({ path: [...path, "options", "choices", j, "imageKey"], rule: "imageInDropdown" })
-      })
     }
     if (block.type === "statement") {
       block.content?.forEach((run, j) => {
@@ -181,13 +169,8 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
   definition.logic.forEach((rule, i) => {
     const path = ["logic", i]
     mustBeInput(rule.from, [...path, "from"])
-    const fromAt = index.get(rule.from)
     rule.conditions.forEach((c, j) => {
       mustBeInput(c.blk, [...path, "conditions", j, "blk"])
-      // Rules fire when their `from` block is reached; a later block has no answer yet by then.
-      const at = index.get(c.blk)
-      if (fromAt !== undefined && at !== undefined && at > fromAt)
-        out.push({ path: [...path, "conditions", j, "blk"], rule: "conditionAfterFrom" })
     })
     rule.actions.forEach((action, j) => {
       if (action.type === "skip_to_end") return
@@ -211,11 +194,6 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
     })
     for (const j of duplicates(group.blockIds, (id) => id))
       out.push({ path: ["randomGroups", i, "blockIds", j], rule: "duplicateId" })
-    // Matrix rows can only trade places within their own grid: a group that holds a row holds
-    // nothing but rows of that one matrix.
-    const matrices = new Set(group.blockIds.map((id) => matrixGroupOf(blockOf(id))))
-    if (matrices.size > 1 && [...matrices].some((m) => m !== undefined))
-      out.push({ path: ["randomGroups", i, "blockIds"], rule: "matrixRowsMixed" })
   })
 
   const scales = definition.scales ?? []
@@ -238,10 +216,6 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
     })
     scale.reverse.forEach((id, j) => {
       if (!scale.blocks.includes(id)) out.push({ path: ["scales", i, "reverse", j], rule: "notInScale" })
-      // Reversing maps v to min + max - v: a number needs both bounds for that to mean anything.
-      const block = blockOf(id)
-      if (block?.type === "number" && (block.options.min === undefined || block.options.max === undefined))
-        out.push({ path: ["scales", i, "reverse", j], rule: "reverseNeedsBounds" })
     })
   })
   quizzes.forEach((quiz, i) => {
@@ -263,3 +237,84 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
   })
   return out
 }
+
+/**
+ * Rules added after definitions were first stored (issue 30): settings that could never act, and
+ * answer patterns that do not compile or could backtrack catastrophically. They refuse a definition
+ * being written (create, PATCH, duplicate); a definition stored before them is still read, so a
+ * published form never disappears (its unusable patterns are dropped on read, see definition.ts).
+ */
+export const authoringIssues = (definition: DefinitionParts): ReadonlyArray<Issue> => {
+  const out: Array<Issue> = []
+  const { blocks } = definition
+  const index = new Map<string, number>()
+  blocks.forEach((b, i) => {
+    if (!index.has(b.id)) index.set(b.id, i)
+  })
+  const blockOf = (id: string) => {
+    const i = index.get(id)
+    return i === undefined ? undefined : blocks[i]
+  }
+  blocks.forEach((block, i) => {
+    const path = ["blocks", i]
+    if (
+      (block.type === "multiple_choice" || block.type === "checkboxes") &&
+      block.options.matrixGroupId !== undefined
+    ) {
+      // A matrix row shares its columns with the other rows: no row of its own may reorder them, and
+      // the grid has no cell for a typed "Other" answer.
+      if (block.options.randomize !== undefined)
+        out.push({ path: [...path, "options", "randomize"], rule: "matrixRowRandomize" })
+      if (block.options.allowOther === true)
+        out.push({ path: [...path, "options", "allowOther"], rule: "matrixRowOther" })
+    }
+    if (block.type === "dropdown") {
+      // A native select cannot show an image, so an image on a dropdown choice would never be seen.
+      block.options.choices.forEach((c, j) => {
+        if (c.imageKey !== undefined)
+          out.push({ path: [...path, "options", "choices", j, "imageKey"], rule: "imageInDropdown" })
+      })
+    }
+    if ((block.type === "short_text" || block.type === "long_text") && block.options.pattern !== undefined) {
+      const rule = patternIssue(block.options.pattern)
+      if (rule !== undefined) out.push({ path: [...path, "options", "pattern"], rule })
+    }
+  })
+  definition.logic.forEach((rule, i) => {
+    const fromAt = index.get(rule.from)
+    rule.conditions.forEach((c, j) => {
+      // Rules fire when their `from` block is reached; a later block has no answer yet by then.
+      const at = index.get(c.blk)
+      if (fromAt !== undefined && at !== undefined && at > fromAt)
+        out.push({ path: ["logic", i, "conditions", j, "blk"], rule: "conditionAfterFrom" })
+    })
+  })
+  ;(definition.randomGroups ?? []).forEach((group, i) => {
+    // Matrix rows can only trade places within their own grid: a group that holds a row holds
+    // nothing but rows of that one matrix.
+    const matrices = new Set(group.blockIds.map((id) => matrixGroupOf(blockOf(id))))
+    if (matrices.size > 1 && [...matrices].some((m) => m !== undefined))
+      out.push({ path: ["randomGroups", i, "blockIds"], rule: "matrixRowsMixed" })
+  })
+  ;(definition.scales ?? []).forEach((scale, i) => {
+    scale.reverse.forEach((id, j) => {
+      // Reversing maps v to min + max - v: a number needs both bounds for that to mean anything.
+      const block = blockOf(id)
+      if (block?.type === "number" && (block.options.min === undefined || block.options.max === undefined))
+        out.push({ path: ["scales", i, "reverse", j], rule: "reverseNeedsBounds" })
+    })
+  })
+  return out
+}
+
+/** Answer patterns a stored definition holds that the authoring rules would refuse: not enforced. */
+export const unusablePatternBlocks = (definition: DefinitionParts): ReadonlySet<string> =>
+  new Set(
+    definition.blocks.flatMap((b) =>
+      (b.type === "short_text" || b.type === "long_text") &&
+      b.options.pattern !== undefined &&
+      patternIssue(b.options.pattern) !== undefined
+        ? [b.id]
+        : []
+    )
+  )

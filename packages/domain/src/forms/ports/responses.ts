@@ -57,6 +57,11 @@ export interface ResponseListQuery {
   readonly limit: number
   readonly cursor?: string | undefined
   readonly status?: ResponseStatus | undefined
+  /**
+   * true: only responses whose `meta.quality.trapsMissed` is not empty; false: only the others.
+   * Applied by the store before paging, so keyset pages stay whole and in order.
+   */
+  readonly flagged?: boolean | undefined
 }
 
 /**
@@ -89,12 +94,32 @@ export interface AnswerStats {
     readonly min: number | null
     readonly max: number | null
   }>
+  /** Responses per stored cutoff label, per score id. */
+  readonly scoreLabels: ReadonlyArray<{ readonly id: string; readonly label: string; readonly count: number }>
+  /** Quality traps: responses checked (with a stored quality), flagged, and misses per trap block. */
+  readonly quality: {
+    readonly checked: number
+    readonly flagged: number
+    readonly traps: ReadonlyArray<{ readonly blockId: string; readonly missed: number }>
+  }
 }
+
+/**
+ * Where the kept aggregates hold quality facts, as kind-3 rows beside the scores. Score ids and
+ * block ids never contain ":", so these keys cannot meet a score's.
+ */
+export const QUALITY_STAT = {
+  checked: "quality:checked",
+  flagged: "quality:flagged",
+  /** One row per trap block, its token the block id. */
+  trap: "quality:trap"
+} as const
 
 /**
  * One completed response's share of the AnswerStats aggregates, so a store can keep them
  * incrementally: kind 0 = a block answered (with its number, if numeric), 1 = a string answer,
- * 2 = an array element at a 1-based position, 3 = a stored score.
+ * 2 = an array element at a 1-based position, 3 = a stored fact of the completion: a score (token
+ * ""), its cutoff label (token = the label), and the quality rows of QUALITY_STAT.
  */
 export interface AnswerStatContribution {
   readonly blockId: string
@@ -136,9 +161,22 @@ export const answerContributions = (
   }
   const scores = meta.scores
   if (Array.isArray(scores)) {
-    for (const s of scores as ReadonlyArray<{ readonly id?: unknown; readonly score?: unknown }>) {
-      if (typeof s?.id === "string") add(s.id, 3, "", typeof s.score === "number" ? s.score : null, 0)
+    for (const s of scores as ReadonlyArray<{
+      readonly id?: unknown
+      readonly score?: unknown
+      readonly label?: unknown
+    }>) {
+      if (typeof s?.id !== "string") continue
+      add(s.id, 3, "", typeof s.score === "number" ? s.score : null, 0)
+      if (typeof s.label === "string" && s.label !== "") add(s.id, 3, s.label, null, 0)
     }
+  }
+  const quality = meta.quality as { readonly trapsMissed?: unknown } | undefined
+  if (typeof quality === "object" && quality !== null && Array.isArray(quality.trapsMissed)) {
+    add(QUALITY_STAT.checked, 3, "", null, 0)
+    const missed = quality.trapsMissed.filter((id): id is string => typeof id === "string")
+    if (missed.length > 0) add(QUALITY_STAT.flagged, 3, "", null, 0)
+    for (const id of new Set(missed)) add(QUALITY_STAT.trap, 3, id, null, 0)
   }
   return [...rows.values()]
 }

@@ -3,6 +3,7 @@
 // answer table) and the answers the server derives (hidden and calculated fields). No Effect import.
 import type { Block } from "../definition/blocks.js"
 import { isCalendarDate, isDateTime, isTime, wallClockMs } from "../../kernel/calendar.js"
+import { compileAnswerPattern } from "../definition/answer-pattern.js"
 import { isCountryCode } from "../definition/countries.js"
 import type { FormDefinition } from "../definition/definition.js"
 import { evaluateExpression, ExpressionError, parseExpression } from "../definition/expression.js"
@@ -17,11 +18,14 @@ const isStringArray = (v: unknown): v is ReadonlyArray<string> =>
   Array.isArray(v) && v.every((x) => typeof x === "string")
 
 const text =
-  (max: number, min = 0): Check =>
+  (max: number, min = 0, pattern?: string): Check =>
   (v) => {
     if (typeof v !== "string") return "string"
     if (v.length > max) return "maxLength"
     if (v.length < min) return "minLength"
+    // The definition's write-time check refused any pattern that does not compile or could
+    // backtrack catastrophically, so running it on respondent text is safe here.
+    if (pattern !== undefined && compileAnswerPattern(pattern)?.test(v) === false) return "pattern"
     return undefined
   }
 
@@ -67,9 +71,17 @@ const onStep = (value: number, base: number, step: number): boolean => {
 export const checkAnswer = (block: Block, value: unknown): string | undefined => {
   switch (block.type) {
     case "short_text":
-      return text(block.options.maxLength ?? 10_000, block.options.minLength ?? 0)(value)
+      return text(
+        block.options.maxLength ?? 10_000,
+        block.options.minLength ?? 0,
+        block.options.pattern
+      )(value)
     case "long_text":
-      return text(block.options.maxLength ?? MAX_TEXT, block.options.minLength ?? 0)(value)
+      return text(
+        block.options.maxLength ?? MAX_TEXT,
+        block.options.minLength ?? 0,
+        block.options.pattern
+      )(value)
     case "email":
       return typeof value === "string" && value.length <= 320 && EMAIL.test(value) ? undefined : "email"
     case "multiple_choice":

@@ -1,7 +1,6 @@
 // Validates a respondent's answers against the pinned form version: each value's rule
 // (answer-rules.ts, shared with the public page's script), derived fields, branching, and required
-// blocks that were shown. Issues name the block and the rule, never the value. Author patterns are not
-// enforced yet (see docs/decisions/0023-responses.md).
+// blocks that were shown. Issues name the block and the rule, never the value.
 import { Result } from "effect"
 import type { Issue } from "../../kernel/errors.js"
 import { AnswersNotAnObject, InvalidAnswers } from "../errors.js"

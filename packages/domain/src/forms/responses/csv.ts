@@ -14,6 +14,7 @@ import { readStoredInterviewDefinition } from "../interview/definition.js"
 import { loadForm } from "../use-cases.js"
 import { completedResponses, currentDefinitionOf } from "./sources.js"
 import { type FileUrl, storedInterviewOf } from "./reads.js"
+import { storedQualityOf } from "./quality.js"
 
 export interface CsvOptions {
   readonly values: "label" | "code"
@@ -115,12 +116,24 @@ export interface CsvExport {
   readonly lines: Stream.Stream<string, StorageError>
 }
 
-const scoreOf = (r: ResponseRecord, id: string): number | null => {
+const storedScore = (r: ResponseRecord, id: string) => {
   const scores = r.meta.scores
-  if (!Array.isArray(scores)) return null
-  const s = scores.find((x) => (x as { id?: unknown }).id === id) as { score?: unknown } | undefined
+  if (!Array.isArray(scores)) return undefined
+  return scores.find((x) => (x as { id?: unknown }).id === id) as
+    | { readonly score?: unknown; readonly label?: unknown }
+    | undefined
+}
+const scoreOf = (r: ResponseRecord, id: string): number | null => {
+  const s = storedScore(r, id)
   return typeof s?.score === "number" ? s.score : null
 }
+/** The cutoff label the completion stored with the score; "" when none was reached. */
+const cutoffLabelOf = (r: ResponseRecord, id: string): string => {
+  const s = storedScore(r, id)
+  return typeof s?.label === "string" ? s.label : ""
+}
+/** The trap blocks a response missed, joined as choice codes are (`;`); "" when it missed none. */
+const trapsMissedOf = (r: ResponseRecord): string => (storedQualityOf(r.meta)?.trapsMissed ?? []).join(";")
 
 /** GET /forms/{id}/responses.csv */
 export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl: FileUrl) =>
@@ -145,6 +158,10 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
       ...new Set(definitions.flatMap((d) => [...(d.scales ?? []), ...(d.quizzes ?? [])].map((s) => s.id)))
     ]
     const hasFiles = columns.some((b) => b.type === "file_upload")
+    // A quality column only for forms that ever had a trap, as score columns only for defined scores.
+    const hasTraps = definitions.some((d) =>
+      d.blocks.some((b) => b.type === "multiple_choice" && b.options.qualityTrap !== undefined)
+    )
     let row = 0
 
     const linesOf = (records: ReadonlyArray<ResponseRecord>) =>
@@ -170,14 +187,31 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
           const when = options.deidentified ? completed.slice(0, 10) : completed
           const cells = columns.map((b) => answerText(b, r.answers[b.id], options.values, link))
           const scores = scoreIds.map((s) => scoreOf(r, s))
-          if (options.layout === "wide") return [csvLine([id, r.formVersionId, when, ...cells, ...scores])]
+          const labels = scoreIds.map((s) => cutoffLabelOf(r, s))
+          const traps = trapsMissedOf(r)
+          if (options.layout === "wide")
+            return [
+              csvLine([
+                id,
+                r.formVersionId,
+                when,
+                ...cells,
+                ...scores,
+                ...labels,
+                ...(hasTraps ? [traps] : [])
+              ])
+            ]
           return [
             ...columns.flatMap((b, i) =>
               r.answers[b.id] === undefined ? [] : [csvLine([id, when, b.id, cells[i]])]
             ),
             ...scoreIds.flatMap((s, i) =>
               scores[i] === null ? [] : [csvLine([id, when, `score_${s}`, scores[i]])]
-            )
+            ),
+            ...scoreIds.flatMap((s, i) =>
+              labels[i] === "" ? [] : [csvLine([id, when, `cutoff_${s}`, labels[i]])]
+            ),
+            ...(traps === "" ? [] : [csvLine([id, when, "quality_traps_missed", traps])])
           ]
         })
       })
@@ -190,7 +224,10 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
             "form_version_id",
             "completed_at",
             ...columns.map((b) => b.id),
-            ...scoreIds.map((s) => `score_${s}`)
+            ...scoreIds.map((s) => `score_${s}`),
+            // After every score column, so the score columns keep their places.
+            ...scoreIds.map((s) => `cutoff_${s}`),
+            ...(hasTraps ? ["quality_traps_missed"] : [])
           ])
         : csvLine([idColumn, "completed_at", "block_id", "value"])
     const body = completedResponses(form, PAGE).pipe(

@@ -58,7 +58,13 @@ export {
   type FileUrl,
   type ResponseReadOptions
 } from "./reads.js"
-export { type QuestionSummary, type ScoreSummary, buildSummaries, responseSummaryOf } from "./summary.js"
+export {
+  type QualitySummary,
+  type QuestionSummary,
+  type ScoreSummary,
+  buildSummaries,
+  responseSummaryOf
+} from "./summary.js"
 export {
   FILE_URL_TTL_SECONDS,
   MAX_REPLACEMENTS,
@@ -85,4 +91,6 @@ export {
 } from "./insights-model.js"
 export { type CsvOptions, answerText, type CsvExport } from "./csv.js"
 export * from "./schemas.js"
+export { ResponseQuality, responseQualityOf, storedQualityOf } from "./quality.js"
+export { QuizResult, quizResultsOf, ResponseScore, responseScoresOf } from "./score-views.js"
 export * from "./sources.js"

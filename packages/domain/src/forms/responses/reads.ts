@@ -24,6 +24,8 @@ import {
 import { PAGE_SIZE } from "../limits.js"
 import { loadForm } from "../use-cases.js"
 import { uploadedFilesOf } from "./uploaded-files.js"
+import { ResponseQuality, storedQualityOf } from "./quality.js"
+import { ResponseScore, responseScoresOf } from "./score-views.js"
 
 const common = {
   id: Uuid,
@@ -61,10 +63,19 @@ export const ResponsePresentation = Schema.Struct({
   })
 }).annotate({ identifier: "ResponsePresentation" })
 
+/** What a classic completion computed beside the answers: scores with cutoff labels, trap checks. */
+const computed = {
+  /** Every scale and quiz score of the pinned version, with its cutoff label; completed responses only. */
+  scores: Schema.optionalKey(Schema.Array(ResponseScore)),
+  /** Completed responses of versions with a quality trap; never shown to the respondent. */
+  quality: Schema.optionalKey(ResponseQuality)
+}
+
 export const ClassicResponseCompact = Schema.Struct({
   ...common,
   answerCount: NonNegativeInt,
-  respondent: Schema.optionalKey(RespondentEstimateSchema)
+  respondent: Schema.optionalKey(RespondentEstimateSchema),
+  ...computed
 }).annotate({ identifier: "ClassicResponseCompact" })
 
 export const ClassicResponse = Schema.Struct({
@@ -72,7 +83,8 @@ export const ClassicResponse = Schema.Struct({
   answers: Schema.Record(Schema.String, Schema.Unknown),
   files: Schema.Array(UploadedFile),
   respondent: Schema.optionalKey(RespondentEstimateSchema),
-  presentation: Schema.optionalKey(Schema.NullOr(ResponsePresentation))
+  presentation: Schema.optionalKey(Schema.NullOr(ResponsePresentation)),
+  ...computed
 }).annotate({ identifier: "ClassicResponse" })
 
 export const InterviewQuality = Schema.Struct({
@@ -171,6 +183,15 @@ const respondentOf = (r: ResponseRecord) => {
   return e !== undefined && Schema.is(RespondentEstimateSchema)(e) ? { respondent: e } : {}
 }
 
+const computedOf = (r: ResponseRecord) => {
+  const scores = responseScoresOf(r.meta)
+  const quality = storedQualityOf(r.meta)
+  return {
+    ...(scores.length === 0 ? {} : { scores }),
+    ...(quality === undefined ? {} : { quality })
+  }
+}
+
 const base = (r: ResponseRecord) => ({
   id: r.id,
   status: r.status,
@@ -184,7 +205,8 @@ const base = (r: ResponseRecord) => ({
 export const toCompactView = (r: ResponseRecord): ClassicCompactView => ({
   ...base(r),
   answerCount: Object.keys(r.answers).length,
-  ...respondentOf(r)
+  ...respondentOf(r),
+  ...computedOf(r)
 })
 
 export const toFullView = (
@@ -202,7 +224,8 @@ export const toFullView = (
       ? {
           presentation: Schema.is(ResponsePresentation)(presentation) ? presentation : null
         }
-      : {})
+      : {}),
+    ...computedOf(r)
   }
 }
 
@@ -301,6 +324,8 @@ export const listResponses = (
     readonly limit?: number | undefined
     readonly cursor?: string | undefined
     readonly status?: ResponseStatus | undefined
+    /** Only responses that missed a quality trap (true) or that did not (false). */
+    readonly flagged?: boolean | undefined
   },
   options: ResponseReadOptions
 ): Effect.Effect<
@@ -316,7 +341,8 @@ export const listResponses = (
       r.list(form.workspaceId, form.id, {
         limit: query.limit ?? PAGE_SIZE.responses,
         cursor: query.cursor,
-        status
+        status,
+        flagged: query.flagged
       })
     ).pipe(
       Effect.catchIf(

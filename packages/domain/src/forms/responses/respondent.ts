@@ -10,6 +10,7 @@ import { retryOnStale } from "../../kernel/retry.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { type NewResponseRecord, type ResponseRecord, ResponseRepository } from "../ports/responses.js"
 import type { FormDefinition } from "../definition/definition.js"
+import type { Answers } from "./logic.js"
 import {
   type AnswersNotAnObject,
   FormClosed,
@@ -30,6 +31,7 @@ import { validateAnswers } from "./answers.js"
 import { hasRandomization, type PresentedOrder, presentationOrder } from "./presentation.js"
 import { RespondentEstimateSchema, ResponsePresentation } from "./reads.js"
 import type { RespondentEstimate } from "./respondent-estimate.js"
+import { responseQualityOf } from "./quality.js"
 import { scoreResponse } from "./scoring.js"
 
 type Ports = FormRepository | ResponseRepository | IdGen
@@ -474,7 +476,7 @@ const writeAnswers = (
       status: completed ? "completed" : "partial",
       answers: valid,
       meta: completed
-        ? completedMeta(published.settings, { ...current.meta, scores: scoreResponse(definition, valid) })
+        ? completedMeta(published.settings, scoredMeta(current.meta, definition, valid))
         : current.meta,
       updatedAt: at,
       completedAt: current.completedAt ?? (complete ? at : null),
@@ -495,6 +497,21 @@ const writeAnswers = (
     }
     return outcome === "stale" ? Option.none<ResponseRecord>() : Option.some(next)
   })
+
+/** What a completion (or an edit of a completed response) stores beside the answers. */
+const scoredMeta = (
+  meta: ResponseRecord["meta"],
+  definition: FormDefinition,
+  answers: Answers
+): ResponseRecord["meta"] => {
+  const { quality: _earlier, ...rest } = meta
+  const quality = responseQualityOf(definition, answers)
+  return {
+    ...rest,
+    scores: scoreResponse(definition, answers),
+    ...(quality === undefined ? {} : { quality })
+  }
+}
 
 /**
  * A save (`complete` false) or a completion. Every write is a compare-and-set on the response's

@@ -11,8 +11,23 @@ export const ScoreSummarySchema = Schema.Struct({
   count: Schema.Int,
   average: Schema.NullOr(Schema.Finite),
   min: Schema.NullOr(Schema.Finite),
-  max: Schema.NullOr(Schema.Finite)
+  max: Schema.NullOr(Schema.Finite),
+  cutoffs: Schema.Array(
+    Schema.Struct({ min: Schema.Finite, label: Schema.String, count: Schema.Int })
+  ).annotate({
+    description: "The current version's cutoffs, lowest first, with the responses whose score got each label"
+  })
 }).annotate({ identifier: "ScoreSummary" })
+
+export const QualitySummarySchema = Schema.Struct({
+  checked: Schema.Int,
+  flagged: Schema.Int,
+  traps: Schema.Array(Schema.Struct({ blockId: Schema.String, label: Schema.String, missed: Schema.Int }))
+}).annotate({
+  identifier: "QualitySummary",
+  description:
+    "Quality traps over completed responses: `checked` completed under a version with a trap, `flagged` missed at least one, `missed` per trap block of the current version"
+})
 
 export const QuestionSummaries = Schema.Array(Schema.Unknown).annotate({
   description: "QuestionSummary per block: kind choice | numeric | text | ranking | matrix"
@@ -100,5 +115,6 @@ export const Insights = Schema.Struct({
 
 export const ResponseSummary = Schema.Struct({
   questions: QuestionSummaries,
-  scores: Schema.Array(ScoreSummarySchema)
+  scores: Schema.Array(ScoreSummarySchema),
+  quality: QualitySummarySchema
 }).annotate({ identifier: "ResponseSummary" })

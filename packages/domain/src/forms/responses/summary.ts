@@ -72,6 +72,15 @@ export interface ScoreSummary {
   readonly average: number | null
   readonly min: number | null
   readonly max: number | null
+  /** The current version's cutoffs, lowest first, with how many responses got each label. */
+  readonly cutoffs: ReadonlyArray<{ readonly min: number; readonly label: string; readonly count: number }>
+}
+
+/** Quality traps over completed responses: how many were checked, flagged, and misses per trap block. */
+export interface QualitySummary {
+  readonly checked: number
+  readonly flagged: number
+  readonly traps: ReadonlyArray<{ readonly blockId: string; readonly label: string; readonly missed: number }>
 }
 
 const percent = (count: number, of: number) => (of === 0 ? 0 : Math.round((count / of) * 10_000) / 100)
@@ -102,7 +111,11 @@ export const buildSummaries = (
   definition: FormDefinition,
   stats: AnswerStats,
   locale = "en"
-): { readonly questions: ReadonlyArray<QuestionSummary>; readonly scores: ReadonlyArray<ScoreSummary> } => {
+): {
+  readonly questions: ReadonlyArray<QuestionSummary>
+  readonly scores: ReadonlyArray<ScoreSummary>
+  readonly quality: QualitySummary
+} => {
   const answered = new Map(stats.blocks.map((b) => [b.blockId, b]))
   const tokensOf = (blockId: string, arrays: boolean) =>
     stats.tokens.filter((t) => t.blockId === blockId && (t.avgPosition !== null) === arrays)
@@ -219,19 +232,45 @@ export const buildSummaries = (
     })
   }
   const scores: Array<ScoreSummary> = [
-    ...(definition.scales ?? []).map((s) => ({ id: s.id, kind: "scale" as const, label: s.label })),
-    ...(definition.quizzes ?? []).map((q) => ({ id: q.id, kind: "quiz" as const, label: q.label }))
+    ...(definition.scales ?? []).map((s) => ({ ...s, kind: "scale" as const })),
+    ...(definition.quizzes ?? []).map((q) => ({ ...q, kind: "quiz" as const }))
   ].map((s) => {
     const st = stats.scores.find((x) => x.id === s.id)
+    // Two cutoffs may share a label; the label counts once, at its lowest cutoff.
+    const labels = new Map<string, number>()
+    for (const c of [...s.cutoffs].sort((a, b) => a.min - b.min))
+      if (!labels.has(c.label)) labels.set(c.label, c.min)
     return {
-      ...s,
+      id: s.id,
+      kind: s.kind,
+      label: s.label,
       count: st?.count ?? 0,
       average: st?.average ?? null,
       min: st?.min ?? null,
-      max: st?.max ?? null
+      max: st?.max ?? null,
+      cutoffs: [...labels].map(([label, min]) => ({
+        min,
+        label,
+        count: stats.scoreLabels.find((x) => x.id === s.id && x.label === label)?.count ?? 0
+      }))
     }
   })
-  return { questions, scores }
+  const quality: QualitySummary = {
+    checked: stats.quality.checked,
+    flagged: stats.quality.flagged,
+    traps: definition.blocks.flatMap((b) =>
+      b.type === "multiple_choice" && b.options.qualityTrap !== undefined
+        ? [
+            {
+              blockId: b.id,
+              label: b.label,
+              missed: stats.quality.traps.find((t) => t.blockId === b.id)?.missed ?? 0
+            }
+          ]
+        : []
+    )
+  }
+  return { questions, scores, quality }
 }
 
 /** Summaries of a classic form's completed responses against the given definition's blocks. */

@@ -1,5 +1,6 @@
 // The respondent JSON routes, as the page calls them. Every call answers `{ status, body }` and never
 // throws for an HTTP status; a network failure answers status 0.
+import type { QuizResult } from "@folio/domain/browser"
 
 export interface Issue {
   readonly path: ReadonlyArray<string | number>
@@ -50,7 +51,10 @@ export const makeApi = (slug: string) => {
     save: (id: string, token: string, answers: Record<string, unknown>) =>
       call<unknown>("PATCH", `${base}/${id}`, { token, answers }),
     complete: (id: string, token: string, answers: Record<string, unknown>) =>
-      call<unknown>("POST", `${base}/${id}/complete`, { token, answers }),
+      call<{ readonly quizzes?: ReadonlyArray<QuizResult> }>("POST", `${base}/${id}/complete`, {
+        token,
+        answers
+      }),
     /** One file as the raw body, with upload progress (fetch cannot report it). */
     upload: (
       id: string,

@@ -8,12 +8,14 @@ import {
   checkAnswer,
   deriveAnswers,
   type FormDefinition,
+  type QuizResult,
   visibleBlocks
 } from "@folio/domain/browser"
 import { makeBanner } from "./banner.js"
 import { makeApi, type Issue, type Started } from "./api.js"
 import { readAnswer, type Touched, type Uploads, writeAnswer } from "./fields.js"
 import { fill, ruleMessage, type Strings } from "../strings.js"
+import { quizResultsView } from "./quiz-view.js"
 import { applyRunColours, enhanceOther, enhanceRanking, enhanceSignature, enhanceUpload } from "./widgets.js"
 
 interface PageData {
@@ -485,7 +487,7 @@ const boot = () => {
       if (again !== null) reply = await api.complete(again.id, again.token, sendable())
     }
     if (submitButton !== null) submitButton.disabled = false
-    if (reply.status === 200) return finish()
+    if (reply.status === 200) return finish(reply.data?.quizzes ?? [])
     completing = false
     if (reply.status === 422 && reply.error?.details?.issues !== undefined) {
       let first: HTMLElement | undefined
@@ -512,7 +514,7 @@ const boot = () => {
     say(strings.submitFailed, "error")
   }
 
-  const finish = () => {
+  const finish = (quizzes: ReadonlyArray<QuizResult>) => {
     notify("complete")
     const redirect = data.completion.redirectUrl
     if (redirect !== undefined && /^https?:/i.test(redirect)) {
@@ -524,6 +526,8 @@ const boot = () => {
     banner?.replaceChildren()
     if (saveState !== null) saveState.hidden = true
     if (done !== null) {
+      const results = quizResultsView(definition, quizzes, strings)
+      if (results !== null) done.querySelector(".done-body")?.after(results)
       done.hidden = false
       done.focus()
     }
