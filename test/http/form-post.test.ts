@@ -20,7 +20,7 @@ import { bearer } from "../support/keys.js"
 import { startAppOn, storageTargets } from "../support/storage.js"
 
 type Outcome = {
-  _tag: "Completed" | "Invalid" | "Closed" | "RepeatNeedsConfirmation"
+  _tag: "Completed" | "Invalid" | "Closed" | "RepeatNeedsConfirmation" | "Editing"
   responseId: string
   token: string
   status: string
@@ -282,6 +282,44 @@ for (const target of storageTargets()) {
       expect(resent.setCookie).toBeNull()
       expect((await detailOf(form.id, first.body.responseId)).answers).toEqual(fullAnswers)
       expect((await responsesOf(form.id, "completed")).map((r) => r.id)).toEqual([first.body.responseId])
+    })
+
+    it("on a form that allows editing, reopens a completed response with _edit and takes the next post as its edit", async () => {
+      const form = await publish(allTypesDefinition, {
+        submission: { acceptingResponses: true, allowResponseEditing: true }
+      })
+      const first = await post(form.slug, urlencoded(fullPost.filter(([name]) => name !== blk(B.name))))
+      const continuation: Array<[string, string]> = [
+        ["_response", first.body.responseId],
+        ["_token", first.body.token]
+      ]
+      expect((await post(form.slug, urlencoded([...continuation, ...fullPost]))).body._tag).toBe("Completed")
+      const reopened = await post(form.slug, urlencoded([["_edit", "1"], ...continuation]))
+      expect(reopened.body).toMatchObject({ _tag: "Editing", responseId: first.body.responseId })
+      // The refilled fields post back to exactly the answers they came from.
+      const same = await post(form.slug, urlencoded([...continuation, ...reopened.body.fields]))
+      expect(same.body._tag).toBe("Completed")
+      expect((await detailOf(form.id, first.body.responseId)).answers).toEqual(fullAnswers)
+      // An edit: one answer changed, one cleared; the response stays the one completed response.
+      const edited = reopened.body.fields
+        .filter(([name]) => name !== blk(B.bio))
+        .map(([name, value]): [string, string] => [name, name === blk(B.name) ? "Edited name" : value])
+      const saved = await post(form.slug, urlencoded([...continuation, ...edited]))
+      expect(saved.body).toMatchObject({ _tag: "Completed", status: "completed" })
+      const { [blk(B.bio)]: _bio, ...rest } = fullAnswers
+      expect((await detailOf(form.id, first.body.responseId)).answers).toEqual({
+        ...rest,
+        [blk(B.name)]: "Edited name"
+      })
+      // A refused edit writes nothing.
+      const refused = await post(
+        form.slug,
+        urlencoded([...continuation, ...edited.filter(([name]) => name !== blk(B.name))])
+      )
+      expect(refused.body._tag).toBe("Invalid")
+      expect((await detailOf(form.id, first.body.responseId)).answers[blk(B.name)]).toBe("Edited name")
+      expect((await responsesOf(form.id, "completed")).map((r) => r.id)).toEqual([first.body.responseId])
+      expect(await responsesOf(form.id, "partial")).toEqual([])
     })
 
     it("completes a response once when posts continuing it race, valid and invalid alike", async () => {

@@ -1,8 +1,9 @@
 // Resume after reload, over real HTTP, on memory, PGlite and PostgreSQL: a browser that lost its
 // response token gets its partial response back through the continuity cookie, with the answers
 // saved so far and a fresh token (the old one stops working); nothing else is resumed (no cookie,
-// another browser's, a completed response, one started on an older version); a resume racing the
-// old token's complete never leaves both standing; and resumes spend the respondent budget.
+// another browser's, a completed response unless the form allows editing, one started on an older
+// version); a resume racing the old token's complete (or edit) never leaves both standing; and
+// resumes spend the respondent budget.
 import { ResponseRepository, sha256Hex } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -152,6 +153,7 @@ for (const target of storageTargets()) {
         presentation: started.presentation,
         respondent: started.respondent,
         repeatWarning: false,
+        status: "partial",
         answers
       })
       expect(first.setCookie).toBe(started.setCookie)
@@ -180,6 +182,76 @@ for (const target of storageTargets()) {
       const bad = await resume(form.slug, browser, { responseId: started.responseId })
       expect([bad.status, bad.body.error.code]).toEqual([400, "invalid"])
     })
+
+    it("on a form that allows editing, reopens the browser's newest completed response with a fresh token for the edit", async () => {
+      const form = await publish({ submission: { acceptingResponses: true, allowResponseEditing: true } })
+      const browser = new Browser()
+      const started = await start(form.slug, browser)
+      const answers = { [blk(1)]: "Ada", [blk(2)]: 3 }
+      expect((await complete(form.slug, started.responseId, started.token, answers)).status).toBe(200)
+      const completedAt = (await stored(form.id, started.responseId)).completedAt
+
+      const reopened = await resume(form.slug, browser)
+      expect(reopened.status).toBe(200)
+      expect(reopened.body.data).toMatchObject({
+        responseId: started.responseId,
+        status: "completed",
+        answers
+      })
+      const token = reopened.body.data.token as string
+      // The old token no longer edits; the new one does, and the response stays completed.
+      expect((await complete(form.slug, started.responseId, started.token, { [blk(2)]: 4 })).status).toBe(403)
+      const edited = await complete(form.slug, started.responseId, token, { [blk(2)]: 5 })
+      expect([edited.status, edited.body.data.status]).toEqual([200, "completed"])
+      const row = await stored(form.id, started.responseId)
+      expect(row).toMatchObject({ status: "completed", answers: { ...answers, [blk(2)]: 5 } })
+      expect(row.completedAt).toEqual(completedAt)
+
+      // A newer partial response of the same browser comes first; another browser gets nothing.
+      const another = await start(form.slug, browser)
+      const next = await resume(form.slug, browser)
+      expect([next.body.data.responseId, next.body.data.status]).toEqual([another.responseId, "partial"])
+      expectNotFound(await resume(form.slug, new Browser()))
+    })
+
+    it("a resume of a completed response racing an edit with the old token never loses or reverts the edit", async () => {
+      const form = await publish({ submission: { acceptingResponses: true, allowResponseEditing: true } })
+      const original = { [blk(1)]: "Before" }
+      const edit = { [blk(1)]: "Edited" }
+      const outcomes = await Promise.all(
+        Array.from({ length: TRIALS }, async (_, trial) => {
+          const browser = new Browser()
+          const started = await start(form.slug, browser)
+          expect((await complete(form.slug, started.responseId, started.token, original)).status).toBe(200)
+          const [resumed, edited] = await Promise.all(
+            trial % 2 === 0
+              ? [resume(form.slug, browser), complete(form.slug, started.responseId, started.token, edit)]
+              : [
+                  new Promise<Reply>((r) => setTimeout(() => resume(form.slug, browser).then(r), 1)),
+                  complete(form.slug, started.responseId, started.token, edit)
+                ]
+          )
+          return { started, resumed, edited }
+        })
+      )
+      for (const { started, resumed, edited } of outcomes) {
+        expect([resumed.status, edited.status]).not.toContain(500)
+        // The resume always reopens it (an edit does not end it); the edit lands only before the rotation.
+        expect([resumed.status, resumed.body.data.status]).toEqual([200, "completed"])
+        const row = await stored(form.id, started.responseId)
+        expect(row.status).toBe("completed")
+        expect(row.meta.tokenHash).toBe(sha256Hex(resumed.body.data.token as string))
+        if (edited.status === 200) expect(row.answers).toEqual(edit)
+        else {
+          // Refused after the rotation (403), or lost to it mid-write (409, not retried): not written.
+          expect([
+            [403, "forbidden"],
+            [409, "conflict"]
+          ]).toContainEqual([edited.status, edited.body.error.code])
+          expect(row.answers).toEqual(original)
+        }
+      }
+    }, 120_000)
 
     it("resumes nothing without a cookie, with another browser's or a malformed one, or on an unknown form", async () => {
       const form = await publish()

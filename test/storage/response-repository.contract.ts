@@ -542,6 +542,49 @@ export const registerResponseContracts = ({ target, run, newWorkspace }: Storage
       expect(Option.getOrThrow(await find(v1, "k1"))).toEqual(older)
     })
 
+    it("with includeCompleted, finds the browser's newest partial or completed response on the version", async () => {
+      const ws = await newWorkspace()
+      const f = await insertForm(ws.id)
+      const first = await publish(f)
+      const second = await publish(first.published)
+      const v1 = first.version.id
+      const v2 = second.version.id
+      const row = (status: "partial" | "completed", formVersionId: string, key: string, createdAt: string) =>
+        response(f, formVersionId, {
+          status,
+          completedAt: status === "completed" ? at(createdAt) : null,
+          createdAt: at(createdAt),
+          answers: { q: createdAt },
+          meta: { respondentKey: key, tokenHash: "old" }
+        })
+      const olderPartial = row("partial", v1, "k1", "2026-04-01T00:00:00.000Z")
+      const completed = row("completed", v1, "k1", "2026-04-02T00:00:00.000Z")
+      const rows = [
+        olderPartial,
+        row("completed", v1, "k1", "2026-03-31T00:00:00.000Z"),
+        completed,
+        // Newer, but on the other version or another browser's.
+        row("completed", v2, "k1", "2026-04-03T00:00:00.000Z"),
+        row("completed", v1, "k2", "2026-04-04T00:00:00.000Z")
+      ]
+      for (const r of rows) await repo((x) => x.insert(r))
+      const find = (respondentKey: string, includeCompleted: boolean, formVersionId = v1) =>
+        repo((r) => r.findResumable(ws.id, f.id, { formVersionId, respondentKey, includeCompleted }))
+      expect(Option.getOrThrow(await find("k1", true))).toEqual(completed)
+      expect(Option.getOrThrow(await find("k1", false))).toEqual(olderPartial)
+      expect(Option.getOrThrow(await find("k2", true)).status).toBe("completed")
+      expect(Option.isNone(await find("k2", false))).toBe(true)
+      expect(Option.getOrThrow(await find("k1", true, v2)).createdAt).toEqual(at("2026-04-03T00:00:00.000Z"))
+      // A newer partial one wins over the completed one.
+      const newest = row("partial", v1, "k1", "2026-04-05T00:00:00.000Z")
+      await repo((x) => x.insert(newest))
+      expect(Option.getOrThrow(await find("k1", true))).toEqual(newest)
+      // The token rotation of a completed response is a compare-and-set at its status and version.
+      const rotated = { ...completed, meta: { ...completed.meta, tokenHash: "new" }, version: 2 }
+      expect(await repo((r) => r.update(rotated, { status: "completed", version: 1 }))).toBe("updated")
+      expect(await repo((r) => r.update(rotated, { status: "completed", version: 1 }))).toBe("stale")
+    })
+
     it("lets a token rotation and a completion of the same partial response never both land", async () => {
       const ws = await newWorkspace()
       const f = await insertForm(ws.id)

@@ -433,7 +433,7 @@ export interface paths {
         put?: never;
         /**
          * Resume this browser's unfinished response after a reload, with a fresh token (no auth)
-         * @description For a page that lost its response token: the continuity cookie `folio_rt` names the browser, and its newest partial response on the current published version comes back with the answers saved so far and a new `token` (shown once; the previous token stops working), and the cookie is set again. The body is optional: none, or an empty object. 404 `not_found` without the cookie, or when this browser has no partial response on the current version (completed responses and those started on an older version are not resumed).
+         * @description For a page that lost its response token: the continuity cookie `folio_rt` names the browser, and its newest partial response on the current published version comes back with the answers saved so far and a new `token` (shown once; the previous token stops working), and the cookie is set again. The body is optional: none, or an empty object. 404 `not_found` without the cookie, or when this browser has no partial response on the current version (responses started on an older version are not resumed, and completed ones only when the form's settings.submission.allowResponseEditing is true: then the newest partial or completed response comes back, `status` saying which, and a completed one is edited with the new token through the save and complete routes).
          */
         post: operations["respondent.resume"];
         delete?: never;
@@ -793,6 +793,8 @@ export interface components {
             } | null;
             respondent: components["schemas"]["RespondentEstimate"];
             repeatWarning: boolean;
+            /** @enum {string} */
+            status: "partial" | "completed";
             answers: {
                 [key: string]: unknown;
             };

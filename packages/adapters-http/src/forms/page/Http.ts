@@ -428,11 +428,28 @@ const formPost = (assets: LoadedAssets) =>
       const input = (rest: Pick<FormPageInput, "state"> & Partial<FormPageInput>) =>
         pageInput(assets, slug, published, request, nonce, rest)
       switch (outcome._tag) {
-        case "Completed":
+        case "Completed": {
+          const edit =
+            published.settings.submission.allowResponseEditing === true
+              ? { responseId: outcome.response.id, token: outcome.token }
+              : undefined
+          const quizzes = quizResultsOf(outcome.response.meta)
+          return htmlResponse(
+            request,
+            renderFormPage(input({ state: { kind: "completed", edit, quizzes } })),
+            nonce
+          )
+        }
+        case "Editing":
           return htmlResponse(
             request,
             renderFormPage(
-              input({ state: { kind: "completed", quizzes: quizResultsOf(outcome.response.meta) } })
+              input({
+                state: { kind: "editing", responseId: outcome.responseId, token: outcome.token },
+                params: paramsIn(outcome.fields),
+                values: valuesOf(outcome.fields),
+                uploaded: new Map(Object.entries(outcome.uploaded))
+              })
             ),
             nonce
           )

@@ -313,10 +313,30 @@ const statement = (block: Of<"statement">) => {
   return html`<div class="${cls}">${title}${description(block)}${body}</div>`
 }
 
-const image = (ctx: RenderContext, block: Of<"image">): Html | undefined =>
-  block.imageKey === undefined
-    ? undefined
-    : html`<figure class="image width-${block.width}"><img src="${ctx.imageUrl(block.imageKey)}" alt="${block.imageAlt}"${attr("width", block.imageWidth)}${attr("height", block.imageHeight)} loading="lazy">${block.caption === undefined ? "" : html`<figcaption>${block.caption}</figcaption>`}</figure>`
+/** A non-question block's own label, as a plain heading-like line above its content. */
+const blockTitle = (block: Block) =>
+  block.label === "" ? "" : html`<p class="q-label" id="lbl-${block.id}">${block.label}</p>`
+
+// The label and description come above the figure: they introduce it, as a question's do.
+const image = (ctx: RenderContext, block: Of<"image">): Html | undefined => {
+  const intro = html`${blockTitle(block)}${description(block)}`
+  if (block.imageKey === undefined) return block.label === "" && !block.description ? undefined : intro
+  return html`${intro}<figure class="image width-${block.width}"><img src="${ctx.imageUrl(block.imageKey)}" alt="${block.imageAlt}"${attr("width", block.imageWidth)}${attr("height", block.imageHeight)} loading="lazy">${block.caption === undefined ? "" : html`<figcaption>${block.caption}</figcaption>`}</figure>`
+}
+
+/** A divider: a plain rule, or with a label a titled separator (the label between two rules). */
+const divider = (block: Of<"divider">) =>
+  block.label === ""
+    ? html`<hr>${description(block)}`
+    : html`<div class="divider-titled"><h2 class="divider-title" id="lbl-${block.id}">${block.label}</h2></div>${description(block)}`
+
+/** Whether a page_break or divider has words to show (a title or a description). */
+export const hasHeading = (block: Block): boolean =>
+  (block.type === "page_break" || block.type === "divider") && (block.label !== "" || !!block.description)
+
+/** A page_break's label and description: the heading of the page (or document section) it opens. */
+export const pageHeading = (block: Block): Html =>
+  html`${block.label === "" ? "" : html`<h2 class="section-title" id="lbl-${block.id}">${block.label}</h2>`}${description(block)}`
 
 const calculated = (block: Of<"calculated_field">) =>
   html`<div class="calc"><span class="q-label" id="lbl-${block.id}">${block.label}</span>${description(block)}<output class="calc-value" id="out-${block.id}" aria-labelledby="lbl-${block.id}" aria-live="polite" data-precision="${block.options.precision ?? ""}">–</output></div>`
@@ -426,9 +446,9 @@ export const blockBody = (ctx: RenderContext, block: Block): Html | undefined =>
     case "image":
       return image(ctx, block)
     case "divider":
-      return html`<hr>`
+      return divider(block)
     case "page_break":
-      return html``
+      return hasHeading(block) ? pageHeading(block) : html``
     case "calculated_field":
       return calculated(block)
     case "hidden_field":
@@ -437,15 +457,19 @@ export const blockBody = (ctx: RenderContext, block: Block): Html | undefined =>
 }
 
 /** The rows of one matrix: choice blocks sharing a `matrixGroupId`, shown as one grid. */
+// The first row carries the grid's label and description (legend); each other row's description
+// shows under its own row label.
 export const matrixBody = (ctx: RenderContext, rows: ReadonlyArray<ChoiceRow>): Html => {
   const head = rows[0] as ChoiceRow
   const columns = head.options.choices
   const groupId = head.options.matrixGroupId ?? head.id
-  return html`<fieldset class="q-group matrix-group"><legend class="q-label">${head.label}</legend>${description(head)}<div class="matrix-scroll"><table class="matrix"><thead><tr><td></td>${columns.map((c, i) => html`<th scope="col" id="col-${groupId}-${i}">${c.label}</th>`)}</tr></thead><tbody>${rows.map(
+  const n = ctx.numbers?.get(groupId)
+  return html`<fieldset class="q-group matrix-group"${attr("aria-describedby", head.description ? `desc-${head.id}` : undefined)}><legend class="q-label">${n === undefined ? "" : html`<span class="q-num">${n}.</span> `}${head.label}</legend>${description(head)}<div class="matrix-scroll"><table class="matrix"><thead><tr><td></td>${columns.map((c, i) => html`<th scope="col" id="col-${groupId}-${i}">${choiceImage(ctx, c)}${c.label}</th>`)}</tr></thead><tbody>${rows.map(
     (row) => {
       const chosen = new Set(all(ctx, row.id))
       const type = row.type === "multiple_choice" ? "radio" : "checkbox"
-      return html`<tr class="matrix-row" data-block="${row.id}" data-type="${row.type}"${row.required ? html` data-required` : ""}><th scope="row" id="lbl-${row.id}">${row.options.rowLabel ?? row.label}${requiredMark(ctx, row)}</th>${columns.map((c, i) => html`<td><input type="${type}" name="${row.id}" value="${c.id}" aria-labelledby="lbl-${row.id} col-${groupId}-${i}"${chosen.has(c.id) ? html` checked` : ""}${invalid(ctx, row)}></td>`)}</tr><tr class="matrix-error" data-for="${row.id}"><td colspan="${columns.length + 1}">${errorText(ctx, row)}</td></tr>`
+      const rowDesc = row !== head && row.description ? `rdesc-${row.id}` : undefined
+      return html`<tr class="matrix-row" data-block="${row.id}" data-type="${row.type}"${row.required ? html` data-required` : ""}><th scope="row"><span id="lbl-${row.id}">${row.options.rowLabel ?? row.label}${requiredMark(ctx, row)}</span>${rowDesc === undefined ? "" : html`<span class="row-desc" id="${rowDesc}">${row.description}</span>`}</th>${columns.map((c, i) => html`<td><input type="${type}" name="${row.id}" value="${c.id}" aria-labelledby="lbl-${row.id} col-${groupId}-${i}"${attr("aria-describedby", rowDesc)}${chosen.has(c.id) ? html` checked` : ""}${invalid(ctx, row)}></td>`)}</tr><tr class="matrix-error" data-for="${row.id}"><td colspan="${columns.length + 1}">${errorText(ctx, row)}</td></tr>`
     }
   )}</tbody></table></div></fieldset>`
 }

@@ -39,6 +39,8 @@ export interface FormPost {
   readonly params: Readonly<Record<string, string>>
   /** The respondent confirmed answering again (`_confirmRepeat=1`, soft_block policy). */
   readonly confirmRepeat: boolean
+  /** The completion page asked to reopen the completed response for editing (`_edit=1`). */
+  readonly edit: boolean
   readonly continuation?: Continuation | undefined
   /** Files picked in this attempt, in the order sent. */
   readonly files: ReadonlyArray<FileToUpload>
@@ -53,6 +55,8 @@ export const FORM_POST_NAMES = {
   token: "_token",
   /** `1` when the respondent confirmed answering again. */
   confirmRepeat: "_confirmRepeat",
+  /** `1` from the completion page: reopen the completed response (`_response`, `_token`) to edit it. */
+  edit: "_edit",
   /** A URL parameter for hidden fields. */
   param: (name: string) => `_param.${name}`,
   /** The value of the "other" choice of multiple_choice and checkboxes; its text is `other(blockId)`. */
@@ -214,8 +218,54 @@ export const decodeFormPost = (
     answers,
     params: Object.fromEntries(params),
     confirmRepeat: control.get(FORM_POST_NAMES.confirmRepeat) === "1",
+    edit: control.get(FORM_POST_NAMES.edit) === "1",
     ...(continues ? { continuation: { responseId: responseId.toLowerCase(), token } } : {}),
     files: uploads,
     keep
   }
+}
+
+/**
+ * The fields a plain post of `answers` would carry: the inverse of decodeFormPost, to refill the form
+ * with a completed response reopened for editing (file_upload answers are refilled as kept files).
+ */
+export const fieldsOfAnswers = (
+  definition: FormDefinition,
+  answers: Readonly<Record<string, unknown>>
+): ReadonlyArray<PostedField> => {
+  const out: Array<PostedField> = []
+  const text = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : "")
+  for (const block of definition.blocks) {
+    const value = answers[block.id]
+    if (value === undefined || value === null) continue
+    switch (block.type) {
+      case "multiple_choice":
+      case "checkboxes": {
+        const known = new Set(block.options.choices.map((c) => c.id))
+        for (const v of Array.isArray(value) ? value : [value]) {
+          if (known.has(text(v))) out.push([block.id, text(v)])
+          else {
+            out.push([block.id, FORM_POST_NAMES.otherChoice])
+            out.push([FORM_POST_NAMES.other(block.id), text(v)])
+          }
+        }
+        break
+      }
+      case "address":
+      case "date_range":
+      case "ranking":
+        if (Array.isArray(value))
+          value.forEach((v, i) => {
+            out.push([FORM_POST_NAMES.part(block.id, i), text(v)])
+          })
+        break
+      case "file_upload":
+      case "hidden_field":
+      case "calculated_field":
+        break
+      default:
+        out.push([block.id, text(value)])
+    }
+  }
+  return out
 }

@@ -1,8 +1,17 @@
 // The whole HTML document of the public form: head with the CSP nonce, the theme as CSS custom
 // properties, the intro, every block (blocks.ts), the completion screen, and the data the script
 // enhances it with. Also the closed, not-found and confirmation pages.
-import type { FormDefinition, FormSettings, QuizResult } from "@folio/domain"
-import { blockBody, matrixBody, type RenderContext, type Section, sectionsOf } from "./blocks.js"
+import type { Block, FormDefinition, FormSettings, QuizResult } from "@folio/domain"
+import {
+  blockBody,
+  hasHeading,
+  matrixBody,
+  pageHeading,
+  type RenderContext,
+  type Section,
+  sectionsOf
+} from "./blocks.js"
+import { FORM_POST_NAMES } from "./form-post.js"
 import { type Locale, STRINGS, type Strings } from "./strings.js"
 import { quizResultLines } from "./quiz-results.js"
 import { attr, type Html, html, jsonScript } from "../../shared/index.js"
@@ -33,11 +42,18 @@ export type PageState =
       readonly token: string
     }
   | { readonly kind: "confirmRepeat" }
+  /**
+   * After a plain post. `edit`: the form allows editing responses, so the completion screen posts
+   * back `_edit` with the response and its token to reopen the form with the answers.
+   */
   | {
       readonly kind: "completed"
+      readonly edit?: { readonly responseId: string; readonly token: string } | undefined
       /** The quiz results the completion answered, shown on the completion screen. */
       readonly quizzes?: ReadonlyArray<QuizResult> | undefined
     }
+  /** A completed response reopened for editing (plain post): the form refilled, posting the edit. */
+  | { readonly kind: "editing"; readonly responseId: string; readonly token: string }
 
 export const stringsFor = (locale: string): Strings => STRINGS[(locale in STRINGS ? locale : "en") as Locale]
 
@@ -118,19 +134,22 @@ export const brandOf = (settings: FormSettings, imageUrl: (key: string) => strin
 const ICONS: Readonly<Record<string, string>> = { check: "✓", heart: "♥", party: "🎉" }
 
 /** The completion screen: shown by the script after completing, or by the server after a plain post. */
-const completion = (
-  page: PublishedPage,
-  strings: Strings,
-  visible: boolean,
-  quizzes: ReadonlyArray<QuizResult> = []
-) =>
-  completionScreen(
-    page.slug,
-    page.settings,
-    strings,
-    visible,
-    quizzes.length === 0 ? undefined : quizResultsHtml(page.definition, quizzes, strings)
-  )
+const completion = (page: PublishedPage, strings: Strings, state: PageState) => {
+  const completed = state.kind === "completed"
+  const quizzes = state.kind === "completed" ? (state.quizzes ?? []) : []
+  const results = quizzes.length === 0 ? undefined : quizResultsHtml(page.definition, quizzes, strings)
+  if (page.settings.submission.allowResponseEditing !== true)
+    return completionScreen(page.slug, page.settings, strings, completed, results)
+  // With the script, the page holds the response's token and reopens the form itself; without it,
+  // the server's completion page posts the response and token back to get the form refilled.
+  const edit =
+    state.kind === "completed"
+      ? state.edit === undefined
+        ? ""
+        : html`<form class="edit-form" method="post" action="/f/${page.slug}"><input type="hidden" name="${FORM_POST_NAMES.edit}" value="1"><input type="hidden" name="${FORM_POST_NAMES.response}" value="${state.edit.responseId}"><input type="hidden" name="${FORM_POST_NAMES.token}" value="${state.edit.token}"><button type="submit" class="button secondary">${strings.editResponse}</button></form>`
+      : html`<p class="edit-action js-only" hidden><button type="button" class="button secondary edit-response">${strings.editResponse}</button></p>`
+  return completionScreen(page.slug, page.settings, strings, completed, results, edit)
+}
 
 /** The quiz results section (the script builds the same markup in client/quiz-view.ts). */
 const quizResultsHtml = (
@@ -146,43 +165,59 @@ export const completionScreen = (
   settings: FormSettings,
   strings: Strings,
   visible: boolean,
-  results?: Html
+  results?: Html,
+  edit: Html | "" = ""
 ) => {
   const c = settings.completion ?? {}
   const icon = c.icon ?? "check"
-  return html`<section id="done" class="done" tabindex="-1" aria-labelledby="done-title"${visible ? "" : html` hidden`}>${icon === "none" ? "" : html`<p class="done-icon icon-${icon}" aria-hidden="true">${ICONS[icon] ?? ""}</p>`}<h2 id="done-title">${c.title ?? strings.thanks}</h2><p class="done-body">${c.body ?? strings.thanksBody}</p>${results ?? ""}${c.ctaUrl === undefined ? "" : html`<p><a class="button" href="${c.ctaUrl}" rel="noopener">${c.ctaLabel ?? strings.continue}</a></p>`}${c.allowAnother === true ? html`<p><a class="button secondary another" href="/f/${slug}">${strings.another}</a></p>` : ""}${c.redirectUrl === undefined ? "" : html`<p class="redirect"><a href="${c.redirectUrl}" rel="noopener">${strings.redirecting}</a></p>`}${c.confetti === true ? html`<div class="confetti" aria-hidden="true">${Array.from({ length: 24 }, (_, i) => html`<i class="c${i % 6}"></i>`)}</div>` : ""}</section>`
+  return html`<section id="done" class="done" tabindex="-1" aria-labelledby="done-title"${visible ? "" : html` hidden`}>${icon === "none" ? "" : html`<p class="done-icon icon-${icon}" aria-hidden="true">${ICONS[icon] ?? ""}</p>`}<h2 id="done-title">${c.title ?? strings.thanks}</h2><p class="done-body">${c.body ?? strings.thanksBody}</p>${results ?? ""}${edit}${c.ctaUrl === undefined ? "" : html`<p><a class="button" href="${c.ctaUrl}" rel="noopener">${c.ctaLabel ?? strings.continue}</a></p>`}${c.allowAnother === true ? html`<p><a class="button secondary another" href="/f/${slug}">${strings.another}</a></p>` : ""}${c.redirectUrl === undefined ? "" : html`<p class="redirect"><a href="${c.redirectUrl}" rel="noopener">${strings.redirecting}</a></p>`}${c.confetti === true ? html`<div class="confetti" aria-hidden="true">${Array.from({ length: 24 }, (_, i) => html`<i class="c${i % 6}"></i>`)}</div>` : ""}</section>`
 }
 
-const section = (ctx: RenderContext, s: Section, mode: string): Html | "" => {
-  if (s.kind === "matrix") {
-    const head = s.rows[0]
-    return html`<section class="q q-matrix" id="q-${s.id}" data-matrix="${s.id}" data-type="matrix"${head?.presentation?.document?.span === undefined ? "" : html` data-span="${head.presentation.document.span}"`}>${matrixBody(ctx, s.rows)}</section>`
-  }
-  const b = s.block
-  if (b.type === "hidden_field") return ""
-  if (b.type === "page_break")
-    return mode === "document" ? html`<hr class="page-break" data-block="${b.id}">` : ""
-  const body = blockBody(ctx, b)
-  if (body === undefined) return ""
-  const doc = b.presentation?.document
-  const cls = [
-    "q",
-    `q-${b.type}`,
+/** The classes and data attributes of `presentation.document` (a matrix takes its first row's). */
+const documentLayout = (doc: DocumentPresentation | undefined) => ({
+  classes: [
     doc?.span === undefined ? "" : `span-${doc.span}`,
     doc?.fieldChrome === "field-only" ? "field-only" : "",
     doc?.controlWidth === "full" ? "control-full" : ""
-  ]
-    .filter(Boolean)
-    .join(" ")
-  return html`<section class="${cls}" id="q-${b.id}" data-block="${b.id}" data-type="${b.type}"${b.required ? html` data-required` : ""}${doc?.breakBefore === true ? html` data-break` : ""}>${body}</section>`
+  ],
+  breakBefore: doc?.breakBefore === true ? html` data-break` : ""
+})
+
+type DocumentPresentation = NonNullable<NonNullable<Block["presentation"]>["document"]>
+
+const classList = (names: ReadonlyArray<string>) => names.filter(Boolean).join(" ")
+
+const section = (ctx: RenderContext, s: Section, mode: string): Html | "" => {
+  if (s.kind === "matrix") {
+    const layout = documentLayout(s.rows[0]?.presentation?.document)
+    return html`<section class="${classList(["q", "q-matrix", ...layout.classes])}" id="q-${s.id}" data-matrix="${s.id}" data-type="matrix"${layout.breakBefore}>${matrixBody(ctx, s.rows)}</section>`
+  }
+  const b = s.block
+  if (b.type === "hidden_field") return ""
+  if (b.type === "page_break") {
+    // A titled break: its words head the page it opens (the script shows them with that page's
+    // first step); the rule alone marks where a document's page ends.
+    const heading = hasHeading(b)
+      ? html`<section class="q q-page_break q-heading" id="q-${b.id}" data-block="${b.id}" data-type="page_break">${pageHeading(b)}</section>`
+      : ""
+    return mode === "document" ? html`<hr class="page-break" data-block="${b.id}">${heading}` : heading
+  }
+  const body = blockBody(ctx, b)
+  if (body === undefined) return ""
+  const layout = documentLayout(b.presentation?.document)
+  const cls = classList(["q", `q-${b.type}`, hasHeading(b) ? "q-heading" : "", ...layout.classes])
+  return html`<section class="${cls}" id="q-${b.id}" data-block="${b.id}" data-type="${b.type}"${b.required ? html` data-required` : ""}${layout.breakBefore}>${body}</section>`
 }
 
-/** Question numbers for the document mode's `showNumbers`: input blocks in order, matrix rows as one. */
+/**
+ * Question numbers for the document mode's `showNumbers`: input blocks in order, each matrix as one
+ * (keyed by its group id, printed in its legend).
+ */
 const numbering = (definition: FormDefinition): ReadonlyMap<string, number> => {
   const out = new Map<string, number>()
   let n = 0
   for (const s of sectionsOf(definition)) {
-    if (s.kind === "matrix") n++
+    if (s.kind === "matrix") out.set(s.id, ++n)
     else if (
       !["statement", "page_break", "divider", "image", "hidden_field", "calculated_field"].includes(
         s.block.type
@@ -259,12 +294,13 @@ export const renderFormPage = (input: FormPageInput): Html => {
     reduceMotion: settings.theme.reduceMotion === true,
     mayResume: input.mayResume === true,
     hasIntro: intro !== undefined && (intro.title !== undefined || intro.body !== undefined),
+    allowEditing: settings.submission.allowResponseEditing === true,
     strings
   }
   const form = completed
     ? ""
-    : html`<form id="form" class="form mode-${mode}${mode === "document" ? ` width-${settings.document.pageWidth}` : ""}" method="post" action="/f/${page.slug}" enctype="multipart/form-data" novalidate>${input.params.map(([k, v]) => html`<input type="hidden" name="_param.${k}" value="${v}">`)}${input.state.kind === "invalid" ? html`<input type="hidden" name="_response" value="${input.state.responseId}"><input type="hidden" name="_token" value="${input.state.token}">` : ""}${input.state.kind === "confirmRepeat" ? html`<div class="banner warn" role="alert"><p>${strings.repeatConfirm}</p><input type="hidden" name="_confirmRepeat" value="1"></div>` : ""}${errorCount > 0 ? html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary"><p>${strings.fixErrors}</p><ul>${[...ctx.errors.keys()].map((id) => html`<li><a href="#q-${id}">${labelOf(page.definition, id)}</a></li>`)}</ul></div>` : ""}<div class="questions">${input.questions !== undefined && ctx.values.size === 0 && ctx.errors.size === 0 && ctx.uploaded.size === 0 ? input.questions : questionsHtml(ctx, page.definition, mode)}</div><div class="nav"><button type="button" class="button secondary back js-only" hidden>${strings.back}</button><span class="nav-hint js-only" aria-hidden="true" hidden>${strings.pressEnter}</span><button type="submit" class="button primary submit">${input.state.kind === "confirmRepeat" ? strings.answerAgain : (settings.submission.submitLabel ?? strings.submit)}</button></div></form>`
-  const main = html`${brand(page, input.imageUrl)}<div class="progress js-only" hidden><div class="progress-bar"><span></span></div><p class="progress-text" aria-live="polite"></p></div><h1 class="form-title">${page.title}</h1>${intro === undefined || completed ? "" : html`<section id="intro" class="intro"${intro.title === undefined ? "" : html` aria-labelledby="intro-title"`}>${intro.title === undefined ? "" : html`<h2 id="intro-title">${intro.title}</h2>`}${intro.body === undefined ? "" : html`<p class="intro-body">${intro.body}</p>`}<button type="button" class="button primary start js-only" hidden>${intro.buttonLabel ?? strings.start}</button></section>`}<div id="banner" class="banners" role="status" aria-live="polite"></div>${form}${completion(page, strings, completed, input.state.kind === "completed" ? input.state.quizzes : undefined)}<p class="save-state js-only" aria-live="polite" hidden></p>`
+    : html`<form id="form" class="form mode-${mode}${mode === "document" ? ` width-${settings.document.pageWidth}` : ""}" method="post" action="/f/${page.slug}" enctype="multipart/form-data" novalidate>${input.params.map(([k, v]) => html`<input type="hidden" name="_param.${k}" value="${v}">`)}${input.state.kind === "invalid" || input.state.kind === "editing" ? html`<input type="hidden" name="_response" value="${input.state.responseId}"><input type="hidden" name="_token" value="${input.state.token}">` : ""}${input.state.kind === "confirmRepeat" ? html`<div class="banner warn" role="alert"><p>${strings.repeatConfirm}</p><input type="hidden" name="_confirmRepeat" value="1"></div>` : ""}${errorCount > 0 ? html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary"><p>${strings.fixErrors}</p><ul>${[...ctx.errors.keys()].map((id) => html`<li><a href="#q-${id}">${labelOf(page.definition, id)}</a></li>`)}</ul></div>` : ""}<div class="questions">${input.questions !== undefined && ctx.values.size === 0 && ctx.errors.size === 0 && ctx.uploaded.size === 0 ? input.questions : questionsHtml(ctx, page.definition, mode)}</div><div class="nav"><button type="button" class="button secondary back js-only" hidden>${strings.back}</button><span class="nav-hint js-only" aria-hidden="true" hidden>${strings.pressEnter}</span><button type="submit" class="button primary submit">${input.state.kind === "confirmRepeat" ? strings.answerAgain : input.state.kind === "editing" ? strings.saveEdit : (settings.submission.submitLabel ?? strings.submit)}</button></div></form>`
+  const main = html`${brand(page, input.imageUrl)}<div class="progress js-only" hidden><div class="progress-bar"><span></span></div><p class="progress-text" aria-live="polite"></p></div><h1 class="form-title">${page.title}</h1>${intro === undefined || completed ? "" : html`<section id="intro" class="intro"${intro.title === undefined ? "" : html` aria-labelledby="intro-title"`}>${intro.title === undefined ? "" : html`<h2 id="intro-title">${intro.title}</h2>`}${intro.body === undefined ? "" : html`<p class="intro-body">${intro.body}</p>`}<button type="button" class="button primary start js-only" hidden>${intro.buttonLabel ?? strings.start}</button></section>`}<div id="banner" class="banners" role="status" aria-live="polite"></div>${form}${completion(page, strings, input.state)}<p class="save-state js-only" aria-live="polite" hidden></p>`
   const tail = html`${completed ? "" : html`<script type="application/json" id="folio-data">${jsonScript(data)}</script><script type="module" src="${assets.script}" nonce="${nonce}"></script>`}${input.customScriptUrl === undefined ? "" : html`<iframe class="custom-script" src="${input.customScriptUrl}" sandbox="allow-scripts" title="" aria-hidden="true" tabindex="-1"></iframe>`}`
   return shell(
     {

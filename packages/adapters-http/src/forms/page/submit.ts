@@ -25,6 +25,7 @@ import {
   type Continuation,
   decodeFormPost,
   FORM_POST_NAMES,
+  fieldsOfAnswers,
   type FormPost,
   type PostedField,
   type PostedFile
@@ -59,6 +60,19 @@ export type SubmitOutcome = Data.TaggedEnum<{
   Completed: {
     readonly response: ResponseRecord
     readonly continuityToken: string | undefined
+    /** The response's token, for the completion page's "Edit your response" (forms that allow edits). */
+    readonly token: string
+  }
+  /**
+   * The completion page asked to edit the completed response (`_edit=1` with its token, on a form
+   * that allows editing): the page renders the form refilled with `fields` and `uploaded`, posting
+   * `_response`/`_token` back.
+   */
+  Editing: {
+    readonly responseId: string
+    readonly token: string
+    readonly fields: ReadonlyArray<PostedField>
+    readonly uploaded: Readonly<Record<string, ReadonlyArray<UploadedFileRef>>>
   }
   /**
    * The answers did not pass: the response stays partial with what was valid saved. The page renders
@@ -208,6 +222,8 @@ interface Session {
   readonly files: ReadonlyArray<ResponseFileRecord>
   readonly params: Readonly<Record<string, string>>
   readonly continuityToken: string | undefined
+  /** An edit of a completed response: a refused edit writes nothing (no partial save). */
+  readonly editing: boolean
 }
 
 /** An upload the domain refused for its content, as an issue at its block: the page shows it there. */
@@ -253,22 +269,43 @@ const submit = (slug: string, request: HttpServerRequest.HttpServerRequest) =>
         }),
         Effect.map(Option.getOrUndefined)
       )
-    const completed = (response: ResponseRecord) => SubmitOutcome.Completed({ response, continuityToken })
+    const completed = (response: ResponseRecord, token: string) =>
+      SubmitOutcome.Completed({ response, continuityToken, token })
+    const editable = published.settings.submission.allowResponseEditing === true
 
     // Continue the earlier attempt's response when the token owns it. A partial one on the current
-    // version goes on; one already completed (the same post sent twice, or again after the thank-you
-    // page) is answered as it stands, so a second click does not make a second response.
+    // version goes on. One already completed (the same post sent twice, or again after the thank-you
+    // page) is answered as it stands, so a second click does not make a second response, unless the
+    // form allows editing: then `_edit` from the completion page reopens it, and a post of the
+    // reopened form is the edit.
     let session: Session | undefined
     if (post.continuation !== undefined) {
       const own = yield* ownResponse(post.continuation)
       if (own !== undefined && own.response.formVersionId === published.version.id) {
-        if (own.response.status === "completed") return completed(own.response)
+        const isCompleted = own.response.status === "completed"
+        if (isCompleted && !editable) return completed(own.response, post.continuation.token)
+        if (isCompleted && post.edit) {
+          const uploaded: Record<string, Array<UploadedFileRef>> = {}
+          for (const f of own.files)
+            uploaded[f.blockId] = [...(uploaded[f.blockId] ?? []), { key: f.key, filename: f.filename }]
+          return SubmitOutcome.Editing({
+            ...post.continuation,
+            fields: [
+              ...Object.entries(paramsOf(own.response)).map(
+                ([k, v]): PostedField => [FORM_POST_NAMES.param(k), v]
+              ),
+              ...fieldsOfAnswers(definition, own.response.answers)
+            ],
+            uploaded
+          })
+        }
         session = {
           ...post.continuation,
           earlier: own.response.answers,
           files: own.files,
           params: paramsOf(own.response),
-          continuityToken
+          continuityToken,
+          editing: isCompleted
         }
       }
     }
@@ -291,7 +328,8 @@ const submit = (slug: string, request: HttpServerRequest.HttpServerRequest) =>
         earlier: {},
         files: [],
         params: paramsOf(started.response),
-        continuityToken: started.continuityToken
+        continuityToken: started.continuityToken,
+        editing: false
       }
     }
     const continued = session
@@ -299,7 +337,7 @@ const submit = (slug: string, request: HttpServerRequest.HttpServerRequest) =>
     // with that completion, as if it had come second.
     const completedMeanwhile = Effect.flatMap(ownResponse(continued), (own) =>
       own?.response.status === "completed"
-        ? Effect.succeed(completed(own.response))
+        ? Effect.succeed(completed(own.response, continued.token))
         : Effect.fail(new ResponseChangedMeanwhile())
     )
     return yield* write(respondent, slug, definition, post, body, continued).pipe(
@@ -370,7 +408,8 @@ const write = (
       if ("response" in completion)
         return SubmitOutcome.Completed({
           response: completion.response,
-          continuityToken: session.continuityToken
+          continuityToken: session.continuityToken,
+          token
         })
       issues.push(...completion.refused)
     } else {
@@ -383,8 +422,9 @@ const write = (
 
     // What was valid is kept: blocks with a refused answer are cleared and the rest saved as partial
     // (a block whose only fault is a refused file keeps the files it did take).
+    // A refused edit of a completed response keeps the response as it was: nothing is saved.
     let partial = answers
-    for (let attempt = 0; attempt < PARTIAL_SAVE_ATTEMPTS; attempt++) {
+    for (let attempt = 0; attempt < (session.editing ? 0 : PARTIAL_SAVE_ATTEMPTS); attempt++) {
       const refused = new Set(issues.flatMap((i) => blockOf(i) ?? []))
       partial = Object.fromEntries(
         Object.entries(partial).map(([id, value]) => [id, refused.has(id) ? null : value])

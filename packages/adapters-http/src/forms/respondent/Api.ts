@@ -44,6 +44,8 @@ export const StartedResponse = Schema.Struct({
 
 export const ResumedResponse = Schema.Struct({
   ...StartedResponse.fields,
+  /** `completed` only on a form that allows editing responses: the page offers to edit it. */
+  status: ResponseStatus,
   answers: Schema.Record(Schema.String, Schema.Unknown)
 }).annotate({ identifier: "ResumedResponse" })
 
@@ -163,7 +165,7 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
       )
       .annotate(
         OpenApi.Description,
-        "For a page that lost its response token: the continuity cookie `folio_rt` names the browser, and its newest partial response on the current published version comes back with the answers saved so far and a new `token` (shown once; the previous token stops working), and the cookie is set again. The body is optional: none, or an empty object. 404 `not_found` without the cookie, or when this browser has no partial response on the current version (completed responses and those started on an older version are not resumed)."
+        "For a page that lost its response token: the continuity cookie `folio_rt` names the browser, and its newest partial response on the current published version comes back with the answers saved so far and a new `token` (shown once; the previous token stops working), and the cookie is set again. The body is optional: none, or an empty object. 404 `not_found` without the cookie, or when this browser has no partial response on the current version (responses started on an older version are not resumed, and completed ones only when the form's settings.submission.allowResponseEditing is true: then the newest partial or completed response comes back, `status` saying which, and a completed one is edited with the new token through the save and complete routes)."
       ),
     HttpApiEndpoint.post("upload", "/f/:slug/responses/:responseId/files", {
       params: { slug: Slug, responseId: Uuid },

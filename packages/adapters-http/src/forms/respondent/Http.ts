@@ -134,6 +134,7 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
               presentation: resumed.presentation,
               respondent: resumed.respondent,
               repeatWarning: false,
+              status: resumed.response.status,
               answers: resumed.response.answers
             })
           }).pipe(Effect.catch(FormsErrors.fail))

@@ -172,7 +172,7 @@ export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (t
         const newest = ofForm(workspaceId, formId)
           .filter(
             (r) =>
-              r.status === "partial" &&
+              (r.status === "partial" || (query.includeCompleted === true && r.status === "completed")) &&
               r.formVersionId === query.formVersionId &&
               r.meta.respondentKey === query.respondentKey
           )

@@ -158,18 +158,29 @@ export const makeResponseRepository = Effect.gen(function* () {
     answerStats: (workspaceId, formId, options) =>
       orStorageError(readAnswerStats(sql, workspaceId, formId, options)),
     rebuildAnswerStats: (formId) => orStorageError(sql.withTransaction(rebuildAnswerStats(sql, formId))),
-    // One range of the responses_resumable index (migration 0006), already in this order.
-    findResumable: (workspaceId, formId, query) =>
-      orStorageError(
+    // One range of the responses_resumable index (migration 0006), already in this order. Completed
+    // responses (only for forms that allow editing) are outside that partial index: the form's
+    // responses are read newest first for them, and the newer of the two rows wins.
+    findResumable: (workspaceId, formId, query) => {
+      const newest = (status: "partial" | "completed") =>
         sql<ResponseRow>`select * from responses
                          where form_id = ${formId} and meta ->> 'respondentKey' = ${query.respondentKey}
-                           and status = 'partial' and workspace_id = ${workspaceId}
+                           and ${status === "partial" ? sql`status = 'partial'` : sql`status = 'completed'`}
+                           and workspace_id = ${workspaceId}
                            and form_version_id = ${query.formVersionId}
                          order by created_at desc, id desc
-                         limit 1`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toResponse))
-        )
-      ),
+                         limit 1`
+      return orStorageError(
+        Effect.gen(function* () {
+          const partial = yield* newest("partial")
+          const completed = query.includeCompleted === true ? yield* newest("completed") : []
+          const rows = [...partial, ...completed].sort(
+            (a, b) => b.created_at.getTime() - a.created_at.getTime() || (b.id < a.id ? -1 : 1)
+          )
+          return Option.map(Option.fromNullishOr(rows[0]), toResponse)
+        })
+      )
+    },
     respondentHistory: (workspaceId, formId, query) => {
       const byKey = sql`meta ? 'respondentKey' and meta ->> 'respondentKey' = ${query.respondentKey ?? ""}`
       const byClient = sql`meta ? 'clientHash' and meta ->> 'clientHash' = ${query.clientHash}

@@ -270,12 +270,17 @@ export interface ResponseRepositoryService {
   ) => Effect.Effect<AnswerStats, StorageError>
   /**
    * The newest (createdAt desc, id desc) partial response of the form at `formVersionId` whose
-   * `meta.respondentKey` is `respondentKey`: what a browser's continuity cookie resumes.
+   * `meta.respondentKey` is `respondentKey`: what a browser's continuity cookie resumes. With
+   * `includeCompleted` (a form that allows editing responses), the newest partial or completed one.
    */
   readonly findResumable: (
     workspaceId: string,
     formId: string,
-    query: { readonly formVersionId: string; readonly respondentKey: string }
+    query: {
+      readonly formVersionId: string
+      readonly respondentKey: string
+      readonly includeCompleted?: boolean
+    }
   ) => Effect.Effect<Option.Option<ResponseRecord>, StorageError>
   readonly respondentHistory: (
     workspaceId: string,

@@ -327,7 +327,10 @@ export const resumeResponse = (
 > =>
   Effect.gen(function* () {
     const published = yield* loadPublishedForm(slug)
-    const resumed = yield* resumePartialResponse(published, client)
+    // A form that allows editing also reopens this browser's completed response (see below).
+    const resumed = yield* resumePartialResponse(published, client, {
+      includeCompleted: published.settings.submission.allowResponseEditing === true
+    })
     const stored = resumed.response.meta.presentation
     return {
       ...resumed,
@@ -337,11 +340,14 @@ export const resumeResponse = (
 
 /**
  * The resume of any kind of form: this browser's newest partial response on the published version,
- * its token rotated by a compare-and-set (see resumeResponse).
+ * its token rotated by a compare-and-set (see resumeResponse). With `includeCompleted` (a form that
+ * allows editing responses) the newest partial or completed one: a completed response comes back
+ * still completed, with a fresh token its page edits it with.
  */
 export const resumePartialResponse = (
   published: Pick<PublishedForm, "form" | "version" | "settings">,
-  client: RespondentClient
+  client: RespondentClient,
+  options: { readonly includeCompleted?: boolean } = {}
 ): Effect.Effect<
   Omit<ResumedResponse, "presentation">,
   FormClosed | NothingToResume | ResponseChangedMeanwhile | StorageError,
@@ -361,7 +367,8 @@ export const resumePartialResponse = (
         Effect.gen(function* () {
           const found = yield* responses.findResumable(published.form.workspaceId, published.form.id, {
             formVersionId: published.version.id,
-            respondentKey
+            respondentKey,
+            includeCompleted: options.includeCompleted === true
           })
           if (Option.isNone(found)) return yield* nothingToResume()
           const current = found.value
@@ -372,7 +379,8 @@ export const resumePartialResponse = (
             meta: { ...current.meta, tokenHash: sha256Hex(token) },
             version: current.version + 1
           }
-          const outcome = yield* responses.update(next, { status: "partial", version: current.version })
+          // The status is compared as read: a partial response completed meanwhile reads again.
+          const outcome = yield* responses.update(next, { status: current.status, version: current.version })
           return outcome === "updated" ? Option.some({ response: next, token }) : Option.none()
         }),
       changedMeanwhile

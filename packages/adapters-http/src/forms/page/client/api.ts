@@ -13,6 +13,8 @@ export interface Started {
   readonly presentation: { choices: Record<string, string[]>; groups: Record<string, string[]> } | null
   readonly repeatWarning: boolean
   readonly answers?: Record<string, unknown>
+  /** On a resume: `completed` when a form that allows editing reopened a completed response. */
+  readonly status?: "partial" | "completed"
 }
 
 export interface Reply<T> {

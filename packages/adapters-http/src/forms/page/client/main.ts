@@ -28,6 +28,8 @@ interface PageData {
   readonly repeatResponsePolicy: "warn" | "soft_block" | null
   readonly reduceMotion: boolean
   readonly hasIntro: boolean
+  /** settings.submission.allowResponseEditing: a completed response can be reopened and edited. */
+  readonly allowEditing: boolean
   /** The browser holds a continuity cookie (HttpOnly, so only the server can tell). */
   readonly mayResume: boolean
   readonly strings: Strings
@@ -57,6 +59,18 @@ const boot = () => {
   const enterHint = form.querySelector<HTMLElement>(".nav-hint")
   const customScript = document.querySelector<HTMLIFrameElement>("iframe.custom-script")
   const defaultSubmitLabel = submitButton?.textContent ?? strings.submit
+  const editAction = done?.querySelector<HTMLElement>(".edit-action") ?? null
+  const submitLabel = () => (editingCompleted ? strings.saveEdit : defaultSubmitLabel)
+  // "Submit another response" on a form that allows editing: the next load starts a new response
+  // instead of reopening the completed one (the flag lives for this tab's next page only).
+  const anotherKey = `folio-another:${data.slug}`
+  let skipResume = false
+  try {
+    skipResume = sessionStorage.getItem(anotherKey) === "1"
+    sessionStorage.removeItem(anotherKey)
+  } catch {
+    skipResume = false
+  }
   const reduceMotion = data.reduceMotion || matchMedia("(prefers-reduced-motion: reduce)").matches
   if (reduceMotion) document.body.classList.add("reduce-motion")
 
@@ -199,6 +213,10 @@ const boot = () => {
   let current: HTMLElement | undefined
   let pageIndex = 0
   let showingIntro = data.hasIntro && mode !== "document"
+  /** The completion screen is showing. */
+  let finished = false
+  /** The response is completed and reopened: edits are sent on submit only, never autosaved. */
+  let editingCompleted = false
   /** A soft_block repeat: the form waits behind the confirmation. */
   let awaitingConfirmation = false
 
@@ -217,8 +235,9 @@ const boot = () => {
 
   const render = () => {
     document.documentElement.classList.add("enhanced")
-    if (intro !== null) intro.hidden = !showingIntro
-    form.hidden = showingIntro || awaitingConfirmation
+    // A document shows its intro above the questions; the step modes show it alone, before them.
+    if (intro !== null) intro.hidden = finished || (mode !== "document" && !showingIntro)
+    form.hidden = showingIntro || awaitingConfirmation || finished
     if (mode === "document") {
       const all = pages()
       pageIndex = Math.min(pageIndex, all.length - 1)
@@ -227,7 +246,7 @@ const boot = () => {
         for (const s of page) if (i !== pageIndex) s.hidden = true
       })
       const last = pageIndex >= all.length - 1
-      if (submitButton !== null) submitButton.textContent = last ? defaultSubmitLabel : strings.next
+      if (submitButton !== null) submitButton.textContent = last ? submitLabel() : strings.next
       if (backButton !== null) backButton.hidden = pageIndex === 0
       setProgress(
         all.length > 1 ? fill(strings.page, { n: pageIndex + 1, total: all.length }) : "",
@@ -245,8 +264,15 @@ const boot = () => {
       s.classList.toggle("answered", mode === "conversational" && before)
       s.classList.toggle("current", s === current)
     }
+    // A titled page break or divider heads the step after it: shown while that step is.
+    for (const s of sections) {
+      if (!s.classList.contains("q-heading")) continue
+      const from = sections.indexOf(s)
+      const step = sections.slice(from + 1).find((n) => list.includes(n))
+      s.hidden = s.classList.contains("off-path") || step === undefined || step.hidden
+    }
     const last = at === list.length - 1
-    if (submitButton !== null) submitButton.textContent = last ? defaultSubmitLabel : strings.next
+    if (submitButton !== null) submitButton.textContent = last ? submitLabel() : strings.next
     if (backButton !== null) backButton.hidden = at <= 0
     if (enterHint !== null) enterHint.hidden = false
     setProgress(
@@ -339,29 +365,53 @@ const boot = () => {
       if (other !== null) list.appendChild(other)
     }
     for (const ids of Object.values(order.groups)) {
-      const nodes = ids
-        .map((id) => document.getElementById(`q-${id}`))
-        .filter((n): n is HTMLElement => n !== null)
-      const slots = nodes
-        .map((n) => ({ n, at: sections.indexOf(n) }))
-        .sort((a, b) => a.at - b.at)
-        .map((x) => x.n)
-      const markers = slots.map((slot) => {
-        const marker = document.createComment("slot")
-        slot.replaceWith(marker)
-        return marker
-      })
-      markers.forEach((marker, i) => {
-        const node = nodes[i]
-        if (node !== undefined) marker.replaceWith(node)
-      })
+      // A group's members trade places among the slots they hold: sections among sections, and the
+      // rows of one matrix among that matrix's rows (each row with its error row), so the rows show
+      // in the recorded order. Members of different kinds cannot trade places with each other.
+      const units = new Map<Element | null, Array<{ id: string; nodes: Array<Element> }>>()
+      for (const id of ids) {
+        const section = document.getElementById(`q-${id}`)
+        const row = form.querySelector(`tr.matrix-row[data-block="${CSS.escape(id)}"]`)
+        const nodes: Array<Element> =
+          section !== null
+            ? [section]
+            : row !== null
+              ? [row, ...(row.nextElementSibling?.matches("tr.matrix-error") ? [row.nextElementSibling] : [])]
+              : []
+        const first = nodes[0]
+        if (first === undefined) continue
+        const list = units.get(first.parentElement) ?? []
+        list.push({ id, nodes })
+        units.set(first.parentElement, list)
+      }
+      for (const members of units.values()) {
+        const slots = [...members].sort((a, b) =>
+          (a.nodes[0] as Element).compareDocumentPosition(b.nodes[0] as Element) &
+          Node.DOCUMENT_POSITION_FOLLOWING
+            ? -1
+            : 1
+        )
+        const markers = slots.map((slot) => {
+          const marker = document.createComment("slot")
+          slot.nodes[0]?.before(marker)
+          for (const node of slot.nodes) node.remove()
+          return marker
+        })
+        markers.forEach((marker, i) => {
+          const member = members[i]
+          if (member !== undefined) marker.replaceWith(...member.nodes)
+        })
+      }
     }
     sections.splice(0, sections.length, ...Array.from(form.querySelectorAll<HTMLElement>("section.q")))
     for (const list of rankingLists) list.renumber()
   }
 
-  const begin = async (confirmRepeat: boolean): Promise<{ id: string; token: string } | null> => {
-    if (!confirmRepeat && data.mayResume) {
+  const begin = async (
+    confirmRepeat: boolean,
+    startIfNone = true
+  ): Promise<{ id: string; token: string } | null> => {
+    if (!confirmRepeat && data.mayResume && !skipResume) {
       const resumed = await api.resume()
       if (resumed.status === 200 && resumed.data !== undefined) {
         const r = resumed.data
@@ -371,14 +421,24 @@ const boot = () => {
           if (block !== undefined) writeAnswer(form, block, value, uploads, touched)
         }
         for (const widget of uploadWidgets) widget?.render()
-        if (Object.keys(r.answers ?? {}).length > 0) say(strings.resumed)
         // Continue at the first question still open.
         current = undefined
         refresh()
-        return { id: r.responseId, token: r.token }
+        const mine = { id: r.responseId, token: r.token }
+        if (r.status === "completed") {
+          // A completed response of a form that allows editing: its completion screen, with the
+          // action that reopens it (the answers are in the form already).
+          response = mine
+          editingCompleted = true
+          showDone()
+          return mine
+        }
+        if (Object.keys(r.answers ?? {}).length > 0) say(strings.resumed)
+        return mine
       }
       if (resumed.status === 410) return closed(resumed.error?.message)
     }
+    if (!startIfNone) return null
     const started = await api.start(params, confirmRepeat)
     if (started.status === 201 && started.data !== undefined) {
       applyPresentation(started.data.presentation)
@@ -432,7 +492,7 @@ const boot = () => {
   }
 
   const scheduleSave = (delay = SAVE_DELAY_MS) => {
-    if (completing) return
+    if (completing || editingCompleted) return
     dirty = true
     clearTimeout(saveTimer)
     saveTimer = setTimeout(() => {
@@ -479,12 +539,12 @@ const boot = () => {
       if (submitButton !== null) submitButton.disabled = false
       return
     }
-    let reply = await api.complete(r.id, r.token, sendable())
+    let reply = await api.complete(r.id, r.token, completeBody())
     if (reply.status === 403) {
       response = null
       starting = null
       const again = await ensureStarted()
-      if (again !== null) reply = await api.complete(again.id, again.token, sendable())
+      if (again !== null) reply = await api.complete(again.id, again.token, completeBody())
     }
     if (submitButton !== null) submitButton.disabled = false
     if (reply.status === 200) return finish(reply.data?.quizzes ?? [])
@@ -514,23 +574,59 @@ const boot = () => {
     say(strings.submitFailed, "error")
   }
 
+  /**
+   * What a completion sends. An edit of a completed response also clears, with null, the answers the
+   * respondent removed: the server keeps earlier answers a write leaves out.
+   */
+  const completeBody = (): Record<string, AnswerValue | null> => {
+    const out: Record<string, AnswerValue | null> = { ...sendable() }
+    if (editingCompleted)
+      for (const block of definition.blocks) if (isInput(block) && !(block.id in out)) out[block.id] = null
+    return out
+  }
+
   const finish = (quizzes: ReadonlyArray<QuizResult>) => {
-    notify("complete")
+    // An edit is not a second completion for the author's script.
+    if (!editingCompleted) notify("complete")
     const redirect = data.completion.redirectUrl
     if (redirect !== undefined && /^https?:/i.test(redirect)) {
       location.assign(redirect)
     }
+    if (data.allowEditing) editingCompleted = true
+    showDone(quizzes)
+  }
+
+  /** The completion screen, with "Edit your response" when the form allows editing. */
+  const showDone = (quizzes: ReadonlyArray<QuizResult> = []) => {
+    finished = true
     form.hidden = true
     if (intro !== null) intro.hidden = true
     if (progress !== null) progress.hidden = true
     banner?.replaceChildren()
     if (saveState !== null) saveState.hidden = true
+    if (editAction !== null) editAction.hidden = !(data.allowEditing && response !== null)
     if (done !== null) {
+      // An edit's completion replaces the results the first one showed.
+      done.querySelector(".quiz-results")?.remove()
       const results = quizResultsView(definition, quizzes, strings)
       if (results !== null) done.querySelector(".done-body")?.after(results)
       done.hidden = false
       done.focus()
     }
+  }
+
+  /** Reopens the completed response: the form with the submitted answers, from its first step. */
+  const reopen = () => {
+    finished = false
+    completing = false
+    editingCompleted = true
+    if (done !== null) done.hidden = true
+    pageIndex = 0
+    current = undefined
+    refresh()
+    current = steps()[0]
+    render()
+    focusSection(mode === "document" ? pages()[0]?.[0] : current)
   }
 
   // ---- wiring ---------------------------------------------------------------------------------------
@@ -583,8 +679,17 @@ const boot = () => {
       })
     }
   })
+  editAction?.querySelector("button")?.addEventListener("click", reopen)
+  done?.querySelector("a.another")?.addEventListener("click", () => {
+    try {
+      if (data.allowEditing) sessionStorage.setItem(anotherKey, "1")
+    } catch {
+      // Without storage the next load reopens the completed response instead.
+    }
+  })
   const startButton = intro?.querySelector<HTMLButtonElement>("button.start")
-  if (startButton !== null && startButton !== undefined) {
+  // A document shows its intro with the questions: there is nothing to start.
+  if (startButton !== null && startButton !== undefined && mode !== "document") {
     startButton.hidden = false
     startButton.addEventListener("click", async () => {
       showingIntro = false
@@ -600,9 +705,19 @@ const boot = () => {
   if (!showingIntro) {
     void ensureStarted().then(() => {
       render()
-      if (mode !== "document") focusSection(current)
+      if (mode !== "document" && !finished) focusSection(current)
     })
-  } else startButton?.focus()
+  } else {
+    startButton?.focus()
+    // A returning browser of a form that allows editing may have completed it: ask before the
+    // intro's button is pressed, so the completion screen comes first (nothing new is started).
+    if (data.allowEditing && data.mayResume)
+      starting = begin(false, false).then((r) => {
+        response = r
+        if (r === null) starting = null
+        return r
+      })
+  }
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot)
