@@ -41,6 +41,7 @@ import {
   SealedIdempotencyStoreLive,
   SuspendedAccountsLive,
   IdempotencyHousekeepingLive,
+  ResponseRetentionLive,
   JobWorkerLive,
   UsageBatcherLive,
   ViewBatcherLive,
@@ -282,6 +283,8 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         Layer.provide(UsageBatcherLive),
         // Idempotency keys past their 24 hours, deleted hourly.
         Layer.merge(IdempotencyHousekeepingLive),
+        // Responses past their form's research retention, deleted with their files hourly.
+        Layer.merge(ResponseRetentionLive),
         // This instance's job workers, running every context's jobs: stopped (running jobs finished
         // or released) before the storage they use is closed.
         Layer.merge(

@@ -13,8 +13,10 @@ import {
   publicImageUrl,
   RateLimitStore,
   Respondent,
-  spendRespondentBudget
+  spendRespondentBudget,
+  withdrawalLinkFor
 } from "@folio/domain"
+import { BlobSigningSecret } from "../../blobs/Http.js"
 import { Effect, type Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientIp } from "../../shared/index.js"
@@ -36,6 +38,7 @@ import {
 import type { PostedField } from "./form-post.js"
 import { type SubmitError, type SubmitOutcome, submitPostedForm } from "./submit.js"
 import { FormsErrors } from "../errors.js"
+import { withdrawalPage, withdrawalPost } from "./withdrawal.js"
 
 export const customScriptUrl = (slug: string): string => `/f/${encodeURIComponent(slug)}/custom-script`
 
@@ -322,24 +325,35 @@ const wantsJson = (request: HttpServerRequest.HttpServerRequest) => {
   return accept.includes("application/json") && !accept.includes("text/html")
 }
 
-const jsonOutcome = (submitted: Result.Result<SubmitOutcome, SubmitError>) => {
-  if (submitted._tag === "Failure") return FormsErrors.respond(submitted.failure)
-  const outcome = submitted.success
-  return Effect.succeed(
-    HttpServerResponse.jsonUnsafe({
-      data:
-        outcome._tag === "Completed"
-          ? {
-              _tag: outcome._tag,
-              responseId: outcome.response.id,
-              status: outcome.response.status,
-              answers: outcome.response.answers,
-              continuityToken: outcome.continuityToken
-            }
-          : outcome
+const jsonOutcome = (submitted: Result.Result<SubmitOutcome, SubmitError>, secret: string, slug: string) =>
+  Effect.gen(function* () {
+    if (submitted._tag === "Failure") return yield* FormsErrors.respond(submitted.failure)
+    const outcome = submitted.success
+    if (outcome._tag !== "Completed") return HttpServerResponse.jsonUnsafe({ data: outcome })
+    const r = outcome.response
+    const settings = yield* publishedSettings(slug)
+    const withdrawalPath =
+      settings === undefined ? undefined : withdrawalLinkFor(secret, { id: r.formId, slug }, settings, r.id)
+    return HttpServerResponse.jsonUnsafe({
+      data: {
+        _tag: outcome._tag,
+        responseId: r.id,
+        status: r.status,
+        answers: r.answers,
+        continuityToken: outcome.continuityToken,
+        ...(withdrawalPath === undefined ? {} : { withdrawalPath })
+      }
     })
+  })
+
+/** The settings of the classic form published at `slug`, if there is one. */
+const publishedSettings = (slug: string) =>
+  Effect.flatMap(Effect.service(Respondent), (respondent) =>
+    respondent.publicForm(slug).pipe(
+      Effect.map((found) => found.published.settings),
+      Effect.orElseSucceed(() => undefined)
+    )
   )
-}
 
 /**
  * POST /f/{slug}: the page's JavaScript-off submission. The answer is a page again: the completion
@@ -348,6 +362,7 @@ const jsonOutcome = (submitted: Result.Result<SubmitOutcome, SubmitError>) => {
 const formPost = (assets: LoadedAssets) =>
   Effect.gen(function* () {
     const respondent = yield* Respondent
+    const secret = yield* BlobSigningSecret
     return Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const slug = (yield* HttpRouter.params).slug ?? ""
@@ -360,7 +375,7 @@ const formPost = (assets: LoadedAssets) =>
           status
         )
       const submitted = yield* Effect.result(submitPostedForm(slug, request))
-      if (wantsJson(request)) return yield* jsonOutcome(submitted)
+      if (wantsJson(request)) return yield* jsonOutcome(submitted, secret, slug)
       if (submitted._tag === "Failure") {
         const e = submitted.failure
         switch (e._tag) {
@@ -427,7 +442,35 @@ const formPost = (assets: LoadedAssets) =>
         pageInput(assets, slug, published, request, nonce, rest)
       switch (outcome._tag) {
         case "Completed":
-          return htmlResponse(request, renderFormPage(input({ state: { kind: "completed" } })), nonce)
+          return htmlResponse(
+            request,
+            renderFormPage(
+              input({
+                state: { kind: "completed" },
+                withdrawalPath: withdrawalLinkFor(
+                  secret,
+                  published.form,
+                  published.settings,
+                  outcome.response.id
+                )
+              })
+            ),
+            nonce
+          )
+        case "ConsentRequired":
+          return htmlResponse(
+            request,
+            renderFormPage(
+              input({
+                state: { kind: "open" },
+                params: paramsIn(outcome.fields),
+                values: valuesOf(outcome.fields),
+                consentError: true
+              })
+            ),
+            nonce,
+            422
+          )
         case "Invalid":
           return htmlResponse(
             request,
@@ -490,5 +533,7 @@ export const FormPageRoutes = HttpRouter.use((router) =>
     yield* router.add("GET", "/f/:slug", yield* formPage(assets))
     yield* router.add("POST", "/f/:slug", yield* formPost(assets))
     yield* router.add("GET", "/f/:slug/custom-script", yield* customScript)
+    yield* router.add("GET", "/f/:slug/withdraw/:id/:mac", yield* withdrawalPage(assets))
+    yield* router.add("POST", "/f/:slug/withdraw/:id/:mac", yield* withdrawalPost(assets))
   })
 )

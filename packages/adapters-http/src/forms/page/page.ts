@@ -4,6 +4,7 @@
 import type { FormDefinition, FormSettings } from "@folio/domain"
 import { blockBody, matrixBody, type RenderContext, type Section, sectionsOf } from "./blocks.js"
 import { type Locale, STRINGS, type Strings } from "./strings.js"
+import { studySection, withdrawalNote } from "./study.js"
 import { attr, type Html, html, jsonScript } from "../../shared/index.js"
 
 export interface PageAssets {
@@ -113,19 +114,21 @@ export const brandOf = (settings: FormSettings, imageUrl: (key: string) => strin
 const ICONS: Readonly<Record<string, string>> = { check: "✓", heart: "♥", party: "🎉" }
 
 /** The completion screen: shown by the script after completing, or by the server after a plain post. */
-const completion = (page: PublishedPage, strings: Strings, visible: boolean) =>
-  completionScreen(page.slug, page.settings, strings, visible)
+const completion = (page: PublishedPage, strings: Strings, visible: boolean, withdrawal?: string) =>
+  completionScreen(page.slug, page.settings, strings, visible, withdrawal)
 
 /** The completion screen of the form at `slug` (the classic page's and the interview page's). */
 export const completionScreen = (
   slug: string,
   settings: FormSettings,
   strings: Strings,
-  visible: boolean
+  visible: boolean,
+  /** The response's withdrawal link path, when the server knows it (else the script fills it in). */
+  withdrawal?: string
 ) => {
   const c = settings.completion ?? {}
   const icon = c.icon ?? "check"
-  return html`<section id="done" class="done" tabindex="-1" aria-labelledby="done-title"${visible ? "" : html` hidden`}>${icon === "none" ? "" : html`<p class="done-icon icon-${icon}" aria-hidden="true">${ICONS[icon] ?? ""}</p>`}<h2 id="done-title">${c.title ?? strings.thanks}</h2><p class="done-body">${c.body ?? strings.thanksBody}</p>${c.ctaUrl === undefined ? "" : html`<p><a class="button" href="${c.ctaUrl}" rel="noopener">${c.ctaLabel ?? strings.continue}</a></p>`}${c.allowAnother === true ? html`<p><a class="button secondary another" href="/f/${slug}">${strings.another}</a></p>` : ""}${c.redirectUrl === undefined ? "" : html`<p class="redirect"><a href="${c.redirectUrl}" rel="noopener">${strings.redirecting}</a></p>`}${c.confetti === true ? html`<div class="confetti" aria-hidden="true">${Array.from({ length: 24 }, (_, i) => html`<i class="c${i % 6}"></i>`)}</div>` : ""}</section>`
+  return html`<section id="done" class="done" tabindex="-1" aria-labelledby="done-title"${visible ? "" : html` hidden`}>${icon === "none" ? "" : html`<p class="done-icon icon-${icon}" aria-hidden="true">${ICONS[icon] ?? ""}</p>`}<h2 id="done-title">${c.title ?? strings.thanks}</h2><p class="done-body">${c.body ?? strings.thanksBody}</p>${withdrawalNote(settings, strings, withdrawal)}${c.ctaUrl === undefined ? "" : html`<p><a class="button" href="${c.ctaUrl}" rel="noopener">${c.ctaLabel ?? strings.continue}</a></p>`}${c.allowAnother === true ? html`<p><a class="button secondary another" href="/f/${slug}">${strings.another}</a></p>` : ""}${c.redirectUrl === undefined ? "" : html`<p class="redirect"><a href="${c.redirectUrl}" rel="noopener">${strings.redirecting}</a></p>`}${c.confetti === true ? html`<div class="confetti" aria-hidden="true">${Array.from({ length: 24 }, (_, i) => html`<i class="c${i % 6}"></i>`)}</div>` : ""}</section>`
 }
 
 const section = (ctx: RenderContext, s: Section, mode: string): Html | "" => {
@@ -185,6 +188,10 @@ export interface FormPageInput {
   readonly mayResume?: boolean
   /** Where the author's custom script runs (sandboxed), when there is one. */
   readonly customScriptUrl?: string | undefined
+  /** The last post did not accept every consent item (research compliance). */
+  readonly consentError?: boolean | undefined
+  /** The completed response's withdrawal link path (a JavaScript-off completion). */
+  readonly withdrawalPath?: string | undefined
 }
 
 const questionsHtml = (ctx: RenderContext, definition: FormDefinition, mode: string): Html =>
@@ -234,12 +241,14 @@ export const renderFormPage = (input: FormPageInput): Html => {
     reduceMotion: settings.theme.reduceMotion === true,
     mayResume: input.mayResume === true,
     hasIntro: intro !== undefined && (intro.title !== undefined || intro.body !== undefined),
+    consent: settings.researchCompliance !== undefined,
     strings
   }
+  const consentChecked = new Set(input.values?.get("_consent") ?? [])
   const form = completed
     ? ""
     : html`<form id="form" class="form mode-${mode}${mode === "document" ? ` width-${settings.document.pageWidth}` : ""}" method="post" action="/f/${page.slug}" enctype="multipart/form-data" novalidate>${input.params.map(([k, v]) => html`<input type="hidden" name="_param.${k}" value="${v}">`)}${input.state.kind === "invalid" ? html`<input type="hidden" name="_response" value="${input.state.responseId}"><input type="hidden" name="_token" value="${input.state.token}">` : ""}${input.state.kind === "confirmRepeat" ? html`<div class="banner warn" role="alert"><p>${strings.repeatConfirm}</p><input type="hidden" name="_confirmRepeat" value="1"></div>` : ""}${errorCount > 0 ? html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary"><p>${strings.fixErrors}</p><ul>${[...ctx.errors.keys()].map((id) => html`<li><a href="#q-${id}">${labelOf(page.definition, id)}</a></li>`)}</ul></div>` : ""}<div class="questions">${input.questions !== undefined && ctx.values.size === 0 && ctx.errors.size === 0 && ctx.uploaded.size === 0 ? input.questions : questionsHtml(ctx, page.definition, mode)}</div><div class="nav"><button type="button" class="button secondary back js-only" hidden>${strings.back}</button><span class="nav-hint js-only" aria-hidden="true" hidden>${strings.pressEnter}</span><button type="submit" class="button primary submit">${input.state.kind === "confirmRepeat" ? strings.answerAgain : (settings.submission.submitLabel ?? strings.submit)}</button></div></form>`
-  const main = html`${brand(page, input.imageUrl)}<div class="progress js-only" hidden><div class="progress-bar"><span></span></div><p class="progress-text" aria-live="polite"></p></div><h1 class="form-title">${page.title}</h1>${intro === undefined || completed ? "" : html`<section id="intro" class="intro"${intro.title === undefined ? "" : html` aria-labelledby="intro-title"`}>${intro.title === undefined ? "" : html`<h2 id="intro-title">${intro.title}</h2>`}${intro.body === undefined ? "" : html`<p class="intro-body">${intro.body}</p>`}<button type="button" class="button primary start js-only" hidden>${intro.buttonLabel ?? strings.start}</button></section>`}<div id="banner" class="banners" role="status" aria-live="polite"></div>${form}${completion(page, strings, completed)}<p class="save-state js-only" aria-live="polite" hidden></p>`
+  const main = html`${brand(page, input.imageUrl)}<div class="progress js-only" hidden><div class="progress-bar"><span></span></div><p class="progress-text" aria-live="polite"></p></div><h1 class="form-title">${page.title}</h1>${intro === undefined || completed ? "" : html`<section id="intro" class="intro"${intro.title === undefined ? "" : html` aria-labelledby="intro-title"`}>${intro.title === undefined ? "" : html`<h2 id="intro-title">${intro.title}</h2>`}${intro.body === undefined ? "" : html`<p class="intro-body">${intro.body}</p>`}<button type="button" class="button primary start js-only" hidden>${intro.buttonLabel ?? strings.start}</button></section>`}<div id="banner" class="banners" role="status" aria-live="polite"></div>${completed ? "" : studySection(settings, strings, { form: "form", checked: consentChecked, error: input.consentError })}${form}${completion(page, strings, completed, input.withdrawalPath)}<p class="save-state js-only" aria-live="polite" hidden></p>`
   const tail = html`${completed ? "" : html`<script type="application/json" id="folio-data">${jsonScript(data)}</script><script type="module" src="${assets.script}" nonce="${nonce}"></script>`}${input.customScriptUrl === undefined ? "" : html`<iframe class="custom-script" src="${input.customScriptUrl}" sandbox="allow-scripts" title="" aria-hidden="true" tabindex="-1"></iframe>`}`
   return shell(
     {

@@ -14,6 +14,8 @@ import { readStoredInterviewDefinition } from "../interview/definition.js"
 import { loadForm } from "../use-cases.js"
 import { completedResponses, currentDefinitionOf } from "./sources.js"
 import { type FileUrl, storedInterviewOf } from "./reads.js"
+import { consentOf } from "./consent.js"
+import { StoredFormDocumentReader } from "../ports/stored-documents.js"
 
 export interface CsvOptions {
   readonly values: "label" | "code"
@@ -122,6 +124,23 @@ const scoreOf = (r: ResponseRecord, id: string): number | null => {
   return typeof s?.score === "number" ? s.score : null
 }
 
+/** The consent columns' headers, present while the form's settings hold researchCompliance. */
+const CONSENT_COLUMNS = ["consent_accepted_at", "consent_items", "consent_settings_signature"] as const
+
+/** Whether the export carries the consent columns: the form is under research compliance now. */
+const underCompliance = (form: FormRecord) =>
+  Effect.map(
+    Effect.service(StoredFormDocumentReader),
+    (documents) => documents.settings(form.settings)?.researchCompliance !== undefined
+  )
+
+/** The consent cells of one response (empty when it stored none); deidentified keeps the day only. */
+const consentCells = (r: ResponseRecord, deidentified: boolean): ReadonlyArray<string> => {
+  const c = consentOf(r.meta)
+  if (c === null) return ["", "", ""]
+  return [deidentified ? c.acceptedAt.slice(0, 10) : c.acceptedAt, c.items.join("\n"), c.settingsSignature]
+}
+
 /** GET /forms/{id}/responses.csv */
 export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl: FileUrl) =>
   Effect.gen(function* () {
@@ -133,8 +152,12 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
         .slice(0, 60) || "form"
     const filename = `${safeTitle}-responses${options.deidentified ? "-deidentified" : ""}.csv`
     const ports = yield* Effect.context<FormRepository | ResponseRepository>()
+    const consent = yield* underCompliance(form)
     if (form.kind === "interview")
-      return { filename, lines: Stream.provideContext(interviewLines(form, options), ports) } as CsvExport
+      return {
+        filename,
+        lines: Stream.provideContext(interviewLines(form, options, consent), ports)
+      } as CsvExport
 
     const definitions = yield* definitionsOf(form)
     const blocks = new Map<string, Block>()
@@ -170,13 +193,18 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
           const when = options.deidentified ? completed.slice(0, 10) : completed
           const cells = columns.map((b) => answerText(b, r.answers[b.id], options.values, link))
           const scores = scoreIds.map((s) => scoreOf(r, s))
-          if (options.layout === "wide") return [csvLine([id, r.formVersionId, when, ...cells, ...scores])]
+          const agreed = consent ? consentCells(r, options.deidentified) : []
+          if (options.layout === "wide")
+            return [csvLine([id, r.formVersionId, when, ...cells, ...scores, ...agreed])]
           return [
             ...columns.flatMap((b, i) =>
               r.answers[b.id] === undefined ? [] : [csvLine([id, when, b.id, cells[i]])]
             ),
             ...scoreIds.flatMap((s, i) =>
               scores[i] === null ? [] : [csvLine([id, when, `score_${s}`, scores[i]])]
+            ),
+            ...CONSENT_COLUMNS.flatMap((name, i) =>
+              agreed[i] === undefined || agreed[i] === "" ? [] : [csvLine([id, when, name, agreed[i]])]
             )
           ]
         })
@@ -190,7 +218,8 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
             "form_version_id",
             "completed_at",
             ...columns.map((b) => b.id),
-            ...scoreIds.map((s) => `score_${s}`)
+            ...scoreIds.map((s) => `score_${s}`),
+            ...(consent ? CONSENT_COLUMNS : [])
           ])
         : csvLine([idColumn, "completed_at", "block_id", "value"])
     const body = completedResponses(form, PAGE).pipe(
@@ -204,7 +233,7 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
     } as CsvExport
   })
 
-const interviewLines = (form: FormRecord, options: CsvOptions) =>
+const interviewLines = (form: FormRecord, options: CsvOptions, consent: boolean) =>
   Stream.unwrap(
     Effect.gen(function* () {
       const definition = readStoredInterviewDefinition(yield* currentDefinitionOf(form))
@@ -219,7 +248,8 @@ const interviewLines = (form: FormRecord, options: CsvOptions) =>
         ...(options.deidentified ? [] : ["summary"]),
         ...fieldIds.map((f) => `field_${f}`),
         "themes",
-        ...(options.deidentified ? [] : ["transcript"])
+        ...(options.deidentified ? [] : ["transcript"]),
+        ...(consent ? CONSENT_COLUMNS : [])
       ])
       const lineOf = (r: ResponseRecord) => {
         row++
@@ -245,7 +275,8 @@ const interviewLines = (form: FormRecord, options: CsvOptions) =>
           ...(options.deidentified ? [] : [i.summary ?? ""]),
           ...fieldIds.map(field),
           themes,
-          ...(options.deidentified ? [] : [i.transcript.map((t) => `${t.role}: ${t.content}`).join("\n")])
+          ...(options.deidentified ? [] : [i.transcript.map((t) => `${t.role}: ${t.content}`).join("\n")]),
+          ...(consent ? consentCells(r, options.deidentified) : [])
         ])
       }
       return Stream.concat(

@@ -78,5 +78,14 @@ export {
   rankCandidates
 } from "./insights.js"
 export { type CsvOptions, answerText, type CsvExport } from "./csv.js"
+export { ResponseConsent, MAX_CONSENT_ITEMS, acceptConsent, consentOf } from "./consent.js"
+export {
+  withdrawalMac,
+  withdrawalPath,
+  withdrawalLinkFor,
+  parseWithdrawalToken,
+  type WithdrawalTarget
+} from "./withdrawal.js"
+export { RETENTION_BATCH, RETENTION_BATCHES_PER_FORM, purgeExpiredResponses } from "./retention.js"
 export * from "./schemas.js"
 export * from "./sources.js"

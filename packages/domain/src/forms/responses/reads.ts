@@ -23,6 +23,7 @@ import {
 import { PAGE_SIZE } from "../limits.js"
 import { loadForm } from "../use-cases.js"
 import { uploadedFilesOf } from "./uploaded-files.js"
+import { consentOf, ResponseConsent } from "./consent.js"
 
 const common = {
   id: Uuid,
@@ -71,7 +72,9 @@ export const ClassicResponse = Schema.Struct({
   answers: Schema.Record(Schema.String, Schema.Unknown),
   files: Schema.Array(UploadedFile),
   respondent: Schema.optionalKey(RespondentEstimateSchema),
-  presentation: Schema.optionalKey(Schema.NullOr(ResponsePresentation))
+  presentation: Schema.optionalKey(Schema.NullOr(ResponsePresentation)),
+  /** The research consent accepted at the start (forms under researchCompliance). */
+  consent: Schema.optionalKey(ResponseConsent)
 }).annotate({ identifier: "ClassicResponse" })
 
 export const InterviewQuality = Schema.Struct({
@@ -141,7 +144,9 @@ export const InterviewResponse = Schema.Struct({
     analysisStatus: AnalysisStatus,
     quality: InterviewQuality
   }),
-  respondent: Schema.optionalKey(RespondentEstimateSchema)
+  respondent: Schema.optionalKey(RespondentEstimateSchema),
+  /** The research consent accepted at the start (forms under researchCompliance). */
+  consent: Schema.optionalKey(ResponseConsent)
 }).annotate({ identifier: "InterviewResponse" })
 
 /** Any of the four response shapes (ResponseListPage items). */
@@ -168,6 +173,11 @@ export const storedInterviewOf = (r: ResponseRecord): StoredInterview =>
 const respondentOf = (r: ResponseRecord) => {
   const e = r.meta.respondent
   return e !== undefined && Schema.is(RespondentEstimateSchema)(e) ? { respondent: e } : {}
+}
+
+const consentField = (r: ResponseRecord) => {
+  const consent = consentOf(r.meta)
+  return consent === null ? {} : { consent }
 }
 
 const base = (r: ResponseRecord) => ({
@@ -197,6 +207,7 @@ export const toFullView = (
     answers: r.answers,
     files,
     ...respondentOf(r),
+    ...consentField(r),
     ...(detail
       ? {
           presentation: Schema.is(ResponsePresentation)(presentation) ? presentation : null
@@ -235,7 +246,8 @@ export const toInterviewFullView = (r: ResponseRecord, includeTranscript = true)
       transcript: includeTranscript ? i.transcript : [],
       extractedFields: i.extractedFields
     },
-    ...respondentOf(r)
+    ...respondentOf(r),
+    ...consentField(r)
   }
 }
 
