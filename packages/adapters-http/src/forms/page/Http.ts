@@ -413,7 +413,12 @@ const formPost = (assets: LoadedAssets) =>
                 params: outcome.params ?? [],
                 state: outcome.state,
                 notice: outcome.notice,
-                confirmRepeat: outcome.confirmRepeat === true
+                confirmRepeat: outcome.confirmRepeat === true,
+                consentError: outcome.consentError,
+                withdrawalPath:
+                  outcome.state?.done === true
+                    ? withdrawalLinkFor(secret, published.form, published.settings, outcome.state.responseId)
+                    : undefined
               }),
               nonce,
               outcome.status

@@ -14,8 +14,8 @@ export interface StudyOptions {
   readonly checked?: ReadonlySet<string> | undefined
   /** The last post did not accept every item. */
   readonly error?: boolean | undefined
-  /** Checkboxes shown only where scripts run (the no-script start form has its own). */
-  readonly scriptOnly?: boolean | undefined
+  /** With a Continue button the page's script gates the questions on (false: the caller's own start does). */
+  readonly gate?: boolean | undefined
 }
 
 /** The study facts alone (the interview's no-script start repeats only the checkboxes). */
@@ -39,7 +39,7 @@ export const consentItems = (
 export const studySection = (settings: FormSettings, strings: Strings, o: StudyOptions): Html | "" => {
   const c = settings.researchCompliance
   if (c === undefined) return ""
-  return html`<section id="study" class="study" aria-labelledby="study-title"><h2 id="study-title">${strings.studyTitle}</h2>${facts(c, strings)}${o.scriptOnly === true ? html`<div class="js-only">${consentItems(c, strings, o)}</div>` : consentItems(c, strings, o)}<p class="js-only"><button type="button" class="button primary consent-continue" hidden>${strings.consentContinue}</button></p></section>`
+  return html`<section id="study" class="study" aria-labelledby="study-title"><h2 id="study-title">${strings.studyTitle}</h2>${facts(c, strings)}${consentItems(c, strings, o)}${o.gate === false ? "" : html`<p class="js-only"><button type="button" class="button primary consent-continue" hidden>${strings.consentContinue}</button></p>`}</section>`
 }
 
 /** The completion screen's withdrawal note: a link when known, else a slot the script fills. */

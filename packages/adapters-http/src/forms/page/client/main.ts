@@ -26,6 +26,8 @@ interface PageData {
   readonly repeatResponsePolicy: "warn" | "soft_block" | null
   readonly reduceMotion: boolean
   readonly hasIntro: boolean
+  /** The form is under research compliance: its consent items are accepted before the start. */
+  readonly consent: boolean
   /** The browser holds a continuity cookie (HttpOnly, so only the server can tell). */
   readonly mayResume: boolean
   readonly strings: Strings
@@ -49,6 +51,9 @@ const boot = () => {
   const saveState = document.querySelector<HTMLElement>(".save-state")
   const done = document.getElementById("done")
   const intro = document.getElementById("intro")
+  const study = document.getElementById("study")
+  const consentBoxes = Array.from(document.querySelectorAll<HTMLInputElement>('input[name="_consent"]'))
+  const consentError = study?.querySelector<HTMLElement>(".consent-error") ?? null
   const progress = document.querySelector<HTMLElement>(".progress")
   const backButton = form.querySelector<HTMLButtonElement>("button.back")
   const submitButton = form.querySelector<HTMLButtonElement>("button.submit")
@@ -199,6 +204,8 @@ const boot = () => {
   let showingIntro = data.hasIntro && mode !== "document"
   /** A soft_block repeat: the form waits behind the confirmation. */
   let awaitingConfirmation = false
+  /** Research compliance: the questions wait until every consent item is accepted. */
+  let showingConsent = data.consent && study !== null
 
   const focusSection = (section: HTMLElement | undefined) => {
     if (section === undefined) return
@@ -216,7 +223,8 @@ const boot = () => {
   const render = () => {
     document.documentElement.classList.add("enhanced")
     if (intro !== null) intro.hidden = !showingIntro
-    form.hidden = showingIntro || awaitingConfirmation
+    if (study !== null) study.hidden = showingIntro || !showingConsent
+    form.hidden = showingIntro || showingConsent || awaitingConfirmation
     if (mode === "document") {
       const all = pages()
       pageIndex = Math.min(pageIndex, all.length - 1)
@@ -377,7 +385,8 @@ const boot = () => {
       }
       if (resumed.status === 410) return closed(resumed.error?.message)
     }
-    const started = await api.start(params, confirmRepeat)
+    const consent = consentBoxes.filter((b) => b.checked).map((b) => b.value)
+    const started = await api.start(params, confirmRepeat, data.consent ? consent : undefined)
     if (started.status === 201 && started.data !== undefined) {
       applyPresentation(started.data.presentation)
       if (started.data.repeatWarning) say(strings.repeatWarning, "warn")
@@ -403,8 +412,22 @@ const boot = () => {
       return null
     }
     if (started.status === 410) return closed(started.error?.message)
+    if (started.status === 400 && started.error?.details?.issues?.some((i) => i.path[0] === "consent")) {
+      // The items changed since the page was shown, or a box was unticked meanwhile: ask again.
+      askConsent(true)
+      return null
+    }
     say(strings.saveFailed, "error")
     return null
+  }
+
+  /** Shows the consent items again (with their error), the questions hidden behind them. */
+  const askConsent = (error: boolean) => {
+    showingConsent = true
+    if (consentError !== null) consentError.hidden = !error
+    render()
+    const first = consentBoxes.find((b) => !b.checked) ?? consentBoxes[0]
+    first?.focus()
   }
 
   const closed = (message: string | undefined) => {
@@ -485,7 +508,8 @@ const boot = () => {
       if (again !== null) reply = await api.complete(again.id, again.token, sendable())
     }
     if (submitButton !== null) submitButton.disabled = false
-    if (reply.status === 200) return finish()
+    if (reply.status === 200)
+      return finish((reply.data as { withdrawalPath?: string } | undefined)?.withdrawalPath)
     completing = false
     if (reply.status === 422 && reply.error?.details?.issues !== undefined) {
       let first: HTMLElement | undefined
@@ -512,8 +536,21 @@ const boot = () => {
     say(strings.submitFailed, "error")
   }
 
-  const finish = () => {
+  const finish = (withdrawalPath: string | undefined) => {
     notify("complete")
+    const withdraw = done?.querySelector<HTMLElement>(".withdraw")
+    const link = withdraw?.querySelector<HTMLAnchorElement>("a.withdraw-link")
+    if (
+      withdrawalPath !== undefined &&
+      withdraw !== null &&
+      withdraw !== undefined &&
+      link !== null &&
+      link !== undefined
+    ) {
+      link.href = withdrawalPath
+      withdraw.hidden = false
+    }
+    if (study !== null) study.hidden = true
     const redirect = data.completion.redirectUrl
     if (redirect !== undefined && /^https?:/i.test(redirect)) {
       location.assign(redirect)
@@ -579,11 +616,34 @@ const boot = () => {
       })
     }
   })
+  /** After the consent items (if any): the response starts and the first question shows. */
+  const beginQuestions = async () => {
+    render()
+    focusSection(current)
+    await ensureStarted()
+    render()
+    if (mode !== "document") focusSection(current)
+  }
+  const continueButton = study?.querySelector<HTMLButtonElement>("button.consent-continue")
+  if (continueButton !== null && continueButton !== undefined) {
+    continueButton.hidden = false
+    continueButton.addEventListener("click", () => {
+      if (consentBoxes.some((b) => !b.checked)) return askConsent(true)
+      if (consentError !== null) consentError.hidden = true
+      showingConsent = false
+      void beginQuestions()
+    })
+  }
+  for (const box of consentBoxes)
+    box.addEventListener("change", () => {
+      if (consentError !== null && consentBoxes.every((b) => b.checked)) consentError.hidden = true
+    })
   const startButton = intro?.querySelector<HTMLButtonElement>("button.start")
   if (startButton !== null && startButton !== undefined) {
     startButton.hidden = false
     startButton.addEventListener("click", async () => {
       showingIntro = false
+      if (showingConsent) return askConsent(false)
       render()
       focusSection(current)
       await ensureStarted()
@@ -593,12 +653,16 @@ const boot = () => {
   }
   refresh()
   notify("view")
-  if (!showingIntro) {
+  if (showingIntro) startButton?.focus()
+  else if (showingConsent) {
+    render()
+    consentBoxes[0]?.focus()
+  } else {
     void ensureStarted().then(() => {
       render()
       if (mode !== "document") focusSection(current)
     })
-  } else startButton?.focus()
+  }
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot)
