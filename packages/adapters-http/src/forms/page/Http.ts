@@ -2,7 +2,6 @@
 // an interview form), the author's sandboxed custom script, and the page's hashed, precompressed
 // scripts and stylesheet under /f/_assets/.
 import { randomBytes } from "node:crypto"
-import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import {
   encodeFormDefinition,
   InterviewRespondent,
@@ -22,11 +21,11 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientIp } from "../../shared/index.js"
 import { hasContinuityCookie, requestedLocale } from "../respondent/continuity.js"
 import { ASSET_PREFIX, type LoadedAssets, loadPageAssets, negotiateEncoding } from "./assets.js"
+import { htmlResponse } from "./html-response.js"
 import { renderInterviewPage } from "./interview-page.js"
 import { interviewPost } from "./interview-post.js"
 import type { Html } from "../../shared/index.js"
 import {
-  contentSecurityPolicy,
   type FormPageInput,
   type PublishedPage,
   questionsFor,
@@ -43,39 +42,6 @@ import { withdrawalPage, withdrawalPost } from "./withdrawal.js"
 export const customScriptUrl = (slug: string): string => `/f/${encodeURIComponent(slug)}/custom-script`
 
 const newNonce = () => randomBytes(18).toString("base64")
-
-/** An HTML response, compressed for the client, with the page's CSP and its nonce. */
-export const htmlResponse = (
-  request: HttpServerRequest.HttpServerRequest,
-  body: Html,
-  nonce: string,
-  status = 200,
-  extra: Readonly<Record<string, string>> = {}
-) => {
-  const encoding = negotiateEncoding(request.headers["accept-encoding"])
-  const raw = Buffer.from(body.text, "utf8")
-  const bytes =
-    encoding === "br"
-      ? brotliCompressSync(raw, {
-          params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length }
-        })
-      : encoding === "gzip"
-        ? gzipSync(raw, { level: 6 })
-        : raw
-  return HttpServerResponse.uint8Array(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-    status,
-    contentType: "text/html; charset=utf-8",
-    headers: {
-      ...(encoding === undefined ? {} : { "content-encoding": encoding }),
-      vary: "accept-encoding",
-      "cache-control": "no-store",
-      "content-security-policy": contentSecurityPolicy(nonce),
-      "x-content-type-options": "nosniff",
-      "referrer-policy": "strict-origin-when-cross-origin",
-      ...extra
-    }
-  })
-}
 
 /** A bounded memo: at most `size` entries, the oldest dropped first. */
 const boundedMemo = <A>(size: number) => {

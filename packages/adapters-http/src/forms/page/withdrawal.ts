@@ -7,7 +7,7 @@ import { HttpRouter, HttpServerRequest } from "effect/http"
 import { BlobSigningSecret } from "../../blobs/Http.js"
 import { type Html, html } from "../../shared/index.js"
 import type { LoadedAssets } from "./assets.js"
-import { htmlResponse } from "./Http.js"
+import { htmlResponse } from "./html-response.js"
 import { shell, stringsFor } from "./page.js"
 
 const page = (
