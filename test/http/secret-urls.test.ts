@@ -20,6 +20,10 @@ describe("redactSecrets", () => {
     expect(redactSecrets("https://b.s3/k?X-Amz-Credential=AK%2F1&x-amz-signature=ff")).toBe(
       `https://b.s3/k?X-Amz-Credential=${REDACTED}&x-amz-signature=${REDACTED}`
     )
+    const id = "0190f0aa-0000-7000-8000-000000000000"
+    expect(redactSecrets(`/f/study/withdraw/${id}/${"a".repeat(64)}`)).toBe(
+      `/f/study/withdraw/${id}/${REDACTED}`
+    )
     // A whole JSON log line: the value stops at the closing quote.
     const line = JSON.stringify({ annotations: { "http.url": `/u/${token}`, "url.full": "/x?sig=abc" } })
     expect(redactSecrets(line)).toBe(
@@ -33,7 +37,8 @@ describe("redactSecrets", () => {
       "/share/api/v1/upload-requests/0190f0aa-0000-7000-8000-000000000000",
       "/u/",
       "listening on 127.0.0.1:8080",
-      "/f/survey?design=sigma"
+      "/f/survey?design=sigma",
+      "/f/withdraw/responses"
     ])
       expect(redactSecrets(text)).toBe(text)
   })

@@ -1,7 +1,7 @@
 // Contract of ResponseRepository: storage and paging, conditional writes, answer statistics, files,
 // resumable responses, respondent history and activity.
 // Run by register-contracts.ts against every storage target.
-import { type ResponseRecord, ResponseRepository } from "@folio/domain"
+import { FormRepository, type ResponseRecord, ResponseRepository } from "@folio/domain"
 import { Effect, Option, Result } from "effect"
 import { describe, expect, it } from "vitest"
 import type { StorageHarness } from "../support/with-storage.js"
@@ -716,6 +716,157 @@ export const registerResponseContracts = ({ target, run, newWorkspace }: Storage
           { code: "speed", responses: 1, mentions: 1 }
         ],
         averageExchangeCount: 4
+      })
+    })
+  })
+
+  describe(`ResponseRepository.delete and retention reads [${target}]`, () => {
+    const repo = <A, E>(f: (r: ResponseRepository["Service"]) => Effect.Effect<A, E>) =>
+      run(ResponseRepository.pipe(Effect.flatMap(f)))
+    const fileOf = (r: ResponseRecord, n: number) => {
+      const id = uuid()
+      return {
+        id,
+        workspaceId: r.workspaceId,
+        formId: r.formId,
+        responseId: r.id,
+        blockId: "blk_files",
+        key: `workspaces/${r.workspaceId}/forms/${r.formId}/responses/${r.id}/${id}`,
+        filename: `f${n}.pdf`,
+        contentType: "application/pdf",
+        size: n,
+        createdAt: at(`2026-03-0${n}T00:00:00.000Z`)
+      }
+    }
+    const stats = (ws: string, formId: string) =>
+      repo((r) => r.answerStats(ws, formId, { sampleBlockIds: [], samplesPerBlock: 0 }))
+
+    it("deletes a response with its files, takes it out of counts and aggregates, and only in its form and workspace", async () => {
+      const ws = await newWorkspace()
+      const f = await insertForm(ws.id)
+      const { version } = await publish(f)
+      const a = response(f, version.id, {
+        answers: { n: 9, q: "gone" },
+        meta: { scores: [{ id: "s", score: 9 }] }
+      })
+      const b = response(f, version.id, {
+        answers: { n: 1, q: "kept" },
+        meta: { scores: [{ id: "s", score: 1 }] }
+      })
+      await repo((r) => r.insert(a))
+      await repo((r) => r.insert(b))
+      const files = [fileOf(a, 1), fileOf(a, 2)]
+      const kept = fileOf(b, 3)
+      for (const x of [...files, kept]) await repo((r) => r.insertFile(x))
+
+      // Another workspace or another form cannot delete it.
+      const other = await newWorkspace()
+      expect(Option.isNone(await repo((r) => r.delete(other.id, f.id, a.id)))).toBe(true)
+      expect(Option.isNone(await repo((r) => r.delete(ws.id, uuid(), a.id)))).toBe(true)
+
+      expect(Option.getOrThrow(await repo((r) => r.delete(ws.id, f.id, a.id)))).toEqual(files)
+      expect(Option.isNone(await repo((r) => r.get(ws.id, f.id, a.id)))).toBe(true)
+      expect(await repo((r) => r.listFiles(ws.id, f.id, [a.id, b.id]))).toEqual([kept])
+      expect(await repo((r) => r.count(ws.id, f.id, "completed"))).toBe(1)
+      const after = await stats(ws.id, f.id)
+      expect(after.blocks.find((x) => x.blockId === "n")).toEqual({
+        blockId: "n",
+        answered: 1,
+        average: 1,
+        min: 1,
+        max: 1
+      })
+      expect(after.tokens.filter((t) => t.blockId === "q").map((t) => t.token)).toEqual(["kept"])
+      expect(after.scores).toEqual([{ id: "s", count: 1, average: 1, min: 1, max: 1 }])
+      // Gone is gone: a second delete finds nothing.
+      expect(Option.isNone(await repo((r) => r.delete(ws.id, f.id, a.id)))).toBe(true)
+      // The kept aggregates equal a rebuild from the rows.
+      await repo((r) => r.rebuildAnswerStats(f.id))
+      const rebuilt = await stats(ws.id, f.id)
+      const byBlock = (xs: typeof after.blocks) => [...xs].sort((a, b) => (a.blockId < b.blockId ? -1 : 1))
+      expect(byBlock(rebuilt.blocks)).toEqual(byBlock(after.blocks))
+      expect(rebuilt.scores).toEqual(after.scores)
+    })
+
+    it("races a delete with a completion and with an edit: never a completed row without its aggregates or the reverse", async () => {
+      for (let round = 0; round < 6; round++) {
+        const ws = await newWorkspace()
+        const f = await insertForm(ws.id)
+        const { version } = await publish(f)
+        const partial = response(f, version.id, { status: "partial", completedAt: null, answers: {} })
+        const completed = response(f, version.id, { answers: { q: "before" } })
+        await repo((r) => r.insert(partial))
+        await repo((r) => r.insert(completed))
+        await repo((r) => r.insertFile(fileOf(partial, 1)))
+        const done: ResponseRecord = {
+          ...partial,
+          status: "completed",
+          answers: { q: "racing" },
+          completedAt: at("2026-03-09T00:00:00.000Z"),
+          version: 2
+        }
+        const edited: ResponseRecord = { ...completed, answers: { q: "edited" }, version: 2 }
+        const [deletedPartial, completion, deletedCompleted, edit] = await Promise.all([
+          repo((r) => r.delete(ws.id, f.id, partial.id)),
+          repo((r) => r.update(done, { status: "partial", version: 1 })),
+          repo((r) => r.delete(ws.id, f.id, completed.id)),
+          repo((r) => r.update(edited, { status: "completed", version: 1 }))
+        ])
+        // The deletes always win in the end (they wait for a write that locked first); a write that
+        // came after finds the row gone.
+        expect(Option.isSome(deletedPartial)).toBe(true)
+        expect(Option.isSome(deletedCompleted)).toBe(true)
+        expect(["updated", "stale"]).toContain(completion)
+        expect(["updated", "stale"]).toContain(edit)
+        expect(await repo((r) => r.count(ws.id, f.id))).toBe(0)
+        expect(await repo((r) => r.listFiles(ws.id, f.id, [partial.id]))).toEqual([])
+        const left = await stats(ws.id, f.id)
+        expect(left.blocks.filter((b) => b.answered !== 0)).toEqual([])
+        expect(left.tokens.filter((t) => t.count !== 0)).toEqual([])
+      }
+    })
+
+    it("lists a form's responses started before a time, oldest first and bounded, and the forms under research compliance", async () => {
+      const ws = await newWorkspace()
+      const f = await insertForm(ws.id)
+      const { version } = await publish(f)
+      const made = [3, 1, 2, 5].map((d) =>
+        response(f, version.id, { createdAt: at(`2026-03-0${d}T00:00:00.000Z`) })
+      )
+      for (const r of made) await repo((x) => x.insert(r))
+      const before = at("2026-03-04T00:00:00.000Z")
+      const byDay = (d: number) => made.find((r) => r.createdAt.getUTCDate() === d)?.id
+      expect(await repo((r) => r.startedBefore(ws.id, f.id, before, 10))).toEqual([
+        byDay(1),
+        byDay(2),
+        byDay(3)
+      ])
+      expect(await repo((r) => r.startedBefore(ws.id, f.id, before, 2))).toEqual([byDay(1), byDay(2)])
+      const other = await newWorkspace()
+      expect(await repo((r) => r.startedBefore(other.id, f.id, before, 10))).toEqual([])
+
+      const compliance = {
+        purpose: "p",
+        contact: "c",
+        consentItems: ["i"],
+        retentionDays: 30,
+        withdrawalEnabled: true
+      }
+      const studied = await insertForm(ws.id, { settings: { locale: "en", researchCompliance: compliance } })
+      const deleted = await insertForm(ws.id, { settings: { researchCompliance: compliance } })
+      await run(
+        FormRepository.pipe(
+          Effect.flatMap((r) => r.softDelete(ws.id, deleted.id, at("2026-03-01T00:00:00.000Z")))
+        )
+      )
+      const listed = await run(FormRepository.pipe(Effect.flatMap((r) => r.withResearchCompliance())))
+      const ids = listed.map((x) => x.id)
+      expect(ids).toContain(studied.id)
+      expect(ids).not.toContain(f.id)
+      expect(ids).not.toContain(deleted.id)
+      expect(listed.find((x) => x.id === studied.id)?.settings).toEqual({
+        locale: "en",
+        researchCompliance: compliance
       })
     })
   })

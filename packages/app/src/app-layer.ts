@@ -42,6 +42,7 @@ import {
   SealedIdempotencyStoreLive,
   SuspendedAccountsLive,
   IdempotencyHousekeepingLive,
+  ResponseRetentionLive,
   JobWorkerLive,
   UsageBatcherLive,
   ViewBatcherLive,
@@ -287,6 +288,8 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         Layer.provide(UsageBatcherLive),
         // Idempotency keys past their 24 hours, deleted hourly.
         Layer.merge(IdempotencyHousekeepingLive),
+        // Responses past their form's research retention, deleted with their files hourly.
+        Layer.merge(ResponseRetentionLive),
         // This instance's job workers, running every context's jobs: stopped (running jobs finished
         // or released) before the storage they use is closed.
         Layer.merge(

@@ -413,7 +413,7 @@ export interface paths {
         put?: never;
         /**
          * Start a response pinned to the current version; returns its token once (no auth)
-         * @description Sets the form-scoped continuity cookie `folio_rt` and returns a RespondentEstimate. With repeatResponsePolicy `soft_block`, a browser that already completed a response gets 409 conflict (details.reason `repeat_response`) unless the body says `confirmRepeat: true`; with `warn`, `repeatWarning` is true.
+         * @description Sets the form-scoped continuity cookie `folio_rt` and returns a RespondentEstimate. With repeatResponsePolicy `soft_block`, a browser that already completed a response gets 409 conflict (details.reason `repeat_response`) unless the body says `confirmRepeat: true`; with `warn`, `repeatWarning` is true. When the form's settings hold researchCompliance, `consent` must list the text of every one of its consentItems (else 400 invalid, issues at ["consent", index]); the acceptance is stored with the response (its reads' `consent`).
          */
         post: operations["respondent.start"];
         delete?: never;
@@ -488,7 +488,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Complete the response: full validation, scores; immutable afterwards unless editing is allowed (no auth) */
+        /**
+         * Complete the response: full validation, scores; immutable afterwards unless editing is allowed (no auth)
+         * @description On a form whose researchCompliance has withdrawalEnabled, the answer carries `withdrawalPath`: the respondent's private link (GET shows a confirmation page, its POST deletes the response and its files).
+         */
         post: operations["respondent.complete"];
         delete?: never;
         options?: never;
@@ -508,7 +511,7 @@ export interface paths {
         put?: never;
         /**
          * Start an interview: the greeting and the first question (no auth)
-         * @description Pinned to the current version; returns the response token once and sets the continuity cookie `folio_rt`. `locale` picks one of the interview's locales (else its default). When the disclosure is required, the start must say `acceptDisclosure: true` (else 409 conflict, details.reason `disclosure_required`). Repeat responses follow the form's repeatResponsePolicy as for classic forms.
+         * @description Pinned to the current version; returns the response token once and sets the continuity cookie `folio_rt`. `locale` picks one of the interview's locales (else its default). When the disclosure is required, the start must say `acceptDisclosure: true` (else 409 conflict, details.reason `disclosure_required`). Repeat responses follow the form's repeatResponsePolicy as for classic forms. When the form's settings hold researchCompliance, `consent` must list the text of every one of its consentItems (else 400 invalid, issues at ["consent", index]); the acceptance is stored with the response (its reads' `consent`).
          */
         post: operations["respondent.startInterview"];
         delete?: never;
@@ -703,6 +706,7 @@ export interface components {
             done: boolean;
             completionReason: string | null;
             progress: number;
+            withdrawalPath?: string;
         };
         InterviewChatMessage: {
             id: string;
@@ -718,6 +722,7 @@ export interface components {
             done: boolean;
             completionReason: string | null;
             progress: number;
+            withdrawalPath?: string;
             token: string;
             respondent: components["schemas"]["RespondentEstimate"];
             repeatWarning: boolean;
@@ -749,6 +754,18 @@ export interface components {
                 reason: string;
                 message: string | null;
             } | null;
+            researchCompliance: components["schemas"]["ResearchCompliance"] | null;
+        };
+        ResearchCompliance: {
+            purpose: string;
+            contact: string;
+            consentItems: string[];
+            retentionDays: number;
+            withdrawalEnabled?: boolean;
+            thirdPartyProvision?: {
+                enabled?: boolean;
+                details?: string;
+            };
         };
         RespondentResponse: {
             responseId: string;
@@ -760,6 +777,7 @@ export interface components {
             completedAt: string | null;
             /** @description Completed responses of versions with quizzes: each quiz's score, the cutoff label it reached and the author's per-question feedback. Scales, and quality traps, are never shown to the respondent. */
             quizzes?: components["schemas"]["QuizResult"][];
+            withdrawalPath?: string;
         };
         QuizResult: {
             id: string;
@@ -897,17 +915,7 @@ export interface components {
                     emailBlockId?: components["schemas"]["BlockId"];
                 };
             };
-            researchCompliance?: {
-                purpose: string;
-                contact: string;
-                consentItems: string[];
-                retentionDays: number;
-                withdrawalEnabled?: boolean;
-                thirdPartyProvision?: {
-                    enabled?: boolean;
-                    details?: string;
-                };
-            };
+            researchCompliance?: components["schemas"]["ResearchCompliance"];
             customScript?: string;
         };
         BlockId: string;
@@ -1701,6 +1709,13 @@ export interface components {
                 quality: components["schemas"]["InterviewQuality"];
             };
             respondent?: components["schemas"]["RespondentEstimate"];
+            consent?: components["schemas"]["ResponseConsent"];
+        };
+        /** Research consent given at the response's start */
+        ResponseConsent: {
+            items: string[];
+            acceptedAt: string;
+            settingsSignature: string;
         };
         InterviewQuality: {
             completionReason: string | null;
@@ -1724,6 +1739,7 @@ export interface components {
             presentation?: components["schemas"]["ResponsePresentation"] | null;
             scores?: components["schemas"]["ResponseScore"][];
             quality?: components["schemas"]["ResponseQuality"];
+            consent?: components["schemas"]["ResponseConsent"];
         };
         /** @description Attention checks of the response: the quality-trap blocks it missed. Present on completed responses of versions with a qualityTrap; a response is flagged when trapsMissed is not empty. */
         ResponseQuality: {
@@ -5504,6 +5520,7 @@ export interface operations {
                         [key: string]: string;
                     };
                     confirmRepeat?: boolean;
+                    consent?: string[];
                 };
             };
         };
@@ -6167,6 +6184,7 @@ export interface operations {
                     confirmRepeat?: boolean;
                     locale?: string;
                     acceptDisclosure?: boolean;
+                    consent?: string[];
                 };
             };
         };

@@ -175,6 +175,7 @@ export const FormsErrors = errorSurface<FormsSurfaceError>()({
     ImageNotFound: notFound,
     PublishedFormNotFound: notFound,
     NothingToResume: notFound,
+    WithdrawalLinkInvalid: notFound,
     // Invalid input.
     InvalidDefinition: invalid,
     InvalidSettings: invalid,
@@ -185,6 +186,7 @@ export const FormsErrors = errorSurface<FormsSurfaceError>()({
     NotAnImage: invalid,
     AnswersNotAnObject: invalid,
     InvalidAnswers: invalid,
+    ConsentNotGiven: invalid,
     NotAnUploadBlock: invalid,
     EmptyUpload: invalid,
     FileTypeNotAccepted: invalid,

@@ -59,6 +59,8 @@ export const formsRequestGuard = requestGuard({
     },
     // The form page's JavaScript-off post: the whole form with its files in one body (see submit.ts).
     { route: routePattern("/f/:slug"), body: "form", maxBytes: MAX_FORM_POST_BYTES },
+    // The withdrawal confirmation's post: a button, no fields worth more than a few bytes.
+    { route: routePattern("/f/:slug/withdraw/:id/:mac"), body: "form", maxBytes: 4096 },
     // The MCP endpoint checks its own body (JSON-RPC errors) and its tools' arguments. Its path is
     // adapters-mcp's FORMS_MCP_PATH, which this package may not import (adapters import no adapter).
     { route: routePattern("/forms/mcp"), body: "own" }

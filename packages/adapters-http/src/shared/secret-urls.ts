@@ -1,8 +1,9 @@
 // The secrets our URLs carry, and their redaction for everything written about a request (the access
 // log and every other log line, the node:http fast path's log line, span attributes): an upload
-// request's token is a path segment (`/u/{token}`, only its hash is stored), and signed URLs carry
-// theirs in the query (`sig` of a local download, `token` of an artifact's unlock handoff, and S3's
-// and other stores' presigned signatures and credentials).
+// request's token is a path segment (`/u/{token}`, only its hash is stored), as is a withdrawal
+// link's signature (`/f/{slug}/withdraw/{id}/{mac}`), and signed URLs carry theirs in the query
+// (`sig` of a local download, `token` of an artifact's unlock handoff, and S3's and other stores'
+// presigned signatures and credentials).
 import { Tracer } from "effect"
 
 /** What stands where a secret was. */
@@ -24,11 +25,16 @@ export const SECRET_QUERY_NAMES: ReadonlyArray<string> = [
 const SECRET_QUERY = new RegExp(`([?&](?:${SECRET_QUERY_NAMES.join("|")})=)[^&#\\s"'\\\\<>]*`, "gi")
 /** Path segments that are secrets: what follows `/u/` (an upload request's token). */
 const SECRET_SEGMENT = /(\/u\/)[^/?#\s"'\\<>]+/g
+/** A withdrawal link's signature: the segment after `/withdraw/{responseId}/` (forms' public page). */
+const WITHDRAWAL_MAC = /(\/withdraw\/[^/?#\s"'\\<>]+\/)[^/?#\s"'\\<>]+/g
 
 /** `text` (a URL, a path, a whole log line) with every secret path segment and query value replaced. */
 export const redactSecrets = (text: string): string =>
-  text.includes("/u/") || /[?&]/.test(text)
-    ? text.replace(SECRET_SEGMENT, `$1${REDACTED}`).replace(SECRET_QUERY, `$1${REDACTED}`)
+  text.includes("/u/") || text.includes("/withdraw/") || /[?&]/.test(text)
+    ? text
+        .replace(SECRET_SEGMENT, `$1${REDACTED}`)
+        .replace(WITHDRAWAL_MAC, `$1${REDACTED}`)
+        .replace(SECRET_QUERY, `$1${REDACTED}`)
     : text
 
 const redactValue = (value: unknown): unknown => (typeof value === "string" ? redactSecrets(value) : value)

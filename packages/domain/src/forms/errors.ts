@@ -118,6 +118,28 @@ export class InvalidAnswers extends Data.TaggedError("InvalidAnswers")<{
   }
 }
 
+/**
+ * A start of a form under research compliance without the respondent's acceptance of every consent
+ * item (issues at ["consent", index] for each one missing, never the text).
+ */
+export class ConsentNotGiven extends Data.TaggedError("ConsentNotGiven")<{
+  readonly issues: ReadonlyArray<Issue>
+}> {
+  override get message() {
+    return "every consent item of this form must be accepted before a response starts"
+  }
+}
+
+/**
+ * A withdrawal link that does not open a response: a wrong or forged signature, a form without
+ * withdrawal, or a response already withdrawn or deleted. One error for all, so the answer never
+ * tells whether the response existed.
+ */
+export class WithdrawalLinkInvalid extends NamedError(
+  "WithdrawalLinkInvalid",
+  "this withdrawal link is not valid or was already used"
+) {}
+
 /** A respondent upload aimed at a block that does not exist or is not a file_upload block. */
 export class NotAnUploadBlock extends Data.TaggedError("NotAnUploadBlock")<{
   readonly rule: "unknownBlock" | "notFileUpload"
@@ -381,6 +403,8 @@ export type FormsError =
   | InterviewExpired
   | InterviewNotStarted
   | DisclosureNotAccepted
+  | ConsentNotGiven
+  | WithdrawalLinkInvalid
   | FormKindDisabled
   | FeaturesDisabled
   | RenderModeDisabled

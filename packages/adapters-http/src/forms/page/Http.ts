@@ -2,7 +2,6 @@
 // an interview form), the author's sandboxed custom script, and the page's hashed, precompressed
 // scripts and stylesheet under /f/_assets/.
 import { randomBytes } from "node:crypto"
-import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import {
   encodeFormDefinition,
   InterviewRespondent,
@@ -14,18 +13,20 @@ import {
   quizResultsOf,
   RateLimitStore,
   Respondent,
-  spendRespondentBudget
+  spendRespondentBudget,
+  withdrawalLinkFor
 } from "@folio/domain"
+import { BlobSigningSecret } from "../../blobs/Http.js"
 import { Effect, type Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientIp } from "../../shared/index.js"
 import { hasContinuityCookie, requestedLocale } from "../respondent/continuity.js"
 import { ASSET_PREFIX, type LoadedAssets, loadPageAssets, negotiateEncoding } from "./assets.js"
+import { htmlResponse } from "./html-response.js"
 import { renderInterviewPage } from "./interview-page.js"
 import { interviewPost } from "./interview-post.js"
 import type { Html } from "../../shared/index.js"
 import {
-  contentSecurityPolicy,
   type FormPageInput,
   type PublishedPage,
   questionsFor,
@@ -37,43 +38,11 @@ import {
 import type { PostedField } from "./form-post.js"
 import { type SubmitError, type SubmitOutcome, submitPostedForm } from "./submit.js"
 import { FormsErrors } from "../errors.js"
+import { withdrawalPage, withdrawalPost } from "./withdrawal.js"
 
 export const customScriptUrl = (slug: string): string => `/f/${encodeURIComponent(slug)}/custom-script`
 
 const newNonce = () => randomBytes(18).toString("base64")
-
-/** An HTML response, compressed for the client, with the page's CSP and its nonce. */
-export const htmlResponse = (
-  request: HttpServerRequest.HttpServerRequest,
-  body: Html,
-  nonce: string,
-  status = 200,
-  extra: Readonly<Record<string, string>> = {}
-) => {
-  const encoding = negotiateEncoding(request.headers["accept-encoding"])
-  const raw = Buffer.from(body.text, "utf8")
-  const bytes =
-    encoding === "br"
-      ? brotliCompressSync(raw, {
-          params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length }
-        })
-      : encoding === "gzip"
-        ? gzipSync(raw, { level: 6 })
-        : raw
-  return HttpServerResponse.uint8Array(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-    status,
-    contentType: "text/html; charset=utf-8",
-    headers: {
-      ...(encoding === undefined ? {} : { "content-encoding": encoding }),
-      vary: "accept-encoding",
-      "cache-control": "no-store",
-      "content-security-policy": contentSecurityPolicy(nonce),
-      "x-content-type-options": "nosniff",
-      "referrer-policy": "strict-origin-when-cross-origin",
-      ...extra
-    }
-  })
-}
 
 /** A bounded memo: at most `size` entries, the oldest dropped first. */
 const boundedMemo = <A>(size: number) => {
@@ -323,25 +292,36 @@ const wantsJson = (request: HttpServerRequest.HttpServerRequest) => {
   return accept.includes("application/json") && !accept.includes("text/html")
 }
 
-const jsonOutcome = (submitted: Result.Result<SubmitOutcome, SubmitError>) => {
-  if (submitted._tag === "Failure") return FormsErrors.respond(submitted.failure)
-  const outcome = submitted.success
-  return Effect.succeed(
-    HttpServerResponse.jsonUnsafe({
-      data:
-        outcome._tag === "Completed"
-          ? {
-              _tag: outcome._tag,
-              responseId: outcome.response.id,
-              status: outcome.response.status,
-              answers: outcome.response.answers,
-              continuityToken: outcome.continuityToken,
-              quizzes: quizResultsOf(outcome.response.meta)
-            }
-          : outcome
+const jsonOutcome = (submitted: Result.Result<SubmitOutcome, SubmitError>, secret: string, slug: string) =>
+  Effect.gen(function* () {
+    if (submitted._tag === "Failure") return yield* FormsErrors.respond(submitted.failure)
+    const outcome = submitted.success
+    if (outcome._tag !== "Completed") return HttpServerResponse.jsonUnsafe({ data: outcome })
+    const r = outcome.response
+    const settings = yield* publishedSettings(slug)
+    const withdrawalPath =
+      settings === undefined ? undefined : withdrawalLinkFor(secret, { id: r.formId, slug }, settings, r.id)
+    return HttpServerResponse.jsonUnsafe({
+      data: {
+        _tag: outcome._tag,
+        responseId: r.id,
+        status: r.status,
+        answers: r.answers,
+        continuityToken: outcome.continuityToken,
+        quizzes: quizResultsOf(r.meta),
+        ...(withdrawalPath === undefined ? {} : { withdrawalPath })
+      }
     })
+  })
+
+/** The settings of the classic form published at `slug`, if there is one. */
+const publishedSettings = (slug: string) =>
+  Effect.flatMap(Effect.service(Respondent), (respondent) =>
+    respondent.publicForm(slug).pipe(
+      Effect.map((found) => found.published.settings),
+      Effect.orElseSucceed(() => undefined)
+    )
   )
-}
 
 /**
  * POST /f/{slug}: the page's JavaScript-off submission. The answer is a page again: the completion
@@ -350,6 +330,7 @@ const jsonOutcome = (submitted: Result.Result<SubmitOutcome, SubmitError>) => {
 const formPost = (assets: LoadedAssets) =>
   Effect.gen(function* () {
     const respondent = yield* Respondent
+    const secret = yield* BlobSigningSecret
     return Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const slug = (yield* HttpRouter.params).slug ?? ""
@@ -362,7 +343,7 @@ const formPost = (assets: LoadedAssets) =>
           status
         )
       const submitted = yield* Effect.result(submitPostedForm(slug, request))
-      if (wantsJson(request)) return yield* jsonOutcome(submitted)
+      if (wantsJson(request)) return yield* jsonOutcome(submitted, secret, slug)
       if (submitted._tag === "Failure") {
         const e = submitted.failure
         switch (e._tag) {
@@ -400,7 +381,12 @@ const formPost = (assets: LoadedAssets) =>
                 params: outcome.params ?? [],
                 state: outcome.state,
                 notice: outcome.notice,
-                confirmRepeat: outcome.confirmRepeat === true
+                confirmRepeat: outcome.confirmRepeat === true,
+                consentError: outcome.consentError,
+                withdrawalPath:
+                  outcome.state?.done === true
+                    ? withdrawalLinkFor(secret, published.form, published.settings, outcome.state.responseId)
+                    : undefined
               }),
               nonce,
               outcome.status
@@ -436,7 +422,17 @@ const formPost = (assets: LoadedAssets) =>
           const quizzes = quizResultsOf(outcome.response.meta)
           return htmlResponse(
             request,
-            renderFormPage(input({ state: { kind: "completed", edit, quizzes } })),
+            renderFormPage(
+              input({
+                state: { kind: "completed", edit, quizzes },
+                withdrawalPath: withdrawalLinkFor(
+                  secret,
+                  published.form,
+                  published.settings,
+                  outcome.response.id
+                )
+              })
+            ),
             nonce
           )
         }
@@ -452,6 +448,20 @@ const formPost = (assets: LoadedAssets) =>
               })
             ),
             nonce
+          )
+        case "ConsentRequired":
+          return htmlResponse(
+            request,
+            renderFormPage(
+              input({
+                state: { kind: "open" },
+                params: paramsIn(outcome.fields),
+                values: valuesOf(outcome.fields),
+                consentError: true
+              })
+            ),
+            nonce,
+            422
           )
         case "Invalid":
           return htmlResponse(
@@ -515,5 +525,7 @@ export const FormPageRoutes = HttpRouter.use((router) =>
     yield* router.add("GET", "/f/:slug", yield* formPage(assets))
     yield* router.add("POST", "/f/:slug", yield* formPost(assets))
     yield* router.add("GET", "/f/:slug/custom-script", yield* customScript)
+    yield* router.add("GET", "/f/:slug/withdraw/:id/:mac", yield* withdrawalPage(assets))
+    yield* router.add("POST", "/f/:slug/withdraw/:id/:mac", yield* withdrawalPost(assets))
   })
 )

@@ -4,7 +4,7 @@
 // respondent confirmed answering again, the partial response an earlier attempt left, and the files.
 // The field names are the contract with the page's renderer (`FORM_POST_NAMES`); anything a browser
 // could not have produced from the page is ignored, and every value is left for the domain to judge.
-import type { AnswerValue, Block, FormDefinition } from "@folio/domain"
+import { type AnswerValue, type Block, type FormDefinition, MAX_CONSENT_ITEMS } from "@folio/domain"
 
 /** One text field of the post: its name and value, in the order sent. */
 export type PostedField = readonly [name: string, value: string]
@@ -46,6 +46,8 @@ export interface FormPost {
   readonly files: ReadonlyArray<FileToUpload>
   /** Per file_upload block, keys uploaded in an earlier attempt of this response to keep. */
   readonly keep: Readonly<Record<string, ReadonlyArray<string>>>
+  /** The texts of the research consent items ticked (`_consent`, repeated). */
+  readonly consent: ReadonlyArray<string>
 }
 
 /** The field names the renderer writes and the post is read with. */
@@ -57,6 +59,8 @@ export const FORM_POST_NAMES = {
   confirmRepeat: "_confirmRepeat",
   /** `1` from the completion page: reopen the completed response (`_response`, `_token`) to edit it. */
   edit: "_edit",
+  /** A ticked research consent item, its text as value (repeated). */
+  consent: "_consent",
   /** A URL parameter for hidden fields. */
   param: (name: string) => `_param.${name}`,
   /** The value of the "other" choice of multiple_choice and checkboxes; its text is `other(blockId)`. */
@@ -159,11 +163,16 @@ export const decodeFormPost = (
   }
   const control = new Map<string, string>()
   const params = new Map<string, string>()
+  const consent: Array<string> = []
 
   for (const [name, value] of fields) {
     if (name.startsWith(PARAM_PREFIX)) {
       const param = name.slice(PARAM_PREFIX.length)
       if (param !== "" && !params.has(param)) params.set(param, value)
+      continue
+    }
+    if (name === FORM_POST_NAMES.consent) {
+      if (consent.length < MAX_CONSENT_ITEMS && !consent.includes(value)) consent.push(value)
       continue
     }
     if (name.startsWith("_")) {
@@ -221,7 +230,8 @@ export const decodeFormPost = (
     edit: control.get(FORM_POST_NAMES.edit) === "1",
     ...(continues ? { continuation: { responseId: responseId.toLowerCase(), token } } : {}),
     files: uploads,
-    keep
+    keep,
+    consent
   }
 }
 

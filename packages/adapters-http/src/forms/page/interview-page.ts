@@ -12,6 +12,7 @@ import {
 import { type Html, html, jsonScript } from "../../shared/index.js"
 import { brandOf, completionScreen, type PageAssets, shell, stringsFor } from "./page.js"
 import { fill } from "./strings.js"
+import { studySection } from "./study.js"
 
 export interface InterviewPageInput {
   readonly slug: string
@@ -31,6 +32,10 @@ export interface InterviewPageInput {
   readonly notice?: string | undefined
   /** The JavaScript-off start repeats with the respondent's confirmation (soft_block policy). */
   readonly confirmRepeat?: boolean
+  /** The last JavaScript-off start did not accept every consent item. */
+  readonly consentError?: boolean | undefined
+  /** A finished interview's withdrawal link path (a JavaScript-off finish). */
+  readonly withdrawalPath?: string | undefined
 }
 
 /** The interview as the server renders it for a browser without JavaScript. */
@@ -64,7 +69,7 @@ const staticChat = (
 /** The start without JavaScript: a plain form, shown only when scripts do not run. */
 const noScriptStart = (input: InterviewPageInput, disclosure: ReturnType<typeof disclosureOf>) => {
   const strings = stringsFor(input.locale)
-  return html`<noscript><form class="nojs-start" method="post" action="/f/${input.slug}"><input type="hidden" name="_action" value="start"><input type="hidden" name="_locale" value="${input.locale}">${(input.params ?? []).map(([k, v]) => html`<input type="hidden" name="_param.${k}" value="${v}">`)}${input.confirmRepeat === true ? html`<input type="hidden" name="_confirmRepeat" value="1">` : ""}${disclosure === undefined ? "" : html`<p class="agree"><input type="checkbox" id="agree-nojs" name="acceptDisclosure" value="1"${disclosure.required ? html` required` : ""}> <label for="agree-nojs">${strings.agreeDisclosure}</label></p>`}<p><button type="submit" class="button primary start">${input.confirmRepeat === true ? strings.answerAgain : strings.interviewStart}</button></p></form></noscript>`
+  return html`<noscript><form id="nojs-start" class="nojs-start" method="post" action="/f/${input.slug}"><input type="hidden" name="_action" value="start"><input type="hidden" name="_locale" value="${input.locale}">${(input.params ?? []).map(([k, v]) => html`<input type="hidden" name="_param.${k}" value="${v}">`)}${input.confirmRepeat === true ? html`<input type="hidden" name="_confirmRepeat" value="1">` : ""}${disclosure === undefined ? "" : html`<p class="agree"><input type="checkbox" id="agree-nojs" name="acceptDisclosure" value="1"${disclosure.required ? html` required` : ""}> <label for="agree-nojs">${strings.agreeDisclosure}</label></p>`}<p><button type="submit" class="button primary start">${input.confirmRepeat === true ? strings.answerAgain : strings.interviewStart}</button></p></form></noscript>`
 }
 
 const disclosureOf = (def: InterviewDefinition, locale: string) => {
@@ -103,7 +108,7 @@ export const renderInterviewPage = (input: InterviewPageInput): Html => {
     disclosure === undefined
       ? ""
       : html`<dl class="consent disclosure">${disclosure.purpose === undefined ? "" : html`<dt>${strings.purpose}</dt><dd>${disclosure.purpose}</dd>`}${disclosure.retention === undefined ? "" : html`<dt>${strings.retention}</dt><dd>${disclosure.retention}</dd>`}</dl><p class="agree js-only"><input type="checkbox" id="agree"${disclosure.required ? html` required aria-required="true"` : ""}> <label for="agree">${strings.agreeDisclosure}${disclosure.required ? html` <span class="req">(${strings.required})</span>` : ""}</label></p>`
-  }<p class="js-only"><button type="button" id="start" class="button primary start">${strings.interviewStart}</button></p>${noScriptStart(input, disclosure)}</section>`
+  }${studySection(settings, strings, { form: "nojs-start", error: input.consentError, gate: false })}<p class="js-only"><button type="button" id="start" class="button primary start">${strings.interviewStart}</button></p>${noScriptStart(input, disclosure)}</section>`
   const who = (m: InterviewChatMessage) =>
     m.role === "user" ? strings.you : (persona ?? strings.interviewer)
   const state = input.state
@@ -117,7 +122,7 @@ export const renderInterviewPage = (input: InterviewPageInput): Html => {
   const notice =
     input.notice === undefined ? "" : html`<div class="banner warn" role="alert"><p>${input.notice}</p></div>`
   // A page rendered for a post (no JavaScript) shows the conversation itself and runs no script.
-  const main = html`${brandOf(settings, input.imageUrl)}<h1 class="form-title">${title}</h1>${state === undefined ? progress : ""}<div id="banner" class="banners" role="status" aria-live="polite">${notice}</div>${state === undefined ? intro : ""}${chat}${completionScreen(slug, settings, strings, state?.done === true)}`
+  const main = html`${brandOf(settings, input.imageUrl)}<h1 class="form-title">${title}</h1>${state === undefined ? progress : ""}<div id="banner" class="banners" role="status" aria-live="polite">${notice}</div>${state === undefined ? intro : ""}${chat}${completionScreen(slug, settings, strings, state?.done === true, { withdrawal: input.withdrawalPath })}`
   const tail =
     state === undefined
       ? html`<script type="application/json" id="folio-data">${jsonScript(data)}</script><script type="module" src="${assets.interviewScript}" nonce="${nonce}"></script>`

@@ -7,6 +7,7 @@ import {
   InterviewRespondent,
   type InterviewTurnResult,
   interviewLocale,
+  MAX_CONSENT_ITEMS,
   type PublishedInterview
 } from "@folio/domain"
 import { Effect } from "effect"
@@ -15,6 +16,7 @@ import { acceptedLanguage, respondentClient, setContinuityCookie } from "../resp
 import type { InterviewPageState } from "./interview-page.js"
 import { stringsFor } from "./page.js"
 import { readFormBody, unstorable } from "./submit.js"
+import { CONSENT_FIELD } from "./study.js"
 
 /** What the route renders for an interview post. */
 export type InterviewPostOutcome =
@@ -28,6 +30,7 @@ export type InterviewPostOutcome =
       readonly notice?: string | undefined
       readonly confirmRepeat?: boolean
       readonly params?: ReadonlyArray<readonly [string, string]>
+      readonly consentError?: boolean
     }
 
 const stateOf = (turn: InterviewTurnResult, token: string, text?: string): InterviewPageState => ({
@@ -68,10 +71,17 @@ export const interviewPost = (slug: string, request: HttpServerRequest.HttpServe
       )
       const confirmRepeat = field("_confirmRepeat") === "1"
       const started = yield* Effect.result(
-        interviews.start(slug, Object.fromEntries(params), respondentClient(request, confirmRepeat), {
-          locale,
-          acceptDisclosure: field("acceptDisclosure") === "1"
-        })
+        interviews.start(
+          slug,
+          Object.fromEntries(params),
+          {
+            ...respondentClient(request, confirmRepeat),
+            consent: body.fields
+              .flatMap(([n, v]) => (n === CONSENT_FIELD ? [v] : []))
+              .slice(0, MAX_CONSENT_ITEMS)
+          },
+          { locale, acceptDisclosure: field("acceptDisclosure") === "1" }
+        )
       )
       if (started._tag === "Success") {
         yield* setContinuityCookie(started.success.continuityToken)
@@ -81,6 +91,8 @@ export const interviewPost = (slug: string, request: HttpServerRequest.HttpServe
       switch (e._tag) {
         case "DisclosureNotAccepted":
           return page(409, { notice: strings.agreeFirst, params })
+        case "ConsentNotGiven":
+          return page(422, { notice: strings.consentRequired, params, consentError: true })
         case "RepeatResponse":
           return page(409, { notice: strings.repeatConfirm, confirmRepeat: true, params })
         case "FormClosed":

@@ -14,6 +14,7 @@ import {
 import { FORM_POST_NAMES } from "./form-post.js"
 import { type Locale, STRINGS, type Strings } from "./strings.js"
 import { quizResultLines } from "./quiz-results.js"
+import { studySection, withdrawalNote } from "./study.js"
 import { attr, type Html, html, jsonScript } from "../../shared/index.js"
 
 export interface PageAssets {
@@ -134,12 +135,12 @@ export const brandOf = (settings: FormSettings, imageUrl: (key: string) => strin
 const ICONS: Readonly<Record<string, string>> = { check: "✓", heart: "♥", party: "🎉" }
 
 /** The completion screen: shown by the script after completing, or by the server after a plain post. */
-const completion = (page: PublishedPage, strings: Strings, state: PageState) => {
+const completion = (page: PublishedPage, strings: Strings, state: PageState, withdrawal?: string) => {
   const completed = state.kind === "completed"
   const quizzes = state.kind === "completed" ? (state.quizzes ?? []) : []
   const results = quizzes.length === 0 ? undefined : quizResultsHtml(page.definition, quizzes, strings)
   if (page.settings.submission.allowResponseEditing !== true)
-    return completionScreen(page.slug, page.settings, strings, completed, results)
+    return completionScreen(page.slug, page.settings, strings, completed, { results, withdrawal })
   // With the script, the page holds the response's token and reopens the form itself; without it,
   // the server's completion page posts the response and token back to get the form refilled.
   const edit =
@@ -148,7 +149,7 @@ const completion = (page: PublishedPage, strings: Strings, state: PageState) => 
         ? ""
         : html`<form class="edit-form" method="post" action="/f/${page.slug}"><input type="hidden" name="${FORM_POST_NAMES.edit}" value="1"><input type="hidden" name="${FORM_POST_NAMES.response}" value="${state.edit.responseId}"><input type="hidden" name="${FORM_POST_NAMES.token}" value="${state.edit.token}"><button type="submit" class="button secondary">${strings.editResponse}</button></form>`
       : html`<p class="edit-action js-only" hidden><button type="button" class="button secondary edit-response">${strings.editResponse}</button></p>`
-  return completionScreen(page.slug, page.settings, strings, completed, results, edit)
+  return completionScreen(page.slug, page.settings, strings, completed, { results, edit, withdrawal })
 }
 
 /** The quiz results section (the script builds the same markup in client/quiz-view.ts). */
@@ -165,12 +166,18 @@ export const completionScreen = (
   settings: FormSettings,
   strings: Strings,
   visible: boolean,
-  results?: Html,
-  edit: Html | "" = ""
+  extra: {
+    /** The quiz results of the completion. */
+    readonly results?: Html | undefined
+    /** The "Edit your response" action of a form that allows editing. */
+    readonly edit?: Html | "" | undefined
+    /** The response's withdrawal link path, when the server knows it (else the script fills it in). */
+    readonly withdrawal?: string | undefined
+  } = {}
 ) => {
   const c = settings.completion ?? {}
   const icon = c.icon ?? "check"
-  return html`<section id="done" class="done" tabindex="-1" aria-labelledby="done-title"${visible ? "" : html` hidden`}>${icon === "none" ? "" : html`<p class="done-icon icon-${icon}" aria-hidden="true">${ICONS[icon] ?? ""}</p>`}<h2 id="done-title">${c.title ?? strings.thanks}</h2><p class="done-body">${c.body ?? strings.thanksBody}</p>${results ?? ""}${edit}${c.ctaUrl === undefined ? "" : html`<p><a class="button" href="${c.ctaUrl}" rel="noopener">${c.ctaLabel ?? strings.continue}</a></p>`}${c.allowAnother === true ? html`<p><a class="button secondary another" href="/f/${slug}">${strings.another}</a></p>` : ""}${c.redirectUrl === undefined ? "" : html`<p class="redirect"><a href="${c.redirectUrl}" rel="noopener">${strings.redirecting}</a></p>`}${c.confetti === true ? html`<div class="confetti" aria-hidden="true">${Array.from({ length: 24 }, (_, i) => html`<i class="c${i % 6}"></i>`)}</div>` : ""}</section>`
+  return html`<section id="done" class="done" tabindex="-1" aria-labelledby="done-title"${visible ? "" : html` hidden`}>${icon === "none" ? "" : html`<p class="done-icon icon-${icon}" aria-hidden="true">${ICONS[icon] ?? ""}</p>`}<h2 id="done-title">${c.title ?? strings.thanks}</h2><p class="done-body">${c.body ?? strings.thanksBody}</p>${extra.results ?? ""}${extra.edit ?? ""}${withdrawalNote(settings, strings, extra.withdrawal)}${c.ctaUrl === undefined ? "" : html`<p><a class="button" href="${c.ctaUrl}" rel="noopener">${c.ctaLabel ?? strings.continue}</a></p>`}${c.allowAnother === true ? html`<p><a class="button secondary another" href="/f/${slug}">${strings.another}</a></p>` : ""}${c.redirectUrl === undefined ? "" : html`<p class="redirect"><a href="${c.redirectUrl}" rel="noopener">${strings.redirecting}</a></p>`}${c.confetti === true ? html`<div class="confetti" aria-hidden="true">${Array.from({ length: 24 }, (_, i) => html`<i class="c${i % 6}"></i>`)}</div>` : ""}</section>`
 }
 
 /** The classes and data attributes of `presentation.document` (a matrix takes its first row's). */
@@ -245,6 +252,10 @@ export interface FormPageInput {
   readonly mayResume?: boolean
   /** Where the author's custom script runs (sandboxed), when there is one. */
   readonly customScriptUrl?: string | undefined
+  /** The last post did not accept every consent item (research compliance). */
+  readonly consentError?: boolean | undefined
+  /** The completed response's withdrawal link path (a JavaScript-off completion). */
+  readonly withdrawalPath?: string | undefined
 }
 
 const questionsHtml = (ctx: RenderContext, definition: FormDefinition, mode: string): Html =>
@@ -295,12 +306,14 @@ export const renderFormPage = (input: FormPageInput): Html => {
     mayResume: input.mayResume === true,
     hasIntro: intro !== undefined && (intro.title !== undefined || intro.body !== undefined),
     allowEditing: settings.submission.allowResponseEditing === true,
+    consent: settings.researchCompliance !== undefined,
     strings
   }
+  const consentChecked = new Set(input.values?.get("_consent") ?? [])
   const form = completed
     ? ""
     : html`<form id="form" class="form mode-${mode}${mode === "document" ? ` width-${settings.document.pageWidth}` : ""}" method="post" action="/f/${page.slug}" enctype="multipart/form-data" novalidate>${input.params.map(([k, v]) => html`<input type="hidden" name="_param.${k}" value="${v}">`)}${input.state.kind === "invalid" || input.state.kind === "editing" ? html`<input type="hidden" name="_response" value="${input.state.responseId}"><input type="hidden" name="_token" value="${input.state.token}">` : ""}${input.state.kind === "confirmRepeat" ? html`<div class="banner warn" role="alert"><p>${strings.repeatConfirm}</p><input type="hidden" name="_confirmRepeat" value="1"></div>` : ""}${errorCount > 0 ? html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary"><p>${strings.fixErrors}</p><ul>${[...ctx.errors.keys()].map((id) => html`<li><a href="#q-${id}">${labelOf(page.definition, id)}</a></li>`)}</ul></div>` : ""}<div class="questions">${input.questions !== undefined && ctx.values.size === 0 && ctx.errors.size === 0 && ctx.uploaded.size === 0 ? input.questions : questionsHtml(ctx, page.definition, mode)}</div><div class="nav"><button type="button" class="button secondary back js-only" hidden>${strings.back}</button><span class="nav-hint js-only" aria-hidden="true" hidden>${strings.pressEnter}</span><button type="submit" class="button primary submit">${input.state.kind === "confirmRepeat" ? strings.answerAgain : input.state.kind === "editing" ? strings.saveEdit : (settings.submission.submitLabel ?? strings.submit)}</button></div></form>`
-  const main = html`${brand(page, input.imageUrl)}<div class="progress js-only" hidden><div class="progress-bar"><span></span></div><p class="progress-text" aria-live="polite"></p></div><h1 class="form-title">${page.title}</h1>${intro === undefined || completed ? "" : html`<section id="intro" class="intro"${intro.title === undefined ? "" : html` aria-labelledby="intro-title"`}>${intro.title === undefined ? "" : html`<h2 id="intro-title">${intro.title}</h2>`}${intro.body === undefined ? "" : html`<p class="intro-body">${intro.body}</p>`}<button type="button" class="button primary start js-only" hidden>${intro.buttonLabel ?? strings.start}</button></section>`}<div id="banner" class="banners" role="status" aria-live="polite"></div>${form}${completion(page, strings, input.state)}<p class="save-state js-only" aria-live="polite" hidden></p>`
+  const main = html`${brand(page, input.imageUrl)}<div class="progress js-only" hidden><div class="progress-bar"><span></span></div><p class="progress-text" aria-live="polite"></p></div><h1 class="form-title">${page.title}</h1>${intro === undefined || completed ? "" : html`<section id="intro" class="intro"${intro.title === undefined ? "" : html` aria-labelledby="intro-title"`}>${intro.title === undefined ? "" : html`<h2 id="intro-title">${intro.title}</h2>`}${intro.body === undefined ? "" : html`<p class="intro-body">${intro.body}</p>`}<button type="button" class="button primary start js-only" hidden>${intro.buttonLabel ?? strings.start}</button></section>`}<div id="banner" class="banners" role="status" aria-live="polite"></div>${completed ? "" : studySection(settings, strings, { form: "form", checked: consentChecked, error: input.consentError })}${form}${completion(page, strings, input.state, input.withdrawalPath)}<p class="save-state js-only" aria-live="polite" hidden></p>`
   const tail = html`${completed ? "" : html`<script type="application/json" id="folio-data">${jsonScript(data)}</script><script type="module" src="${assets.script}" nonce="${nonce}"></script>`}${input.customScriptUrl === undefined ? "" : html`<iframe class="custom-script" src="${input.customScriptUrl}" sandbox="allow-scripts" title="" aria-hidden="true" tabindex="-1"></iframe>`}`
   return shell(
     {

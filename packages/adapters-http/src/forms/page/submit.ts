@@ -91,6 +91,11 @@ export type SubmitOutcome = Data.TaggedEnum<{
   }
   /** The form is not taking responses; `message` is the author's closed message, if any. */
   Closed: { readonly reason: ClosedReason; readonly message: string | null }
+  /** A form under research compliance posted without every consent item ticked: nothing was stored. */
+  ConsentRequired: {
+    /** The posted text fields, to refill the form under the consent error. */
+    readonly fields: ReadonlyArray<PostedField>
+  }
   /** A soft_block form this browser already answered: the page asks, and posts again with `_confirmRepeat=1`. */
   RepeatNeedsConfirmation: {
     readonly respondent: RespondentEstimate
@@ -311,8 +316,13 @@ const submit = (slug: string, request: HttpServerRequest.HttpServerRequest) =>
     }
     if (session === undefined) {
       const attempt = yield* Effect.result(
-        respondent.start(slug, post.params, respondentClient(request, post.confirmRepeat))
+        respondent.start(slug, post.params, {
+          ...respondentClient(request, post.confirmRepeat),
+          consent: post.consent
+        })
       )
+      if (attempt._tag === "Failure" && attempt.failure._tag === "ConsentNotGiven")
+        return SubmitOutcome.ConsentRequired({ fields: body.fields })
       // A soft_block repeat: the page asks to confirm, with what was typed kept.
       if (attempt._tag === "Failure" && attempt.failure._tag === "RepeatResponse")
         return SubmitOutcome.RepeatNeedsConfirmation({

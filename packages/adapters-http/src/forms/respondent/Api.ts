@@ -6,6 +6,8 @@ import {
   FormSettings,
   MAX_FILE_UPLOAD_SIZE_MB,
   QuizResult,
+  MAX_CONSENT_ITEMS,
+  ResearchCompliance,
   RespondentEstimateSchema,
   ResponseStatus,
   Uuid
@@ -65,8 +67,17 @@ export const RespondentResponse = Schema.Struct({
   quizzes: Schema.optionalKey(Schema.Array(QuizResult)).annotate({
     description:
       "Completed responses of versions with quizzes: each quiz's score, the cutoff label it reached and the author's per-question feedback. Scales, and quality traps, are never shown to the respondent."
-  })
+  }),
+  /** A completed response of a form offering withdrawal: the private link's path, for this respondent only. */
+  withdrawalPath: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "RespondentResponse" })
+
+/** The research consent items the respondent accepted: their texts, as the page showed them. */
+const Consent = Schema.Array(Schema.String.check(Schema.isMaxLength(500))).check(
+  Schema.isMaxLength(MAX_CONSENT_ITEMS)
+)
+const CONSENT_DESCRIPTION =
+  "When the form's settings hold researchCompliance, `consent` must list the text of every one of its consentItems (else 400 invalid, issues at [\"consent\", index]); the acceptance is stored with the response (its reads' `consent`)."
 
 const Answers = Schema.Record(Schema.String, Schema.Unknown)
 
@@ -88,7 +99,9 @@ export const PublicInterview = Schema.Struct({
   ),
   maxExchanges: Schema.Int,
   maxMessageLength: Schema.Int,
-  closed: Schema.NullOr(Schema.Struct({ reason: Schema.String, message: Schema.NullOr(Schema.String) }))
+  closed: Schema.NullOr(Schema.Struct({ reason: Schema.String, message: Schema.NullOr(Schema.String) })),
+  /** The study's terms and consent items a start must accept, or null. */
+  researchCompliance: Schema.NullOr(Schema.toEncoded(ResearchCompliance))
 }).annotate({ identifier: "PublicInterview" })
 
 export const InterviewChatMessage = Schema.Struct({
@@ -105,7 +118,9 @@ export const InterviewTurn = Schema.Struct({
   messages: Schema.Array(InterviewChatMessage),
   done: Schema.Boolean,
   completionReason: Schema.NullOr(Schema.String),
-  progress: Schema.Finite
+  progress: Schema.Finite,
+  /** Once done, on a form offering withdrawal: the private withdrawal link's path. */
+  withdrawalPath: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "InterviewTurn" })
 
 export const StartedInterview = Schema.Struct({
@@ -141,7 +156,8 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
       params: { slug: Slug },
       payload: Schema.Struct({
         params: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
-        confirmRepeat: Schema.optionalKey(Schema.Boolean)
+        confirmRepeat: Schema.optionalKey(Schema.Boolean),
+        consent: Schema.optionalKey(Consent)
       }),
       success: Data(StartedResponse).pipe(HttpApiSchema.status(201)),
       error: RespondentErrors
@@ -152,7 +168,10 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
       )
       .annotate(
         OpenApi.Description,
-        "Sets the form-scoped continuity cookie `folio_rt` and returns a RespondentEstimate. With repeatResponsePolicy `soft_block`, a browser that already completed a response gets 409 conflict (details.reason `repeat_response`) unless the body says `confirmRepeat: true`; with `warn`, `repeatWarning` is true."
+        [
+          "Sets the form-scoped continuity cookie `folio_rt` and returns a RespondentEstimate. With repeatResponsePolicy `soft_block`, a browser that already completed a response gets 409 conflict (details.reason `repeat_response`) unless the body says `confirmRepeat: true`; with `warn`, `repeatWarning` is true.",
+          CONSENT_DESCRIPTION
+        ].join(" ")
       ),
     HttpApiEndpoint.post("resume", "/f/:slug/responses/resume", {
       params: { slug: Slug },
@@ -196,10 +215,15 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
       payload: Schema.Struct({ token: Schema.String, answers: Schema.optionalKey(Answers) }),
       success: Data(RespondentResponse),
       error: RespondentErrors
-    }).annotate(
-      OpenApi.Summary,
-      "Complete the response: full validation, scores; immutable afterwards unless editing is allowed (no auth)"
-    )
+    })
+      .annotate(
+        OpenApi.Summary,
+        "Complete the response: full validation, scores; immutable afterwards unless editing is allowed (no auth)"
+      )
+      .annotate(
+        OpenApi.Description,
+        "On a form whose researchCompliance has withdrawalEnabled, the answer carries `withdrawalPath`: the respondent's private link (GET shows a confirmation page, its POST deletes the response and its files)."
+      )
   )
   .add(
     HttpApiEndpoint.get("interview", "/f/:slug/interview", {
@@ -216,7 +240,8 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
         params: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
         confirmRepeat: Schema.optionalKey(Schema.Boolean),
         locale: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(35))),
-        acceptDisclosure: Schema.optionalKey(Schema.Boolean)
+        acceptDisclosure: Schema.optionalKey(Schema.Boolean),
+        consent: Schema.optionalKey(Consent)
       }),
       success: Data(StartedInterview).pipe(HttpApiSchema.status(201)),
       error: RespondentErrors
@@ -224,7 +249,10 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
       .annotate(OpenApi.Summary, "Start an interview: the greeting and the first question (no auth)")
       .annotate(
         OpenApi.Description,
-        "Pinned to the current version; returns the response token once and sets the continuity cookie `folio_rt`. `locale` picks one of the interview's locales (else its default). When the disclosure is required, the start must say `acceptDisclosure: true` (else 409 conflict, details.reason `disclosure_required`). Repeat responses follow the form's repeatResponsePolicy as for classic forms."
+        [
+          "Pinned to the current version; returns the response token once and sets the continuity cookie `folio_rt`. `locale` picks one of the interview's locales (else its default). When the disclosure is required, the start must say `acceptDisclosure: true` (else 409 conflict, details.reason `disclosure_required`). Repeat responses follow the form's repeatResponsePolicy as for classic forms.",
+          CONSENT_DESCRIPTION
+        ].join(" ")
       ),
     HttpApiEndpoint.post("resumeInterview", "/f/:slug/interview/resume", {
       params: { slug: Slug },

@@ -11,8 +11,10 @@ import {
   publicSettings,
   quizResultsOf,
   Respondent,
-  type ResponseRecord
+  type ResponseRecord,
+  withdrawalLinkFor
 } from "@folio/domain"
+import { BlobSigningSecret } from "../../blobs/Http.js"
 import { Effect, Stream } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -33,6 +35,18 @@ const view = (r: ResponseRecord) => {
     completedAt: r.completedAt,
     ...(quizzes.length === 0 ? {} : { quizzes })
   }
+}
+
+/** `{ withdrawalPath }` for a response of a form offering withdrawal, else nothing. */
+const withdrawalOf = (
+  secret: string,
+  slug: string,
+  settings: FormSettings | undefined,
+  r: Pick<ResponseRecord, "id" | "formId">
+): { readonly withdrawalPath?: string } => {
+  const path =
+    settings === undefined ? undefined : withdrawalLinkFor(secret, { id: r.formId, slug }, settings, r.id)
+  return path === undefined ? {} : { withdrawalPath: path }
 }
 
 /** Why a published form takes no responses now, with the author's message, or null. */
@@ -65,7 +79,7 @@ const encoder = new TextEncoder()
  * then the whole turn. The reply is only streamed once the domain's rules have checked it (a turn
  * they replace must never have been shown), so errors still come back as plain error responses.
  */
-const eventStream = (t: InterviewTurnResult) => {
+const eventStream = (t: InterviewTurnResult, extra: { readonly withdrawalPath?: string }) => {
   const [user, reply] = [
     t.messages.find((m) => m.role === "user"),
     t.messages.findLast((m) => m.role === "assistant")
@@ -75,7 +89,7 @@ const eventStream = (t: InterviewTurnResult) => {
     ...(reply === undefined
       ? []
       : replyPieces(reply.text).map((text) => sse("delta", { id: reply.id, text }))),
-    sse("done", data(turnView(t)))
+    sse("done", data({ ...turnView(t), ...extra }))
   ]
   return HttpServerResponse.stream(Stream.fromIterable(events.map((e) => encoder.encode(e))), {
     contentType: "text/event-stream; charset=utf-8",
@@ -85,9 +99,21 @@ const eventStream = (t: InterviewTurnResult) => {
 
 export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (handlers) =>
   Effect.map(
-    Effect.all([Effect.service(Respondent), Effect.service(InterviewRespondent)]),
-    ([respondent, interviews]) =>
-      handlers
+    Effect.all([
+      Effect.service(Respondent),
+      Effect.service(InterviewRespondent),
+      Effect.service(BlobSigningSecret)
+    ]),
+    ([respondent, interviews, secret]) => {
+      /** A finished interview's withdrawal link, when its form offers withdrawal. */
+      const interviewWithdrawal = (slug: string, t: InterviewTurnResult) =>
+        t.done
+          ? interviews.publicInterview(slug).pipe(
+              Effect.map((found) => withdrawalOf(secret, slug, found.published.settings, t.response)),
+              Effect.orElseSucceed(() => ({}))
+            )
+          : Effect.succeed({})
+      return handlers
         .handle("form", ({ params }) =>
           Effect.gen(function* () {
             const { published, closed: reason } = yield* respondent.publicForm(params.slug)
@@ -105,11 +131,10 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
         .handle("start", ({ params, payload }) =>
           Effect.gen(function* () {
             const request = yield* HttpServerRequest.HttpServerRequest
-            const started = yield* respondent.start(
-              params.slug,
-              payload.params ?? {},
-              respondentClient(request, payload.confirmRepeat)
-            )
+            const started = yield* respondent.start(params.slug, payload.params ?? {}, {
+              ...respondentClient(request, payload.confirmRepeat),
+              consent: payload.consent
+            })
             yield* setContinuityCookie(started.continuityToken)
             return data({
               responseId: started.response.id,
@@ -172,10 +197,20 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
           ).pipe(Effect.catch(FormsErrors.fail))
         )
         .handle("complete", ({ params, payload }) =>
-          Effect.map(
-            respondent.save(params.slug, params.responseId, payload.token, payload.answers ?? {}, true),
-            (r) => data(view(r))
-          ).pipe(Effect.catch(FormsErrors.fail))
+          Effect.gen(function* () {
+            const r = yield* respondent.save(
+              params.slug,
+              params.responseId,
+              payload.token,
+              payload.answers ?? {},
+              true
+            )
+            const settings = yield* respondent.publicForm(params.slug).pipe(
+              Effect.map((found) => found.published.settings),
+              Effect.orElseSucceed(() => undefined)
+            )
+            return data({ ...view(r), ...withdrawalOf(secret, params.slug, settings, r) })
+          }).pipe(Effect.catch(FormsErrors.fail))
         )
         .handle("interview", ({ params }) =>
           Effect.gen(function* () {
@@ -204,7 +239,8 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
                     },
               maxExchanges: def.policy.maxExchanges,
               maxMessageLength: MAX_INTERVIEW_MESSAGE_CHARACTERS,
-              closed: closedView(reason, published.settings)
+              closed: closedView(reason, published.settings),
+              researchCompliance: publicSettings(published.settings).researchCompliance ?? null
             })
           }).pipe(Effect.catch(FormsErrors.fail))
         )
@@ -214,7 +250,7 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
             const started = yield* interviews.start(
               params.slug,
               payload.params ?? {},
-              respondentClient(request, payload.confirmRepeat),
+              { ...respondentClient(request, payload.confirmRepeat), consent: payload.consent },
               {
                 locale: payload.locale ?? acceptedLanguage(request),
                 acceptDisclosure: payload.acceptDisclosure
@@ -247,13 +283,16 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
           Effect.gen(function* () {
             const request = yield* HttpServerRequest.HttpServerRequest
             const turn = yield* interviews.send(params.slug, params.responseId, payload.token, payload.text)
-            return wantsEvents(request) ? eventStream(turn) : data(turnView(turn))
+            const extra = yield* interviewWithdrawal(params.slug, turn)
+            return wantsEvents(request) ? eventStream(turn, extra) : data({ ...turnView(turn), ...extra })
           }).pipe(Effect.catch(FormsErrors.fail))
         )
         .handle("finishInterview", ({ params, payload }) =>
-          Effect.map(interviews.finish(params.slug, params.responseId, payload.token), (t) =>
-            data(turnView(t))
-          ).pipe(Effect.catch(FormsErrors.fail))
+          Effect.gen(function* () {
+            const turn = yield* interviews.finish(params.slug, params.responseId, payload.token)
+            return data({ ...turnView(turn), ...(yield* interviewWithdrawal(params.slug, turn)) })
+          }).pipe(Effect.catch(FormsErrors.fail))
         )
+    }
   )
 )

@@ -112,7 +112,20 @@ export const makeFormRepository = Effect.map(Effect.service(MemoryStore), (table
           })),
           Effect.fromResult
         )
-      })
+      }),
+    withResearchCompliance: () =>
+      Effect.sync(() =>
+        [...forms.values()]
+          .filter(
+            (f) =>
+              f.deletedAt === null &&
+              typeof f.settings === "object" &&
+              f.settings !== null &&
+              "researchCompliance" in f.settings
+          )
+          .sort((a, b) => (a.id < b.id ? -1 : 1))
+          .map(strip)
+      )
   })
 })
 

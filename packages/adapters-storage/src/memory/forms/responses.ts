@@ -303,6 +303,26 @@ export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (t
           .filter((f) => f.workspaceId === workspaceId && f.formId === formId && wanted.has(f.responseId))
           .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
       }),
+    // One synchronous step, like update: a racing write lands wholly before or finds the row gone.
+    delete: (workspaceId, formId, id) =>
+      Effect.sync(() => {
+        const found = inForm(responses.get(id), workspaceId, formId)
+        if (Option.isNone(found)) return Option.none()
+        const files = [...responseFiles.values()]
+          .filter((f) => f.responseId === id)
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+        for (const f of files) responseFiles.delete(f.id)
+        responses.delete(id)
+        return Option.some(files)
+      }),
+    startedBefore: (workspaceId, formId, before, limit) =>
+      Effect.sync(() =>
+        ofForm(workspaceId, formId)
+          .filter((r) => r.createdAt.getTime() < before.getTime())
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+          .slice(0, limit)
+          .map((r) => r.id)
+      ),
     count: (workspaceId, formId, status) =>
       Effect.sync(
         () => ofForm(workspaceId, formId).filter((r) => status === undefined || r.status === status).length

@@ -231,6 +231,14 @@ export const makeFormRepository = Effect.gen(function* () {
             limit ${query.limit + 1}`
           return toPage(rows, query.limit, toVersionSummary, (row) => numberCursor.encode(row.version))
         })
+      ),
+
+    withResearchCompliance: () =>
+      orStorageError(
+        sql<FormRow>`select ${columns} from forms
+                     where deleted_at is null and jsonb_typeof(settings) = 'object'
+                       and settings ? 'researchCompliance'
+                     order by id`.pipe(Effect.map((rows) => rows.map(toForm)))
       )
   })
 })

@@ -308,6 +308,40 @@ export const makeResponseRepository = Effect.gen(function* () {
                            and ${sql.in("response_id", responseIds)}
                          order by created_at, id`.pipe(Effect.map((rows) => rows.map(toFile)))
           ),
+    // The row is locked first, so an upload racing the delete waits for it and then finds no row,
+    // and a completion racing it either committed before (its answers leave the aggregates here) or
+    // finds the row gone. Files go before the row they reference.
+    delete: (workspaceId, formId, id) =>
+      orStorageError(
+        sql.withTransaction(
+          Effect.gen(function* () {
+            const [locked] = yield* sql<{ readonly id: string }>`
+              select id from responses
+              where id = ${id} and workspace_id = ${workspaceId} and form_id = ${formId}
+              for update`
+            if (locked === undefined) return Option.none<ReadonlyArray<ResponseFileRecord>>()
+            const files = yield* sql<FileRow>`
+              delete from response_files where response_id = ${id} returning *`
+            const [old] = yield* sql<Pick<ResponseRow, "status" | "answers" | "meta">>`
+              delete from responses where id = ${id} returning status, answers, meta`
+            if (old?.status === "completed") {
+              yield* applyContributions(sql, formId, old, -1)
+              yield* recomputeExtremes(sql, formId, old)
+            }
+            return Option.some(
+              files.map(toFile).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+            )
+          })
+        )
+      ),
+    startedBefore: (workspaceId, formId, before, limit) =>
+      orStorageError(
+        sql<{ readonly id: string }>`
+          select id from responses
+          where form_id = ${formId} and workspace_id = ${workspaceId} and created_at < ${before}
+          order by created_at, id
+          limit ${limit}`.pipe(Effect.map((rows) => rows.map((r) => r.id)))
+      ),
     count: (workspaceId, formId, status) =>
       orStorageError(
         sql<{ readonly n: number }>`

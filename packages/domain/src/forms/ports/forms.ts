@@ -106,6 +106,11 @@ export interface FormRepositoryService {
     formId: string,
     query: { readonly limit: number; readonly cursor?: string | undefined }
   ) => Effect.Effect<Page<FormVersionSummaryRecord>, StorageError | InvalidCursor>
+  /**
+   * Live forms of every workspace whose stored settings hold `researchCompliance`: what the response
+   * retention sweep visits (a system job, so not scoped to one tenant).
+   */
+  readonly withResearchCompliance: () => Effect.Effect<ReadonlyArray<FormRecord>, StorageError>
 }
 
 export class FormRepository extends Context.Service<FormRepository, FormRepositoryService>()(

@@ -316,6 +316,24 @@ export interface ResponseRepositoryService {
     formId: string,
     responseIds: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyArray<ResponseFileRecord>, StorageError>
+  /**
+   * Deletes the response and its file rows in one transaction, taking a completed response's share
+   * out of the kept aggregates. Answers the deleted file rows (whose blobs the caller removes), or
+   * none when no such response was there. A write racing it either lands first (and is deleted with
+   * the row) or finds the row gone (`stale`).
+   */
+  readonly delete: (
+    workspaceId: string,
+    formId: string,
+    id: string
+  ) => Effect.Effect<Option.Option<ReadonlyArray<ResponseFileRecord>>, StorageError>
+  /** Ids of the form's responses started (createdAt) before `before`, oldest first, at most `limit`. */
+  readonly startedBefore: (
+    workspaceId: string,
+    formId: string,
+    before: Date,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<string>, StorageError>
   /** Recomputes any incrementally kept aggregates from the responses (all forms when omitted). */
   readonly rebuildAnswerStats: (formId?: string) => Effect.Effect<void, StorageError>
   readonly count: (

@@ -15,6 +15,8 @@ import { loadForm } from "../use-cases.js"
 import { completedResponses, currentDefinitionOf } from "./sources.js"
 import { type FileUrl, storedInterviewOf } from "./reads.js"
 import { storedQualityOf } from "./quality.js"
+import { consentOf } from "./consent.js"
+import { StoredFormDocumentReader } from "../ports/stored-documents.js"
 
 export interface CsvOptions {
   readonly values: "label" | "code"
@@ -135,6 +137,23 @@ const cutoffLabelOf = (r: ResponseRecord, id: string): string => {
 /** The trap blocks a response missed, joined as choice codes are (`;`); "" when it missed none. */
 const trapsMissedOf = (r: ResponseRecord): string => (storedQualityOf(r.meta)?.trapsMissed ?? []).join(";")
 
+/** The consent columns' headers, present while the form's settings hold researchCompliance. */
+const CONSENT_COLUMNS = ["consent_accepted_at", "consent_items", "consent_settings_signature"] as const
+
+/** Whether the export carries the consent columns: the form is under research compliance now. */
+const underCompliance = (form: FormRecord) =>
+  Effect.map(
+    Effect.service(StoredFormDocumentReader),
+    (documents) => documents.settings(form.settings)?.researchCompliance !== undefined
+  )
+
+/** The consent cells of one response (empty when it stored none); deidentified keeps the day only. */
+const consentCells = (r: ResponseRecord, deidentified: boolean): ReadonlyArray<string> => {
+  const c = consentOf(r.meta)
+  if (c === null) return ["", "", ""]
+  return [deidentified ? c.acceptedAt.slice(0, 10) : c.acceptedAt, c.items.join("\n"), c.settingsSignature]
+}
+
 /** GET /forms/{id}/responses.csv */
 export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl: FileUrl) =>
   Effect.gen(function* () {
@@ -146,8 +165,12 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
         .slice(0, 60) || "form"
     const filename = `${safeTitle}-responses${options.deidentified ? "-deidentified" : ""}.csv`
     const ports = yield* Effect.context<FormRepository | ResponseRepository>()
+    const consent = yield* underCompliance(form)
     if (form.kind === "interview")
-      return { filename, lines: Stream.provideContext(interviewLines(form, options), ports) } as CsvExport
+      return {
+        filename,
+        lines: Stream.provideContext(interviewLines(form, options, consent), ports)
+      } as CsvExport
 
     const definitions = yield* definitionsOf(form)
     const blocks = new Map<string, Block>()
@@ -189,6 +212,7 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
           const scores = scoreIds.map((s) => scoreOf(r, s))
           const labels = scoreIds.map((s) => cutoffLabelOf(r, s))
           const traps = trapsMissedOf(r)
+          const agreed = consent ? consentCells(r, options.deidentified) : []
           if (options.layout === "wide")
             return [
               csvLine([
@@ -198,7 +222,8 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
                 ...cells,
                 ...scores,
                 ...labels,
-                ...(hasTraps ? [traps] : [])
+                ...(hasTraps ? [traps] : []),
+                ...agreed
               ])
             ]
           return [
@@ -211,7 +236,10 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
             ...scoreIds.flatMap((s, i) =>
               labels[i] === "" ? [] : [csvLine([id, when, `cutoff_${s}`, labels[i]])]
             ),
-            ...(traps === "" ? [] : [csvLine([id, when, "quality_traps_missed", traps])])
+            ...(traps === "" ? [] : [csvLine([id, when, "quality_traps_missed", traps])]),
+            ...CONSENT_COLUMNS.flatMap((name, i) =>
+              agreed[i] === undefined || agreed[i] === "" ? [] : [csvLine([id, when, name, agreed[i]])]
+            )
           ]
         })
       })
@@ -227,7 +255,8 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
             ...scoreIds.map((s) => `score_${s}`),
             // After every score column, so the score columns keep their places.
             ...scoreIds.map((s) => `cutoff_${s}`),
-            ...(hasTraps ? ["quality_traps_missed"] : [])
+            ...(hasTraps ? ["quality_traps_missed"] : []),
+            ...(consent ? CONSENT_COLUMNS : [])
           ])
         : csvLine([idColumn, "completed_at", "block_id", "value"])
     const body = completedResponses(form, PAGE).pipe(
@@ -241,7 +270,7 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
     } as CsvExport
   })
 
-const interviewLines = (form: FormRecord, options: CsvOptions) =>
+const interviewLines = (form: FormRecord, options: CsvOptions, consent: boolean) =>
   Stream.unwrap(
     Effect.gen(function* () {
       const definition = readStoredInterviewDefinition(yield* currentDefinitionOf(form))
@@ -256,7 +285,8 @@ const interviewLines = (form: FormRecord, options: CsvOptions) =>
         ...(options.deidentified ? [] : ["summary"]),
         ...fieldIds.map((f) => `field_${f}`),
         "themes",
-        ...(options.deidentified ? [] : ["transcript"])
+        ...(options.deidentified ? [] : ["transcript"]),
+        ...(consent ? CONSENT_COLUMNS : [])
       ])
       const lineOf = (r: ResponseRecord) => {
         row++
@@ -282,7 +312,8 @@ const interviewLines = (form: FormRecord, options: CsvOptions) =>
           ...(options.deidentified ? [] : [i.summary ?? ""]),
           ...fieldIds.map(field),
           themes,
-          ...(options.deidentified ? [] : [i.transcript.map((t) => `${t.role}: ${t.content}`).join("\n")])
+          ...(options.deidentified ? [] : [i.transcript.map((t) => `${t.role}: ${t.content}`).join("\n")]),
+          ...(consent ? consentCells(r, options.deidentified) : [])
         ])
       }
       return Stream.concat(

@@ -90,6 +90,15 @@ export {
   InsightModelOutput
 } from "./insights-model.js"
 export { type CsvOptions, answerText, type CsvExport } from "./csv.js"
+export { ResponseConsent, MAX_CONSENT_ITEMS, acceptConsent, consentOf } from "./consent.js"
+export {
+  withdrawalMac,
+  withdrawalPath,
+  withdrawalLinkFor,
+  parseWithdrawalToken,
+  type WithdrawalTarget
+} from "./withdrawal.js"
+export { RETENTION_BATCH, RETENTION_BATCHES_PER_FORM, purgeExpiredResponses } from "./retention.js"
 export * from "./schemas.js"
 export { ResponseQuality, responseQualityOf, storedQualityOf } from "./quality.js"
 export { QuizResult, quizResultsOf, ResponseScore, responseScoresOf } from "./score-views.js"

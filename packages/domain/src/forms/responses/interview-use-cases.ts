@@ -43,6 +43,7 @@ import {
 import { FormRepository } from "../ports/forms.js"
 import { type NewResponseRecord, type ResponseRecord, ResponseRepository } from "../ports/responses.js"
 import { storedInterviewOf } from "./reads.js"
+import { acceptConsent } from "./consent.js"
 import {
   closedReason,
   completedCountIfLimited,
@@ -242,6 +243,7 @@ export const startInterview = (
       return yield* new DisclosureNotAccepted({ version: def.disclosure.version })
     const ids = yield* IdGen
     const at = yield* now
+    const consent = yield* Effect.fromResult(acceptConsent(published.settings, client.consent, at))
     const estimate = yield* estimateRespondent(published, client, at)
     const policy = published.settings.submission.repeatResponsePolicy
     const isRepeat = estimate.respondent.repeatCount > 0
@@ -270,6 +272,7 @@ export const startInterview = (
       meta: {
         ...startedMeta(token, estimate, params),
         ...responseLocaleMeta(def.locales.supported, locale),
+        ...(consent === undefined ? {} : { consent }),
         ...(def.disclosure !== undefined && options.acceptDisclosure === true
           ? { disclosure: { version: def.disclosure.version, acceptedAt: at.toISOString() } }
           : {}),

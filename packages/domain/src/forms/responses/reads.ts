@@ -26,6 +26,7 @@ import { loadForm } from "../use-cases.js"
 import { uploadedFilesOf } from "./uploaded-files.js"
 import { ResponseQuality, storedQualityOf } from "./quality.js"
 import { ResponseScore, responseScoresOf } from "./score-views.js"
+import { consentOf, ResponseConsent } from "./consent.js"
 
 const common = {
   id: Uuid,
@@ -84,7 +85,9 @@ export const ClassicResponse = Schema.Struct({
   files: Schema.Array(UploadedFile),
   respondent: Schema.optionalKey(RespondentEstimateSchema),
   presentation: Schema.optionalKey(Schema.NullOr(ResponsePresentation)),
-  ...computed
+  ...computed,
+  /** The research consent accepted at the start (forms under researchCompliance). */
+  consent: Schema.optionalKey(ResponseConsent)
 }).annotate({ identifier: "ClassicResponse" })
 
 export const InterviewQuality = Schema.Struct({
@@ -154,7 +157,9 @@ export const InterviewResponse = Schema.Struct({
     analysisStatus: AnalysisStatus,
     quality: InterviewQuality
   }),
-  respondent: Schema.optionalKey(RespondentEstimateSchema)
+  respondent: Schema.optionalKey(RespondentEstimateSchema),
+  /** The research consent accepted at the start (forms under researchCompliance). */
+  consent: Schema.optionalKey(ResponseConsent)
 }).annotate({ identifier: "InterviewResponse" })
 
 /** Any of the four response shapes (ResponseListPage items). */
@@ -192,6 +197,11 @@ const computedOf = (r: ResponseRecord) => {
   }
 }
 
+const consentField = (r: ResponseRecord) => {
+  const consent = consentOf(r.meta)
+  return consent === null ? {} : { consent }
+}
+
 const base = (r: ResponseRecord) => ({
   id: r.id,
   status: r.status,
@@ -220,6 +230,7 @@ export const toFullView = (
     answers: r.answers,
     files,
     ...respondentOf(r),
+    ...consentField(r),
     ...(detail
       ? {
           presentation: Schema.is(ResponsePresentation)(presentation) ? presentation : null
@@ -259,7 +270,8 @@ export const toInterviewFullView = (r: ResponseRecord, includeTranscript = true)
       transcript: includeTranscript ? i.transcript : [],
       extractedFields: i.extractedFields
     },
-    ...respondentOf(r)
+    ...respondentOf(r),
+    ...consentField(r)
   }
 }
 

@@ -13,6 +13,7 @@ import type { FormDefinition } from "../definition/definition.js"
 import type { Answers } from "./logic.js"
 import {
   type AnswersNotAnObject,
+  type ConsentNotGiven,
   FormClosed,
   type InvalidAnswers,
   NothingToResume,
@@ -28,6 +29,7 @@ import {
 import { StoredFormDocumentReader } from "../ports/stored-documents.js"
 import { defaultFormSettings, encodeFormSettings, type FormSettings } from "../settings/settings.js"
 import { validateAnswers } from "./answers.js"
+import { acceptConsent } from "./consent.js"
 import { hasRandomization, type PresentedOrder, presentationOrder } from "./presentation.js"
 import { RespondentEstimateSchema, ResponsePresentation } from "./reads.js"
 import type { RespondentEstimate } from "./respondent-estimate.js"
@@ -137,6 +139,8 @@ export interface RespondentClient {
   readonly fingerprint: string
   /** The respondent saw the repeat warning of a soft_block form and chose to answer again. */
   readonly confirmRepeat?: boolean | undefined
+  /** The texts of the research consent items the respondent accepted on the page. */
+  readonly consent?: ReadonlyArray<string> | undefined
 }
 
 /** Fingerprint matches count as "probable" for this long. */
@@ -235,12 +239,13 @@ export const startResponse = (
   client: RespondentClient = { fingerprint: "" }
 ): Effect.Effect<
   StartedResponse,
-  PublishedFormNotFound | FormClosed | RepeatResponse | StorageError,
+  PublishedFormNotFound | FormClosed | ConsentNotGiven | RepeatResponse | StorageError,
   Ports
 > =>
   Effect.gen(function* () {
     const published = yield* loadPublishedForm(slug)
     yield* ensureOpen(published)
+    const consent = yield* Effect.fromResult(acceptConsent(published.settings, client.consent, yield* now))
     const ids = yield* IdGen
     const responses = yield* ResponseRepository
     const token = toBase64Url(yield* ids.randomBytes(24))
@@ -277,6 +282,7 @@ export const startResponse = (
       answers: {},
       meta: {
         ...startedMeta(token, estimate, params),
+        ...(consent === undefined ? {} : { consent }),
         ...(presentation === null
           ? {}
           : { presentation: { assignmentId: yield* ids.uuid, order: presentation } })

@@ -10,6 +10,7 @@ import { ResponseRepository } from "../ports/responses.js"
 import { loadOwnResponseWithFiles, uploadRespondentFile } from "../responses/files.js"
 import { loadPublicImage } from "../responses/images.js"
 import { loadPublicForm, resumeResponse, saveAnswers, startResponse } from "../responses/respondent.js"
+import { openWithdrawal, withdrawResponse } from "../responses/withdrawal.js"
 
 const respondent = {
   publicForm: loadPublicForm,
@@ -22,7 +23,11 @@ const respondent = {
   /** An image the published form points at (image blocks, choice images, theme logo and cover). */
   publicImage: loadPublicImage,
   /** The respondent's own response (by its token) and the files uploaded to it. */
-  ownResponse: loadOwnResponseWithFiles
+  ownResponse: loadOwnResponseWithFiles,
+  /** The form and response a withdrawal link opens (its confirmation page). */
+  openWithdrawal,
+  /** The withdrawal link's post: the response and its files deleted. */
+  withdraw: withdrawResponse
 }
 
 /** Builds the service over its ports in context (the Live layer; tests build it over fakes). */

@@ -72,6 +72,25 @@ export const Theme = Schema.Struct({
   coverKey: Schema.optionalKey(ObjectKey)
 })
 
+/**
+ * A study's terms shown before the first question: consent items every respondent must accept,
+ * retention (responses older are deleted), withdrawal by a private link. See responses/consent.ts,
+ * withdrawal.ts and retention.ts.
+ */
+export const ResearchCompliance = Schema.Struct({
+  purpose: StrBetween(1, 2000),
+  contact: StrBetween(1, 500),
+  consentItems: ArrayOf(StrBetween(1, 500), 1, 20),
+  retentionDays: IntBetween(1, 3650),
+  withdrawalEnabled: d(Schema.Boolean, () => true),
+  thirdPartyProvision: Schema.optionalKey(
+    Schema.Struct({
+      enabled: d(Schema.Boolean, () => false),
+      details: Schema.optionalKey(StrBetween(1, 2000))
+    })
+  )
+}).annotate({ identifier: "ResearchCompliance" })
+
 export const FormSettings = Schema.Struct({
   renderMode: d(Schema.Literals(["conversational", "classic", "document"]), () => "conversational" as const),
   locale: d(Schema.Literals(["en", "ko", "ja"]), () => "en" as const),
@@ -130,21 +149,7 @@ export const FormSettings = Schema.Struct({
       )
     })
   ),
-  researchCompliance: Schema.optionalKey(
-    Schema.Struct({
-      purpose: StrBetween(1, 2000),
-      contact: StrBetween(1, 500),
-      consentItems: ArrayOf(StrBetween(1, 500), 1, 20),
-      retentionDays: IntBetween(1, 3650),
-      withdrawalEnabled: d(Schema.Boolean, () => true),
-      thirdPartyProvision: Schema.optionalKey(
-        Schema.Struct({
-          enabled: d(Schema.Boolean, () => false),
-          details: Schema.optionalKey(StrBetween(1, 2000))
-        })
-      )
-    })
-  ),
+  researchCompliance: Schema.optionalKey(ResearchCompliance),
   customScript: Schema.optionalKey(Str(10000))
 }).annotate({ identifier: "FormSettings", title: "Form settings" })
 export type FormSettings = typeof FormSettings.Type

@@ -48,15 +48,20 @@ export const makeApi = (slug: string) => {
   const base = `/f/${encodeURIComponent(slug)}/responses`
   return {
     resume: () => call<Started>("POST", `${base}/resume`, {}),
-    start: (params: Record<string, string>, confirmRepeat: boolean) =>
-      call<Started>("POST", base, confirmRepeat ? { params, confirmRepeat: true } : { params }),
+    start: (params: Record<string, string>, confirmRepeat: boolean, consent?: ReadonlyArray<string>) =>
+      call<Started>("POST", base, {
+        params,
+        ...(confirmRepeat ? { confirmRepeat: true } : {}),
+        ...(consent === undefined ? {} : { consent })
+      }),
     save: (id: string, token: string, answers: Record<string, unknown>) =>
       call<unknown>("PATCH", `${base}/${id}`, { token, answers }),
     complete: (id: string, token: string, answers: Record<string, unknown>) =>
-      call<{ readonly quizzes?: ReadonlyArray<QuizResult> }>("POST", `${base}/${id}/complete`, {
-        token,
-        answers
-      }),
+      call<{ readonly quizzes?: ReadonlyArray<QuizResult>; readonly withdrawalPath?: string }>(
+        "POST",
+        `${base}/${id}/complete`,
+        { token, answers }
+      ),
     /** One file as the raw body, with upload progress (fetch cannot report it). */
     upload: (
       id: string,

@@ -17,6 +17,8 @@ export interface InterviewTurn {
   readonly done: boolean
   readonly completionReason: string | null
   readonly progress: number
+  /** Once done, on a form offering withdrawal: the respondent's private withdrawal link. */
+  readonly withdrawalPath?: string
 }
 
 export interface StartedInterview extends InterviewTurn {
@@ -83,12 +85,14 @@ export const makeInterviewApi = (slug: string) => {
       readonly locale: string
       readonly acceptDisclosure?: boolean | undefined
       readonly confirmRepeat?: boolean | undefined
+      readonly consent?: ReadonlyArray<string> | undefined
     }) =>
       call<StartedInterview>("POST", base, {
         params: options.params,
         locale: options.locale,
         ...(options.acceptDisclosure === undefined ? {} : { acceptDisclosure: options.acceptDisclosure }),
-        ...(options.confirmRepeat === true ? { confirmRepeat: true } : {})
+        ...(options.confirmRepeat === true ? { confirmRepeat: true } : {}),
+        ...(options.consent === undefined ? {} : { consent: options.consent })
       }),
     /**
      * Sends the respondent's message and streams the reply into `handlers`; answers the whole turn

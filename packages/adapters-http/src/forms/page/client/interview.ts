@@ -58,6 +58,8 @@ const boot = () => {
   const { strings } = data
   const api = makeInterviewApi(data.slug)
   const agree = byId("agree", HTMLInputElement)
+  const consentBoxes = Array.from(document.querySelectorAll<HTMLInputElement>('input[name="_consent"]'))
+  const consentError = document.querySelector<HTMLElement>("#study .consent-error")
   const banner = document.getElementById("banner")
   const typing = document.getElementById("typing")
   const progress = document.getElementById("progress")
@@ -147,7 +149,19 @@ const boot = () => {
     if (!reduceMotion) scrollTo(composer)
   }
 
-  const showDone = () => {
+  const showDone = (withdrawalPath?: string) => {
+    const withdraw = done.querySelector<HTMLElement>(".withdraw")
+    const link = withdraw?.querySelector<HTMLAnchorElement>("a.withdraw-link")
+    if (
+      withdrawalPath !== undefined &&
+      withdraw !== null &&
+      withdraw !== undefined &&
+      link !== null &&
+      link !== undefined
+    ) {
+      link.href = withdrawalPath
+      withdraw.hidden = false
+    }
     session = null
     setBusy(false)
     composer.hidden = true
@@ -182,6 +196,14 @@ const boot = () => {
       return
     }
     agree?.removeAttribute("aria-invalid")
+    // Research compliance: every consent item is ticked before the interview starts.
+    const unticked = consentBoxes.find((b) => !b.checked)
+    if (unticked !== undefined) {
+      if (consentError !== null) consentError.hidden = false
+      say(strings.consentRequired, "error")
+      return unticked.focus()
+    }
+    if (consentError !== null) consentError.hidden = true
     busy = true
     startButton.setAttribute("aria-disabled", "true")
     intro.setAttribute("aria-busy", "true")
@@ -189,7 +211,8 @@ const boot = () => {
       params,
       locale: data.locale,
       acceptDisclosure: agree === null ? undefined : accepted,
-      confirmRepeat
+      confirmRepeat,
+      ...(consentBoxes.length === 0 ? {} : { consent: consentBoxes.map((b) => b.value) })
     })
     busy = false
     startButton.removeAttribute("aria-disabled")
@@ -217,6 +240,8 @@ const boot = () => {
       say(strings.repeatConfirm, "warn", again)
       return again.focus()
     }
+    if (started.status === 400 && started.error?.details?.issues?.some((i) => i.path[0] === "consent"))
+      return say(strings.consentRequired, "error")
     if (started.status === 410) return say(started.error?.message ?? strings.closedBody, "error")
     if (started.status === 429) return say(strings.tooManyMessages, "error")
     say(strings.startFailed, "error")
@@ -307,7 +332,7 @@ const boot = () => {
     }
     setBusy(false)
     setProgress(turn.progress)
-    if (turn.done) return showDone()
+    if (turn.done) return showDone(turn.withdrawalPath)
     if (document.activeElement === document.body || document.activeElement === null) input.focus()
   }
 
@@ -320,7 +345,7 @@ const boot = () => {
     if (result.status === 200 && result.data !== undefined) {
       quiet()
       for (const m of result.data.messages) append(m)
-      return showDone()
+      return showDone(result.data.withdrawalPath)
     }
     const reason = result.error?.details?.reason
     if (result.status === 409 && reason === "nothing_answered") {

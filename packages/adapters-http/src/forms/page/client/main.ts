@@ -30,6 +30,8 @@ interface PageData {
   readonly hasIntro: boolean
   /** settings.submission.allowResponseEditing: a completed response can be reopened and edited. */
   readonly allowEditing: boolean
+  /** The form is under research compliance: its consent items are accepted before the start. */
+  readonly consent: boolean
   /** The browser holds a continuity cookie (HttpOnly, so only the server can tell). */
   readonly mayResume: boolean
   readonly strings: Strings
@@ -53,6 +55,9 @@ const boot = () => {
   const saveState = document.querySelector<HTMLElement>(".save-state")
   const done = document.getElementById("done")
   const intro = document.getElementById("intro")
+  const study = document.getElementById("study")
+  const consentBoxes = Array.from(document.querySelectorAll<HTMLInputElement>('input[name="_consent"]'))
+  const consentError = study?.querySelector<HTMLElement>(".consent-error") ?? null
   const progress = document.querySelector<HTMLElement>(".progress")
   const backButton = form.querySelector<HTMLButtonElement>("button.back")
   const submitButton = form.querySelector<HTMLButtonElement>("button.submit")
@@ -219,6 +224,8 @@ const boot = () => {
   let editingCompleted = false
   /** A soft_block repeat: the form waits behind the confirmation. */
   let awaitingConfirmation = false
+  /** Research compliance: the questions wait until every consent item is accepted. */
+  let showingConsent = data.consent && study !== null
 
   const focusSection = (section: HTMLElement | undefined) => {
     if (section === undefined) return
@@ -237,7 +244,8 @@ const boot = () => {
     document.documentElement.classList.add("enhanced")
     // A document shows its intro above the questions; the step modes show it alone, before them.
     if (intro !== null) intro.hidden = finished || (mode !== "document" && !showingIntro)
-    form.hidden = showingIntro || awaitingConfirmation || finished
+    if (study !== null) study.hidden = finished || showingIntro || !showingConsent
+    form.hidden = showingIntro || showingConsent || awaitingConfirmation || finished
     if (mode === "document") {
       const all = pages()
       pageIndex = Math.min(pageIndex, all.length - 1)
@@ -439,7 +447,8 @@ const boot = () => {
       if (resumed.status === 410) return closed(resumed.error?.message)
     }
     if (!startIfNone) return null
-    const started = await api.start(params, confirmRepeat)
+    const consent = consentBoxes.filter((b) => b.checked).map((b) => b.value)
+    const started = await api.start(params, confirmRepeat, data.consent ? consent : undefined)
     if (started.status === 201 && started.data !== undefined) {
       applyPresentation(started.data.presentation)
       if (started.data.repeatWarning) say(strings.repeatWarning, "warn")
@@ -465,8 +474,22 @@ const boot = () => {
       return null
     }
     if (started.status === 410) return closed(started.error?.message)
+    if (started.status === 400 && started.error?.details?.issues?.some((i) => i.path[0] === "consent")) {
+      // The items changed since the page was shown, or a box was unticked meanwhile: ask again.
+      askConsent(true)
+      return null
+    }
     say(strings.saveFailed, "error")
     return null
+  }
+
+  /** Shows the consent items again (with their error), the questions hidden behind them. */
+  const askConsent = (error: boolean) => {
+    showingConsent = true
+    if (consentError !== null) consentError.hidden = !error
+    render()
+    const first = consentBoxes.find((b) => !b.checked) ?? consentBoxes[0]
+    first?.focus()
   }
 
   const closed = (message: string | undefined) => {
@@ -547,7 +570,7 @@ const boot = () => {
       if (again !== null) reply = await api.complete(again.id, again.token, completeBody())
     }
     if (submitButton !== null) submitButton.disabled = false
-    if (reply.status === 200) return finish(reply.data?.quizzes ?? [])
+    if (reply.status === 200) return finish(reply.data?.quizzes ?? [], reply.data?.withdrawalPath)
     completing = false
     if (reply.status === 422 && reply.error?.details?.issues !== undefined) {
       let first: HTMLElement | undefined
@@ -585,9 +608,22 @@ const boot = () => {
     return out
   }
 
-  const finish = (quizzes: ReadonlyArray<QuizResult>) => {
+  const finish = (quizzes: ReadonlyArray<QuizResult>, withdrawalPath: string | undefined) => {
     // An edit is not a second completion for the author's script.
     if (!editingCompleted) notify("complete")
+    const withdraw = done?.querySelector<HTMLElement>(".withdraw")
+    const link = withdraw?.querySelector<HTMLAnchorElement>("a.withdraw-link")
+    if (
+      withdrawalPath !== undefined &&
+      withdraw !== null &&
+      withdraw !== undefined &&
+      link !== null &&
+      link !== undefined
+    ) {
+      link.href = withdrawalPath
+      withdraw.hidden = false
+    }
+    if (study !== null) study.hidden = true
     const redirect = data.completion.redirectUrl
     if (redirect !== undefined && /^https?:/i.test(redirect)) {
       location.assign(redirect)
@@ -687,12 +723,35 @@ const boot = () => {
       // Without storage the next load reopens the completed response instead.
     }
   })
+  /** After the consent items (if any): the response starts and the first question shows. */
+  const beginQuestions = async () => {
+    render()
+    focusSection(current)
+    await ensureStarted()
+    render()
+    if (mode !== "document") focusSection(current)
+  }
+  const continueButton = study?.querySelector<HTMLButtonElement>("button.consent-continue")
+  if (continueButton !== null && continueButton !== undefined) {
+    continueButton.hidden = false
+    continueButton.addEventListener("click", () => {
+      if (consentBoxes.some((b) => !b.checked)) return askConsent(true)
+      if (consentError !== null) consentError.hidden = true
+      showingConsent = false
+      void beginQuestions()
+    })
+  }
+  for (const box of consentBoxes)
+    box.addEventListener("change", () => {
+      if (consentError !== null && consentBoxes.every((b) => b.checked)) consentError.hidden = true
+    })
   const startButton = intro?.querySelector<HTMLButtonElement>("button.start")
   // A document shows its intro with the questions: there is nothing to start.
   if (startButton !== null && startButton !== undefined && mode !== "document") {
     startButton.hidden = false
     startButton.addEventListener("click", async () => {
       showingIntro = false
+      if (showingConsent) return askConsent(false)
       render()
       focusSection(current)
       await ensureStarted()
@@ -702,12 +761,7 @@ const boot = () => {
   }
   refresh()
   notify("view")
-  if (!showingIntro) {
-    void ensureStarted().then(() => {
-      render()
-      if (mode !== "document" && !finished) focusSection(current)
-    })
-  } else {
+  if (showingIntro) {
     startButton?.focus()
     // A returning browser of a form that allows editing may have completed it: ask before the
     // intro's button is pressed, so the completion screen comes first (nothing new is started).
@@ -717,6 +771,14 @@ const boot = () => {
         if (r === null) starting = null
         return r
       })
+  } else if (showingConsent) {
+    render()
+    consentBoxes[0]?.focus()
+  } else {
+    void ensureStarted().then(() => {
+      render()
+      if (mode !== "document" && !finished) focusSection(current)
+    })
   }
 }
 
