@@ -2,6 +2,7 @@
 // owns it (the queue holds every context's jobs; a context's runner knows only its own types).
 import {
   InterviewRespondent,
+  makeFormNotifications,
   JobRunner,
   type JobRunnerService,
   type JobType,
@@ -34,11 +35,15 @@ export const JobRunnerLive = Layer.effect(
     const interviews = yield* InterviewRespondent
     // Interview analyses are queued by the completions themselves: nothing periodic to schedule.
     const forms = JobRunner.of({ run: interviews.runAnalysisJob, schedule: Effect.succeed(0) })
+    // Notification e-mails likewise: each completion queues its own.
+    const notifications = yield* makeFormNotifications
+    const mail = JobRunner.of({ run: notifications.runEmailJob, schedule: Effect.succeed(0) })
     return jobRunnerOf({
       optimize_original: sharing,
       notion_refresh: sharing,
       webhook_delivery: sharing,
-      interview_analysis: forms
+      interview_analysis: forms,
+      notification_email: mail
     })
   })
 )

@@ -193,7 +193,7 @@ const writeInterview = (
           version: current.version,
           ...(complete ? { maxCompleted: published.settings.submission.maxResponses } : {})
         },
-        job === undefined ? undefined : { enqueue: job }
+        job === undefined ? undefined : { enqueue: [job] }
       )
     )
     if (outcome === "full")

@@ -4,14 +4,16 @@ import { Schema } from "effect"
 
 /**
  * The kinds of queued work, of every context (one queue holds them all): sharing's
- * (`optimize_original`, `notion_refresh`, `webhook_delivery`) and forms' (`interview_analysis`).
+ * (`optimize_original`, `notion_refresh`, `webhook_delivery`) and forms' (`interview_analysis`,
+ * `notification_email`: one e-mail of a completed response's notifications).
  * A context's routes show only its own types.
  */
 export const JobType = Schema.Literals([
   "optimize_original",
   "notion_refresh",
   "webhook_delivery",
-  "interview_analysis"
+  "interview_analysis",
+  "notification_email"
 ])
 export type JobType = typeof JobType.Type
 
