@@ -1,7 +1,8 @@
 // Notification e-mails over real HTTP into a real SMTP server, on PGlite and PostgreSQL: a completion
-// mails each recipient one summary (answers by label, files by name, the form's locale); the receipt
-// goes to the e-mail answer, rate-limited per address; a refusing server is retried until it accepts;
-// a receipt naming anything but an email block is invalid; a server without SMTP says so.
+// mails each recipient one summary (answers by label, files by name, the form's locale; an interview's
+// fields); the receipt goes to the e-mail answer, rate-limited per address; a refusing server is
+// retried until it accepts; a receipt naming anything but an email block is invalid; a server without
+// SMTP says so.
 import { Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { blk } from "../support/builders.js"
@@ -274,6 +275,54 @@ for (const target of storageTargets(["pglite", "postgres"])) {
       ])
       const read = await api("GET", `/forms/${form.id}`)
       expect(read.body.data.draftRevision).toBe(1)
+    })
+
+    it("mails the owners a summary of a finished interview, its fields by label", async () => {
+      const created = await api("POST", "/forms", {
+        kind: "interview",
+        title: "Plan interview",
+        definition: {
+          schemaVersion: 2,
+          fields: [
+            {
+              id: "plan",
+              labelByLocale: { en: "Your plan" },
+              valueType: "single_select",
+              requiredness: "hard",
+              options: [
+                { id: "free", labelByLocale: { en: "Free" } },
+                { id: "pro", labelByLocale: { en: "Pro" } }
+              ]
+            }
+          ]
+        },
+        settings: { notifications: { responseEmail: { enabled: true, recipients: ["iv@owners.test"] } } }
+      })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      const form = created.body.data as { id: string; slug: string }
+      expect((await api("POST", `/forms/${form.id}/publish`, { expectedDraftRevision: 1 })).status).toBe(200)
+      const s = await call("POST", `/f/${form.slug}/interview`, {})
+      expect(s.status, JSON.stringify(s.body)).toBe(201)
+      const { responseId, token } = s.body.data as { responseId: string; token: string }
+      const turn = await call("POST", `/f/${form.slug}/interview/${responseId}/messages`, {
+        token,
+        text: "Pro"
+      })
+      expect(turn.status).toBe(200)
+      // The one hard field answered may end the interview by itself; else the respondent ends it.
+      if (turn.body.data.done !== true) {
+        const finished = await call("POST", `/f/${form.slug}/interview/${responseId}/finish`, { token })
+        expect(finished.status, JSON.stringify(finished.body)).toBe(200)
+      }
+      await until(
+        () => mailsAbout(responseId).length,
+        (n) => n >= 1
+      )
+      await settle()
+      const mails = mailsAbout(responseId)
+      expect(mails.map(to)).toEqual(["iv@owners.test"])
+      expect(mails[0]?.parsed.subject).toBe("New response: Plan interview")
+      expect(mails[0]?.parsed.text).toContain("Your plan: Pro")
     })
 
     it("reports e-mail as available in the capabilities", async () => {

@@ -17,6 +17,7 @@ import { FormRepository } from "../ports/forms.js"
 import { ResponseRepository } from "../ports/responses.js"
 import { answerText } from "../responses/csv.js"
 import { readStoredSettings, readVersionDefinition } from "../form.js"
+import { type InterviewDefinition, readStoredInterviewDefinition } from "../interview/definition.js"
 import { type AnswerLine, composeReceipt, composeResponseEmail, isDeliverableAddress } from "./messages.js"
 import type { PlannedNotification } from "./rules.js"
 
@@ -78,6 +79,25 @@ export const notificationJob = (
   createdAt: at
 })
 
+/**
+ * Without a mail transport a completion queues nothing: each e-mail it asked for is logged once
+ * (form, response and kind; never an address).
+ */
+export const logUnsentNotifications = (
+  response: { readonly id: string; readonly formId: string },
+  planned: ReadonlyArray<PlannedNotification>
+) =>
+  Effect.forEach(
+    planned,
+    (p) =>
+      Effect.logWarning("notification e-mail not sent: this server has no mail transport", {
+        formId: response.formId,
+        responseId: response.id,
+        kind: p.kind
+      }),
+    { discard: true }
+  )
+
 interface Target {
   readonly formId: string
   readonly responseId: string
@@ -127,6 +147,45 @@ const receiptAllowed = (formId: string, address: string) =>
     )
   })
 
+/** A text in the locale, else English, else any: interview labels are maps by locale. */
+const inLocale = (map: Readonly<Record<string, string>>, locale: string) =>
+  map[locale] ?? map.en ?? Object.values(map)[0]
+
+/**
+ * An interview's fields as the e-mail shows them: the field's label, the value the interview
+ * extracted (options by label), a declined field by its state, an unanswered one empty.
+ */
+const interviewAnswerLines = (
+  definition: InterviewDefinition,
+  stored: unknown,
+  locale: string
+): ReadonlyArray<AnswerLine> => {
+  const extracted =
+    typeof stored === "object" && stored !== null && "extractedFields" in stored
+      ? ((stored as { extractedFields?: unknown }).extractedFields as Record<string, unknown> | undefined)
+      : undefined
+  return definition.fields.map((field) => {
+    const value = extracted?.[field.id]
+    const option = (id: unknown) => {
+      const found = field.options.find((o) => o.id === id)
+      return found === undefined ? String(id) : (inLocale(found.labelByLocale, locale) ?? String(id))
+    }
+    const text =
+      value === undefined || value === null
+        ? ""
+        : typeof value === "object" && !Array.isArray(value) && "nonAnswer" in value
+          ? `(${String((value as { nonAnswer: unknown }).nonAnswer)})`
+          : Array.isArray(value)
+            ? value.map(option).join(", ")
+            : field.options.length > 0
+              ? option(value)
+              : typeof value === "object"
+                ? JSON.stringify(value)
+                : String(value)
+    return { label: inLocale(field.labelByLocale, locale) ?? field.id, value: text }
+  })
+}
+
 const invalidPayload = () =>
   new JobFailed({ code: "invalid_payload", message: "the job names no notification", retryable: false })
 
@@ -156,20 +215,29 @@ export const runNotificationEmailJob = (
     const response = found.value
     const form = yield* forms.get(job.tenantId, target.formId)
     const version = yield* forms.getVersion(job.tenantId, target.formId, response.formVersionId)
-    const definition = Option.isSome(version) ? readVersionDefinition(version.value.definition) : null
-    if (Option.isNone(form) || definition === null) return skipped({ reason: "form_unreadable" })
+    if (Option.isNone(form) || Option.isNone(version)) return skipped({ reason: "form_unreadable" })
     const settings = readStoredSettings(form.value.settings)
-    const files = yield* responses.listFiles(job.tenantId, target.formId, [response.id])
-    const fileNames = new Map(files.map((f) => [f.key, f.filename]))
-    // The respondent's answers, and for the owners the values the server set (hidden, calculated).
-    const answers: ReadonlyArray<AnswerLine> = definition.blocks
-      .filter((b) => isInputBlockType(b.type) || (target.kind === "response" && SERVER_SET.has(b.type)))
-      .map((block) => ({
-        label: block.label === "" ? block.id : block.label,
-        value: answerText(block, response.answers[block.id], "label", (key) => fileNames.get(key) ?? "file")
-      }))
+    const locale = settings?.locale ?? "en"
+    let answers: ReadonlyArray<AnswerLine>
+    if (form.value.kind === "interview") {
+      const interview = readStoredInterviewDefinition(version.value.definition)
+      if (interview === null) return skipped({ reason: "form_unreadable" })
+      answers = interviewAnswerLines(interview, response.meta.interview, locale)
+    } else {
+      const definition = readVersionDefinition(version.value.definition)
+      if (definition === null) return skipped({ reason: "form_unreadable" })
+      const files = yield* responses.listFiles(job.tenantId, target.formId, [response.id])
+      const fileNames = new Map(files.map((f) => [f.key, f.filename]))
+      // The respondent's answers, and for the owners the values the server set (hidden, calculated).
+      answers = definition.blocks
+        .filter((b) => isInputBlockType(b.type) || (target.kind === "response" && SERVER_SET.has(b.type)))
+        .map((block) => ({
+          label: block.label === "" ? block.id : block.label,
+          value: answerText(block, response.answers[block.id], "label", (key) => fileNames.get(key) ?? "file")
+        }))
+    }
     const digest = {
-      locale: settings?.locale ?? "en",
+      locale,
       formTitle: form.value.title,
       completedAt: response.completedAt ?? response.updatedAt,
       answers

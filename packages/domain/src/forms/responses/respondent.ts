@@ -11,7 +11,7 @@ import { IdGen } from "../../kernel/ports/id-gen.js"
 import type { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
 import { announceJob } from "../../kernel/jobs/runner.js"
 import { Mailer } from "../../kernel/ports/mailer.js"
-import { notificationJob } from "../notifications/email-job.js"
+import { logUnsentNotifications, notificationJob } from "../notifications/email-job.js"
 import { plannedNotifications } from "../notifications/rules.js"
 import { type NewResponseRecord, type ResponseRecord, ResponseRepository } from "../ports/responses.js"
 import type { FormDefinition } from "../definition/definition.js"
@@ -496,17 +496,7 @@ const writeAnswers = (
     if (outcome === "stale") return Option.none<ResponseRecord>()
     yield* Effect.forEach(jobs, (job) => announceJob(job.id), { discard: true })
     // No mail transport: each e-mail this completion asked for is logged once, never its address.
-    if (mailer === null)
-      yield* Effect.forEach(
-        planned,
-        (p) =>
-          Effect.logWarning("notification e-mail not sent: this server has no mail transport", {
-            formId: next.formId,
-            responseId: next.id,
-            kind: p.kind
-          }),
-        { discard: true }
-      )
+    if (mailer === null) yield* logUnsentNotifications(next, planned)
     return Option.some(next)
   })
 
