@@ -26,6 +26,19 @@ describe("AppConfig", () => {
     expect(Option.isNone(config.databaseUrl)).toBe(true)
   })
 
+  it("sends no mail without SMTP_URL, and takes MAIL_FROM's default from the public origin", () => {
+    const none = Result.getOrThrow(load({ PUBLIC_ORIGIN: "https://forms.example.com" }))
+    expect(Option.isNone(none.smtpUrl)).toBe(true)
+    expect(none.mailFrom).toBe("Folio <no-reply@forms.example.com>")
+    const set = Result.getOrThrow(
+      load({ SMTP_URL: "smtps://user:pass@mail.example.com:465", MAIL_FROM: "Forms <forms@example.com>" })
+    )
+    expect(Option.isSome(set.smtpUrl)).toBe(true)
+    // The URL holds a password: it is kept redacted.
+    expect(String(Option.getOrThrow(set.smtpUrl))).not.toContain("pass")
+    expect(set.mailFrom).toBe("Forms <forms@example.com>")
+  })
+
   it("treats an empty DATABASE_URL as unset", () => {
     expect(Option.isNone(Result.getOrThrow(load({ DATABASE_URL: "" })).databaseUrl)).toBe(true)
   })
@@ -49,7 +62,10 @@ describe("AppConfig", () => {
     ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
     ["RATE_LIMIT_PER_KEY", { RATE_LIMIT_PER_KEY: "0" }],
     ["ANALYTICS_EXPORT_MAX_ROWS", { ANALYTICS_EXPORT_MAX_ROWS: "100001" }],
-    ["ANALYTICS_IP_HEADER", { ANALYTICS_IP_HEADER: "x real ip" }]
+    ["ANALYTICS_IP_HEADER", { ANALYTICS_IP_HEADER: "x real ip" }],
+    ["SMTP_URL", { SMTP_URL: "https://mail.example.com" }],
+    ["MAIL_FROM", { MAIL_FROM: "Folio <forms@example.com>\r\nBcc: x@example.com" }],
+    ["MAIL_FROM", { MAIL_FROM: "not an address" }]
   ])("names %s when its value is bad", (name, env) => {
     const result = load(env)
     expect(Result.isFailure(result)).toBe(true)

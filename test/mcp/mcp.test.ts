@@ -103,12 +103,14 @@ describe("the forms MCP endpoint", () => {
     expect(resources.map((r) => r.uri)).toEqual(["svc://workspace/context"])
     const read = await client.readResource({ uri: "svc://workspace/context" })
     const context = JSON.parse((read.contents[0] as { text: string }).text) as Record<string, unknown> & {
-      capabilities: { blockTypes: Array<{ type: string }> }
+      capabilities: { blockTypes: Array<{ type: string }>; notifications: { email: boolean } }
       constraints: Record<string, unknown>
     }
     expect(context.scopes).toEqual(["forms:read", "forms:write"])
     expect(context.tools).toEqual(["forms_query", "forms_create", "forms_update"])
     expect(context.capabilities.blockTypes.map((b) => b.type)).toContain("short_text")
+    // This test server has no SMTP_URL: an agent is told e-mail notifications are not sent.
+    expect(context.capabilities.notifications).toEqual({ email: false })
     expect(context.constraints).toMatchObject({ customScriptEditing: false, partialResponses: false })
   })
 

@@ -1,7 +1,13 @@
 // Contract of ResponseRepository: storage and paging, conditional writes, answer statistics, files,
 // resumable responses, respondent history and activity.
 // Run by register-contracts.ts against every storage target.
-import { FormRepository, type ResponseRecord, ResponseRepository } from "@folio/domain"
+import {
+  FormRepository,
+  JobQueue,
+  notificationJob,
+  type ResponseRecord,
+  ResponseRepository
+} from "@folio/domain"
 import { Effect, Option, Result } from "effect"
 import { describe, expect, it } from "vitest"
 import type { StorageHarness } from "../support/with-storage.js"
@@ -127,6 +133,42 @@ export const registerResponseContracts = ({ target, run, newWorkspace }: Storage
       expect(stats.tokens.filter((t) => t.blockId === "q").map((t) => [t.token, t.count])).toEqual([
         [`w${winner}`, 1]
       ])
+    })
+
+    it("queues every job given with a write in its transaction, and none with a write that lost", async () => {
+      const ws = await newWorkspace()
+      const f = await insertForm(ws.id)
+      const { version } = await publish(f)
+      const started = response(f, version.id, { status: "partial", completedAt: null, answers: {} })
+      await repo((r) => r.insert(started))
+      const done = completion(started, { q: "a" })
+      const jobsOf = (slots: ReadonlyArray<string>) =>
+        slots.map((slot) =>
+          notificationJob(
+            done,
+            { kind: "response", slot, to: `${slot}@owners.test` },
+            uuid(),
+            at("2026-03-09T00:00:00.000Z")
+          )
+        )
+      const lost = jobsOf(["r0", "r1"])
+      // A stale write queues nothing.
+      expect(await repo((r) => r.update(done, { status: "partial", version: 9 }, { enqueue: lost }))).toBe(
+        "stale"
+      )
+      const queued = jobsOf(["r0", "r1", "r2"])
+      expect(await repo((r) => r.update(done, { status: "partial", version: 1 }, { enqueue: queued }))).toBe(
+        "updated"
+      )
+      const read = (id: string) => run(Effect.flatMap(JobQueue, (q) => q.get(ws.id, id)))
+      for (const job of lost) expect(Option.isNone(await read(job.id))).toBe(true)
+      for (const job of queued)
+        expect(Option.getOrThrow(await read(job.id))).toMatchObject({
+          type: "notification_email",
+          status: "queued",
+          resourceId: started.id,
+          dedupeKey: job.dedupeKey
+        })
     })
 
     it("completes at most maxCompleted responses of a form, even all at once", async () => {

@@ -62,6 +62,9 @@ export const startApp = async (
     interviewer: Option.none(),
     notionToken: Option.some(Redacted.make("secret_test_notion_token")),
     notionApiUrl: "http://127.0.0.1:9",
+    // No mail transport: a suite that sends notification e-mail points this at its SMTP server.
+    smtpUrl: Option.none(),
+    mailFrom: "Folio <forms@folio.test>",
     jobsConcurrency: 2,
     jobsLeaseMs: 30_000,
     jobsPollMs: 200,

@@ -27,7 +27,8 @@ import {
   makeOpenAiCompatibleAnalyst,
   makeOpenAiCompatibleInsightModel,
   OpenAiCompatibleInterviewerLive,
-  withDeterministicFallback
+  withDeterministicFallback,
+  SmtpMailerLive
 } from "@folio/adapters-integrations"
 import {
   AcceleratedFormDefinitionDecoderLive,
@@ -55,6 +56,7 @@ import {
   InterviewAnalyst,
   InsightModel,
   InsightPolicy,
+  NotificationLinks,
   LinkCreationPolicy,
   RateLimitPolicy,
   RespondentRateLimitPolicy,
@@ -137,6 +139,13 @@ const interviewerLayer = (model: AppConfig["interviewer"]) =>
         Layer.succeed(InsightModel, makeOpenAiCompatibleInsightModel(options))
       )
     }
+  })
+
+/** The mail transport when SMTP_URL is set; without one the Mailer stays null (no e-mail is sent). */
+const mailerLayer = (config: AppConfig) =>
+  Option.match(config.smtpUrl, {
+    onNone: () => Layer.empty,
+    onSome: (url) => SmtpMailerLive({ url: Redacted.value(url), from: config.mailFrom })
   })
 
 /** Names this process's job claims: host, process and a random part (a restarted pid is another worker). */
@@ -251,6 +260,8 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         Layer.succeed(ArtifactPolicy, config.artifactLimits),
         BuiltInInsightExtractorLive,
         interviewerLayer(config.interviewer),
+        mailerLayer(config),
+        Layer.succeed(NotificationLinks, { publicOrigin: config.publicOrigin }),
         Layer.succeed(InsightPolicy, {
           autoThreshold: config.insightsAutoThreshold,
           minResponses: 5,

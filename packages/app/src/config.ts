@@ -75,6 +75,13 @@ export interface AppConfig {
   readonly interviewer: Option.Option<InterviewerModelSettings>
   /** The Notion integration's token; Notion mirrors are off without one (`features.notion_enabled`). */
   readonly notionToken: Option.Option<Redacted.Redacted<string>>
+  /**
+   * Where notification e-mail goes out (smtp:// or smtps://, credentials in the URL); none: this
+   * server sends no mail (`notifications.email: false` in the capabilities).
+   */
+  readonly smtpUrl: Option.Option<Redacted.Redacted<string>>
+  /** The From of notification e-mail ("Name <address>" or an address). */
+  readonly mailFrom: string
   /** The Notion API's root (a proxy, or a local fake in tests). */
   readonly notionApiUrl: string
   /** Jobs this instance runs at once; 0 runs none here (other instances do). */
@@ -294,6 +301,15 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(fun
     interviewer: yield* interviewerModel,
     notionToken: yield* optionalRedacted("NOTION_TOKEN", "must not be empty", (v) => v.trim() !== ""),
     notionApiUrl: yield* read("NOTION_API_URL", "https://api.notion.com", HTTP_URL, asHttpUrl),
+    smtpUrl: yield* optionalRedacted("SMTP_URL", "must be an smtp:// or smtps:// URL", (v) =>
+      /^smtps?:\/\/[^\s]+$/i.test(v)
+    ),
+    mailFrom: yield* read(
+      "MAIL_FROM",
+      `Folio <no-reply@${new URL(publicOrigin).hostname}>`,
+      "must be an address, or a name and <address>, on one line",
+      (v) => (/^[^\r\n<>]*<[^\s<>@]+@[^\s<>@]+>$|^[^\s<>@]+@[^\s<>@]+$/.test(v.trim()) ? v.trim() : undefined)
+    ),
     jobsConcurrency: yield* read("JOBS_CONCURRENCY", 2, "must be an integer from 0 to 64", asInt(0, 64)),
     jobsLeaseMs:
       (yield* read("JOBS_LEASE_SECONDS", 30, "must be an integer from 1 to 3600", asInt(1, 3600))) * 1000,

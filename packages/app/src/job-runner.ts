@@ -3,6 +3,7 @@
 import {
   FormResponses,
   InterviewRespondent,
+  makeFormNotifications,
   JobRunner,
   type JobRunnerService,
   type JobType,
@@ -38,12 +39,16 @@ export const JobRunnerLive = Layer.effect(
     const responses = yield* FormResponses
     // Insight jobs are queued by the insights route when its answers changed: nothing periodic either.
     const insights = JobRunner.of({ run: responses.runInsightsJob, schedule: Effect.succeed(0) })
+    // Notification e-mails likewise: each completion queues its own.
+    const notifications = yield* makeFormNotifications
+    const mail = JobRunner.of({ run: notifications.runEmailJob, schedule: Effect.succeed(0) })
     return jobRunnerOf({
       optimize_original: sharing,
       notion_refresh: sharing,
       webhook_delivery: sharing,
       interview_analysis: forms,
-      form_insights: insights
+      form_insights: insights,
+      notification_email: mail
     })
   })
 )

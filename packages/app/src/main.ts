@@ -22,6 +22,9 @@ const announce = (config: AppConfig) =>
           embedded: Option.isNone(config.databaseUrl)
         })
       )
+      // Said once at start: notifications set up on this server are accepted but not e-mailed.
+      if (Option.isNone(config.smtpUrl))
+        yield* Effect.logWarning("notification e-mail is off: SMTP_URL is not set, so no e-mail is sent")
       // Only the embedded database bootstraps itself; a real server is provisioned with the CLI.
       if (Option.isSome(config.databaseUrl)) return
       const created = yield* bootstrapIfEmpty({

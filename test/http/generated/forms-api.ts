@@ -90,7 +90,7 @@ export interface paths {
         head?: never;
         /**
          * Replace the draft definition (scope forms:write)
-         * @description Replace the draft definition. `expectedDraftRevision` must equal the current draftRevision; otherwise 409 conflict with the current token in error.details.draftRevision (re-read, re-apply).
+         * @description Replace the draft definition. `expectedDraftRevision` must equal the current draftRevision; otherwise 409 conflict with the current token in error.details.draftRevision (re-read, re-apply). A definition without the email block the settings' `respondentReceipt.emailBlockId` names is 422 invalid. `warnings` lists what the client should show, e.g. `email_not_configured` when a notification is enabled but this server cannot send e-mail.
          */
         patch: operations["forms.patchDefinition"];
         trace?: never;
@@ -218,7 +218,7 @@ export interface paths {
         head?: never;
         /**
          * Replace the settings (scope forms:write)
-         * @description Replace the settings. `expectedSettingsSignature` must equal the current settingsSignature; otherwise 409 conflict with error.details.settingsSignature.
+         * @description Replace the settings. `expectedSettingsSignature` must equal the current settingsSignature; otherwise 409 conflict with error.details.settingsSignature. `notifications.respondentReceipt.emailBlockId` must name an `email` block of the draft (422 invalid otherwise, and when an enabled receipt names none). Notifications on a server without a mail transport are stored, and the answer carries `warnings: [{ code: "email_not_configured", message }]`.
          */
         patch: operations["forms.patchSettings"];
         trace?: never;
@@ -1826,6 +1826,11 @@ export interface components {
             contentType: string;
             size: number;
         };
+        WriteWarning: {
+            /** @description Stable code, e.g. `email_not_configured` */
+            code: string;
+            message: string;
+        };
         Form: {
             id: string;
             title: string;
@@ -2827,6 +2832,9 @@ export interface components {
             features: {
                 [key: string]: boolean;
             };
+            notifications: {
+                email: boolean;
+            };
         };
     };
     responses: never;
@@ -3511,6 +3519,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Form"];
+                        warnings?: components["schemas"]["WriteWarning"][];
                     };
                 };
             };
@@ -4319,6 +4328,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Form"];
+                        warnings?: components["schemas"]["WriteWarning"][];
                     };
                 };
             };

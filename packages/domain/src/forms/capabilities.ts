@@ -38,7 +38,9 @@ export const Capabilities = Schema.Struct({
       requiredFeature: Schema.optionalKey(Schema.String)
     })
   ),
-  features: Schema.Record(Schema.String, Schema.Boolean)
+  features: Schema.Record(Schema.String, Schema.Boolean),
+  /** What this server can deliver: e-mail only when it has a mail transport (SMTP_URL). */
+  notifications: Schema.Struct({ email: Schema.Boolean })
 }).annotate({ identifier: "Capabilities" })
 export type Capabilities = typeof Capabilities.Type
 
@@ -55,7 +57,8 @@ export const evaluateFeatures = (
 
 export const evaluateCapabilities = (
   stored: Readonly<Record<string, boolean>>,
-  scopes: ReadonlyArray<string>
+  scopes: ReadonlyArray<string>,
+  server: { readonly email: boolean } = { email: false }
 ): Capabilities => {
   const features = evaluateFeatures(stored)
   return {
@@ -68,6 +71,7 @@ export const evaluateCapabilities = (
         ? { type, enabled: true }
         : { type, enabled: features[feature], requiredFeature: feature }
     }),
-    features
+    features,
+    notifications: { email: server.email }
   }
 }

@@ -18,7 +18,7 @@ import {
   DraftRevisionConflict,
   type FeaturesDisabled,
   type FormKindDisabled,
-  type InvalidDefinition,
+  InvalidDefinition,
   InvalidSettings,
   InvalidSlug,
   NothingToPublish,
@@ -42,6 +42,7 @@ import {
   type FormSettings,
   settingsSignature
 } from "./settings/settings.js"
+import { notificationIssues } from "./notifications/rules.js"
 
 export type AnyDefinition = FormDefinition | InterviewDefinition
 
@@ -76,6 +77,30 @@ const validateSettings = (input: unknown, caps: Capabilities) =>
     yield* checkSettingsAllowed(decoded, caps)
     return { decoded, encoded: encodeFormSettings(decoded), signature: settingsSignature(decoded) }
   })
+
+/** The blocks of a classic definition, none of an interview (a receipt can name no block there). */
+const blocksOf = (definition: AnyDefinition | null) =>
+  definition !== null && definition.schemaVersion === 1 ? definition : { blocks: [] }
+
+/**
+ * Settings against the definition they will serve: a receipt must name an email block of it. A
+ * settings write is refused as invalid settings, a definition write (or a publish) as an invalid
+ * definition, both at the same value-free path.
+ */
+const checkSettingsAgainst = (settings: FormSettings, definition: AnyDefinition | null) => {
+  const issues = notificationIssues(settings, blocksOf(definition))
+  return issues.length === 0 ? Result.void : Result.fail(new InvalidSettings({ issues }))
+}
+
+const checkDefinitionAgainst = (
+  kind: FormKind,
+  definition: AnyDefinition | null,
+  storedSettings: unknown
+) => {
+  const settings = readStoredSettings(storedSettings)
+  const issues = settings === null ? [] : notificationIssues(settings, blocksOf(definition), ["settings"])
+  return issues.length === 0 ? Result.void : Result.fail(new InvalidDefinition({ kind, issues }))
+}
 
 /** Reads a stored draft or version definition; unreadable legacy data degrades to null. */
 export const readStoredDefinition = (kind: FormKind, stored: unknown): AnyDefinition | null =>
@@ -115,13 +140,18 @@ export const createForm = (
 ): Result.Result<FormRecord, DefinitionRefused | SettingsRefused> =>
   Result.gen(function* () {
     yield* checkKindAllowed(command.kind, caps)
-    const definition =
+    const validated =
       command.definition === undefined
         ? command.kind === "classic"
-          ? encodeFormDefinition(emptyFormDefinition())
-          : encodeInterviewDefinition(emptyInterviewDefinition())
-        : (yield* validateDefinition(command.kind, command.definition, caps, decode)).encoded
+          ? { decoded: emptyFormDefinition(), encoded: encodeFormDefinition(emptyFormDefinition()) }
+          : {
+              decoded: emptyInterviewDefinition(),
+              encoded: encodeInterviewDefinition(emptyInterviewDefinition())
+            }
+        : yield* validateDefinition(command.kind, command.definition, caps, decode)
+    const definition = validated.encoded
     const settings = yield* validateSettings(command.settings ?? {}, caps)
+    yield* checkSettingsAgainst(settings.decoded, validated.decoded)
     return {
       id: command.id,
       workspaceId: command.workspaceId,
@@ -165,7 +195,8 @@ export const replaceDefinition = (
   Result.gen(function* () {
     if (command.expectedDraftRevision !== form.draftRevision)
       return yield* Result.fail(revisionConflict(form))
-    const { encoded } = yield* validateDefinition(form.kind, command.definition, caps, decode)
+    const { decoded, encoded } = yield* validateDefinition(form.kind, command.definition, caps, decode)
+    yield* checkDefinitionAgainst(form.kind, decoded, form.settings)
     return touch(form, now, {
       draftDefinition: encoded,
       draftRevision: form.draftRevision + 1,
@@ -185,6 +216,7 @@ export const replaceSettings = (
       return yield* Result.fail(new SettingsSignatureConflict({ settingsSignature: form.settingsSignature }))
     }
     const settings = yield* validateSettings(command.settings, caps)
+    yield* checkSettingsAgainst(settings.decoded, readStoredDefinition(form.kind, form.draftDefinition))
     return touch(form, now, { settings: settings.encoded, settingsSignature: settings.signature })
   })
 
@@ -204,12 +236,18 @@ export const publish = (
   context: { readonly now: Date; readonly versionId: string }
 ): Result.Result<
   { readonly form: FormRecord; readonly version: FormVersionRecord },
-  DraftRevisionConflict | NothingToPublish
+  DraftRevisionConflict | NothingToPublish | InvalidDefinition
 > =>
   Result.gen(function* () {
     if (command.expectedDraftRevision !== form.draftRevision)
       return yield* Result.fail(revisionConflict(form))
     if (!hasContent(form)) return yield* Result.fail(new NothingToPublish({ kind: form.kind }))
+    // Writes keep draft and settings in agreement; a form stored before that rule may not be.
+    yield* checkDefinitionAgainst(
+      form.kind,
+      readStoredDefinition(form.kind, form.draftDefinition),
+      form.settings
+    )
     const version: FormVersionRecord = {
       id: context.versionId,
       formId: form.id,

@@ -19,6 +19,8 @@ import {
   StaleForm
 } from "./ports/forms.js"
 import { IdGen } from "../kernel/ports/id-gen.js"
+import { Mailer } from "../kernel/ports/mailer.js"
+import { notificationWarnings } from "./notifications/rules.js"
 import { TenantRepository } from "../identity/ports/tenants.js"
 import { type Capabilities, evaluateCapabilities } from "./capabilities.js"
 import {
@@ -60,8 +62,19 @@ export const currentCapabilities: Effect.Effect<
   const principal = yield* Principal
   const workspace = yield* Effect.flatMap(Effect.service(TenantRepository), (r) => r.get(principal.tenant))
   if (Option.isNone(workspace)) return yield* new TenantNotFound()
-  return evaluateCapabilities(workspace.value.features, principal.scopes)
+  const mailer = yield* Mailer
+  return evaluateCapabilities(workspace.value.features, principal.scopes, { email: mailer !== null })
 })
+
+/**
+ * What a client should be told beside a successful write of `form`: a notification is on but this
+ * server cannot send mail.
+ */
+export const writeWarnings = (form: FormRecord) =>
+  Effect.gen(function* () {
+    const documents = yield* StoredFormDocumentReader
+    return notificationWarnings(documents.settings(form.settings), (yield* Mailer) !== null)
+  })
 
 /** A live form of the caller's workspace, or not_found (another workspace's id reads as absent). */
 export const loadForm = (

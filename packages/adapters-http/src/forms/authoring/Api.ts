@@ -28,7 +28,7 @@ import {
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authentication } from "../auth.js"
-import { Data } from "../envelope.js"
+import { Data, DataWithWarnings } from "../envelope.js"
 import { errorsOf } from "../errors.js"
 
 const Limit = Schema.NumberFromString.check(
@@ -78,13 +78,13 @@ export class FormsGroup extends HttpApiGroup.make("forms")
     HttpApiEndpoint.patch("patchDefinition", "/forms/:id", {
       params: { id: Uuid },
       payload: PatchDefinitionInput,
-      success: Data(Form),
+      success: DataWithWarnings(Form),
       error: FormsErrors
     })
       .annotate(OpenApi.Summary, "Replace the draft definition (scope forms:write)")
       .annotate(
         OpenApi.Description,
-        "Replace the draft definition. `expectedDraftRevision` must equal the current draftRevision; otherwise 409 conflict with the current token in error.details.draftRevision (re-read, re-apply)."
+        "Replace the draft definition. `expectedDraftRevision` must equal the current draftRevision; otherwise 409 conflict with the current token in error.details.draftRevision (re-read, re-apply). A definition without the email block the settings' `respondentReceipt.emailBlockId` names is 422 invalid. `warnings` lists what the client should show, e.g. `email_not_configured` when a notification is enabled but this server cannot send e-mail."
       ),
     HttpApiEndpoint.delete("delete", "/forms/:id", {
       params: { id: Uuid },
@@ -141,13 +141,13 @@ export class FormsGroup extends HttpApiGroup.make("forms")
     HttpApiEndpoint.patch("patchSettings", "/forms/:id/settings", {
       params: { id: Uuid },
       payload: PatchSettingsInput,
-      success: Data(Form),
+      success: DataWithWarnings(Form),
       error: FormsErrors
     })
       .annotate(OpenApi.Summary, "Replace the settings (scope forms:write)")
       .annotate(
         OpenApi.Description,
-        "Replace the settings. `expectedSettingsSignature` must equal the current settingsSignature; otherwise 409 conflict with error.details.settingsSignature."
+        'Replace the settings. `expectedSettingsSignature` must equal the current settingsSignature; otherwise 409 conflict with error.details.settingsSignature. `notifications.respondentReceipt.emailBlockId` must name an `email` block of the draft (422 invalid otherwise, and when an enabled receipt names none). Notifications on a server without a mail transport are stored, and the answer carries `warnings: [{ code: "email_not_configured", message }]`.'
       ),
     HttpApiEndpoint.post("uploadAsset", "/forms/:id/assets", {
       params: { id: Uuid },

@@ -17,7 +17,7 @@ import { PublicOrigin } from "../../public-origin.js"
 import { RequestInvalid } from "../../shared/index.js"
 import { csvDownload } from "../../streaming.js"
 import { FormsApi } from "../Api.js"
-import { data } from "../envelope.js"
+import { data, dataWithWarnings } from "../envelope.js"
 import { requireEmptyBody } from "../empty-body.js"
 import { formsRoute } from "../route.js"
 
@@ -59,7 +59,9 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
       .handle("patchDefinition", ({ params, payload }) =>
         formsRoute(
           "updateDefinition",
-          Effect.map(forms.patchDefinition(params.id, payload), (f) => data(toFormView(f, documents)))
+          Effect.flatMap(forms.patchDefinition(params.id, payload), (f) =>
+            Effect.map(forms.warnings(f), (warnings) => dataWithWarnings(toFormView(f, documents), warnings))
+          )
         )
       )
       .handle("delete", ({ params }) => formsRoute("deleteForm", forms.delete(params.id)))
@@ -107,7 +109,9 @@ export const FormsLive = HttpApiBuilder.group(FormsApi, "forms", (handlers) =>
       .handle("patchSettings", ({ params, payload }) =>
         formsRoute(
           "updateSettings",
-          Effect.map(forms.patchSettings(params.id, payload), (f) => data(toFormView(f, documents)))
+          Effect.flatMap(forms.patchSettings(params.id, payload), (f) =>
+            Effect.map(forms.warnings(f), (warnings) => dataWithWarnings(toFormView(f, documents), warnings))
+          )
         )
       )
       .handle("listResponses", ({ params, query }) =>

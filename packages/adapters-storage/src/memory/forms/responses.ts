@@ -52,7 +52,7 @@ export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (t
         )
           return "full"
         responses.set(response.id, response)
-        if (options?.enqueue !== undefined) jobs.set(options.enqueue.id, newJobRecord(options.enqueue))
+        for (const job of options?.enqueue ?? []) jobs.set(job.id, newJobRecord(job))
         return "updated"
       }),
     get: (workspaceId, formId, id) => Effect.sync(() => inForm(responses.get(id), workspaceId, formId)),

@@ -116,9 +116,9 @@ export const makeResponseRepository = Effect.gen(function* () {
         if (old.status === "completed") yield* applyContributions(sql, r.formId, old, -1)
         if (r.status === "completed") yield* applyContributions(sql, r.formId, r, 1)
         if (old.status === "completed") yield* recomputeExtremes(sql, r.formId, old)
-        // The job's key names this response and the write moved it out of the state that queues one.
-        if (options?.enqueue !== undefined)
-          yield* insertJob(sql, options.enqueue).pipe(Effect.catchTag("JobAlreadyActive", Effect.die))
+        // Each job's key names this response and the write moved it out of the state that queues it.
+        for (const job of options?.enqueue ?? [])
+          yield* insertJob(sql, job).pipe(Effect.catchTag("JobAlreadyActive", Effect.die))
         return "updated" as ResponseUpdate
       })
       return orStorageError(

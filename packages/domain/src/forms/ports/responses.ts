@@ -49,8 +49,11 @@ export type ResponseUpdate = "updated" | "stale" | "full"
 
 /** What else an update writes in its transaction. */
 export interface ResponseUpdateOptions {
-  /** A job queued with the write (or not at all): a completed interview's analysis. */
-  readonly enqueue?: NewJob | undefined
+  /**
+   * Jobs queued with the write (or not at all): a completed interview's analysis, a completion's
+   * notification e-mails (one job each).
+   */
+  readonly enqueue?: ReadonlyArray<NewJob> | undefined
 }
 
 export interface ResponseListQuery {

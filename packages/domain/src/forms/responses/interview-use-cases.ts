@@ -11,6 +11,9 @@ import { storableJson } from "../../kernel/text.js"
 import { jobDedupeKey, type NewJob } from "../../kernel/jobs/job.js"
 import { announceJob } from "../../kernel/jobs/runner.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
+import { Mailer } from "../../kernel/ports/mailer.js"
+import { logUnsentNotifications, notificationJob } from "../notifications/email-job.js"
+import { plannedNotifications } from "../notifications/rules.js"
 import {
   FormClosed,
   InterviewExpired,
@@ -186,10 +189,16 @@ const writeInterview = (
       completedAt: complete ? at : null,
       version: current.version + 1
     }
-    const job =
-      analyst === null
-        ? undefined
-        : analysisJob(next, yield* Effect.flatMap(Effect.service(IdGen), (i) => i.uuidV7), at)
+    const newId = Effect.flatMap(Effect.service(IdGen), (i) => i.uuidV7)
+    const job = analyst === null ? undefined : analysisJob(next, yield* newId, at)
+    // The owners' e-mails, queued in the same write (an interview has no email block: no receipt).
+    const planned = complete ? plannedNotifications(published.settings, { blocks: [] }, {}) : []
+    const mailer = planned.length === 0 ? null : yield* Mailer
+    const mails =
+      mailer === null
+        ? []
+        : yield* Effect.forEach(planned, (p) => Effect.map(newId, (id) => notificationJob(next, p, id, at)))
+    const jobs = [...(job === undefined ? [] : [job]), ...mails]
     const outcome = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.update(
         next,
@@ -198,7 +207,7 @@ const writeInterview = (
           version: current.version,
           ...(complete ? { maxCompleted: published.settings.submission.maxResponses } : {})
         },
-        job === undefined ? undefined : { enqueue: job }
+        jobs.length === 0 ? undefined : { enqueue: jobs }
       )
     )
     if (outcome === "full")
@@ -207,7 +216,8 @@ const writeInterview = (
         closedMessage: published.settings.submission.closedMessage
       })
     if (outcome === "stale") return yield* new ResponseChangedMeanwhile()
-    if (job !== undefined) yield* announceJob(job.id)
+    yield* Effect.forEach(jobs, (j) => announceJob(j.id), { discard: true })
+    if (mailer === null) yield* logUnsentNotifications(next, planned)
     return next
   })
 

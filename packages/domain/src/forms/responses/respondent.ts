@@ -8,6 +8,11 @@ import type { StorageError } from "../../kernel/errors.js"
 import { type FormRecord, FormRepository, type FormVersionRecord } from "../ports/forms.js"
 import { retryOnStale } from "../../kernel/retry.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
+import type { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
+import { announceJob } from "../../kernel/jobs/runner.js"
+import { Mailer } from "../../kernel/ports/mailer.js"
+import { logUnsentNotifications, notificationJob } from "../notifications/email-job.js"
+import { plannedNotifications } from "../notifications/rules.js"
 import { type NewResponseRecord, type ResponseRecord, ResponseRepository } from "../ports/responses.js"
 import type { FormDefinition } from "../definition/definition.js"
 import type { Answers } from "./logic.js"
@@ -37,6 +42,8 @@ import { responseQualityOf } from "./quality.js"
 import { scoreResponse } from "./scoring.js"
 
 type Ports = FormRepository | ResponseRepository | IdGen
+/** A completion also announces the e-mail jobs it queued. */
+type CompletionPorts = Ports | InvalidationBus
 
 export interface PublishedForm {
   readonly form: FormRecord
@@ -496,12 +503,31 @@ const writeAnswers = (
       completedAt: current.completedAt ?? (complete ? at : null),
       version: current.version + 1
     }
+    // A completion queues its e-mails in its own write: sent once it commits, never lost if it does.
+    const planned =
+      complete && current.status !== "completed"
+        ? plannedNotifications(published.settings, definition, valid)
+        : []
+    const mailer = planned.length === 0 ? null : yield* Mailer
+    const jobs =
+      mailer === null
+        ? []
+        : yield* Effect.forEach(planned, (p) =>
+            Effect.map(
+              Effect.flatMap(Effect.service(IdGen), (ids) => ids.uuidV7),
+              (jobId) => notificationJob(next, p, jobId, at)
+            )
+          )
     const outcome = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
-      r.update(next, {
-        status: current.status,
-        version: current.version,
-        maxCompleted: published.settings.submission.maxResponses
-      })
+      r.update(
+        next,
+        {
+          status: current.status,
+          version: current.version,
+          maxCompleted: published.settings.submission.maxResponses
+        },
+        jobs.length === 0 ? undefined : { enqueue: jobs }
+      )
     )
     if (outcome === "full") {
       return yield* new FormClosed({
@@ -509,7 +535,11 @@ const writeAnswers = (
         closedMessage: published.settings.submission.closedMessage
       })
     }
-    return outcome === "stale" ? Option.none<ResponseRecord>() : Option.some(next)
+    if (outcome === "stale") return Option.none<ResponseRecord>()
+    yield* Effect.forEach(jobs, (job) => announceJob(job.id), { discard: true })
+    // No mail transport: each e-mail this completion asked for is logged once, never its address.
+    if (mailer === null) yield* logUnsentNotifications(next, planned)
+    return Option.some(next)
   })
 
 /** What a completion (or an edit of a completed response) stores beside the answers. */
@@ -554,7 +584,7 @@ export const saveAnswers = (
   | InvalidAnswers
   | FormClosed
   | StorageError,
-  Ports
+  CompletionPorts
 > =>
   Effect.gen(function* () {
     const published = yield* loadPublishedForm(slug)

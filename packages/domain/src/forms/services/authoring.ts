@@ -4,12 +4,15 @@ import { Context, type Effect, Layer } from "effect"
 import { TenantRepository } from "../../identity/ports/tenants.js"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
+import { Mailer } from "../../kernel/ports/mailer.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
 import { FormRepository } from "../ports/forms.js"
 import * as useCases from "../use-cases.js"
 
 const authoring = {
   capabilities: () => useCases.currentCapabilities,
+  /** Warnings to show beside a successful write of the form (notifications this server cannot send). */
+  warnings: useCases.writeWarnings,
   list: useCases.listForms,
   get: useCases.loadForm,
   create: useCases.createFormUseCase,
@@ -36,7 +39,8 @@ export const makeFormAuthoring = bindPortsFromContext(
   FormRepository,
   TenantRepository,
   IdGen,
-  BlobStore
+  BlobStore,
+  Mailer
 )
 
 export class FormAuthoring extends Context.Service<FormAuthoring, Effect.Success<typeof makeFormAuthoring>>()(

@@ -4,6 +4,7 @@
 import { Context, type Effect, Layer } from "effect"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
+import { Mailer } from "../../kernel/ports/mailer.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
 import { InterviewAnalyst } from "../interview/analysis.js"
 import { Interviewer } from "../interview/interviewer.js"
@@ -39,7 +40,8 @@ export const makeInterviewRespondent = bindPortsFromContext(
   IdGen,
   InvalidationBus,
   Interviewer,
-  InterviewAnalyst
+  InterviewAnalyst,
+  Mailer
 )
 
 export class InterviewRespondent extends Context.Service<

@@ -4,6 +4,8 @@
 import { Context, type Effect, Layer } from "effect"
 import { BlobStore } from "../../kernel/ports/blob-store.js"
 import { IdGen } from "../../kernel/ports/id-gen.js"
+import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
+import { Mailer } from "../../kernel/ports/mailer.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
 import { FormRepository } from "../ports/forms.js"
 import { ResponseRepository } from "../ports/responses.js"
@@ -36,7 +38,9 @@ export const makeRespondent = bindPortsFromContext(
   FormRepository,
   ResponseRepository,
   IdGen,
-  BlobStore
+  BlobStore,
+  InvalidationBus,
+  Mailer
 )
 
 export class Respondent extends Context.Service<Respondent, Effect.Success<typeof makeRespondent>>()(

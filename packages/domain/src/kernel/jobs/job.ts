@@ -5,7 +5,8 @@ import { Schema } from "effect"
 /**
  * The kinds of queued work, of every context (one queue holds them all): sharing's
  * (`optimize_original`, `notion_refresh`, `webhook_delivery`) and forms' (`interview_analysis`,
- * `form_insights`).
+ * `form_insights`;
+ * `notification_email`: one e-mail of a completed response's notifications).
  * A context's routes show only its own types.
  */
 export const JobType = Schema.Literals([
@@ -13,7 +14,8 @@ export const JobType = Schema.Literals([
   "notion_refresh",
   "webhook_delivery",
   "interview_analysis",
-  "form_insights"
+  "form_insights",
+  "notification_email"
 ])
 export type JobType = typeof JobType.Type
 
