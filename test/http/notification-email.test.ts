@@ -183,6 +183,35 @@ for (const target of storageTargets(["pglite", "postgres"])) {
       expect(mail?.parsed.text).toContain("Your e-mail: (응답 없음)")
     })
 
+    it("gives a research form's respondent the private withdrawal link in the receipt, and it works", async () => {
+      const form = await publish("Study", {
+        notifications: { respondentReceipt: { enabled: true, emailBlockId: blk(3) } },
+        researchCompliance: {
+          purpose: "A study",
+          contact: "lab@uni.test",
+          consentItems: ["I agree"],
+          retentionDays: 30
+        }
+      })
+      const s = await call("POST", `/f/${form.slug}/responses`, { consent: ["I agree"] })
+      const { responseId, token } = s.body.data as { responseId: string; token: string }
+      const done = await call("POST", `/f/${form.slug}/responses/${responseId}/complete`, {
+        token,
+        answers: { [blk(1)]: "Grace", [blk(3)]: "grace@people.test" }
+      })
+      expect(done.status).toBe(200)
+      const [receipt] = await until(
+        () => mailsAbout(responseId),
+        (m) => m.length >= 1
+      )
+      const link = /https?:\/\/\S+\/withdraw\/\S+/.exec(receipt?.parsed.text ?? "")?.[0]
+      expect(link).toBe(`${origin()}${(done.body.data as { withdrawalPath: string }).withdrawalPath}`)
+      expect((await fetch(link ?? "")).status).toBe(200)
+      const withdrawn = await fetch(link ?? "", { method: "POST", headers: { origin: origin() } })
+      expect(withdrawn.status).toBe(200)
+      expect((await api("GET", `/forms/${form.id}/responses/${responseId}`)).status).toBe(404)
+    })
+
     it("retries a mail server that refuses, then sends exactly once", async () => {
       const form = await publish("Retry survey", {
         notifications: { responseEmail: { enabled: true, recipients: ["retry@owners.test"] } }

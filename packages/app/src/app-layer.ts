@@ -261,7 +261,7 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         BuiltInInsightExtractorLive,
         interviewerLayer(config.interviewer),
         mailerLayer(config),
-        Layer.succeed(NotificationLinks, { publicOrigin: config.publicOrigin }),
+        Layer.succeed(NotificationLinks, { publicOrigin: config.publicOrigin, withdrawalSecret: secret }),
         Layer.succeed(InsightPolicy, {
           autoThreshold: config.insightsAutoThreshold,
           minResponses: 5,

@@ -18,17 +18,22 @@ import { ResponseRepository } from "../ports/responses.js"
 import { answerText } from "../responses/csv.js"
 import { readStoredSettings, readVersionDefinition } from "../form.js"
 import { type InterviewDefinition, readStoredInterviewDefinition } from "../interview/definition.js"
+import { withdrawalLinkFor } from "../responses/withdrawal.js"
 import { type AnswerLine, composeReceipt, composeResponseEmail, isDeliverableAddress } from "./messages.js"
 import type { PlannedNotification } from "./rules.js"
 
 /** Attempts of one e-mail (with the queue's backoff, about five minutes of a mail server being down). */
 export const NOTIFICATION_EMAIL_MAX_ATTEMPTS = 6
 
-/** Where the owners' summary links to (the response in the API); null: no link. */
-export const NotificationLinks = Context.Reference<{ readonly publicOrigin: string | null }>(
-  "@folio/domain/NotificationLinks",
-  { defaultValue: () => ({ publicOrigin: null }) }
-)
+/**
+ * Where the e-mails link to: the owners' summary to the response in the API; a research form's
+ * receipt to the respondent's private withdrawal link, signed with `withdrawalSecret` (the secret the
+ * page signs it with). Null: no link.
+ */
+export const NotificationLinks = Context.Reference<{
+  readonly publicOrigin: string | null
+  readonly withdrawalSecret?: string | undefined
+}>("@folio/domain/NotificationLinks", { defaultValue: () => ({ publicOrigin: null }) })
 
 /**
  * Receipts a form may send per hour: to one address (from this form, and from every form of every
@@ -263,7 +268,16 @@ export const runNotificationEmailJob = (
         yield* Effect.logWarning("receipt not sent: over its rate limit", log)
         return skipped({ reason: "rate_limited" })
       }
-      message = composeReceipt(digest, { to: address, id })
+      const links = yield* NotificationLinks
+      const withdrawal =
+        links.publicOrigin === null || links.withdrawalSecret === undefined || settings === null
+          ? undefined
+          : withdrawalLinkFor(links.withdrawalSecret, form.value, settings, response.id)
+      message = composeReceipt(digest, {
+        to: address,
+        id,
+        ...(withdrawal === undefined ? {} : { withdrawalUrl: `${links.publicOrigin}${withdrawal}` })
+      })
     }
     yield* mailer
       .send(message)
