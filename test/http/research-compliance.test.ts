@@ -321,6 +321,36 @@ for (const target of storageTargets()) {
       expect(JSON.stringify(summary.body.data)).not.toContain("Ada")
     })
 
+    it("races a withdrawal with uploads to the same response: each upload is stored or told the response is gone, never a 5xx", async () => {
+      const form = await publish({ ...compliance(), submission: { allowResponseEditing: true } })
+      for (let trial = 0; trial < 6; trial++) {
+        const started = await request("POST", `/f/${form.slug}/responses`, { consent: ITEMS })
+        const { responseId, token } = started.body.data as { responseId: string; token: string }
+        const done = await request("POST", `/f/${form.slug}/responses/${responseId}/complete`, {
+          token,
+          answers: { [blk(1)]: "Ada" }
+        })
+        const path = (done.body.data as { withdrawalPath: string }).withdrawalPath
+        const upload = () =>
+          fetch(
+            `${app.origin}/f/${form.slug}/responses/${responseId}/files?blockId=${blk(2)}&filename=p.png`,
+            {
+              method: "POST",
+              headers: { "x-response-token": token, "content-type": "image/png" },
+              body: PNG
+            }
+          )
+        // The uploads go first, so the withdrawal lands while some are storing their bytes.
+        const pending = Array.from({ length: 4 }, upload)
+        await new Promise((r) => setTimeout(r, 2 + trial * 3))
+        const withdrawn = await fetch(`${app.origin}${path}`, { method: "POST" })
+        const uploads = await Promise.all(pending)
+        expect(withdrawn.status).toBe(200)
+        for (const u of uploads) expect([201, 404]).toContain(u.status)
+        expect(await count(form.id)).toBe(0)
+      }
+    })
+
     it("refuses an interview start without the consent items and stores them with one", async () => {
       const form = await publish(compliance(), "interview")
       const described = await request("GET", `/f/${form.slug}/interview`)

@@ -15,6 +15,7 @@ import {
   FileTypeNotAccepted,
   NotAnUploadBlock,
   ResponseNotEditable,
+  ResponseNotFound,
   TooManyUploads
 } from "../errors.js"
 import { fileUploadBytes } from "../limits.js"
@@ -185,7 +186,17 @@ export const uploadRespondentFile = (
     // Room for replacing files, bounded so one response cannot fill the store; counted and inserted
     // atomically, since parallel uploads all pass the early check. A refused or failed row takes its
     // blob with it, so no orphan outlives the upload.
-    const stored = yield* responses.insertFile(file, cap).pipe(Effect.tapError(() => removeBlob))
+    const stored = yield* responses.insertFile(file, cap).pipe(
+      Effect.tapError(() => removeBlob),
+      // The response was withdrawn (or swept) between its read and this insert: gone, not a failure.
+      Effect.catchTag("StorageError", (e) =>
+        Effect.flatMap(responses.get(response.workspaceId, response.formId, response.id), (found) =>
+          Option.isNone(found)
+            ? Effect.fail<ResponseNotFound | typeof e>(new ResponseNotFound())
+            : Effect.fail(e)
+        )
+      )
+    )
     if (!stored) {
       yield* removeBlob
       return yield* tooMany
