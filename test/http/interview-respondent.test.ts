@@ -372,6 +372,23 @@ for (const target of storageTargets()) {
       })
     })
 
+    it("shows the author's settings.intro (title, body, button) on the interview page, with and without JavaScript", async () => {
+      const plain = await (await fetch(`${origin}/f/${(await publish()).slug}`)).text()
+      expect(plain).not.toContain("A word before we start")
+      const form = await publish(definition, {
+        intro: {
+          title: "A word before we start",
+          body: "Ten minutes, no right answers.",
+          buttonLabel: "Begin"
+        }
+      })
+      const html = await (await fetch(`${origin}/f/${form.slug}`)).text()
+      expect(html).toContain('<h2 id="intro-title">A word before we start</h2>')
+      expect(html).toContain('<p class="intro-body">Ten minutes, no right answers.</p>')
+      // The script's Start button and the no-script form's both carry the label.
+      expect(html.match(/class="button primary start">Begin</g)?.length).toBe(2)
+    })
+
     it("keeps the classic and interview routes apart", async () => {
       const form = await publish()
       expect((await request("GET", `/f/${form.slug}/form`)).status).toBe(404)

@@ -67,9 +67,13 @@ const staticChat = (
 }
 
 /** The start without JavaScript: a plain form, shown only when scripts do not run. */
-const noScriptStart = (input: InterviewPageInput, disclosure: ReturnType<typeof disclosureOf>) => {
+const noScriptStart = (
+  input: InterviewPageInput,
+  disclosure: ReturnType<typeof disclosureOf>,
+  buttonLabel: string | undefined
+) => {
   const strings = stringsFor(input.locale)
-  return html`<noscript><form id="nojs-start" class="nojs-start" method="post" action="/f/${input.slug}"><input type="hidden" name="_action" value="start"><input type="hidden" name="_locale" value="${input.locale}">${(input.params ?? []).map(([k, v]) => html`<input type="hidden" name="_param.${k}" value="${v}">`)}${input.confirmRepeat === true ? html`<input type="hidden" name="_confirmRepeat" value="1">` : ""}${disclosure === undefined ? "" : html`<p class="agree"><input type="checkbox" id="agree-nojs" name="acceptDisclosure" value="1"${disclosure.required ? html` required` : ""}> <label for="agree-nojs">${strings.agreeDisclosure}</label></p>`}<p><button type="submit" class="button primary start">${input.confirmRepeat === true ? strings.answerAgain : strings.interviewStart}</button></p></form></noscript>`
+  return html`<noscript><form id="nojs-start" class="nojs-start" method="post" action="/f/${input.slug}"><input type="hidden" name="_action" value="start"><input type="hidden" name="_locale" value="${input.locale}">${(input.params ?? []).map(([k, v]) => html`<input type="hidden" name="_param.${k}" value="${v}">`)}${input.confirmRepeat === true ? html`<input type="hidden" name="_confirmRepeat" value="1">` : ""}${disclosure === undefined ? "" : html`<p class="agree"><input type="checkbox" id="agree-nojs" name="acceptDisclosure" value="1"${disclosure.required ? html` required` : ""}> <label for="agree-nojs">${strings.agreeDisclosure}</label></p>`}<p><button type="submit" class="button primary start">${input.confirmRepeat === true ? strings.answerAgain : (buttonLabel ?? strings.interviewStart)}</button></p></form></noscript>`
 }
 
 const disclosureOf = (def: InterviewDefinition, locale: string) => {
@@ -104,11 +108,11 @@ export const renderInterviewPage = (input: InterviewPageInput): Html => {
   }
   // With a continuity cookie the script first asks to resume: the intro waits hidden meanwhile
   // (only where scripts run: without them the intro's plain form is the way in).
-  const intro = html`<section id="intro" class="intro interview-intro${input.mayResume ? " await-resume" : ""}" aria-labelledby="intro-title"><h2 id="intro-title">${persona === undefined ? strings.interviewTitle : fill(strings.interviewWith, { name: persona })}</h2><p class="intro-body">${strings.interviewBody}</p>${
+  const intro = html`<section id="intro" class="intro interview-intro${input.mayResume ? " await-resume" : ""}" aria-labelledby="intro-title"><h2 id="intro-title">${settings.intro?.title ?? (persona === undefined ? strings.interviewTitle : fill(strings.interviewWith, { name: persona }))}</h2><p class="intro-body">${settings.intro?.body ?? strings.interviewBody}</p>${
     disclosure === undefined
       ? ""
       : html`<dl class="consent disclosure">${disclosure.purpose === undefined ? "" : html`<dt>${strings.purpose}</dt><dd>${disclosure.purpose}</dd>`}${disclosure.retention === undefined ? "" : html`<dt>${strings.retention}</dt><dd>${disclosure.retention}</dd>`}</dl><p class="agree js-only"><input type="checkbox" id="agree"${disclosure.required ? html` required aria-required="true"` : ""}> <label for="agree">${strings.agreeDisclosure}${disclosure.required ? html` <span class="req">(${strings.required})</span>` : ""}</label></p>`
-  }${studySection(settings, strings, { form: "nojs-start", error: input.consentError, gate: false })}<p class="js-only"><button type="button" id="start" class="button primary start">${strings.interviewStart}</button></p>${noScriptStart(input, disclosure)}</section>`
+  }${studySection(settings, strings, { form: "nojs-start", error: input.consentError, gate: false })}<p class="js-only"><button type="button" id="start" class="button primary start">${settings.intro?.buttonLabel ?? strings.interviewStart}</button></p>${noScriptStart(input, disclosure, settings.intro?.buttonLabel)}</section>`
   const who = (m: InterviewChatMessage) =>
     m.role === "user" ? strings.you : (persona ?? strings.interviewer)
   const state = input.state
