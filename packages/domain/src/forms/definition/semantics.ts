@@ -38,6 +38,19 @@ const sameChoices = (a: ReadonlyArray<Choice>, b: ReadonlyArray<Choice>) =>
 const choicesOf = (block: Block): ReadonlyArray<Choice> | undefined =>
   isChoiceBlock(block) ? block.options.choices : undefined
 
+/** Each block id's first position, and the block at an id (the first, when ids repeat). */
+const blockIndex = (blocks: ReadonlyArray<Block>) => {
+  const index = new Map<string, number>()
+  blocks.forEach((b, i) => {
+    if (!index.has(b.id)) index.set(b.id, i)
+  })
+  const blockOf = (id: string) => {
+    const i = index.get(id)
+    return i === undefined ? undefined : blocks[i]
+  }
+  return { index, blockOf }
+}
+
 const matrixGroupOf = (block: Block | undefined): string | undefined =>
   block !== undefined && (block.type === "multiple_choice" || block.type === "checkboxes")
     ? block.options.matrixGroupId
@@ -86,14 +99,7 @@ const minMaxIssues = (block: Block, path: ReadonlyArray<string | number>): Reado
 export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue> => {
   const out: Array<Issue> = []
   const { blocks } = definition
-  const index = new Map<string, number>()
-  blocks.forEach((b, i) => {
-    if (!index.has(b.id)) index.set(b.id, i)
-  })
-  const blockOf = (id: string) => {
-    const i = index.get(id)
-    return i === undefined ? undefined : blocks[i]
-  }
+  const { index, blockOf } = blockIndex(blocks)
   const mustBeInput = (id: string, path: ReadonlyArray<string | number>) => {
     const block = blockOf(id)
     if (block === undefined) out.push({ path, rule: "danglingReference" })
@@ -247,14 +253,7 @@ export const semanticIssues = (definition: DefinitionParts): ReadonlyArray<Issue
 export const authoringIssues = (definition: DefinitionParts): ReadonlyArray<Issue> => {
   const out: Array<Issue> = []
   const { blocks } = definition
-  const index = new Map<string, number>()
-  blocks.forEach((b, i) => {
-    if (!index.has(b.id)) index.set(b.id, i)
-  })
-  const blockOf = (id: string) => {
-    const i = index.get(id)
-    return i === undefined ? undefined : blocks[i]
-  }
+  const { index, blockOf } = blockIndex(blocks)
   blocks.forEach((block, i) => {
     const path = ["blocks", i]
     if (

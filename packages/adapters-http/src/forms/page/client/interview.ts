@@ -2,6 +2,7 @@
 // starts one from the intro (consent, locale, URL parameters); sends each message and shows the reply
 // as it streams in; finishes on request; shows the done screen. The response token lives in memory
 // only. The transcript is a polite live log, marked busy while a reply is being written.
+import { showWithdrawalLink } from "./withdrawal-link.js"
 import type { Strings } from "../strings.js"
 import type { Reply } from "./api.js"
 import { makeBanner } from "./banner.js"
@@ -150,18 +151,7 @@ const boot = () => {
   }
 
   const showDone = (withdrawalPath?: string) => {
-    const withdraw = done.querySelector<HTMLElement>(".withdraw")
-    const link = withdraw?.querySelector<HTMLAnchorElement>("a.withdraw-link")
-    if (
-      withdrawalPath !== undefined &&
-      withdraw !== null &&
-      withdraw !== undefined &&
-      link !== null &&
-      link !== undefined
-    ) {
-      link.href = withdrawalPath
-      withdraw.hidden = false
-    }
+    showWithdrawalLink(done, withdrawalPath)
     session = null
     setBusy(false)
     composer.hidden = true

@@ -1,6 +1,7 @@
 // The public form page's script: enhances the server's HTML into one question per screen (classic),
 // a conversation (conversational) or paged document (document); runs the domain's own branching,
 // value checks and derived fields; starts or resumes the response, autosaves, uploads and completes.
+import { showWithdrawalLink } from "./withdrawal-link.js"
 import {
   type Answers,
   type AnswerValue,
@@ -611,18 +612,7 @@ const boot = () => {
   const finish = (quizzes: ReadonlyArray<QuizResult>, withdrawalPath: string | undefined) => {
     // An edit is not a second completion for the author's script.
     if (!editingCompleted) notify("complete")
-    const withdraw = done?.querySelector<HTMLElement>(".withdraw")
-    const link = withdraw?.querySelector<HTMLAnchorElement>("a.withdraw-link")
-    if (
-      withdrawalPath !== undefined &&
-      withdraw !== null &&
-      withdraw !== undefined &&
-      link !== null &&
-      link !== undefined
-    ) {
-      link.href = withdrawalPath
-      withdraw.hidden = false
-    }
+    showWithdrawalLink(done, withdrawalPath)
     if (study !== null) study.hidden = true
     const redirect = data.completion.redirectUrl
     if (redirect !== undefined && /^https?:/i.test(redirect)) {
