@@ -304,6 +304,37 @@ describe("resume", () => {
   })
 })
 
+describe("answers cleared after a save", () => {
+  it("clears on the server an optional answer the respondent saved and then erased", async () => {
+    const formId = await forms.publish(
+      "cleared-answer",
+      {
+        schemaVersion: 1,
+        blocks: [
+          { id: blk("nick"), type: "short_text", label: "Nickname" },
+          { id: blk("city"), type: "short_text", label: "City", required: true }
+        ]
+      },
+      { renderMode: "classic" }
+    )
+    const page = await browser.newPage()
+    const problems = await collectProblems(page)
+    await page.goto(`${app.origin}/f/cleared-answer`)
+    await page.locator(`#in-${blk("nick")}`).waitFor()
+    await page.keyboard.type("Zed")
+    await page.getByText("Saved", { exact: true }).waitFor()
+    // Erased after the autosave kept it: the save and the completion say so.
+    await page.locator(`#in-${blk("nick")}`).fill("")
+    await page.keyboard.press("Enter")
+    await page.locator(`#in-${blk("city")}`).waitFor()
+    await page.keyboard.type("Busan")
+    await page.keyboard.press("Enter")
+    await page.locator("#done").waitFor({ state: "visible" })
+    expect(await forms.completedAnswers(formId)).toEqual([{ [blk("city")]: "Busan" }])
+    expect(await problems.problems()).toEqual([])
+  })
+})
+
 describe("JavaScript off", () => {
   it("degrades to a plain form that posts: refusals at their questions, then the completion page", async () => {
     const formId = await forms.publish(

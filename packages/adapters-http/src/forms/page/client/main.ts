@@ -515,6 +515,17 @@ const boot = () => {
     return out
   }
 
+  /**
+   * What a save or a completion sends: the answers as they stand, and null for every other question,
+   * so an answer the respondent cleared (or made invalid) is cleared on the server too; the server
+   * keeps earlier answers a write leaves out.
+   */
+  const answersBody = (): Record<string, AnswerValue | null> => {
+    const out: Record<string, AnswerValue | null> = { ...sendable() }
+    for (const block of definition.blocks) if (isInput(block) && !(block.id in out)) out[block.id] = null
+    return out
+  }
+
   const scheduleSave = (delay = SAVE_DELAY_MS) => {
     if (completing || editingCompleted) return
     dirty = true
@@ -533,7 +544,7 @@ const boot = () => {
       saveState.hidden = false
       saveState.textContent = strings.saving
     }
-    const reply = await api.save(r.id, r.token, sendable())
+    const reply = await api.save(r.id, r.token, answersBody())
     if (saveState !== null) saveState.textContent = reply.status === 200 ? strings.saved : strings.saveFailed
     if (reply.status === 403) {
       // Another tab resumed this response and holds its token now: take it back.
@@ -563,12 +574,12 @@ const boot = () => {
       if (submitButton !== null) submitButton.disabled = false
       return
     }
-    let reply = await api.complete(r.id, r.token, completeBody())
+    let reply = await api.complete(r.id, r.token, answersBody())
     if (reply.status === 403) {
       response = null
       starting = null
       const again = await ensureStarted()
-      if (again !== null) reply = await api.complete(again.id, again.token, completeBody())
+      if (again !== null) reply = await api.complete(again.id, again.token, answersBody())
     }
     if (submitButton !== null) submitButton.disabled = false
     if (reply.status === 200) return finish(reply.data?.quizzes ?? [], reply.data?.withdrawalPath)
@@ -598,16 +609,6 @@ const boot = () => {
     say(strings.submitFailed, "error")
   }
 
-  /**
-   * What a completion sends. An edit of a completed response also clears, with null, the answers the
-   * respondent removed: the server keeps earlier answers a write leaves out.
-   */
-  const completeBody = (): Record<string, AnswerValue | null> => {
-    const out: Record<string, AnswerValue | null> = { ...sendable() }
-    if (editingCompleted)
-      for (const block of definition.blocks) if (isInput(block) && !(block.id in out)) out[block.id] = null
-    return out
-  }
 
   const finish = (quizzes: ReadonlyArray<QuizResult>, withdrawalPath: string | undefined) => {
     // An edit is not a second completion for the author's script.
@@ -701,7 +702,7 @@ const boot = () => {
         method: "PATCH",
         keepalive: true,
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ token: response.token, answers: sendable() })
+        body: JSON.stringify({ token: response.token, answers: answersBody() })
       })
     }
   })
