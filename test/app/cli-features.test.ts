@@ -125,36 +125,42 @@ for (const store of stores) {
       expect((await createRankingForm()).status).toBe(422)
     }, 180_000)
 
-    it("refuses an unknown feature name with the names there are, storing nothing", async () => {
-      const unknown = await cli(["workspace", "features", workspaceId, "--enable", "ranking,rankings"])
-      expect(unknown.code).not.toBe(0)
-      expect(unknown.stderr).toContain('unknown feature "rankings"')
-      expect(unknown.stderr).toContain("partialSubmissions")
-      // "ranking" was named beside the unknown one and is still off.
-      const shown = await cli(["workspace", "features", workspaceId])
-      expect(shown.code).toBe(0)
-      expect(shown.stdout).toContain("ranking  off")
-      expect((await createRankingForm()).status).toBe(422)
-      const both = await cli([
-        "workspace",
-        "features",
-        workspaceId,
-        "--enable",
-        "matrix",
-        "--disable",
-        "matrix"
-      ])
-      expect(both.code).not.toBe(0)
-      expect(both.stderr).toContain('"matrix" is both enabled and disabled')
-      const missing = await cli([
-        "workspace",
-        "features",
-        "00000000-0000-4000-8000-000000000000",
-        "--enable",
-        "ranking"
-      ])
-      expect(missing.stderr).toContain("workspace not found")
-      expect(missing.code).not.toBe(0)
-    }, 180_000)
+    // The refusals come from the CLI's own checks, whatever the store: shown once, on PostgreSQL when
+    // it is there (the embedded database's server restarts make this slow), else on the embedded one.
+    it.skipIf(!store.live && TEST_DATABASE_URL !== undefined)(
+      "refuses an unknown feature name with the names there are, storing nothing",
+      async () => {
+        const unknown = await cli(["workspace", "features", workspaceId, "--enable", "ranking,rankings"])
+        expect(unknown.code).not.toBe(0)
+        expect(unknown.stderr).toContain('unknown feature "rankings"')
+        expect(unknown.stderr).toContain("partialSubmissions")
+        // "ranking" was named beside the unknown one and is still off.
+        const shown = await cli(["workspace", "features", workspaceId])
+        expect(shown.code).toBe(0)
+        expect(shown.stdout).toContain("ranking  off")
+        expect((await createRankingForm()).status).toBe(422)
+        const both = await cli([
+          "workspace",
+          "features",
+          workspaceId,
+          "--enable",
+          "matrix",
+          "--disable",
+          "matrix"
+        ])
+        expect(both.code).not.toBe(0)
+        expect(both.stderr).toContain('"matrix" is both enabled and disabled')
+        const missing = await cli([
+          "workspace",
+          "features",
+          "00000000-0000-4000-8000-000000000000",
+          "--enable",
+          "ranking"
+        ])
+        expect(missing.stderr).toContain("workspace not found")
+        expect(missing.code).not.toBe(0)
+      },
+      180_000
+    )
   })
 }
