@@ -609,7 +609,6 @@ const boot = () => {
     say(strings.submitFailed, "error")
   }
 
-
   const finish = (quizzes: ReadonlyArray<QuizResult>, withdrawalPath: string | undefined) => {
     // An edit is not a second completion for the author's script.
     if (!editingCompleted) notify("complete")
