@@ -25,6 +25,8 @@ import {
   NotionClientSourceLive,
   openCountryDatabase,
   makeOpenAiCompatibleAnalyst,
+  makeOpenAiCompatibleSummariser,
+  builtInSummaryFallbackOf,
   makeOpenAiCompatibleInsightModel,
   OpenAiCompatibleInterviewerLive,
   withDeterministicFallback,
@@ -54,6 +56,7 @@ import {
   DeterministicInterviewerLive,
   FormsServicesLive,
   InterviewAnalyst,
+  InterviewSummariser,
   InsightModel,
   InsightPolicy,
   NotificationLinks,
@@ -118,8 +121,9 @@ const NodeConnectionCutter = Layer.succeed(ConnectionCutter, {
 
 /**
  * Who holds interviews and analyses finished ones: the configured model (a turn it fails is answered
- * by the built-in interviewer; an analysis it fails is retried by the job), else the built-in
- * interviewer and no analyst (the built-in analysis, `partial`).
+ * by the built-in interviewer; an analysis it fails is retried by the job; a context summary it
+ * fails is the built-in one), else the built-in interviewer and summariser and no analyst (the
+ * built-in analysis, `partial`).
  */
 const interviewerLayer = (model: AppConfig["interviewer"]) =>
   Option.match(model, {
@@ -134,6 +138,8 @@ const interviewerLayer = (model: AppConfig["interviewer"]) =>
       return Layer.mergeAll(
         withDeterministicFallback(OpenAiCompatibleInterviewerLive(options)),
         Layer.succeed(InterviewAnalyst, makeOpenAiCompatibleAnalyst(options)),
+        // The rolling summary a long interview's bounded context needs (policy.context), a call of its own.
+        Layer.succeed(InterviewSummariser, builtInSummaryFallbackOf(makeOpenAiCompatibleSummariser(options))),
         // Classic-form insights from the same model, as `form_insights` jobs (the built-in
         // extractor answers meanwhile and whenever the model fails).
         Layer.succeed(InsightModel, makeOpenAiCompatibleInsightModel(options))

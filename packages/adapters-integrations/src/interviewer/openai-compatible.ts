@@ -13,6 +13,15 @@ import {
   InterviewerFailed,
   InterviewerOutput,
   type InterviewerService,
+  INTERVIEW_SUMMARY_MAX_CHARACTERS,
+  interviewContext,
+  type InterviewSession,
+  type InterviewSummariserService,
+  InterviewSummariserFailed,
+  InterviewSummariserOutput,
+  type InterviewSummaryFold,
+  builtInSummaryFold,
+  clipText,
   InsightModelFailed,
   InsightModelOutput,
   type InsightModelService,
@@ -101,6 +110,15 @@ const definitionBrief = (def: InterviewDefinition, locale: string) => {
             purpose: text(def.disclosure.purposeTextByLocale),
             retention: text(def.disclosure.retentionTextByLocale)
           }),
+    // The themes the research codes for (the analysis uses them too): context for what to notice.
+    codebook: def.codebook?.codes.map((c) =>
+      compact({
+        id: c.id,
+        type: c.codeType,
+        label: text(c.labelByLocale),
+        description: text(c.descriptionByLocale)
+      })
+    ),
     modules: (def.modules ?? []).map((m) =>
       compact({ id: m.id, label: text(m.labelByLocale), purpose: m.purpose, order: m.order })
     ),
@@ -145,9 +163,24 @@ const definitionBrief = (def: InterviewDefinition, locale: string) => {
   })
 }
 
-/** The system prompt: role, rules of the output, the definition and what is known so far. */
+/** A known text value is shown up to this many characters (the prompt stays bounded by the fields). */
+const KNOWN_VALUE_MAX_CHARACTERS = 300
+
+/** The rules' field and goal states, long text values cut short. */
+const knownSoFar = (session: InterviewSession) => ({
+  fields: session.fields.map((f) =>
+    typeof f.value === "string" ? { ...f, value: clipText(f.value, KNOWN_VALUE_MAX_CHARACTERS) } : f
+  ),
+  goals: session.goals
+})
+
+/**
+ * The system prompt: role, rules of the output, the definition, what is known so far and, once the
+ * transcript is past policy.context.summaryAfterMessages, the summary of the messages not sent.
+ */
 export const interviewerSystemPrompt = (input: InterviewerInput): string => {
   const { definition: def, locale, session } = input
+  const context = interviewContext(def, locale, session)
   const name = def.persona?.name
   return [
     `You are ${name === undefined ? "an interviewer" : `${name}, an interviewer`} holding a research interview${
@@ -159,15 +192,26 @@ export const interviewerSystemPrompt = (input: InterviewerInput): string => {
     "- goalCoverage: for each goal the last message spoke to, its total coverage so far in [0, 1].",
     "- completion: done, and why, when the turn is the closing.",
     "Never reveal a goal's rubric, and keep questions under policy.maxQuestionCharacters characters.",
+    "Never name the codebook's codes to the respondent; they say what the research listens for.",
     `Interview definition: ${JSON.stringify(definitionBrief(def, locale))}`,
-    `Known so far: ${JSON.stringify({ fields: session.fields, goals: session.goals })}`
+    `Known so far: ${JSON.stringify(knownSoFar(session))}`,
+    ...(context.omitted === 0
+      ? []
+      : [
+          `Earlier in this interview (${context.omitted} messages, summarised; the last ${context.messages.length} follow verbatim):\n${context.summary ?? ""}`
+        ])
   ].join("\n")
 }
 
-/** The system prompt, then the transcript as user and assistant messages. */
+/**
+ * The system prompt, then the transcript as user and assistant messages: all of it up to
+ * policy.context.summaryAfterMessages, then the last recentMessageCount (the rest is summarised).
+ */
 export const interviewerMessages = (input: InterviewerInput): ReadonlyArray<ChatMessage> => [
   { role: "system", content: interviewerSystemPrompt(input) },
-  ...input.session.messages.map((m): ChatMessage => ({ role: m.role, content: m.text }))
+  ...interviewContext(input.definition, input.locale, input.session).messages.map(
+    (m): ChatMessage => ({ role: m.role, content: m.text })
+  )
 ]
 
 // Transport ----------------------------------------------------------------------------------------
@@ -371,6 +415,97 @@ export const makeOpenAiCompatibleAnalyst = (
       ).pipe(Effect.mapError((e) => new InterviewAnalystFailed({ reason: e.reason })))
   }
 }
+
+// The context summariser --------------------------------------------------------------------------
+
+/** The JSON Schema of InterviewSummariserOutput, in strict-output form. */
+export const interviewSummariserOutputJsonSchema: JsonObject = strictJsonSchema(
+  inlineJsonSchemaOf(InterviewSummariserOutput)
+) as JsonObject
+
+/** A message is shown to the summariser up to this many characters. */
+const SUMMARISED_MESSAGE_MAX_CHARACTERS = 1000
+
+/**
+ * The summariser's prompt: its own short instructions, the previous summary and the messages that
+ * left the interviewer's window (from the question they answer, when the cut fell between them).
+ */
+export const interviewSummariserMessages = (input: InterviewSummaryFold): ReadonlyArray<ChatMessage> => {
+  const { definition: def, locale, session } = input
+  const first = session.messages[input.from]
+  const start = first?.role === "user" && input.from > 0 ? input.from - 1 : input.from
+  const lines = session.messages
+    .slice(start, input.to)
+    .map(
+      (m, i) =>
+        `${start + i < input.from ? "(already summarised) " : ""}${m.role}: ${clipText(m.text, SUMMARISED_MESSAGE_MAX_CHARACTERS)}`
+    )
+  return [
+    {
+      role: "system",
+      content: [
+        `You keep the running summary of a research interview for its interviewer, who sees only the latest messages. Write in the locale "${locale}".`,
+        "Reply with one JSON object matching the given schema and nothing else:",
+        `- summary: the previous summary with the new messages folded in, at most ${INTERVIEW_SUMMARY_MAX_CHARACTERS} characters; keep what the respondent said (facts, experiences, examples, feelings) and what they were asked, shorten older points first, and add nothing that was not said.`,
+        `Interview: ${JSON.stringify(compact({ title: def.title, goal: def.goal }))}`
+      ].join("\n")
+    },
+    {
+      role: "user",
+      content: `Previous summary:\n${input.previous ?? "(none)"}\n\nNew messages:\n${lines.join("\n")}`
+    }
+  ]
+}
+
+const decodeSummary = Schema.decodeUnknownEffect(InterviewSummariserOutput)
+
+/** The summariser over an OpenAI-compatible chat-completions API (a call of its own). */
+export const makeOpenAiCompatibleSummariser = (
+  options: OpenAiCompatibleInterviewerOptions
+): InterviewSummariserService => {
+  const chat = makeStructuredChat(options)
+  return {
+    fold: (input) =>
+      chat(
+        "interview_summary",
+        interviewSummariserOutputJsonSchema,
+        decodeSummary,
+        interviewSummariserMessages(input)
+      ).pipe(
+        Effect.map((output) => output.summary),
+        Effect.mapError((e) => new InterviewSummariserFailed({ reason: e.reason }))
+      )
+  }
+}
+
+/** How long a turn waits for the model's summary, retries included, before the built-in fold is kept. */
+export const SUMMARY_FOLD_DEADLINE_MS = 8_000
+
+/**
+ * The summariser, but a fold it fails, or does not give within `deadlineMs`, is the built-in one
+ * (logged with its reason); the turn's own deadline (INTERVIEWER_TURN_DEADLINE_MS) comes after it.
+ */
+export const builtInSummaryFallbackOf = (
+  primary: InterviewSummariserService,
+  deadlineMs: number = SUMMARY_FOLD_DEADLINE_MS
+): InterviewSummariserService => ({
+  fold: (input) =>
+    primary.fold(input).pipe(
+      Effect.timeoutOrElse({
+        duration: Duration.millis(deadlineMs),
+        orElse: () =>
+          Effect.fail(
+            new InterviewSummariserFailed({ reason: `the model gave no summary within ${deadlineMs} ms` })
+          )
+      }),
+      Effect.catchTag("InterviewSummariserFailed", (e) =>
+        Effect.as(
+          Effect.logWarning("interview summariser model failed; the built-in summary is kept", e.reason),
+          builtInSummaryFold(input)
+        )
+      )
+    )
+})
 
 // The insight extractor ------------------------------------------------------------------------------
 

@@ -122,10 +122,22 @@ export type InterviewFieldState = typeof InterviewFieldState.Type
 export const InterviewGoalState = Schema.Struct({ goalId: Schema.String, coverage: Unit })
 export type InterviewGoalState = typeof InterviewGoalState.Type
 
+/**
+ * The rolling summary of the messages a model no longer sees verbatim (policy.context): it covers
+ * the first `coveredCount` messages, the last of which is `throughMessageId` (see context.ts).
+ */
+export const InterviewContextSummary = Schema.Struct({
+  text: Schema.String,
+  coveredCount: Offset,
+  throughMessageId: Schema.String
+})
+export type InterviewContextSummary = typeof InterviewContextSummary.Type
+
 export const InterviewSession = Schema.Struct({
   messages: Schema.Array(InterviewMessage),
   fields: Schema.Array(InterviewFieldState),
-  goals: Schema.Array(InterviewGoalState)
+  goals: Schema.Array(InterviewGoalState),
+  summary: Schema.optionalKey(InterviewContextSummary)
 })
 export type InterviewSession = typeof InterviewSession.Type
 

@@ -694,5 +694,5 @@ export const applyInterviewStep = (
     ...(turn.kind === "closing" ? {} : { target: turn.target }),
     ...(turn.kind === "probe" ? { probeKind: turn.probeKind } : {})
   }
-  return { messages: [...session.messages, message], fields: step.fields, goals: step.goals }
+  return { ...session, messages: [...session.messages, message], fields: step.fields, goals: step.goals }
 }

@@ -6,6 +6,7 @@ import { Effect, Option, Schema } from "effect"
 import { type InterviewAnalysis, extractedFieldsOf } from "../interview/analysis.js"
 import type { InterviewDefinition } from "../interview/definition.js"
 import {
+  InterviewContextSummary,
   InterviewFieldState,
   InterviewGoalState,
   InterviewProbeKind,
@@ -57,7 +58,9 @@ const StoredRuntime = Schema.Struct({
   runtime: Schema.Struct({
     locale: Schema.String,
     fields: Schema.Array(InterviewFieldState),
-    goals: Schema.Array(InterviewGoalState)
+    goals: Schema.Array(InterviewGoalState),
+    // The rolling context summary (policy.context); rows written before it have none.
+    summary: Schema.optionalKey(InterviewContextSummary)
   })
 })
 const decodeRuntime = Schema.decodeUnknownOption(StoredRuntime)
@@ -105,7 +108,8 @@ export const liveInterviewOf = (response: ResponseRecord): Option.Option<LiveInt
     session: {
       messages: stored.transcript.map(messageOf),
       fields: stored.runtime.fields,
-      goals: stored.runtime.goals
+      goals: stored.runtime.goals,
+      ...(stored.runtime.summary === undefined ? {} : { summary: stored.runtime.summary })
     }
   }))
 
@@ -119,7 +123,12 @@ export const interviewMeta = (
   completionReason: string | null
 ) => ({
   transcript: transcriptOf(live.session.messages),
-  runtime: { locale: live.locale, fields: live.session.fields, goals: live.session.goals },
+  runtime: {
+    locale: live.locale,
+    fields: live.session.fields,
+    goals: live.session.goals,
+    ...(live.session.summary === undefined ? {} : { summary: live.session.summary })
+  },
   ...analysis,
   analysisStatus,
   quality: {

@@ -36,6 +36,7 @@ import {
   Interviewer
 } from "../interview/interviewer.js"
 import { closingText, localizedText } from "../interview/questions.js"
+import { withContextSummary } from "../interview/summariser.js"
 import {
   applyInterviewStep,
   correctInterviewerOutput,
@@ -348,7 +349,12 @@ export const sendInterviewMessage = (slug: string, responseId: string, token: st
     const { published, current, def, live } = yield* loadOwnInterview(slug, responseId, token)
     const ids = yield* IdGen
     const userId = yield* ids.uuidV7
-    const withUser = recordUserMessage(live.session, userId, message)
+    // The rolling summary a model's bounded context needs, stored with this turn (policy.context).
+    const withUser = yield* withContextSummary(
+      def,
+      live.locale,
+      recordUserMessage(live.session, userId, message)
+    )
     const step = yield* nextStep(def, live.locale, withUser)
     const session = applyInterviewStep(withUser, step, yield* ids.uuidV7)
     const next = { locale: live.locale, session }

@@ -1,6 +1,6 @@
 // InterviewRespondent: the use cases of the public interview routes (start, send a message, finish,
 // resume after a reload) and the analysis job that finished interviews queue, over the form and
-// response ports, the Interviewer and, when configured, the InterviewAnalyst.
+// response ports, the Interviewer, the InterviewSummariser and, when configured, the InterviewAnalyst.
 import { Context, type Effect, Layer } from "effect"
 import { IdGen } from "../../kernel/ports/id-gen.js"
 import { InvalidationBus } from "../../kernel/ports/invalidation-bus.js"
@@ -8,6 +8,7 @@ import { Mailer } from "../../kernel/ports/mailer.js"
 import { bindPortsFromContext } from "../../kernel/use-case-service.js"
 import { InterviewAnalyst } from "../interview/analysis.js"
 import { Interviewer } from "../interview/interviewer.js"
+import { InterviewSummariser } from "../interview/summariser.js"
 import { FormRepository } from "../ports/forms.js"
 import { ResponseRepository } from "../ports/responses.js"
 import {
@@ -41,6 +42,7 @@ export const makeInterviewRespondent = bindPortsFromContext(
   InvalidationBus,
   Interviewer,
   InterviewAnalyst,
+  InterviewSummariser,
   Mailer
 )
 
