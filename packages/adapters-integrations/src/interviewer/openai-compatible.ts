@@ -163,13 +163,23 @@ const definitionBrief = (def: InterviewDefinition, locale: string) => {
   })
 }
 
-/** A known text value is shown up to this many characters (the prompt stays bounded by the fields). */
-const KNOWN_VALUE_MAX_CHARACTERS = 300
+/** A known text value is shown up to this many characters (the transcript or summary has the rest). */
+const KNOWN_VALUE_MAX_CHARACTERS = 160
 
-/** The rules' field and goal states, long text values cut short. */
+/**
+ * The rules' field and goal states as the model needs them (what is settled, what waits for a
+ * confirmation, and the values), long text values cut short: bounded by the definition's size, not
+ * by how long the respondent talks. Evidence offsets are the rules' business and stay out.
+ */
 const knownSoFar = (session: InterviewSession) => ({
   fields: session.fields.map((f) =>
-    typeof f.value === "string" ? { ...f, value: clipText(f.value, KNOWN_VALUE_MAX_CHARACTERS) } : f
+    compact({
+      fieldId: f.fieldId,
+      status: f.status,
+      value: typeof f.value === "string" ? clipText(f.value, KNOWN_VALUE_MAX_CHARACTERS) : f.value,
+      confidence: f.confidence,
+      implied: f.implied ? true : undefined
+    })
   ),
   goals: session.goals
 })

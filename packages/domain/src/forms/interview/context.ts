@@ -17,9 +17,9 @@ export const INTERVIEW_SUMMARY_MAX_CHARACTERS = 2000
  */
 export const INTERVIEW_SUMMARY_FOLD_MESSAGES = 6
 
-// One built-in line: the question and the answer, each cut short.
+// One built-in line: what was asked (its topic, or the question itself) and the answer, cut short.
 const QUESTION_MAX = 100
-const ANSWER_MAX = 200
+const ANSWER_MAX = 160
 const VALUE_MAX = 80
 const OMITTED = "(earlier exchanges omitted)"
 
@@ -56,19 +56,29 @@ export const summaryFoldDue = (
 
 const oneLine = (text: string, max: number) => clipText(text.replace(/\s+/gu, " ").trim(), max)
 
-/** What an assistant turn asked about, in the respondent's locale ("plan", "Pain"). */
+/** What an assistant turn asked about, in the respondent's locale ("your plan", "Pain, probe why"). */
 const topicOf = (def: InterviewDefinition, locale: string, asked: InterviewMessage | undefined) => {
   const target = asked?.target
-  if (target === undefined) return undefined
-  if (target.type === "field") {
-    const field = def.fields.find((f) => f.id === target.id)
-    return field === undefined ? target.id : fieldLabel(def, field, locale)
-  }
-  const goal = def.goals.find((g) => g.id === target.id)
-  return localizedText(def, goal?.labelByLocale, locale) ?? target.id
+  if (asked === undefined || target === undefined) return undefined
+  const field = target.type === "field" ? def.fields.find((f) => f.id === target.id) : undefined
+  const goal = target.type === "goal" ? def.goals.find((g) => g.id === target.id) : undefined
+  const topic =
+    field !== undefined
+      ? fieldLabel(def, field, locale)
+      : (localizedText(def, goal?.labelByLocale, locale) ?? target.id)
+  const how =
+    asked.kind === "probe"
+      ? `probe ${asked.probeKind ?? ""}`.trim()
+      : asked.kind === "question"
+        ? ""
+        : asked.kind
+  return how === undefined || how === "" ? topic : `${topic}, ${how}`
 }
 
-/** The value the rules recorded from `answer`, when it is the evidence of a known field state. */
+/**
+ * The value the rules recorded from `answer`, when it is the evidence of a known field state: an
+ * option, a number, a non-answer. A text field's value is the answer itself, already on the line.
+ */
 const recordedFrom = (
   def: InterviewDefinition,
   locale: string,
@@ -78,14 +88,16 @@ const recordedFrom = (
   const state = session.fields.find((f) => f.evidence?.messageId === answer.id)
   const field = def.fields.find((f) => f.id === state?.fieldId)
   if (state === undefined || field === undefined) return undefined
+  if (field.valueType === "short_text" || field.valueType === "long_text") return undefined
   return state.status === "answered" || state.status === "tentative"
     ? oneLine(valueText(def, field, state.value, locale), VALUE_MAX)
     : state.status
 }
 
 /**
- * One line per respondent message in `[from, to)`: what was asked and what was answered, and what
- * the rules recorded from it (the built-in summary, and the messages not yet folded in).
+ * One line per respondent message in `[from, to)`: what was asked (the topic of a targeted turn, else
+ * the question) and what was answered, and what the rules recorded from it (the built-in summary,
+ * and the messages not yet folded in).
  */
 export const summaryLines = (
   def: InterviewDefinition,
@@ -104,11 +116,14 @@ export const summaryLines = (
     if (i < from) return
     const topic = topicOf(def, locale, asked)
     const recorded = recordedFrom(def, locale, session, m)
-    lines.push(
-      `- ${topic === undefined ? "" : `[${topic}] `}${
-        asked === undefined ? "" : `asked "${oneLine(asked.text, QUESTION_MAX)}" → `
-      }answered "${oneLine(m.text, ANSWER_MAX)}"${recorded === undefined ? "" : ` (recorded: ${recorded})`}`
-    )
+    const prompt =
+      topic !== undefined
+        ? `[${topic}] `
+        : asked === undefined
+          ? ""
+          : `asked "${oneLine(asked.text, QUESTION_MAX)}" → `
+    const kept = recorded === undefined ? "" : ` (recorded: ${recorded})`
+    lines.push(`- ${prompt}"${oneLine(m.text, ANSWER_MAX)}"${kept}`)
   })
   return lines
 }
