@@ -71,6 +71,12 @@ const transcript = (exchanges: number, answer = (i: number) => `answer number ${
   return { ...emptyInterviewSession, messages }
 }
 
+/** `session` carrying `summary` (which must exist: the test just folded it). */
+const withSummary = (session: InterviewSession, summary: InterviewSession["summary"]): InterviewSession => {
+  if (summary === undefined) throw new Error("expected a summary")
+  return { ...session, summary }
+}
+
 const run = <A>(effect: Effect.Effect<A>) => Effect.runSync(effect)
 const fold = (session: InterviewSession, summariser?: InterviewSummariserService) =>
   Effect.runPromise(
@@ -105,7 +111,7 @@ describe("the window a model is shown", () => {
     const folded = run(withContextSummary(def, "en", transcript(5)))
     expect(folded.summary).toMatchObject({ coveredCount: 7, throughMessageId: "a2" })
     // Two more exchanges: 4 more messages left, not yet enough for another fold...
-    const later = { ...transcript(7), summary: folded.summary }
+    const later = withSummary(transcript(7), folded.summary)
     expect(summaryFoldDue(def, later)).toBeUndefined()
     // ...and the model sees them as built-in lines after the stored summary.
     const context = interviewContext(def, "en", later)
@@ -128,12 +134,12 @@ describe("the window a model is shown", () => {
     expect(first.summary).toEqual({ text: "S1", coveredCount: 7, throughMessageId: "a2" })
     expect(calls[0]).toMatchObject({ previous: undefined, from: 0, to: 7 })
 
-    const grown = { ...transcript(9), summary: first.summary } // 19 messages, cutoff 15
+    const grown = withSummary(transcript(9), first.summary) // 19 messages, cutoff 15
     const second = await fold(grown, recording)
     expect(calls[1]).toMatchObject({ previous: "S1", from: 7, to: 15 })
     expect(second.summary).toEqual({ text: "S2", coveredCount: 15, throughMessageId: "a6" })
     // Nothing due: no call, the session as it was.
-    expect(await fold({ ...transcript(9), summary: second.summary }, recording)).toEqual({
+    expect(await fold(withSummary(transcript(9), second.summary), recording)).toEqual({
       ...transcript(9),
       summary: second.summary
     })
