@@ -107,9 +107,9 @@ const paletteRule = (theme: InterviewTheme): string => {
  */
 const backgroundRules = (b: InterviewBackground, reduceMotion: boolean): string => {
   const s = Math.min(1, Math.max(0, b.scrim))
-  const layers = `linear-gradient(rgba(0,0,0,${s}),rgba(0,0,0,${s})),url("${cssUrl(b.url)}") center/cover no-repeat`
+  const layers = `linear-gradient(rgba(0,0,0,${s}),rgba(0,0,0,${s})),url("${cssUrl(b.url)}")`
   return [
-    `html{background:${layers} ${reduceMotion ? "scroll" : "fixed"},var(--bg)}`,
+    `html{background-color:var(--bg);background-image:${layers};background-position:center;background-size:cover;background-repeat:no-repeat;background-attachment:${reduceMotion ? "scroll" : "fixed"}}`,
     "body[class]{background:transparent}",
     ".page.interview-page{background:var(--bg);border-radius:var(--radius);margin-block:1.5rem;box-shadow:0 2px 24px rgba(0,0,0,.25)}",
     "@media (prefers-reduced-motion:reduce){html{background-attachment:scroll}}"
