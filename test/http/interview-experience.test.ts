@@ -5,11 +5,14 @@
 // turned off, and starting over (JSON and form post): refused unless allowed, a new response while
 // the old one stays partial and untouched, not refused by a soft_block repeat policy.
 import { FormRepository, ResponseRepository } from "@folio/domain"
-import { Effect, Option } from "effect"
+import { Effect, Option, Result } from "effect"
+import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { RunningApp } from "../support/app.js"
 import { bearer } from "../support/keys.js"
 import { startAppOn, storageTargets } from "../support/storage.js"
+import { decodeInterviewDefinition } from "@folio/domain"
+import { experienceStyle } from "../../packages/adapters-http/src/forms/page/interview-experience.js"
 
 const label = (en: string) => ({ en })
 
@@ -66,6 +69,35 @@ interface Reply {
   readonly text: string
   readonly headers: Headers
 }
+
+describe("the chat page's background stylesheet", () => {
+  it("keeps any https URL inside its CSS string: nothing in it ends the string or the style element", () => {
+    fc.assert(
+      fc.property(
+        fc.webUrl({ validSchemes: ["https"], withQueryParameters: true, withFragments: true }),
+        fc.string(),
+        (url, tail) => {
+          const decoded = decodeInterviewDefinition({
+            schemaVersion: 2,
+            fields: [{ id: "f", labelByLocale: { en: "F" }, valueType: "short_text" }],
+            experience: { backgroundImageUrl: `${url}${encodeURIComponent(tail)}'"<>\\\n&` }
+          })
+          fc.pre(Result.isSuccess(decoded))
+          if (!Result.isSuccess(decoded)) return
+          const style = experienceStyle(decoded.success, "n0nce", false)
+          const text = typeof style === "string" ? style : style.text
+          const css = text.slice(text.indexOf(">") + 1, text.lastIndexOf("</style>"))
+          const inside = /url\("([^"]*)"\)/.exec(css)?.[1] ?? ""
+          expect(inside.length).toBeGreaterThan(0)
+          expect(inside).toMatch(/^[A-Za-z0-9\-._~:/?#@!$%=+,; \\]*$/)
+          expect(css).not.toMatch(/[<>&'\n]/)
+          expect(css.match(/"/g)).toHaveLength(2)
+        }
+      ),
+      { numRuns: 30 }
+    )
+  })
+})
 
 for (const target of storageTargets()) {
   describe.skipIf(target.skip)(`the interview's experience settings [${target.name}]`, () => {
