@@ -130,7 +130,7 @@ describe("the served OpenAPI document", () => {
 
   it("lists no 401 on the public /f routes, and keeps the 403 a wrong response token gets", async () => {
     const publicOps = operations().filter((o) => o.path.startsWith("/f/"))
-    expect(publicOps.length).toBe(11)
+    expect(publicOps.length).toBe(12)
     for (const { op } of publicOps) {
       expect(op.responses["401"], op.operationId).toBeUndefined()
       expect(op.security ?? [], op.operationId).toEqual([])

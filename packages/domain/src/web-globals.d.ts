@@ -18,6 +18,8 @@ declare var URL: {
     readonly username: string
     readonly password: string
     readonly hostname: string
+    readonly href: string
+    readonly origin: string
   }
   canParse(url: string, base?: string): boolean
 }

@@ -574,6 +574,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/f/{slug}/interview/{responseId}/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start over: a new interview; the one left stays partial (no auth)
+         * @description Only when the definition's experience.allowRestart is true (else 409 conflict, details.reason `restart_not_allowed`); an ended interview gets 409 `interview_finished`. The token of the interview being left proves the respondent: the consent, disclosure, locale and URL parameters it started with carry over (checked again), the repeat-response policy does not refuse it (leaving an unfinished interview adds no completed response), and the new response's token is returned once with the continuity cookie `folio_rt`.
+         */
+        post: operations["respondent.restartInterview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -698,22 +718,6 @@ export interface components {
                 details?: unknown;
             };
         };
-        InterviewTurn: {
-            responseId: string;
-            formVersionId: string;
-            locale: string;
-            messages: components["schemas"]["InterviewChatMessage"][];
-            done: boolean;
-            completionReason: string | null;
-            progress: number;
-            withdrawalPath?: string;
-        };
-        InterviewChatMessage: {
-            id: string;
-            /** @enum {string} */
-            role: "assistant" | "user";
-            text: string;
-        };
         StartedInterview: {
             responseId: string;
             formVersionId: string;
@@ -723,6 +727,7 @@ export interface components {
             completionReason: string | null;
             progress: number;
             withdrawalPath?: string;
+            profile?: components["schemas"]["InterviewProfileItem"][];
             token: string;
             respondent: components["schemas"]["RespondentEstimate"];
             repeatWarning: boolean;
@@ -733,6 +738,28 @@ export interface components {
             confidence: "deterministic" | "probable" | "weak";
             responseCount: number;
             repeatCount: number;
+        };
+        InterviewProfileItem: {
+            fieldId: string;
+            label: string;
+            value: string;
+        };
+        InterviewChatMessage: {
+            id: string;
+            /** @enum {string} */
+            role: "assistant" | "user";
+            text: string;
+        };
+        InterviewTurn: {
+            responseId: string;
+            formVersionId: string;
+            locale: string;
+            messages: components["schemas"]["InterviewChatMessage"][];
+            done: boolean;
+            completionReason: string | null;
+            progress: number;
+            withdrawalPath?: string;
+            profile?: components["schemas"]["InterviewProfileItem"][];
         };
         PublicInterview: {
             formId: string;
@@ -755,6 +782,13 @@ export interface components {
                 message: string | null;
             } | null;
             researchCompliance: components["schemas"]["ResearchCompliance"] | null;
+            experience?: {
+                theme: string | null;
+                backgroundImageUrl: string | null;
+                backgroundScrim: number | null;
+                liveProfile: boolean;
+                allowRestart: boolean;
+            };
         };
         ResearchCompliance: {
             purpose: string;
@@ -6538,6 +6572,118 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewTurn"];
+                    };
+                };
+            };
+            /** @description Invalid: the request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
+            /** @description ForbiddenError */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description NotFoundError */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description ClosedError */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClosedError"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description RateLimitedError */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description The request line and headers exceed 16 KiB (a long query string): `invalid` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidError"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "respondent.restartInterview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StartedInterview"];
                     };
                 };
             };

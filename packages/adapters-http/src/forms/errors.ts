@@ -212,6 +212,7 @@ export const FormsErrors = errorSurface<FormsSurfaceError>()({
     InterviewFinished: { code: "conflict", details: () => ({ reason: "interview_finished" }) },
     InterviewExpired: { code: "conflict", details: () => ({ reason: "interview_expired" }) },
     InterviewNotStarted: { code: "conflict", details: () => ({ reason: "nothing_answered" }) },
+    InterviewRestartNotAllowed: { code: "conflict", details: () => ({ reason: "restart_not_allowed" }) },
     DisclosureNotAccepted: {
       code: "conflict",
       details: (e) => ({ reason: "disclosure_required", disclosureVersion: e.version })

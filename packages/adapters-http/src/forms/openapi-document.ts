@@ -66,7 +66,9 @@ const CONFLICT_CODES: Record<string, ReadonlyArray<"conflict" | "unsupported_kin
   "respondent.startInterview": ["conflict"],
   "respondent.resumeInterview": ["conflict"],
   "respondent.interviewMessage": ["conflict"],
-  "respondent.finishInterview": ["conflict"]
+  "respondent.finishInterview": ["conflict"],
+  // Not offered, the interview already ended, the terms changed meanwhile, a lost token rotation.
+  "respondent.restartInterview": ["conflict"]
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })

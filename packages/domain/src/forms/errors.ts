@@ -260,6 +260,12 @@ export class InterviewNotStarted extends NamedError(
   "nothing has been answered yet, so there is nothing to finish"
 ) {}
 
+/** A restart of an interview whose definition does not offer one (experience.allowRestart false). */
+export class InterviewRestartNotAllowed extends NamedError(
+  "InterviewRestartNotAllowed",
+  "this interview does not offer starting over"
+) {}
+
 /** The interview's disclosure is required and the start did not accept it. */
 export class DisclosureNotAccepted extends Data.TaggedError("DisclosureNotAccepted")<{
   readonly version: string
@@ -402,6 +408,7 @@ export type FormsError =
   | InterviewFinished
   | InterviewExpired
   | InterviewNotStarted
+  | InterviewRestartNotAllowed
   | DisclosureNotAccepted
   | ConsentNotGiven
   | WithdrawalLinkInvalid

@@ -23,6 +23,7 @@ import { clientIp } from "../../shared/index.js"
 import { hasContinuityCookie, requestedLocale } from "../respondent/continuity.js"
 import { ASSET_PREFIX, type LoadedAssets, loadPageAssets, negotiateEncoding } from "./assets.js"
 import { htmlResponse } from "./html-response.js"
+import { interviewPageHeaders } from "./interview-experience.js"
 import { renderInterviewPage } from "./interview-page.js"
 import { interviewPost } from "./interview-post.js"
 import type { Html } from "../../shared/index.js"
@@ -198,7 +199,9 @@ const interviewPage = (
         mayResume: hasContinuityCookie(request),
         params: [...query.entries()].filter(([k]) => k.length <= 64).slice(0, 50)
       }),
-      nonce
+      nonce,
+      200,
+      interviewPageHeaders(published.definition, nonce)
     )
   })
 
@@ -389,7 +392,8 @@ const formPost = (assets: LoadedAssets) =>
                     : undefined
               }),
               nonce,
-              outcome.status
+              outcome.status,
+              interviewPageHeaders(published.definition, nonce)
             )
           }
           case "RateLimited":

@@ -5,12 +5,15 @@ import {
   interviewTitle,
   type InterviewChatMessage,
   type InterviewDefinition,
+  type InterviewProfileItem,
+  liveProfileEnabled,
   localizedText,
   MAX_INTERVIEW_MESSAGE_CHARACTERS,
   type PublishedInterview
 } from "@folio/domain"
 import { type Html, html, jsonScript } from "../../shared/index.js"
 import { brandOf, completionScreen, type PageAssets, shell, stringsFor } from "./page.js"
+import { experienceStyle, profilePanel, restartButton, restartForm } from "./interview-experience.js"
 import { fill } from "./strings.js"
 import { studySection } from "./study.js"
 
@@ -44,6 +47,8 @@ export interface InterviewPageState {
   readonly token: string
   readonly messages: ReadonlyArray<InterviewChatMessage>
   readonly done: boolean
+  /** What has been understood so far (absent when the definition turns the live profile off). */
+  readonly profile?: ReadonlyArray<InterviewProfileItem> | undefined
   /** The message a refused post carried, kept in the box. */
   readonly text?: string | undefined
 }
@@ -60,10 +65,16 @@ const staticChat = (
 ) => {
   const strings = stringsFor(input.locale)
   const messages = html`<ol id="transcript" class="transcript" role="log" aria-labelledby="chat-title">${state.messages.map((m) => html`<li role="none" class="msg msg-${m.role}"><span class="sr-only">${who(m)}: </span><p class="msg-text">${m.text}</p></li>`)}</ol>`
+  const experience = input.published.definition.experience
+  const profile = state.profile === undefined ? "" : profilePanel(strings, state.profile)
+  const restart =
+    state.done || experience?.allowRestart !== true
+      ? ""
+      : restartForm(input.slug, input.locale, strings, state)
   const composer = state.done
     ? ""
     : html`<form id="composer" class="composer" method="post" action="/f/${input.slug}"><input type="hidden" name="_response" value="${state.responseId}"><input type="hidden" name="_token" value="${state.token}"><input type="hidden" name="_locale" value="${input.locale}"><label for="message" class="composer-label">${strings.yourAnswer}</label><textarea id="message" name="text" rows="3" maxlength="${MAX_INTERVIEW_MESSAGE_CHARACTERS}" required autocomplete="off">${state.text ?? ""}</textarea><div class="composer-actions"><button type="submit" name="_action" value="message" class="button primary send">${strings.send}</button><button type="submit" name="_action" value="finish" formnovalidate class="button secondary finish">${strings.finish}</button></div></form>`
-  return html`<section id="chat" class="chat" aria-labelledby="chat-title"><h2 id="chat-title" class="sr-only">${strings.conversation}</h2>${messages}${composer}</section>`
+  return html`<section id="chat" class="chat" aria-labelledby="chat-title"><h2 id="chat-title" class="sr-only">${strings.conversation}</h2>${profile}${messages}${composer}${restart}</section>`
 }
 
 /** The start without JavaScript: a plain form, shown only when scripts do not run. */
@@ -95,11 +106,16 @@ export const renderInterviewPage = (input: InterviewPageInput): Html => {
   const persona = def.persona?.name?.trim() || undefined
   const disclosure = disclosureOf(def, locale)
   const showProgress = def.experience?.progress !== false
+  const reduceMotion = settings.theme.reduceMotion === true || def.experience?.motion === "reduced"
+  const liveProfile = liveProfileEnabled(def)
+  const allowRestart = def.experience?.allowRestart === true
   const data = {
     slug,
     locale,
     mayResume: input.mayResume,
-    reduceMotion: settings.theme.reduceMotion === true || def.experience?.motion === "reduced",
+    reduceMotion,
+    liveProfile,
+    allowRestart,
     disclosureRequired: disclosure?.required === true,
     interviewer: persona ?? null,
     maxMessageLength: MAX_INTERVIEW_MESSAGE_CHARACTERS,
@@ -119,7 +135,7 @@ export const renderInterviewPage = (input: InterviewPageInput): Html => {
   const chat =
     state !== undefined
       ? staticChat(input, state, who)
-      : html`<section id="chat" class="chat" aria-labelledby="chat-title" hidden><h2 id="chat-title" class="sr-only">${strings.conversation}</h2><ol id="transcript" class="transcript" role="log" aria-live="polite" aria-labelledby="chat-title"></ol><p id="typing" class="typing" aria-hidden="true" hidden><span class="dots"><i></i><i></i><i></i></span> ${persona ?? strings.interviewer}: ${strings.typing}</p><form id="composer" class="composer" novalidate><label for="message" class="composer-label">${strings.yourAnswer}</label><textarea id="message" name="text" rows="3" maxlength="${MAX_INTERVIEW_MESSAGE_CHARACTERS}" aria-describedby="composer-hint" autocomplete="off"></textarea><p id="composer-hint" class="q-hint">${strings.composerHint}</p><div class="composer-actions"><button type="submit" id="send" class="button primary send">${strings.send}</button><button type="button" id="finish" class="button secondary finish">${strings.finish}</button></div></form></section>`
+      : html`<section id="chat" class="chat" aria-labelledby="chat-title" hidden><h2 id="chat-title" class="sr-only">${strings.conversation}</h2>${liveProfile ? profilePanel(strings, []) : ""}<ol id="transcript" class="transcript" role="log" aria-live="polite" aria-labelledby="chat-title"></ol><p id="typing" class="typing" aria-hidden="true" hidden><span class="dots"><i></i><i></i><i></i></span> ${persona ?? strings.interviewer}: ${strings.typing}</p><form id="composer" class="composer" novalidate><label for="message" class="composer-label">${strings.yourAnswer}</label><textarea id="message" name="text" rows="3" maxlength="${MAX_INTERVIEW_MESSAGE_CHARACTERS}" aria-describedby="composer-hint" autocomplete="off"></textarea><p id="composer-hint" class="q-hint">${strings.composerHint}</p><div class="composer-actions"><button type="submit" id="send" class="button primary send">${strings.send}</button><button type="button" id="finish" class="button secondary finish">${strings.finish}</button></div></form>${allowRestart ? restartButton(strings) : ""}</section>`
   const progress = showProgress
     ? html`<div id="progress" class="progress interview-progress" hidden><div class="progress-bar" role="progressbar" aria-label="${strings.interviewProgress}" aria-valuemin="0" aria-valuemax="100" aria-valuenow="0"><span></span></div></div>`
     : ""
@@ -132,7 +148,16 @@ export const renderInterviewPage = (input: InterviewPageInput): Html => {
       ? html`<script type="application/json" id="folio-data">${jsonScript(data)}</script><script type="module" src="${assets.interviewScript}" nonce="${nonce}"></script>`
       : ""
   return shell(
-    { nonce, assets, locale, title, settings, mode: "interview", pageClass: "interview-page" },
+    {
+      nonce,
+      assets,
+      locale,
+      title,
+      settings,
+      mode: "interview",
+      pageClass: "interview-page",
+      head: experienceStyle(def, nonce, reduceMotion)
+    },
     main,
     tail
   )

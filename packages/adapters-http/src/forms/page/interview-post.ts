@@ -38,6 +38,7 @@ const stateOf = (turn: InterviewTurnResult, token: string, text?: string): Inter
   token,
   messages: turn.messages,
   done: turn.done,
+  profile: turn.profile,
   ...(text === undefined ? {} : { text })
 })
 
@@ -99,6 +100,50 @@ export const interviewPost = (slug: string, request: HttpServerRequest.HttpServe
           return { _tag: "Closed", published } as const
         default:
           return page(503, { notice: strings.startFailed, params })
+      }
+    }
+
+    if (action === "restart") {
+      const restarted = yield* Effect.result(
+        interviews.restart(slug, responseId, token, respondentClient(request))
+      )
+      if (restarted._tag === "Success") {
+        yield* setContinuityCookie(restarted.success.continuityToken)
+        return page(200, {
+          state: stateOf(restarted.success, restarted.success.token),
+          notice: strings.restarted
+        })
+      }
+      const e = restarted.failure
+      switch (e._tag) {
+        case "FormClosed":
+          return { _tag: "Closed", published } as const
+        // The terms changed since the interview being left started: the intro asks for them again.
+        case "DisclosureNotAccepted":
+          return page(409, { notice: strings.agreeFirst })
+        case "ConsentNotGiven":
+          return page(422, { notice: strings.consentRequired, consentError: true })
+        default: {
+          const notice =
+            e._tag === "InterviewRestartNotAllowed"
+              ? strings.restartNotOffered
+              : e._tag === "InterviewFinished"
+                ? strings.interviewEnded
+                : strings.restartFailed
+          const state = yield* interviews.own(slug, responseId, token).pipe(
+            Effect.map((turn) => stateOf(turn, token)),
+            Effect.orElseSucceed(() => undefined)
+          )
+          const status =
+            e._tag === "InterviewRestartNotAllowed" || e._tag === "InterviewFinished"
+              ? 409
+              : e._tag === "ResponseTokenMismatch"
+                ? 403
+                : e._tag === "ResponseNotFound"
+                  ? 404
+                  : 503
+          return page(status, { notice, state })
+        }
       }
     }
 

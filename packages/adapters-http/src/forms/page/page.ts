@@ -94,12 +94,13 @@ const bodyClasses = (settings: FormSettings): string => {
     .join(" ")
 }
 
-export const contentSecurityPolicy = (nonce: string): string =>
+/** The public pages' CSP; `imageOrigins`: exact https origins a page may also load images from. */
+export const contentSecurityPolicy = (nonce: string, imageOrigins: ReadonlyArray<string> = []): string =>
   [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
     `style-src 'self' 'nonce-${nonce}'`,
-    "img-src 'self' data: blob:",
+    ["img-src 'self' data: blob:", ...imageOrigins].join(" "),
     "connect-src 'self'",
     "form-action 'self'",
     "frame-src 'self'",
@@ -114,7 +115,7 @@ export interface ShellOptions {
   readonly title: string
   readonly settings?: FormSettings | undefined
   readonly mode?: string
-  readonly head?: Html
+  readonly head?: Html | ""
 }
 
 /** The document around a page's main content: head, CSP nonce, stylesheet, theme and body classes. */

@@ -101,7 +101,17 @@ export const PublicInterview = Schema.Struct({
   maxMessageLength: Schema.Int,
   closed: Schema.NullOr(Schema.Struct({ reason: Schema.String, message: Schema.NullOr(Schema.String) })),
   /** The study's terms and consent items a start must accept, or null. */
-  researchCompliance: Schema.NullOr(Schema.toEncoded(ResearchCompliance))
+  researchCompliance: Schema.NullOr(Schema.toEncoded(ResearchCompliance)),
+  /** How the chat looks and what it offers (experience): an unknown stored theme reads as `cloud`. */
+  experience: Schema.optionalKey(
+    Schema.Struct({
+      theme: Schema.NullOr(Schema.String),
+      backgroundImageUrl: Schema.NullOr(Schema.String),
+      backgroundScrim: Schema.NullOr(Schema.Finite),
+      liveProfile: Schema.Boolean,
+      allowRestart: Schema.Boolean
+    })
+  )
 }).annotate({ identifier: "PublicInterview" })
 
 export const InterviewChatMessage = Schema.Struct({
@@ -109,6 +119,13 @@ export const InterviewChatMessage = Schema.Struct({
   role: Schema.Literals(["assistant", "user"]),
   text: Schema.String
 }).annotate({ identifier: "InterviewChatMessage" })
+
+/** One line of the live profile: a field understood so far, labelled and worded in the locale. */
+export const InterviewProfileItem = Schema.Struct({
+  fieldId: Schema.String,
+  label: Schema.String,
+  value: Schema.String
+}).annotate({ identifier: "InterviewProfileItem" })
 
 /** An interview's state after a start, resume, message or finish. */
 export const InterviewTurn = Schema.Struct({
@@ -120,7 +137,9 @@ export const InterviewTurn = Schema.Struct({
   completionReason: Schema.NullOr(Schema.String),
   progress: Schema.Finite,
   /** Once done, on a form offering withdrawal: the private withdrawal link's path. */
-  withdrawalPath: Schema.optionalKey(Schema.String)
+  withdrawalPath: Schema.optionalKey(Schema.String),
+  /** What has been understood so far (experience.liveProfile, on by default); absent when turned off. */
+  profile: Schema.optionalKey(Schema.Array(InterviewProfileItem))
 }).annotate({ identifier: "InterviewTurn" })
 
 export const StartedInterview = Schema.Struct({
@@ -291,7 +310,18 @@ export class RespondentGroup extends HttpApiGroup.make("respondent")
     }).annotate(
       OpenApi.Summary,
       "End the interview now: completed with completionReason `respondent_ended` (no auth)"
-    )
+    ),
+    HttpApiEndpoint.post("restartInterview", "/f/:slug/interview/:responseId/restart", {
+      params: { slug: Slug, responseId: Uuid },
+      payload: Schema.Struct({ token: InterviewToken }),
+      success: Data(StartedInterview).pipe(HttpApiSchema.status(201)),
+      error: RespondentErrors
+    })
+      .annotate(OpenApi.Summary, "Start over: a new interview; the one left stays partial (no auth)")
+      .annotate(
+        OpenApi.Description,
+        "Only when the definition's experience.allowRestart is true (else 409 conflict, details.reason `restart_not_allowed`); an ended interview gets 409 `interview_finished`. The token of the interview being left proves the respondent: the consent, disclosure, locale and URL parameters it started with carry over (checked again), the repeat-response policy does not refuse it (leaving an unfinished interview adds no completed response), and the new response's token is returned once with the continuity cookie `folio_rt`."
+      )
   )
   .middleware(RespondentRateLimit)
   .annotate(OpenApi.Description, "Public respondent routes of a published form") {}

@@ -2,8 +2,12 @@
 import {
   encodeFormDefinition,
   type FormSettings,
+  interviewBackgroundOf,
+  type InterviewDefinition,
   InterviewRespondent,
   interviewLocale,
+  interviewThemeOf,
+  liveProfileEnabled,
   interviewTitle,
   type InterviewTurnResult,
   localizedText,
@@ -53,6 +57,18 @@ const withdrawalOf = (
 const closedView = (reason: string | undefined, settings: FormSettings) =>
   reason === undefined ? null : { reason, message: settings.submission.closedMessage ?? null }
 
+/** The experience settings as the page applies them (a legacy unknown theme as the default). */
+const publicExperience = (def: InterviewDefinition) => {
+  const background = interviewBackgroundOf(def)
+  return {
+    theme: interviewThemeOf(def) ?? null,
+    backgroundImageUrl: background?.url ?? null,
+    backgroundScrim: background?.scrim ?? null,
+    liveProfile: liveProfileEnabled(def),
+    allowRestart: def.experience?.allowRestart === true
+  }
+}
+
 const turnView = (t: InterviewTurnResult) => ({
   responseId: t.response.id,
   formVersionId: t.response.formVersionId,
@@ -60,7 +76,8 @@ const turnView = (t: InterviewTurnResult) => ({
   messages: t.messages,
   done: t.done,
   completionReason: t.completionReason,
-  progress: t.progress
+  progress: t.progress,
+  ...(t.profile === undefined ? {} : { profile: t.profile })
 })
 
 /** The client asked for the reply as server-sent events. */
@@ -240,7 +257,8 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
               maxExchanges: def.policy.maxExchanges,
               maxMessageLength: MAX_INTERVIEW_MESSAGE_CHARACTERS,
               closed: closedView(reason, published.settings),
-              researchCompliance: publicSettings(published.settings).researchCompliance ?? null
+              researchCompliance: publicSettings(published.settings).researchCompliance ?? null,
+              experience: publicExperience(def)
             })
           }).pipe(Effect.catch(FormsErrors.fail))
         )
@@ -276,6 +294,24 @@ export const RespondentLive = HttpApiBuilder.group(FormsApi, "respondent", (hand
               token: resumed.token,
               respondent: resumed.respondent,
               repeatWarning: false
+            })
+          }).pipe(Effect.catch(FormsErrors.fail))
+        )
+        .handle("restartInterview", ({ params, payload }) =>
+          Effect.gen(function* () {
+            const request = yield* HttpServerRequest.HttpServerRequest
+            const started = yield* interviews.restart(
+              params.slug,
+              params.responseId,
+              payload.token,
+              respondentClient(request)
+            )
+            yield* setContinuityCookie(started.continuityToken)
+            return data({
+              ...turnView(started),
+              token: started.token,
+              respondent: started.respondent,
+              repeatWarning: started.repeatWarning
             })
           }).pipe(Effect.catch(FormsErrors.fail))
         )

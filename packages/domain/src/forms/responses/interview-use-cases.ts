@@ -227,6 +227,8 @@ export interface InterviewStartOptions {
   readonly locale?: string | undefined
   /** The respondent read and accepted the interview's disclosure (required when it says so). */
   readonly acceptDisclosure?: boolean | undefined
+  /** The response this start replaces, when the respondent chose to start over (interview-restart.ts). */
+  readonly restartOf?: string | undefined
 }
 
 export interface StartedInterview extends InterviewTurnResult {
@@ -287,6 +289,7 @@ export const startInterview = (
         ...(def.disclosure !== undefined && options.acceptDisclosure === true
           ? { disclosure: { version: def.disclosure.version, acceptedAt: at.toISOString() } }
           : {}),
+        ...(options.restartOf === undefined ? {} : { restartOf: options.restartOf }),
         interview: inProgressMeta(live)
       },
       createdAt: at,

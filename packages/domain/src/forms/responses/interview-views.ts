@@ -2,6 +2,7 @@
 // result, all read from a response row.
 import { Option } from "effect"
 import type { InterviewDefinition } from "../interview/definition.js"
+import { type InterviewProfileItem, interviewProfileOf, liveProfileEnabled } from "../interview/experience.js"
 import type { InterviewMessage, InterviewSession } from "../interview/interviewer.js"
 import type { ResponseRecord } from "../ports/responses.js"
 import { type LiveInterview, liveInterviewOf, type PublishedInterview } from "./interview-record.js"
@@ -35,6 +36,8 @@ export interface InterviewTurnResult {
   readonly completionReason: string | null
   readonly progress: number
   readonly locale: string
+  /** What has been understood so far (experience.liveProfile); absent when the definition turns it off. */
+  readonly profile?: ReadonlyArray<InterviewProfileItem>
 }
 
 const chatMessage = (m: InterviewMessage): InterviewChatMessage => ({ id: m.id, role: m.role, text: m.text })
@@ -59,5 +62,6 @@ export const resultOf = (
   done: response.status === "completed",
   completionReason,
   progress: response.status === "completed" ? 1 : interviewProgress(def, live.session),
-  locale: live.locale
+  locale: live.locale,
+  ...(liveProfileEnabled(def) ? { profile: interviewProfileOf(def, live.locale, live.session) } : {})
 })

@@ -20,6 +20,7 @@ import {
   startInterview
 } from "../responses/interview-use-cases.js"
 import { runInterviewAnalysisJob } from "../responses/interview-analysis-job.js"
+import { restartInterview } from "../responses/interview-restart.js"
 
 const interviewRespondent = {
   /** The published interview at a slug (the chat page renders from it). */
@@ -28,6 +29,8 @@ const interviewRespondent = {
   send: sendInterviewMessage,
   finish: finishInterview,
   resume: resumeInterview,
+  /** Starts over (experience.allowRestart): a new interview; the one left stays partial. */
+  restart: restartInterview,
   /** The respondent's own interview by its token, read only. */
   own: readOwnInterview,
   /** Runs one `interview_analysis` job (the app's job runner dispatches it here). */

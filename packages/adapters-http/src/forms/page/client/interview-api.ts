@@ -19,6 +19,14 @@ export interface InterviewTurn {
   readonly progress: number
   /** Once done, on a form offering withdrawal: the respondent's private withdrawal link. */
   readonly withdrawalPath?: string
+  /** What has been understood so far (absent when the interview's live profile is off). */
+  readonly profile?: ReadonlyArray<ProfileItem>
+}
+
+export interface ProfileItem {
+  readonly fieldId: string
+  readonly label: string
+  readonly value: string
 }
 
 export interface StartedInterview extends InterviewTurn {
@@ -128,7 +136,10 @@ export const makeInterviewApi = (slug: string) => {
       }
     },
     finish: (responseId: string, token: string) =>
-      call<InterviewTurn>("POST", `${base}/${encodeURIComponent(responseId)}/finish`, { token })
+      call<InterviewTurn>("POST", `${base}/${encodeURIComponent(responseId)}/finish`, { token }),
+    /** Starts over: a new interview (201) for the holder of this one's token. */
+    restart: (responseId: string, token: string) =>
+      call<StartedInterview>("POST", `${base}/${encodeURIComponent(responseId)}/restart`, { token })
   }
 }
 

@@ -12,6 +12,7 @@ import {
   makeInterviewApi,
   type StartedInterview
 } from "./interview-api.js"
+import { makeProfile } from "./interview-profile.js"
 
 interface PageData {
   readonly slug: string
@@ -19,6 +20,10 @@ interface PageData {
   /** The browser holds a continuity cookie (HttpOnly, so only the server can tell). */
   readonly mayResume: boolean
   readonly reduceMotion: boolean
+  /** experience.liveProfile: the page shows what has been understood so far. */
+  readonly liveProfile: boolean
+  /** experience.allowRestart: the page offers to start over. */
+  readonly allowRestart: boolean
   readonly disclosureRequired: boolean
   readonly interviewer: string | null
   readonly maxMessageLength: number
@@ -65,6 +70,8 @@ const boot = () => {
   const typing = document.getElementById("typing")
   const progress = document.getElementById("progress")
   const main = document.getElementById("main")
+  const restartButton = byId("restart", HTMLButtonElement)
+  const profile = makeProfile(document.getElementById("profile"))
   const params: Record<string, string> = Object.fromEntries(new URLSearchParams(location.search))
   const reduceMotion = data.reduceMotion || matchMedia("(prefers-reduced-motion: reduce)").matches
   if (reduceMotion) document.body.classList.add("reduce-motion")
@@ -155,6 +162,7 @@ const boot = () => {
     session = null
     setBusy(false)
     composer.hidden = true
+    restartButton?.closest(".restart")?.setAttribute("hidden", "")
     if (typing !== null) typing.hidden = true
     setProgress(1)
     done.hidden = false
@@ -165,6 +173,9 @@ const boot = () => {
   // ---- starting and resuming ---------------------------------------------------------------------
   const begun = (r: StartedInterview) => {
     session = { id: r.responseId, token: r.token }
+    // A new interview (a start or a restart) replaces the profile; a resume restores it.
+    profile.reset(r.profile)
+    restartButton?.closest(".restart")?.removeAttribute("hidden")
     showChat(r.messages, r.progress)
     if (r.done) showDone()
   }
@@ -322,6 +333,7 @@ const boot = () => {
     }
     setBusy(false)
     setProgress(turn.progress)
+    profile.update(turn.profile)
     if (turn.done) return showDone(turn.withdrawalPath)
     if (document.activeElement === document.body || document.activeElement === null) input.focus()
   }
@@ -352,6 +364,27 @@ const boot = () => {
     say(strings.finishFailed, "error")
   }
 
+  /** Starts over: a new interview replaces this one on the page (the server keeps the old one partial). */
+  const restart = async () => {
+    if (busy || session === null) return
+    setBusy(true)
+    const current = session
+    const result = await api.restart(current.id, current.token)
+    setBusy(false)
+    if (result.status === 201 && result.data !== undefined) {
+      quiet()
+      begun(result.data)
+      return say(strings.restarted, "info")
+    }
+    const reason = result.error?.details?.reason
+    if (result.status === 409 && reason === "interview_finished") return showDone()
+    if (result.status === 409 && reason === "restart_not_allowed")
+      return say(strings.restartNotOffered, "error")
+    if (result.status === 410) return say(result.error?.message ?? strings.closedBody, "error")
+    if (result.status === 429) return say(strings.tooManyMessages, "error")
+    say(strings.restartFailed, "error")
+  }
+
   // ---- wiring --------------------------------------------------------------------------------------
   startButton.addEventListener("click", () => void start(false))
   agree?.addEventListener("change", () => {
@@ -369,6 +402,7 @@ const boot = () => {
   })
   input.maxLength = data.maxMessageLength
   finishButton.addEventListener("click", () => void finish())
+  restartButton?.addEventListener("click", () => void restart())
 
   if (data.mayResume) {
     main?.setAttribute("aria-busy", "true")
