@@ -5,7 +5,9 @@
 import { Effect, Option, Schema } from "effect"
 import { type InterviewAnalysis, extractedFieldsOf } from "../interview/analysis.js"
 import type { InterviewDefinition } from "../interview/definition.js"
+import { emergentFollowupCount } from "../interview/emergent.js"
 import {
+  InterviewEmergentItem,
   InterviewFieldState,
   InterviewGoalState,
   InterviewProbeKind,
@@ -47,7 +49,7 @@ const StoredTurn = Schema.Struct({
   content: Schema.String,
   blockId: Schema.String,
   kind: Schema.optionalKey(InterviewTurnKind),
-  targetType: Schema.optionalKey(Schema.Literals(["field", "goal"])),
+  targetType: Schema.optionalKey(Schema.Literals(["field", "goal", "emergent"])),
   probeKind: Schema.optionalKey(InterviewProbeKind)
 })
 type StoredTurn = typeof StoredTurn.Type
@@ -57,7 +59,8 @@ const StoredRuntime = Schema.Struct({
   runtime: Schema.Struct({
     locale: Schema.String,
     fields: Schema.Array(InterviewFieldState),
-    goals: Schema.Array(InterviewGoalState)
+    goals: Schema.Array(InterviewGoalState),
+    emergent: Schema.optionalKey(Schema.Array(InterviewEmergentItem))
   })
 })
 const decodeRuntime = Schema.decodeUnknownOption(StoredRuntime)
@@ -105,7 +108,8 @@ export const liveInterviewOf = (response: ResponseRecord): Option.Option<LiveInt
     session: {
       messages: stored.transcript.map(messageOf),
       fields: stored.runtime.fields,
-      goals: stored.runtime.goals
+      goals: stored.runtime.goals,
+      ...(stored.runtime.emergent === undefined ? {} : { emergent: stored.runtime.emergent })
     }
   }))
 
@@ -119,13 +123,22 @@ export const interviewMeta = (
   completionReason: string | null
 ) => ({
   transcript: transcriptOf(live.session.messages),
-  runtime: { locale: live.locale, fields: live.session.fields, goals: live.session.goals },
+  runtime: {
+    locale: live.locale,
+    fields: live.session.fields,
+    goals: live.session.goals,
+    ...(live.session.emergent === undefined ? {} : { emergent: live.session.emergent })
+  },
   ...analysis,
   analysisStatus,
   quality: {
     completionReason,
     exchangeCount: exchangeCount(live.session),
-    followupCount: followupCount(live.session)
+    followupCount: followupCount(live.session),
+    // Emergent follow-ups are also in followupCount; shown apart once the feature ran.
+    ...(live.session.emergent === undefined
+      ? {}
+      : { emergentFollowupCount: emergentFollowupCount(live.session) })
   }
 })
 
