@@ -270,7 +270,7 @@ export const makeResponseRepository = Effect.gen(function* () {
                      then r.meta #> '{interview,runtime,emergent}' else '[]'::jsonb end) e
             where ${scope} and r.status = 'completed' and jsonb_typeof(e) = 'object'
               and jsonb_typeof(e -> 'captureType') = 'string'
-            group by 1 order by responses desc, capture_type collate "C"`
+            group by 1 order by responses desc, (e ->> 'captureType') collate "C"`
           return {
             started: totals?.started ?? 0,
             engaged: totals?.engaged ?? 0,
