@@ -321,8 +321,17 @@ const FOLLOWUP: Record<Lang, (quote: string) => string> = {
 /** How much of an item's summary a template follow-up quotes. */
 const FOLLOWUP_QUOTE = 60
 
+/** The summary without its closing punctuation, cut at a word boundary when one is near. */
+const quoteOf = (summary: string) => {
+  const text = summary.replace(/[.!?。！？\s]+$/u, "")
+  if (text.length <= FOLLOWUP_QUOTE) return text
+  const cut = clipText(text, FOLLOWUP_QUOTE).slice(0, -1)
+  const space = cut.lastIndexOf(" ")
+  return `${space > FOLLOWUP_QUOTE / 2 ? cut.slice(0, space) : cut}…`
+}
+
 export const emergentFollowupText = (locale: string, item: InterviewEmergentItem): string =>
-  FOLLOWUP[lang(locale)](clipText(item.summary.replace(/[.!?。！？\s]+$/u, ""), FOLLOWUP_QUOTE))
+  FOLLOWUP[lang(locale)](quoteOf(item.summary))
 
 /**
  * The built-in interviewer's follow-up: a template probe on the first item not yet explored, when
