@@ -218,7 +218,7 @@ describe("the rules on emergent proposals", () => {
       "en",
       session,
       output([
-        { ...pain, relatedTo: undefined } as InterviewEmergentProposal,
+        { captureType: pain.captureType, summary: pain.summary, evidence: pain.evidence },
         { ...pain, relatedTo: { type: "field", id: "ghost" } },
         { ...pain, relatedTo: { type: "module", id: "usage" }, novel: true },
         { ...pain, captureType: "unexpected_topic", relatedTo: { type: "field", id: "plan" } },
