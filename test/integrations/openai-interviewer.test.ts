@@ -135,7 +135,7 @@ describe("OpenAiCompatibleInterviewerLive", () => {
       json_schema: { name: "interviewer_output", strict: true, schema: interviewerOutputJsonSchema }
     })
     const schema = body.response_format.json_schema.schema as { required: Array<string> }
-    expect(schema.required).toEqual(["turn", "extractions", "goalCoverage", "completion"])
+    expect(schema.required).toEqual(["turn", "extractions", "goalCoverage", "completion", "emergent"])
 
     const [system, ...transcript] = body.messages
     expect(system?.role).toBe("system")

@@ -721,14 +721,25 @@ export const registerResponseContracts = ({ target, run, newWorkspace }: Storage
         transcript: [{ role: "user", content: "x", blockId: "b", turnId: "t" }],
         analysisStatus: "completed",
         insights: [{ code: "price" }, { code: "price" }, { code: "speed" }],
-        quality: { completionReason: null, exchangeCount: 4, followupCount: 0 }
+        quality: { completionReason: null, exchangeCount: 4, followupCount: 0 },
+        runtime: {
+          emergent: [
+            { id: "e1", captureType: "pain_point", summary: "x" },
+            { id: "e2", captureType: "pain_point", summary: "y" },
+            { id: "e3", captureType: "emotion", summary: "z" },
+            "not an item",
+            { id: "e4", captureType: 7 }
+          ]
+        }
       })
       await mk("2026-03-01T12:00:00.000Z", 120, {
         analysisStatus: "failed",
-        insights: [{ codeId: "price" }]
+        insights: [{ codeId: "price" }],
+        runtime: { emergent: [{ id: "e1", captureType: "pain_point", summary: "x" }] }
       })
       await mk("2026-03-02T10:00:00.000Z", null, {
-        transcript: [{ role: "assistant", content: "q", blockId: "b", turnId: "t" }]
+        transcript: [{ role: "assistant", content: "q", blockId: "b", turnId: "t" }],
+        runtime: { emergent: [{ id: "e1", captureType: "risk", summary: "partial: not counted" }] }
       })
       await mk("2026-04-01T10:00:00.000Z", 30)
       const activity = await repo((r) =>
@@ -757,7 +768,11 @@ export const registerResponseContracts = ({ target, run, newWorkspace }: Storage
           { code: "price", responses: 2, mentions: 3 },
           { code: "speed", responses: 1, mentions: 1 }
         ],
-        averageExchangeCount: 4
+        averageExchangeCount: 4,
+        emergent: [
+          { captureType: "pain_point", responses: 2, mentions: 3 },
+          { captureType: "emotion", responses: 1, mentions: 1 }
+        ]
       })
     })
   })

@@ -1617,6 +1617,13 @@ export interface components {
                 share: number;
             }[];
             averageExchangeCount: number | null;
+            /** @description Emergent items of completed interviews per capture type (every type the current definition captures, zeros included): responses holding one, items, share of completed responses */
+            emergent: {
+                captureType: string;
+                responses: number;
+                mentions: number;
+                share: number;
+            }[];
         };
         Insights: {
             scannedResponses: number;
@@ -1666,6 +1673,13 @@ export interface components {
                 share: number;
             }[];
             averageExchangeCount: number | null;
+            /** @description Emergent items of completed interviews per capture type (every type the current definition captures, zeros included): responses holding one, items, share of completed responses */
+            emergent: {
+                captureType: string;
+                responses: number;
+                mentions: number;
+                share: number;
+            }[];
         };
         ClassicReport: {
             /** @enum {string} */
@@ -1741,6 +1755,7 @@ export interface components {
                 /** @enum {string} */
                 analysisStatus: "pending" | "completed" | "partial" | "failed";
                 quality: components["schemas"]["InterviewQuality"];
+                emergent?: components["schemas"]["InterviewEmergentItem"][];
             };
             respondent?: components["schemas"]["RespondentEstimate"];
             consent?: components["schemas"]["ResponseConsent"];
@@ -1751,10 +1766,24 @@ export interface components {
             acceptedAt: string;
             settingsSignature: string;
         };
+        InterviewEmergentItem: {
+            id: string;
+            /** @enum {string} */
+            captureType: "pain_point" | "motivation" | "barrier" | "preference" | "emotion" | "context" | "constraint" | "risk" | "contradiction" | "unexpected_topic" | "quote";
+            summary: string;
+            relatedTo?: {
+                /** @enum {string} */
+                type: "field" | "goal" | "module";
+                id: string;
+            };
+            evidenceMessageIds: string[];
+            followedUp: boolean;
+        };
         InterviewQuality: {
             completionReason: string | null;
             exchangeCount: number;
             followupCount: number;
+            emergentFollowupCount?: number;
         };
         ClassicResponse: {
             id: string;

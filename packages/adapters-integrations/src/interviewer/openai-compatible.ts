@@ -28,7 +28,9 @@ import {
   type InsightSource,
   inlineJsonSchemaOf,
   type JsonObject,
-  localizedText
+  localizedText,
+  emergentPolicy,
+  nextEmergentNumber
 } from "@folio/domain"
 import { Duration, Effect, Layer, Result, Schema } from "effect"
 
@@ -159,7 +161,8 @@ const definitionBrief = (def: InterviewDefinition, locale: string) => {
       maxFollowups: def.policy.maxFollowups,
       targetFollowups: def.policy.targetFollowups,
       maxQuestionCharacters: def.policy.maxQuestionCharacters
-    }
+    },
+    emergentExtraction: emergentPolicy(def)
   })
 }
 
@@ -185,6 +188,25 @@ const knownSoFar = (session: InterviewSession) => ({
 })
 
 /**
+ * What the model is told about emergent items when the definition turns them on: what to capture,
+ * how item ids are numbered (so a follow-up can name an item proposed in the same output), the
+ * follow-up budget, and the items kept so far. Nothing when emergentExtraction is off.
+ */
+const emergentLines = (input: InterviewerInput): ReadonlyArray<string> => {
+  const policy = emergentPolicy(input.definition)
+  if (policy === undefined) return []
+  const items = input.session.emergent ?? []
+  const next = nextEmergentNumber(items)
+  const followups = policy.followupPolicy.allowEmergentFollowup
+    ? ` You may follow one up (a probe whose target is {type: "emergent", id}) at most once per item and ${policy.followupPolicy.maxEmergentFollowupsPerSession} times per session, within policy.maxFollowups.`
+    : " Do not follow them up."
+  return [
+    `- emergent: what the last message raises beyond the fields and goals, only of emergentExtraction.captureTypes, each with a short summary, evidence offsets into that message, relatedTo naming the field, goal or module it concerns (if any) and novel=true for a theme the definition does not cover. Your items get the ids e${next}, e${next + 1}, … in the order you list them.${followups}`,
+    `Emergent items so far: ${JSON.stringify(items.map((i) => compact({ id: i.id, captureType: i.captureType, summary: i.summary, relatedTo: i.relatedTo })))}`
+  ]
+}
+
+/**
  * The system prompt: role, rules of the output, the definition, what is known so far and, once the
  * transcript is past policy.context.summaryAfterMessages, the summary of the messages not sent.
  */
@@ -201,6 +223,7 @@ export const interviewerSystemPrompt = (input: InterviewerInput): string => {
     "- extractions: the fields the respondent's last message answers, with evidence as character offsets into that message (end exclusive), a confidence in [0, 1], a state among answered or the field's allowedNonAnswerStates, and inferred=true when the value was not stated; select values are option ids.",
     "- goalCoverage: for each goal the last message spoke to, its total coverage so far in [0, 1].",
     "- completion: done, and why, when the turn is the closing.",
+    ...emergentLines(input),
     "Never reveal a goal's rubric, and keep questions under policy.maxQuestionCharacters characters.",
     "Never name the codebook's codes to the respondent; they say what the research listens for.",
     `Interview definition: ${JSON.stringify(definitionBrief(def, locale))}`,

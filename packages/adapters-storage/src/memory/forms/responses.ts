@@ -238,10 +238,26 @@ export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (t
             analysisStatus?: unknown
             insights?: unknown
             quality?: { exchangeCount?: unknown }
+            runtime?: { emergent?: unknown }
           }
         const completed = rows.filter((r) => r.status === "completed")
         const analysis: Record<string, number> = {}
         const codes = new Map<string, { responses: number; mentions: number }>()
+        const emergent = new Map<string, { responses: number; mentions: number }>()
+        for (const r of completed) {
+          const items = interviewOf(r).runtime?.emergent
+          const types = (Array.isArray(items) ? items : []).flatMap((x) => {
+            const t =
+              typeof x === "object" && x !== null ? (x as { captureType?: unknown }).captureType : null
+            return typeof t === "string" ? [t] : []
+          })
+          for (const t of new Set(types)) {
+            const e = emergent.get(t) ?? { responses: 0, mentions: 0 }
+            e.responses++
+            e.mentions += types.filter((x) => x === t).length
+            emergent.set(t, e)
+          }
+        }
         for (const r of completed) {
           const i = interviewOf(r)
           const status = typeof i.analysisStatus === "string" ? i.analysisStatus : "pending"
@@ -275,7 +291,10 @@ export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (t
             .map(([code, c]) => ({ code, ...c }))
             .sort((a, b) => b.responses - a.responses || (a.code < b.code ? -1 : 1)),
           averageExchangeCount:
-            exchanges.length === 0 ? null : exchanges.reduce((a, b) => a + b, 0) / exchanges.length
+            exchanges.length === 0 ? null : exchanges.reduce((a, b) => a + b, 0) / exchanges.length,
+          emergent: [...emergent]
+            .map(([captureType, e]) => ({ captureType, ...e }))
+            .sort((a, b) => b.responses - a.responses || (a.captureType < b.captureType ? -1 : 1))
         }
       }),
     insertFile: (file, maxPerBlock) =>

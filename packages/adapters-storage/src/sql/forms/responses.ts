@@ -261,13 +261,28 @@ export const makeResponseRepository = Effect.gen(function* () {
             where ${scope} and r.status = 'completed' and jsonb_typeof(i) = 'object'
               and coalesce(i ->> 'code', i ->> 'codeId') is not null
             group by 1 order by responses desc, code`
+          const emergent = yield* sql<{ capture_type: string; responses: number; mentions: number }>`
+            select e ->> 'captureType' as capture_type, count(distinct r.id)::int as responses,
+                   count(*)::int as mentions
+            from responses r
+              cross join lateral jsonb_array_elements(
+                case when jsonb_typeof(r.meta #> '{interview,runtime,emergent}') = 'array'
+                     then r.meta #> '{interview,runtime,emergent}' else '[]'::jsonb end) e
+            where ${scope} and r.status = 'completed' and jsonb_typeof(e) = 'object'
+              and jsonb_typeof(e -> 'captureType') = 'string'
+            group by 1 order by responses desc, (e ->> 'captureType') collate "C"`
           return {
             started: totals?.started ?? 0,
             engaged: totals?.engaged ?? 0,
             completed: totals?.completed ?? 0,
             analysis: Object.fromEntries(analysis.map((a) => [a.status, a.n])),
             codes: codes.map((c) => ({ code: c.code, responses: c.responses, mentions: c.mentions })),
-            averageExchangeCount: totals?.exchanges ?? null
+            averageExchangeCount: totals?.exchanges ?? null,
+            emergent: emergent.map((e) => ({
+              captureType: e.capture_type,
+              responses: e.responses,
+              mentions: e.mentions
+            }))
           }
         })
       ),

@@ -16,6 +16,7 @@ import {
 import { parseYesNo } from "./answers.js"
 import { closingText } from "./questions.js"
 import { completionReason, interviewStateAfter, planNextTurn } from "./rules.js"
+import { deterministicEmergent, deterministicEmergentFollowup, emergentAfter } from "./emergent.js"
 
 type Field = InterviewDefinition["fields"][number]
 type Goal = InterviewDefinition["goals"][number]
@@ -204,24 +205,31 @@ export const deterministicInterviewerTurn = (input: InterviewerInput): Interview
       const field = def.fields.find((f) => f.id === target.id)
       if (field !== undefined)
         extractions = extractField(field, last.text, asked.kind === "confirmation", session)
-    } else {
+    } else if (target.type === "goal") {
       const goal = def.goals.find((g) => g.id === target.id)
       if (goal !== undefined) goalCoverage = extractGoal(def, goal, last.text, session)
     }
   }
   const { fields, goals } = interviewStateAfter(def, session, { extractions, goalCoverage })
+  const emergent = deterministicEmergent(def, session)
+  const found = emergent.length === 0 ? {} : { emergent }
   const close = (reason: NonNullable<ReturnType<typeof completionReason>>): InterviewerOutput => ({
     turn: { kind: "closing", text: closingText(def, locale) },
     extractions,
     goalCoverage,
-    completion: { done: true, reason }
+    completion: { done: true, reason },
+    ...found
   })
   const reason = completionReason(def, locale, session, fields, goals)
   if (reason === "max_exchanges") return close(reason)
   const next = planNextTurn(def, locale, session, fields, goals)
-  return next === undefined
-    ? close(reason ?? "nothing_left_to_ask")
-    : { turn: next, extractions, goalCoverage, completion: { done: false } }
+  if (next === undefined) return close(reason ?? "nothing_left_to_ask")
+  // A due confirmation comes first; otherwise an emergent item may be followed up before the plan.
+  const followup =
+    next.kind === "confirmation"
+      ? undefined
+      : deterministicEmergentFollowup(def, locale, session, emergentAfter(def, session, emergent))
+  return { turn: followup ?? next, extractions, goalCoverage, completion: { done: false }, ...found }
 }
 
 export const DeterministicInterviewerLive = Layer.succeed(

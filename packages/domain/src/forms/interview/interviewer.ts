@@ -1,7 +1,7 @@
 // The Interviewer port: from a published interview definition and the transcript so far it proposes
 // the next assistant turn, the fields read from the last user message and whether the interview ends.
 import { Context, Data, type Effect, Schema } from "effect"
-import { type InterviewDefinition, PROBE_KINDS } from "./definition.js"
+import { CAPTURE_TYPES, type InterviewDefinition, PROBE_KINDS } from "./definition.js"
 
 const Unit = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 }))
 const Offset = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
@@ -16,9 +16,12 @@ export type InterviewProbeKind = typeof InterviewProbeKind.Type
 export const InterviewTurnKind = Schema.Literals(["question", "probe", "confirmation", "closing"])
 export type InterviewTurnKind = typeof InterviewTurnKind.Type
 
-/** What a turn asks about; field and goal ids live in separate namespaces, hence the type. */
+/**
+ * What a turn asks about; field, goal and emergent-item ids live in separate namespaces, hence the
+ * type. An `emergent` target is a follow-up probe on an item the respondent raised (emergent.ts).
+ */
 export const InterviewTurnTarget = Schema.Struct({
-  type: Schema.Literals(["field", "goal"]),
+  type: Schema.Literals(["field", "goal", "emergent"]),
   id: Schema.String
 })
 export type InterviewTurnTarget = typeof InterviewTurnTarget.Type
@@ -81,12 +84,38 @@ export const InterviewCompletion = Schema.Struct({
 })
 export type InterviewCompletion = typeof InterviewCompletion.Type
 
+export const InterviewCaptureType = Schema.Literals(CAPTURE_TYPES)
+export type InterviewCaptureType = typeof InterviewCaptureType.Type
+
+/** What an emergent item is about: a field, a goal or a module (the definition's topics). */
+export const InterviewEmergentRelation = Schema.Struct({
+  type: Schema.Literals(["field", "goal", "module"]),
+  id: Schema.String
+})
+export type InterviewEmergentRelation = typeof InterviewEmergentRelation.Type
+
+/**
+ * Something the respondent raised that no field or goal asked for (emergentExtraction): its capture
+ * type, a short summary, where the last user message says it, what it relates to, and whether it is
+ * a theme the definition does not cover (`novel`). Checked by `correctEmergent` (emergent.ts).
+ */
+export const InterviewEmergentProposal = Schema.Struct({
+  captureType: InterviewCaptureType,
+  summary: Schema.String,
+  evidence: Schema.optionalKey(InterviewEvidenceSpan),
+  relatedTo: Schema.optionalKey(InterviewEmergentRelation),
+  novel: Schema.optionalKey(Schema.Boolean)
+})
+export type InterviewEmergentProposal = typeof InterviewEmergentProposal.Type
+
 /** What an interviewer proposes; adapters decode their raw output against this before the rules run. */
 export const InterviewerOutput = Schema.Struct({
   turn: InterviewAssistantTurn,
   extractions: Schema.Array(InterviewFieldExtraction),
   goalCoverage: Schema.Array(InterviewGoalCoverage),
-  completion: InterviewCompletion
+  completion: InterviewCompletion,
+  /** Emergent items read from the last user message (kept only as emergentExtraction allows). */
+  emergent: Schema.optionalKey(Schema.Array(InterviewEmergentProposal))
 }).annotate({ identifier: "InterviewerOutput" })
 export type InterviewerOutput = typeof InterviewerOutput.Type
 
@@ -133,11 +162,24 @@ export const InterviewContextSummary = Schema.Struct({
 })
 export type InterviewContextSummary = typeof InterviewContextSummary.Type
 
+/** An emergent item as kept: ids `e<n>` (numbered by the rules), with the message that says it. */
+export const InterviewEmergentItem = Schema.Struct({
+  id: Schema.String,
+  captureType: InterviewCaptureType,
+  summary: Schema.String,
+  relatedTo: Schema.optionalKey(InterviewEmergentRelation),
+  evidenceMessageIds: Schema.Array(Schema.String),
+  evidence: Schema.optionalKey(Schema.Struct({ messageId: Schema.String, start: Offset, end: Offset }))
+})
+export type InterviewEmergentItem = typeof InterviewEmergentItem.Type
+
 export const InterviewSession = Schema.Struct({
   messages: Schema.Array(InterviewMessage),
   fields: Schema.Array(InterviewFieldState),
   goals: Schema.Array(InterviewGoalState),
-  summary: Schema.optionalKey(InterviewContextSummary)
+  summary: Schema.optionalKey(InterviewContextSummary),
+  /** Emergent items kept so far; present once emergentExtraction is enabled and a turn ran. */
+  emergent: Schema.optionalKey(Schema.Array(InterviewEmergentItem))
 })
 export type InterviewSession = typeof InterviewSession.Type
 

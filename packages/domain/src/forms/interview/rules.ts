@@ -9,6 +9,7 @@ import type {
   InterviewFieldExtraction,
   InterviewFieldState,
   InterviewGoalState,
+  InterviewEmergentItem,
   InterviewMessage,
   InterviewProbeKind,
   InterviewSession,
@@ -26,6 +27,7 @@ import {
   retryPrefix
 } from "./questions.js"
 import { coerceFieldValue, sameValue } from "./answers.js"
+import { correctEmergent, emergentProbeViolation } from "./emergent.js"
 
 type Field = InterviewDefinition["fields"][number]
 type Goal = InterviewDefinition["goals"][number]
@@ -60,6 +62,17 @@ export type InterviewCorrectionRule =
   | "confirmationWithoutValue"
   | "emptyText"
   | "questionTooLong"
+  // emergentExtraction (emergent.ts)
+  | "emergentDisabled"
+  | "captureTypeNotAllowed"
+  | "unknownRelatedTo"
+  | "unrelatedEmergent"
+  | "novelThemeNotAllowed"
+  | "summaryTooLong"
+  | "duplicateEmergent"
+  | "emergentLimit"
+  | "alreadyExplored"
+  | "emergentFollowupBudget"
 
 /** Value-free: which rule fired and on what (a field/goal id or the turn), never the content. */
 export interface InterviewCorrection {
@@ -73,6 +86,8 @@ export interface InterviewStep {
   /** Field and goal states after this exchange's extractions (apply with `applyInterviewStep`). */
   readonly fields: ReadonlyArray<InterviewFieldState>
   readonly goals: ReadonlyArray<InterviewGoalState>
+  /** Emergent items after this exchange; undefined while emergentExtraction is off. */
+  readonly emergent?: ReadonlyArray<InterviewEmergentItem>
 }
 
 const sameTarget = (a: InterviewTurnTarget | undefined, b: InterviewTurnTarget) =>
@@ -111,7 +126,8 @@ const moduleOf = (def: InterviewDefinition, moduleId: string | undefined) =>
   moduleId === undefined ? undefined : (def.modules ?? []).find((m) => m.id === moduleId)
 
 const targetModuleId = (def: InterviewDefinition, target: InterviewTurnTarget | undefined) => {
-  if (target === undefined) return undefined
+  // Emergent follow-ups stand outside the modules: they count toward policy.maxFollowups only.
+  if (target === undefined || target.type === "emergent") return undefined
   const item =
     target.type === "field"
       ? def.fields.find((f) => f.id === target.id)
@@ -279,8 +295,10 @@ export const planNextTurn = (
     }
   }
   const last = assistantTurns(session).at(-1)
-  if (last?.target?.type === "goal" && last.kind !== "closing") {
-    const goal = def.goals.find((g) => g.id === last.target?.id)
+  // A follow-up on an emergent item is a digression: the goal discussed before it goes on after it.
+  const onGoal = assistantTurns(session).findLast((m) => m.target?.type !== "emergent")
+  if (onGoal?.target?.type === "goal" && onGoal.kind !== "closing") {
+    const goal = def.goals.find((g) => g.id === onGoal.target?.id)
     const kind = goal === undefined ? undefined : nextProbeKind(goal, session)
     if (
       goal !== undefined &&
@@ -560,8 +578,13 @@ const turnViolation = (
   session: InterviewSession,
   turn: AskingTurn,
   fields: ReadonlyArray<InterviewFieldState>,
-  goals: ReadonlyArray<InterviewGoalState>
+  goals: ReadonlyArray<InterviewGoalState>,
+  emergent: ReadonlyArray<InterviewEmergentItem>
 ): InterviewCorrectionRule | undefined => {
+  if (turn.target.type === "emergent")
+    return turn.kind === "probe"
+      ? emergentProbeViolation(def, session, emergent, turn.target.id)
+      : "unknownTarget"
   const field = turn.target.type === "field" ? def.fields.find((f) => f.id === turn.target.id) : undefined
   const goal = turn.target.type === "goal" ? def.goals.find((g) => g.id === turn.target.id) : undefined
   if (field === undefined && goal === undefined) return "unknownTarget"
@@ -602,13 +625,21 @@ export const correctInterviewerOutput = (
   const fix = (c: InterviewCorrection) => corrections.push(c)
   const extracted = correctExtractions(def, session, proposal.extractions, fix)
   const covered = correctCoverage(def, session, proposal.goalCoverage, fix)
+  const emerged = correctEmergent(def, session, proposal.emergent ?? [], fix)
   const { fields } = extracted
   const { goals } = covered
   const finish = (turn: InterviewAssistantTurn, completion: InterviewCompletion): InterviewStep => ({
-    output: { turn, extractions: extracted.kept, goalCoverage: covered.kept, completion },
+    output: {
+      turn,
+      extractions: extracted.kept,
+      goalCoverage: covered.kept,
+      completion,
+      ...(emerged === undefined || emerged.kept.length === 0 ? {} : { emergent: emerged.kept })
+    },
     corrections,
     fields,
-    goals
+    goals,
+    ...(emerged === undefined ? {} : { emergent: emerged.items })
   })
   const closeWith = (reason: InterviewCompletionReason) => {
     if (proposal.turn.kind !== "closing") fix({ rule: "closingTurn" })
@@ -640,11 +671,11 @@ export const correctInterviewerOutput = (
     return planned()
   }
   const turn = proposal.turn
-  const violation = turnViolation(def, session, turn, fields, goals)
+  const violation = turnViolation(def, session, turn, fields, goals, emerged?.items ?? [])
   if (violation !== undefined) {
     fix({ rule: violation, subject: turn.target.id })
     // A probe of a disallowed kind keeps its goal when another kind may still be used there.
-    const goal = def.goals.find((g) => g.id === turn.target.id)
+    const goal = turn.target.type === "goal" ? def.goals.find((g) => g.id === turn.target.id) : undefined
     const kind = goal === undefined ? undefined : nextProbeKind(goal, session)
     if (
       violation === "disallowedProbeKind" &&
@@ -694,5 +725,11 @@ export const applyInterviewStep = (
     ...(turn.kind === "closing" ? {} : { target: turn.target }),
     ...(turn.kind === "probe" ? { probeKind: turn.probeKind } : {})
   }
-  return { ...session, messages: [...session.messages, message], fields: step.fields, goals: step.goals }
+  return {
+    ...session,
+    messages: [...session.messages, message],
+    fields: step.fields,
+    goals: step.goals,
+    ...(step.emergent === undefined ? {} : { emergent: step.emergent })
+  }
 }

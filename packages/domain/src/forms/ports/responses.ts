@@ -239,6 +239,12 @@ export interface InterviewStats {
     readonly mentions: number
   }>
   readonly averageExchangeCount: number | null
+  /** Per capture type of the emergent items kept in completed interviews (`runtime.emergent`). */
+  readonly emergent: ReadonlyArray<{
+    readonly captureType: string
+    readonly responses: number
+    readonly mentions: number
+  }>
 }
 
 export interface ResponseRepositoryService {

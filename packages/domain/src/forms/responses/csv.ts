@@ -13,7 +13,7 @@ import { decodeFormDefinition, type FormDefinition } from "../definition/definit
 import { readStoredInterviewDefinition } from "../interview/definition.js"
 import { loadForm } from "../use-cases.js"
 import { completedResponses, currentDefinitionOf } from "./sources.js"
-import { type FileUrl, storedInterviewOf } from "./reads.js"
+import { emergentItemsOf, type FileUrl, storedInterviewOf } from "./reads.js"
 import { storedQualityOf } from "./quality.js"
 import { consentOf } from "./consent.js"
 import { StoredFormDocumentReader } from "../ports/stored-documents.js"
@@ -270,12 +270,23 @@ export const exportResponsesCsv = (formId: string, options: CsvOptions, fileUrl:
     } as CsvExport
   })
 
+/** One line per item (`captureType: summary`); deidentified, the distinct capture types. */
+const emergentCell = (r: ResponseRecord, deidentified: boolean): string => {
+  const items = emergentItemsOf(r) ?? []
+  return deidentified
+    ? [...new Set(items.map((e) => e.captureType))].join("; ")
+    : items.map((e) => `${e.captureType}: ${e.summary}`).join("\n")
+}
+
 const interviewLines = (form: FormRecord, options: CsvOptions, consent: boolean) =>
   Stream.unwrap(
     Effect.gen(function* () {
       const definition = readStoredInterviewDefinition(yield* currentDefinitionOf(form))
       // Extracted fields may hold anything the respondent said: not part of the deidentified projection.
       const fieldIds = options.deidentified ? [] : (definition?.fields ?? []).map((f) => f.id)
+      // Emergent items have a column when the interview defines emergentExtraction (even switched off
+      // later, so items already kept stay exportable); deidentified: capture types only, no summary.
+      const emergent = definition?.emergentExtraction !== undefined
       let row = 0
       const header = csvLine([
         options.deidentified ? "row" : "response_id",
@@ -285,6 +296,7 @@ const interviewLines = (form: FormRecord, options: CsvOptions, consent: boolean)
         ...(options.deidentified ? [] : ["summary"]),
         ...fieldIds.map((f) => `field_${f}`),
         "themes",
+        ...(emergent ? ["emergent"] : []),
         ...(options.deidentified ? [] : ["transcript"]),
         ...(consent ? CONSENT_COLUMNS : [])
       ])
@@ -312,6 +324,7 @@ const interviewLines = (form: FormRecord, options: CsvOptions, consent: boolean)
           ...(options.deidentified ? [] : [i.summary ?? ""]),
           ...fieldIds.map(field),
           themes,
+          ...(emergent ? [emergentCell(r, options.deidentified)] : []),
           ...(options.deidentified ? [] : [i.transcript.map((t) => `${t.role}: ${t.content}`).join("\n")]),
           ...(consent ? consentCells(r, options.deidentified) : [])
         ])

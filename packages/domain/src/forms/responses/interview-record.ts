@@ -5,8 +5,10 @@
 import { Effect, Option, Schema } from "effect"
 import { type InterviewAnalysis, extractedFieldsOf } from "../interview/analysis.js"
 import type { InterviewDefinition } from "../interview/definition.js"
+import { emergentFollowupCount } from "../interview/emergent.js"
 import {
   InterviewContextSummary,
+  InterviewEmergentItem,
   InterviewFieldState,
   InterviewGoalState,
   InterviewProbeKind,
@@ -48,7 +50,7 @@ const StoredTurn = Schema.Struct({
   content: Schema.String,
   blockId: Schema.String,
   kind: Schema.optionalKey(InterviewTurnKind),
-  targetType: Schema.optionalKey(Schema.Literals(["field", "goal"])),
+  targetType: Schema.optionalKey(Schema.Literals(["field", "goal", "emergent"])),
   probeKind: Schema.optionalKey(InterviewProbeKind)
 })
 type StoredTurn = typeof StoredTurn.Type
@@ -60,7 +62,8 @@ const StoredRuntime = Schema.Struct({
     fields: Schema.Array(InterviewFieldState),
     goals: Schema.Array(InterviewGoalState),
     // The rolling context summary (policy.context); rows written before it have none.
-    summary: Schema.optionalKey(InterviewContextSummary)
+    summary: Schema.optionalKey(InterviewContextSummary),
+    emergent: Schema.optionalKey(Schema.Array(InterviewEmergentItem))
   })
 })
 const decodeRuntime = Schema.decodeUnknownOption(StoredRuntime)
@@ -109,7 +112,8 @@ export const liveInterviewOf = (response: ResponseRecord): Option.Option<LiveInt
       messages: stored.transcript.map(messageOf),
       fields: stored.runtime.fields,
       goals: stored.runtime.goals,
-      ...(stored.runtime.summary === undefined ? {} : { summary: stored.runtime.summary })
+      ...(stored.runtime.summary === undefined ? {} : { summary: stored.runtime.summary }),
+      ...(stored.runtime.emergent === undefined ? {} : { emergent: stored.runtime.emergent })
     }
   }))
 
@@ -127,14 +131,19 @@ export const interviewMeta = (
     locale: live.locale,
     fields: live.session.fields,
     goals: live.session.goals,
-    ...(live.session.summary === undefined ? {} : { summary: live.session.summary })
+    ...(live.session.summary === undefined ? {} : { summary: live.session.summary }),
+    ...(live.session.emergent === undefined ? {} : { emergent: live.session.emergent })
   },
   ...analysis,
   analysisStatus,
   quality: {
     completionReason,
     exchangeCount: exchangeCount(live.session),
-    followupCount: followupCount(live.session)
+    followupCount: followupCount(live.session),
+    // Emergent follow-ups are also in followupCount; shown apart once the feature ran.
+    ...(live.session.emergent === undefined
+      ? {}
+      : { emergentFollowupCount: emergentFollowupCount(live.session) })
   }
 })
 

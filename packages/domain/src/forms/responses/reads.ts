@@ -27,6 +27,8 @@ import { uploadedFilesOf } from "./uploaded-files.js"
 import { ResponseQuality, storedQualityOf } from "./quality.js"
 import { ResponseScore, responseScoresOf } from "./score-views.js"
 import { consentOf, ResponseConsent } from "./consent.js"
+import { CAPTURE_TYPES } from "../interview/definition.js"
+import { liveInterviewOf } from "./interview-record.js"
 
 const common = {
   id: Uuid,
@@ -93,7 +95,9 @@ export const ClassicResponse = Schema.Struct({
 export const InterviewQuality = Schema.Struct({
   completionReason: Schema.NullOr(Schema.String),
   exchangeCount: NonNegativeInt,
-  followupCount: NonNegativeInt
+  followupCount: NonNegativeInt,
+  /** Follow-ups on emergent items (also counted in followupCount); set when emergentExtraction is on. */
+  emergentFollowupCount: Schema.optionalKey(NonNegativeInt)
 }).annotate({ identifier: "InterviewQuality" })
 
 const Sentiment = Schema.Literals(["positive", "neutral", "negative"])
@@ -129,6 +133,19 @@ export const StoredInterview = Schema.Struct({
 })
 export type StoredInterview = typeof StoredInterview.Type
 
+/** An emergent item as read: the summary, where it was said, and whether it drew a follow-up. */
+export const InterviewEmergentView = Schema.Struct({
+  id: Schema.String,
+  captureType: Schema.Literals(CAPTURE_TYPES),
+  summary: Schema.String,
+  relatedTo: Schema.optionalKey(
+    Schema.Struct({ type: Schema.Literals(["field", "goal", "module"]), id: Schema.String })
+  ),
+  evidenceMessageIds: Schema.Array(Schema.String),
+  followedUp: Schema.Boolean
+}).annotate({ identifier: "InterviewEmergentItem" })
+export type InterviewEmergentView = typeof InterviewEmergentView.Type
+
 export const InterviewResponseCompact = Schema.Struct({
   ...common,
   interview: Schema.Struct({
@@ -155,7 +172,9 @@ export const InterviewResponse = Schema.Struct({
     extractedFields: Schema.Record(Schema.String, Schema.Unknown),
     transcriptCount: NonNegativeInt,
     analysisStatus: AnalysisStatus,
-    quality: InterviewQuality
+    quality: InterviewQuality,
+    /** What the respondent raised beyond the fields and goals (emergentExtraction is on). */
+    emergent: Schema.optionalKey(Schema.Array(InterviewEmergentView))
   }),
   respondent: Schema.optionalKey(RespondentEstimateSchema),
   /** The research consent accepted at the start (forms under researchCompliance). */
@@ -258,9 +277,30 @@ export const toInterviewCompactView = (r: ResponseRecord): InterviewCompactView 
   }
 }
 
+/**
+ * The emergent items a response holds (kept in the interview's runtime state), with whether each drew
+ * a follow-up; undefined for a row whose interview ran without emergentExtraction.
+ */
+export const emergentItemsOf = (r: ResponseRecord): ReadonlyArray<InterviewEmergentView> | undefined =>
+  Option.match(liveInterviewOf(r), {
+    onNone: () => undefined,
+    onSome: ({ session }) =>
+      session.emergent?.map((item) => ({
+        id: item.id,
+        captureType: item.captureType,
+        summary: item.summary,
+        ...(item.relatedTo === undefined ? {} : { relatedTo: item.relatedTo }),
+        evidenceMessageIds: item.evidenceMessageIds,
+        followedUp: session.messages.some(
+          (m) => m.kind === "probe" && m.target?.type === "emergent" && m.target.id === item.id
+        )
+      }))
+  })
+
 /** The full interview response; without `includeTranscript` the turns are left out (count kept). */
 export const toInterviewFullView = (r: ResponseRecord, includeTranscript = true): InterviewFullView => {
   const i = storedInterviewOf(r)
+  const emergent = emergentItemsOf(r)
   return {
     ...base(r),
     interview: {
@@ -268,7 +308,8 @@ export const toInterviewFullView = (r: ResponseRecord, includeTranscript = true)
       keyInfo: i.keyInfo,
       insights: i.insights,
       transcript: includeTranscript ? i.transcript : [],
-      extractedFields: i.extractedFields
+      extractedFields: i.extractedFields,
+      ...(emergent === undefined ? {} : { emergent })
     },
     ...respondentOf(r),
     ...consentField(r)

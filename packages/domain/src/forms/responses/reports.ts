@@ -5,7 +5,7 @@
 import { Clock, Effect } from "effect"
 import { InvalidCohort, WrongFormKind } from "../errors.js"
 import type { FormRecord } from "../ports/forms.js"
-import { ResponseRepository } from "../ports/responses.js"
+import { type InterviewStats, ResponseRepository } from "../ports/responses.js"
 import { type InterviewDefinition, readStoredInterviewDefinition } from "../interview/definition.js"
 import { loadForm } from "../use-cases.js"
 import { classicDefinitionOf, currentDefinitionOf } from "./sources.js"
@@ -69,6 +69,16 @@ export const formReport = (formId: string, query: CohortQuery & { readonly q?: s
     }
   })
 
+/** Counts per capture type: those stored, then the definition's other capture types at zero. */
+const emergentCounts = (definition: InterviewDefinition | null, stats: InterviewStats) => {
+  const share = (n: number) => (stats.completed === 0 ? 0 : n / stats.completed)
+  const found = stats.emergent.map((e) => ({ ...e, share: share(e.responses) }))
+  const captured =
+    definition?.emergentExtraction?.enabled === true ? definition.emergentExtraction.captureTypes : []
+  const unseen = captured.filter((t) => !found.some((e) => e.captureType === t))
+  return [...found, ...unseen.map((captureType) => ({ captureType, responses: 0, mentions: 0, share: 0 }))]
+}
+
 const interviewAnalyticsOf = (form: FormRecord) =>
   Effect.gen(function* () {
     const definition: InterviewDefinition | null = readStoredInterviewDefinition(
@@ -101,7 +111,8 @@ const interviewAnalyticsOf = (form: FormRecord) =>
           share: stats.completed === 0 ? 0 : c.responses / stats.completed
         }
       }),
-      averageExchangeCount: stats.averageExchangeCount
+      averageExchangeCount: stats.averageExchangeCount,
+      emergent: emergentCounts(definition, stats)
     }
   })
 

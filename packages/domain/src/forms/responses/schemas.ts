@@ -54,7 +54,18 @@ export const InterviewAnalytics = Schema.Struct({
       share: Schema.Finite
     })
   ),
-  averageExchangeCount: Schema.NullOr(Schema.Finite)
+  averageExchangeCount: Schema.NullOr(Schema.Finite),
+  emergent: Schema.Array(
+    Schema.Struct({
+      captureType: Schema.String,
+      responses: Schema.Int,
+      mentions: Schema.Int,
+      share: Schema.Finite
+    })
+  ).annotate({
+    description:
+      "Emergent items of completed interviews per capture type (every type the current definition captures, zeros included): responses holding one, items, share of completed responses"
+  })
 }).annotate({ identifier: "InterviewAnalytics" })
 
 export const ClassicReport = Schema.Struct({
