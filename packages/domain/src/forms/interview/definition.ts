@@ -5,6 +5,7 @@ import type { Issue } from "../../kernel/errors.js"
 import { InvalidDefinition } from "../errors.js"
 import { STRICT_ALL, strictDecoder } from "../../kernel/issues.js"
 import { ArrayOf, IntBetween, Str, StrBetween } from "../definition/primitives.js"
+import { customAnswerIssues } from "./custom-answers.js"
 
 const d = <S extends Schema.Top>(schema: S, value: () => NoInfer<S["Type"]>) =>
   schema.pipe(Schema.withDecodingDefaultTypeKey(Effect.sync(value)))
@@ -323,6 +324,7 @@ export const interviewSemanticIssues = (def: InterviewDefinition): ReadonlyArray
   })
   if (!def.locales.supported.includes(def.locales.default))
     out.push({ path: ["locales", "default"], rule: "notSupported" })
+  out.push(...customAnswerIssues(def))
   return out
 }
 
