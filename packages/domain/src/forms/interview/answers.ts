@@ -71,11 +71,13 @@ const intIn = (v: InterviewExtractedValue, min: number, max: number) => {
 }
 
 /**
- * What of a select value names no option: a custom answer's text, else plain texts that match no
- * option id or label (joined); undefined when everything is an option, or the field is no select.
+ * The text a value offers as the respondent's own answer: on a select field what names no option (a
+ * custom answer's text, else plain texts matching no option id or label, joined); elsewhere only an
+ * explicit `{ custom }`. Undefined when the value is all options, or plain typed text.
  */
 export const unmatchedSelectText = (field: Field, value: InterviewExtractedValue): string | undefined => {
-  if (field.valueType !== "single_select" && field.valueType !== "multi_select") return undefined
+  if (field.valueType !== "single_select" && field.valueType !== "multi_select")
+    return isCustomAnswer(value) ? value.custom : undefined
   const raws = isCustomAnswer(value)
     ? [...(value.options ?? []), value.custom]
     : Array.isArray(value)
