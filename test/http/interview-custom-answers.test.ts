@@ -256,9 +256,9 @@ for (const target of storageTargets()) {
           expect(interview.extractedFields).toEqual({ tier: "plus" })
           // The model is told what the settings mean; the rules held it to them above.
           if (fake !== undefined)
-            expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain(
-              "A field with allowFreeText false takes only its options"
-            )
+            expect(
+              JSON.stringify(fake.requests.find((r) => schemaName(r.body) === "interviewer_output")?.body)
+            ).toContain("A field with allowFreeText false takes only its options")
         })
 
         it("refuses settings that could not act, with the error envelope and value-free issues", async () => {
