@@ -19,6 +19,7 @@ import {
   startInterview
 } from "../responses/interview-use-cases.js"
 import { runInterviewAnalysisJob } from "../responses/interview-analysis-job.js"
+import { closeStuckInterviewAnalyses } from "../responses/interview-analysis-sweep.js"
 
 const interviewRespondent = {
   /** The published interview at a slug (the chat page renders from it). */
@@ -30,7 +31,9 @@ const interviewRespondent = {
   /** The respondent's own interview by its token, read only. */
   own: readOwnInterview,
   /** Runs one `interview_analysis` job (the app's job runner dispatches it here). */
-  runAnalysisJob: runInterviewAnalysisJob
+  runAnalysisJob: runInterviewAnalysisJob,
+  /** Closes analyses left pending by a dead job as failed (the job workers' periodic work). */
+  closeStuckAnalyses: closeStuckInterviewAnalyses
 }
 
 export const makeInterviewRespondent = bindPortsFromContext(
