@@ -9,6 +9,7 @@ import {
   type InterviewExtractedValue,
   type InterviewSession,
   type InterviewStep,
+  isCustomAnswer,
   PROBE_KINDS,
   recordUserMessage
 } from "@folio/domain"
@@ -48,7 +49,14 @@ const valueArb: fc.Arbitrary<InterviewExtractedValue> = fc.oneof(
   fc.integer({ min: -3, max: 14 }),
   fc.double(),
   fc.boolean(),
-  fc.array(fc.constantFrom("o0", "o1", "o2", "zz"), { maxLength: 3 })
+  fc.array(fc.constantFrom("o0", "o1", "o2", "zz"), { maxLength: 3 }),
+  fc.record(
+    {
+      custom: fc.oneof(fc.string({ maxLength: 12 }), fc.constant("x".repeat(201))),
+      options: fc.array(fc.constantFrom("o0", "zz"), { maxLength: 2 })
+    },
+    { requiredKeys: ["custom"] }
+  )
 )
 
 const proposalArb = (def: InterviewDefinition): fc.Arbitrary<InterviewerOutput> => {
@@ -131,15 +139,22 @@ const scenarioArb = interviewArb
 
 const validValue = (field: Field, v: InterviewExtractedValue): boolean => {
   const ids = field.options.map((o) => o.id)
-  const custom = field.extraction.allowCustomAnswer === true
+  // A custom answer only where allowed: a select field with allowCustomAnswer, not closed to its options.
+  const custom =
+    isCustomAnswer(v) && field.extraction.allowCustomAnswer === true && field.extraction.allowFreeText
+  if (isCustomAnswer(v) && !custom) return false
   switch (field.valueType) {
     case "short_text":
     case "long_text":
       return typeof v === "string" && v.trim() !== ""
     case "single_select":
-      return typeof v === "string" && (ids.includes(v) || custom)
+      return isCustomAnswer(v)
+        ? v.custom.trim() !== "" && v.options === undefined
+        : typeof v === "string" && ids.includes(v)
     case "multi_select":
-      return Array.isArray(v) && v.length > 0 && v.every((x) => ids.includes(x) || custom)
+      return isCustomAnswer(v)
+        ? v.custom.trim() !== "" && (v.options ?? []).every((x) => ids.includes(x))
+        : Array.isArray(v) && v.length > 0 && v.every((x) => ids.includes(x))
     case "boolean":
       return typeof v === "boolean"
     case "number":

@@ -354,6 +354,42 @@ for (const target of storageTargets(["pglite", "postgres"])) {
       expect(mails[0]?.parsed.text).toContain("Your plan: Pro")
     })
 
+    it("mails an interview's custom answer marked as the respondent's own", async () => {
+      const created = await api("POST", "/forms", {
+        kind: "interview",
+        title: "Custom plan interview",
+        definition: {
+          schemaVersion: 2,
+          fields: [
+            {
+              id: "plan",
+              labelByLocale: { en: "Your plan" },
+              valueType: "single_select",
+              requiredness: "hard",
+              options: [{ id: "pro", labelByLocale: { en: "Pro" } }],
+              extraction: { allowCustomAnswer: true, confirmation: "never" }
+            }
+          ]
+        },
+        settings: { notifications: { responseEmail: { enabled: true, recipients: ["iv@owners.test"] } } }
+      })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      const form = created.body.data as { id: string; slug: string }
+      expect((await api("POST", `/forms/${form.id}/publish`, { expectedDraftRevision: 1 })).status).toBe(200)
+      const s = await call("POST", `/f/${form.slug}/interview`, {})
+      const { responseId, token } = s.body.data as { responseId: string; token: string }
+      const turn = await call("POST", `/f/${form.slug}/interview/${responseId}/messages`, {
+        token,
+        text: "We use Enterprise"
+      })
+      expect(turn.body.data.done).toBe(true)
+      await until(
+        () => mailsAbout(responseId).length,
+        (n) => n >= 1
+      )
+      expect(mailsAbout(responseId)[0]?.parsed.text).toContain("Your plan: We use Enterprise (other)")
+    })
+
     it("reports e-mail as available in the capabilities", async () => {
       const caps = await api("GET", "/capabilities")
       expect(caps.body.data.notifications).toEqual({ email: true })

@@ -34,8 +34,12 @@ export const JobRunnerLive = Layer.effect(
   Effect.gen(function* () {
     const sharing = yield* makeSharingJobRunner
     const interviews = yield* InterviewRespondent
-    // Interview analyses are queued by the completions themselves: nothing periodic to schedule.
-    const forms = JobRunner.of({ run: interviews.runAnalysisJob, schedule: Effect.succeed(0) })
+    // Interview analyses are queued by the completions themselves: nothing periodic to queue, but
+    // the periodic round closes the analyses a dead worker left pending (interview-analysis-sweep.ts).
+    const forms = JobRunner.of({
+      run: interviews.runAnalysisJob,
+      schedule: Effect.as(interviews.closeStuckAnalyses(), 0)
+    })
     const responses = yield* FormResponses
     // Insight jobs are queued by the insights route when its answers changed: nothing periodic either.
     const insights = JobRunner.of({ run: responses.runInsightsJob, schedule: Effect.succeed(0) })

@@ -221,6 +221,7 @@ export const interviewerSystemPrompt = (input: InterviewerInput): string => {
     "Each turn, reply with one JSON object matching the given schema and nothing else:",
     "- turn: the next assistant message; ask one thing at a time, in module and priority order, with a target naming the field or goal id it asks about; probe a goal only with its allowedProbeKinds; confirm a field when its extraction settings call for it; close when nothing is left or the budget is spent.",
     "- extractions: the fields the respondent's last message answers, with evidence as character offsets into that message (end exclusive), a confidence in [0, 1], a state among answered or the field's allowedNonAnswerStates, and inferred=true when the value was not stated; select values are option ids.",
+    '- custom answers: a select field whose extraction has allowCustomAnswer true (and allowFreeText not false) may take an answer naming none of its options as {"custom": "<the respondent\'s words, at most 200 characters>"} (multi_select: {"custom": ..., "options": [the option ids also named]}), with evidence; elsewhere ask again. A field with allowFreeText false takes only its options: say so when asking.',
     "- goalCoverage: for each goal the last message spoke to, its total coverage so far in [0, 1].",
     "- completion: done, and why, when the turn is the closing.",
     ...emergentLines(input),
@@ -422,7 +423,8 @@ export const interviewAnalystMessages = (input: InterviewAnalystInput): Readonly
         }.`,
         `Interview: ${JSON.stringify(compact({ title: def.title, goal: def.goal, researchBrief: def.researchBrief }))}`,
         `Codebook: ${JSON.stringify(codebook)}`,
-        `Extracted fields: ${JSON.stringify(input.extractedFields)}`
+        `Extracted fields: ${JSON.stringify(input.extractedFields)}`,
+        'In extracted fields, {"custom": text} is the respondent\'s own answer to a select question (none of its options); report it as such.'
       ].join("\n")
     },
     {

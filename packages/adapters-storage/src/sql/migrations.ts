@@ -18,6 +18,7 @@ import jobsAndNotion from "./migrations/0014_jobs_and_notion.js"
 import analytics from "./migrations/0015_analytics.js"
 import webhooks from "./migrations/0016_webhooks.js"
 import idempotentAnswersAsSent from "./migrations/0017_idempotent_answers_as_sent.js"
+import pendingInterviewAnalyses from "./migrations/0018_pending_interview_analyses.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -36,5 +37,6 @@ export const migrations = Migrator.fromRecord({
   "0014_jobs_and_notion": jobsAndNotion,
   "0015_analytics": analytics,
   "0016_webhooks": webhooks,
-  "0017_idempotent_answers_as_sent": idempotentAnswersAsSent
+  "0017_idempotent_answers_as_sent": idempotentAnswersAsSent,
+  "0018_pending_interview_analyses": pendingInterviewAnalyses
 })

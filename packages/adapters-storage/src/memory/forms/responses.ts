@@ -342,6 +342,34 @@ export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (t
           .slice(0, limit)
           .map((r) => r.id)
       ),
+    stuckInterviewAnalyses: (noJobCompletedBefore, limit) =>
+      Effect.sync(() => {
+        const analysesOf = (r: ResponseRecord) =>
+          [...jobs.values()].filter(
+            (j) => j.type === "interview_analysis" && j.resourceId === r.id && j.tenantId === r.workspaceId
+          )
+        return [...responses.values()]
+          .filter((r) => {
+            const pending =
+              r.status === "completed" &&
+              (r.meta.interview as { analysisStatus?: unknown } | undefined)?.analysisStatus === "pending"
+            if (!pending) return false
+            const analyses = analysesOf(r)
+            if (analyses.some((j) => j.status === "queued" || j.status === "running")) return false
+            return analyses.length > 0 || (r.completedAt ?? r.updatedAt) < noJobCompletedBefore
+          })
+          .sort(
+            (a, b) =>
+              (a.completedAt?.getTime() ?? 0) - (b.completedAt?.getTime() ?? 0) || (a.id < b.id ? -1 : 1)
+          )
+          .slice(0, limit)
+          .map((r) => ({
+            workspaceId: r.workspaceId,
+            formId: r.formId,
+            responseId: r.id,
+            completedAt: r.completedAt ?? r.updatedAt
+          }))
+      }),
     count: (workspaceId, formId, status) =>
       Effect.sync(
         () => ofForm(workspaceId, formId).filter((r) => status === undefined || r.status === status).length

@@ -357,6 +357,36 @@ export const makeResponseRepository = Effect.gen(function* () {
           order by created_at, id
           limit ${limit}`.pipe(Effect.map((rows) => rows.map((r) => r.id)))
       ),
+    stuckInterviewAnalyses: (noJobCompletedBefore, limit) =>
+      orStorageError(
+        // The pending rows come from the partial index responses_pending_interview_analysis
+        // (migration 0018); their jobs from jobs_by_resource.
+        sql<{
+          readonly workspace_id: string
+          readonly form_id: string
+          readonly id: string
+          readonly completed_at: Date
+        }>`
+          select r.workspace_id, r.form_id, r.id, r.completed_at from responses r
+          where r.status = 'completed' and (r.meta -> 'interview' ->> 'analysisStatus') = 'pending'
+            and not exists (
+              select 1 from jobs j where j.resource_id = r.id and j.type = 'interview_analysis'
+                and j.tenant_id = r.workspace_id and j.status in ('queued', 'running'))
+            and (r.completed_at < ${noJobCompletedBefore} or exists (
+              select 1 from jobs j where j.resource_id = r.id and j.type = 'interview_analysis'
+                and j.tenant_id = r.workspace_id))
+          order by r.completed_at, r.id
+          limit ${limit}`.pipe(
+          Effect.map((rows) =>
+            rows.map((r) => ({
+              workspaceId: r.workspace_id,
+              formId: r.form_id,
+              responseId: r.id,
+              completedAt: new Date(r.completed_at)
+            }))
+          )
+        )
+      ),
     count: (workspaceId, formId, status) =>
       orStorageError(
         sql<{ readonly n: number }>`

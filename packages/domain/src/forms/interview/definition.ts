@@ -6,6 +6,7 @@ import { InvalidDefinition } from "../errors.js"
 import { STRICT_ALL, strictDecoder } from "../../kernel/issues.js"
 import { ArrayOf, IntBetween, Str, StrBetween } from "../definition/primitives.js"
 import { experienceIssues } from "./experience.js"
+import { customAnswerIssues } from "./custom-answers.js"
 
 const d = <S extends Schema.Top>(schema: S, value: () => NoInfer<S["Type"]>) =>
   schema.pipe(Schema.withDecodingDefaultTypeKey(Effect.sync(value)))
@@ -325,6 +326,7 @@ export const interviewSemanticIssues = (def: InterviewDefinition): ReadonlyArray
   if (!def.locales.supported.includes(def.locales.default))
     out.push({ path: ["locales", "default"], rule: "notSupported" })
   out.push(...experienceIssues(def))
+  out.push(...customAnswerIssues(def))
   return out
 }
 

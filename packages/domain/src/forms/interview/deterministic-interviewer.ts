@@ -13,7 +13,9 @@ import {
   type InterviewNonAnswerState,
   type InterviewSession
 } from "./interviewer.js"
+import { clipText } from "../../kernel/text.js"
 import { parseYesNo } from "./answers.js"
+import { CUSTOM_ANSWER_MAX, customAnswerAllowed } from "./custom-answers.js"
 import { closingText } from "./questions.js"
 import { completionReason, interviewStateAfter, planNextTurn } from "./rules.js"
 import { deterministicEmergent, deterministicEmergentFollowup, emergentAfter } from "./emergent.js"
@@ -104,6 +106,36 @@ const booleanAnswer = (text: string): Parsed | undefined => {
   return undefined
 }
 
+/**
+ * Where the built-in interviewer stands on a custom answer: at the default confidenceThreshold, so
+ * the field's confirmation mode decides (`when_ambiguous` and `always` confirm it, `never` takes it
+ * unless the threshold was raised above this, in which case it is asked again).
+ */
+const CUSTOM_ANSWER_CONFIDENCE = 0.6
+
+/**
+ * The whole answer as the respondent's own (`{ custom }`) on a select field that allows it, with
+ * the whole answer as evidence: never a non-answer ("don't know", even where that state is not
+ * allowed), a bare yes/no, a question back or text without a letter or digit.
+ */
+const customAnswerOf = (field: Field, text: string): Parsed | undefined => {
+  const bounds = wholeSpan(text)
+  if (bounds === undefined || !customAnswerAllowed(field)) return undefined
+  const answer = text.slice(bounds.start, bounds.end)
+  if (
+    NON_ANSWERS.some(([, pattern]) => pattern.test(answer)) ||
+    parseYesNo(answer) !== undefined ||
+    /[?？]$/u.test(answer) ||
+    !/[\p{L}\p{N}]/u.test(answer)
+  )
+    return undefined
+  return {
+    value: { custom: clipText(answer, CUSTOM_ANSWER_MAX) },
+    span: bounds,
+    confidence: CUSTOM_ANSWER_CONFIDENCE
+  }
+}
+
 /** A typed value read from an answer, with where it was found; undefined when nothing fits. */
 export const parseFieldAnswer = (field: Field, text: string): Parsed | undefined => {
   switch (field.valueType) {
@@ -117,7 +149,7 @@ export const parseFieldAnswer = (field: Field, text: string): Parsed | undefined
     case "single_select": {
       const found = optionsIn(field, text)
       const first = found[0]
-      if (first === undefined) return undefined
+      if (first === undefined) return customAnswerOf(field, text)
       // Two options named: keep the first, but low enough that the rules ask to confirm it.
       const confidence = found.length > 1 ? 0.5 : first.exact ? 0.95 : 0.8
       return { value: first.id, span: span(first.start, first.end), confidence }
@@ -126,7 +158,7 @@ export const parseFieldAnswer = (field: Field, text: string): Parsed | undefined
       const found = optionsIn(field, text)
       const first = found[0]
       const last = found.at(-1)
-      if (first === undefined || last === undefined) return undefined
+      if (first === undefined || last === undefined) return customAnswerOf(field, text)
       return { value: found.map((f) => f.id), span: span(first.start, last.end), confidence: 0.85 }
     }
     case "boolean":

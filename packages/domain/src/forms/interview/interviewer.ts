@@ -2,6 +2,7 @@
 // the next assistant turn, the fields read from the last user message and whether the interview ends.
 import { Context, Data, type Effect, Schema } from "effect"
 import { CAPTURE_TYPES, type InterviewDefinition, PROBE_KINDS } from "./definition.js"
+import { InterviewCustomAnswer } from "./custom-answers.js"
 
 const Unit = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 }))
 const Offset = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
@@ -39,12 +40,16 @@ export const InterviewAssistantTurn = Schema.Union([
 ])
 export type InterviewAssistantTurn = typeof InterviewAssistantTurn.Type
 
-/** A typed value: text, option id(s), a boolean or a number, per the field's valueType. */
+/**
+ * A typed value: text, option id(s), a boolean or a number, per the field's valueType; or, on a
+ * select field that allows it, the respondent's own answer (`{ custom }`, see custom-answers.ts).
+ */
 export const InterviewExtractedValue = Schema.Union([
   Schema.String,
   Schema.Finite,
   Schema.Boolean,
-  Schema.Array(Schema.String)
+  Schema.Array(Schema.String),
+  InterviewCustomAnswer
 ])
 export type InterviewExtractedValue = typeof InterviewExtractedValue.Type
 

@@ -2,6 +2,7 @@
 // (en, ko, ja) for questions, probes, confirmations and the closing; and questions kept short.
 import type { InterviewDefinition } from "./definition.js"
 import type { InterviewExtractedValue, InterviewProbeKind } from "./interviewer.js"
+import { customAnswerText, isCustomAnswer, optionsHint } from "./custom-answers.js"
 
 type Field = InterviewDefinition["fields"][number]
 type Goal = InterviewDefinition["goals"][number]
@@ -79,7 +80,11 @@ const answerHint = (def: InterviewDefinition, field: Field, locale: string): str
     case "multi_select":
       return field.options.length === 0
         ? ""
-        : ` (${field.options.map((o) => localizedText(def, o.labelByLocale, locale) ?? o.id).join(" / ")})`
+        : optionsHint(
+            field,
+            field.options.map((o) => localizedText(def, o.labelByLocale, locale) ?? o.id),
+            locale
+          )
     case "boolean":
       return ` (${t.yes} / ${t.no})`
     case "scale_1_5":
@@ -115,6 +120,8 @@ export const valueText = (
   const option = (id: string) =>
     localizedText(def, field.options.find((o) => o.id === id)?.labelByLocale, locale) ?? id
   if (typeof value === "boolean") return value ? t.yes : t.no
+  if (isCustomAnswer(value))
+    return [...(value.options ?? []).map(option), customAnswerText(value.custom, locale)].join(", ")
   if (Array.isArray(value)) return value.map(option).join(", ")
   if (typeof value === "string" && field.valueType === "single_select") return option(value)
   return String(value ?? "")

@@ -26,8 +26,9 @@ import {
   probeText,
   retryPrefix
 } from "./questions.js"
-import { coerceFieldValue, sameValue } from "./answers.js"
 import { correctEmergent, emergentProbeViolation } from "./emergent.js"
+import { coerceFieldValue, sameValue, unmatchedSelectText } from "./answers.js"
+import { customAnswerViolation, isCustomAnswer } from "./custom-answers.js"
 
 type Field = InterviewDefinition["fields"][number]
 type Goal = InterviewDefinition["goals"][number]
@@ -73,6 +74,8 @@ export type InterviewCorrectionRule =
   | "emergentLimit"
   | "alreadyExplored"
   | "emergentFollowupBudget"
+  | "customAnswerNotAllowed"
+  | "customAnswerTooLong"
 
 /** Value-free: which rule fired and on what (a field/goal id or the turn), never the content. */
 export interface InterviewCorrection {
@@ -480,6 +483,18 @@ const correctExtractions = (
       drop("missingValue")
       continue
     }
+    // A select answer naming no option is a custom answer: allowed only where the field says so,
+    // within its length, and always with evidence (the respondent's own words, never the model's).
+    const customText = unmatchedSelectText(field, p.value)
+    const customRule = customText === undefined ? undefined : customAnswerViolation(field, customText)
+    if (customRule !== undefined) {
+      drop(customRule)
+      continue
+    }
+    if (customText !== undefined && evidence === undefined) {
+      drop("evidenceMissing")
+      continue
+    }
     const value = coerceFieldValue(field, p.value)
     if (value === undefined) {
       drop("invalidValue")
@@ -492,8 +507,10 @@ const correctExtractions = (
       drop("belowConfidenceThreshold")
       continue
     }
+    // A custom answer matched no option, so it is ambiguous by nature: `when_ambiguous` confirms it.
+    const ambiguous = inferred || isCustomAnswer(value)
     const tentative =
-      (!confirming && (mode === "always" || (mode === "when_ambiguous" && inferred))) || !confident
+      (!confirming && (mode === "always" || (mode === "when_ambiguous" && ambiguous))) || !confident
     kept.push({ ...base, state: "answered", value, ...(inferred ? { inferred } : {}) })
     updates.set(field.id, {
       fieldId: field.id,

@@ -18,6 +18,7 @@ import { ResponseRepository } from "../ports/responses.js"
 import { answerText } from "../responses/csv.js"
 import { readStoredSettings, readVersionDefinition } from "../form.js"
 import { type InterviewDefinition, readStoredInterviewDefinition } from "../interview/definition.js"
+import { customAnswerText, isCustomAnswer } from "../interview/custom-answers.js"
 import { withdrawalLinkFor } from "../responses/withdrawal.js"
 import { type AnswerLine, composeReceipt, composeResponseEmail, isDeliverableAddress } from "./messages.js"
 import type { PlannedNotification } from "./rules.js"
@@ -180,13 +181,15 @@ const interviewAnswerLines = (
         ? ""
         : typeof value === "object" && !Array.isArray(value) && "nonAnswer" in value
           ? `(${String((value as { nonAnswer: unknown }).nonAnswer)})`
-          : Array.isArray(value)
-            ? value.map(option).join(", ")
-            : field.options.length > 0
-              ? option(value)
-              : typeof value === "object"
-                ? JSON.stringify(value)
-                : String(value)
+          : isCustomAnswer(value)
+            ? [...(value.options ?? []).map(option), customAnswerText(value.custom, locale)].join(", ")
+            : Array.isArray(value)
+              ? value.map(option).join(", ")
+              : field.options.length > 0
+                ? option(value)
+                : typeof value === "object"
+                  ? JSON.stringify(value)
+                  : String(value)
     return { label: inLocale(field.labelByLocale, locale) ?? field.id, value: text }
   })
 }

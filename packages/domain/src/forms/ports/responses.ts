@@ -247,6 +247,14 @@ export interface InterviewStats {
   }>
 }
 
+/** A completed interview response whose analysis is still pending (see stuckInterviewAnalyses). */
+export interface PendingInterviewAnalysis {
+  readonly workspaceId: string
+  readonly formId: string
+  readonly responseId: string
+  readonly completedAt: Date
+}
+
 export interface ResponseRepositoryService {
   /** Stores a new response at version 1. */
   readonly insert: (response: NewResponseRecord) => Effect.Effect<void, StorageError>
@@ -343,6 +351,17 @@ export interface ResponseRepositoryService {
     before: Date,
     limit: number
   ) => Effect.Effect<ReadonlyArray<string>, StorageError>
+  /**
+   * Completed interview responses, of every workspace, whose analysis is still `pending`
+   * (`meta.interview.analysisStatus`) with no `interview_analysis` job left to settle it: none is
+   * queued or running, and one ended (failed, skipped, or even succeeded and overwritten), or none
+   * was ever there and the response was completed before `noJobCompletedBefore`. Oldest first, at
+   * most `limit`. The sweep of analyses whose job died (interview-analysis-sweep.ts) reads them.
+   */
+  readonly stuckInterviewAnalyses: (
+    noJobCompletedBefore: Date,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<PendingInterviewAnalysis>, StorageError>
   /** Recomputes any incrementally kept aggregates from the responses (all forms when omitted). */
   readonly rebuildAnswerStats: (formId?: string) => Effect.Effect<void, StorageError>
   readonly count: (

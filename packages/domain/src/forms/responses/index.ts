@@ -34,6 +34,11 @@ export {
 } from "./interview-views.js"
 export { INTERVIEW_ANALYSIS_MAX_ATTEMPTS } from "./interview-analysis-job.js"
 export {
+  closeStuckInterviewAnalyses,
+  INTERVIEW_ANALYSIS_NO_JOB_GRACE_MS,
+  INTERVIEW_ANALYSIS_SWEEP_BATCH
+} from "./interview-analysis-sweep.js"
+export {
   RespondentEstimateSchema,
   UploadedFile,
   ResponsePresentation,

@@ -119,19 +119,22 @@ export const runInterviewAnalysisJob = (
     )
   })
 
-/** Sets a pending analysis to `failed` (best effort: a store that is down leaves it as it is). */
-const markAnalysisFailed = (
+/**
+ * Sets a pending analysis to `failed` by compare-and-set, the built-in analysis kept; true when it
+ * did (best effort: a store that is down, or a row that changed meanwhile, leaves it as it is).
+ */
+export const markAnalysisFailed = (
   responses: ResponseRepository["Service"],
   tenantId: string,
   target: { readonly formId: string; readonly responseId: string }
 ) =>
   Effect.gen(function* () {
     const found = yield* responses.get(tenantId, target.formId, target.responseId)
-    if (Option.isNone(found)) return
+    if (Option.isNone(found)) return false
     const current = found.value
     const interview = current.meta.interview as Record<string, unknown> | undefined
-    if (current.status !== "completed" || interview?.analysisStatus !== "pending") return
-    yield* responses.update(
+    if (current.status !== "completed" || interview?.analysisStatus !== "pending") return false
+    const outcome = yield* responses.update(
       {
         ...current,
         meta: { ...current.meta, interview: { ...interview, analysisStatus: "failed" } },
@@ -140,4 +143,5 @@ const markAnalysisFailed = (
       },
       { status: "completed", version: current.version }
     )
-  }).pipe(Effect.ignore)
+    return outcome === "updated"
+  }).pipe(Effect.orElseSucceed(() => false))

@@ -21,6 +21,7 @@ import {
 } from "../responses/interview-use-cases.js"
 import { runInterviewAnalysisJob } from "../responses/interview-analysis-job.js"
 import { restartInterview } from "../responses/interview-restart.js"
+import { closeStuckInterviewAnalyses } from "../responses/interview-analysis-sweep.js"
 
 const interviewRespondent = {
   /** The published interview at a slug (the chat page renders from it). */
@@ -34,7 +35,9 @@ const interviewRespondent = {
   /** The respondent's own interview by its token, read only. */
   own: readOwnInterview,
   /** Runs one `interview_analysis` job (the app's job runner dispatches it here). */
-  runAnalysisJob: runInterviewAnalysisJob
+  runAnalysisJob: runInterviewAnalysisJob,
+  /** Closes analyses left pending by a dead job as failed (the job workers' periodic work). */
+  closeStuckAnalyses: closeStuckInterviewAnalyses
 }
 
 export const makeInterviewRespondent = bindPortsFromContext(
