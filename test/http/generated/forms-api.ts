@@ -1721,6 +1721,13 @@ export interface components {
             completionReason: string | null;
             exchangeCount: number;
             followupCount: number;
+            memberCheck?: components["schemas"]["InterviewMemberCheckQuality"];
+        };
+        InterviewMemberCheckQuality: {
+            /** @enum {string} */
+            outcome: "confirmed" | "corrected" | "disputed" | "unanswered";
+            readBacks: number;
+            correctedFieldIds: string[];
         };
         ClassicResponse: {
             id: string;

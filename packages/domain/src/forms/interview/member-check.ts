@@ -283,3 +283,26 @@ export const memberCheckQuality = (
     correctedFieldIds: session.memberCheck?.correctedFieldIds ?? []
   }
 }
+
+/**
+ * What a model is told about the member check (none when it is off): how the phase works and
+ * where the interview stands in it. The rules still decide; this only keeps proposals lawful.
+ */
+export const memberCheckPromptLine = (
+  def: InterviewDefinition,
+  session: InterviewSession
+): ReadonlyArray<string> => {
+  if (!memberCheckEnabled(def)) return []
+  const rule = memberCheckAllowsCorrection(def)
+    ? "if the respondent's reply to it corrects something, extract only the corrections they state (answered values they said, evidence in that reply, never inferred) and propose member_check to read back once more (at most 2 read-backs), else propose closing."
+    : "corrections are not allowed: extract nothing from the reply and propose closing."
+  const phase = isMemberCheckReply(session)
+    ? `the respondent is replying to read-back ${readBackCount(session)} of ${MAX_READ_BACKS}.`
+    : readBackCount(session) > 0
+      ? "the read-back was given."
+      : "not started."
+  return [
+    `- member check: instead of closing, propose a turn of kind member_check (no target; the service writes its text from what was understood); ${rule}`,
+    `Member check phase: ${phase}`
+  ]
+}

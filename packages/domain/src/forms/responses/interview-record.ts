@@ -8,12 +8,14 @@ import type { InterviewDefinition } from "../interview/definition.js"
 import {
   InterviewFieldState,
   InterviewGoalState,
+  InterviewMemberCheckState,
   InterviewProbeKind,
   type InterviewMessage,
   type InterviewSession,
   InterviewTurnKind
 } from "../interview/interviewer.js"
 import { exchangeCount, followupCount } from "../interview/rules.js"
+import { memberCheckQuality } from "../interview/member-check.js"
 import type { FormRecord, FormVersionRecord } from "../ports/forms.js"
 import type { ResponseRecord } from "../ports/responses.js"
 import { StoredFormDocumentReader } from "../ports/stored-documents.js"
@@ -57,7 +59,8 @@ const StoredRuntime = Schema.Struct({
   runtime: Schema.Struct({
     locale: Schema.String,
     fields: Schema.Array(InterviewFieldState),
-    goals: Schema.Array(InterviewGoalState)
+    goals: Schema.Array(InterviewGoalState),
+    memberCheck: Schema.optionalKey(InterviewMemberCheckState)
   })
 })
 const decodeRuntime = Schema.decodeUnknownOption(StoredRuntime)
@@ -105,11 +108,23 @@ export const liveInterviewOf = (response: ResponseRecord): Option.Option<LiveInt
     session: {
       messages: stored.transcript.map(messageOf),
       fields: stored.runtime.fields,
-      goals: stored.runtime.goals
+      goals: stored.runtime.goals,
+      ...(stored.runtime.memberCheck === undefined ? {} : { memberCheck: stored.runtime.memberCheck })
     }
   }))
 
 type AnalysisStatus = "pending" | "completed" | "partial" | "failed"
+
+/** The quality block: counts, and the member check's outcome when a read-back was given (ids only). */
+const qualityOf = (session: InterviewSession, completionReason: string | null) => {
+  const memberCheck = memberCheckQuality(session)
+  return {
+    completionReason,
+    exchangeCount: exchangeCount(session),
+    followupCount: followupCount(session),
+    ...(memberCheck === undefined ? {} : { memberCheck })
+  }
+}
 
 /** What `meta.interview` holds for `live`, with its analysis and why it completed (null: not yet). */
 export const interviewMeta = (
@@ -119,14 +134,15 @@ export const interviewMeta = (
   completionReason: string | null
 ) => ({
   transcript: transcriptOf(live.session.messages),
-  runtime: { locale: live.locale, fields: live.session.fields, goals: live.session.goals },
+  runtime: {
+    locale: live.locale,
+    fields: live.session.fields,
+    goals: live.session.goals,
+    ...(live.session.memberCheck === undefined ? {} : { memberCheck: live.session.memberCheck })
+  },
   ...analysis,
   analysisStatus,
-  quality: {
-    completionReason,
-    exchangeCount: exchangeCount(live.session),
-    followupCount: followupCount(live.session)
-  }
+  quality: qualityOf(live.session, completionReason)
 })
 
 /** A partial interview: the transcript and the fields so far, no analysis yet. */
