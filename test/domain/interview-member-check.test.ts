@@ -10,6 +10,7 @@ import {
   type InterviewerOutput,
   type InterviewSession,
   memberCheckQuality,
+  readsAsConfirmation,
   recordUserMessage,
   budgetSpent
 } from "@folio/domain"
@@ -224,6 +225,29 @@ describe("member check", () => {
     expect(text.length).toBeGreaterThan(80)
     expect(text.length).toBeLessThanOrEqual(2000)
     expect(text).toContain("- …")
+  })
+})
+
+describe("reading a reply to a read-back", () => {
+  it("takes a plain agreement as a confirmation, and anything that objects as not one", () => {
+    for (const yes of [
+      "yes",
+      "Yes, that's right",
+      "That’s right!",
+      "Looks good",
+      "네, 맞아요",
+      "はい、合っています"
+    ])
+      expect(readsAsConfirmation(yes), yes).toBe(true)
+    for (const no of [
+      "no",
+      "Yes, but the plan is Free",
+      "Actually we are 12",
+      "아니요, 무료예요",
+      "いいえ、無料です",
+      "Hmm"
+    ])
+      expect(readsAsConfirmation(no), no).toBe(false)
   })
 })
 

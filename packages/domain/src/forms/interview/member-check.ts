@@ -51,9 +51,9 @@ export const memberCheckReplyCount = (session: InterviewSession): number =>
 // Reading a reply ----------------------------------------------------------------------------------
 
 const AGREES =
-  /^\s*(yes|yeah|yep|yup|sure|correct|right|exactly|perfect|ok(ay)?|that'?s (right|correct|it|all)|looks (good|right|correct)|all (good|correct|right))\b|^\s*(네|예|응|맞아요|맞습니다|맞아|정확해요|좋아요)|^\s*(はい|ええ|うん|そうです|合って|正しい|大丈夫)/iu
+  /^\s*(yes|yeah|yep|yup|sure|correct|right|exactly|perfect|ok(ay)?|that['’]?s (right|correct|it|all)|looks (good|right|correct)|all (good|correct|right))\b|^\s*(네|예|응|맞아요|맞습니다|맞아|정확해요|좋아요)|^\s*(はい|ええ|うん|そうです|合って|正しい|大丈夫)/iu
 const DISAGREES =
-  /\b(no|not|nope|wrong|incorrect|actually|but|except|however|change)\b|아니|틀렸|틀려|틀린|그런데|근데|하지만|바꿔|いいえ|違い|違う|でも|ただ|しかし|直して/iu
+  /\b(no|not|nope|wrong|incorrect|actually|but|except|however)\b|아니|틀렸|틀려|틀린|그런데|근데|하지만|바꿔|いいえ|違い|違う|でも|ただ|しかし|直して/iu
 
 /** A reply that agrees and says nothing against the read-back ("Yes, that's right"). */
 export const readsAsConfirmation = (text: string): boolean => AGREES.test(text) && !DISAGREES.test(text)
