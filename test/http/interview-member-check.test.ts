@@ -350,6 +350,34 @@ for (const target of storageTargets()) {
         })
       })
 
+      it("records the member check as unanswered when the respondent ends the interview during the read-back", async () => {
+        const form = await publish(definition({ enabled: true }))
+        const first = (await call("POST", `/f/${form.slug}/interview`, {})).body.data as Turn
+        let question = first.messages.at(-1)?.text ?? ""
+        for (let i = 0; i < 6 && !isReadBack(question); i++) {
+          const r = await call("POST", `/f/${form.slug}/interview/${first.responseId}/messages`, {
+            token: first.token,
+            text: answerTo(question)
+          })
+          question = (r.body.data as Turn).messages.at(-1)?.text ?? ""
+        }
+        expect(isReadBack(question)).toBe(true)
+        const finished = await call("POST", `/f/${form.slug}/interview/${first.responseId}/finish`, {
+          token: first.token
+        })
+        expect(finished.status).toBe(200)
+        const detail = await call(
+          "GET",
+          `/forms/api/v1/forms/${form.id}/responses/${first.responseId}`,
+          undefined,
+          true
+        )
+        expect((detail.body.data as Stored).interview.quality).toMatchObject({
+          completionReason: "respondent_ended",
+          memberCheck: { outcome: "unanswered", readBacks: 1, correctedFieldIds: [] }
+        })
+      })
+
       it("gives no read-back when memberCheck is off", async () => {
         const { seen, stored } = await interview(definition({ enabled: false }), [])
         expect(seen.some((m) => isReadBack(m.text))).toBe(false)
