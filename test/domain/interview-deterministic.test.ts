@@ -116,7 +116,7 @@ describe("deterministic interviewer", () => {
         expect(step.output.completion).toEqual({ done: true, reason: "all_required_covered" })
         break
       }
-      const key = `${turn.kind}:${turn.target.id}`
+      const key = `${turn.kind}:${"target" in turn ? turn.target.id : ""}`
       asked.push(key)
       const answers = script[key] ?? []
       const answer = answers[asked.filter((k) => k === key).length - 1]

@@ -177,7 +177,10 @@ const turnsOn = (s: InterviewSession, type: string, id: string, kinds: ReadonlyA
 const checkStep = (def: InterviewDefinition, s: InterviewSession, step: InterviewStep) => {
   const { output } = step
   const last = s.messages.at(-1)
-  const exchanges = s.messages.filter((m) => m.role === "user").length
+  // Replies to member check read-backs do not spend maxExchanges.
+  const exchanges = s.messages.filter(
+    (m, i) => m.role === "user" && s.messages[i - 1]?.kind !== "member_check"
+  ).length
   const seen = new Set<string>()
   for (const e of output.extractions) {
     const field = def.fields.find((f) => f.id === e.fieldId)
@@ -210,7 +213,7 @@ const checkStep = (def: InterviewDefinition, s: InterviewSession, step: Intervie
   }
   const turn = output.turn
   expect(turn.kind === "closing").toBe(output.completion.done)
-  if (exchanges >= def.policy.maxExchanges)
+  if (exchanges >= def.policy.maxExchanges && turn.kind !== "member_check")
     expect(output.completion).toEqual({ done: true, reason: "max_exchanges" })
   if (output.completion.reason === "all_required_covered")
     for (const f of def.fields.filter((x) => x.requiredness === "hard")) {
@@ -218,6 +221,12 @@ const checkStep = (def: InterviewDefinition, s: InterviewSession, step: Intervie
       expect(state !== undefined && state.status !== "tentative").toBe(true)
     }
   if (turn.kind === "closing") return
+  if (turn.kind === "member_check") {
+    expect(def.memberCheck?.enabled).toBe(true)
+    expect(s.messages.filter((m) => m.kind === "member_check").length).toBeLessThan(2)
+    expect(turn.text.length).toBeLessThanOrEqual(2000)
+    return
+  }
   expect(turn.text.trim()).not.toBe("")
   expect(turn.text.length).toBeLessThanOrEqual(def.policy.maxQuestionCharacters)
   const field = turn.target.type === "field" ? def.fields.find((f) => f.id === turn.target.id) : undefined
@@ -261,8 +270,10 @@ describe("interview rules under adversarial interviewers", () => {
           s = applyInterviewStep(s, step, `a${i}`)
           if (step.output.completion.done) break
         }
+        const readBacks = s.messages.filter((m) => m.kind === "member_check").length
+        expect(readBacks).toBeLessThanOrEqual(2)
         expect(s.messages.filter((m) => m.role === "user").length).toBeLessThanOrEqual(
-          def.policy.maxExchanges
+          def.policy.maxExchanges + readBacks
         )
         for (const module of def.modules ?? []) {
           if (module.maxFollowups === undefined) continue

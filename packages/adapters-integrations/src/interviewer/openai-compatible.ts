@@ -30,7 +30,8 @@ import {
   type JsonObject,
   localizedText,
   emergentPolicy,
-  nextEmergentNumber
+  nextEmergentNumber,
+  memberCheckPromptLine
 } from "@folio/domain"
 import { Duration, Effect, Layer, Result, Schema } from "effect"
 
@@ -156,6 +157,7 @@ const definitionBrief = (def: InterviewDefinition, locale: string) => {
         maxProbes: g.maxProbes
       })
     ),
+    memberCheck: def.memberCheck,
     policy: {
       maxExchanges: def.policy.maxExchanges,
       maxFollowups: def.policy.maxFollowups,
@@ -227,6 +229,7 @@ export const interviewerSystemPrompt = (input: InterviewerInput): string => {
     ...emergentLines(input),
     "Never reveal a goal's rubric, and keep questions under policy.maxQuestionCharacters characters.",
     "Never name the codebook's codes to the respondent; they say what the research listens for.",
+    ...memberCheckPromptLine(def, session),
     `Interview definition: ${JSON.stringify(definitionBrief(def, locale))}`,
     `Known so far: ${JSON.stringify(knownSoFar(session))}`,
     ...(context.omitted === 0

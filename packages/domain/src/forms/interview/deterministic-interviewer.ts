@@ -19,6 +19,8 @@ import { CUSTOM_ANSWER_MAX, customAnswerAllowed } from "./custom-answers.js"
 import { closingText } from "./questions.js"
 import { completionReason, interviewStateAfter, planNextTurn } from "./rules.js"
 import { deterministicEmergent, deterministicEmergentFollowup, emergentAfter } from "./emergent.js"
+import { memberCheckCorrections } from "./member-check-replies.js"
+import { isMemberCheckReply, memberCheckAfterReply, memberCheckBeforeClosing } from "./member-check.js"
 
 type Field = InterviewDefinition["fields"][number]
 type Goal = InterviewDefinition["goals"][number]
@@ -231,6 +233,13 @@ export const deterministicInterviewerTurn = (input: InterviewerInput): Interview
   const asked = session.messages.filter((m) => m.role === "assistant").at(-1)
   let extractions: ReadonlyArray<InterviewFieldExtraction> = []
   let goalCoverage: ReadonlyArray<InterviewGoalCoverage> = []
+  if (isMemberCheckReply(session)) {
+    // A reply to the read-back: the corrections it states, then what the member check says follows.
+    extractions = memberCheckCorrections(def, session, parseFieldAnswer)
+    const { fields } = interviewStateAfter(def, session, { extractions, goalCoverage })
+    const next = memberCheckAfterReply(def, locale, session, fields)
+    return { turn: next.turn, extractions, goalCoverage, completion: next.completion }
+  }
   if (last?.role === "user" && asked?.target !== undefined) {
     const target = asked.target
     if (target.type === "field") {
@@ -245,13 +254,18 @@ export const deterministicInterviewerTurn = (input: InterviewerInput): Interview
   const { fields, goals } = interviewStateAfter(def, session, { extractions, goalCoverage })
   const emergent = deterministicEmergent(def, session)
   const found = emergent.length === 0 ? {} : { emergent }
-  const close = (reason: NonNullable<ReturnType<typeof completionReason>>): InterviewerOutput => ({
-    turn: { kind: "closing", text: closingText(def, locale) },
-    extractions,
-    goalCoverage,
-    completion: { done: true, reason },
-    ...found
-  })
+  const close = (reason: NonNullable<ReturnType<typeof completionReason>>): InterviewerOutput => {
+    const readBack = memberCheckBeforeClosing(def, locale, session, fields, reason)
+    return readBack === undefined
+      ? {
+          turn: { kind: "closing", text: closingText(def, locale) },
+          extractions,
+          goalCoverage,
+          completion: { done: true, reason },
+          ...found
+        }
+      : { turn: readBack.turn, extractions, goalCoverage, completion: { done: false }, ...found }
+  }
   const reason = completionReason(def, locale, session, fields, goals)
   if (reason === "max_exchanges") return close(reason)
   const next = planNextTurn(def, locale, session, fields, goals)

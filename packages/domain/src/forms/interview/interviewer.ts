@@ -14,7 +14,13 @@ export type InterviewNonAnswerState = typeof InterviewNonAnswerState.Type
 export const InterviewProbeKind = Schema.Literals(PROBE_KINDS)
 export type InterviewProbeKind = typeof InterviewProbeKind.Type
 
-export const InterviewTurnKind = Schema.Literals(["question", "probe", "confirmation", "closing"])
+export const InterviewTurnKind = Schema.Literals([
+  "question",
+  "probe",
+  "confirmation",
+  "closing",
+  "member_check"
+])
 export type InterviewTurnKind = typeof InterviewTurnKind.Type
 
 /**
@@ -36,7 +42,9 @@ export const InterviewAssistantTurn = Schema.Union([
     probeKind: InterviewProbeKind
   }),
   Schema.Struct({ kind: Schema.Literal("confirmation"), text: Schema.String, target: InterviewTurnTarget }),
-  Schema.Struct({ kind: Schema.Literal("closing"), text: Schema.String })
+  Schema.Struct({ kind: Schema.Literal("closing"), text: Schema.String }),
+  /** The read-back of what was understood, before closing (memberCheck); it asks about no one item. */
+  Schema.Struct({ kind: Schema.Literal("member_check"), text: Schema.String })
 ])
 export type InterviewAssistantTurn = typeof InterviewAssistantTurn.Type
 
@@ -178,13 +186,29 @@ export const InterviewEmergentItem = Schema.Struct({
 })
 export type InterviewEmergentItem = typeof InterviewEmergentItem.Type
 
+/** What the respondent's latest reply to a member check read-back said (see member-check.ts). */
+export const InterviewMemberCheckOutcome = Schema.Literals(["confirmed", "corrected", "disputed"])
+export type InterviewMemberCheckOutcome = typeof InterviewMemberCheckOutcome.Type
+
+/**
+ * The member check under way: why the rules were closing when the first read-back was given (the
+ * interview closes with it), the latest reply's outcome and the fields its corrections changed.
+ */
+export const InterviewMemberCheckState = Schema.Struct({
+  completionReason: InterviewCompletionReason,
+  outcome: Schema.optionalKey(InterviewMemberCheckOutcome),
+  correctedFieldIds: Schema.Array(Schema.String)
+})
+export type InterviewMemberCheckState = typeof InterviewMemberCheckState.Type
+
 export const InterviewSession = Schema.Struct({
   messages: Schema.Array(InterviewMessage),
   fields: Schema.Array(InterviewFieldState),
   goals: Schema.Array(InterviewGoalState),
   summary: Schema.optionalKey(InterviewContextSummary),
   /** Emergent items kept so far; present once emergentExtraction is enabled and a turn ran. */
-  emergent: Schema.optionalKey(Schema.Array(InterviewEmergentItem))
+  emergent: Schema.optionalKey(Schema.Array(InterviewEmergentItem)),
+  memberCheck: Schema.optionalKey(InterviewMemberCheckState)
 })
 export type InterviewSession = typeof InterviewSession.Type
 

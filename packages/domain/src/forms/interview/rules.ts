@@ -10,6 +10,7 @@ import type {
   InterviewFieldState,
   InterviewGoalState,
   InterviewEmergentItem,
+  InterviewMemberCheckState,
   InterviewMessage,
   InterviewProbeKind,
   InterviewSession,
@@ -29,6 +30,13 @@ import {
 import { correctEmergent, emergentProbeViolation } from "./emergent.js"
 import { coerceFieldValue, sameValue, unmatchedSelectText } from "./answers.js"
 import { customAnswerViolation, isCustomAnswer } from "./custom-answers.js"
+import {
+  isMemberCheckReply,
+  memberCheckAfterReply,
+  memberCheckAllowsCorrection,
+  memberCheckBeforeClosing,
+  memberCheckReplyCount
+} from "./member-check.js"
 
 type Field = InterviewDefinition["fields"][number]
 type Goal = InterviewDefinition["goals"][number]
@@ -76,6 +84,10 @@ export type InterviewCorrectionRule =
   | "emergentFollowupBudget"
   | "customAnswerNotAllowed"
   | "customAnswerTooLong"
+  | "memberCheckRequired"
+  | "memberCheckNotDue"
+  | "memberCheckPhase"
+  | "correctionNotAllowed"
 
 /** Value-free: which rule fired and on what (a field/goal id or the turn), never the content. */
 export interface InterviewCorrection {
@@ -91,6 +103,8 @@ export interface InterviewStep {
   readonly goals: ReadonlyArray<InterviewGoalState>
   /** Emergent items after this exchange; undefined while emergentExtraction is off. */
   readonly emergent?: ReadonlyArray<InterviewEmergentItem>
+  /** The member check's state after this step, when one is under way (see member-check.ts). */
+  readonly memberCheck?: InterviewMemberCheckState
 }
 
 const sameTarget = (a: InterviewTurnTarget | undefined, b: InterviewTurnTarget) =>
@@ -153,8 +167,9 @@ const followupBudgetLeft = (
   return module?.maxFollowups === undefined || moduleProbes(def, session, module.id) < module.maxFollowups
 }
 
+/** Replies to the closing phase's read-backs are bounded by the phase itself, not by maxExchanges. */
 export const budgetSpent = (def: InterviewDefinition, session: InterviewSession): boolean =>
-  exchangeCount(session) >= def.policy.maxExchanges
+  exchangeCount(session) - memberCheckReplyCount(session) >= def.policy.maxExchanges
 
 // Eligibility -------------------------------------------------------------------------------------
 
@@ -418,6 +433,9 @@ const correctExtractions = (
     return { kept: [], fields: session.fields }
   }
   const asked = assistantTurns(session).at(-1)
+  // A reply to a read-back states corrections: never inferred, never implied, confident or dropped,
+  // and confirmed by being said (the read-back itself is the confirmation).
+  const readBack = asked?.kind === "member_check"
   const kept: Array<InterviewFieldExtraction> = []
   const updates = new Map<string, InterviewFieldState>()
   for (const p of proposals) {
@@ -445,7 +463,7 @@ const correctExtractions = (
       continue
     }
     const inferred = p.inferred === true
-    if (inferred && (!field.extraction.allowInference || isSensitive(field))) {
+    if (inferred && (readBack || !field.extraction.allowInference || isSensitive(field))) {
       drop("inferenceNotAllowed")
       continue
     }
@@ -458,7 +476,7 @@ const correctExtractions = (
       confidence: p.confidence,
       ...(evidence === undefined ? {} : { evidence })
     }
-    const implied = inferred || !sameTarget(asked?.target, fieldTarget(field.id))
+    const implied = !readBack && (inferred || !sameTarget(asked?.target, fieldTarget(field.id)))
     const confident = p.confidence >= field.extraction.confidenceThreshold
     if (p.state !== "answered") {
       if (!field.allowedNonAnswerStates.includes(p.state)) {
@@ -501,9 +519,10 @@ const correctExtractions = (
       continue
     }
     if (!sameValue(value, p.value)) fix({ rule: "valueCoerced", subject: field.id })
-    const confirming = asked?.kind === "confirmation" && sameTarget(asked.target, fieldTarget(field.id))
+    const confirming =
+      readBack || (asked?.kind === "confirmation" && sameTarget(asked.target, fieldTarget(field.id)))
     const mode = field.extraction.confirmation
-    if (!confident && mode === "never") {
+    if (!confident && (mode === "never" || readBack)) {
       drop("belowConfidenceThreshold")
       continue
     }
@@ -587,7 +606,7 @@ export const interviewStateAfter = (
   }
 }
 
-type AskingTurn = Exclude<InterviewAssistantTurn, { kind: "closing" }>
+type AskingTurn = Exclude<InterviewAssistantTurn, { kind: "closing" | "member_check" }>
 
 /** Why a proposed asking turn cannot stand (undefined when it can). */
 const turnViolation = (
@@ -627,6 +646,37 @@ const closingOf = (def: InterviewDefinition, locale: string, turn: InterviewAssi
     ? turn
     : { kind: "closing" as const, text: closingText(def, locale) }
 
+/** Without allowCorrection, a reply to a read-back changes no value (it is recorded as disputed). */
+const refuseCorrections = (
+  proposals: ReadonlyArray<InterviewFieldExtraction>,
+  fix: (c: InterviewCorrection) => void
+): ReadonlyArray<InterviewFieldExtraction> => {
+  for (const p of proposals) fix({ rule: "correctionNotAllowed", subject: p.fieldId })
+  return []
+}
+
+/**
+ * The respondent answered a read-back: the domain decides what follows (the read-back again after a
+ * correction, once, else the closing); a proposal that asks something else is replaced.
+ */
+const memberCheckReplyStep = (
+  def: InterviewDefinition,
+  locale: string,
+  session: InterviewSession,
+  proposal: InterviewerOutput,
+  fields: ReadonlyArray<InterviewFieldState>,
+  step: (turn: InterviewAssistantTurn, completion: InterviewCompletion) => InterviewStep,
+  fix: (c: InterviewCorrection) => void
+): InterviewStep => {
+  const closing = proposal.turn.kind === "closing" ? proposal.turn.text : undefined
+  const next = memberCheckAfterReply(def, locale, session, fields, closing)
+  const proposed = proposal.turn.kind
+  if (proposed !== "closing" && proposed !== "member_check") fix({ rule: "memberCheckPhase" })
+  else if (proposed !== next.turn.kind)
+    fix({ rule: proposed === "closing" ? "memberCheckRequired" : "memberCheckNotDue" })
+  return { ...step(next.turn, next.completion), memberCheck: next.state }
+}
+
 /**
  * Checks an interviewer's proposal against every rule of the definition and returns what may be
  * used: kept extractions and coverage, a lawful turn (the domain's own plan when the proposal's
@@ -640,12 +690,20 @@ export const correctInterviewerOutput = (
 ): InterviewStep => {
   const corrections: Array<InterviewCorrection> = []
   const fix = (c: InterviewCorrection) => corrections.push(c)
-  const extracted = correctExtractions(def, session, proposal.extractions, fix)
+  const memberCheckReply = isMemberCheckReply(session)
+  const extracted = correctExtractions(
+    def,
+    session,
+    memberCheckReply && !memberCheckAllowsCorrection(def)
+      ? refuseCorrections(proposal.extractions, fix)
+      : proposal.extractions,
+    fix
+  )
   const covered = correctCoverage(def, session, proposal.goalCoverage, fix)
   const emerged = correctEmergent(def, session, proposal.emergent ?? [], fix)
   const { fields } = extracted
   const { goals } = covered
-  const finish = (turn: InterviewAssistantTurn, completion: InterviewCompletion): InterviewStep => ({
+  const step = (turn: InterviewAssistantTurn, completion: InterviewCompletion): InterviewStep => ({
     output: {
       turn,
       extractions: extracted.kept,
@@ -656,8 +714,20 @@ export const correctInterviewerOutput = (
     corrections,
     fields,
     goals,
-    ...(emerged === undefined ? {} : { emergent: emerged.items })
+    ...(emerged === undefined ? {} : { emergent: emerged.items }),
+    ...(session.memberCheck === undefined ? {} : { memberCheck: session.memberCheck })
   })
+  if (memberCheckReply) return memberCheckReplyStep(def, locale, session, proposal, fields, step, fix)
+  // The closing phase: before the interview closes, the member check's read-back (when due).
+  const finish = (turn: InterviewAssistantTurn, completion: InterviewCompletion): InterviewStep => {
+    const readBack =
+      completion.done && completion.reason !== undefined
+        ? memberCheckBeforeClosing(def, locale, session, fields, completion.reason)
+        : undefined
+    if (readBack === undefined) return step(turn, completion)
+    if (proposal.turn.kind === "closing") fix({ rule: "memberCheckRequired" })
+    return { ...step(readBack.turn, { done: false }), memberCheck: readBack.state }
+  }
   const closeWith = (reason: InterviewCompletionReason) => {
     if (proposal.turn.kind !== "closing") fix({ rule: "closingTurn" })
     if (
@@ -669,10 +739,6 @@ export const correctInterviewerOutput = (
     return finish(closingOf(def, locale, proposal.turn), { done: true, reason })
   }
   const reason = completionReason(def, locale, session, fields, goals)
-  if (reason === "max_exchanges") {
-    if (!proposal.completion.done || proposal.turn.kind !== "closing") fix({ rule: "maxExchanges" })
-    return finish(closingOf(def, locale, proposal.turn), { done: true, reason })
-  }
   const planned = () => {
     const next = planNextTurn(def, locale, session, fields, goals)
     return next === undefined
@@ -681,6 +747,19 @@ export const correctInterviewerOutput = (
           { done: true, reason: reason ?? "nothing_left_to_ask" }
         )
       : finish(next, { done: false })
+  }
+  if (proposal.turn.kind === "member_check") {
+    // The read-back is the domain's (its text shows the stored values): only when the rules would close.
+    const closing =
+      reason === undefined
+        ? planned()
+        : finish({ kind: "closing", text: closingText(def, locale) }, { done: true, reason })
+    if (closing.output.turn.kind !== "member_check") fix({ rule: "memberCheckNotDue" })
+    return closing
+  }
+  if (reason === "max_exchanges") {
+    if (!proposal.completion.done || proposal.turn.kind !== "closing") fix({ rule: "maxExchanges" })
+    return finish(closingOf(def, locale, proposal.turn), { done: true, reason })
   }
   if (proposal.completion.done || proposal.turn.kind === "closing") {
     if (reason !== undefined) return closeWith(reason)
@@ -739,7 +818,7 @@ export const applyInterviewStep = (
     role: "assistant",
     text: turn.text,
     kind: turn.kind,
-    ...(turn.kind === "closing" ? {} : { target: turn.target }),
+    ...("target" in turn ? { target: turn.target } : {}),
     ...(turn.kind === "probe" ? { probeKind: turn.probeKind } : {})
   }
   return {
@@ -747,6 +826,7 @@ export const applyInterviewStep = (
     messages: [...session.messages, message],
     fields: step.fields,
     goals: step.goals,
-    ...(step.emergent === undefined ? {} : { emergent: step.emergent })
+    ...(step.emergent === undefined ? {} : { emergent: step.emergent }),
+    ...(step.memberCheck === undefined ? {} : { memberCheck: step.memberCheck })
   }
 }

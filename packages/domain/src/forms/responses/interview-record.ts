@@ -11,12 +11,14 @@ import {
   InterviewEmergentItem,
   InterviewFieldState,
   InterviewGoalState,
+  InterviewMemberCheckState,
   InterviewProbeKind,
   type InterviewMessage,
   type InterviewSession,
   InterviewTurnKind
 } from "../interview/interviewer.js"
 import { exchangeCount, followupCount } from "../interview/rules.js"
+import { memberCheckQuality } from "../interview/member-check.js"
 import type { FormRecord, FormVersionRecord } from "../ports/forms.js"
 import type { ResponseRecord } from "../ports/responses.js"
 import { StoredFormDocumentReader } from "../ports/stored-documents.js"
@@ -63,7 +65,8 @@ const StoredRuntime = Schema.Struct({
     goals: Schema.Array(InterviewGoalState),
     // The rolling context summary (policy.context); rows written before it have none.
     summary: Schema.optionalKey(InterviewContextSummary),
-    emergent: Schema.optionalKey(Schema.Array(InterviewEmergentItem))
+    emergent: Schema.optionalKey(Schema.Array(InterviewEmergentItem)),
+    memberCheck: Schema.optionalKey(InterviewMemberCheckState)
   })
 })
 const decodeRuntime = Schema.decodeUnknownOption(StoredRuntime)
@@ -113,11 +116,25 @@ export const liveInterviewOf = (response: ResponseRecord): Option.Option<LiveInt
       fields: stored.runtime.fields,
       goals: stored.runtime.goals,
       ...(stored.runtime.summary === undefined ? {} : { summary: stored.runtime.summary }),
-      ...(stored.runtime.emergent === undefined ? {} : { emergent: stored.runtime.emergent })
+      ...(stored.runtime.emergent === undefined ? {} : { emergent: stored.runtime.emergent }),
+      ...(stored.runtime.memberCheck === undefined ? {} : { memberCheck: stored.runtime.memberCheck })
     }
   }))
 
 type AnalysisStatus = "pending" | "completed" | "partial" | "failed"
+
+/** The quality block: counts, and the member check's outcome when a read-back was given (ids only). */
+const qualityOf = (session: InterviewSession, completionReason: string | null) => {
+  const memberCheck = memberCheckQuality(session)
+  return {
+    completionReason,
+    exchangeCount: exchangeCount(session),
+    followupCount: followupCount(session),
+    // Emergent follow-ups are also in followupCount; shown apart once the feature ran.
+    ...(session.emergent === undefined ? {} : { emergentFollowupCount: emergentFollowupCount(session) }),
+    ...(memberCheck === undefined ? {} : { memberCheck })
+  }
+}
 
 /** What `meta.interview` holds for `live`, with its analysis and why it completed (null: not yet). */
 export const interviewMeta = (
@@ -132,19 +149,12 @@ export const interviewMeta = (
     fields: live.session.fields,
     goals: live.session.goals,
     ...(live.session.summary === undefined ? {} : { summary: live.session.summary }),
-    ...(live.session.emergent === undefined ? {} : { emergent: live.session.emergent })
+    ...(live.session.emergent === undefined ? {} : { emergent: live.session.emergent }),
+    ...(live.session.memberCheck === undefined ? {} : { memberCheck: live.session.memberCheck })
   },
   ...analysis,
   analysisStatus,
-  quality: {
-    completionReason,
-    exchangeCount: exchangeCount(live.session),
-    followupCount: followupCount(live.session),
-    // Emergent follow-ups are also in followupCount; shown apart once the feature ran.
-    ...(live.session.emergent === undefined
-      ? {}
-      : { emergentFollowupCount: emergentFollowupCount(live.session) })
-  }
+  quality: qualityOf(live.session, completionReason)
 })
 
 /** A partial interview: the transcript and the fields so far, no analysis yet. */

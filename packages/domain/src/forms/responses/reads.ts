@@ -92,12 +92,24 @@ export const ClassicResponse = Schema.Struct({
   consent: Schema.optionalKey(ResponseConsent)
 }).annotate({ identifier: "ClassicResponse" })
 
+/**
+ * The member check's outcome (memberCheck): `confirmed`, `corrected` (correctedFieldIds changed),
+ * `disputed` (not confirmed, nothing corrected on the last reply) or `unanswered` (ended before a
+ * reply); absent when no read-back was given.
+ */
+export const InterviewMemberCheckQuality = Schema.Struct({
+  outcome: Schema.Literals(["confirmed", "corrected", "disputed", "unanswered"]),
+  readBacks: NonNegativeInt,
+  correctedFieldIds: Schema.Array(Schema.String)
+}).annotate({ identifier: "InterviewMemberCheckQuality" })
+
 export const InterviewQuality = Schema.Struct({
   completionReason: Schema.NullOr(Schema.String),
   exchangeCount: NonNegativeInt,
   followupCount: NonNegativeInt,
   /** Follow-ups on emergent items (also counted in followupCount); set when emergentExtraction is on. */
-  emergentFollowupCount: Schema.optionalKey(NonNegativeInt)
+  emergentFollowupCount: Schema.optionalKey(NonNegativeInt),
+  memberCheck: Schema.optionalKey(InterviewMemberCheckQuality)
 }).annotate({ identifier: "InterviewQuality" })
 
 const Sentiment = Schema.Literals(["positive", "neutral", "negative"])
