@@ -1784,6 +1784,13 @@ export interface components {
             exchangeCount: number;
             followupCount: number;
             emergentFollowupCount?: number;
+            memberCheck?: components["schemas"]["InterviewMemberCheckQuality"];
+        };
+        InterviewMemberCheckQuality: {
+            /** @enum {string} */
+            outcome: "confirmed" | "corrected" | "disputed" | "unanswered";
+            readBacks: number;
+            correctedFieldIds: string[];
         };
         ClassicResponse: {
             id: string;
