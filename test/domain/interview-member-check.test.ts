@@ -289,7 +289,7 @@ describe("member check with a model's proposals", () => {
     const step = correctInterviewerOutput(def, "en", s, {
       turn: { kind: "member_check", text: "You are on Enterprise with 40 people, right?" },
       extractions: [
-        // Not an option of the field.
+        // Not an option of the field (which takes no custom answers).
         {
           fieldId: "plan",
           state: "answered",
@@ -314,7 +314,7 @@ describe("member check with a model's proposals", () => {
     })
     expect(step.output.extractions).toEqual([])
     expect(step.corrections.map((c) => [c.rule, c.subject])).toEqual([
-      ["invalidValue", "plan"],
+      ["customAnswerNotAllowed", "plan"],
       ["inferenceNotAllowed", "team"],
       ["evidenceNotInMessage", "income"]
     ])
