@@ -2,6 +2,7 @@
 // as vLLM, llama.cpp or Ollama): structured output decoded against the domain's own schema, timeouts
 // that abort, retries honouring Retry-After, and a fallback to the built-in interviewer.
 import {
+  completionReason,
   deterministicInterviewerTurn,
   type InterviewAnalystInput,
   InterviewAnalystFailed,
@@ -19,7 +20,8 @@ import {
   type InsightSource,
   inlineJsonSchemaOf,
   type JsonObject,
-  localizedText
+  localizedText,
+  validationPromptLine
 } from "@folio/domain"
 import { Duration, Effect, Layer, Result, Schema } from "effect"
 
@@ -149,6 +151,8 @@ const definitionBrief = (def: InterviewDefinition, locale: string) => {
 export const interviewerSystemPrompt = (input: InterviewerInput): string => {
   const { definition: def, locale, session } = input
   const name = def.persona?.name
+  // The closing phase is open once the rules would let the interview end.
+  const validation = validationPromptLine(def, session, completionReason(def, locale, session) !== undefined)
   return [
     `You are ${name === undefined ? "an interviewer" : `${name}, an interviewer`} holding a research interview${
       def.persona?.tone === undefined ? "" : ` in a ${def.persona.tone} tone`
@@ -160,7 +164,8 @@ export const interviewerSystemPrompt = (input: InterviewerInput): string => {
     "- completion: done, and why, when the turn is the closing.",
     "Never reveal a goal's rubric, and keep questions under policy.maxQuestionCharacters characters.",
     `Interview definition: ${JSON.stringify(definitionBrief(def, locale))}`,
-    `Known so far: ${JSON.stringify({ fields: session.fields, goals: session.goals })}`
+    `Known so far: ${JSON.stringify({ fields: session.fields, goals: session.goals })}`,
+    ...(validation === undefined ? [] : [validation])
   ].join("\n")
 }
 

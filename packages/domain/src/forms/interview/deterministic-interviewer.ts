@@ -16,6 +16,7 @@ import {
 import { parseYesNo } from "./answers.js"
 import { closingText } from "./questions.js"
 import { completionReason, interviewStateAfter, planNextTurn } from "./rules.js"
+import { validationProbe } from "./validation.js"
 
 type Field = InterviewDefinition["fields"][number]
 type Goal = InterviewDefinition["goals"][number]
@@ -210,12 +211,17 @@ export const deterministicInterviewerTurn = (input: InterviewerInput): Interview
     }
   }
   const { fields, goals } = interviewStateAfter(def, session, { extractions, goalCoverage })
-  const close = (reason: NonNullable<ReturnType<typeof completionReason>>): InterviewerOutput => ({
-    turn: { kind: "closing", text: closingText(def, locale) },
-    extractions,
-    goalCoverage,
-    completion: { done: true, reason }
-  })
+  // The closing phase asks the respondent's validation probes before the closing turn.
+  const probe = validationProbe(def, locale, session, fields)
+  const close = (reason: NonNullable<ReturnType<typeof completionReason>>): InterviewerOutput =>
+    probe !== undefined
+      ? { turn: probe, extractions, goalCoverage, completion: { done: false } }
+      : {
+          turn: { kind: "closing", text: closingText(def, locale) },
+          extractions,
+          goalCoverage,
+          completion: { done: true, reason }
+        }
   const reason = completionReason(def, locale, session, fields, goals)
   if (reason === "max_exchanges") return close(reason)
   const next = planNextTurn(def, locale, session, fields, goals)

@@ -13,7 +13,13 @@ export type InterviewNonAnswerState = typeof InterviewNonAnswerState.Type
 export const InterviewProbeKind = Schema.Literals(PROBE_KINDS)
 export type InterviewProbeKind = typeof InterviewProbeKind.Type
 
-export const InterviewTurnKind = Schema.Literals(["question", "probe", "confirmation", "closing"])
+export const InterviewTurnKind = Schema.Literals([
+  "question",
+  "probe",
+  "confirmation",
+  "validation",
+  "closing"
+])
 export type InterviewTurnKind = typeof InterviewTurnKind.Type
 
 /** What a turn asks about; field and goal ids live in separate namespaces, hence the type. */
@@ -32,6 +38,8 @@ export const InterviewAssistantTurn = Schema.Union([
     probeKind: InterviewProbeKind
   }),
   Schema.Struct({ kind: Schema.Literal("confirmation"), text: Schema.String, target: InterviewTurnTarget }),
+  /** A validation item: an answered field asked again in other words in the closing phase (validation.ts). */
+  Schema.Struct({ kind: Schema.Literal("validation"), text: Schema.String, target: InterviewTurnTarget }),
   Schema.Struct({ kind: Schema.Literal("closing"), text: Schema.String })
 ])
 export type InterviewAssistantTurn = typeof InterviewAssistantTurn.Type
@@ -122,10 +130,30 @@ export type InterviewFieldState = typeof InterviewFieldState.Type
 export const InterviewGoalState = Schema.Struct({ goalId: Schema.String, coverage: Unit })
 export type InterviewGoalState = typeof InterviewGoalState.Type
 
+/**
+ * A reply to a validation turn: whether the value it gives agrees with the field's extracted value
+ * (null: the reply gave no value the field's rules accept, so nothing could be compared).
+ */
+export const InterviewValidationAnswer = Schema.Struct({
+  fieldId: Schema.String,
+  messageId: Schema.String,
+  agrees: Schema.NullOr(Schema.Boolean)
+})
+export type InterviewValidationAnswer = typeof InterviewValidationAnswer.Type
+
+/** The validation items assigned to this respondent at the start (in asking order) and their answers. */
+export const InterviewValidationState = Schema.Struct({
+  assignmentVersion: Schema.String,
+  assigned: Schema.Array(Schema.String),
+  answers: Schema.Array(InterviewValidationAnswer)
+})
+export type InterviewValidationState = typeof InterviewValidationState.Type
+
 export const InterviewSession = Schema.Struct({
   messages: Schema.Array(InterviewMessage),
   fields: Schema.Array(InterviewFieldState),
-  goals: Schema.Array(InterviewGoalState)
+  goals: Schema.Array(InterviewGoalState),
+  validation: Schema.optionalKey(InterviewValidationState)
 })
 export type InterviewSession = typeof InterviewSession.Type
 

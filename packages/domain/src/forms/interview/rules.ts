@@ -13,6 +13,7 @@ import type {
   InterviewProbeKind,
   InterviewSession,
   InterviewTurnTarget,
+  InterviewValidationState,
   InterviewerOutput
 } from "./interviewer.js"
 
@@ -26,6 +27,13 @@ import {
   retryPrefix
 } from "./questions.js"
 import { coerceFieldValue, sameValue } from "./answers.js"
+import {
+  type ValidationCorrectionRule,
+  validationProbe,
+  validationReplyOf,
+  validationTurnViolation,
+  withValidationAnswer
+} from "./validation.js"
 
 type Field = InterviewDefinition["fields"][number]
 type Goal = InterviewDefinition["goals"][number]
@@ -60,6 +68,7 @@ export type InterviewCorrectionRule =
   | "confirmationWithoutValue"
   | "emptyText"
   | "questionTooLong"
+  | ValidationCorrectionRule
 
 /** Value-free: which rule fired and on what (a field/goal id or the turn), never the content. */
 export interface InterviewCorrection {
@@ -73,6 +82,8 @@ export interface InterviewStep {
   /** Field and goal states after this exchange's extractions (apply with `applyInterviewStep`). */
   readonly fields: ReadonlyArray<InterviewFieldState>
   readonly goals: ReadonlyArray<InterviewGoalState>
+  /** The validation state after this exchange (a reply to a validation turn is recorded there). */
+  readonly validation?: InterviewValidationState
 }
 
 const sameTarget = (a: InterviewTurnTarget | undefined, b: InterviewTurnTarget) =>
@@ -134,8 +145,22 @@ const followupBudgetLeft = (
   return module?.maxFollowups === undefined || moduleProbes(def, session, module.id) < module.maxFollowups
 }
 
+// Replies to the closing phase's own turns are bounded by that phase, not by policy.maxExchanges.
+const UNBUDGETED_TURNS: ReadonlyArray<string> = ["validation"]
+
+/** The exchanges policy.maxExchanges counts: every user message but replies to the closing phase's turns. */
+export const budgetedExchangeCount = (session: InterviewSession): number => {
+  let asked: string | undefined
+  let n = 0
+  for (const m of session.messages) {
+    if (m.role === "assistant") asked = m.kind
+    else if (!UNBUDGETED_TURNS.includes(asked ?? "")) n++
+  }
+  return n
+}
+
 export const budgetSpent = (def: InterviewDefinition, session: InterviewSession): boolean =>
-  exchangeCount(session) >= def.policy.maxExchanges
+  budgetedExchangeCount(session) >= def.policy.maxExchanges
 
 // Eligibility -------------------------------------------------------------------------------------
 
@@ -546,13 +571,33 @@ export const interviewStateAfter = (
   readonly goals: ReadonlyArray<InterviewGoalState>
 } => {
   const ignore = () => undefined
+  const retest = validationReplyOf(session)
+  const extractions = proposal.extractions.filter((e) => e.fieldId !== retest?.fieldId)
   return {
-    fields: correctExtractions(def, session, proposal.extractions, ignore).fields,
+    fields: correctExtractions(def, session, extractions, ignore).fields,
     goals: correctCoverage(def, session, proposal.goalCoverage, ignore).goals
   }
 }
 
-type AskingTurn = Exclude<InterviewAssistantTurn, { kind: "closing" }>
+type AskingTurn = Exclude<InterviewAssistantTurn, { kind: "closing" | "validation" }>
+
+/**
+ * The value a reply to a validation turn gives, held to the field's extraction rules as if the field
+ * were unanswered; it is compared with the extracted value (withValidationAnswer), never stored on it.
+ */
+const retestValue = (
+  def: InterviewDefinition,
+  session: InterviewSession,
+  proposals: ReadonlyArray<InterviewFieldExtraction>,
+  fieldId: string,
+  fix: (c: InterviewCorrection) => void
+) => {
+  const proposal = proposals.find((p) => p.fieldId === fieldId)
+  if (proposal === undefined) return undefined
+  const unanswered = { ...session, fields: session.fields.filter((f) => f.fieldId !== fieldId) }
+  const state = correctExtractions(def, unanswered, [proposal], fix).fields.find((f) => f.fieldId === fieldId)
+  return state?.status === "answered" || state?.status === "tentative" ? state.value : undefined
+}
 
 /** Why a proposed asking turn cannot stand (undefined when it can). */
 const turnViolation = (
@@ -600,17 +645,43 @@ export const correctInterviewerOutput = (
 ): InterviewStep => {
   const corrections: Array<InterviewCorrection> = []
   const fix = (c: InterviewCorrection) => corrections.push(c)
-  const extracted = correctExtractions(def, session, proposal.extractions, fix)
+  // A reply to a validation turn re-tests its field: that extraction is compared, not applied.
+  const retest = validationReplyOf(session)
+  const proposed = proposal.extractions.filter((e) => e.fieldId !== retest?.fieldId)
+  const extracted = correctExtractions(def, session, proposed, fix)
   const covered = correctCoverage(def, session, proposal.goalCoverage, fix)
+  const validation =
+    retest === undefined
+      ? session.validation
+      : withValidationAnswer(
+          def,
+          session,
+          retest,
+          retestValue(def, session, proposal.extractions, retest.fieldId, fix)
+        )
   const { fields } = extracted
   const { goals } = covered
   const finish = (turn: InterviewAssistantTurn, completion: InterviewCompletion): InterviewStep => ({
     output: { turn, extractions: extracted.kept, goalCoverage: covered.kept, completion },
     corrections,
     fields,
-    goals
+    goals,
+    ...(validation === undefined ? {} : { validation })
   })
+  // The closing phase: the respondent's validation probes come before the closing turn.
+  const reason = completionReason(def, locale, session, fields, goals)
+  const probe = reason === undefined ? undefined : validationProbe(def, locale, session, fields)
+  if (proposal.turn.kind === "validation") {
+    const rule = validationTurnViolation(session, fields, proposal.turn.target, reason !== undefined)
+    if (rule === undefined && proposal.turn.text.trim() !== "")
+      return finish({ ...proposal.turn, text: fitQuestionText(def, proposal.turn.text) }, { done: false })
+    fix({ rule: rule ?? "emptyText", subject: proposal.turn.target.id })
+  }
   const closeWith = (reason: InterviewCompletionReason) => {
+    if (probe !== undefined) {
+      fix({ rule: "validationPending", subject: probe.target.id })
+      return finish(probe, { done: false })
+    }
     if (proposal.turn.kind !== "closing") fix({ rule: "closingTurn" })
     if (
       proposal.completion.done &&
@@ -620,13 +691,15 @@ export const correctInterviewerOutput = (
       fix({ rule: "completionReason" })
     return finish(closingOf(def, locale, proposal.turn), { done: true, reason })
   }
-  const reason = completionReason(def, locale, session, fields, goals)
   if (reason === "max_exchanges") {
+    if (probe !== undefined)
+      return proposal.turn.kind === "validation" ? finish(probe, { done: false }) : closeWith(reason)
     if (!proposal.completion.done || proposal.turn.kind !== "closing") fix({ rule: "maxExchanges" })
     return finish(closingOf(def, locale, proposal.turn), { done: true, reason })
   }
   const planned = () => {
     const next = planNextTurn(def, locale, session, fields, goals)
+    if (next === undefined && probe !== undefined) return finish(probe, { done: false })
     return next === undefined
       ? finish(
           { kind: "closing", text: closingText(def, locale) },
@@ -634,6 +707,8 @@ export const correctInterviewerOutput = (
         )
       : finish(next, { done: false })
   }
+  if (proposal.turn.kind === "validation")
+    return probe !== undefined ? finish(probe, { done: false }) : planned()
   if (proposal.completion.done || proposal.turn.kind === "closing") {
     if (reason !== undefined) return closeWith(reason)
     fix({ rule: "prematureCompletion" })
@@ -694,5 +769,11 @@ export const applyInterviewStep = (
     ...(turn.kind === "closing" ? {} : { target: turn.target }),
     ...(turn.kind === "probe" ? { probeKind: turn.probeKind } : {})
   }
-  return { messages: [...session.messages, message], fields: step.fields, goals: step.goals }
+  return {
+    ...session,
+    messages: [...session.messages, message],
+    fields: step.fields,
+    goals: step.goals,
+    ...(step.validation === undefined ? {} : { validation: step.validation })
+  }
 }

@@ -11,9 +11,11 @@ import {
   InterviewProbeKind,
   type InterviewMessage,
   type InterviewSession,
-  InterviewTurnKind
+  InterviewTurnKind,
+  InterviewValidationState
 } from "../interview/interviewer.js"
 import { exchangeCount, followupCount } from "../interview/rules.js"
+import { validationSummary } from "../interview/validation.js"
 import type { FormRecord, FormVersionRecord } from "../ports/forms.js"
 import type { ResponseRecord } from "../ports/responses.js"
 import { StoredFormDocumentReader } from "../ports/stored-documents.js"
@@ -57,7 +59,9 @@ const StoredRuntime = Schema.Struct({
   runtime: Schema.Struct({
     locale: Schema.String,
     fields: Schema.Array(InterviewFieldState),
-    goals: Schema.Array(InterviewGoalState)
+    goals: Schema.Array(InterviewGoalState),
+    /** The validation items assigned at the start and their answers (absent: none assigned). */
+    validation: Schema.optionalKey(InterviewValidationState)
   })
 })
 const decodeRuntime = Schema.decodeUnknownOption(StoredRuntime)
@@ -105,7 +109,8 @@ export const liveInterviewOf = (response: ResponseRecord): Option.Option<LiveInt
     session: {
       messages: stored.transcript.map(messageOf),
       fields: stored.runtime.fields,
-      goals: stored.runtime.goals
+      goals: stored.runtime.goals,
+      ...(stored.runtime.validation === undefined ? {} : { validation: stored.runtime.validation })
     }
   }))
 
@@ -117,17 +122,26 @@ export const interviewMeta = (
   analysis: InterviewAnalysis,
   analysisStatus: AnalysisStatus,
   completionReason: string | null
-) => ({
-  transcript: transcriptOf(live.session.messages),
-  runtime: { locale: live.locale, fields: live.session.fields, goals: live.session.goals },
-  ...analysis,
-  analysisStatus,
-  quality: {
-    completionReason,
-    exchangeCount: exchangeCount(live.session),
-    followupCount: followupCount(live.session)
+) => {
+  const validation = validationSummary(live.session)
+  return {
+    transcript: transcriptOf(live.session.messages),
+    runtime: {
+      locale: live.locale,
+      fields: live.session.fields,
+      goals: live.session.goals,
+      ...(live.session.validation === undefined ? {} : { validation: live.session.validation })
+    },
+    ...analysis,
+    analysisStatus,
+    quality: {
+      completionReason,
+      exchangeCount: exchangeCount(live.session),
+      followupCount: followupCount(live.session),
+      ...(validation === undefined ? {} : { validation })
+    }
   }
-})
+}
 
 /** A partial interview: the transcript and the fields so far, no analysis yet. */
 export const inProgressMeta = (live: LiveInterview) =>

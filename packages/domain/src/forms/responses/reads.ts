@@ -93,7 +93,19 @@ export const ClassicResponse = Schema.Struct({
 export const InterviewQuality = Schema.Struct({
   completionReason: Schema.NullOr(Schema.String),
   exchangeCount: NonNegativeInt,
-  followupCount: NonNegativeInt
+  followupCount: NonNegativeInt,
+  validation: Schema.optionalKey(
+    Schema.Struct({
+      assigned: Schema.Array(Schema.String),
+      answered: NonNegativeInt,
+      agreed: NonNegativeInt,
+      skipped: Schema.Array(Schema.String)
+    }).annotate({
+      identifier: "InterviewValidationSummary",
+      description:
+        "The validation items assigned to this respondent (field ids), how many re-test replies gave a comparable value (answered) and agreed with the extracted value, and the assigned items never asked (skipped: the field was not answered, or the interview ended first)"
+    })
+  )
 }).annotate({ identifier: "InterviewQuality" })
 
 const Sentiment = Schema.Literals(["positive", "neutral", "negative"])
