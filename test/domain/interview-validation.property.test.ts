@@ -16,6 +16,7 @@ import {
   pendingValidationItems,
   recordUserMessage,
   validationAssignment,
+  validationQuestionText,
   validationSummary,
   valuesAgree
 } from "@folio/domain"
@@ -100,6 +101,35 @@ describe("valuesAgree", () => {
     expect(valuesAgree(field("short_text"), "Team  Lead.", "team lead")).toBe(true)
     expect(valuesAgree(field("number"), 12, 3)).toBe(false)
     expect(valuesAgree(field("boolean"), true, true)).toBe(true)
+  })
+})
+
+describe("validationQuestionText", () => {
+  it("asks again in other words than the field's question, in en, ko and ja", () => {
+    const def = Result.getOrThrow(
+      decodeInterviewDefinition({
+        locales: { default: "en", supported: ["en", "ko", "ja"] },
+        fields: [
+          {
+            id: "renew",
+            labelByLocale: { en: "renewal", ko: "갱신", ja: "更新" },
+            questionByLocale: { en: "Will you renew?" },
+            valueType: "boolean"
+          }
+        ]
+      })
+    )
+    const [field] = def.fields
+    if (field === undefined) throw new Error("no field")
+    expect(validationQuestionText(def, field, "en")).toBe(
+      'One quick check: what is your answer for "renewal"? (yes / no)'
+    )
+    expect(validationQuestionText(def, field, "ko")).toBe(
+      '한 가지만 다시 확인할게요. "갱신"에 대한 답은 무엇인가요? (예 / 아니요)'
+    )
+    expect(validationQuestionText(def, field, "ja")).toBe(
+      "ひとつだけ確認させてください。「更新」についてのお答えは何ですか？ (はい / いいえ)"
+    )
   })
 })
 
