@@ -17,6 +17,7 @@ import type { StorageTarget } from "./targets.js"
 import { registerTenantContracts } from "./tenant-repository.contract.js"
 import { registerUploadRequestContracts } from "./upload-requests.contract.js"
 import { registerUsageContracts } from "./usage-store.contract.js"
+import { registerValidationStatsContracts } from "./interview-validation-stats.contract.js"
 import { registerWebhookStoreContracts } from "./webhook-store.contract.js"
 
 export const registerStorageContracts = (target: StorageTarget) => {
@@ -26,6 +27,7 @@ export const registerStorageContracts = (target: StorageTarget) => {
     registerApiKeyContracts(storage)
     registerFormContracts(storage)
     registerResponseContracts(storage)
+    registerValidationStatsContracts(storage)
     registerRateLimitContracts(storage)
     registerResourceContracts(storage)
     registerIdempotencyContracts(storage)

@@ -2,6 +2,7 @@
 // as vLLM, llama.cpp or Ollama): structured output decoded against the domain's own schema, timeouts
 // that abort, retries honouring Retry-After, and a fallback to the built-in interviewer.
 import {
+  completionReason,
   deterministicInterviewerTurn,
   type InterviewAnalystInput,
   InterviewAnalystFailed,
@@ -31,7 +32,8 @@ import {
   localizedText,
   emergentPolicy,
   nextEmergentNumber,
-  memberCheckPromptLine
+  memberCheckPromptLine,
+  validationPromptLine
 } from "@folio/domain"
 import { Duration, Effect, Layer, Result, Schema } from "effect"
 
@@ -216,6 +218,8 @@ export const interviewerSystemPrompt = (input: InterviewerInput): string => {
   const { definition: def, locale, session } = input
   const context = interviewContext(def, locale, session)
   const name = def.persona?.name
+  // The closing phase is open once the rules would let the interview end.
+  const validation = validationPromptLine(def, session, completionReason(def, locale, session) !== undefined)
   return [
     `You are ${name === undefined ? "an interviewer" : `${name}, an interviewer`} holding a research interview${
       def.persona?.tone === undefined ? "" : ` in a ${def.persona.tone} tone`
@@ -236,7 +240,8 @@ export const interviewerSystemPrompt = (input: InterviewerInput): string => {
       ? []
       : [
           `Earlier in this interview (${context.omitted} messages, summarised; the last ${context.messages.length} follow verbatim):\n${context.summary ?? ""}`
-        ])
+        ]),
+    ...(validation === undefined ? [] : [validation])
   ].join("\n")
 }
 

@@ -297,6 +297,32 @@ export const makeResponseRepository = Effect.map(Effect.service(MemoryStore), (t
             .sort((a, b) => b.responses - a.responses || (a.captureType < b.captureType ? -1 : 1))
         }
       }),
+    validationStats: (workspaceId, formId) =>
+      Effect.sync(() => {
+        const items = new Map<string, { assigned: number; answered: number; agreed: number }>()
+        for (const r of ofForm(workspaceId, formId)) {
+          const interview = r.meta.interview as
+            | { runtime?: { validation?: { assigned?: unknown; answers?: unknown } } }
+            | undefined
+          const validation = interview?.runtime?.validation
+          const assigned = Array.isArray(validation?.assigned) ? validation.assigned : []
+          const answers = (Array.isArray(validation?.answers) ? validation.answers : []) as Array<{
+            fieldId?: unknown
+            agrees?: unknown
+          }>
+          for (const id of new Set(assigned.filter((x): x is string => typeof x === "string"))) {
+            const item = items.get(id) ?? { assigned: 0, answered: 0, agreed: 0 }
+            const answer = answers.find((a) => a?.fieldId === id)
+            item.assigned++
+            if (typeof answer?.agrees === "boolean") item.answered++
+            if (answer?.agrees === true) item.agreed++
+            items.set(id, item)
+          }
+        }
+        return [...items]
+          .map(([fieldId, item]) => ({ fieldId, ...item }))
+          .sort((a, b) => (a.fieldId < b.fieldId ? -1 : 1))
+      }),
     insertFile: (file, maxPerBlock) =>
       Effect.suspend(() => {
         const response = responses.get(file.responseId)

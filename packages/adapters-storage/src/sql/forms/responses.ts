@@ -286,6 +286,39 @@ export const makeResponseRepository = Effect.gen(function* () {
           }
         })
       ),
+    // Each response's assigned ids, joined with its first answer for that id (an id is asked once).
+    validationStats: (workspaceId, formId) =>
+      orStorageError(
+        Effect.map(
+          sql<{ field_id: string; assigned: number; answered: number; agreed: number }>`
+            select a.field_id, count(*)::int as assigned,
+                   count(*) filter (where jsonb_typeof(ans.agrees) = 'boolean')::int as answered,
+                   count(*) filter (where ans.agrees = 'true'::jsonb)::int as agreed
+            from responses r
+              cross join lateral (
+                select distinct x as field_id
+                from jsonb_array_elements_text(
+                  case when jsonb_typeof(r.meta #> '{interview,runtime,validation,assigned}') = 'array'
+                       then r.meta #> '{interview,runtime,validation,assigned}' else '[]'::jsonb end) x) a
+              left join lateral (
+                select v -> 'agrees' as agrees
+                from jsonb_array_elements(
+                  case when jsonb_typeof(r.meta #> '{interview,runtime,validation,answers}') = 'array'
+                       then r.meta #> '{interview,runtime,validation,answers}' else '[]'::jsonb end)
+                  with ordinality as e(v, n)
+                where jsonb_typeof(v) = 'object' and v ->> 'fieldId' = a.field_id
+                order by n limit 1) ans on true
+            where r.form_id = ${formId} and r.workspace_id = ${workspaceId}
+            group by a.field_id order by a.field_id collate "C"`,
+          (rows) =>
+            rows.map((row) => ({
+              fieldId: row.field_id,
+              assigned: row.assigned,
+              answered: row.answered,
+              agreed: row.agreed
+            }))
+        )
+      ),
     // Under a cap, the response row is locked first, so concurrent uploads to it count and insert one
     // at a time and the count always sees every earlier file.
     insertFile: (f, maxPerBlock) =>

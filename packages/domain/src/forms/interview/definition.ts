@@ -322,7 +322,12 @@ export const interviewSemanticIssues = (def: InterviewDefinition): ReadonlyArray
   })
   def.validation?.fieldIds.forEach((id, i) => {
     if (!fieldIds.has(id)) out.push({ path: ["validation", "fieldIds", i], rule: "danglingReference" })
+    else if (def.validation?.fieldIds.indexOf(id) !== i)
+      out.push({ path: ["validation", "fieldIds", i], rule: "duplicateId" })
   })
+  // Enabled validation with nothing to draw from would be accepted and never act.
+  if (def.validation?.enabled === true && def.validation.fieldIds.length === 0)
+    out.push({ path: ["validation", "fieldIds"], rule: "required" })
   if (!def.locales.supported.includes(def.locales.default))
     out.push({ path: ["locales", "default"], rule: "notSupported" })
   out.push(...experienceIssues(def))

@@ -21,6 +21,7 @@ import { completionReason, interviewStateAfter, planNextTurn } from "./rules.js"
 import { deterministicEmergent, deterministicEmergentFollowup, emergentAfter } from "./emergent.js"
 import { memberCheckCorrections } from "./member-check-replies.js"
 import { isMemberCheckReply, memberCheckAfterReply, memberCheckBeforeClosing } from "./member-check.js"
+import { validationProbe } from "./validation.js"
 
 type Field = InterviewDefinition["fields"][number]
 type Goal = InterviewDefinition["goals"][number]
@@ -254,7 +255,11 @@ export const deterministicInterviewerTurn = (input: InterviewerInput): Interview
   const { fields, goals } = interviewStateAfter(def, session, { extractions, goalCoverage })
   const emergent = deterministicEmergent(def, session)
   const found = emergent.length === 0 ? {} : { emergent }
+  // The closing phase: the respondent's validation probes, then the member check's read-back.
+  const probe = validationProbe(def, locale, session, fields)
   const close = (reason: NonNullable<ReturnType<typeof completionReason>>): InterviewerOutput => {
+    if (probe !== undefined)
+      return { turn: probe, extractions, goalCoverage, completion: { done: false }, ...found }
     const readBack = memberCheckBeforeClosing(def, locale, session, fields, reason)
     return readBack === undefined
       ? {

@@ -19,7 +19,8 @@ export const InterviewTurnKind = Schema.Literals([
   "probe",
   "confirmation",
   "closing",
-  "member_check"
+  "member_check",
+  "validation"
 ])
 export type InterviewTurnKind = typeof InterviewTurnKind.Type
 
@@ -44,7 +45,9 @@ export const InterviewAssistantTurn = Schema.Union([
   Schema.Struct({ kind: Schema.Literal("confirmation"), text: Schema.String, target: InterviewTurnTarget }),
   Schema.Struct({ kind: Schema.Literal("closing"), text: Schema.String }),
   /** The read-back of what was understood, before closing (memberCheck); it asks about no one item. */
-  Schema.Struct({ kind: Schema.Literal("member_check"), text: Schema.String })
+  Schema.Struct({ kind: Schema.Literal("member_check"), text: Schema.String }),
+  /** A validation item: an answered field asked again in other words in the closing phase (validation.ts). */
+  Schema.Struct({ kind: Schema.Literal("validation"), text: Schema.String, target: InterviewTurnTarget })
 ])
 export type InterviewAssistantTurn = typeof InterviewAssistantTurn.Type
 
@@ -201,6 +204,25 @@ export const InterviewMemberCheckState = Schema.Struct({
 })
 export type InterviewMemberCheckState = typeof InterviewMemberCheckState.Type
 
+/**
+ * A reply to a validation turn: whether the value it gives agrees with the field's extracted value
+ * (null: the reply gave no value the field's rules accept, so nothing could be compared).
+ */
+export const InterviewValidationAnswer = Schema.Struct({
+  fieldId: Schema.String,
+  messageId: Schema.String,
+  agrees: Schema.NullOr(Schema.Boolean)
+})
+export type InterviewValidationAnswer = typeof InterviewValidationAnswer.Type
+
+/** The validation items assigned to this respondent at the start (in asking order) and their answers. */
+export const InterviewValidationState = Schema.Struct({
+  assignmentVersion: Schema.String,
+  assigned: Schema.Array(Schema.String),
+  answers: Schema.Array(InterviewValidationAnswer)
+})
+export type InterviewValidationState = typeof InterviewValidationState.Type
+
 export const InterviewSession = Schema.Struct({
   messages: Schema.Array(InterviewMessage),
   fields: Schema.Array(InterviewFieldState),
@@ -208,7 +230,8 @@ export const InterviewSession = Schema.Struct({
   summary: Schema.optionalKey(InterviewContextSummary),
   /** Emergent items kept so far; present once emergentExtraction is enabled and a turn ran. */
   emergent: Schema.optionalKey(Schema.Array(InterviewEmergentItem)),
-  memberCheck: Schema.optionalKey(InterviewMemberCheckState)
+  memberCheck: Schema.optionalKey(InterviewMemberCheckState),
+  validation: Schema.optionalKey(InterviewValidationState)
 })
 export type InterviewSession = typeof InterviewSession.Type
 

@@ -73,7 +73,7 @@ const GENERIC_PROBE: Record<Exclude<Lang, "en">, string> = {
 export const fieldLabel = (def: InterviewDefinition, field: Field, locale: string) =>
   localizedText(def, field.labelByLocale, locale) ?? field.id
 
-const answerHint = (def: InterviewDefinition, field: Field, locale: string): string => {
+export const answerHint = (def: InterviewDefinition, field: Field, locale: string): string => {
   const t = TEMPLATES[lang(locale)]
   switch (field.valueType) {
     case "single_select":

@@ -15,6 +15,7 @@ import type {
   InterviewProbeKind,
   InterviewSession,
   InterviewTurnTarget,
+  InterviewValidationState,
   InterviewerOutput
 } from "./interviewer.js"
 
@@ -37,6 +38,13 @@ import {
   memberCheckBeforeClosing,
   memberCheckReplyCount
 } from "./member-check.js"
+import {
+  type ValidationCorrectionRule,
+  validationProbe,
+  validationReplyOf,
+  validationTurnViolation,
+  withValidationAnswer
+} from "./validation.js"
 
 type Field = InterviewDefinition["fields"][number]
 type Goal = InterviewDefinition["goals"][number]
@@ -88,6 +96,7 @@ export type InterviewCorrectionRule =
   | "memberCheckNotDue"
   | "memberCheckPhase"
   | "correctionNotAllowed"
+  | ValidationCorrectionRule
 
 /** Value-free: which rule fired and on what (a field/goal id or the turn), never the content. */
 export interface InterviewCorrection {
@@ -105,6 +114,8 @@ export interface InterviewStep {
   readonly emergent?: ReadonlyArray<InterviewEmergentItem>
   /** The member check's state after this step, when one is under way (see member-check.ts). */
   readonly memberCheck?: InterviewMemberCheckState
+  /** The validation state after this exchange (a reply to a validation turn is recorded there). */
+  readonly validation?: InterviewValidationState
 }
 
 const sameTarget = (a: InterviewTurnTarget | undefined, b: InterviewTurnTarget) =>
@@ -167,9 +178,22 @@ const followupBudgetLeft = (
   return module?.maxFollowups === undefined || moduleProbes(def, session, module.id) < module.maxFollowups
 }
 
-/** Replies to the closing phase's read-backs are bounded by the phase itself, not by maxExchanges. */
+// Replies to the closing phase's own turns are bounded by that phase, not by policy.maxExchanges.
+const UNBUDGETED_TURNS: ReadonlyArray<string> = ["validation", "member_check"]
+
+/** The exchanges policy.maxExchanges counts: every user message but replies to the closing phase's turns. */
+export const budgetedExchangeCount = (session: InterviewSession): number => {
+  let asked: string | undefined
+  let n = 0
+  for (const m of session.messages) {
+    if (m.role === "assistant") asked = m.kind
+    else if (!UNBUDGETED_TURNS.includes(asked ?? "")) n++
+  }
+  return n
+}
+
 export const budgetSpent = (def: InterviewDefinition, session: InterviewSession): boolean =>
-  exchangeCount(session) - memberCheckReplyCount(session) >= def.policy.maxExchanges
+  budgetedExchangeCount(session) >= def.policy.maxExchanges
 
 // Eligibility -------------------------------------------------------------------------------------
 
@@ -600,13 +624,33 @@ export const interviewStateAfter = (
   readonly goals: ReadonlyArray<InterviewGoalState>
 } => {
   const ignore = () => undefined
+  const retest = validationReplyOf(session)
+  const extractions = proposal.extractions.filter((e) => e.fieldId !== retest?.fieldId)
   return {
-    fields: correctExtractions(def, session, proposal.extractions, ignore).fields,
+    fields: correctExtractions(def, session, extractions, ignore).fields,
     goals: correctCoverage(def, session, proposal.goalCoverage, ignore).goals
   }
 }
 
-type AskingTurn = Exclude<InterviewAssistantTurn, { kind: "closing" | "member_check" }>
+type AskingTurn = Exclude<InterviewAssistantTurn, { kind: "closing" | "member_check" | "validation" }>
+
+/**
+ * The value a reply to a validation turn gives, held to the field's extraction rules as if the field
+ * were unanswered; it is compared with the extracted value (withValidationAnswer), never stored on it.
+ */
+const retestValue = (
+  def: InterviewDefinition,
+  session: InterviewSession,
+  proposals: ReadonlyArray<InterviewFieldExtraction>,
+  fieldId: string,
+  fix: (c: InterviewCorrection) => void
+) => {
+  const proposal = proposals.find((p) => p.fieldId === fieldId)
+  if (proposal === undefined) return undefined
+  const unanswered = { ...session, fields: session.fields.filter((f) => f.fieldId !== fieldId) }
+  const state = correctExtractions(def, unanswered, [proposal], fix).fields.find((f) => f.fieldId === fieldId)
+  return state?.status === "answered" || state?.status === "tentative" ? state.value : undefined
+}
 
 /** Why a proposed asking turn cannot stand (undefined when it can). */
 const turnViolation = (
@@ -691,16 +735,26 @@ export const correctInterviewerOutput = (
   const corrections: Array<InterviewCorrection> = []
   const fix = (c: InterviewCorrection) => corrections.push(c)
   const memberCheckReply = isMemberCheckReply(session)
+  // A reply to a validation turn re-tests its field: that extraction is compared, not applied.
+  const retest = validationReplyOf(session)
+  const proposed = proposal.extractions.filter((e) => e.fieldId !== retest?.fieldId)
   const extracted = correctExtractions(
     def,
     session,
-    memberCheckReply && !memberCheckAllowsCorrection(def)
-      ? refuseCorrections(proposal.extractions, fix)
-      : proposal.extractions,
+    memberCheckReply && !memberCheckAllowsCorrection(def) ? refuseCorrections(proposed, fix) : proposed,
     fix
   )
   const covered = correctCoverage(def, session, proposal.goalCoverage, fix)
   const emerged = correctEmergent(def, session, proposal.emergent ?? [], fix)
+  const validation =
+    retest === undefined
+      ? session.validation
+      : withValidationAnswer(
+          def,
+          session,
+          retest,
+          retestValue(def, session, proposal.extractions, retest.fieldId, fix)
+        )
   const { fields } = extracted
   const { goals } = covered
   const step = (turn: InterviewAssistantTurn, completion: InterviewCompletion): InterviewStep => ({
@@ -715,11 +769,16 @@ export const correctInterviewerOutput = (
     fields,
     goals,
     ...(emerged === undefined ? {} : { emergent: emerged.items }),
-    ...(session.memberCheck === undefined ? {} : { memberCheck: session.memberCheck })
+    ...(session.memberCheck === undefined ? {} : { memberCheck: session.memberCheck }),
+    ...(validation === undefined ? {} : { validation })
   })
   if (memberCheckReply) return memberCheckReplyStep(def, locale, session, proposal, fields, step, fix)
-  // The closing phase: before the interview closes, the member check's read-back (when due).
+  // The closing phase: the respondent's validation probes, then the member check's read-back (when
+  // due), come before the closing turn.
+  const reason = completionReason(def, locale, session, fields, goals)
+  const probe = reason === undefined ? undefined : validationProbe(def, locale, session, fields)
   const finish = (turn: InterviewAssistantTurn, completion: InterviewCompletion): InterviewStep => {
+    if (completion.done && probe !== undefined) return step(probe, { done: false })
     const readBack =
       completion.done && completion.reason !== undefined
         ? memberCheckBeforeClosing(def, locale, session, fields, completion.reason)
@@ -728,7 +787,17 @@ export const correctInterviewerOutput = (
     if (proposal.turn.kind === "closing") fix({ rule: "memberCheckRequired" })
     return { ...step(readBack.turn, { done: false }), memberCheck: readBack.state }
   }
+  if (proposal.turn.kind === "validation") {
+    const rule = validationTurnViolation(session, fields, proposal.turn.target, reason !== undefined)
+    if (rule === undefined && proposal.turn.text.trim() !== "")
+      return finish({ ...proposal.turn, text: fitQuestionText(def, proposal.turn.text) }, { done: false })
+    fix({ rule: rule ?? "emptyText", subject: proposal.turn.target.id })
+  }
   const closeWith = (reason: InterviewCompletionReason) => {
+    if (probe !== undefined) {
+      fix({ rule: "validationPending", subject: probe.target.id })
+      return finish(probe, { done: false })
+    }
     if (proposal.turn.kind !== "closing") fix({ rule: "closingTurn" })
     if (
       proposal.completion.done &&
@@ -738,9 +807,9 @@ export const correctInterviewerOutput = (
       fix({ rule: "completionReason" })
     return finish(closingOf(def, locale, proposal.turn), { done: true, reason })
   }
-  const reason = completionReason(def, locale, session, fields, goals)
   const planned = () => {
     const next = planNextTurn(def, locale, session, fields, goals)
+    if (next === undefined && probe !== undefined) return finish(probe, { done: false })
     return next === undefined
       ? finish(
           { kind: "closing", text: closingText(def, locale) },
@@ -758,9 +827,13 @@ export const correctInterviewerOutput = (
     return closing
   }
   if (reason === "max_exchanges") {
+    if (probe !== undefined)
+      return proposal.turn.kind === "validation" ? finish(probe, { done: false }) : closeWith(reason)
     if (!proposal.completion.done || proposal.turn.kind !== "closing") fix({ rule: "maxExchanges" })
     return finish(closingOf(def, locale, proposal.turn), { done: true, reason })
   }
+  if (proposal.turn.kind === "validation")
+    return probe !== undefined ? finish(probe, { done: false }) : planned()
   if (proposal.completion.done || proposal.turn.kind === "closing") {
     if (reason !== undefined) return closeWith(reason)
     fix({ rule: "prematureCompletion" })
@@ -827,6 +900,7 @@ export const applyInterviewStep = (
     fields: step.fields,
     goals: step.goals,
     ...(step.emergent === undefined ? {} : { emergent: step.emergent }),
-    ...(step.memberCheck === undefined ? {} : { memberCheck: step.memberCheck })
+    ...(step.memberCheck === undefined ? {} : { memberCheck: step.memberCheck }),
+    ...(step.validation === undefined ? {} : { validation: step.validation })
   }
 }

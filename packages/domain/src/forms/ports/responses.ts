@@ -225,6 +225,17 @@ export interface ResponseActivity {
 }
 
 /** Aggregates over interview responses (meta.interview), never their transcript text. */
+/**
+ * One validation item over a form's responses (meta.interview.runtime.validation): the responses it
+ * was assigned to, and of the replies to its probe those with a comparable value and those agreeing.
+ */
+export interface ValidationItemStats {
+  readonly fieldId: string
+  readonly assigned: number
+  readonly answered: number
+  readonly agreed: number
+}
+
 export interface InterviewStats {
   readonly started: number
   /** Responses whose transcript has at least one respondent turn. */
@@ -313,6 +324,11 @@ export interface ResponseRepositoryService {
     workspaceId: string,
     formId: string
   ) => Effect.Effect<InterviewStats, StorageError>
+  /** Per validation item assigned in any response of the form, by field id. */
+  readonly validationStats: (
+    workspaceId: string,
+    formId: string
+  ) => Effect.Effect<ReadonlyArray<ValidationItemStats>, StorageError>
   /**
    * Stores a file row; with `maxPerBlock`, only while the response holds fewer files for that block,
    * counted and inserted atomically (concurrent uploads cannot both take the last place). Answers

@@ -15,10 +15,12 @@ import {
   InterviewProbeKind,
   type InterviewMessage,
   type InterviewSession,
-  InterviewTurnKind
+  InterviewTurnKind,
+  InterviewValidationState
 } from "../interview/interviewer.js"
 import { exchangeCount, followupCount } from "../interview/rules.js"
 import { memberCheckQuality } from "../interview/member-check.js"
+import { validationSummary } from "../interview/validation.js"
 import type { FormRecord, FormVersionRecord } from "../ports/forms.js"
 import type { ResponseRecord } from "../ports/responses.js"
 import { StoredFormDocumentReader } from "../ports/stored-documents.js"
@@ -66,7 +68,9 @@ const StoredRuntime = Schema.Struct({
     // The rolling context summary (policy.context); rows written before it have none.
     summary: Schema.optionalKey(InterviewContextSummary),
     emergent: Schema.optionalKey(Schema.Array(InterviewEmergentItem)),
-    memberCheck: Schema.optionalKey(InterviewMemberCheckState)
+    memberCheck: Schema.optionalKey(InterviewMemberCheckState),
+    /** The validation items assigned at the start and their answers (absent: none assigned). */
+    validation: Schema.optionalKey(InterviewValidationState)
   })
 })
 const decodeRuntime = Schema.decodeUnknownOption(StoredRuntime)
@@ -117,7 +121,8 @@ export const liveInterviewOf = (response: ResponseRecord): Option.Option<LiveInt
       goals: stored.runtime.goals,
       ...(stored.runtime.summary === undefined ? {} : { summary: stored.runtime.summary }),
       ...(stored.runtime.emergent === undefined ? {} : { emergent: stored.runtime.emergent }),
-      ...(stored.runtime.memberCheck === undefined ? {} : { memberCheck: stored.runtime.memberCheck })
+      ...(stored.runtime.memberCheck === undefined ? {} : { memberCheck: stored.runtime.memberCheck }),
+      ...(stored.runtime.validation === undefined ? {} : { validation: stored.runtime.validation })
     }
   }))
 
@@ -126,13 +131,15 @@ type AnalysisStatus = "pending" | "completed" | "partial" | "failed"
 /** The quality block: counts, and the member check's outcome when a read-back was given (ids only). */
 const qualityOf = (session: InterviewSession, completionReason: string | null) => {
   const memberCheck = memberCheckQuality(session)
+  const validation = validationSummary(session)
   return {
     completionReason,
     exchangeCount: exchangeCount(session),
     followupCount: followupCount(session),
     // Emergent follow-ups are also in followupCount; shown apart once the feature ran.
     ...(session.emergent === undefined ? {} : { emergentFollowupCount: emergentFollowupCount(session) }),
-    ...(memberCheck === undefined ? {} : { memberCheck })
+    ...(memberCheck === undefined ? {} : { memberCheck }),
+    ...(validation === undefined ? {} : { validation })
   }
 }
 
@@ -150,7 +157,8 @@ export const interviewMeta = (
     goals: live.session.goals,
     ...(live.session.summary === undefined ? {} : { summary: live.session.summary }),
     ...(live.session.emergent === undefined ? {} : { emergent: live.session.emergent }),
-    ...(live.session.memberCheck === undefined ? {} : { memberCheck: live.session.memberCheck })
+    ...(live.session.memberCheck === undefined ? {} : { memberCheck: live.session.memberCheck }),
+    ...(live.session.validation === undefined ? {} : { validation: live.session.validation })
   },
   ...analysis,
   analysisStatus,

@@ -37,6 +37,7 @@ import {
 } from "../interview/interviewer.js"
 import { closingText, localizedText } from "../interview/questions.js"
 import { withContextSummary } from "../interview/summariser.js"
+import { validationAssignment } from "../interview/validation.js"
 import {
   applyInterviewStep,
   correctInterviewerOutput,
@@ -264,19 +265,22 @@ export const startInterview = (
       return yield* new RepeatResponse({ respondent: estimate.respondent })
     const locale = interviewLocale(def, options.locale)
     const greeting = localizedText(def, def.greetingByLocale, locale)
-    let session: InterviewSession =
-      greeting === undefined
-        ? emptyInterviewSession
-        : {
-            ...emptyInterviewSession,
-            messages: [{ id: yield* ids.uuidV7, role: "assistant", text: greeting }]
-          }
+    // The response id is drawn first: the validation items are assigned from it.
+    const responseId = yield* ids.uuidV7
+    const validation = validationAssignment(def, responseId)
+    let session: InterviewSession = {
+      ...emptyInterviewSession,
+      ...(greeting === undefined
+        ? {}
+        : { messages: [{ id: yield* ids.uuidV7, role: "assistant" as const, text: greeting }] }),
+      ...(validation === undefined ? {} : { validation })
+    }
     const step = yield* nextStep(def, locale, session)
     session = applyInterviewStep(session, step, yield* ids.uuidV7)
     const live = { locale, session }
     const token = toBase64Url(yield* ids.randomBytes(24))
     const response: NewResponseRecord = {
-      id: yield* ids.uuidV7,
+      id: responseId,
       workspaceId: published.form.workspaceId,
       formId: published.form.id,
       formVersionId: published.version.id,

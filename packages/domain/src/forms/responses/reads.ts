@@ -109,7 +109,19 @@ export const InterviewQuality = Schema.Struct({
   followupCount: NonNegativeInt,
   /** Follow-ups on emergent items (also counted in followupCount); set when emergentExtraction is on. */
   emergentFollowupCount: Schema.optionalKey(NonNegativeInt),
-  memberCheck: Schema.optionalKey(InterviewMemberCheckQuality)
+  memberCheck: Schema.optionalKey(InterviewMemberCheckQuality),
+  validation: Schema.optionalKey(
+    Schema.Struct({
+      assigned: Schema.Array(Schema.String),
+      answered: NonNegativeInt,
+      agreed: NonNegativeInt,
+      skipped: Schema.Array(Schema.String)
+    }).annotate({
+      identifier: "InterviewValidationSummary",
+      description:
+        "The validation items assigned to this respondent (field ids), how many re-test replies gave a comparable value (answered) and agreed with the extracted value, and the assigned items never asked (skipped: the field was not answered, or the interview ended first)"
+    })
+  )
 }).annotate({ identifier: "InterviewQuality" })
 
 const Sentiment = Schema.Literals(["positive", "neutral", "negative"])

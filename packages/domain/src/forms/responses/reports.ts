@@ -1,12 +1,14 @@
 // Reports and analytics read models: the classic report (question and score summaries filtered by
 // `q`, plus activity aggregates of a date cohort) and the interview analytics (funnel, analysis
-// coverage, qualitative-code aggregates). Everything comes from storage aggregates; no transcript
+// coverage, qualitative-code aggregates, validation items). Everything comes from storage aggregates; no transcript
 // text is ever read here.
 import { Clock, Effect } from "effect"
 import { InvalidCohort, WrongFormKind } from "../errors.js"
 import type { FormRecord } from "../ports/forms.js"
-import { type InterviewStats, ResponseRepository } from "../ports/responses.js"
+import { type InterviewStats, ResponseRepository, type ValidationItemStats } from "../ports/responses.js"
 import { type InterviewDefinition, readStoredInterviewDefinition } from "../interview/definition.js"
+import { fieldLabel } from "../interview/questions.js"
+import { validationPool } from "../interview/validation.js"
 import { loadForm } from "../use-cases.js"
 import { classicDefinitionOf, currentDefinitionOf } from "./sources.js"
 import { responseSummaryOf } from "./summary.js"
@@ -79,6 +81,30 @@ const emergentCounts = (definition: InterviewDefinition | null, stats: Interview
   return [...found, ...unseen.map((captureType) => ({ captureType, responses: 0, mentions: 0, share: 0 }))]
 }
 
+/** The definition's validation items in its order (zero counts included), then items only stored. */
+const validationItemsOf = (
+  definition: InterviewDefinition | null,
+  stats: ReadonlyArray<ValidationItemStats>
+) => {
+  const configured = definition === null ? [] : validationPool(definition)
+  const ids = [...new Set([...configured, ...stats.map((s) => s.fieldId)])]
+  return ids.map((fieldId) => {
+    const s = stats.find((x) => x.fieldId === fieldId) ?? { assigned: 0, answered: 0, agreed: 0 }
+    const field = definition?.fields.find((f) => f.id === fieldId)
+    return {
+      fieldId,
+      label:
+        definition === null || field === undefined
+          ? null
+          : fieldLabel(definition, field, definition.locales.default),
+      assigned: s.assigned,
+      answered: s.answered,
+      agreed: s.agreed,
+      agreementRate: s.answered === 0 ? null : s.agreed / s.answered
+    }
+  })
+}
+
 const interviewAnalyticsOf = (form: FormRecord) =>
   Effect.gen(function* () {
     const definition: InterviewDefinition | null = readStoredInterviewDefinition(
@@ -86,6 +112,9 @@ const interviewAnalyticsOf = (form: FormRecord) =>
     )
     const stats = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
       r.interviewStats(form.workspaceId, form.id)
+    )
+    const validation = yield* Effect.flatMap(Effect.service(ResponseRepository), (r) =>
+      r.validationStats(form.workspaceId, form.id)
     )
     const codebook = new Map((definition?.codebook?.codes ?? []).map((c) => [c.id, c]))
     const analyzed = stats.analysis.completed ?? 0
@@ -112,7 +141,8 @@ const interviewAnalyticsOf = (form: FormRecord) =>
         }
       }),
       averageExchangeCount: stats.averageExchangeCount,
-      emergent: emergentCounts(definition, stats)
+      emergent: emergentCounts(definition, stats),
+      validation: validationItemsOf(definition, validation)
     }
   })
 

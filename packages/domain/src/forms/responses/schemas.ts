@@ -65,6 +65,19 @@ export const InterviewAnalytics = Schema.Struct({
   ).annotate({
     description:
       "Emergent items of completed interviews per capture type (every type the current definition captures, zeros included): responses holding one, items, share of completed responses"
+  }),
+  validation: Schema.Array(
+    Schema.Struct({
+      fieldId: Schema.String,
+      label: Schema.NullOr(Schema.String),
+      assigned: Schema.Int,
+      answered: Schema.Int,
+      agreed: Schema.Int,
+      agreementRate: Schema.NullOr(Schema.Finite)
+    })
+  ).annotate({
+    description:
+      "Per validation item (the current definition's validation.fieldIds, then any other item stored in a response): the responses it was assigned to, the re-test replies with a comparable value (answered), those agreeing with the extracted value, and agreed / answered (null before any)"
   })
 }).annotate({ identifier: "InterviewAnalytics" })
 
