@@ -1624,6 +1624,15 @@ export interface components {
                 mentions: number;
                 share: number;
             }[];
+            /** @description Per validation item (the current definition's validation.fieldIds, then any other item stored in a response): the responses it was assigned to, the re-test replies with a comparable value (answered), those agreeing with the extracted value, and agreed / answered (null before any) */
+            validation: {
+                fieldId: string;
+                label: string | null;
+                assigned: number;
+                answered: number;
+                agreed: number;
+                agreementRate: number | null;
+            }[];
         };
         Insights: {
             scannedResponses: number;
@@ -1679,6 +1688,15 @@ export interface components {
                 responses: number;
                 mentions: number;
                 share: number;
+            }[];
+            /** @description Per validation item (the current definition's validation.fieldIds, then any other item stored in a response): the responses it was assigned to, the re-test replies with a comparable value (answered), those agreeing with the extracted value, and agreed / answered (null before any) */
+            validation: {
+                fieldId: string;
+                label: string | null;
+                assigned: number;
+                answered: number;
+                agreed: number;
+                agreementRate: number | null;
             }[];
         };
         ClassicReport: {
@@ -1785,6 +1803,14 @@ export interface components {
             followupCount: number;
             emergentFollowupCount?: number;
             memberCheck?: components["schemas"]["InterviewMemberCheckQuality"];
+            validation?: components["schemas"]["InterviewValidationSummary"];
+        };
+        /** @description The validation items assigned to this respondent (field ids), how many re-test replies gave a comparable value (answered) and agreed with the extracted value, and the assigned items never asked (skipped: the field was not answered, or the interview ended first) */
+        InterviewValidationSummary: {
+            assigned: string[];
+            answered: number;
+            agreed: number;
+            skipped: string[];
         };
         InterviewMemberCheckQuality: {
             /** @enum {string} */
