@@ -111,6 +111,7 @@ describe("the built-in interview analysis", () => {
         codeType: "pain_point",
         label: "slow reports",
         emergent: false,
+        codebookVersion: "1",
         source: "keyword",
         evidenceMessageIds: ["u1"]
       }
@@ -176,6 +177,8 @@ describe("correctInterviewAnalysis", () => {
           for (const id of evidence) expect(userIds.has(id)).toBe(true)
           const known = ["slow_reports", "pricing"].includes(i.code as string)
           expect(i.emergent).toBe(!known)
+          // A codebook code carries the codebook version that coded it; an emergent one has none.
+          expect(i.codebookVersion).toBe(known ? "1" : undefined)
           if (!emergent) expect(known).toBe(true)
         }
       }),

@@ -216,6 +216,8 @@ export const deterministicCodes = (
         codeType: code.codeType,
         label: localizedText(def, code.labelByLocale, locale) ?? code.id,
         emergent: false,
+        // Which codebook coded it: an edited codebook is a new version, and readers compare like with like.
+        ...(def.codebook === undefined ? {} : { codebookVersion: def.codebook.version }),
         source: "keyword",
         evidenceMessageIds: ids
       }
@@ -286,7 +288,8 @@ export const correctInterviewAnalysis = (
         : {
             codeType: known.codeType,
             label: localizedText(def, known.labelByLocale, locale) ?? known.id,
-            emergent: false
+            emergent: false,
+            ...(def.codebook === undefined ? {} : { codebookVersion: def.codebook.version })
           }),
       source: "analyst",
       evidenceMessageIds: ids,
