@@ -27,8 +27,8 @@ import {
   UnreadableSourceDraft
 } from "./errors.js"
 import { checkClassicDefinitionAllowed, checkKindAllowed, checkSettingsAllowed } from "./gates.js"
+import { decodeInterviewDefinition } from "./interview/definition-checks.js"
 import {
-  decodeInterviewDefinition,
   emptyInterviewDefinition,
   encodeInterviewDefinition,
   type InterviewDefinition,

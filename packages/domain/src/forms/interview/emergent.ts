@@ -20,7 +20,7 @@ import {
   type InterviewCorrectionRule,
   evidenceHolds,
   followupCount
-} from "./rules.js"
+} from "./rule-basics.js"
 
 type EmergentPolicy = NonNullable<InterviewDefinition["emergentExtraction"]>
 

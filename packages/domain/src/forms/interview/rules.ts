@@ -28,6 +28,13 @@ import {
   probeText,
   retryPrefix
 } from "./questions.js"
+import {
+  evidenceHolds,
+  exchangeCount,
+  followupCount,
+  type InterviewCorrection,
+  type InterviewCorrectionRule
+} from "./rule-basics.js"
 import { correctEmergent, emergentProbeViolation } from "./emergent.js"
 import { coerceFieldValue, sameValue, unmatchedSelectText } from "./answers.js"
 import { customAnswerViolation, isCustomAnswer } from "./custom-answers.js"
@@ -39,7 +46,6 @@ import {
   memberCheckReplyCount
 } from "./member-check.js"
 import {
-  type ValidationCorrectionRule,
   validationProbe,
   validationReplyOf,
   validationTurnViolation,
@@ -48,61 +54,6 @@ import {
 
 type Field = InterviewDefinition["fields"][number]
 type Goal = InterviewDefinition["goals"][number]
-
-export type InterviewCorrectionRule =
-  | "noUserMessage"
-  | "unknownField"
-  | "duplicateField"
-  | "confidenceOutOfRange"
-  | "evidenceMissing"
-  | "evidenceNotInMessage"
-  | "nonAnswerNotAllowed"
-  | "missingValue"
-  | "invalidValue"
-  | "valueCoerced"
-  | "inferenceNotAllowed"
-  | "belowConfidenceThreshold"
-  | "unknownGoal"
-  | "coverageOutOfRange"
-  | "goalNotAsked"
-  | "maxExchanges"
-  | "prematureCompletion"
-  | "completionReason"
-  | "closingTurn"
-  | "unknownTarget"
-  | "maxAttempts"
-  | "alreadyAnswered"
-  | "followupNotAllowed"
-  | "maxProbes"
-  | "followupBudget"
-  | "disallowedProbeKind"
-  | "confirmationWithoutValue"
-  | "emptyText"
-  | "questionTooLong"
-  // emergentExtraction (emergent.ts)
-  | "emergentDisabled"
-  | "captureTypeNotAllowed"
-  | "unknownRelatedTo"
-  | "unrelatedEmergent"
-  | "novelThemeNotAllowed"
-  | "summaryTooLong"
-  | "duplicateEmergent"
-  | "emergentLimit"
-  | "alreadyExplored"
-  | "emergentFollowupBudget"
-  | "customAnswerNotAllowed"
-  | "customAnswerTooLong"
-  | "memberCheckRequired"
-  | "memberCheckNotDue"
-  | "memberCheckPhase"
-  | "correctionNotAllowed"
-  | ValidationCorrectionRule
-
-/** Value-free: which rule fired and on what (a field/goal id or the turn), never the content. */
-export interface InterviewCorrection {
-  readonly rule: InterviewCorrectionRule
-  readonly subject?: string
-}
 
 export interface InterviewStep {
   readonly output: InterviewerOutput
@@ -122,14 +73,6 @@ const sameTarget = (a: InterviewTurnTarget | undefined, b: InterviewTurnTarget) 
   a !== undefined && a.type === b.type && a.id === b.id
 
 const assistantTurns = (session: InterviewSession) => session.messages.filter((m) => m.role === "assistant")
-
-/** One exchange is one user message (an answer to the assistant turn before it). */
-export const exchangeCount = (session: InterviewSession): number =>
-  session.messages.filter((m) => m.role === "user").length
-
-/** Probes are the follow-ups that the policy's and modules' `maxFollowups` budget. */
-export const followupCount = (session: InterviewSession): number =>
-  assistantTurns(session).filter((m) => m.kind === "probe").length
 
 const turnsOn = (session: InterviewSession, target: InterviewTurnTarget, kinds: ReadonlyArray<string>) =>
   assistantTurns(session).filter((m) => sameTarget(m.target, target) && kinds.includes(m.kind ?? "")).length
@@ -422,16 +365,6 @@ export const completionReason = (
 }
 
 // Correcting a proposal ---------------------------------------------------------------------------
-
-/** A span is evidence when it lies inside the message, is not blank, and matches its quote if any. */
-export const evidenceHolds = (text: string, span: InterviewEvidenceSpan): boolean =>
-  Number.isInteger(span.start) &&
-  Number.isInteger(span.end) &&
-  span.start >= 0 &&
-  span.end > span.start &&
-  span.end <= text.length &&
-  text.slice(span.start, span.end).trim() !== "" &&
-  (span.quote === undefined || span.quote === text.slice(span.start, span.end))
 
 const isUnit = (n: number) => Number.isFinite(n) && n >= 0 && n <= 1
 

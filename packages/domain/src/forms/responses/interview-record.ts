@@ -18,7 +18,7 @@ import {
   InterviewTurnKind,
   InterviewValidationState
 } from "../interview/interviewer.js"
-import { exchangeCount, followupCount } from "../interview/rules.js"
+import { exchangeCount, followupCount } from "../interview/rule-basics.js"
 import { memberCheckQuality } from "../interview/member-check.js"
 import { validationSummary } from "../interview/validation.js"
 import type { FormRecord, FormVersionRecord } from "../ports/forms.js"

@@ -38,10 +38,10 @@ import {
 import { closingText, localizedText } from "../interview/questions.js"
 import { withContextSummary } from "../interview/summariser.js"
 import { validationAssignment } from "../interview/validation.js"
+import { exchangeCount } from "../interview/rule-basics.js"
 import {
   applyInterviewStep,
   correctInterviewerOutput,
-  exchangeCount,
   type InterviewStep,
   recordUserMessage
 } from "../interview/rules.js"
