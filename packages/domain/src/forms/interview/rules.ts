@@ -5,7 +5,6 @@ import type {
   InterviewAssistantTurn,
   InterviewCompletion,
   InterviewCompletionReason,
-  InterviewEvidenceSpan,
   InterviewFieldExtraction,
   InterviewFieldState,
   InterviewGoalState,
@@ -30,7 +29,6 @@ import {
 } from "./questions.js"
 import {
   evidenceHolds,
-  exchangeCount,
   followupCount,
   type InterviewCorrection,
   type InterviewCorrectionRule
@@ -42,8 +40,7 @@ import {
   isMemberCheckReply,
   memberCheckAfterReply,
   memberCheckAllowsCorrection,
-  memberCheckBeforeClosing,
-  memberCheckReplyCount
+  memberCheckBeforeClosing
 } from "./member-check.js"
 import {
   validationProbe,
