@@ -133,7 +133,14 @@ export async function run(): Promise<void> {
     await on(
       a,
       Effect.flatMap(TenantRepository, (r) =>
-        r.create({ id: tenantId, name: "bench", features: {}, createdAt: new Date(), disabledAt: null })
+        r.create({
+          id: tenantId,
+          name: "bench",
+          features: {},
+          createdAt: new Date(),
+          disabledAt: null,
+          memberKeyScopes: {}
+        })
       )
     )
 

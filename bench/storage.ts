@@ -23,7 +23,14 @@ const measure = async (name: string, layer: Layer.Layer<StoragePorts, unknown>) 
     const workspaceId = uuid()
     await run(
       Effect.flatMap(TenantRepository, (r) =>
-        r.create({ id: workspaceId, name: "bench", features: {}, createdAt: new Date(), disabledAt: null })
+        r.create({
+          id: workspaceId,
+          name: "bench",
+          features: {},
+          createdAt: new Date(),
+          disabledAt: null,
+          memberKeyScopes: {}
+        })
       )
     )
     const now = new Date()

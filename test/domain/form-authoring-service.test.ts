@@ -43,7 +43,14 @@ const fakePorts = () => {
     fakeLayer(TenantRepository, {
       get: (id) =>
         Effect.succeed(
-          Option.some({ id, name: "Acme", features: {}, createdAt: new Date(0), disabledAt: null })
+          Option.some({
+            id,
+            name: "Acme",
+            features: {},
+            createdAt: new Date(0),
+            disabledAt: null,
+            memberKeyScopes: {}
+          })
         )
     }),
     fakeLayer(IdGen, {

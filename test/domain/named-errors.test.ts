@@ -56,7 +56,8 @@ const asTenant = <A, E, R>(
         name: "Acme",
         features: options.features ?? {},
         createdAt: new Date(0),
-        disabledAt: null
+        disabledAt: null,
+        memberKeyScopes: {}
       })
     )
     return yield* Effect.provideService(effect, Principal, {

@@ -96,6 +96,8 @@ describe("the key lookup cache", () => {
     createdAt: new Date(0),
     revokedAt: null,
     lastUsedAt: null,
+    expiresAt: null,
+    createdBy: null,
     tenantDisabled: false
   }
 

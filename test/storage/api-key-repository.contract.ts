@@ -23,6 +23,8 @@ export const registerApiKeyContracts = ({ target, run, newWorkspace }: StorageHa
         createdAt: at("2026-01-02T00:00:00.000Z"),
         revokedAt: null,
         lastUsedAt: null,
+        expiresAt: null,
+        createdBy: null,
         tenantDisabled: false
       }
       await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.create(key))))
@@ -55,6 +57,8 @@ export const registerApiKeyContracts = ({ target, run, newWorkspace }: StorageHa
         createdAt: at("2026-01-02T00:00:00.000Z"),
         revokedAt: null,
         lastUsedAt: null,
+        expiresAt: null,
+        createdBy: null,
         tenantDisabled: false
       }
       const prefixOf = () => Math.random().toString(36).slice(2, 8).padEnd(12, "y")

@@ -29,7 +29,8 @@ export const workspace = (name = "Acme"): TenantRecord => ({
   name,
   features: {},
   createdAt: at("2026-01-01T00:00:00.000Z"),
-  disabledAt: null
+  disabledAt: null,
+  memberKeyScopes: {}
 })
 
 export const form = (workspaceId: string, overrides: Partial<FormRecord> = {}): FormRecord => ({

@@ -60,6 +60,8 @@ export const registerTenantContracts = ({ target, run, newWorkspace }: StorageHa
         createdAt: at("2026-01-02T00:00:00.000Z"),
         revokedAt: null,
         lastUsedAt: null,
+        expiresAt: null,
+        createdBy: null,
         tenantDisabled: false
       }
       await run(ApiKeyRepository.pipe(Effect.flatMap((r) => r.create(key))))

@@ -19,6 +19,7 @@ import analytics from "./migrations/0015_analytics.js"
 import webhooks from "./migrations/0016_webhooks.js"
 import idempotentAnswersAsSent from "./migrations/0017_idempotent_answers_as_sent.js"
 import pendingInterviewAnalyses from "./migrations/0018_pending_interview_analyses.js"
+import consoleKeys from "./migrations/0019_console_keys.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -38,5 +39,6 @@ export const migrations = Migrator.fromRecord({
   "0015_analytics": analytics,
   "0016_webhooks": webhooks,
   "0017_idempotent_answers_as_sent": idempotentAnswersAsSent,
-  "0018_pending_interview_analyses": pendingInterviewAnalyses
+  "0018_pending_interview_analyses": pendingInterviewAnalyses,
+  "0019_console_keys": consoleKeys
 })

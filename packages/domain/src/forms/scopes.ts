@@ -17,4 +17,9 @@ export const FormsScope = Schema.Literals(FORMS_SCOPES)
 export type FormsScope = typeof FormsScope.Type
 
 /** What identity needs to issue and parse forms keys. */
-export const FORMS_SCOPE_SET: ScopeSet = { service: "forms", scopes: FORMS_SCOPES }
+export const FORMS_SCOPE_SET: ScopeSet = {
+  service: "forms",
+  scopes: FORMS_SCOPES,
+  // Reading forms and responses; writing, publishing and partial answers are an admin's to grant.
+  memberDefaults: ["forms:read", "responses:read"]
+}

@@ -34,7 +34,8 @@ export const createTenant = (
       name: trimmed,
       features: {},
       createdAt: yield* now,
-      disabledAt: null
+      disabledAt: null,
+      memberKeyScopes: {}
     }
     yield* TenantRepository.pipe(Effect.flatMap((repo) => repo.create(tenant)))
     return tenant
@@ -46,6 +47,10 @@ export const issueApiKey = (input: {
   readonly service: ServiceName
   readonly name: string
   readonly scopes: ReadonlyArray<string>
+  /** Refused after this instant; none = never. */
+  readonly expiresAt?: Date | null
+  /** The console user who created it; none for the CLI and the first start. */
+  readonly createdBy?: string | null
 }): Effect.Effect<IssuedApiKey, TenantNotFound | StorageError, TenantRepository | ApiKeyRepository | IdGen> =>
   Effect.gen(function* () {
     const tenants = yield* TenantRepository
@@ -66,6 +71,8 @@ export const issueApiKey = (input: {
       createdAt: yield* now,
       revokedAt: null,
       lastUsedAt: null,
+      expiresAt: input.expiresAt ?? null,
+      createdBy: input.createdBy ?? null,
       tenantDisabled: false
     }
     yield* keys.create(record)

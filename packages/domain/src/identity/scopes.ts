@@ -8,6 +8,8 @@ import type { ServiceName } from "./service.js"
 export interface ScopeSet {
   readonly service: ServiceName
   readonly scopes: ReadonlyArray<string>
+  /** What members may give the keys they create until an admin changes it (the console). */
+  readonly memberDefaults: ReadonlyArray<string>
 }
 
 /** Parses a comma-separated scope list of one service; `all` stands for every scope of its set. */

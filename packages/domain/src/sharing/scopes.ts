@@ -9,7 +9,12 @@ export const SharingScope = Schema.Literals(SHARING_SCOPES)
 export type SharingScope = typeof SharingScope.Type
 
 /** What identity needs to issue and parse sharing keys. */
-export const SHARING_SCOPE_SET: ScopeSet = { service: "sharing", scopes: SHARING_SCOPES }
+export const SHARING_SCOPE_SET: ScopeSet = {
+  service: "sharing",
+  scopes: SHARING_SCOPES,
+  // Reading; creating and deleting are an admin's to grant.
+  memberDefaults: ["read"]
+}
 
 /**
  * The scopes of each sharing operation, named `<area>.<operation>` as the REST API groups them. The

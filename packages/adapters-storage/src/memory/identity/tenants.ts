@@ -21,6 +21,20 @@ export const makeTenantRepository = Effect.map(Effect.service(MemoryStore), ({ t
         tenants.set(id, { ...tenant, disabledAt: at })
         return true
       }),
+    rename: (id, name) =>
+      Effect.sync(() => {
+        const tenant = tenants.get(id)
+        if (tenant === undefined) return false
+        tenants.set(id, { ...tenant, name })
+        return true
+      }),
+    setMemberKeyScopes: (id, service, scopes) =>
+      Effect.sync(() => {
+        const tenant = tenants.get(id)
+        if (tenant === undefined) return false
+        tenants.set(id, { ...tenant, memberKeyScopes: { ...tenant.memberKeyScopes, [service]: [...scopes] } })
+        return true
+      }),
     setFeatures: (id, features) =>
       Effect.sync(() => {
         const tenant = tenants.get(id)

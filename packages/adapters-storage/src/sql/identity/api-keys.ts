@@ -16,6 +16,8 @@ interface ApiKeyRow {
   readonly created_at: Date
   readonly revoked_at: Date | null
   readonly last_used_at: Date | null
+  readonly expires_at: Date | null
+  readonly created_by: string | null
   /** Joined from the tenant's row on lookups by prefix. */
   readonly tenant_disabled?: boolean
 }
@@ -31,6 +33,8 @@ const toKey = (row: ApiKeyRow): ApiKeyRecord => ({
   createdAt: row.created_at,
   revokedAt: row.revoked_at,
   lastUsedAt: row.last_used_at,
+  expiresAt: row.expires_at,
+  createdBy: row.created_by,
   tenantDisabled: row.tenant_disabled === true
 })
 
@@ -39,11 +43,10 @@ export const makeApiKeyRepository = Effect.gen(function* () {
   return ApiKeyRepository.of({
     create: (key) =>
       orStorageError(
-        sql`insert into api_keys (id, workspace_id, service, name, prefix, hash, scopes, created_at, revoked_at, last_used_at)
+        sql`insert into api_keys (id, workspace_id, service, name, prefix, hash, scopes, created_at, revoked_at, last_used_at, expires_at, created_by)
             values (${key.id}, ${key.tenantId}, ${key.service}, ${key.name}, ${key.prefix}, ${key.hash},
-                    ${JSON.stringify(key.scopes)}::jsonb, ${key.createdAt}, ${key.revokedAt}, ${key.lastUsedAt})`.pipe(
-          Effect.asVoid
-        )
+                    ${JSON.stringify(key.scopes)}::jsonb, ${key.createdAt}, ${key.revokedAt}, ${key.lastUsedAt},
+                    ${key.expiresAt}, ${key.createdBy})`.pipe(Effect.asVoid)
       ),
     findByPrefix: (prefix) =>
       orStorageError(

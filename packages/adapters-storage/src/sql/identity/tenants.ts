@@ -11,6 +11,7 @@ interface TenantRow {
   readonly features: Record<string, boolean>
   readonly created_at: Date
   readonly disabled_at: Date | null
+  readonly member_key_scopes: Record<string, ReadonlyArray<string>>
 }
 
 const toTenant = (row: TenantRow): TenantRecord => ({
@@ -18,7 +19,8 @@ const toTenant = (row: TenantRow): TenantRecord => ({
   name: row.name,
   features: row.features,
   createdAt: row.created_at,
-  disabledAt: row.disabled_at
+  disabledAt: row.disabled_at,
+  memberKeyScopes: row.member_key_scopes
 })
 
 export const makeTenantRepository = Effect.gen(function* () {
@@ -57,6 +59,19 @@ export const makeTenantRepository = Effect.gen(function* () {
         sql`update workspaces set disabled_at = ${at} where id = ${id} returning id`.pipe(
           Effect.map((rows) => rows.length > 0)
         )
+      ),
+    rename: (id, name) =>
+      orStorageError(
+        sql`update workspaces set name = ${name} where id = ${id} returning id`.pipe(
+          Effect.map((rows) => rows.length > 0)
+        )
+      ),
+    // One service's list replaced in one statement: two admins changing different services both land.
+    setMemberKeyScopes: (id, service, scopes) =>
+      orStorageError(
+        sql`update workspaces
+            set member_key_scopes = member_key_scopes || jsonb_build_object(${service}::text, ${JSON.stringify(scopes)}::jsonb)
+            where id = ${id} returning id`.pipe(Effect.map((rows) => rows.length > 0))
       ),
     setFeatures: (id, features) =>
       orStorageError(

@@ -19,6 +19,10 @@ export interface ApiKeyRecord {
   readonly createdAt: Date
   readonly revokedAt: Date | null
   readonly lastUsedAt: Date | null
+  /** After this instant the key is refused as an unknown one; null = never expires. */
+  readonly expiresAt: Date | null
+  /** The person who created it in the console; null for the CLI and the first start. */
+  readonly createdBy: string | null
   /** The owning tenant is disabled (read with the key, so authentication costs no extra lookup). */
   readonly tenantDisabled: boolean
 }

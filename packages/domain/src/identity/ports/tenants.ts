@@ -2,6 +2,7 @@
 // form and resource, whose id every repository method of every service takes.
 import { type Effect, Context, type Option } from "effect"
 import type { StorageError } from "../../kernel/errors.js"
+import type { ServiceName } from "../service.js"
 
 export interface TenantRecord {
   readonly id: string
@@ -11,6 +12,11 @@ export interface TenantRecord {
   readonly createdAt: Date
   /** Set while the account is disabled: its keys are refused. */
   readonly disabledAt: Date | null
+  /**
+   * The scopes members (not owners or admins) may give the keys they create, per service; a
+   * service missing here uses DEFAULT_MEMBER_KEY_SCOPES.
+   */
+  readonly memberKeyScopes: Readonly<Partial<Record<ServiceName, ReadonlyArray<string>>>>
 }
 
 export interface TenantRepositoryService {
@@ -22,6 +28,14 @@ export interface TenantRepositoryService {
   readonly listDisabled: Effect.Effect<ReadonlyArray<string>, StorageError>
   /** Disables (a date) or enables (null) the tenant; false when there is no such tenant. */
   readonly setDisabled: (id: string, at: Date | null) => Effect.Effect<boolean, StorageError>
+  /** false when there is no such tenant. */
+  readonly rename: (id: string, name: string) => Effect.Effect<boolean, StorageError>
+  /** Replaces the member key scopes of one service; false when there is no such tenant. */
+  readonly setMemberKeyScopes: (
+    id: string,
+    service: ServiceName,
+    scopes: ReadonlyArray<string>
+  ) => Effect.Effect<boolean, StorageError>
   readonly setFeatures: (
     id: string,
     features: Readonly<Record<string, boolean>>

@@ -1,0 +1,3 @@
+export * from "./errors.js"
+export * from "./records.js"
+export * from "./roles.js"
