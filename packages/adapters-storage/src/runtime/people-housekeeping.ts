@@ -1,14 +1,20 @@
 // Deletes what people leave behind, once at start and hourly in every app instance: audit events past
 // their 180 days, console sessions past their lifetime or idle timeout, spent links a day on.
 // Expired sessions and links are refused already when used; this only keeps the tables bounded.
-import { AuditLog, OneTimeTokenRepository, SessionPolicy, SessionRepository } from "@folio/domain"
+import {
+  AUDIT_RETENTION_DAYS,
+  AuditLog,
+  OneTimeTokenRepository,
+  SessionPolicy,
+  SessionRepository
+} from "@folio/domain"
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 
 const DAY_MS = 86_400_000
 
 export const PEOPLE_HOUSEKEEPING_INTERVAL = Duration.hours(1)
-/** How long the audit log keeps an event (the 180 days; the console says so). */
-export const AUDIT_EVENT_RETENTION_MS = 180 * DAY_MS
+/** How long the audit log keeps an event (the domain's AUDIT_RETENTION_DAYS, which the console shows). */
+export const AUDIT_EVENT_RETENTION_MS = AUDIT_RETENTION_DAYS * DAY_MS
 /** How long a used or expired link is kept (for a page that says "this link was used"). */
 export const SPENT_LINK_RETENTION_MS = DAY_MS
 
