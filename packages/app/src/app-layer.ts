@@ -302,7 +302,8 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
             }
           },
           authAttemptsPerIpPerMinute: config.authAttemptsPerIp
-        })
+        }),
+        overrides.policies ?? Layer.empty
       )
       // The access log writes at Info; above that level it would only cost every request work (a
       // log span and annotations) for lines that are dropped, so it is left out.
