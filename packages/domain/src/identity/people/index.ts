@@ -1,3 +1,6 @@
 export * from "./errors.js"
 export * from "./records.js"
 export * from "./roles.js"
+export * from "./policy.js"
+export * from "./sessions.js"
+export * from "./sign-in.js"
