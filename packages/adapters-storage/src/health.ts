@@ -39,8 +39,7 @@ export class BlobStoreHealth extends Context.Service<
 
 /**
  * People's ports: accounts, memberships, console sessions, passkeys, one-time links, audit log.
- * Memory provides them; they join StoragePorts once the SQL layers do too (their adapters and
- * migration 0020 land separately), so every layer keeps typechecking meanwhile.
+ * Memory and the SQL layers (migration 0020) provide them, so they are part of StoragePorts.
  */
 export type PeopleStoragePorts =
   | UserRepository
@@ -69,3 +68,4 @@ export type StoragePorts =
   | UploadRequests
   | InvalidationBus
   | StorageHealth
+  | PeopleStoragePorts
