@@ -39,7 +39,7 @@ export class BlobStoreHealth extends Context.Service<
 
 /**
  * People's ports: accounts, memberships, console sessions, passkeys, one-time links, audit log.
- * Memory and the SQL layers (migration 0020) provide them, so they are part of StoragePorts.
+ * Every storage layer provides them (memory, and SQL since migration 0020): part of StoragePorts.
  */
 export type PeopleStoragePorts =
   | UserRepository

@@ -45,6 +45,7 @@ import {
   SealedIdempotencyStoreLive,
   SuspendedAccountsLive,
   IdempotencyHousekeepingLive,
+  PeopleHousekeepingLive,
   ResponseRetentionLive,
   JobWorkerLive,
   UsageBatcherLive,
@@ -305,6 +306,8 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         Layer.provide(UsageBatcherLive),
         // Idempotency keys past their 24 hours, deleted hourly.
         Layer.merge(IdempotencyHousekeepingLive),
+        // Audit events past 180 days, expired console sessions and spent links, deleted hourly.
+        Layer.merge(PeopleHousekeepingLive),
         // Responses past their form's research retention, deleted with their files hourly.
         Layer.merge(ResponseRetentionLive),
         // This instance's job workers, running every context's jobs: stopped (running jobs finished
