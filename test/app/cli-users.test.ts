@@ -192,8 +192,9 @@ describe("the embedded database: first starts, then the user commands", () => {
     const again = await peopleRuntime(pglite())
     try {
       expect(await again.run(describeReset(resetToken))).toBeDefined()
-      // The accepted invitation is spent.
-      await expect(again.run(describeLink(ownerToken))).rejects.toThrow("this link is invalid or has expired")
+      // The accepted invitation is spent, and with an account made, so are both setup links.
+      for (const token of [ownerToken, setup?.[2] ?? "", fresh])
+        await expect(again.run(describeLink(token))).rejects.toThrow("this link is invalid or has expired")
     } finally {
       await again.close()
     }

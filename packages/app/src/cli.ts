@@ -53,7 +53,7 @@ const USAGE = `usage: npm run cli -- <command>
                                  (--scopes all = every scope of the service; forms is the default;
                                  sharing scopes: read,write,delete; --expires: refused from 00:00 UTC
                                  of that day, at most 10 years ahead; without it the key never expires)
-  key list --workspace ID        with expiry, last use (recorded within a minute) and who created it
+  key list --workspace ID        with expiry, last use (recorded within a second) and who created it
   user invite --workspace ID --email E [--role owner|admin|member]
                                  print a link (valid 7 days, once) that lets E join the workspace with
                                  that role (member by default), creating their account; e-mailed too
