@@ -1,7 +1,17 @@
 // The server: `npm start`. Reads configuration, opens storage (embedded PGlite by default), serves
-// HTTP, and on first start with an empty embedded database prints a full-scope key once.
+// HTTP; on first start with an empty embedded database prints a full-scope key per service once, and
+// while nobody has an account, a one-time link that creates the owner (PostgreSQL: how to get one).
 import { NodeRuntime } from "@effect/platform-node"
-import { bootstrapIfEmpty, FORMS_SCOPE_SET, SHARING_SCOPE_SET } from "@folio/domain"
+import {
+  bootstrapIfEmpty,
+  ConsoleLinks,
+  createSetupLink,
+  FORMS_SCOPE_SET,
+  LinkPolicy,
+  SHARING_SCOPE_SET,
+  TenantRepository,
+  UserRepository
+} from "@folio/domain"
 import { Effect, Layer, Logger, Option, References } from "effect"
 import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
@@ -26,28 +36,56 @@ const announce = (config: AppConfig) =>
       if (Option.isNone(config.smtpUrl))
         yield* Effect.logWarning("notification e-mail is off: SMTP_URL is not set, so no e-mail is sent")
       // Only the embedded database bootstraps itself; a real server is provisioned with the CLI.
-      if (Option.isSome(config.databaseUrl)) return
+      if (Option.isSome(config.databaseUrl)) {
+        if ((yield* UserRepository.pipe(Effect.flatMap((r) => r.count))) === 0)
+          yield* Effect.sync(() =>
+            process.stdout.write(
+              "\nNobody has a console account yet. For the first owner's link, run with this server's DATABASE_URL:\n" +
+                "  npm run cli -- user invite --workspace W --email E --role owner\n" +
+                "(W from `npm run cli -- workspace list`, or make one with `npm run cli -- workspace create NAME`)\n\n"
+            )
+          )
+        return
+      }
       const created = yield* bootstrapIfEmpty({
         tenantName: "Default workspace",
         scopeSets: [FORMS_SCOPE_SET, SHARING_SCOPE_SET]
       })
-      if (Option.isNone(created)) return
-      const { keys, tenant: workspace } = created.value
-      const [forms, sharing] = keys
-      const lines = [
-        "",
-        `Folio created workspace "${workspace.name}" (${workspace.id}) and an API key per service, each with every scope.`,
-        "They are shown only this once; store them now:",
-        "",
-        `  forms:   ${forms?.plaintext ?? ""}`,
-        `  sharing: ${sharing?.plaintext ?? ""}`,
-        "",
-        "Try them:",
-        `  curl -H "Authorization: Bearer ${forms?.plaintext ?? ""}" ${config.publicOrigin}/forms/api/v1/capabilities`,
-        `  curl -H "Authorization: Bearer ${sharing?.plaintext ?? ""}" ${config.publicOrigin}/share/api/v1/me`,
-        ""
-      ]
-      yield* Effect.sync(() => process.stdout.write(`${lines.join("\n")}\n`))
+      const lines: Array<string> = []
+      if (Option.isSome(created)) {
+        const { keys, tenant: workspace } = created.value
+        const [forms, sharing] = keys
+        lines.push(
+          "",
+          `Folio created workspace "${workspace.name}" (${workspace.id}) and an API key per service, each with every scope.`,
+          "They are shown only this once; store them now:",
+          "",
+          `  forms:   ${forms?.plaintext ?? ""}`,
+          `  sharing: ${sharing?.plaintext ?? ""}`,
+          "",
+          "Try them:",
+          `  curl -H "Authorization: Bearer ${forms?.plaintext ?? ""}" ${config.publicOrigin}/forms/api/v1/capabilities`,
+          `  curl -H "Authorization: Bearer ${sharing?.plaintext ?? ""}" ${config.publicOrigin}/share/api/v1/me`,
+          ""
+        )
+      }
+      // Until someone has an account, every start prints a fresh setup link (a newcomer who lost the
+      // first one restarts); the default workspace is the oldest one.
+      if ((yield* UserRepository.pipe(Effect.flatMap((r) => r.count))) === 0) {
+        const [workspace] = yield* TenantRepository.pipe(Effect.flatMap((r) => r.list))
+        if (workspace !== undefined) {
+          const { url } = yield* createSetupLink(workspace.id).pipe(
+            Effect.provideService(ConsoleLinks, { publicOrigin: config.publicOrigin })
+          )
+          const days = Math.round((yield* LinkPolicy).setupMs / 86_400_000)
+          if (lines.length === 0) lines.push("")
+          lines.push(
+            `Open ${url} to create the owner account of ${workspace.name} (valid ${days} days, once)`,
+            ""
+          )
+        }
+      }
+      if (lines.length > 0) yield* Effect.sync(() => process.stdout.write(`${lines.join("\n")}\n`))
     })
   )
 

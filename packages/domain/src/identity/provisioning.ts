@@ -7,6 +7,7 @@ import { IdGen } from "../kernel/ports/id-gen.js"
 import { InvalidationBus } from "../kernel/ports/invalidation-bus.js"
 import { API_KEY_RANDOM_BYTES, formatApiKey, hashApiKey } from "./api-key.js"
 import { ApiKeyNotFound, InvalidTenantName, TenantNotFound } from "./errors.js"
+import { InvalidExpiry } from "./people/errors.js"
 import { type ApiKeyRecord, ApiKeyRepository } from "./ports/api-keys.js"
 import { ACCOUNTS_TOPIC } from "./ports/suspended-accounts.js"
 import { type TenantRecord, TenantRepository } from "./ports/tenants.js"
@@ -20,6 +21,9 @@ export interface IssuedApiKey {
 }
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+/** How far ahead a key's expiry may lie: a key meant to outlive ten years should simply not expire. */
+export const MAX_KEY_LIFETIME_MS = 10 * 366 * 86_400_000
 
 export const createTenant = (
   name: string
@@ -41,7 +45,11 @@ export const createTenant = (
     return tenant
   })
 
-/** Issues a key of the tenant for one service, with scopes of that service (already checked). */
+/**
+ * Issues a key of the tenant for one service, with scopes of that service (already checked). The
+ * CLI and the console's createKey both end here, so an expiry is checked here for both: in the
+ * future and at most ten years ahead (InvalidExpiry).
+ */
 export const issueApiKey = (input: {
   readonly tenantId: string
   readonly service: ServiceName
@@ -51,8 +59,19 @@ export const issueApiKey = (input: {
   readonly expiresAt?: Date | null
   /** The console user who created it; none for the CLI and the first start. */
   readonly createdBy?: string | null
-}): Effect.Effect<IssuedApiKey, TenantNotFound | StorageError, TenantRepository | ApiKeyRepository | IdGen> =>
+}): Effect.Effect<
+  IssuedApiKey,
+  TenantNotFound | InvalidExpiry | StorageError,
+  TenantRepository | ApiKeyRepository | IdGen
+> =>
   Effect.gen(function* () {
+    const createdAt = yield* now
+    const expiresAt = input.expiresAt ?? null
+    if (
+      expiresAt !== null &&
+      !(expiresAt > createdAt && expiresAt.getTime() <= createdAt.getTime() + MAX_KEY_LIFETIME_MS)
+    )
+      return yield* new InvalidExpiry()
     const tenants = yield* TenantRepository
     const keys = yield* ApiKeyRepository
     const ids = yield* IdGen
@@ -68,10 +87,10 @@ export const issueApiKey = (input: {
       prefix,
       hash: hashApiKey(plaintext),
       scopes: input.scopes,
-      createdAt: yield* now,
+      createdAt,
       revokedAt: null,
       lastUsedAt: null,
-      expiresAt: input.expiresAt ?? null,
+      expiresAt,
       createdBy: input.createdBy ?? null,
       tenantDisabled: false
     }
@@ -100,7 +119,7 @@ export const bootstrapIfEmpty = (options: {
   readonly scopeSets: ReadonlyArray<ScopeSet>
 }): Effect.Effect<
   Option.Option<{ readonly tenant: TenantRecord; readonly keys: ReadonlyArray<IssuedApiKey> }>,
-  InvalidTenantName | TenantNotFound | StorageError,
+  InvalidTenantName | TenantNotFound | InvalidExpiry | StorageError,
   TenantRepository | ApiKeyRepository | IdGen
 > =>
   Effect.gen(function* () {

@@ -223,6 +223,10 @@ const findJoinLink = (token: string) =>
       return yield* new LinkInvalid()
     const tenant = yield* (yield* TenantRepository).get(link.value.tenantId)
     if (Option.isNone(tenant)) return yield* new LinkInvalid()
+    // A setup link makes the first account. Each start printed a fresh one until then, so once
+    // anyone has an account every setup link is dead: an old terminal line or log makes no owner.
+    if (link.value.kind === "setup" && (yield* (yield* UserRepository).count) > 0)
+      return yield* new LinkInvalid()
     return { link: link.value, tenantId: link.value.tenantId, role: link.value.role, tenant: tenant.value }
   })
 
