@@ -1,8 +1,15 @@
 // Authentication per service: a key opens only the service it was issued for. Presented to another
 // service it is refused exactly as an unknown key is (same error, same charge on the address's
-// attempt budget), so no surface tells that a key works elsewhere.
-import { IdGenLive, MemoryStorageLive } from "@folio/adapters-storage"
+// attempt budget), so no surface tells that a key works elsewhere. An expired key is refused the same
+// way, also when the hot path's key cache still holds it.
 import {
+  CachedApiKeyRepositoryLive,
+  IdGenLive,
+  KEY_CACHE_TTL_MS,
+  MemoryStorageLive
+} from "@folio/adapters-storage"
+import {
+  ApiKeyRepository,
   createTenant,
   ipBucket,
   issueApiKey,
@@ -14,6 +21,7 @@ import {
 } from "@folio/domain"
 import { it } from "@effect/vitest"
 import { Clock, Effect, Layer, Result } from "effect"
+import { TestClock } from "effect/testing"
 import { describe, expect } from "vitest"
 
 const ports = Layer.merge(MemoryStorageLive, IdGenLive)
@@ -81,6 +89,54 @@ describe("authentication per service", () => {
         expect(Result.isFailure(unknown) && unknown.failure._tag).toBe("Unauthorized")
         expect(yield* attemptsOf(ip)).toBe(afterUnknown + 1)
       }
+    }).pipe(Effect.provide(ports))
+  )
+
+  /** Presents `key` at the key's expiry (and a little before): refused then exactly as `unknownKey`. */
+  const expiresLikeUnknown = (ip: string) =>
+    Effect.gen(function* () {
+      const tenant = yield* createTenant("Acme")
+      const now = yield* Clock.currentTimeMillis
+      const expiresAt = new Date(now + 60_000)
+      const key = yield* issueApiKey({
+        tenantId: tenant.id,
+        service: "forms",
+        name: "expiring",
+        scopes: ["forms:read"],
+        expiresAt
+      })
+      const authenticate = yield* makeAuthenticate("forms")
+      // A millisecond before its expiry the key works (and a cache in front now holds it).
+      yield* TestClock.adjust(60_000 - 1)
+      expect((yield* authenticate(key.plaintext, ip)).principal.keyId).toBe(key.record.id)
+      yield* TestClock.adjust(1)
+      expect(yield* Clock.currentTimeMillis).toBe(expiresAt.getTime())
+      const unknown = yield* Effect.result(authenticate(unknownKey, ip))
+      const afterUnknown = yield* attemptsOf(ip)
+      const expired = yield* Effect.result(authenticate(key.plaintext, ip))
+      expect(Result.isFailure(expired) && Result.isFailure(unknown)).toBe(true)
+      if (Result.isFailure(expired) && Result.isFailure(unknown)) {
+        const { budget: before, ...unknownFailure } = unknown.failure as Unauthorized
+        const { budget: after, ...expiredFailure } = expired.failure as Unauthorized
+        expect(expired.failure._tag).toBe("Unauthorized")
+        expect(expiredFailure).toEqual(unknownFailure)
+        expect(after?.remaining).toBe((before?.remaining ?? 0) - 1)
+      }
+      expect(yield* attemptsOf(ip)).toBe(afterUnknown + 1)
+      // Later still, refused the same way.
+      yield* TestClock.adjust(KEY_CACHE_TTL_MS * 2)
+      expect(Result.isFailure(yield* Effect.result(authenticate(key.plaintext, ip)))).toBe(true)
+    })
+
+  it.effect("refuses a key from its expiry on exactly as an unknown key, charging the same attempt", () =>
+    expiresLikeUnknown("203.0.113.9").pipe(Effect.provide(ports))
+  )
+
+  it.effect("refuses an expired key served from the hot path's key cache", () =>
+    Effect.gen(function* () {
+      // The cached repository in front of the store's, as in the app's hot path.
+      const cached = yield* Effect.provide(ApiKeyRepository, CachedApiKeyRepositoryLive)
+      return yield* expiresLikeUnknown("203.0.113.10").pipe(Effect.provideService(ApiKeyRepository, cached))
     }).pipe(Effect.provide(ports))
   )
 })

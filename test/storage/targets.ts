@@ -11,7 +11,8 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
 
 type StorageLayer = ReturnType<typeof storageLayerType>
 type StoragePortsOf = Layer.Success<StorageLayer>
-const storageLayerType = () => Layer.merge(MemoryStorageLive, IdGenLive)
+// What every target offers is what the SQL layers provide (memory may already offer more).
+const storageLayerType = () => Layer.merge(PgStorageLive({ url: "" }), IdGenLive)
 
 export interface StorageTarget {
   readonly name: "memory" | "pglite" | "postgres"

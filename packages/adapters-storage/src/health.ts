@@ -17,7 +17,13 @@ import type {
   UploadRequests,
   JobQueue,
   NotionMirrors,
-  WebhookStore
+  WebhookStore,
+  AuditLog,
+  MembershipRepository,
+  OneTimeTokenRepository,
+  PasskeyRepository,
+  SessionRepository,
+  UserRepository
 } from "@folio/domain"
 
 export class StorageHealth extends Context.Service<
@@ -30,6 +36,19 @@ export class BlobStoreHealth extends Context.Service<
   BlobStoreHealth,
   { readonly check: Effect.Effect<void, StorageError> }
 >()("@folio/adapters-storage/BlobStoreHealth") {}
+
+/**
+ * People's ports: accounts, memberships, console sessions, passkeys, one-time links, audit log.
+ * Memory provides them; they join StoragePorts once the SQL layers do too (their adapters and
+ * migration 0020 land separately), so every layer keeps typechecking meanwhile.
+ */
+export type PeopleStoragePorts =
+  | UserRepository
+  | MembershipRepository
+  | SessionRepository
+  | PasskeyRepository
+  | OneTimeTokenRepository
+  | AuditLog
 
 /** Everything a storage layer provides. */
 export type StoragePorts =

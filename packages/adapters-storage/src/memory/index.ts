@@ -2,7 +2,7 @@
 // writes, unique slugs, keyset pages, fixed-window counters), for embedding and fast tests. One file
 // per repository, as in sql/; they share one set of tables (store.ts).
 import { Effect, Layer } from "effect"
-import { StorageHealth, type StoragePorts } from "../health.js"
+import { type PeopleStoragePorts, StorageHealth, type StoragePorts } from "../health.js"
 import { MemoryRateLimitStoreLive, MemoryUsageStoreLive } from "./identity/counters.js"
 import { MemoryArtifactDeploymentsLive } from "./sharing/artifact-deployments.js"
 import { MemoryUploadRequestsLive } from "./sharing/upload-requests.js"
@@ -19,9 +19,15 @@ import { MemoryResponseRepositoryLive } from "./forms/responses.js"
 import { MemoryStoreLive } from "./store.js"
 import { MemoryApiKeyRepositoryLive } from "./identity/api-keys.js"
 import { MemoryTenantRepositoryLive } from "./identity/tenants.js"
+import { MemoryUserRepositoryLive } from "./identity/users.js"
+import { MemoryMembershipRepositoryLive } from "./identity/memberships.js"
+import { MemorySessionRepositoryLive } from "./identity/sessions.js"
+import { MemoryPasskeyRepositoryLive } from "./identity/passkeys.js"
+import { MemoryOneTimeTokenRepositoryLive } from "./identity/one-time-tokens.js"
+import { MemoryAuditLogLive } from "./identity/audit-log.js"
 
 /** Every storage port, in memory, fresh per layer build. */
-export const MemoryStorageLive: Layer.Layer<StoragePorts> = Layer.mergeAll(
+export const MemoryStorageLive: Layer.Layer<StoragePorts | PeopleStoragePorts> = Layer.mergeAll(
   MemoryTenantRepositoryLive,
   MemoryApiKeyRepositoryLive,
   MemoryFormRepositoryLive,
@@ -38,6 +44,12 @@ export const MemoryStorageLive: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryAnalyticsStoreLive,
   MemoryWebhookStoreLive,
   MemoryInvalidationBusLive,
+  MemoryUserRepositoryLive,
+  MemoryMembershipRepositoryLive,
+  MemorySessionRepositoryLive,
+  MemoryPasskeyRepositoryLive,
+  MemoryOneTimeTokenRepositoryLive,
+  MemoryAuditLogLive,
   Layer.succeed(StorageHealth, { check: Effect.void })
 ).pipe(Layer.provide(MemoryStoreLive))
 export { MemoryInvalidationBusLive } from "./kernel/invalidation-bus.js"

@@ -22,7 +22,13 @@ import type {
   ResponseFileRecord,
   ResponseRecord,
   TenantRecord,
-  VisitRecord
+  VisitRecord,
+  AuditEventRecord,
+  MembershipRecord,
+  OneTimeTokenRecord,
+  PasskeyRecord,
+  SessionRecord,
+  UserRecord
 } from "@folio/domain"
 import { Context, Layer } from "effect"
 
@@ -71,6 +77,18 @@ export interface MemoryTables {
   readonly webhooks: WebhookTables
   /** Notion mirror state, cached pages and assets (memory/sharing/notion-mirrors.ts). */
   readonly notion: NotionTables
+  /** People: accounts, memberships, console sessions, passkeys, one-time links, the audit log. */
+  readonly people: PeopleTables
+}
+
+export interface PeopleTables {
+  readonly users: Map<string, UserRecord>
+  /** Keyed `tenantId/userId`. */
+  readonly memberships: Map<string, MembershipRecord>
+  readonly sessions: Map<string, SessionRecord>
+  readonly passkeys: Map<string, PasskeyRecord>
+  readonly oneTimeTokens: Map<string, OneTimeTokenRecord>
+  readonly auditEvents: Array<AuditEventRecord>
 }
 
 export interface MemoryDelivery {
@@ -131,7 +149,15 @@ export const MemoryStoreLive = Layer.sync(MemoryStore, () => ({
   jobs: new Map(),
   analytics: { visits: [], daily: new Map(), values: new Map(), visitors: new Set<string>() },
   webhooks: { endpoints: new Map(), deliveries: [], attempts: [], expiryAnnounced: new Set<string>() },
-  notion: { mirrors: new Map(), pages: new Map(), assets: new Map() }
+  notion: { mirrors: new Map(), pages: new Map(), assets: new Map() },
+  people: {
+    users: new Map(),
+    memberships: new Map(),
+    sessions: new Map(),
+    passkeys: new Map(),
+    oneTimeTokens: new Map(),
+    auditEvents: []
+  }
 }))
 
 /** Completed responses of a form: the forms list shows it, and response caps are checked against it. */

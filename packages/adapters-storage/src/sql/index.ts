@@ -12,6 +12,7 @@ import {
   AnalyticsStore,
   ApiKeyRepository,
   ArtifactDeployments,
+  AuditLog,
   BioSubmissions,
   FormRepository,
   IdempotencyStore,
@@ -24,7 +25,12 @@ import {
   TenantRepository,
   UploadRequests,
   JobQueue,
+  MembershipRepository,
   NotionMirrors,
+  OneTimeTokenRepository,
+  PasskeyRepository,
+  SessionRepository,
+  UserRepository,
   WebhookStore
 } from "@folio/domain"
 import { Cause, Context, Effect, Layer, Redacted } from "effect"
@@ -46,11 +52,25 @@ import { makeWebhookStore } from "./sharing/webhooks.js"
 import { makeIdempotencyStore } from "./kernel/idempotency.js"
 import { makeResourceRepository } from "./sharing/resources.js"
 import { makeTenantRepository } from "./identity/tenants.js"
+import { makeUserRepository } from "./identity/users.js"
+import { makeMembershipRepository } from "./identity/memberships.js"
+import { makeSessionRepository } from "./identity/sessions.js"
+import { makePasskeyRepository } from "./identity/passkeys.js"
+import { makeOneTimeTokenRepository } from "./identity/one-time-tokens.js"
+import { makeAuditLog } from "./identity/audit-log.js"
 
 /** Every storage port over whatever SqlClient is provided. */
 export const SqlRepositoriesLive = Layer.effectContext(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // People's ports apart: a pipe holds at most 20 steps.
+    const people = Context.make(UserRepository, yield* makeUserRepository).pipe(
+      Context.add(MembershipRepository, yield* makeMembershipRepository),
+      Context.add(SessionRepository, yield* makeSessionRepository),
+      Context.add(PasskeyRepository, yield* makePasskeyRepository),
+      Context.add(OneTimeTokenRepository, yield* makeOneTimeTokenRepository),
+      Context.add(AuditLog, yield* makeAuditLog)
+    )
     return Context.make(TenantRepository, yield* makeTenantRepository).pipe(
       Context.add(ApiKeyRepository, yield* makeApiKeyRepository),
       Context.add(FormRepository, yield* makeFormRepository),
@@ -66,7 +86,8 @@ export const SqlRepositoriesLive = Layer.effectContext(
       Context.add(NotionMirrors, yield* makeNotionMirrors),
       Context.add(AnalyticsStore, yield* makeAnalyticsStore),
       Context.add(WebhookStore, yield* makeWebhookStore),
-      Context.add(StorageHealth, { check: orStorageError(sql`select 1`.pipe(Effect.asVoid)) })
+      Context.add(StorageHealth, { check: orStorageError(sql`select 1`.pipe(Effect.asVoid)) }),
+      Context.merge(people)
     )
   })
 )

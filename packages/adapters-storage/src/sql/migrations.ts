@@ -20,6 +20,7 @@ import webhooks from "./migrations/0016_webhooks.js"
 import idempotentAnswersAsSent from "./migrations/0017_idempotent_answers_as_sent.js"
 import pendingInterviewAnalyses from "./migrations/0018_pending_interview_analyses.js"
 import consoleKeys from "./migrations/0019_console_keys.js"
+import people from "./migrations/0020_people.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -40,5 +41,6 @@ export const migrations = Migrator.fromRecord({
   "0016_webhooks": webhooks,
   "0017_idempotent_answers_as_sent": idempotentAnswersAsSent,
   "0018_pending_interview_analyses": pendingInterviewAnalyses,
-  "0019_console_keys": consoleKeys
+  "0019_console_keys": consoleKeys,
+  "0020_people": people
 })

@@ -1,5 +1,5 @@
 // Authentication of a presented API key, shared by every keyed surface of every service (REST and
-// MCP): parse, look up, verify, refuse keys of another service and revoked keys, and charge the
+// MCP): parse, look up, verify, refuse keys of another service, expired and revoked keys, and charge the
 // client IP's attempt budget and the key's request budget in one round trip. A rejected attempt
 // still counts against the IP, so guessing keys is throttled.
 import { Clock, Context, Effect, Option } from "effect"
@@ -133,10 +133,12 @@ export const makeAuthenticate = (
           (
             found
           ): Effect.Effect<Authenticated, Unauthorized | AccountDisabled | RateLimited | StorageError> => {
+            // An expired key is answered as an unknown one: an expiry tells a guesser nothing either.
             if (
               Option.isNone(found) ||
               !verifyApiKey(presented, found.value.hash) ||
-              found.value.service !== service
+              found.value.service !== service ||
+              (found.value.expiresAt !== null && found.value.expiresAt.getTime() <= now)
             )
               return reject("unknown API key")
             const key = found.value

@@ -89,3 +89,18 @@ export class InvalidExpiry extends RefusedInput(
 export class InvalidKeyName extends RefusedInput("InvalidKeyName", "key name must be 1 to 100 characters", [
   { path: ["name"], rule: "length" }
 ]) {}
+
+/**
+ * An invitation for an e-mail that already has an account, opened by someone not signed in: they
+ * sign in first, then accept (the link alone never signs anyone in to an existing account).
+ */
+export class SignInToAccept extends NamedError(
+  "SignInToAccept",
+  "an account with this e-mail exists; sign in to accept"
+) {}
+
+export class InvalidPasskeyName extends RefusedInput(
+  "InvalidPasskeyName",
+  "passkey name must be 1 to 100 characters",
+  [{ path: ["name"], rule: "length" }]
+) {}

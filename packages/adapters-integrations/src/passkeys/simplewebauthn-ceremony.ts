@@ -1,0 +1,114 @@
+// The PasskeyCeremony port over @simplewebauthn/server, for the relying party PUBLIC_ORIGIN names:
+// its hostname is the RP id and its origin the only origin a response may come from.
+import { PasskeyCeremony, type PasskeyCeremonyService, type StoredCredential } from "@folio/domain"
+import {
+  type AuthenticationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse
+} from "@simplewebauthn/server"
+import { isoBase64URL } from "@simplewebauthn/server/helpers"
+import { Effect, Layer, Option } from "effect"
+
+export interface PasskeySettings {
+  /** The deployment's PUBLIC_ORIGIN (scheme, host, port). */
+  readonly publicOrigin: string
+  /** Shown by the authenticator when a passkey is created. */
+  readonly rpName?: string
+}
+
+/** A browser's JSON with the fields the library reads; anything else is no response of ours. */
+const isCredentialJson = (u: unknown): u is { readonly id: string; readonly response: object } =>
+  typeof u === "object" &&
+  u !== null &&
+  typeof (u as { id?: unknown }).id === "string" &&
+  typeof (u as { response?: unknown }).response === "object" &&
+  (u as { response?: unknown }).response !== null
+
+/** The library throws on a malformed or non-matching response: both are simply "did not verify". */
+const attempt = <A>(run: () => Promise<A | undefined>): Effect.Effect<Option.Option<A>> =>
+  Effect.map(
+    Effect.tryPromise({ try: run, catch: () => undefined }).pipe(Effect.orElseSucceed(() => undefined)),
+    Option.fromNullishOr
+  )
+
+/** The transports a credential was seen with, when any (the field is left out otherwise). */
+const transportsOf = (credential: StoredCredential) =>
+  credential.transports.length === 0 ? {} : { transports: [...credential.transports] }
+
+export const makeSimpleWebAuthnCeremony = (settings: PasskeySettings): PasskeyCeremonyService => {
+  const origin = new URL(settings.publicOrigin).origin
+  const rpID = new URL(settings.publicOrigin).hostname
+  const rpName = settings.rpName ?? "Folio"
+  return {
+    registrationOptions: ({ userId, email, displayName, exclude }) =>
+      Effect.map(
+        Effect.promise(() =>
+          generateRegistrationOptions({
+            rpName,
+            rpID,
+            userName: email,
+            userDisplayName: displayName,
+            userID: new TextEncoder().encode(userId),
+            attestationType: "none",
+            excludeCredentials: exclude.map((c) => ({ id: c.credentialId, ...transportsOf(c) })),
+            // Discoverable credentials: sign-in asks for no e-mail first.
+            authenticatorSelection: { residentKey: "required", userVerification: "preferred" }
+          })
+        ),
+        (options) => ({ options, challenge: options.challenge })
+      ),
+    verifyRegistration: (response, expectedChallenge) =>
+      isCredentialJson(response)
+        ? attempt(async () => {
+            const result = await verifyRegistrationResponse({
+              response: response as unknown as RegistrationResponseJSON,
+              expectedChallenge,
+              expectedOrigin: origin,
+              expectedRPID: rpID,
+              requireUserVerification: false
+            })
+            if (!result.verified) return undefined
+            const credential = result.registrationInfo.credential
+            return {
+              credentialId: credential.id,
+              publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+              counter: credential.counter,
+              transports: credential.transports ?? []
+            }
+          })
+        : Effect.succeed(Option.none()),
+    authenticationOptions: Effect.map(
+      Effect.promise(() => generateAuthenticationOptions({ rpID, userVerification: "preferred" })),
+      (options) => ({ options, challenge: options.challenge })
+    ),
+    credentialIdOf: (response) =>
+      isCredentialJson(response) && /^[A-Za-z0-9_-]{1,1364}$/.test(response.id)
+        ? Option.some(response.id)
+        : Option.none(),
+    verifyAuthentication: (response, expectedChallenge, credential) =>
+      isCredentialJson(response)
+        ? attempt(async () => {
+            const result = await verifyAuthenticationResponse({
+              response: response as unknown as AuthenticationResponseJSON,
+              expectedChallenge,
+              expectedOrigin: origin,
+              expectedRPID: rpID,
+              credential: {
+                id: credential.credentialId,
+                publicKey: isoBase64URL.toBuffer(credential.publicKey),
+                counter: credential.counter,
+                ...transportsOf(credential)
+              },
+              requireUserVerification: false
+            })
+            return result.verified ? result.authenticationInfo.newCounter : undefined
+          })
+        : Effect.succeed(Option.none())
+  }
+}
+
+export const SimpleWebAuthnCeremonyLive = (settings: PasskeySettings) =>
+  Layer.succeed(PasskeyCeremony, makeSimpleWebAuthnCeremony(settings))
