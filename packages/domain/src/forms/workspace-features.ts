@@ -3,7 +3,12 @@
 import { Data, Effect, Option } from "effect"
 import { TenantNotFound } from "../identity/errors.js"
 import { TenantRepository } from "../identity/ports/tenants.js"
+import { audit } from "../identity/people/audit.js"
+import type { NotAllowed } from "../identity/people/errors.js"
+import { authorize, type ConsoleActor } from "../identity/people/roles.js"
+import type { AuditLog } from "../identity/ports/people.js"
 import type { StorageError } from "../kernel/errors.js"
+import type { IdGen } from "../kernel/ports/id-gen.js"
 import { evaluateFeatures, FEATURE_DEFAULTS, type FeatureName } from "./capabilities.js"
 
 export const FEATURE_NAMES = Object.keys(FEATURE_DEFAULTS) as ReadonlyArray<FeatureName>
@@ -69,4 +74,34 @@ export const changeWorkspaceFeatures = (
         : yield* repo.mergeFeatures(workspaceId, changes)
     if (Option.isNone(stored)) return yield* new TenantNotFound()
     return evaluateFeatures(stored.value)
+  })
+
+/**
+ * The console's way to the same change: an owner or admin of the workspace, recorded in its audit
+ * log (feature names only; there is nothing secret in a flag).
+ */
+export const changeWorkspaceFeaturesAs = (
+  actor: ConsoleActor,
+  change: { readonly enable: ReadonlyArray<string>; readonly disable: ReadonlyArray<string> }
+): Effect.Effect<
+  Readonly<Record<FeatureName, boolean>>,
+  NotAllowed | UnknownFeature | ContradictoryFeatureChange | TenantNotFound | StorageError,
+  TenantRepository | AuditLog | IdGen
+> =>
+  Effect.gen(function* () {
+    yield* authorize(actor, "changeFeatures")
+    const features = yield* changeWorkspaceFeatures(actor.tenantId, change)
+    yield* audit(actor.tenantId, {
+      action: "settings.changed",
+      actorUserId: actor.userId,
+      actorEmail: actor.email,
+      target: "features",
+      ip: actor.ip,
+      details: {
+        setting: "features",
+        enabled: change.enable.map((n) => featureNamed(n) ?? n).join(","),
+        disabled: change.disable.map((n) => featureNamed(n) ?? n).join(",")
+      }
+    })
+    return features
   })

@@ -1,7 +1,7 @@
 // Signing in, with a password or a passkey. Every failure of a password sign-in is the same
 // InvalidCredentials whether or not the account exists; unknown e-mails still cost one hash and
 // count against a budget, so neither the answer, its timing nor the budget reveals an account.
-import { Effect, Option } from "effect"
+import { Duration, Effect, Option } from "effect"
 import { sha256Hex } from "../../kernel/digest.js"
 import type { StorageError } from "../../kernel/errors.js"
 import type { IdGen } from "../../kernel/ports/id-gen.js"
@@ -103,7 +103,9 @@ export const signInWithPassword = (input: {
         })
       const failures = Math.max(accountHit?.count ?? 0, addressHit?.count ?? 0)
       const delay = failureDelayMs(failures, policy)
-      if (delay > 0) yield* Effect.sleep(delay)
+      // The delay is part of this answer, not background work: it waits on the Clock port (a test
+      // clock in tests), in the request that failed, before the one generic answer.
+      if (delay > 0) yield* Effect.clockWith((clock) => clock.sleep(Duration.millis(delay)))
       return yield* new InvalidCredentials()
     }
 
