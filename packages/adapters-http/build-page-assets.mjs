@@ -1,24 +1,26 @@
-// Builds the public form page's scripts and stylesheet into page-assets/ with esbuild: two minified
-// ES modules (the form's client code plus the domain's browser entry, and the interview chat's) and
-// one minified stylesheet. Run by `npm run build` and before the tests; the server reads the files at
-// start-up.
+// Builds the public form page's and the owner console's scripts and stylesheets into page-assets/
+// with esbuild: minified ES modules (the form's client code plus the domain's browser entry, the
+// interview chat's, the console's with @simplewebauthn/browser) and minified stylesheets. Run by
+// `npm run build` and before the tests; the server reads the files at start-up.
 import { mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
 
 const here = fileURLToPath(new URL(".", import.meta.url))
 const client = `${here}src/forms/page/client/`
+const consoleClient = `${here}src/console/client/`
 const out = `${here}page-assets/`
 
 export const buildPageAssets = async () => {
   mkdirSync(out, { recursive: true })
   await Promise.all([
     ...[
-      ["main.ts", "form.js"],
-      ["interview.ts", "interview.js"]
+      [`${client}main.ts`, "form.js"],
+      [`${client}interview.ts`, "interview.js"],
+      [`${consoleClient}main.ts`, "console.js"]
     ].map(([entry, file]) =>
       build({
-        entryPoints: [`${client}${entry}`],
+        entryPoints: [entry],
         outfile: `${out}${file}`,
         bundle: true,
         minify: true,
@@ -29,14 +31,19 @@ export const buildPageAssets = async () => {
         logLevel: "warning"
       })
     ),
-    build({
-      entryPoints: [`${client}form.css`],
-      outfile: `${out}form.css`,
-      bundle: true,
-      minify: true,
-      target: ["chrome100", "firefox100", "safari15"],
-      logLevel: "warning"
-    })
+    ...[
+      [`${client}form.css`, "form.css"],
+      [`${consoleClient}console.css`, "console.css"]
+    ].map(([entry, file]) =>
+      build({
+        entryPoints: [entry],
+        outfile: `${out}${file}`,
+        bundle: true,
+        minify: true,
+        target: ["chrome100", "firefox100", "safari15"],
+        logLevel: "warning"
+      })
+    )
   ])
 }
 

@@ -39,6 +39,24 @@ describe("AppConfig", () => {
     expect(set.mailFrom).toBe("Forms <forms@example.com>")
   })
 
+  it("reads the console's session lifetimes in minutes and hours (12 h idle, 7 days at most by default)", () => {
+    const defaults = Result.getOrThrow(load({}))
+    expect(defaults.consoleSessionIdleMs).toBe(720 * 60_000)
+    expect(defaults.consoleSessionMaxMs).toBe(168 * 3_600_000)
+    const set = Result.getOrThrow(
+      load({ CONSOLE_SESSION_IDLE_MINUTES: "30", CONSOLE_SESSION_MAX_HOURS: "24" })
+    )
+    expect(set.consoleSessionIdleMs).toBe(30 * 60_000)
+    expect(set.consoleSessionMaxMs).toBe(24 * 3_600_000)
+    for (const [variable, env] of [
+      ["CONSOLE_SESSION_IDLE_MINUTES", { CONSOLE_SESSION_IDLE_MINUTES: "0" }],
+      ["CONSOLE_SESSION_MAX_HOURS", { CONSOLE_SESSION_MAX_HOURS: "1.5" }]
+    ] as const) {
+      const failed = load(env)
+      expect(Result.isFailure(failed) && describeConfigError(failed.failure)).toContain(variable)
+    }
+  })
+
   it("treats an empty DATABASE_URL as unset", () => {
     expect(Option.isNone(Result.getOrThrow(load({ DATABASE_URL: "" })).databaseUrl)).toBe(true)
   })

@@ -27,6 +27,8 @@ export const startApp = async (
     readonly tracer?: Tracer.Tracer
     /** false: no node:http fast path in front of the routes (every request reaches them). */
     readonly fastRedirect?: boolean
+    /** Policies (References) replacing the configured ones, e.g. a small SignInPolicy. */
+    readonly policies?: Layer.Layer<never>
   } = {}
 ): Promise<RunningApp> => {
   const port = await freePort()
@@ -77,6 +79,8 @@ export const startApp = async (
     webhookDisableAfterFailures: 15,
     webhookAllowLoopback: false,
     webhookCaFile: Option.none(),
+    consoleSessionIdleMs: 12 * 3_600_000,
+    consoleSessionMaxMs: 7 * 86_400_000,
     ...options.config
   }
   const scope = Effect.runSync(Scope.make())
@@ -84,7 +88,8 @@ export const startApp = async (
     Layer.buildWithScope(
       appLayer(config, {
         storage: options.storage ?? MemoryStorageLive,
-        ...(options.tracer === undefined ? {} : { tracer: options.tracer })
+        ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
+        ...(options.policies === undefined ? {} : { policies: options.policies })
       }),
       scope
     ).pipe(

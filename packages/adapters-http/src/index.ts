@@ -1,7 +1,8 @@
 // @folio/adapters-http: the HTTP surface. `HttpSurfaceLive` registers both services on the
 // HttpRouter (serve it with `HttpRouter.serve`): `FormsHttpLive` (the forms API, health, OpenAPI,
 // downloads, the public form page and its images), `SharingHttpLive` (the sharing API and its
-// OpenAPI document), and the one request guard that answers each path in its service's envelope.
+// OpenAPI document), `ConsoleRoutes` (the owner console's pages), and the one request guard that
+// answers each path in its service's envelope (the console's as HTML pages).
 // What every service shares is the `@folio/adapters-http/shared` entry; `FormsErrors` and
 // `SharingErrors` are the two error tables.
 import { ArtifactPolicy, UploadPolicy } from "@folio/domain"
@@ -9,6 +10,8 @@ import { Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { BlobDownloadRoute } from "./blobs/index.js"
+import { ConsoleRoutes } from "./console/Http.js"
+import { CONSOLE_PATH_PREFIXES, consoleRequestGuard } from "./console/request-guard.js"
 import { ApiErrorsLive, FormsApi } from "./forms/Api.js"
 import { AuthenticationLive } from "./forms/auth.js"
 import { FormsLive } from "./forms/authoring/Http.js"
@@ -25,6 +28,8 @@ import { SHARING_PATH_PREFIXES, SharingHttpLive, sharingRequestGuard } from "./s
 import { makeArtifactSite } from "./sharing/public/artifact-site.js"
 
 export * from "./blobs/index.js"
+export { sessionSetCookie, consoleCookieNames } from "./console/cookies.js"
+export { CONSOLE_PATH_PREFIXES } from "./console/request-guard.js"
 export * from "./forms/Api.js"
 export * from "./forms/auth.js"
 export * from "./forms/errors.js"
@@ -60,7 +65,10 @@ export const RequestGuardsLive = requestGuards(
     )
     const forms = yield* formsRequestGuard
     return {
-      services: [{ prefixes: SHARING_PATH_PREFIXES, guard: sharing }],
+      services: [
+        { prefixes: SHARING_PATH_PREFIXES, guard: sharing },
+        { prefixes: CONSOLE_PATH_PREFIXES, guard: consoleRequestGuard }
+      ],
       fallback: forms,
       // An artifact deployment's origin is a host of its own: its requests never reach the app's routes.
       byHost: (request: HttpServerRequest.HttpServerRequest) => {
@@ -71,5 +79,10 @@ export const RequestGuardsLive = requestGuards(
   })
 )
 
-/** Both services and the guard, as the app serves them. */
-export const HttpSurfaceLive = Layer.mergeAll(FormsHttpLive, SharingHttpLive, RequestGuardsLive)
+/** Both services, the owner console and the guard, as the app serves them. */
+export const HttpSurfaceLive = Layer.mergeAll(
+  FormsHttpLive,
+  SharingHttpLive,
+  ConsoleRoutes,
+  RequestGuardsLive
+)

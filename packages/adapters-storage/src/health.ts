@@ -69,3 +69,4 @@ export type StoragePorts =
   | UploadRequests
   | InvalidationBus
   | StorageHealth
+  | PeopleStoragePorts

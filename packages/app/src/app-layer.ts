@@ -30,10 +30,12 @@ import {
   makeOpenAiCompatibleInsightModel,
   OpenAiCompatibleInterviewerLive,
   withDeterministicFallback,
+  SimpleWebAuthnCeremonyLive,
   SmtpMailerLive
 } from "@folio/adapters-integrations"
 import {
   AcceleratedFormDefinitionDecoderLive,
+  Argon2PasswordHashingLive,
   BlobStoreHealth,
   BufferedRateLimitStoreLive,
   CachedApiKeyRepositoryLive,
@@ -79,7 +81,9 @@ import {
   WebhookSettings,
   SharingResourcesLive,
   UploadPolicy,
-  DEFAULT_WEBHOOK_POLICY
+  DEFAULT_WEBHOOK_POLICY,
+  SessionPolicy,
+  ConsoleLinks
 } from "@folio/domain"
 import { Duration, Effect, Layer, LogLevel, Option, Redacted, References, Tracer } from "effect"
 import { HttpMiddleware, HttpRouter, UrlParams } from "effect/http"
@@ -167,6 +171,11 @@ export interface AppOverrides {
    * redact every secret path segment and query value (redactingTracer) before anything reads them.
    */
   readonly tracer?: Tracer.Tracer
+  /**
+   * Policies (Context References) that replace the configured ones: a test's small sign-in budget
+   * or short delays. Merged last, so they win.
+   */
+  readonly policies?: Layer.Layer<never>
 }
 
 /**
@@ -228,6 +237,8 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         blobStoreLayer(config, secret),
         IdGenLive,
         ScryptPasswordHasherLive,
+        // People's passwords: argon2id with OWASP's parameters (not the links' scrypt hasher).
+        Argon2PasswordHashingLive,
         AcceleratedFormDefinitionDecoderLive,
         CachedStoredFormDocumentsLive,
         Layer.succeed(BlobSigningSecret, secret),
@@ -268,6 +279,15 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         interviewerLayer(config.interviewer),
         mailerLayer(config),
         Layer.succeed(NotificationLinks, { publicOrigin: config.publicOrigin, withdrawalSecret: secret }),
+        // People: console sessions' lifetimes, the links e-mailed and shown, passkeys for this origin.
+        Layer.succeed(SessionPolicy, {
+          idleMs: config.consoleSessionIdleMs,
+          absoluteMs: config.consoleSessionMaxMs,
+          // Touched at most once a minute, and often enough that a short idle timeout still slides.
+          touchEveryMs: Math.min(60_000, Math.floor(config.consoleSessionIdleMs / 4))
+        }),
+        Layer.succeed(ConsoleLinks, { publicOrigin: config.publicOrigin }),
+        SimpleWebAuthnCeremonyLive({ publicOrigin: config.publicOrigin }),
         Layer.succeed(InsightPolicy, {
           autoThreshold: config.insightsAutoThreshold,
           minResponses: 5,

@@ -35,6 +35,10 @@ export interface InterviewerModelSettings {
 
 export interface AppConfig {
   readonly port: number
+  /** Console sessions end this long without use (sliding; CONSOLE_SESSION_IDLE_MINUTES). */
+  readonly consoleSessionIdleMs: number
+  /** Console sessions end this long after sign-in, used or not (CONSOLE_SESSION_MAX_HOURS). */
+  readonly consoleSessionMaxMs: number
   readonly host: string
   readonly publicOrigin: string
   readonly dataDir: string
@@ -364,7 +368,17 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(fun
       "must be a header name",
       (v) => (/^[A-Za-z0-9-]{1,64}$/.test(v) ? Option.some(v.toLowerCase()) : undefined)
     ),
-    shutdownGraceMs: yield* read("SHUTDOWN_GRACE_MS", 4000, "must be from 0 to 60000", asInt(0, 60000))
+    shutdownGraceMs: yield* read("SHUTDOWN_GRACE_MS", 4000, "must be from 0 to 60000", asInt(0, 60000)),
+    consoleSessionIdleMs:
+      (yield* read(
+        "CONSOLE_SESSION_IDLE_MINUTES",
+        720,
+        "must be an integer from 1 to 43200",
+        asInt(1, 43_200)
+      )) * 60_000,
+    consoleSessionMaxMs:
+      (yield* read("CONSOLE_SESSION_MAX_HOURS", 168, "must be an integer from 1 to 8760", asInt(1, 8760))) *
+      3_600_000
   }
 })
 

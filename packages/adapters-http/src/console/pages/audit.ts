@@ -1,0 +1,35 @@
+// The audit log page: newest first, 50 a page, "older" following the last event's id.
+import type { AuditEventRecord } from "@folio/domain"
+import { type Html, html } from "../../shared/html.js"
+import { type PageChrome, renderDocument } from "../layout.js"
+import { dateTime } from "./format.js"
+
+export const AUDIT_PAGE_SIZE = 50
+
+const detailsOf = (event: AuditEventRecord) =>
+  Object.entries(event.details)
+    .map(([k, v]) => `${k}: ${v === null ? "none" : String(v)}`)
+    .join(", ")
+
+export const renderAuditPage = (
+  chrome: PageChrome,
+  view: { readonly events: ReadonlyArray<AuditEventRecord>; readonly older: string | undefined }
+): Html =>
+  renderDocument(
+    chrome,
+    html`<h1>Audit log</h1>
+<p class="hint">Kept for 180 days.</p>
+${
+  view.events.length === 0
+    ? html`<p>Nothing recorded yet.</p>`
+    : html`<div class="table-wrap"><table>
+<thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">Target</th><th scope="col">Address</th><th scope="col">Details</th></tr></thead>
+<tbody>${view.events.map(
+        (e) =>
+          html`<tr><td>${dateTime(e.at)}</td><td>${e.action}</td><td>${e.actorEmail ?? "system"}</td><td>${
+            e.target ?? ""
+          }</td><td>${e.ip ?? ""}</td><td>${detailsOf(e)}</td></tr>`
+      )}</tbody></table></div>`
+}
+${view.older === undefined ? "" : html`<p><a href="/console/audit?before=${encodeURIComponent(view.older)}">Older events</a></p>`}`
+  )
