@@ -187,3 +187,93 @@ export const addVirtualAuthenticator = async (page: Page): Promise<VirtualAuthen
       }))
   }
 }
+
+// Flows ------------------------------------------------------------------------------------------------
+
+export interface Person {
+  readonly email: string
+  readonly name: string
+  readonly password: string
+}
+
+export const OWNER: Person = {
+  email: "ada@example.org",
+  name: "Ada Lovelace",
+  password: "analytical-engine-1843"
+}
+export const MEMBER: Person = {
+  email: "charles@example.org",
+  name: "Charles Babbage",
+  password: "difference-engine-1822"
+}
+
+const CONSOLE_PAGE = /\/console\//
+
+/**
+ * Clicks the button (by its accessible name) and waits for the navigation it starts (a form post,
+ * then the page or the 303 it answers) to end at `url`. A wait for the next navigation, not for a
+ * URL: a post that answers on the same address (a new key) would otherwise be missed.
+ */
+export const press = async (page: Page, button: string, url: RegExp | string = /.*/): Promise<void> => {
+  await Promise.all([
+    page.waitForNavigation({ url }),
+    page.getByRole("button", { name: button, exact: true }).click()
+  ])
+}
+
+/** A setup or invitation link's form for a new account, posted: the person lands in the console. */
+export const createAccountFromLink = async (page: Page, person: Person, withEmail: boolean) => {
+  if (withEmail) await page.getByLabel("Email", { exact: true }).fill(person.email)
+  await page.getByLabel("Your name", { exact: true }).fill(person.name)
+  await page.getByLabel("Password", { exact: true }).fill(person.password)
+  await press(page, "Create account", CONSOLE_PAGE)
+}
+
+/** The sign-in page's form, filled and posted; the person lands in the console (or at `next`). */
+export const signIn = async (page: Page, origin: string, person: Person) => {
+  if (!page.url().startsWith(`${origin}/sign-in`)) await page.goto(`${origin}/sign-in`)
+  await page.getByLabel("Email", { exact: true }).fill(person.email)
+  await page.getByLabel("Password", { exact: true }).fill(person.password)
+  await press(page, "Sign in", CONSOLE_PAGE)
+}
+
+export const signOut = async (page: Page) => press(page, "Sign out", /\/sign-in/)
+
+/** The key form of the API keys page, posted: the full key as the page shows it once. */
+export const createKey = async (
+  page: Page,
+  key: {
+    readonly name: string
+    readonly service: "forms" | "sharing"
+    readonly scopes: ReadonlyArray<string>
+  }
+): Promise<string> => {
+  await page.getByLabel("Name", { exact: true }).fill(key.name)
+  await page.locator(`input[name=service][value="${key.service}"]`).check()
+  for (const scope of key.scopes) await page.locator(`input[name=scopes][value="${scope}"]`).check()
+  await press(page, "Create key")
+  return shownKey(page)
+}
+
+/** The key the page shows once, in <code id="new-key">. */
+export const shownKey = async (page: Page): Promise<string> =>
+  ((await page.locator("code#new-key").textContent()) ?? "").trim()
+
+/** The members page's invitation form, posted; the link the page shows once (mail is off). */
+export const invite = async (page: Page, email: string, role: "admin" | "member"): Promise<string> => {
+  await page.getByLabel("Email", { exact: true }).fill(email)
+  await page.getByLabel("Role", { exact: true }).selectOption(role)
+  await press(page, "Invite")
+  const link = linkIn((await page.locator("code#invitation-link").textContent()) ?? "", "invitations")
+  if (link === undefined) throw new Error("the members page showed no invitation link")
+  return link
+}
+
+/** The account page's passkey form (the script runs the WebAuthn ceremony), posted. */
+export const addPasskey = async (page: Page, name: string) => {
+  await page.getByLabel("Passkey name", { exact: true }).fill(name)
+  await Promise.all([
+    page.waitForURL(/\/console\/account\?passkey=added/),
+    page.getByRole("button", { name: "Add a passkey", exact: true }).click()
+  ])
+}
