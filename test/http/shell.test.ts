@@ -1,6 +1,8 @@
 // The HTTP shell over real HTTP: authentication, the error envelope on every failure path, rate-limit
-// and request-id headers, usage from recorded requests, the body cap and the OpenAPI document.
-import { FORMS_SCOPES } from "@folio/domain"
+// and request-id headers, usage from recorded requests (and a key's last use), the body cap and the
+// OpenAPI document.
+import { ApiKeyRepository, FORMS_SCOPES } from "@folio/domain"
+import { Effect } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
@@ -121,6 +123,22 @@ describe("rate limits and usage", () => {
       last7d: 3,
       byStatusLast24h: { ok: 3, clientError: 0, serverError: 0 }
     })
+  })
+
+  it("shows when a key was last used once its usage is flushed, without a write per request", async () => {
+    const fresh = await newWorkspaceKey(app, ["forms:read"])
+    const lastUsedAt = async () =>
+      (await app.run(Effect.flatMap(ApiKeyRepository, (r) => r.list(fresh.workspaceId))))[0]?.lastUsedAt
+    expect(await lastUsedAt()).toBeNull()
+    const before = Math.floor(Date.now() / 60_000) * 60_000
+    await (await fetch(api("/capabilities"), { headers: bearer(fresh.key) })).arrayBuffer()
+    // /usage flushes the pending tallies (and with them the keys' last use) before it answers.
+    await (await fetch(api("/usage"), { headers: bearer(fresh.key) })).arrayBuffer()
+    const used = await lastUsedAt()
+    expect(used).toBeInstanceOf(Date)
+    // Tallies are per minute: the minute of the request.
+    expect(used?.getTime()).toBeGreaterThanOrEqual(before)
+    expect(used?.getTime()).toBeLessThanOrEqual(Date.now())
   })
 })
 

@@ -10,6 +10,12 @@ import { registerFormContracts } from "./form-repository.contract.js"
 import { registerIdempotencyContracts } from "./idempotency.contract.js"
 import { registerJobQueueContracts } from "./job-queue.contract.js"
 import { registerNotionMirrorContracts } from "./notion-mirrors.contract.js"
+import { registerAuditLogContracts } from "./people-audit-log.contract.js"
+import { registerMembershipContracts } from "./people-memberships.contract.js"
+import { registerOneTimeTokenContracts } from "./people-one-time-tokens.contract.js"
+import { registerPasskeyContracts } from "./people-passkeys.contract.js"
+import { registerSessionContracts } from "./people-sessions.contract.js"
+import { registerUserContracts } from "./people-users.contract.js"
 import { registerRateLimitContracts } from "./rate-limit-store.contract.js"
 import { registerResponseContracts } from "./response-repository.contract.js"
 import { registerResourceContracts } from "./sharing-resources.contract.js"
@@ -36,6 +42,12 @@ export const registerStorageContracts = (target: StorageTarget) => {
     registerUploadRequestContracts(storage)
     registerNotionMirrorContracts(storage)
     registerUsageContracts(storage)
+    registerUserContracts(storage)
+    registerMembershipContracts(storage)
+    registerSessionContracts(storage)
+    registerPasskeyContracts(storage)
+    registerOneTimeTokenContracts(storage)
+    registerAuditLogContracts(storage)
     describe(`AnalyticsStore [${target.name}]`, () => registerAnalyticsContracts(storage))
     // Claims are not per tenant: the queue's suite drains what earlier suites left due.
     registerJobQueueContracts(storage)

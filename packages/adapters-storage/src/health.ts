@@ -39,8 +39,7 @@ export class BlobStoreHealth extends Context.Service<
 
 /**
  * People's ports: accounts, memberships, console sessions, passkeys, one-time links, audit log.
- * Memory provides them; they join StoragePorts once the SQL layers do too (their adapters and
- * migration 0020 land separately), so every layer keeps typechecking meanwhile.
+ * Every storage layer provides them (memory, and SQL since migration 0020): part of StoragePorts.
  */
 export type PeopleStoragePorts =
   | UserRepository

@@ -47,6 +47,7 @@ import {
   SealedIdempotencyStoreLive,
   SuspendedAccountsLive,
   IdempotencyHousekeepingLive,
+  PeopleHousekeepingLive,
   ResponseRetentionLive,
   JobWorkerLive,
   UsageBatcherLive,
@@ -302,7 +303,8 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
             }
           },
           authAttemptsPerIpPerMinute: config.authAttemptsPerIp
-        })
+        }),
+        overrides.policies ?? Layer.empty
       )
       // The access log writes at Info; above that level it would only cost every request work (a
       // log span and annotations) for lines that are dropped, so it is left out.
@@ -325,6 +327,8 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         Layer.provide(UsageBatcherLive),
         // Idempotency keys past their 24 hours, deleted hourly.
         Layer.merge(IdempotencyHousekeepingLive),
+        // Audit events past 180 days, expired console sessions and spent links, deleted hourly.
+        Layer.merge(PeopleHousekeepingLive),
         // Responses past their form's research retention, deleted with their files hourly.
         Layer.merge(ResponseRetentionLive),
         // This instance's job workers, running every context's jobs: stopped (running jobs finished

@@ -1,7 +1,6 @@
 // Each console section's page for the person acting: what it reads through the use cases and how it
 // renders, with an optional error (a refused post re-renders its section) or notice (after a 303).
 import {
-  authorize,
   type ConsoleActor,
   evaluateFeatures,
   FORMS_SCOPE_SET,
@@ -16,7 +15,8 @@ import {
   type ScopeSet,
   SHARING_SCOPE_SET,
   TenantNotFound,
-  TenantRepository
+  TenantRepository,
+  workspaceOf
 } from "@folio/domain"
 import { Clock, Effect, Option } from "effect"
 import type { Html } from "../shared/html.js"
@@ -128,8 +128,7 @@ const membersPage = (actor: ConsoleActor, extras: SectionExtras) =>
 
 const settingsPage = (actor: ConsoleActor, extras: SectionExtras) =>
   Effect.gen(function* () {
-    yield* authorize(actor, "viewSettings")
-    const tenant = yield* tenantOf(actor)
+    const tenant = yield* workspaceOf(actor)
     return (chrome: Parameters<typeof renderSettingsPage>[0]) =>
       renderSettingsPage(chrome, {
         role: actor.role,

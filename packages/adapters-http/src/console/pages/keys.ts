@@ -3,7 +3,7 @@
 import type { ApiKeyRecord, Role, ServiceName } from "@folio/domain"
 import { attr, type Html, html } from "../../shared/html.js"
 import { alertBox, csrfField, noticeBox, type PageChrome, postButton, renderDocument } from "../layout.js"
-import { dateOnly, dateTime } from "./format.js"
+import { dateTime } from "./format.js"
 
 export type ListedKey = ApiKeyRecord & { readonly createdByEmail: string | null }
 
@@ -64,7 +64,7 @@ const keyRows = (view: KeysView, chrome: PageChrome, now: Date) =>
   <td>${key.createdByEmail ?? "command line"}</td>
   <td>${dateTime(key.createdAt)}</td>
   <td>${dateTime(key.lastUsedAt)}</td>
-  <td>${dateOnly(key.expiresAt)}</td>
+  <td>${dateTime(key.expiresAt)}</td>
   <td>${statusOf(key, now)}</td>
   <td>${
     mayRevoke(view, key)
@@ -100,7 +100,7 @@ ${view.services.map(
     }</fieldset>`
 )}
 <p class="hint">Only the scopes of the chosen service are given to the key.</p>
-<div><label for="key-expires">Expires on (optional)</label>
+<div><label for="key-expires">Last day it works (optional, UTC)</label>
 <input id="key-expires" name="expiresAt" type="date"${attr("value", view.values?.expiresAt)}></div>
 <div><button type="submit">Create key</button></div>
 </form>`

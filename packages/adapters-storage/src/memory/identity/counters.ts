@@ -1,5 +1,5 @@
 // In-memory RateLimitStore and UsageStore: the twins of sql/identity/counters.ts (fixed-window counters and
-// per-request tallies kept eight days).
+// per-request tallies kept eight days; a flush moves its keys' last use forward).
 import { RateLimitStore, type RequestTally, UsageStore } from "@folio/domain"
 import { Effect, Layer } from "effect"
 import { MemoryStore } from "../store.js"
@@ -49,12 +49,18 @@ export const makeRateLimitStore = Effect.map(Effect.service(MemoryStore), ({ cou
 
 const DAY = 86_400_000
 
-export const makeUsageStore = Effect.map(Effect.service(MemoryStore), ({ requests }) =>
+export const makeUsageStore = Effect.map(Effect.service(MemoryStore), ({ requests, keys }) =>
   UsageStore.of({
     record: (request) => Effect.sync(() => void requests.push({ ...request, count: 1 })),
     recordMany: (tallies) =>
       Effect.sync(() => {
         requests.push(...tallies)
+        // Each key's last use moves forward with the flush, as the SQL store does.
+        for (const t of tallies) {
+          const key = keys.get(t.keyId)
+          if (key !== undefined && (key.lastUsedAt === null || key.lastUsedAt < t.at))
+            keys.set(key.id, { ...key, lastUsedAt: t.at })
+        }
         const latest = Math.max(...tallies.map((t) => t.at.getTime()))
         const horizon = latest - 8 * DAY
         for (let i = requests.length - 1; i >= 0; i--)

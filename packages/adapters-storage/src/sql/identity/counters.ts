@@ -1,5 +1,5 @@
 // RateLimitStore and UsageStore over SQL, so every app instance on the same database shares one
-// budget per key and one set of usage counts.
+// budget per key and one set of usage counts (and the keys' last use, written with the counts).
 import { SqlClient } from "effect/sql"
 import { RateLimitStore, UsageStore } from "@folio/domain"
 import { Array as Arr, Effect } from "effect"
@@ -7,6 +7,8 @@ import { orStorageError } from "../errors.js"
 
 const MINUTE = 60_000
 const DAY = 86_400_000
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const statusClass = (status: number): number => Math.min(5, Math.max(1, Math.floor(status / 100)))
 
@@ -133,9 +135,37 @@ export const makeUsageStore = Effect.gen(function* () {
             requests: m.count
           }))
           if (!Arr.isArrayNonEmpty(rows)) return
-          yield* sql`insert into request_minutes ${sql.insert(rows)}
-                     on conflict (workspace_id, service, minute, status_class)
-                     do update set requests = request_minutes.requests + excluded.requests`
+          // Each key's latest use in the batch: its last_used_at moves forward in the same flush, so
+          // the console shows when a key was last used without a write per request.
+          const lastUse = new Map<string, Date>()
+          for (const t of tallies) {
+            if (!UUID.test(t.keyId)) continue
+            const seen = lastUse.get(t.keyId)
+            if (seen === undefined || seen < t.at) lastUse.set(t.keyId, t.at)
+          }
+          const uses = [...lastUse].map(([id, at]) => ({ id, at: at.toISOString() }))
+          yield* sql.withTransaction(
+            Effect.gen(function* () {
+              yield* sql`insert into request_minutes ${sql.insert(rows)}
+                         on conflict (workspace_id, service, minute, status_class)
+                         do update set requests = request_minutes.requests + excluded.requests`
+              if (uses.length === 0) return
+              // Only keys whose time moves are written (once a minute at most: tallies are per
+              // minute), their rows locked in id order so concurrent flushes cannot deadlock.
+              yield* sql`
+                with used as (
+                  select (e ->> 'id')::uuid as id, (e ->> 'at')::timestamptz as at
+                  from jsonb_array_elements(${JSON.stringify(uses)}::jsonb) e
+                ), due as (
+                  select k.id, used.at from api_keys k join used on used.id = k.id
+                  where k.last_used_at is null or k.last_used_at < used.at
+                  order by k.id
+                  for update of k
+                )
+                update api_keys k set last_used_at = greatest(coalesce(k.last_used_at, due.at), due.at)
+                from due where k.id = due.id`
+            })
+          )
         })
       ),
     counts: (tenantId, service, now) =>
