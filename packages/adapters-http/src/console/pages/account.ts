@@ -82,7 +82,7 @@ ${
                 chrome.csrf,
                 {
                   kind: "secondary",
-                  ariaLabel: "Sign this session out"
+                  ariaLabel: "Sign out this session"
                 }
               )
         }</td></tr>`
