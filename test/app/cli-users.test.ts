@@ -1,6 +1,6 @@
 // The built server and CLI as an operator meets them: the first start's setup link (a fresh one each
 // start while nobody has an account; on PostgreSQL the `user invite` line instead), `user invite`
-// with SMTP (a real smtp-server receives a link that works) and without, `user list`,
+// with SMTP (a real smtp-server receives a link that works; the console's invitation too) and without, `user list`,
 // `user reset-link`, `key create --expires` and `key list`, and a key from the CLI beside one from
 // the console's use case. Each process costs a start-up, so one run covers several commands.
 import { mkdtempSync, rmSync } from "node:fs"
@@ -11,7 +11,7 @@ import { describeLink, describeReset } from "@folio/domain"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startSmtpServer, type TestSmtpServer, until } from "../support/smtp.js"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
-import { keysSideBySide, peopleRuntime } from "./people-runtime.js"
+import { consoleInvites, keysSideBySide, peopleRuntime } from "./people-runtime.js"
 import { build, keyIn, runProcess, type Started, startServer } from "./process.js"
 
 beforeAll(build, 240_000)
@@ -22,6 +22,7 @@ const LINK = /^\S+\/(?:invitations|reset-password)\/([A-Za-z0-9_-]{43})$/m
 
 /** The token of the one link a CLI run printed on its own line. */
 const tokenIn = (text: string) => LINK.exec(text)?.[1] ?? ""
+const tokenOf = (url: string) => url.slice(url.lastIndexOf("/") + 1)
 /** A date about a year ahead, as `--expires` takes it. */
 const nextYear = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10)
 
@@ -37,6 +38,10 @@ const printed = (server: Started, pattern: RegExp) =>
     (out) => pattern.test(out),
     20_000
   ).catch(() => server.stdout())
+
+/** GET of an invitation or setup link's console page (the token is in the path). */
+const opens = async (origin: string, token: string, path = "invitations") =>
+  (await fetch(`${origin}/${path}/${token}`, { redirect: "manual" })).status
 
 const forms = (origin: string, key: string, init: RequestInit = {}) =>
   fetch(`${origin}/forms/api/v1/${init.method === "POST" ? "forms" : "usage"}`, {
@@ -59,7 +64,10 @@ describe("the embedded database: first starts, then the user commands", () => {
 
   it("keys and a setup link first; a fresh link and no keys on the next start; invite, list, reset-link, keys", async () => {
     const first = await startServer(env)
-    const firstOut = await printed(first, SETUP_LINE).finally(() => stop(first))
+    const firstOut = await printed(first, SETUP_LINE)
+    // The console's page for the link answers while the server runs.
+    const opened = await opens(first.origin, SETUP_LINE.exec(firstOut)?.[2] ?? "").finally(() => stop(first))
+    expect(opened).toBe(200)
     expect(keyIn(firstOut)).toBeDefined()
     const workspaceId = /workspace "Default workspace" \(([0-9a-f-]{36})\)/.exec(firstOut)?.[1] ?? ""
     const setup = SETUP_LINE.exec(firstOut)
@@ -68,7 +76,11 @@ describe("the embedded database: first starts, then the user commands", () => {
     expect(setup?.[1]).toMatch(/^http:\/\/127\.0\.0\.1:0\/invitations\//)
 
     const second = await startServer(env)
-    const secondOut = await printed(second, SETUP_LINE).finally(() => stop(second))
+    const secondOut = await printed(second, SETUP_LINE)
+    const openedAgain = await opens(second.origin, SETUP_LINE.exec(secondOut)?.[2] ?? "").finally(() =>
+      stop(second)
+    )
+    expect(openedAgain).toBe(200)
     expect(keyIn(secondOut)).toBeUndefined()
     const fresh = SETUP_LINE.exec(secondOut)?.[2] ?? ""
     expect(fresh).not.toBe("")
@@ -139,8 +151,9 @@ describe("the embedded database: first starts, then the user commands", () => {
 
     // With the server stopped the test process opens the data directory: every printed link is
     // one the console would accept, and the mailed one makes the owner, who creates a key there.
-    const people = await peopleRuntime(pglite())
+    const people = await peopleRuntime(pglite(), smtp.url)
     let consolePlaintext = ""
+    let consoleInvite = ""
     try {
       for (const token of [setup?.[2] ?? "", fresh])
         expect(await people.run(describeLink(token))).toMatchObject({
@@ -155,14 +168,23 @@ describe("the embedded database: first starts, then the user commands", () => {
         role: "member",
         accountExists: false
       })
-      consolePlaintext = (
-        await keysSideBySide(people, {
-          token: ownerToken,
-          tenantId: workspaceId,
-          cliPlaintext,
-          expires: nextYear
-        })
-      ).consolePlaintext
+      const side = await keysSideBySide(people, {
+        token: ownerToken,
+        tenantId: workspaceId,
+        cliPlaintext,
+        expires: nextYear
+      })
+      consolePlaintext = side.consolePlaintext
+      // The console's invitation goes through the same mail path: received, its link the one returned.
+      const invited = await consoleInvites(people, side.actor, "admin@example.com")
+      expect(invited.mailed).toBe(true)
+      consoleInvite = tokenOf(invited.url)
+      const received = await until(
+        () => smtp.received,
+        (r) => r.length === 2
+      )
+      expect(received[1]?.envelopeTo).toEqual(["admin@example.com"])
+      expect(received[1]?.parsed.text ?? "").toContain(`/invitations/${consoleInvite}`)
     } finally {
       await people.close()
     }
@@ -205,6 +227,10 @@ describe("the embedded database: first starts, then the user commands", () => {
       await new Promise((r) => setTimeout(r, 1_000))
       expect(third.stdout()).not.toMatch(SETUP_LINE)
       expect(keyIn(third.stdout())).toBeUndefined()
+      expect(await opens(third.origin, resetToken, "reset-password")).toBe(200)
+      expect(await opens(third.origin, memberToken)).toBe(200)
+      expect(await opens(third.origin, consoleInvite)).toBe(200)
+      expect(await opens(third.origin, fresh)).not.toBe(200)
       for (const key of [cliPlaintext, consolePlaintext]) {
         expect((await forms(third.origin, key)).status).toBe(200)
         // Both carry forms:read and responses:read only: a write is refused the same way.
@@ -261,6 +287,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("PostgreSQL: the operator's pat
         (r) => r.length === 1
       )
       expect(message?.parsed.text ?? "").toContain(`/invitations/${token}`)
+      expect(await opens(server.origin, token)).toBe(200)
       const cliPlaintext =
         keyIn(
           (await runProcess("cli", ["key", "create", "--workspace", workspaceId, "--scopes", "all"], env))

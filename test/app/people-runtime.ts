@@ -1,6 +1,7 @@
 // The console's use cases run in the test process against the store a CLI process wrote (the
 // embedded data directory while no server holds it, or PostgreSQL): a person accepts a printed link
 // and creates a key as the console would, beside a key the CLI created.
+import { SmtpMailerLive } from "@folio/adapters-integrations"
 import { Argon2PasswordHashingLive, IdGenLive } from "@folio/adapters-storage"
 import {
   acceptInvitation,
@@ -9,6 +10,7 @@ import {
   createKey,
   FORMS_SCOPE_SET,
   hashApiKey,
+  inviteMember,
   makeAuthenticate,
   parseApiKey
 } from "@folio/domain"
@@ -24,8 +26,13 @@ export interface PeopleRuntime {
   readonly close: () => Promise<void>
 }
 
-export const peopleRuntime = async (storage: AnyStorage): Promise<PeopleRuntime> => {
-  const runtime = ManagedRuntime.make(Layer.mergeAll(storage, IdGenLive, Argon2PasswordHashingLive))
+/** The storage's ports, ids, argon2id and, given an SMTP URL, the real mail transport. */
+export const peopleRuntime = async (storage: AnyStorage, smtpUrl?: string): Promise<PeopleRuntime> => {
+  const mailer =
+    smtpUrl === undefined
+      ? Layer.empty
+      : SmtpMailerLive({ url: smtpUrl, from: "Folio <no-reply@example.com>" })
+  const runtime = ManagedRuntime.make(Layer.mergeAll(storage, IdGenLive, Argon2PasswordHashingLive, mailer))
   return {
     run: (effect) => runtime.runPromise(effect),
     close: () => runtime.dispose()
@@ -41,7 +48,7 @@ export const peopleRuntime = async (storage: AnyStorage): Promise<PeopleRuntime>
 export const keysSideBySide = async (
   people: PeopleRuntime,
   input: { token: string; tenantId: string; cliPlaintext: string; expires: string | null }
-): Promise<{ consolePlaintext: string }> =>
+): Promise<{ consolePlaintext: string; actor: ConsoleActor }> =>
   people.run(
     Effect.gen(function* () {
       const { user, started } = yield* acceptInvitation({
@@ -74,7 +81,7 @@ export const keysSideBySide = async (
       const console = stored.find((k) => k.id === fromConsole.record.id)
       expect(cli).toBeDefined()
       expect(console).toBeDefined()
-      if (cli === undefined || console === undefined) return { consolePlaintext: "" }
+      if (cli === undefined || console === undefined) return { consolePlaintext: "", actor }
       for (const [key, plaintext] of [
         [cli, input.cliPlaintext],
         [console, fromConsole.plaintext]
@@ -101,6 +108,10 @@ export const keysSideBySide = async (
       const a = yield* authenticate(input.cliPlaintext, "127.0.0.1")
       const b = yield* authenticate(fromConsole.plaintext, "127.0.0.1")
       expect({ ...b.principal, keyId: "" }).toEqual({ ...a.principal, keyId: "" })
-      return { consolePlaintext: fromConsole.plaintext }
+      return { consolePlaintext: fromConsole.plaintext, actor }
     })
   )
+
+/** The console's invitation (the members page's use case) by the signed-in owner: its link and whether it was mailed. */
+export const consoleInvites = (people: PeopleRuntime, actor: ConsoleActor, email: string) =>
+  people.run(inviteMember(actor, { email, role: "admin" }))
