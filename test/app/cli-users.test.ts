@@ -214,7 +214,7 @@ describe("the embedded database: first starts, then the user commands", () => {
     const again = await peopleRuntime(pglite())
     try {
       expect(await again.run(describeReset(resetToken))).toBeDefined()
-      // The accepted invitation is spent, and with an account made, so are both setup links.
+      // The accepted invitation is spent, and with the workspace's owner made, so are both setup links.
       for (const token of [ownerToken, setup?.[2] ?? "", fresh])
         await expect(again.run(describeLink(token))).rejects.toThrow("this link is invalid or has expired")
     } finally {

@@ -1,5 +1,6 @@
 // The first owner's setup link: every start prints a fresh one while nobody has an account, so
-// once one of them has made an account every other is dead, for describing and for accepting.
+// once one of them has made the workspace's owner every other is dead, for describing and for
+// accepting; another workspace's setup link still works.
 import { Argon2PasswordHashingLive, IdGenLive, MemoryStorageLive } from "@folio/adapters-storage"
 import { acceptInvitation, createSetupLink, createTenant, describeLink } from "@folio/domain"
 import { it } from "@effect/vitest"
@@ -40,6 +41,9 @@ describe("setup links", () => {
         })
       )
       expect(late._tag).toBe("LinkInvalid")
+      const other = yield* createTenant("Other")
+      const theirs = tokenOf((yield* createSetupLink(other.id)).url)
+      expect(yield* describeLink(theirs)).toMatchObject({ kind: "setup", workspaceName: "Other" })
     }).pipe(Effect.provide(ports))
   )
 })

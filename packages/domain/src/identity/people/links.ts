@@ -223,9 +223,12 @@ const findJoinLink = (token: string) =>
       return yield* new LinkInvalid()
     const tenant = yield* (yield* TenantRepository).get(link.value.tenantId)
     if (Option.isNone(tenant)) return yield* new LinkInvalid()
-    // A setup link makes the first account. Each start printed a fresh one until then, so once
-    // anyone has an account every setup link is dead: an old terminal line or log makes no owner.
-    if (link.value.kind === "setup" && (yield* (yield* UserRepository).count) > 0)
+    // A setup link makes a workspace's first owner. Each start printed a fresh one until then, so
+    // once the workspace has a member every setup link of it is dead: an old line or log makes no owner.
+    if (
+      link.value.kind === "setup" &&
+      (yield* (yield* MembershipRepository).listByTenant(link.value.tenantId)).length > 0
+    )
       return yield* new LinkInvalid()
     return { link: link.value, tenantId: link.value.tenantId, role: link.value.role, tenant: tenant.value }
   })
@@ -245,7 +248,7 @@ export const describeLink = (
 ): Effect.Effect<
   LinkDescription,
   LinkInvalid | StorageError,
-  OneTimeTokenRepository | TenantRepository | UserRepository
+  OneTimeTokenRepository | TenantRepository | UserRepository | MembershipRepository
 > =>
   Effect.gen(function* () {
     const { link, role, tenant } = yield* findJoinLink(token)
