@@ -5,6 +5,7 @@ import {
   acceptInvitation,
   AuditLog,
   createSetupLink,
+  createTenant,
   describeLink,
   describeReset,
   inviteAsOperator,
@@ -202,7 +203,8 @@ describe("invitations", () => {
     "the setup link creates the first owner with the e-mail chosen, once; two accepts: one wins",
     () =>
       Effect.gen(function* () {
-        const { tenant } = yield* workspaceWithOwner()
+        // A setup link makes a workspace's first owner: the workspace has nobody yet.
+        const tenant = yield* createTenant("Acme")
         const { url } = yield* createSetupLink(tenant.id)
         expect(yield* describeLink(tokenOf(url))).toEqual({
           kind: "setup",

@@ -22,6 +22,21 @@ export const registerMembershipContracts = ({ target, run, newWorkspace }: Stora
     (await members((r) => r.listByTenant(tenantId))).filter((m) => m.role === "owner").map((m) => m.userId)
 
   describe(`MembershipRepository [${target}]`, () => {
+    it("creates an account with its first membership in one write, or neither when the e-mail is taken", async () => {
+      const ws = await newWorkspace()
+      const ada = user()
+      const membership = { tenantId: ws.id, userId: ada.id, role: "owner" as const, createdAt: ada.createdAt }
+      expect(await members((r) => r.addWithNewUser(ada, membership))).toBe(true)
+      expect(Option.getOrThrow(await members((r) => r.get(ws.id, ada.id)))).toEqual(membership)
+      expect(Option.getOrThrow(await run(Effect.flatMap(UserRepository, (r) => r.get(ada.id))))).toEqual(ada)
+      const rival = user({ email: ada.email })
+      expect(
+        await members((r) => r.addWithNewUser(rival, { ...membership, userId: rival.id, role: "member" }))
+      ).toBe(false)
+      expect(Option.isNone(await members((r) => r.get(ws.id, rival.id)))).toBe(true)
+      expect(Option.isNone(await run(Effect.flatMap(UserRepository, (r) => r.get(rival.id))))).toBe(true)
+    })
+
     it("adds a member once and gets the membership", async () => {
       const ws = await newWorkspace()
       const ada = await newUser()

@@ -46,6 +46,27 @@ export const registerPasskeyContracts = ({ target, run }: StorageHarness) => {
       expect(await passkeys((r) => r.listByUser(bob.id))).toEqual([])
     })
 
+    it("never lets the last way to sign in go: the password and the last passkey removed at once, one is refused", async () => {
+      for (let round = 0; round < 5; round++) {
+        const ada = await newUser()
+        const key = passkey(ada.id)
+        await passkeys((r) => r.create(key))
+        const outcomes = await Promise.all([
+          run(Effect.flatMap(UserRepository, (r) => r.removePasswordKeepingSignIn(ada.id))),
+          passkeys((r) => r.deleteKeepingSignIn(ada.id, key.id))
+        ])
+        expect([...outcomes].sort()).toEqual(["changed", "last_method"])
+        const left = await run(Effect.flatMap(UserRepository, (r) => r.get(ada.id)))
+        const keys = await passkeys((r) => r.listByUser(ada.id))
+        expect(Option.getOrThrow(left).passwordHash !== null || keys.length > 0).toBe(true)
+      }
+      const bob = await newUser()
+      expect(await passkeys((r) => r.deleteKeepingSignIn(bob.id, uuid()))).toBe("not_found")
+      expect(await run(Effect.flatMap(UserRepository, (r) => r.removePasswordKeepingSignIn(bob.id)))).toBe(
+        "last_method"
+      )
+    })
+
     it("records a use: the new counter and when", async () => {
       const ada = await newUser()
       const key = passkey(ada.id, { counter: 7 })

@@ -553,8 +553,13 @@ const resetRequestPost = (deps: ConsoleDeps) =>
     if (!preSessionPostAllowed(deps, request, field(form, "csrf")))
       return formExpiredSignedOut(deps, "/reset-password")
     const { ip } = clientOf(request)
-    // The same page whether or not the account exists: nothing to enumerate.
-    yield* runOn(deps)(requestPasswordReset({ email: field(form, "email").slice(0, 320), ip }))
+    // The same page whether or not the account exists, answered at once: the e-mail to a known
+    // address is sent after the answer, so no answer takes longer for an account that exists.
+    yield* Effect.forkDetach(
+      runOn(deps)(requestPasswordReset({ email: field(form, "email").slice(0, 320), ip })).pipe(
+        Effect.catchCause(() => Effect.logWarning("a password reset request could not be completed"))
+      )
+    )
     return resetRequestPage(deps, request, { sent: true })
   }).pipe(Effect.catch((error) => failurePage(bareChrome(deps, newNonce(), "Error"), error)))
 

@@ -23,6 +23,13 @@ export const makeMembershipRepository = Effect.map(Effect.service(MemoryStore), 
         memberships.set(key, membership)
         return true
       }),
+    addWithNewUser: (user, membership) =>
+      Effect.sync(() => {
+        for (const other of users.values()) if (other.email === user.email) return false
+        users.set(user.id, user)
+        memberships.set(keyOf(membership.tenantId, membership.userId), membership)
+        return true
+      }),
     get: (tenantId, userId) =>
       Effect.sync(() => Option.fromNullishOr(memberships.get(keyOf(tenantId, userId)))),
     listByTenant: (tenantId) =>

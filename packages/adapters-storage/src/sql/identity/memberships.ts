@@ -67,6 +67,20 @@ export const makeMembershipRepository = Effect.gen(function* () {
             on conflict (workspace_id, user_id) do nothing
             returning user_id`.pipe(Effect.map((rows) => rows.length > 0))
       ),
+    addWithNewUser: (user, m) =>
+      orStorageError(
+        sql.withTransaction(
+          Effect.gen(function* () {
+            const created = yield* sql`insert into users (id, email, display_name, password_hash, created_at)
+              values (${user.id}, ${user.email}, ${user.displayName}, ${user.passwordHash}, ${user.createdAt})
+              on conflict (email) do nothing returning id`
+            if (created.length === 0) return false
+            yield* sql`insert into memberships (workspace_id, user_id, role, created_at)
+              values (${m.tenantId}, ${m.userId}, ${m.role}, ${m.createdAt})`
+            return true
+          })
+        )
+      ),
     get: (tenantId, userId) =>
       orStorageError(
         sql<MembershipRow>`select * from memberships where workspace_id = ${tenantId} and user_id = ${userId}`.pipe(

@@ -60,6 +60,22 @@ export const makePasskeyRepository = Effect.gen(function* () {
           Effect.asVoid
         )
       ),
+    // Locks the account first, as removePasswordKeepingSignIn does: the two cannot interleave.
+    deleteKeepingSignIn: (userId, id) =>
+      orStorageError(
+        sql.withTransaction(
+          Effect.gen(function* () {
+            const [account] = yield* sql<{ readonly has_password: boolean }>`
+              select password_hash is not null as has_password from users where id = ${userId} for update`
+            if (account === undefined) return "not_found" as const
+            const own = yield* sql<{ readonly id: string }>`select id from passkeys where user_id = ${userId}`
+            if (!own.some((row) => row.id === id)) return "not_found" as const
+            if (own.length === 1 && !account.has_password) return "last_method" as const
+            yield* sql`delete from passkeys where id = ${id} and user_id = ${userId}`
+            return "changed" as const
+          })
+        )
+      ),
     delete: (userId, id) =>
       orStorageError(
         sql`delete from passkeys where id = ${id} and user_id = ${userId} returning id`.pipe(

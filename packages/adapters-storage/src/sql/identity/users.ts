@@ -48,6 +48,20 @@ export const makeUserRepository = Effect.gen(function* () {
           Effect.map((rows) => rows.length > 0)
         )
       ),
+    removePasswordKeepingSignIn: (id) =>
+      orStorageError(
+        sql.withTransaction(
+          Effect.gen(function* () {
+            const locked = yield* sql`select id from users where id = ${id} for update`
+            if (locked.length === 0) return "not_found" as const
+            const [keys] = yield* sql<{ readonly n: number }>`
+              select count(*)::int as n from passkeys where user_id = ${id}`
+            if ((keys?.n ?? 0) === 0) return "last_method" as const
+            yield* sql`update users set password_hash = null where id = ${id}`
+            return "changed" as const
+          })
+        )
+      ),
     count: orStorageError(
       sql<{ readonly n: number }>`select count(*)::int as n from users`.pipe(
         Effect.map((rows) => rows[0]?.n ?? 0)

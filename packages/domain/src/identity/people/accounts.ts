@@ -89,9 +89,10 @@ export const removePassword = (
 > =>
   Effect.gen(function* () {
     const user = yield* userOf(userId)
-    if ((yield* (yield* PasskeyRepository).listByUser(userId)).length === 0)
-      return yield* new LastSignInMethod()
-    yield* (yield* UserRepository).setPasswordHash(userId, null)
+    // One atomic step in the store: a passkey removed at the same moment cannot leave no way in.
+    const change = yield* (yield* UserRepository).removePasswordKeepingSignIn(userId)
+    if (change === "last_method") return yield* new LastSignInMethod()
+    if (change === "not_found") return yield* new NotSignedIn()
     yield* recordChange(user, "account.password_changed", { removed: true })
   })
 
@@ -172,10 +173,11 @@ export const removePasskey = (
   Effect.gen(function* () {
     const user = yield* userOf(userId)
     const passkeys = yield* PasskeyRepository
-    const own = yield* passkeys.listByUser(userId)
-    const passkey = own.find((p) => p.id === id)
+    const passkey = (yield* passkeys.listByUser(userId)).find((p) => p.id === id)
     if (passkey === undefined) return yield* new PasskeyNotFound()
-    if (own.length === 1 && user.passwordHash === null) return yield* new LastSignInMethod()
-    if (!(yield* passkeys.delete(userId, id))) return yield* new PasskeyNotFound()
+    // The check and the delete are one atomic step in the store (it locks the account).
+    const change = yield* passkeys.deleteKeepingSignIn(userId, id)
+    if (change === "last_method") return yield* new LastSignInMethod()
+    if (change === "not_found") return yield* new PasskeyNotFound()
     yield* recordChange(user, "account.passkey_removed", { name: passkey.name })
   })

@@ -346,8 +346,16 @@ export const acceptInvitation = (input: {
     // The account exists only once the link is ours: a lost race creates nothing.
     const consumed = yield* tokens.consume(link.kind, link.tokenHash, yield* now)
     if (Option.isNone(consumed)) return yield* new LinkInvalid()
-    if (!(yield* users.create(user))) return yield* new SignInToAccept()
-    yield* memberships.add({ tenantId, userId: user.id, role, createdAt: user.createdAt })
+    // The account and its membership are one write: a crash leaves neither half.
+    if (
+      !(yield* memberships.addWithNewUser(user, {
+        tenantId,
+        userId: user.id,
+        role,
+        createdAt: user.createdAt
+      }))
+    )
+      return yield* new SignInToAccept()
     yield* audit(tenantId, {
       action: "member.joined",
       actorUserId: user.id,

@@ -17,6 +17,12 @@ import type {
 } from "../people/records.js"
 import type { Role } from "../people/roles.js"
 
+/**
+ * What a change to a person's ways of signing in did: `last_method` = refused, it would leave the
+ * account no password and no passkey.
+ */
+export type SignInMethodChange = "changed" | "not_found" | "last_method"
+
 export interface UserRepositoryService {
   /** false when the e-mail is taken (nothing written). */
   readonly create: (user: UserRecord) => Effect.Effect<boolean, StorageError>
@@ -26,6 +32,11 @@ export interface UserRepositoryService {
   readonly setDisplayName: (id: string, displayName: string) => Effect.Effect<boolean, StorageError>
   readonly setPasswordHash: (id: string, hash: string | null) => Effect.Effect<boolean, StorageError>
   readonly count: Effect.Effect<number, StorageError>
+  /**
+   * Removes the password unless the account has no passkey; atomic with deleteKeepingSignIn (both
+   * lock the account), so removing the password and the last passkey at once cannot both happen.
+   */
+  readonly removePasswordKeepingSignIn: (id: string) => Effect.Effect<SignInMethodChange, StorageError>
 }
 
 export class UserRepository extends Context.Service<UserRepository, UserRepositoryService>()(
@@ -38,6 +49,14 @@ export type MembershipChange = "changed" | "not_found" | "last_owner"
 export interface MembershipRepositoryService {
   /** false when the person is already a member (nothing written). */
   readonly add: (membership: MembershipRecord) => Effect.Effect<boolean, StorageError>
+  /**
+   * Creates the account and its first membership in one transaction (an accepted invitation or
+   * setup link): false when the e-mail is taken, and then neither is written.
+   */
+  readonly addWithNewUser: (
+    user: UserRecord,
+    membership: MembershipRecord
+  ) => Effect.Effect<boolean, StorageError>
   readonly get: (
     tenantId: string,
     userId: string
@@ -95,6 +114,11 @@ export interface PasskeyRepositoryService {
   readonly recordUse: (id: string, counter: number, at: Date) => Effect.Effect<void, StorageError>
   /** false when the person has no such passkey. */
   readonly delete: (userId: string, id: string) => Effect.Effect<boolean, StorageError>
+  /** Deletes the passkey unless it is the account's last way to sign in (no password, no other passkey). */
+  readonly deleteKeepingSignIn: (
+    userId: string,
+    id: string
+  ) => Effect.Effect<SignInMethodChange, StorageError>
 }
 
 export class PasskeyRepository extends Context.Service<PasskeyRepository, PasskeyRepositoryService>()(
