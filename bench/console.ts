@@ -36,7 +36,12 @@ export const run = async () => {
   const db = await createTempDatabase(benchDatabaseUrl())
   const dataDir = mkdtempSync(join(tmpdir(), "folio-bench-console-"))
   try {
-    const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, SHARING_REQUESTS_PER_KEY: "1000000" }
+    const env = {
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      SHARING_REQUESTS_PER_KEY: "1000000",
+      SHARING_REQUESTS_PER_IP: "1000000"
+    }
     const { ws } = await provision(env, "bench", "sharing")
     const invited = await cli(env, [
       "user",
