@@ -237,6 +237,12 @@ describe("the console in Chromium", () => {
     const reset = await it_.app.run(issueResetLink(OWNER.email))
     await page.goto(onOrigin(origin, Option.getOrThrow(reset).url))
     await expectClean(page)
+    // At an IP address (the default 127.0.0.1 origin) browsers refuse passkeys: no passkey button.
+    await page.goto(`${it_.apiOrigin}/sign-in`)
+    expect(await page.getByRole("button", { name: "Sign in", exact: true }).isVisible()).toBe(true)
+    expect(await page.getByRole("button", { name: "Sign in with a passkey" }).isVisible()).toBe(false)
+    await page.goto(`${origin}/sign-in`)
+    expect(await page.getByRole("button", { name: "Sign in with a passkey" }).isVisible()).toBe(true)
     expect(await problems()).toEqual([])
   })
 })

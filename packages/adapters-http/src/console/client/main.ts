@@ -88,9 +88,14 @@ const copyButton = (button: HTMLButtonElement) => {
   })
 }
 
+/** WebAuthn refuses an IP address as the relying party: passkeys need a host name. */
+const onIpAddress = () => /^[\d.]+$/.test(location.hostname) || location.hostname.startsWith("[")
+
 const start = () => {
   for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-copy]")) copyButton(button)
-  const webauthn = browserSupportsWebAuthn()
+  const ip = onIpAddress()
+  for (const note of document.querySelectorAll<HTMLElement>("[data-passkey-needs-host]")) note.hidden = !ip
+  const webauthn = browserSupportsWebAuthn() && !ip
   for (const box of document.querySelectorAll<HTMLElement>("[data-passkey-box]")) box.hidden = !webauthn
   if (!webauthn) return
   for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-passkey-sign-in]"))

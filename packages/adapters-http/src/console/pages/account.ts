@@ -66,6 +66,9 @@ ${
 <input id="passkey-name" name="name" type="text" required maxlength="100" placeholder="e.g. my laptop"></div>
 <div><button type="submit">Add a passkey</button></div></form>
 </div>
+<p data-passkey-needs-host hidden>Passkeys need the console at a host name: browsers refuse an IP address
+as a passkey's site. Set <code>PUBLIC_ORIGIN</code> to one (for example <code>http://localhost:8080</code>)
+and open the console there.</p>
 <noscript><p>Adding a passkey needs JavaScript.</p></noscript>
 <h2>Sessions</h2>
 <div class="table-wrap"><table><thead><tr><th scope="col">Device</th><th scope="col">Address</th><th scope="col">Signed in</th><th scope="col">Last active</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
