@@ -21,7 +21,7 @@ import { Effect, type Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientIp } from "../../shared/index.js"
 import { hasContinuityCookie, requestedLocale } from "../respondent/continuity.js"
-import { ASSET_PREFIX, type LoadedAssets, loadPageAssets, negotiateEncoding } from "./assets.js"
+import { ASSET_PREFIX, type LoadedAssets, loadPageAssets, serveStaticAsset } from "./assets.js"
 import { htmlResponse } from "./html-response.js"
 import { interviewPageHeaders } from "./interview-experience.js"
 import { renderInterviewPage } from "./interview-page.js"
@@ -501,31 +501,10 @@ const formPost = (assets: LoadedAssets) =>
     })
   })
 
-const staticAsset = (assets: LoadedAssets) =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const path = new URL(request.url, "http://local").pathname
-    const asset = assets.byPath.get(path)
-    if (asset === undefined) return HttpServerResponse.empty({ status: 404 })
-    if (request.headers["if-none-match"] === asset.etag) return HttpServerResponse.empty({ status: 304 })
-    const encoding = negotiateEncoding(request.headers["accept-encoding"])
-    const bytes = encoding === "br" ? asset.br : encoding === "gzip" ? asset.gzip : asset.raw
-    return HttpServerResponse.uint8Array(bytes, {
-      contentType: asset.contentType,
-      headers: {
-        ...(encoding === undefined ? {} : { "content-encoding": encoding }),
-        vary: "accept-encoding",
-        etag: asset.etag,
-        "cache-control": "public, max-age=31536000, immutable",
-        "x-content-type-options": "nosniff"
-      }
-    })
-  })
-
 export const FormPageRoutes = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const assets = loadPageAssets()
-    yield* router.add("GET", `${ASSET_PREFIX}*`, staticAsset(assets))
+    yield* router.add("GET", `${ASSET_PREFIX}*`, serveStaticAsset(assets.byPath))
     yield* router.add("GET", "/f/:slug", yield* formPage(assets))
     yield* router.add("POST", "/f/:slug", yield* formPost(assets))
     yield* router.add("GET", "/f/:slug/custom-script", yield* customScript)

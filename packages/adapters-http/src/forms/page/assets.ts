@@ -4,6 +4,8 @@
 import { createHash } from "node:crypto"
 import { existsSync, readFileSync } from "node:fs"
 import { brotliCompressSync, constants, gzipSync } from "node:zlib"
+import { Effect } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { PageAssets } from "./page.js"
 
 export const ASSET_PREFIX = "/f/_assets/"
@@ -22,29 +24,56 @@ export interface LoadedAssets {
 }
 
 /** Where build-page-assets.mjs writes: the package root's page-assets/, from src/ and dist/ alike. */
-const ASSET_DIR = new URL("../../../page-assets/", import.meta.url)
+export const ASSET_DIR = new URL("../../../page-assets/", import.meta.url)
 
-const load = (file: string, contentType: string): [string, StaticAsset] => {
-  const url = new URL(file, ASSET_DIR)
-  if (!existsSync(url)) {
-    throw new Error(
-      `the public form page's ${file} is missing: run \`npm run build\` (it builds page-assets/)`
-    )
-  }
-  const raw = new Uint8Array(readFileSync(url))
-  const hash = createHash("sha256").update(raw).digest("base64url").slice(0, 12)
-  const [name, ext] = file.split(".") as [string, string]
-  return [
-    `${ASSET_PREFIX}${name}.${hash}.${ext}`,
-    {
-      contentType,
-      raw,
-      br: new Uint8Array(brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })),
-      gzip: new Uint8Array(gzipSync(raw, { level: 9 })),
-      etag: `"${hash}"`
+/**
+ * Reads one built file of ASSET_DIR and names it `${prefix}${name}.${hash}.${ext}`, compressed
+ * ahead of time; `owner` names the pages it serves in the error a missing build gets.
+ */
+export const loadAsset =
+  (prefix: string, owner: string) =>
+  (file: string, contentType: string): [string, StaticAsset] => {
+    const url = new URL(file, ASSET_DIR)
+    if (!existsSync(url)) {
+      throw new Error(`${owner}'s ${file} is missing: run \`npm run build\` (it builds page-assets/)`)
     }
-  ]
-}
+    const raw = new Uint8Array(readFileSync(url))
+    const hash = createHash("sha256").update(raw).digest("base64url").slice(0, 12)
+    const [name, ext] = file.split(".") as [string, string]
+    return [
+      `${prefix}${name}.${hash}.${ext}`,
+      {
+        contentType,
+        raw,
+        br: new Uint8Array(brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })),
+        gzip: new Uint8Array(gzipSync(raw, { level: 9 })),
+        etag: `"${hash}"`
+      }
+    ]
+  }
+
+const load = loadAsset(ASSET_PREFIX, "the public form page")
+
+/** GET of a hashed asset: immutable for a year, 304 on its etag, 404 for any other name. */
+export const serveStaticAsset = (byPath: ReadonlyMap<string, StaticAsset>) =>
+  Effect.map(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+    const path = new URL(request.url, "http://local").pathname
+    const asset = byPath.get(path)
+    if (asset === undefined) return HttpServerResponse.empty({ status: 404 })
+    if (request.headers["if-none-match"] === asset.etag) return HttpServerResponse.empty({ status: 304 })
+    const encoding = negotiateEncoding(request.headers["accept-encoding"])
+    const bytes = encoding === "br" ? asset.br : encoding === "gzip" ? asset.gzip : asset.raw
+    return HttpServerResponse.uint8Array(bytes, {
+      contentType: asset.contentType,
+      headers: {
+        ...(encoding === undefined ? {} : { "content-encoding": encoding }),
+        vary: "accept-encoding",
+        etag: asset.etag,
+        "cache-control": "public, max-age=31536000, immutable",
+        "x-content-type-options": "nosniff"
+      }
+    })
+  })
 
 export const loadPageAssets = (): LoadedAssets => {
   const script = load("form.js", "text/javascript; charset=utf-8")
