@@ -1,6 +1,8 @@
 // Passkeys through the console's JSON endpoints over real HTTP, with a software authenticator: one
 // registered from the account page, then a sign-in with it and no password (a new session, the
 // redirect the script follows); a response for another challenge is refused.
+import { AuditLog } from "@folio/domain"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { clientFor, type Person, workspaceWithOwner } from "../support/console.js"
@@ -17,9 +19,13 @@ describe("console passkeys", () => {
   const authenticator = () => makeSoftAuthenticator(app.config.publicOrigin)
   let device: ReturnType<typeof makeSoftAuthenticator>
 
+  let tenantId: string
+
   beforeAll(async () => {
     app = await startApp()
-    owner = (await workspaceWithOwner(app, "Passkeys")).owner
+    const made = await workspaceWithOwner(app, "Passkeys")
+    owner = made.owner
+    tenantId = made.tenant.id
     device = authenticator()
   })
   afterAll(() => app.close())
@@ -38,6 +44,13 @@ describe("console passkeys", () => {
     expect(added.status).toBe(201)
     const page = await owner.client.page("/console/account")
     expect(page.html).toContain("Test laptop")
+    // The audit log says who added it, and from which address, as for every other change.
+    const { events } = await app.run(
+      Effect.flatMap(AuditLog, (log) => log.list(tenantId, { before: null, limit: 10 }))
+    )
+    const event = events.find((e) => e.action === "account.passkey_added")
+    expect(event?.ip).toBe("127.0.0.1")
+    expect(event?.details).toEqual({ name: "Test laptop" })
     // The challenge is single-use: the same response again is refused.
     const again = await owner.client.postJson(
       "/console/account/passkeys",

@@ -784,7 +784,8 @@ export const ConsoleRoutes = HttpRouter.use((router) =>
               current: acting.user.passwordHash === null ? null : field(form, "current").slice(0, 1024),
               next: field(form, "password").slice(0, 1024)
             },
-            acting.session.id
+            acting.session.id,
+            acting.ip
           ),
           seeOther("/console/account?notice=password-changed")
         ),
@@ -794,7 +795,10 @@ export const ConsoleRoutes = HttpRouter.use((router) =>
       "/console/account/password/remove",
       "account",
       ({ acting }) =>
-        Effect.as(removePassword(acting.user.id), seeOther("/console/account?notice=password-removed")),
+        Effect.as(
+          removePassword(acting.user.id, acting.ip),
+          seeOther("/console/account?notice=password-removed")
+        ),
       account
     )
     yield* post(
@@ -802,7 +806,7 @@ export const ConsoleRoutes = HttpRouter.use((router) =>
       "account",
       ({ acting, params }) =>
         Effect.as(
-          removePasskey(acting.user.id, idParam(params, "id")),
+          removePasskey(acting.user.id, idParam(params, "id"), acting.ip),
           seeOther("/console/account?notice=passkey-removed")
         ),
       account
@@ -841,11 +845,15 @@ export const ConsoleRoutes = HttpRouter.use((router) =>
       "/console/account/passkeys",
       signedInJson(deps, (signed, body) =>
         Effect.map(
-          finishPasskeyRegistration(signed.user.id, {
-            flowId: typeof body.flowId === "string" ? body.flowId : "",
-            response: body.response,
-            name: typeof body.name === "string" ? body.name.slice(0, 200) : ""
-          }),
+          finishPasskeyRegistration(
+            signed.user.id,
+            {
+              flowId: typeof body.flowId === "string" ? body.flowId : "",
+              response: body.response,
+              name: typeof body.name === "string" ? body.name.slice(0, 200) : ""
+            },
+            signed.ip
+          ),
           (passkey) => jsonAnswer({ id: passkey.id, name: passkey.name }, 201)
         )
       )

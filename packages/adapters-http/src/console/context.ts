@@ -67,6 +67,8 @@ export interface SignedIn {
   readonly token: string
   readonly session: SessionRecord
   readonly user: UserRecord
+  /** The client address, for the audit log of account changes. */
+  readonly ip: string | null
 }
 
 /** The session the request's cookie names, when it is live (touched as a side effect). */
@@ -75,7 +77,7 @@ export const signedInOf = (deps: ConsoleDeps, request: HttpServerRequest.HttpSer
   if (token === undefined) return Effect.succeed(Option.none<SignedIn>())
   return Effect.map(
     runOn(deps)(resolveSession(token)),
-    Option.map(({ session, user }): SignedIn => ({ token, session, user }))
+    Option.map(({ session, user }): SignedIn => ({ token, session, user, ip: clientOf(request).ip }))
   )
 }
 

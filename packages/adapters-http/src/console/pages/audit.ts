@@ -26,7 +26,7 @@ ${
 <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">Target</th><th scope="col">Address</th><th scope="col">Details</th></tr></thead>
 <tbody>${view.events.map(
         (e) =>
-          html`<tr><td>${dateTime(e.at)}</td><td>${e.action}</td><td>${e.actorEmail ?? "system"}</td><td>${
+          html`<tr><td class="when">${dateTime(e.at)}</td><td>${e.action}</td><td>${e.actorEmail ?? "system"}</td><td>${
             e.target ?? ""
           }</td><td>${e.ip ?? ""}</td><td>${detailsOf(e)}</td></tr>`
       )}</tbody></table></div>`

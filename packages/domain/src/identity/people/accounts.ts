@@ -38,8 +38,9 @@ const userOf = (userId: string): Effect.Effect<UserRecord, NotSignedIn | Storage
 const recordChange = (
   user: UserRecord,
   action: "account.password_changed" | "account.passkey_added" | "account.passkey_removed",
-  details: Record<string, string | boolean> = {}
-) => auditInWorkspacesOf(user.id, { action, actorUserId: user.id, actorEmail: user.email, ip: null, details })
+  details: Record<string, string | boolean> = {},
+  ip: string | null = null
+) => auditInWorkspacesOf(user.id, { action, actorUserId: user.id, actorEmail: user.email, ip, details })
 
 export const setDisplayName = (
   userId: string,
@@ -57,7 +58,9 @@ export const setDisplayName = (
 export const changePassword = (
   userId: string,
   passwords: { readonly current: string | null; readonly next: string },
-  keepSessionId: string | null
+  keepSessionId: string | null,
+  /** The client address, for the audit log. */
+  ip: string | null = null
 ): Effect.Effect<
   void,
   CurrentPasswordWrong | WeakPassword | NotSignedIn | StorageError,
@@ -76,12 +79,13 @@ export const changePassword = (
     const next = yield* checkPassword(passwords.next)
     yield* (yield* UserRepository).setPasswordHash(userId, yield* hashing.hash(next))
     yield* (yield* SessionRepository).deleteAllOfUser(userId, keepSessionId)
-    yield* recordChange(user, "account.password_changed")
+    yield* recordChange(user, "account.password_changed", {}, ip)
   })
 
 /** Signs in with passkeys only from now on; refused while no passkey exists. */
 export const removePassword = (
-  userId: string
+  userId: string,
+  ip: string | null = null
 ): Effect.Effect<
   void,
   LastSignInMethod | NotSignedIn | StorageError,
@@ -93,7 +97,7 @@ export const removePassword = (
     const change = yield* (yield* UserRepository).removePasswordKeepingSignIn(userId)
     if (change === "last_method") return yield* new LastSignInMethod()
     if (change === "not_found") return yield* new NotSignedIn()
-    yield* recordChange(user, "account.password_changed", { removed: true })
+    yield* recordChange(user, "account.password_changed", { removed: true }, ip)
   })
 
 /** Starts registering a passkey: the browser's options and the flow id to answer with. */
@@ -120,7 +124,8 @@ export const beginPasskeyRegistration = (
 /** Finishes registering: the response must verify against the challenge this person was given. */
 export const finishPasskeyRegistration = (
   userId: string,
-  input: { readonly flowId: string; readonly response: unknown; readonly name: string }
+  input: { readonly flowId: string; readonly response: unknown; readonly name: string },
+  ip: string | null = null
 ): Effect.Effect<
   PasskeyRecord,
   PasskeyRejected | InvalidPasskeyName | NotSignedIn | StorageError,
@@ -152,7 +157,7 @@ export const finishPasskeyRegistration = (
       lastUsedAt: null
     }
     if (!(yield* (yield* PasskeyRepository).create(passkey))) return yield* new PasskeyRejected()
-    yield* recordChange(user, "account.passkey_added", { name })
+    yield* recordChange(user, "account.passkey_added", { name }, ip)
     return passkey
   })
 
@@ -164,7 +169,8 @@ export const listPasskeys = (
 /** Removes one of the person's passkeys, unless it is their last way to sign in. */
 export const removePasskey = (
   userId: string,
-  id: string
+  id: string,
+  ip: string | null = null
 ): Effect.Effect<
   void,
   PasskeyNotFound | LastSignInMethod | NotSignedIn | StorageError,
@@ -179,5 +185,5 @@ export const removePasskey = (
     const change = yield* passkeys.deleteKeepingSignIn(userId, id)
     if (change === "last_method") return yield* new LastSignInMethod()
     if (change === "not_found") return yield* new PasskeyNotFound()
-    yield* recordChange(user, "account.passkey_removed", { name: passkey.name })
+    yield* recordChange(user, "account.passkey_removed", { name: passkey.name }, ip)
   })
