@@ -3,10 +3,12 @@
 // valid, evidenced value of that reply, none without allowCorrection, and never a third read-back.
 import {
   applyInterviewStep,
+  customAnswerAllowed,
   correctInterviewerOutput,
   deterministicInterviewerTurn,
   emptyInterviewSession,
   InterviewDefinition,
+  isCustomAnswer,
   type InterviewerOutput,
   type InterviewExtractedValue,
   type InterviewSession,
@@ -169,7 +171,8 @@ const validValue = (field: Field, v: InterviewExtractedValue): boolean => {
   const ids = field.options.map((o) => o.id)
   switch (field.valueType) {
     case "single_select":
-      return typeof v === "string" && (ids.includes(v) || field.extraction.allowCustomAnswer === true)
+      // A custom answer (allowCustomAnswer) is stored as `{ custom }`, never as a loose string.
+      return (typeof v === "string" && ids.includes(v)) || (customAnswerAllowed(field) && isCustomAnswer(v))
     case "number":
       return typeof v === "number" && Number.isFinite(v)
     case "boolean":
