@@ -3,12 +3,13 @@
 // status, rotation (the old token stops naming the request), revoke for good, submissions listed
 // with their total, one with its files, and a review recorded as an `upload_request.reviewed`
 // event in the same transaction; scopes and ownership.
-import { UploadRequests, uploadTokenHash } from "@folio/domain"
+import { PASSWORD_ATTEMPT_WINDOW_MS, UploadRequests, uploadTokenHash } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import { SHARING_FILE_TARGETS } from "../support/sharing-app.js"
 import { ALL_SHARING_SCOPES, sharingSuite } from "../support/sharing-suite.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
+import { freshRateWindow } from "../support/rate-window.js"
 
 for (const target of SHARING_FILE_TARGETS) {
   describe(`upload requests [${target.db}, ${target.blob}]`, () => {
@@ -270,6 +271,8 @@ for (const target of SHARING_FILE_TARGETS) {
     })
 
     it("budgets password attempts per request and client address: after 10, 429 even for the right one", async () => {
+      // The budget is a fixed 10-minute window: the attempts below must not straddle two.
+      await freshRateWindow(20_000, PASSWORD_ATTEMPT_WINDOW_MS)
       const made = await call("POST", "/upload-requests", { body: { title: "Guarded", password: "letmein" } })
       const token = made.body.token as string
       const attempt = (password: string, headers: Record<string, string> = {}) => {

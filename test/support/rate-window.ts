@@ -3,8 +3,11 @@
 // when too little of the current window is left.
 export const RATE_WINDOW_MS = 60_000
 
-/** Resolves at once when `needMs` of the current window remain, else once the next window starts. */
-export const freshRateWindow = async (needMs = 10_000): Promise<void> => {
-  const left = RATE_WINDOW_MS - (Date.now() % RATE_WINDOW_MS)
+/**
+ * Resolves at once when `needMs` of the current window remain, else once the next window starts;
+ * `windowMs` for budgets counted in longer windows (password attempts: 10 minutes).
+ */
+export const freshRateWindow = async (needMs = 10_000, windowMs = RATE_WINDOW_MS): Promise<void> => {
+  const left = windowMs - (Date.now() % windowMs)
   if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50))
 }
