@@ -304,6 +304,15 @@ export const acceptInvitation = (input: {
     const memberships = yield* MembershipRepository
     const tokens = yield* OneTimeTokenRepository
     const ids = yield* IdGen
+    const joined = (user: UserRecord) =>
+      audit(tenantId, {
+        action: "member.joined",
+        actorUserId: user.id,
+        actorEmail: user.email,
+        target: user.email,
+        ip: input.ip,
+        details: { role, via: link.kind }
+      })
 
     const join = (user: UserRecord) =>
       Effect.gen(function* () {
@@ -311,14 +320,7 @@ export const acceptInvitation = (input: {
         if (Option.isNone(consumed)) return yield* new LinkInvalid()
         if (!(yield* memberships.add({ tenantId, userId: user.id, role, createdAt: yield* now })))
           return yield* new AlreadyMember()
-        yield* audit(tenantId, {
-          action: "member.joined",
-          actorUserId: user.id,
-          actorEmail: user.email,
-          target: user.email,
-          ip: input.ip,
-          details: { role, via: link.kind }
-        })
+        yield* joined(user)
       })
 
     if (input.signedIn !== null) {
@@ -356,14 +358,7 @@ export const acceptInvitation = (input: {
       }))
     )
       return yield* new SignInToAccept()
-    yield* audit(tenantId, {
-      action: "member.joined",
-      actorUserId: user.id,
-      actorEmail: user.email,
-      target: user.email,
-      ip: input.ip,
-      details: { role, via: link.kind }
-    })
+    yield* joined(user)
     const started = yield* startSession(user, { ip: input.ip, userAgent: input.userAgent, tenantId })
     return { user, started }
   })
