@@ -1,0 +1,40 @@
+// What the operations tools share about their flat, action-keyed inputs: the fields an action needs
+// (named, value-free, when missing), a payload checked against the REST body's own schema, and ids.
+import { RequestInvalid } from "@folio/adapters-http/shared"
+import { strictDecoder } from "@folio/domain"
+import { Effect, Schema } from "effect"
+
+/** An id as the REST paths take it. */
+export const Id = Schema.String.check(Schema.isMaxLength(64))
+
+/** Fails with RequestInvalid naming each field the chosen action needs and did not get. */
+export const need = <T extends object>(input: T, action: string, fields: ReadonlyArray<keyof T & string>) => {
+  const missing = fields.filter((f) => (input as Record<string, unknown>)[f] === undefined)
+  return missing.length === 0
+    ? Effect.void
+    : Effect.fail(
+        new RequestInvalid({
+          message: `action ${action} needs ${missing.join(", ")}`,
+          issues: missing.map((f) => ({ path: [f], rule: "required" }))
+        })
+      )
+}
+
+/** The named fields of `input` that were sent, as one object (a REST body). */
+export const pick = <T extends object, K extends keyof T>(input: T, keys: ReadonlyArray<K>) => {
+  const out: Partial<Pick<T, K>> = {}
+  for (const k of keys) if (input[k] !== undefined) out[k] = input[k]
+  return out
+}
+
+/**
+ * `value` decoded by a REST body's schema (strictly, as REST decodes it): an action whose fields are
+ * a union of several bodies is checked against the one it sends.
+ */
+export const asBody = <A>(schema: Schema.Decoder<A>, action: string) => {
+  const decode = strictDecoder(
+    schema,
+    (issues) => new RequestInvalid({ message: `action ${action} input failed validation`, issues })
+  )
+  return (value: unknown) => Effect.fromResult(decode(value))
+}
