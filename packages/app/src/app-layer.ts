@@ -14,10 +14,11 @@ import {
   HttpSurfaceLive,
   makeFastRedirect,
   PublicOrigin,
-  ReadinessCheck
+  ReadinessCheck,
+  SharingErrors
 } from "@folio/adapters-http"
 import { redactingTracer, SECRET_QUERY_NAMES } from "@folio/adapters-http/shared"
-import { formsMcpRoute, McpSettings } from "@folio/adapters-mcp"
+import { formsMcpRoute, McpSettings, sharingMcpRoute } from "@folio/adapters-mcp"
 import {
   SharpMediaToolsLive,
   YauzlArtifactArchivesLive,
@@ -309,8 +310,9 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
       // The access log writes at Info; above that level it would only cost every request work (a
       // log span and annotations) for lines that are dropped, so it is left out.
       const requestLogging = LogLevel.isLessThanOrEqualTo(logLevelOf(config.logLevel), "Info")
-      // The forms MCP endpoint answers in the forms error table, as the forms REST API does.
-      const http = HttpRouter.serve(Layer.mergeAll(HttpSurfaceLive, formsMcpRoute(FormsErrors)), {
+      // The MCP endpoints answer in their service's error table, as its REST API does.
+      const mcp = Layer.mergeAll(formsMcpRoute(FormsErrors), sharingMcpRoute(SharingErrors))
+      const http = HttpRouter.serve(Layer.mergeAll(HttpSurfaceLive, mcp), {
         disableLogger: !requestLogging,
         // main logs its own "listening" line, with the public origin.
         disableListenLog: true
