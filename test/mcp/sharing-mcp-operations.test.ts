@@ -13,6 +13,7 @@ import { makeAjv2020 } from "../support/ajv.js"
 import { startHttpsReceiver } from "../support/https-receiver.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
 import { ALL_SHARING_SCOPES, sharingSuite } from "../support/sharing-suite.js"
+import { realStorageName } from "../support/storage.js"
 
 type Structured = Json & { error?: { code: string; message: string; details?: Json } }
 
@@ -29,7 +30,8 @@ afterAll(() => receiver.close())
 
 describe("the sharing MCP operations tools", () => {
   const { app, owner, reader, other } = sharingSuite(
-    { db: "pglite", blob: "fs" },
+    // PostgreSQL when TEST_DATABASE_URL names a server, else PGlite.
+    { db: realStorageName, blob: "fs" },
     { owner: ALL_SHARING_SCOPES, reader: ["read"], other: ALL_SHARING_SCOPES },
     () => ({
       webhookAllowLoopback: true,
