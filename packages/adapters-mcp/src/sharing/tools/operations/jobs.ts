@@ -6,6 +6,7 @@ import {
   JobList,
   JobStatus,
   JobView,
+  MAX_CURSOR_LENGTH,
   jobAccepted,
   jobPollUrl,
   jobView,
@@ -34,7 +35,7 @@ const JobsInput = Schema.Struct({
   id: Schema.optionalKey(Id.annotate({ description: "the job's id (job_id)" })),
   status: Schema.optionalKey(JobStatus),
   type: Schema.optionalKey(SharingJobType),
-  cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(512))),
+  cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(MAX_CURSOR_LENGTH))),
   limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: JOBS_PAGE.max })))
 })
 
