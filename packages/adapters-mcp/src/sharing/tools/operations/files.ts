@@ -6,9 +6,6 @@ import {
   CreateUploadRequestInput,
   MaxViews,
   PREVIEW_CONTENT_TYPE,
-  ResourceView,
-  resourceEtag,
-  resourceView,
   SharingFiles,
   SharingUploadRequests,
   type UploadPart,
@@ -18,7 +15,8 @@ import {
 } from "@folio/domain"
 import { Clock, Effect, Schema, Stream } from "effect"
 import { sharingTool } from "../../tool.js"
-import { asBody, Id, need, pick } from "./input.js"
+import { need, ResourceWithEtag, withEtag } from "../shared.js"
+import { asBody, Id, pick } from "./input.js"
 
 /**
  * Decoded bytes of an inline file. The MCP endpoint takes 1 MiB bodies and base64 adds a third, so
@@ -56,9 +54,9 @@ type FilesInput = typeof FilesInput.Type
 
 const FilesOutput = Schema.Struct({
   action: Schema.Literals(ACTIONS),
-  /** upload: the resource as `POST /uploads` answers it, and its concurrency token. */
-  resource: Schema.optionalKey(ResourceView),
-  etag: Schema.optionalKey(Schema.String),
+  /** upload: the resource as `POST /uploads` answers it, and its etag (its X-Resource-ETag). */
+  resource: Schema.optionalKey(ResourceWithEtag.fields.resource),
+  etag: Schema.optionalKey(ResourceWithEtag.fields.etag),
   preview: Schema.optionalKey(Schema.Struct({ content_type: Schema.String, content_base64: Schema.String })),
   /** request_upload: the request as `POST /upload-requests` answers it (its token shown this once). */
   upload_request: Schema.optionalKey(UploadRequestWithToken)
@@ -128,11 +126,7 @@ export const filesTool = sharingTool({
           const record = yield* (yield* SharingFiles).upload(
             Stream.fromIterable([...fieldParts(input), file])
           )
-          return {
-            action: input.action,
-            resource: resourceView(record, publicOrigin),
-            etag: resourceEtag(record)
-          }
+          return { action: input.action, ...withEtag(record, publicOrigin) }
         }
         case "preview": {
           yield* need(input, "preview", ["id"])

@@ -1,24 +1,11 @@
-// What the operations tools share about their flat, action-keyed inputs: the fields an action needs
-// (named, value-free, when missing), a payload checked against the REST body's own schema, and ids.
+// What the operations tools share about their flat, action-keyed inputs beyond the required-field
+// check (shared.ts): ids as REST paths take them, and a payload checked against a REST body's schema.
 import { RequestInvalid } from "@folio/adapters-http/shared"
 import { strictDecoder } from "@folio/domain"
 import { Effect, Schema } from "effect"
 
 /** An id as the REST paths take it. */
 export const Id = Schema.String.check(Schema.isMaxLength(64))
-
-/** Fails with RequestInvalid naming each field the chosen action needs and did not get. */
-export const need = <T extends object>(input: T, action: string, fields: ReadonlyArray<keyof T & string>) => {
-  const missing = fields.filter((f) => (input as Record<string, unknown>)[f] === undefined)
-  return missing.length === 0
-    ? Effect.void
-    : Effect.fail(
-        new RequestInvalid({
-          message: `action ${action} needs ${missing.join(", ")}`,
-          issues: missing.map((f) => ({ path: [f], rule: "required" }))
-        })
-      )
-}
 
 /** The named fields of `input` that were sent, as one object (a REST body). */
 export const pick = <T extends object, K extends keyof T>(input: T, keys: ReadonlyArray<K>) => {

@@ -17,7 +17,8 @@ import {
 } from "@folio/domain"
 import { Clock, Effect, Schema } from "effect"
 import { sharingTool } from "../../tool.js"
-import { Id, need } from "./input.js"
+import { need } from "../shared.js"
+import { Id } from "./input.js"
 
 const ACTIONS = ["list", "get", "retry"] as const
 type JobsAction = (typeof ACTIONS)[number]

@@ -21,7 +21,8 @@ import {
 } from "@folio/domain"
 import { Clock, Effect, Schema } from "effect"
 import { sharingTool } from "../../tool.js"
-import { asBody, Id, need, pick } from "./input.js"
+import { need } from "../shared.js"
+import { asBody, Id, pick } from "./input.js"
 
 const REQUEST_ACTIONS = ["list", "get", "create", "patch", "status", "rotate_token", "revoke"] as const
 type RequestAction = (typeof REQUEST_ACTIONS)[number]

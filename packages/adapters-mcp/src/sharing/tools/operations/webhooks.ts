@@ -11,7 +11,8 @@ import {
 } from "@folio/domain"
 import { Effect, Schema } from "effect"
 import { sharingTool } from "../../tool.js"
-import { Id, need } from "./input.js"
+import { need } from "../shared.js"
+import { Id } from "./input.js"
 
 const ACTIONS = ["list", "get", "test", "deliveries"] as const
 type WebhooksAction = (typeof ACTIONS)[number]
