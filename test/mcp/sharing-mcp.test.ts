@@ -138,12 +138,21 @@ type Resource = {
 }
 type WithEtag = { resource: Resource & Record<string, unknown>; etag: string; collection_etag?: string }
 
+/** The operations tools (wt-tools): each has actions of read and of write; revoking an upload request is delete. */
+const OPERATIONS = [
+  "sharing_files",
+  "sharing_upload_requests",
+  "sharing_upload_submissions",
+  "sharing_jobs",
+  "sharing_webhooks"
+]
 const READ = [
   "sharing_query",
   "sharing_analytics",
   "sharing_link_simulate",
   "sharing_markdown_versions",
-  "sharing_bio"
+  "sharing_bio",
+  ...OPERATIONS
 ]
 const WRITE = [
   "sharing_create",
@@ -151,9 +160,10 @@ const WRITE = [
   "sharing_markdown_versions",
   "sharing_collection",
   "sharing_bio",
-  "sharing_manage"
+  "sharing_manage",
+  ...OPERATIONS
 ]
-const DELETE = ["sharing_collection", "sharing_bio", "sharing_manage"]
+const DELETE = ["sharing_collection", "sharing_bio", "sharing_manage", "sharing_upload_requests"]
 
 const names = async (scopes: ReadonlyArray<string>) => {
   const { key } = await newWorkspaceKey(app, scopes, "sharing")

@@ -1,4 +1,5 @@
 // The sharing REST API as one HttpApi under /share/api/v1, in the sharing envelope.
+import { SHARING_API_PREFIX } from "@folio/domain"
 import { Layer } from "effect"
 import { HttpApi, HttpApiMiddleware, OpenApi } from "effect/http-api"
 import { AccountGroup } from "./account/Api.js"
@@ -13,7 +14,7 @@ import { CollectionsGroup } from "./collections/Api.js"
 import { FilesGroup } from "./files/Api.js"
 import { ResourcesGroup } from "./resources/Api.js"
 
-export const SHARING_API_PREFIX = "/share/api/v1"
+export { SHARING_API_PREFIX }
 
 /** The errors any sharing route can answer with (HttpApi has no API-wide list: a no-op middleware). */
 export class SharingApiErrors extends HttpApiMiddleware.Service<SharingApiErrors>()(

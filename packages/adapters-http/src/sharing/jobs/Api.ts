@@ -4,6 +4,7 @@
 import {
   JOBS_PAGE,
   JobAccepted,
+  JobList,
   JobStatus,
   JobView,
   NotionAssetsView,
@@ -18,12 +19,6 @@ import { sharingErrorsOf } from "../errors.js"
 
 const Slug = { slug: Schema.String }
 const Id = { id: Schema.String.check(Schema.isMaxLength(64)) }
-
-export const JobList = Schema.Struct({
-  items: Schema.Array(JobView),
-  /** The cursor of the next page; null on the last page. */
-  next_cursor: Schema.NullOr(Schema.String)
-}).annotate({ identifier: "JobList" })
 
 export const OptimizeOriginalInput = Schema.Struct({
   /** Keep the photo's location (EXIF GPS) in the new original; removed by default. */

@@ -3,10 +3,13 @@
 import {
   CreateUploadRequestInput,
   PatchUploadRequestInput,
-  ResourceView,
+  SUBMISSIONS_PAGE,
   SubmissionReview,
   UploadRequestStatus,
   UploadRequestView,
+  UploadRequestWithToken,
+  UploadSubmissionDetail,
+  UploadSubmissionList,
   UploadSubmissionView
 } from "@folio/domain"
 import { Schema } from "effect"
@@ -17,30 +20,6 @@ import { OptionalIdempotencyKey } from "../idempotent.js"
 import { offsetPageQuery } from "../offset-page.js"
 
 const Id = { id: Schema.String.check(Schema.isMaxLength(64)) }
-
-/** A request with its secret token and public link: answered only at creation and rotation. */
-export const UploadRequestWithToken = Schema.Struct({
-  ...UploadRequestView.fields,
-  /** The secret: shown this once; only its hash is kept. */
-  token: Schema.String,
-  /** The public page senders open. */
-  url: Schema.String
-}).annotate({ identifier: "UploadRequestWithToken" })
-
-export const UploadSubmissionList = Schema.Struct({
-  items: Schema.Array(UploadSubmissionView),
-  total: Schema.Int,
-  limit: Schema.Int,
-  offset: Schema.Int
-}).annotate({ identifier: "UploadSubmissionList" })
-
-export const UploadSubmissionDetail = Schema.Struct({
-  ...UploadSubmissionView.fields,
-  /** The file resources the submission created (deleted ones are left out). */
-  files: Schema.Array(ResourceView)
-}).annotate({ identifier: "UploadSubmissionDetail" })
-
-export const SUBMISSIONS_PAGE = { default: 50, max: 200 } as const
 
 const Errors = sharingErrorsOf("insufficient_scope", "not_found", "service_unavailable")
 

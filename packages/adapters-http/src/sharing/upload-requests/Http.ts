@@ -1,10 +1,12 @@
 // Handlers of the upload request routes: scope, the SharingUploadRequests use case, the views.
 import {
   resourceView,
+  SUBMISSIONS_PAGE,
   SharingIdempotency,
   SharingUploadRequests,
   type UploadRequestRecord,
-  uploadRequestUrl,
+  uploadRequestWithToken,
+  UploadRequestWithToken,
   uploadRequestView,
   uploadSubmissionView
 } from "@folio/domain"
@@ -14,7 +16,6 @@ import { PublicOrigin } from "../../public-origin.js"
 import { sharingRoute } from "../route.js"
 import { SharingApi } from "../Api.js"
 import { answerAs, optionallyIdempotent } from "../idempotent.js"
-import { SUBMISSIONS_PAGE, UploadRequestWithToken } from "./Api.js"
 
 export const UploadRequestsLive = HttpApiBuilder.group(SharingApi, "uploadRequests", (handlers) =>
   Effect.gen(function* () {
@@ -29,7 +30,10 @@ export const UploadRequestsLive = HttpApiBuilder.group(SharingApi, "uploadReques
     }: {
       readonly request: UploadRequestRecord
       readonly token: string
-    }) => Effect.map(view(request), (v) => ({ ...v, token, url: uploadRequestUrl(origin, token) }))
+    }) =>
+      Effect.map(Clock.currentTimeMillis, (ms) =>
+        uploadRequestWithToken(request, token, origin, new Date(ms))
+      )
     return handlers
       .handle("list", () =>
         sharingRoute(

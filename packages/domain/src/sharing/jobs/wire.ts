@@ -43,6 +43,15 @@ export const JobAccepted = Schema.Struct({
 }).annotate({ identifier: "JobAccepted" })
 export type JobAccepted = typeof JobAccepted.Type
 
+/** The sharing REST API's root: poll URLs point under it, whichever surface queued the job. */
+export const SHARING_API_PREFIX = "/share/api/v1"
+
+export const JobList = Schema.Struct({
+  items: Schema.Array(JobView),
+  /** The cursor of the next page; null on the last page. */
+  next_cursor: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "JobList" })
+
 export const jobPollUrl = (origin: string, apiRoot: string, id: string) => `${origin}${apiRoot}/jobs/${id}`
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString())

@@ -2,3 +2,4 @@
 export * from "./upload-request.js"
 export * from "./use-cases.js"
 export * from "./submit.js"
+export * from "./wire.js"
