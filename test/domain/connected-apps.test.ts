@@ -5,7 +5,8 @@ import { AuditLog, listConnectedApps, OAuthStore, revokeConnectedApp } from "@fo
 import { it } from "@effect/vitest"
 import { Effect, Layer, Result } from "effect"
 import { describe, expect } from "vitest"
-import { fakeOAuthStore, grantRecords } from "../support/fake-oauth-store.js"
+import { fakeOAuthStore } from "../support/fake-oauth-store.js"
+import { clientRecord, grantRecords } from "../support/oauth-grants.js"
 import { actorOf, addMember, createPerson, PeopleTestLive, workspaceWithOwner } from "../support/people.js"
 
 const tagOf = (r: Result.Result<unknown, { readonly _tag: string }>) =>
@@ -26,20 +27,7 @@ const world = Effect.gen(function* () {
   const store = yield* OAuthStore
   const put = (records: ReturnType<typeof grantRecords>, at: Date) =>
     Effect.forEach(records, (r) => store.upsert(r, at), { discard: true })
-  yield* store.upsert(
-    {
-      model: "Client",
-      id: "client-registered",
-      payload: { client_id: "client-registered", client_name: "Claude Desktop" },
-      grantId: null,
-      uid: null,
-      userCode: null,
-      tenantId: null,
-      expiresAt: null,
-      consumedAt: null
-    },
-    AT
-  )
+  yield* store.upsert(clientRecord("client-registered", "Claude Desktop"), AT)
   yield* put(
     grantRecords({
       grantId: "grant-ann",
