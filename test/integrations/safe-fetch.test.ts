@@ -17,7 +17,7 @@ describe("makeSafeFetch", () => {
     makeSafeFetch({ allowLoopback: true, ca: server.ca, ...options })
 
   /** Why a fetch was refused: its rejection's cause (the TypeError itself reads like fetch's). */
-  const refusal = async (fetching: Promise<Response>): Promise<string> => {
+  const refusal = async (fetching: Promise<unknown>): Promise<string> => {
     const error = await fetching.then(
       () => undefined,
       (e: unknown) => e
