@@ -107,7 +107,9 @@ export const AUDIT_ACTIONS = [
   "account.password_changed",
   "account.password_reset",
   "account.passkey_added",
-  "account.passkey_removed"
+  "account.passkey_removed",
+  "app.authorized",
+  "app.revoked"
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
