@@ -1,10 +1,12 @@
 // People's housekeeping: one sweep deletes audit events past 180 days, sessions past their lifetime
-// or idle past the SessionPolicy's timeout, and links spent more than a day ago, and nothing else (on
+// or idle past the SessionPolicy's timeout, links spent more than a day ago and expired OAuth
+// records, and nothing else (on
 // memory, PGlite and PostgreSQL); the layer sweeps at start and on its interval, survives a failed
 // round and stops with its scope.
 import { MemoryStorageLive, peopleHousekeeping, sweepPeople } from "@folio/adapters-storage"
 import {
   AuditLog,
+  OAuthStore,
   OneTimeTokenRepository,
   SessionPolicy,
   SessionRepository,
@@ -26,7 +28,7 @@ for (const target of storageTargets)
     const { run, newWorkspace } = withStorage(target)
 
     vitestIt(
-      "deletes old audit events, expired and idle sessions and spent links, and only those",
+      "deletes old audit events, expired and idle sessions, spent links and expired OAuth records, and only those",
       async () => {
         const ws = await newWorkspace()
         const ada = user()
@@ -69,12 +71,29 @@ for (const target of storageTargets)
           Effect.flatMap(OneTimeTokenRepository, (r) => r.consume("setup", usedLately.tokenHash, ago(HOUR)))
         )
 
+        const oauthRecord = (model: string, id: string, expiresAt: Date) => ({
+          model,
+          id,
+          payload: { accountId: `${ws.id}:${ada.id}` },
+          grantId: model === "Grant" ? null : "grant-1",
+          uid: null,
+          userCode: null,
+          tenantId: ws.id,
+          expiresAt,
+          consumedAt: null
+        })
+        const grant = oauthRecord("Grant", "grant-1", new Date(now + 14 * DAY))
+        const expiredToken = oauthRecord("AccessToken", "token-expired", ago(1_000))
+        const liveToken = oauthRecord("AccessToken", "token-live", new Date(now + HOUR))
+        for (const r of [grant, expiredToken, liveToken])
+          await run(Effect.flatMap(OAuthStore, (s) => s.upsert(r, ago(2 * HOUR))))
+
         const swept = await run(
           sweepPeople.pipe(
             Effect.provideService(SessionPolicy, { idleMs: HOUR, absoluteMs: 7 * DAY, touchEveryMs: 60_000 })
           )
         )
-        expect(swept).toEqual({ auditEvents: 1, sessions: 2, links: 2 })
+        expect(swept).toEqual({ auditEvents: 1, sessions: 2, links: 2, oauth: 1 })
 
         const events = await run(Effect.flatMap(AuditLog, (r) => r.list(ws.id, { before: null, limit: 10 })))
         expect(events.events.map((e) => e.id)).toEqual([recentEvent.id])
@@ -87,7 +106,12 @@ for (const target of storageTargets)
             await run(Effect.flatMap(OneTimeTokenRepository, (r) => r.peek("setup", open.tokenHash, nowDate)))
           )
         ).toBe(true)
-        expect(await run(sweepPeople)).toEqual({ auditEvents: 0, sessions: 0, links: 0 })
+        const oauthFound = (model: string, id: string) =>
+          run(Effect.flatMap(OAuthStore, (s) => s.find(model, id, new Date(0)))).then(Option.isSome)
+        expect(await oauthFound("AccessToken", "token-expired")).toBe(false)
+        expect(await oauthFound("AccessToken", "token-live")).toBe(true)
+        expect(await oauthFound("Grant", "grant-1")).toBe(true)
+        expect(await run(sweepPeople)).toEqual({ auditEvents: 0, sessions: 0, links: 0, oauth: 0 })
         expect(
           await run(Effect.flatMap(OneTimeTokenRepository, (r) => r.deleteSpent(new Date(now + 1))))
         ).toBe(2)

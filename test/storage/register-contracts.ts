@@ -10,6 +10,7 @@ import { registerFormContracts } from "./form-repository.contract.js"
 import { registerIdempotencyContracts } from "./idempotency.contract.js"
 import { registerJobQueueContracts } from "./job-queue.contract.js"
 import { registerNotionMirrorContracts } from "./notion-mirrors.contract.js"
+import { registerOAuthStoreContracts } from "./oauth-store.contract.js"
 import { registerAuditLogContracts } from "./people-audit-log.contract.js"
 import { registerMembershipContracts } from "./people-memberships.contract.js"
 import { registerOneTimeTokenContracts } from "./people-one-time-tokens.contract.js"
@@ -48,6 +49,7 @@ export const registerStorageContracts = (target: StorageTarget) => {
     registerPasskeyContracts(storage)
     registerOneTimeTokenContracts(storage)
     registerAuditLogContracts(storage)
+    registerOAuthStoreContracts(storage)
     describe(`AnalyticsStore [${target.name}]`, () => registerAnalyticsContracts(storage))
     // Claims are not per tenant: the queue's suite drains what earlier suites left due.
     registerJobQueueContracts(storage)

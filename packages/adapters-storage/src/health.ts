@@ -22,6 +22,7 @@ import type {
   MembershipRepository,
   OneTimeTokenRepository,
   PasskeyRepository,
+  OAuthStore,
   SessionRepository,
   UserRepository
 } from "@folio/domain"
@@ -38,8 +39,9 @@ export class BlobStoreHealth extends Context.Service<
 >()("@folio/adapters-storage/BlobStoreHealth") {}
 
 /**
- * People's ports: accounts, memberships, console sessions, passkeys, one-time links, audit log.
- * Every storage layer provides them (memory, and SQL since migration 0020): part of StoragePorts.
+ * People's ports: accounts, memberships, console sessions, passkeys, one-time links, audit log, and
+ * the OAuth authorization server's records (since migration 0021). Every storage layer provides
+ * them (memory, and SQL since migration 0020): part of StoragePorts.
  */
 export type PeopleStoragePorts =
   | UserRepository
@@ -48,6 +50,7 @@ export type PeopleStoragePorts =
   | PasskeyRepository
   | OneTimeTokenRepository
   | AuditLog
+  | OAuthStore
 
 /** Everything a storage layer provides. */
 export type StoragePorts =

@@ -25,6 +25,7 @@ import { MemorySessionRepositoryLive } from "./identity/sessions.js"
 import { MemoryPasskeyRepositoryLive } from "./identity/passkeys.js"
 import { MemoryOneTimeTokenRepositoryLive } from "./identity/one-time-tokens.js"
 import { MemoryAuditLogLive } from "./identity/audit-log.js"
+import { MemoryOAuthStoreLive } from "./identity/oauth-store.js"
 
 /** Every storage port, in memory, fresh per layer build. */
 export const MemoryStorageLive: Layer.Layer<StoragePorts | PeopleStoragePorts> = Layer.mergeAll(
@@ -50,6 +51,7 @@ export const MemoryStorageLive: Layer.Layer<StoragePorts | PeopleStoragePorts> =
   MemoryPasskeyRepositoryLive,
   MemoryOneTimeTokenRepositoryLive,
   MemoryAuditLogLive,
+  MemoryOAuthStoreLive,
   Layer.succeed(StorageHealth, { check: Effect.void })
 ).pipe(Layer.provide(MemoryStoreLive))
 export { MemoryInvalidationBusLive } from "./kernel/invalidation-bus.js"

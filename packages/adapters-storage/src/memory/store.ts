@@ -25,6 +25,7 @@ import type {
   VisitRecord,
   AuditEventRecord,
   MembershipRecord,
+  OAuthRecord,
   OneTimeTokenRecord,
   PasskeyRecord,
   SessionRecord,
@@ -89,6 +90,15 @@ export interface PeopleTables {
   readonly passkeys: Map<string, PasskeyRecord>
   readonly oneTimeTokens: Map<string, OneTimeTokenRecord>
   readonly auditEvents: Array<AuditEventRecord>
+  /** The authorization server's records, keyed `model` NUL `id` (memory/identity/oauth-store.ts). */
+  readonly oauthRecords: Map<string, StoredOAuthRecord>
+}
+
+/** An OAuth record as kept: with when it was first stored and, for a grant, last used. */
+export interface StoredOAuthRecord {
+  readonly record: OAuthRecord
+  readonly createdAt: Date
+  readonly lastUsedAt: Date | null
 }
 
 export interface MemoryDelivery {
@@ -156,7 +166,8 @@ export const MemoryStoreLive = Layer.sync(MemoryStore, () => ({
     sessions: new Map(),
     passkeys: new Map(),
     oneTimeTokens: new Map(),
-    auditEvents: []
+    auditEvents: [],
+    oauthRecords: new Map()
   }
 }))
 

@@ -1,9 +1,11 @@
 // Deletes what people leave behind, once at start and hourly in every app instance: audit events past
-// their 180 days, console sessions past their lifetime or idle timeout, spent links a day on.
-// Expired sessions and links are refused already when used; this only keeps the tables bounded.
+// their 180 days, console sessions past their lifetime or idle timeout, spent links a day on, expired
+// OAuth records. Expired sessions, links and tokens are refused already when used; this only keeps
+// the tables bounded.
 import {
   AUDIT_RETENTION_DAYS,
   AuditLog,
+  OAuthStore,
   OneTimeTokenRepository,
   SessionPolicy,
   SessionRepository
@@ -23,6 +25,8 @@ export interface PeopleSweep {
   readonly auditEvents: number
   readonly sessions: number
   readonly links: number
+  /** The authorization server's expired grants, tokens, codes, interactions and sessions. */
+  readonly oauth: number
 }
 
 /**
@@ -32,11 +36,12 @@ export interface PeopleSweep {
 export const sweepPeople: Effect.Effect<
   PeopleSweep,
   never,
-  AuditLog | SessionRepository | OneTimeTokenRepository
+  AuditLog | SessionRepository | OneTimeTokenRepository | OAuthStore
 > = Effect.gen(function* () {
   const audit = yield* AuditLog
   const sessions = yield* SessionRepository
   const links = yield* OneTimeTokenRepository
+  const oauth = yield* OAuthStore
   const policy = yield* SessionPolicy
   const now = yield* Clock.currentTimeMillis
   const orNone = (what: string) =>
@@ -50,7 +55,8 @@ export const sweepPeople: Effect.Effect<
     sessions: yield* sessions
       .deleteExpired(new Date(now), new Date(now - policy.idleMs))
       .pipe(orNone("expired console sessions")),
-    links: yield* links.deleteSpent(new Date(now - SPENT_LINK_RETENTION_MS)).pipe(orNone("spent links"))
+    links: yield* links.deleteSpent(new Date(now - SPENT_LINK_RETENTION_MS)).pipe(orNone("spent links")),
+    oauth: yield* oauth.deleteExpired(new Date(now)).pipe(orNone("expired OAuth records"))
   }
 })
 

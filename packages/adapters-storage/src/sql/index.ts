@@ -27,6 +27,7 @@ import {
   JobQueue,
   MembershipRepository,
   NotionMirrors,
+  OAuthStore,
   OneTimeTokenRepository,
   PasskeyRepository,
   SessionRepository,
@@ -58,6 +59,7 @@ import { makeSessionRepository } from "./identity/sessions.js"
 import { makePasskeyRepository } from "./identity/passkeys.js"
 import { makeOneTimeTokenRepository } from "./identity/one-time-tokens.js"
 import { makeAuditLog } from "./identity/audit-log.js"
+import { makeOAuthStore } from "./identity/oauth-store.js"
 
 /** Every storage port over whatever SqlClient is provided. */
 export const SqlRepositoriesLive = Layer.effectContext(
@@ -69,7 +71,8 @@ export const SqlRepositoriesLive = Layer.effectContext(
       Context.add(SessionRepository, yield* makeSessionRepository),
       Context.add(PasskeyRepository, yield* makePasskeyRepository),
       Context.add(OneTimeTokenRepository, yield* makeOneTimeTokenRepository),
-      Context.add(AuditLog, yield* makeAuditLog)
+      Context.add(AuditLog, yield* makeAuditLog),
+      Context.add(OAuthStore, yield* makeOAuthStore)
     )
     return Context.make(TenantRepository, yield* makeTenantRepository).pipe(
       Context.add(ApiKeyRepository, yield* makeApiKeyRepository),

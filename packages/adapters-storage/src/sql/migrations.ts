@@ -21,6 +21,7 @@ import idempotentAnswersAsSent from "./migrations/0017_idempotent_answers_as_sen
 import pendingInterviewAnalyses from "./migrations/0018_pending_interview_analyses.js"
 import consoleKeys from "./migrations/0019_console_keys.js"
 import people from "./migrations/0020_people.js"
+import oauth from "./migrations/0021_oauth.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -42,5 +43,6 @@ export const migrations = Migrator.fromRecord({
   "0017_idempotent_answers_as_sent": idempotentAnswersAsSent,
   "0018_pending_interview_analyses": pendingInterviewAnalyses,
   "0019_console_keys": consoleKeys,
-  "0020_people": people
+  "0020_people": people,
+  "0021_oauth": oauth
 })
