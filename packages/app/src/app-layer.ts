@@ -13,6 +13,9 @@ import {
   FormsErrors,
   HttpSurfaceLive,
   makeFastRedirect,
+  OAuthConsentRoutes,
+  OAuthServer,
+  OAuthServerLive,
   PublicOrigin,
   ReadinessCheck
 } from "@folio/adapters-http"
@@ -159,6 +162,12 @@ const mailerLayer = (config: AppConfig) =>
     onSome: (url) => SmtpMailerLive({ url: Redacted.value(url), from: config.mailFrom })
   })
 
+/** Client metadata documents are fetched as webhooks are sent: https, public addresses only. */
+const oauthMetadataFetch =
+  (_config: AppConfig) =>
+  (_url: string | URL, _init?: RequestInit): Promise<Response> =>
+    Promise.reject(new Error("client metadata documents are not fetched yet"))
+
 /** Names this process's job claims: host, process and a random part (a restarted pid is another worker). */
 const jobWorkerId = () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
 
@@ -232,6 +241,13 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         SuspendedAccountsLive,
         SealedIdempotencyStoreLive(`idempotent-answers:${secret}`)
       ).pipe(Layer.provide(storage))
+      // The authorization server (issue 33) over the configured storage; it fetches client metadata
+      // documents through the SSRF-safe fetcher (the webhooks' address rule).
+      const oauth = OAuthServerLive({
+        publicOrigin: config.publicOrigin,
+        secret,
+        fetch: oauthMetadataFetch(config)
+      }).pipe(Layer.provide(storage))
       const infrastructure = Layer.mergeAll(
         storage,
         hotPath,
@@ -304,13 +320,14 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
           },
           authAttemptsPerIpPerMinute: config.authAttemptsPerIp
         }),
+        oauth,
         overrides.policies ?? Layer.empty
       )
       // The access log writes at Info; above that level it would only cost every request work (a
       // log span and annotations) for lines that are dropped, so it is left out.
       const requestLogging = LogLevel.isLessThanOrEqualTo(logLevelOf(config.logLevel), "Info")
       // The forms MCP endpoint answers in the forms error table, as the forms REST API does.
-      const http = HttpRouter.serve(Layer.mergeAll(HttpSurfaceLive, formsMcpRoute(FormsErrors)), {
+      const http = HttpRouter.serve(Layer.mergeAll(HttpSurfaceLive, formsMcpRoute(FormsErrors), OAuthConsentRoutes), {
         disableLogger: !requestLogging,
         // main logs its own "listening" line, with the public origin.
         disableListenLog: true
@@ -318,8 +335,10 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         // The warm link redirect, answered on plain node:http before the Effect app sees it.
         Layer.merge(
           Layer.effectDiscard(
-            Effect.flatMap(makeFastRedirect({ accessLog: requestLogging }), (redirect) =>
-              installFastPaths(server, [redirect])
+            Effect.flatMap(
+              Effect.zip(makeFastRedirect({ accessLog: requestLogging }), Effect.service(OAuthServer)),
+              // The authorization server's endpoints and discovery, likewise answered on node:http.
+              ([redirect, oauthServer]) => installFastPaths(server, [redirect, oauthServer.fastPath])
             )
           )
         ),

@@ -105,7 +105,9 @@ export const makeOAuthProvider = (options: OAuthProviderOptions): Provider => {
     clientDefaults: {
       grant_types: ["authorization_code"],
       response_types: ["code"],
-      token_endpoint_auth_method: "none"
+      token_endpoint_auth_method: "none",
+      // The one signing key is ES256 (the library's default alg is RS256).
+      id_token_signed_response_alg: "ES256"
     },
     // A client allowed the refresh_token grant gets a refresh token (no offline_access needed),
     // rotated on every use; tokens do not end with the browser's session at the server.
@@ -121,6 +123,7 @@ export const makeOAuthProvider = (options: OAuthProviderOptions): Provider => {
     },
     features: {
       devInteractions: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
       registration: { enabled: true },
       revocation: { enabled: true },
       introspection: { enabled: false },
