@@ -17,10 +17,12 @@ import {
   OAuthServer,
   OAuthServerLive,
   PublicOrigin,
-  ReadinessCheck
+  ReadinessCheck,
+  SharingErrors,
+  sharingResourceOf
 } from "@folio/adapters-http"
-import { redactingTracer, SECRET_QUERY_NAMES } from "@folio/adapters-http/shared"
-import { formsMcpRoute, McpSettings } from "@folio/adapters-mcp"
+import { makeOAuthRequestAuthenticator, redactingTracer, SECRET_QUERY_NAMES } from "@folio/adapters-http/shared"
+import { formsMcpRoute, McpSettings, sharingMcpRoute } from "@folio/adapters-mcp"
 import {
   SharpMediaToolsLive,
   YauzlArtifactArchivesLive,
@@ -87,7 +89,8 @@ import {
   UploadPolicy,
   DEFAULT_WEBHOOK_POLICY,
   SessionPolicy,
-  ConsoleLinks
+  ConsoleLinks,
+  SHARING_SCOPE_SET
 } from "@folio/domain"
 import { Duration, Effect, Layer, LogLevel, Option, Redacted, References, Tracer } from "effect"
 import { HttpMiddleware, HttpRouter, UrlParams } from "effect/http"
@@ -326,8 +329,15 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
       // The access log writes at Info; above that level it would only cost every request work (a
       // log span and annotations) for lines that are dropped, so it is left out.
       const requestLogging = LogLevel.isLessThanOrEqualTo(logLevelOf(config.logLevel), "Info")
-      // The forms MCP endpoint answers in the forms error table, as the forms REST API does.
-      const http = HttpRouter.serve(Layer.mergeAll(HttpSurfaceLive, formsMcpRoute(FormsErrors), OAuthConsentRoutes), {
+      // The MCP endpoints answer in their service's error table, as its REST API does; the sharing
+      // one also takes OAuth access tokens issued for it (any bearer that is not a `folio_` key).
+      const mcp = Layer.mergeAll(
+        formsMcpRoute(FormsErrors),
+        sharingMcpRoute(SharingErrors, {
+          tokenAuthenticator: makeOAuthRequestAuthenticator(sharingResourceOf(config.publicOrigin), SHARING_SCOPE_SET)
+        })
+      )
+      const http = HttpRouter.serve(Layer.mergeAll(HttpSurfaceLive, mcp, OAuthConsentRoutes), {
         disableLogger: !requestLogging,
         // main logs its own "listening" line, with the public origin.
         disableListenLog: true

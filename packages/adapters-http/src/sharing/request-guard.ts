@@ -1,7 +1,7 @@
 // The sharing service's request guard: the shared guard (request id, body caps, unstorable text,
 // every failure as an envelope) with the sharing error table and the sharing API's decode errors.
 import { MAX_SUBMISSION_FILES, sharingOperationScopes } from "@folio/domain"
-import { endpointRoute, requestGuard } from "../shared/index.js"
+import { endpointRoute, requestGuard, routePattern } from "../shared/index.js"
 import { SharingApi } from "./Api.js"
 import { SharingErrors } from "./errors.js"
 import { MAX_FORM_POST_BYTES } from "./public/bio.js"
@@ -39,6 +39,9 @@ export const sharingRequestGuard = (uploadMaxBytes: number, artifactMaxBytes: nu
     },
     rawBodies: [
       { route: PUBLIC_PAGE, body: "own" },
+      // The MCP endpoint checks its own body (JSON-RPC errors) and its tools' arguments (its path is
+      // adapters-mcp's SHARING_MCP_PATH, which this package may not import).
+      { route: routePattern("/share/mcp"), body: "own" },
       { route: BIO_FORM, body: "form", maxBytes: MAX_FORM_POST_BYTES },
       // The import takes a CSV export as JSON or as the file itself.
       { route: IMPORT, body: "text", textTypes: ["text/csv"] },
