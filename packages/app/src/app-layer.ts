@@ -21,7 +21,11 @@ import {
   SharingErrors,
   sharingResourceOf
 } from "@folio/adapters-http"
-import { makeOAuthRequestAuthenticator, redactingTracer, SECRET_QUERY_NAMES } from "@folio/adapters-http/shared"
+import {
+  makeOAuthRequestAuthenticator,
+  redactingTracer,
+  SECRET_QUERY_NAMES
+} from "@folio/adapters-http/shared"
 import { formsMcpRoute, McpSettings, sharingMcpRoute } from "@folio/adapters-mcp"
 import {
   SharpMediaToolsLive,
@@ -334,7 +338,10 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
       const mcp = Layer.mergeAll(
         formsMcpRoute(FormsErrors),
         sharingMcpRoute(SharingErrors, {
-          tokenAuthenticator: makeOAuthRequestAuthenticator(sharingResourceOf(config.publicOrigin), SHARING_SCOPE_SET)
+          tokenAuthenticator: makeOAuthRequestAuthenticator(
+            sharingResourceOf(config.publicOrigin),
+            SHARING_SCOPE_SET
+          )
         })
       )
       const http = HttpRouter.serve(Layer.mergeAll(HttpSurfaceLive, mcp, OAuthConsentRoutes), {

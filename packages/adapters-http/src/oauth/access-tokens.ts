@@ -6,12 +6,16 @@ import type { AccessTokenInstance, Provider } from "oidc-provider"
 import { tenantOfAccount } from "./adapter.js"
 
 /** Opaque tokens are 43 base64url characters; anything far off that is not looked up. */
-const plausible = (token: string): boolean => token.length >= 20 && token.length <= 200 && /^[A-Za-z0-9_-]+$/.test(token)
+const plausible = (token: string): boolean =>
+  token.length >= 20 && token.length <= 200 && /^[A-Za-z0-9_-]+$/.test(token)
 
 const audienceIncludes = (aud: AccessTokenInstance["aud"], resource: string): boolean =>
-  typeof aud === "string" ? aud === resource : aud !== undefined && aud.includes(resource)
+  typeof aud === "string" ? aud === resource : aud?.includes(resource) === true
 
-export const grantOfToken = (token: AccessTokenInstance, resource: string): Option.Option<OAuthTokenGrant> => {
+export const grantOfToken = (
+  token: AccessTokenInstance,
+  resource: string
+): Option.Option<OAuthTokenGrant> => {
   if (!token.isValid || token.isExpired || !audienceIncludes(token.aud, resource)) return Option.none()
   const account = token.accountId ?? ""
   const tenantId = tenantOfAccount(account)

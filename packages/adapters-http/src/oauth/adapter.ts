@@ -12,7 +12,8 @@ type Payload = Record<string, unknown>
 /** The models whose payload's accountId (`tenantId:userId`) names the workspace they act in. */
 const TENANT_MODELS = new Set(["Grant", "AccessToken", "RefreshToken", "AuthorizationCode"])
 
-const stringOf = (value: unknown): string | null => (typeof value === "string" && value.length > 0 ? value : null)
+const stringOf = (value: unknown): string | null =>
+  typeof value === "string" && value.length > 0 ? value : null
 
 /** The workspace of an account id `tenantId:userId`; null for any other shape. */
 export const tenantOfAccount = (accountId: unknown): string | null => {
@@ -27,7 +28,13 @@ const ROTATED_MODELS = new Set(["RefreshToken", "AuthorizationCode"])
 
 const run = <A>(effect: Effect.Effect<A, unknown>): Promise<A> => Effect.runPromise(effect)
 
-export const recordOf = (model: string, id: string, payload: Payload, expiresInSeconds: number | undefined, now: Date): OAuthRecord => ({
+export const recordOf = (
+  model: string,
+  id: string,
+  payload: Payload,
+  expiresInSeconds: number | undefined,
+  now: Date
+): OAuthRecord => ({
   model,
   id,
   payload,

@@ -13,7 +13,15 @@ import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { BlobSigningSecret } from "../blobs/Http.js"
 import { loadConsoleAssets } from "../console/assets.js"
-import { type ConsoleDeps, type ConsolePorts, runOn, type SignedIn, sessionPostAllowed, signedInOf, signedOutChrome } from "../console/context.js"
+import {
+  type ConsoleDeps,
+  type ConsolePorts,
+  runOn,
+  type SignedIn,
+  sessionPostAllowed,
+  signedInOf,
+  signedOutChrome
+} from "../console/context.js"
 import { consoleCookieNames } from "../console/cookies.js"
 import { refusalOf } from "../console/failures.js"
 import type { PageChrome } from "../console/layout.js"
@@ -62,10 +70,23 @@ const workspacesFor = (deps: ConsoleDeps, signed: SignedIn) =>
       Effect.forEach(memberships, (m) =>
         Effect.map(
           grantableScopes(
-            { userId: signed.user.id, email: signed.user.email, sessionId: signed.session.id, tenantId: m.tenantId, role: m.role, ip: signed.ip },
+            {
+              userId: signed.user.id,
+              email: signed.user.email,
+              sessionId: signed.session.id,
+              tenantId: m.tenantId,
+              role: m.role,
+              ip: signed.ip
+            },
             SHARING_SCOPE_SET
           ),
-          (grantable): ConsentWorkspace => ({ tenantId: m.tenantId, name: m.tenantName, role: m.role, grantable, disabled: m.tenantDisabled })
+          (grantable): ConsentWorkspace => ({
+            tenantId: m.tenantId,
+            name: m.tenantName,
+            role: m.role,
+            grantable,
+            disabled: m.tenantDisabled
+          })
         )
       )
     )
@@ -75,7 +96,11 @@ const consentPage = (
   deps: ConsoleDeps,
   signed: SignedIn,
   pending: PendingAuthorization,
-  choice: { readonly tenantId?: string | undefined; readonly scopes: ReadonlyArray<string>; readonly error?: string | undefined },
+  choice: {
+    readonly tenantId?: string | undefined
+    readonly scopes: ReadonlyArray<string>
+    readonly error?: string | undefined
+  },
   status = 200
 ) =>
   Effect.map(workspacesFor(deps, signed), (workspaces) => {
@@ -87,7 +112,7 @@ const consentPage = (
       redirectHost: originOf(pending.redirectUri) ?? pending.redirectUri,
       requestedScopes: pending.requestedScopes,
       workspaces,
-      selectedTenant: choice.tenantId ?? (signed.session.tenantId ?? undefined),
+      selectedTenant: choice.tenantId ?? signed.session.tenantId ?? undefined,
       selectedScopes: choice.scopes,
       error: choice.error
     })
@@ -98,10 +123,15 @@ const consentPage = (
 
 const messagePage = (deps: ConsoleDeps, status: number, message: Parameters<typeof renderMessagePage>[1]) => {
   const nonce = newNonce()
-  return htmlPage(renderMessagePage(signedOutChrome(deps, nonce, "", message.heading), message), nonce, status)
+  return htmlPage(
+    renderMessagePage(signedOutChrome(deps, nonce, "", message.heading), message),
+    nonce,
+    status
+  )
 }
 
-const signInFirst = (uid: string) => seeOther(`/sign-in?next=${encodeURIComponent(`/oauth/interaction/${uid}`)}`)
+const signInFirst = (uid: string) =>
+  seeOther(`/sign-in?next=${encodeURIComponent(`/oauth/interaction/${uid}`)}`)
 
 const uidOf = (params: Readonly<Record<string, string | undefined>>) => (params.uid ?? "").slice(0, 100)
 
@@ -129,7 +159,17 @@ export const OAuthConsentRoutes = HttpRouter.use((router) =>
         const signed = yield* signedInOf(deps, request)
         if (Option.isNone(signed)) return signInFirst(uid)
         return yield* consentPage(deps, signed.value, pending.value, { scopes: ["read"] })
-      }).pipe(Effect.catch((error) => Effect.succeed(messagePage(deps, refusalOf(error).status, { heading: "This could not be done", text: refusalOf(error).message, alert: true }))))
+      }).pipe(
+        Effect.catch((error) =>
+          Effect.succeed(
+            messagePage(deps, refusalOf(error).status, {
+              heading: "This could not be done",
+              text: refusalOf(error).message,
+              alert: true
+            })
+          )
+        )
+      )
     )
 
     yield* router.add(
@@ -142,7 +182,11 @@ export const OAuthConsentRoutes = HttpRouter.use((router) =>
         const signed = yield* signedInOf(deps, request)
         if (Option.isNone(signed)) return signInFirst(uid)
         if (!sessionPostAllowed(deps, request, signed.value.session, field(form, "csrf")))
-          return messagePage(deps, 403, { heading: "This form has expired", text: "Reload the page and try again.", alert: true })
+          return messagePage(deps, 403, {
+            heading: "This form has expired",
+            text: "Reload the page and try again.",
+            alert: true
+          })
         const pending = yield* interactions.pending(request, uid)
         if (Option.isNone(pending)) return messagePage(deps, 404, GONE)
         if (field(form, "decision") === "deny") return seeOther(yield* interactions.deny(request, uid))
@@ -152,7 +196,12 @@ export const OAuthConsentRoutes = HttpRouter.use((router) =>
         const answer = yield* runOn(deps)(
           Effect.gen(function* () {
             const actor = yield* actorInWorkspace(
-              { userId: user.id, email: user.email, sessionId: signed.value.session.id, ip: clientOf(request).ip },
+              {
+                userId: user.id,
+                email: user.email,
+                sessionId: signed.value.session.id,
+                ip: clientOf(request).ip
+              },
               tenantId
             )
             const scopes = yield* authorizeApp(actor, {
@@ -168,15 +217,40 @@ export const OAuthConsentRoutes = HttpRouter.use((router) =>
           Effect.map((ok) => ({ ok }) as const),
           Effect.catchTags({
             NotAMember: () => Effect.succeed({ refused: "Choose one of your workspaces." } as const),
-            InvalidScopeList: () => Effect.succeed({ refused: "Choose at least one of the permissions the application asked for." } as const),
-            ScopeNotAllowed: (e) => Effect.succeed({ refused: `In this workspace you may grant only: ${e.allowed.join(", ") || "nothing"}.` } as const)
+            InvalidScopeList: () =>
+              Effect.succeed({
+                refused: "Choose at least one of the permissions the application asked for."
+              } as const),
+            ScopeNotAllowed: (e) =>
+              Effect.succeed({
+                refused: `In this workspace you may grant only: ${e.allowed.join(", ") || "nothing"}.`
+              } as const)
           })
         )
         if ("refused" in answer)
-          return yield* consentPage(deps, signed.value, pending.value, { tenantId, scopes: chosen, error: answer.refused }, 400)
-        const next = yield* interactions.approve(request, uid, { accountId: `${tenantId}:${user.id}`, scopes: answer.ok.scopes })
+          return yield* consentPage(
+            deps,
+            signed.value,
+            pending.value,
+            { tenantId, scopes: chosen, error: answer.refused },
+            400
+          )
+        const next = yield* interactions.approve(request, uid, {
+          accountId: `${tenantId}:${user.id}`,
+          scopes: answer.ok.scopes
+        })
         return seeOther(next)
-      }).pipe(Effect.catch((error) => Effect.succeed(messagePage(deps, refusalOf(error).status, { heading: "This could not be done", text: refusalOf(error).message, alert: true }))))
+      }).pipe(
+        Effect.catch((error) =>
+          Effect.succeed(
+            messagePage(deps, refusalOf(error).status, {
+              heading: "This could not be done",
+              text: refusalOf(error).message,
+              alert: true
+            })
+          )
+        )
+      )
     )
   })
 )

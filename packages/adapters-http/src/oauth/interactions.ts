@@ -35,12 +35,15 @@ export interface OAuthInteractionsService {
   readonly deny: (request: unknown, uid: string) => Effect.Effect<string, StorageError>
 }
 
-const failed = (cause: unknown) => new StorageError({ message: "authorization server operation failed", cause })
+const failed = (cause: unknown) =>
+  new StorageError({ message: "authorization server operation failed", cause })
 
 /** The node request under an Effect request (`source`), or the value itself when it is one. */
 const incomingOf = (request: unknown): IncomingMessage | undefined => {
   const source =
-    typeof request === "object" && request !== null && "source" in request ? (request as { source: unknown }).source : request
+    typeof request === "object" && request !== null && "source" in request
+      ? (request as { source: unknown }).source
+      : request
   return source instanceof IncomingMessage ? source : undefined
 }
 
@@ -83,15 +86,24 @@ export const makeOAuthInteractions = (provider: Provider, resource: string): OAu
       )
     })
 
-  const finish = (request: unknown, uid: string, result: (params: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown>>) =>
+  const finish = (
+    request: unknown,
+    uid: string,
+    result: (params: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown>>
+  ) =>
     Effect.flatMap(details(request, uid), (found) =>
       found === undefined
         ? Effect.fail(failed("no such interaction"))
         : Effect.tryPromise({
             try: async () =>
-              provider.interactionResult(found.req, new ServerResponse(found.req), await result(found.details.params), {
-                mergeWithLastSubmission: false
-              }),
+              provider.interactionResult(
+                found.req,
+                new ServerResponse(found.req),
+                await result(found.details.params),
+                {
+                  mergeWithLastSubmission: false
+                }
+              ),
             catch: failed
           })
     )
@@ -104,11 +116,20 @@ export const makeOAuthInteractions = (provider: Provider, resource: string): OAu
         const requested = scopesOf(params.scope)
         const grant = new provider.Grant({ accountId: consent.accountId, clientId })
         const granted = OAUTH_RESOURCE_SCOPES.filter((s) => consent.scopes.includes(s))
-        if (granted.length > 0) grant.addResourceScope(resource, granted.join(" "))
+        // The sharing scopes are also the server's own scope values (so clients may register
+        // them), hence granted and refused both for the resource and as the server's scopes.
+        if (granted.length > 0) {
+          grant.addResourceScope(resource, granted.join(" "))
+          grant.addOIDCScope(granted.join(" "))
+        }
         // What was asked and not granted is recorded as refused, so the server does not ask again.
         const refused = OAUTH_RESOURCE_SCOPES.filter((s) => requested.includes(s) && !granted.includes(s))
-        if (refused.length > 0) grant.rejectResourceScope(resource, refused.join(" "))
-        for (const oidc of ["openid", "offline_access"]) if (requested.includes(oidc)) grant.addOIDCScope(oidc)
+        if (refused.length > 0) {
+          grant.rejectResourceScope(resource, refused.join(" "))
+          grant.rejectOIDCScope(refused.join(" "))
+        }
+        for (const oidc of ["openid", "offline_access"])
+          if (requested.includes(oidc)) grant.addOIDCScope(oidc)
         const grantId = await grant.save()
         return { login: { accountId: consent.accountId, remember: false }, consent: { grantId } }
       }),

@@ -8,7 +8,10 @@ import type { FastPath } from "../sharing/public/fast-redirect.js"
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from "./metadata.js"
 import { INTERACTION_PREFIX } from "./provider.js"
 
-const DISCOVERY_PATHS = new Set(["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"])
+const DISCOVERY_PATHS = new Set([
+  "/.well-known/oauth-authorization-server",
+  "/.well-known/openid-configuration"
+])
 const METADATA_PATHS = new Set([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}/share/mcp`])
 
 const pathOf = (url: string): string => {

@@ -37,6 +37,7 @@ declare module "oidc-provider" {
     addResourceScope(resource: string, scope: string): void
     addOIDCScope(scope: string): void
     rejectResourceScope(resource: string, scope: string): void
+    rejectOIDCScope(scope: string): void
     save(): Promise<string>
   }
 

@@ -89,9 +89,16 @@ export const makeOAuthProvider = (options: OAuthProviderOptions): Provider => {
     // The account is `tenantId:userId`: the person acting in one workspace. No claims beyond sub.
     findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
     jwks: { keys: [signingJwkOf(options.secret)] },
-    cookies: { keys: [...cookieKeysOf(options.secret)], names: OAUTH_COOKIE_NAMES, long: cookie, short: cookie },
+    cookies: {
+      keys: [...cookieKeysOf(options.secret)],
+      names: OAUTH_COOKIE_NAMES,
+      long: cookie,
+      short: cookie
+    },
     routes: OAUTH_ROUTES,
-    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PREFIX}${interaction.uid}` },
+    interactions: {
+      url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PREFIX}${interaction.uid}`
+    },
     // Every authorization asks consent: only the grant the interaction has just created is loaded,
     // never one an earlier authorization of the same client left in the session.
     loadExistingGrant: async (ctx: ResultContext) => {

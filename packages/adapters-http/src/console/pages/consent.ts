@@ -45,20 +45,22 @@ ${view.clientName === view.clientId ? "" : html`<p class="hint">Application id: 
   ${csrfField(chrome.csrf)}
   <fieldset><legend>Workspace</legend>
   ${view.workspaces.map(
-    (w) => html`<div><label><input type="radio" name="workspace" value="${w.tenantId}"${attr(
-      "checked",
-      w.tenantId === selected && "checked"
-    )}${attr("disabled", w.disabled && "disabled")}> ${w.name} (${w.role})${
-      w.role === "member" ? html` · members may grant: ${w.grantable.join(", ") || "nothing"}` : ""
-    }${w.disabled ? " · disabled" : ""}</label></div>`
+    (w) =>
+      html`<div><label><input type="radio" name="workspace" value="${w.tenantId}"${attr(
+        "checked",
+        w.tenantId === selected && "checked"
+      )}${attr("disabled", w.disabled && "disabled")}> ${w.name} (${w.role})${
+        w.role === "member" ? html` · members may grant: ${w.grantable.join(", ") || "nothing"}` : ""
+      }${w.disabled ? " · disabled" : ""}</label></div>`
   )}
   </fieldset>
   <fieldset><legend>Allow the application to</legend>
   ${view.requestedScopes.map(
-    (s) => html`<div><label><input type="checkbox" name="scope" value="${s}"${attr(
-      "checked",
-      view.selectedScopes.includes(s) && "checked"
-    )}> <strong>${s}</strong>: ${SCOPE_TEXT[s] ?? s}</label></div>`
+    (s) =>
+      html`<div><label><input type="checkbox" name="scope" value="${s}"${attr(
+        "checked",
+        view.selectedScopes.includes(s) && "checked"
+      )}> <strong>${s}</strong>: ${SCOPE_TEXT[s] ?? s}</label></div>`
   )}
   </fieldset>
   <div><button type="submit" name="decision" value="approve">Approve</button>

@@ -16,14 +16,21 @@ import type { ConsoleActor } from "./roles.js"
 
 /** The signed-in person acting in `tenantId` (one of their workspaces, whatever the session shows). */
 export const actorInWorkspace = (
-  person: { readonly userId: string; readonly email: string; readonly sessionId: string; readonly ip: string | null },
+  person: {
+    readonly userId: string
+    readonly email: string
+    readonly sessionId: string
+    readonly ip: string | null
+  },
   tenantId: string
 ): Effect.Effect<ConsoleActor, NotAMember | StorageError, MembershipRepository> =>
-  Effect.flatMap(Effect.flatMap(Effect.service(MembershipRepository), (m) => m.get(tenantId, person.userId)), (found) =>
-    Option.match(found, {
-      onNone: () => Effect.fail(new NotAMember()),
-      onSome: (membership) => Effect.succeed({ ...person, tenantId, role: membership.role })
-    })
+  Effect.flatMap(
+    Effect.flatMap(Effect.service(MembershipRepository), (m) => m.get(tenantId, person.userId)),
+    (found) =>
+      Option.match(found, {
+        onNone: () => Effect.fail(new NotAMember()),
+        onSome: (membership) => Effect.succeed({ ...person, tenantId, role: membership.role })
+      })
   )
 
 /** The scopes the actor may grant an application (the same rule as the keys they may create). */
@@ -32,10 +39,12 @@ export const grantableScopes = (
   scopeSet: ScopeSet
 ): Effect.Effect<ReadonlyArray<string>, TenantNotFound | StorageError, TenantRepository> =>
   actor.role === "member"
-    ? Effect.flatMap(Effect.flatMap(Effect.service(TenantRepository), (t) => t.get(actor.tenantId)), (tenant) =>
-        Option.isNone(tenant)
-          ? Effect.fail(new TenantNotFound())
-          : Effect.succeed(memberKeyScopesOf(tenant.value, scopeSet))
+    ? Effect.flatMap(
+        Effect.flatMap(Effect.service(TenantRepository), (t) => t.get(actor.tenantId)),
+        (tenant) =>
+          Option.isNone(tenant)
+            ? Effect.fail(new TenantNotFound())
+            : Effect.succeed(memberKeyScopesOf(tenant.value, scopeSet))
       )
     : Effect.succeed(scopeSet.scopes)
 
@@ -64,7 +73,9 @@ export const authorizeApp = (
   Effect.gen(function* () {
     const known = input.scopeSet.scopes
     const chosen = known.filter((s) => input.chosenScopes.includes(s))
-    const unknown = input.chosenScopes.findIndex((s) => !known.includes(s) || !input.requestedScopes.includes(s))
+    const unknown = input.chosenScopes.findIndex(
+      (s) => !known.includes(s) || !input.requestedScopes.includes(s)
+    )
     if (chosen.length === 0 || unknown >= 0)
       return yield* new InvalidScopeList({
         known,

@@ -72,7 +72,11 @@ export const makeOAuthAuthenticate = (
     const people = yield* Effect.context<MembershipRepository | TenantRepository>()
     const { perKey, perIp, bucketOfIp } = yield* budgetsOf(scopeSet.service)
     const overAddress = (d: RateDecision) =>
-      new RateLimited({ message: "too many requests from this address", retryAfterSeconds: d.resetSeconds, budget: d })
+      new RateLimited({
+        message: "too many requests from this address",
+        retryAfterSeconds: d.resetSeconds,
+        budget: d
+      })
     return (token, clientIp) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
@@ -81,11 +85,22 @@ export const makeOAuthAuthenticate = (
         if (Option.isNone(grant)) {
           const hit = yield* limits.hit(ipKey, RATE_WINDOW_MS, now)
           const d = decideRate(hit.count, perIp, hit.resetAt, now)
-          return yield* d.allowed ? new Unauthorized({ message: "invalid access token", budget: d }) : overAddress(d)
+          return yield* d.allowed
+            ? new Unauthorized({ message: "invalid access token", budget: d })
+            : overAddress(d)
         }
         const principal = yield* Effect.provideContext(principalOfGrant(grant.value, scopeSet), people)
-        const [ipHit, grantHit] = yield* limits.hitMany([ipKey, keyBucket(principal.keyId)], RATE_WINDOW_MS, now)
-        const byGrant = decideRate(grantHit?.count ?? Number.POSITIVE_INFINITY, perKey, grantHit?.resetAt ?? now, now)
+        const [ipHit, grantHit] = yield* limits.hitMany(
+          [ipKey, keyBucket(principal.keyId)],
+          RATE_WINDOW_MS,
+          now
+        )
+        const byGrant = decideRate(
+          grantHit?.count ?? Number.POSITIVE_INFINITY,
+          perKey,
+          grantHit?.resetAt ?? now,
+          now
+        )
         const byIp = ipHit === undefined ? undefined : decideRate(ipHit.count, perIp, ipHit.resetAt, now)
         if (byIp !== undefined && !byIp.allowed) return yield* overAddress(byIp)
         // The last use, for the connected apps page: written at most once a minute, never failing the request.
