@@ -4,18 +4,11 @@
 // answer differently), redirects are never followed, the whole attempt is bounded by its timeout,
 // and only a short excerpt of the answer is kept. Until a TLS session with the named host exists,
 // every failure reads the same (WEBHOOK_UNDELIVERABLE), so attempts cannot map ports.
-import { lookup } from "node:dns/promises"
 import { Agent, request } from "node:https"
-import { isIP, type LookupFunction } from "node:net"
 import type { TLSSocket } from "node:tls"
-import {
-  canonicalAddress,
-  isForbiddenAddress,
-  WEBHOOK_UNDELIVERABLE,
-  WebhookSender,
-  type WebhookResponse
-} from "@folio/domain"
+import { WEBHOOK_UNDELIVERABLE, WebhookSender, type WebhookResponse } from "@folio/domain"
 import { Effect, Layer } from "effect"
+import { makeOutboundResolver, pinnedLookup, type ResolveName } from "../outbound/pinned-address.js"
 
 export interface HttpsWebhookSenderOptions {
   /** Let 127.0.0.0/8 and ::1 through (an operator setting the tests use for their local receiver). */
@@ -23,15 +16,8 @@ export interface HttpsWebhookSenderOptions {
   /** Extra trusted CA certificates (PEM), e.g. a private CA; the system's stay trusted. */
   readonly ca?: string | undefined
   /** How a name is resolved (every address of it): the system's resolver unless a test says. */
-  readonly resolveName?: ((host: string) => Promise<ReadonlyArray<ResolvedAddress>>) | undefined
+  readonly resolveName?: ResolveName | undefined
 }
-
-interface ResolvedAddress {
-  readonly address: string
-  readonly family: number
-}
-
-const systemResolver = (host: string) => lookup(host, { all: true, verbatim: true })
 
 const EXCERPT_CHARS = 256
 
@@ -54,25 +40,8 @@ export const makeHttpsWebhookSender = (options: HttpsWebhookSenderOptions = {}) 
     ...(options.ca === undefined ? {} : { ca: options.ca })
   })
 
-  /**
-   * The address to connect to: the host's, refused whole when any is one we never reach. A name
-   * that does not resolve reads like a refused one, or the attempts would tell which internal
-   * names exist.
-   */
-  const resolveName = options.resolveName ?? systemResolver
-  const resolve = async (host: string): Promise<ResolvedAddress | undefined> => {
-    const bare = host.replace(/^\[(.*)\]$/, "$1")
-    const family = isIP(bare)
-    const found = family !== 0 ? [{ address: bare, family }] : await resolveName(bare)
-    if (found.length === 0 || found.some((a) => isForbiddenAddress(a.address, allowLoopback)))
-      return undefined
-    const first = found[0] as ResolvedAddress
-    // An IPv4-mapped answer is dialled as the IPv4 address it is (also where IPv6 is off).
-    const canonical = canonicalAddress(first.address)
-    return canonical?.kind === "ipv4" && canonical.via === "mapped"
-      ? { address: canonical.address, family: 4 }
-      : first
-  }
+  // The host's checked address; a name that does not resolve reads like a refused one.
+  const resolve = makeOutboundResolver({ allowLoopback, resolveName: options.resolveName })
 
   const send = (req: {
     url: string
@@ -93,19 +62,12 @@ export const makeHttpsWebhookSender = (options: HttpsWebhookSenderOptions = {}) 
       resolve(url.hostname)
         .then((target) => {
           if (target === undefined) return done(failure(WEBHOOK_UNDELIVERABLE, started))
-          // Node asks for every address (`all`) when it races IPv4 and IPv6 (autoSelectFamily):
-          // either way it gets the one checked address, and nothing else.
-          const pinned: LookupFunction = (_host, opts, callback) =>
-            opts.all === true
-              ? callback(null, [target])
-              : // biome-ignore lint/suspicious/noExplicitAny: node's overloaded callback (address, family)
-                (callback as any)(null, target.address, target.family)
           const outgoing = request(
             url,
             {
               method: "POST",
               headers: { ...req.headers, "content-length": String(Buffer.byteLength(req.body)) },
-              lookup: pinned,
+              lookup: pinnedLookup(target),
               signal,
               agent
             },
