@@ -31,6 +31,7 @@ import {
   SharpMediaToolsLive,
   YauzlArtifactArchivesLive,
   HttpsWebhookSenderLive,
+  makeSafeFetch,
   NotionClientSourceLive,
   openCountryDatabase,
   makeOpenAiCompatibleAnalyst,
@@ -169,11 +170,16 @@ const mailerLayer = (config: AppConfig) =>
     onSome: (url) => SmtpMailerLive({ url: Redacted.value(url), from: config.mailFrom })
   })
 
-/** Client metadata documents are fetched as webhooks are sent: https, public addresses only. */
-const oauthMetadataFetch =
-  (_config: AppConfig) =>
-  (_url: string | URL, _init?: RequestInit): Promise<Response> =>
-    Promise.reject(new Error("client metadata documents are not fetched yet"))
+/**
+ * Client metadata documents are fetched as webhooks are sent: https, public addresses only (the
+ * loopback too with WEBHOOK_ALLOW_LOOPBACK, a private CA with WEBHOOK_CA_FILE), the checked address
+ * pinned, no redirects; the library caps the body at 5 KiB.
+ */
+const oauthMetadataFetch = (config: AppConfig) =>
+  makeSafeFetch({
+    allowLoopback: config.webhookAllowLoopback,
+    ca: Option.getOrUndefined(Option.map(config.webhookCaFile, (file) => readFileSync(file, "utf8")))
+  })
 
 /** Names this process's job claims: host, process and a random part (a restarted pid is another worker). */
 const jobWorkerId = () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`

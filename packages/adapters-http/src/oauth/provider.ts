@@ -5,6 +5,7 @@
 // artifacts in the OAuthStore.
 import type { OAuthStoreService } from "@folio/domain"
 import { errors, Provider } from "oidc-provider"
+import { escapeHtml } from "../shared/html.js"
 import { storeAdapter } from "./adapter.js"
 import { cookieKeysOf, signingJwkOf } from "./keys.js"
 
@@ -80,6 +81,22 @@ interface ResultContext {
   }
 }
 
+interface ErrorContext {
+  type: string
+  body: string
+}
+
+/**
+ * A refusal the server cannot send back to the client (an unknown client, a redirect URI it did
+ * not register) is a page for the person: the error code and its description, nothing else.
+ */
+const renderError = async (ctx: ErrorContext, out: Record<string, unknown>) => {
+  const code = escapeHtml(String(out.error ?? "server_error"))
+  const description = escapeHtml(String(out.error_description ?? ""))
+  ctx.type = "html"
+  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Authorization refused · Folio</title></head><body><main><h1>This application's request was refused</h1><p><code>${code}</code>: ${description}</p><p>Go back to the application and try again, or ask its publisher.</p></main></body></html>`
+}
+
 export const makeOAuthProvider = (options: OAuthProviderOptions): Provider => {
   const secure = options.issuer.startsWith("https:")
   const cookie = { httpOnly: true, sameSite: "lax", secure, signed: true }
@@ -122,6 +139,7 @@ export const makeOAuthProvider = (options: OAuthProviderOptions): Provider => {
     rotateRefreshToken: true,
     expiresWithSession: async () => false,
     ttl: OAUTH_TTL,
+    renderError,
     fetch: options.fetch,
     fetchResponseBodyLimits: {
       "client_id metadata document": CLIENT_METADATA_MAX_BYTES,
@@ -132,7 +150,12 @@ export const makeOAuthProvider = (options: OAuthProviderOptions): Provider => {
       devInteractions: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       registration: { enabled: true },
-      revocation: { enabled: true },
+      // A client revokes only its own tokens.
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
+          token.clientId === client.clientId
+      },
       introspection: { enabled: false },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
