@@ -62,10 +62,14 @@ class TestOAuthProvider implements OAuthClientProvider {
   saved: OAuthTokens | undefined
   verifier = ""
   authorizationUrl: URL | undefined
+  /** Set for a client that registers by its metadata document (its URL is its client id). */
+  clientMetadataUrl?: string
   constructor(
     readonly callback: string,
-    readonly clientMetadataUrl?: string
-  ) {}
+    metadataUrl?: string
+  ) {
+    if (metadataUrl !== undefined) this.clientMetadataUrl = metadataUrl
+  }
   get redirectUrl() {
     return this.callback
   }
@@ -228,7 +232,9 @@ describe.each(targets)("OAuth sign-in for the sharing MCP server on %s", (name) 
         scopes_supported: ["read", "write", "delete"],
         bearer_methods_supported: ["header"]
       })
-      const server = await (await fetch(`${app.origin}/.well-known/oauth-authorization-server`)).json()
+      const server = (await (
+        await fetch(`${app.origin}/.well-known/oauth-authorization-server`)
+      ).json()) as Record<string, unknown>
       expect(server).toMatchObject({
         issuer: app.origin,
         authorization_endpoint: `${app.origin}/oauth/authorize`,

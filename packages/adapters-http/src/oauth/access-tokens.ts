@@ -1,5 +1,6 @@
 // OAuthAccessTokens over the authorization server: an access token is valid when the server still
 // holds it (unexpired, not revoked with its grant) and it was issued for the resource asking.
+/// <reference path="./oidc-provider.d.ts" />
 import { type OAuthAccessTokensService, type OAuthTokenGrant, StorageError } from "@folio/domain"
 import { Effect, Option } from "effect"
 import type { AccessTokenInstance, Provider } from "oidc-provider"

@@ -2,6 +2,7 @@
 // AccessToken, RefreshToken, AuthorizationCode, Client, Interaction, Session, ...), each artifact
 // one record with the library's payload and the few fields the store indexes (grant, uid, the
 // workspace a grant acts in, expiry, consumption).
+/// <reference path="./oidc-provider.d.ts" />
 import type { OAuthRecord, OAuthStoreService } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { errors } from "oidc-provider"

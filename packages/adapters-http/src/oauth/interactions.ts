@@ -1,6 +1,7 @@
 // The console's side of an authorization: read the interaction the browser is in (the server's
 // interaction cookie must match, so a link to another browser's interaction shows nothing), and
 // finish it with the person's consent (a grant for the scopes chosen, in one workspace) or a refusal.
+/// <reference path="./oidc-provider.d.ts" />
 import { IncomingMessage, ServerResponse } from "node:http"
 import { StorageError } from "@folio/domain"
 import { Effect, Option } from "effect"

@@ -2,6 +2,7 @@
 // /oauth/ (but the interaction pages, which the console renders), its discovery documents, and the
 // protected resource metadata. The request's forwarded headers are set from the public origin, so
 // every URL the server writes is the issuer's whatever Host the request came with.
+/// <reference path="./oidc-provider.d.ts" />
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Provider } from "oidc-provider"
 import type { FastPath } from "../sharing/public/fast-redirect.js"

@@ -3,6 +3,7 @@
 // one protected resource (the audience of every access token), PKCE for every client, consent on
 // every authorization, open dynamic registration and client ID metadata documents, and its
 // artifacts in the OAuthStore.
+/// <reference path="./oidc-provider.d.ts" />
 import type { OAuthStoreService } from "@folio/domain"
 import { errors, Provider } from "oidc-provider"
 import { escapeHtml } from "../shared/html.js"
