@@ -3,8 +3,10 @@
 // path and its scope refusal, the sharing error codes as tool errors, and the HTTP edges (the 401
 // challenge naming the protected resource metadata, Origin, 405, non-key bearers without a token
 // authenticator). Every structuredContent is checked against its tool's declared outputSchema.
+import { ViewCounter, VisitRecorder } from "@folio/domain"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeAjv2020 } from "../support/ajv.js"
 import { type RunningApp, startApp } from "../support/app.js"
@@ -123,5 +125,316 @@ describe("the sharing MCP server", () => {
       limits: { link_creations_per_hour: 60, request_body_bytes: 1024 * 1024 },
       storage: { used_bytes: 0 }
     })
+  })
+})
+
+type Resource = {
+  slug: string
+  type: string
+  url: string
+  labels: Array<string>
+  archived: boolean
+  pinned: boolean
+}
+type WithEtag = { resource: Resource & Record<string, unknown>; etag: string; collection_etag?: string }
+
+const READ = [
+  "sharing_query",
+  "sharing_analytics",
+  "sharing_link_simulate",
+  "sharing_markdown_versions",
+  "sharing_bio"
+]
+const WRITE = [
+  "sharing_create",
+  "sharing_update",
+  "sharing_markdown_versions",
+  "sharing_collection",
+  "sharing_bio",
+  "sharing_manage"
+]
+const DELETE = ["sharing_collection", "sharing_bio", "sharing_manage"]
+
+const names = async (scopes: ReadonlyArray<string>) => {
+  const { key } = await newWorkspaceKey(app, scopes, "sharing")
+  const { tools } = await (await connect(key)).listTools()
+  return tools.map((t) => t.name).sort()
+}
+
+/** A key of `full`'s account with `scopes`, connected. */
+const clientWith = async (scopes: ReadonlyArray<string>) => {
+  const { issueApiKey } = await import("@folio/domain")
+  const key = await app.run(
+    issueApiKey({ tenantId: full.workspaceId, service: "sharing", name: "t", scopes })
+  )
+  return connect(key.plaintext)
+}
+
+const expectRefused = (outcome: { isError: boolean; data: Structured }, scope: string) => {
+  expect(outcome.isError).toBe(true)
+  expect(outcome.data.error?.code).toBe("insufficient_scope")
+  expect(outcome.data.error?.message).toContain(scope)
+}
+
+describe("the sharing tools", () => {
+  it("lists the tools each scope allows (REST's operation scope table)", async () => {
+    expect(await names(["read"])).toEqual([...READ].sort())
+    expect(await names(["write"])).toEqual([...new Set(WRITE)].sort())
+    expect(await names(["delete"])).toEqual([...DELETE].sort())
+    expect(await names(["read", "write", "delete"])).toEqual(
+      [...new Set([...READ, ...WRITE, ...DELETE])].sort()
+    )
+  })
+
+  it("creates, reads, searches, updates and simulates a link with rules and variants; counts its visits", async () => {
+    const client = await connect(full.key)
+    const created = await call(client, "sharing_create", {
+      resource: {
+        type: "link",
+        slug: "mcp-launch",
+        title: "Launch",
+        target_url: "https://example.com/launch",
+        labels: ["launch"],
+        redirect_rules: [{ conditions: { language: ["fr"] }, target_url: "https://example.com/fr" }]
+      }
+    })
+    expect(created.isError).toBe(false)
+    const link = created.data as unknown as WithEtag
+    expect(link.resource).toMatchObject({
+      type: "link",
+      slug: "mcp-launch",
+      url: `${app.origin}/s/mcp-launch`
+    })
+
+    const got = await call(client, "sharing_query", { action: "get", slug: "mcp-launch" })
+    expect((got.data.resource as WithEtag).etag).toBe(link.etag)
+    const listed = await call(client, "sharing_query", { action: "list", type: "link" })
+    expect((listed.data.items as Array<Resource>).map((r) => r.slug)).toContain("mcp-launch")
+    const searched = await call(client, "sharing_query", { action: "search", q: "launch" })
+    expect((searched.data.items as Array<Resource>).map((r) => r.slug)).toEqual(["mcp-launch"])
+    const labels = await call(client, "sharing_query", { action: "labels" })
+    expect(labels.data.labels).toContainEqual({ label: "launch", resources: 1 })
+
+    const fr = await call(client, "sharing_link_simulate", {
+      slug: "mcp-launch",
+      visit: { languages: ["fr"] }
+    })
+    expect(fr.data).toMatchObject({ destination: "https://example.com/fr", matched: { kind: "rule" } })
+    const unsaved = await call(client, "sharing_link_simulate", {
+      target_url: "https://example.com/a",
+      test_variants: [
+        { url: "https://example.com/a", weight: 1 },
+        { url: "https://example.com/b", weight: 1 }
+      ]
+    })
+    expect(unsaved.data).toMatchObject({ matched: { kind: "variant" } })
+
+    const stale = await call(client, "sharing_update", {
+      slug: "mcp-launch",
+      changes: { title: "Late" },
+      expected_etag: '"stale"'
+    })
+    expect(stale.data.error?.code).toBe("etag_mismatch")
+    const updated = await call(client, "sharing_update", {
+      slug: "mcp-launch",
+      changes: { target_url: "https://example.com/v2" },
+      expected_etag: link.etag
+    })
+    expect((updated.data as unknown as WithEtag).resource).toMatchObject({
+      target_url: "https://example.com/v2"
+    })
+    expect((updated.data as unknown as WithEtag).etag).not.toBe(link.etag)
+
+    // A visit, recorded, then read back through the analytics tool.
+    const visit = await fetch(`${app.origin}/s/mcp-launch`, { redirect: "manual" })
+    expect(visit.status).toBe(302)
+    await app.run(
+      Effect.andThen(
+        Effect.flatMap(VisitRecorder, (r) => r.flush),
+        Effect.flatMap(ViewCounter, (v) => v.flush)
+      )
+    )
+    const summary = await call(client, "sharing_analytics", { slug: "mcp-launch" })
+    expect(summary.isError).toBe(false)
+    expect(summary.data).toMatchObject({ slug: "mcp-launch", totals: { views: 1 } })
+  })
+
+  it("writes Markdown pages with versions and restores one", async () => {
+    const client = await connect(full.key)
+    const page = await call(client, "sharing_create", {
+      resource: { type: "markdown", slug: "mcp-notes", body_markdown: "# One" }
+    })
+    expect(page.isError).toBe(false)
+    await call(client, "sharing_update", { slug: "mcp-notes", changes: { body_markdown: "# Two" } })
+    const versions = await call(client, "sharing_markdown_versions", { action: "list", slug: "mcp-notes" })
+    const list = versions.data.versions as Array<{ id: string; number: number }>
+    expect(list).toHaveLength(1)
+    const first = list[0]?.id ?? ""
+    const one = await call(client, "sharing_markdown_versions", {
+      action: "get",
+      slug: "mcp-notes",
+      version_id: first
+    })
+    expect(one.data.version).toMatchObject({ body_markdown: "# One" })
+    const restored = await call(client, "sharing_markdown_versions", {
+      action: "restore",
+      slug: "mcp-notes",
+      version_id: first
+    })
+    expect((restored.data.restored as WithEtag).resource).toMatchObject({ body_markdown: "# One" })
+    expect(restored.data.saved_version).toMatchObject({ number: 2 })
+    const missing = await call(client, "sharing_markdown_versions", { action: "get", slug: "mcp-notes" })
+    expect(missing.data.error).toMatchObject({ code: "validation_failed" })
+  })
+
+  it("builds collections and bio pages", async () => {
+    const client = await connect(full.key)
+    const upload = new FormData()
+    upload.append("file", new Blob([new TextEncoder().encode("hello")], { type: "text/plain" }), "hello.txt")
+    const uploaded = await fetch(`${app.origin}/share/api/v1/uploads`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${full.key}` },
+      body: upload
+    })
+    expect(uploaded.status).toBe(201)
+    const file = (await uploaded.json()) as { slug: string }
+
+    const made = await call(client, "sharing_create", { resource: { type: "collection", slug: "mcp-kit" } })
+    const collection = made.data as unknown as WithEtag
+    const added = await call(client, "sharing_collection", {
+      action: "add",
+      slug: "mcp-kit",
+      item: { resource: file.slug, caption: "Greeting" },
+      expected_etag: collection.collection_etag
+    })
+    expect(added.isError).toBe(false)
+    const item = added.data.added as { id: string; caption: string }
+    expect(item.caption).toBe("Greeting")
+    const arranged = await call(client, "sharing_collection", {
+      action: "arrange",
+      slug: "mcp-kit",
+      arrangement: { items: [{ id: item.id, display_name: "Hello" }] }
+    })
+    expect(
+      (arranged.data.resource as { items: Array<{ display_name: string }> }).items[0]?.display_name
+    ).toBe("Hello")
+    const removed = await call(client, "sharing_collection", {
+      action: "remove",
+      slug: "mcp-kit",
+      item_id: item.id
+    })
+    expect((removed.data.resource as { items: Array<unknown> }).items).toEqual([])
+
+    await call(client, "sharing_create", { resource: { type: "bio", slug: "mcp-me" } })
+    const bio = await call(client, "sharing_bio", {
+      action: "replace",
+      slug: "mcp-me",
+      bio: {
+        display_name: "Agent",
+        pages: [{ slug: "home", title: "Home", blocks: [{ type: "heading", text: "Hi" }] }]
+      }
+    })
+    expect(bio.isError).toBe(false)
+    expect((bio.data.bio as WithEtag).resource).toMatchObject({ type: "bio", display_name: "Agent" })
+    const submissions = await call(client, "sharing_bio", { action: "submissions", slug: "mcp-me" })
+    expect(submissions.data.submissions).toMatchObject({ items: [], total: 0 })
+    const gone = await call(client, "sharing_bio", {
+      action: "delete_submission",
+      slug: "mcp-me",
+      submission_id: crypto.randomUUID()
+    })
+    expect(gone.data.error?.code).toBe("not_found")
+  })
+
+  it("archives, pins, labels and deletes", async () => {
+    const client = await connect(full.key)
+    await call(client, "sharing_create", {
+      resource: { type: "link", slug: "mcp-old", target_url: "https://example.com/", labels: ["a"] }
+    })
+    const archived = await call(client, "sharing_manage", { slug: "mcp-old", action: "archive" })
+    expect((archived.data.resource as WithEtag).resource.archived).toBe(true)
+    const pinned = await call(client, "sharing_manage", { slug: "mcp-old", action: "pin" })
+    expect((pinned.data.resource as WithEtag).resource.pinned).toBe(true)
+    const added = await call(client, "sharing_manage", {
+      slug: "mcp-old",
+      action: "add_labels",
+      labels: ["b"]
+    })
+    expect((added.data.resource as WithEtag).resource.labels).toEqual(["a", "b"])
+    const removed = await call(client, "sharing_manage", {
+      slug: "mcp-old",
+      action: "remove_labels",
+      labels: ["a"]
+    })
+    expect((removed.data.resource as WithEtag).resource.labels).toEqual(["b"])
+    const deleted = await call(client, "sharing_manage", { slug: "mcp-old", action: "delete" })
+    expect(deleted.data).toEqual({ action: "delete", deleted: true })
+    const after = await call(client, "sharing_query", { action: "get", slug: "mcp-old" })
+    expect(after.data.error?.code).toBe("not_found")
+  })
+
+  it("refuses each tool without its operation's scope, before reading its input", async () => {
+    const reader = await clientWith(["read"])
+    expectRefused(
+      await call(reader, "sharing_create", {
+        resource: { type: "link", target_url: "https://example.com/" }
+      }),
+      "write"
+    )
+    expectRefused(await call(reader, "sharing_update", { slug: "x", changes: {} }), "write")
+    expectRefused(await call(reader, "sharing_manage", { slug: "x", action: "pin" }), "write")
+    expectRefused(
+      await call(reader, "sharing_collection", { action: "add", slug: "x", item: { resource: "y" } }),
+      "write"
+    )
+    expectRefused(
+      await call(reader, "sharing_markdown_versions", {
+        action: "restore",
+        slug: "x",
+        version_id: crypto.randomUUID()
+      }),
+      "write"
+    )
+    expectRefused(
+      await call(reader, "sharing_bio", {
+        action: "delete_submission",
+        slug: "x",
+        submission_id: crypto.randomUUID()
+      }),
+      "delete"
+    )
+
+    const writer = await clientWith(["write"])
+    // Hidden tools still answer in the tool error shape (validators were compiled by the full key).
+    expectRefused(await call(writer, "sharing_query", { action: "list" }), "read")
+    expectRefused(await call(writer, "sharing_analytics", { slug: "x" }), "read")
+    expectRefused(await call(writer, "sharing_link_simulate", { target_url: "https://example.com/" }), "read")
+    expectRefused(await call(writer, "sharing_manage", { slug: "x", action: "delete" }), "delete")
+    expectRefused(
+      await call(writer, "sharing_manage", { slug: "x", action: "add_labels", labels: ["a"] }),
+      "read"
+    )
+    expectRefused(await call(writer, "sharing_bio", { action: "submissions", slug: "x" }), "read")
+
+    const deleter = await clientWith(["delete"])
+    expectRefused(
+      await call(deleter, "sharing_collection", { action: "arrange", slug: "x", arrangement: { items: [] } }),
+      "write"
+    )
+    // A scope check comes before input validation: bad input still answers insufficient_scope.
+    expectRefused(await call(deleter, "sharing_create", { nonsense: true }), "write")
+  })
+
+  it("answers bad input with validation_failed naming the unknown key, and another account's resource forbidden", async () => {
+    const client = await connect(full.key)
+    const bad = await call(client, "sharing_query", { action: "list", colour: "red" })
+    expect(bad.data.error).toMatchObject({ code: "validation_failed" })
+    expect(bad.data.error?.message).toContain("colour")
+    const other = await newWorkspaceKey(app, ["read", "write", "delete"], "sharing")
+    await call(await connect(other.key), "sharing_create", {
+      resource: { type: "link", slug: "mcp-theirs", target_url: "https://example.com/" }
+    })
+    const theirs = await call(client, "sharing_query", { action: "get", slug: "mcp-theirs" })
+    expect(theirs.data.error?.code).toBe("forbidden")
   })
 })
