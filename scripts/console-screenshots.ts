@@ -1,8 +1,9 @@
 // Takes the screenshots of the owner console's pages (docs/screenshots/console-*.png): a workspace with
-// an owner, a member, keys of both services and a pending invitation, so the lists are not empty.
+// an owner, a member, keys of both services, a pending invitation and two connected apps, so the lists
+// are not empty.
 // Run: npm run screenshots:console (it needs Chromium, as the browser tests do; not part of npm test). It
 // builds the page assets and reads the packages from source (test/tsconfig.json's paths), so no build.
-import { createSetupLink, createTenant } from "@folio/domain"
+import { createSetupLink, createTenant, MembershipRepository, OAuthStore } from "@folio/domain"
 import { Effect } from "effect"
 import type { Page } from "playwright-core"
 import { launchBrowser } from "../test/support/browser.js"
@@ -19,6 +20,7 @@ import {
   signOut,
   startConsoleApp
 } from "../test/support/console-browser.js"
+import { clientRecord, grantRecords } from "../test/support/oauth-grants.js"
 
 const out = new URL("../docs/screenshots/", import.meta.url).pathname
 const running = await startConsoleApp("memory")
@@ -30,9 +32,8 @@ const shot = async (page: Page, name: string) => {
 }
 const newPage = async () => (await browser.newContext({ viewport: DESKTOP })).newPage()
 try {
-  const setup = await running.app.run(
-    Effect.flatMap(createTenant("Analytical Engines"), (workspace) => createSetupLink(workspace.id))
-  )
+  const workspace = await running.app.run(createTenant("Analytical Engines"))
+  const setup = await running.app.run(createSetupLink(workspace.id))
   const owner = await newPage()
   await owner.goto(onOrigin(origin, setup.url))
   await createAccountFromLink(owner, OWNER, true)
@@ -67,6 +68,39 @@ try {
   await owner.goto(`${origin}/console/account`)
   await addPasskey(owner, "Work laptop")
   await shot(owner, "account")
+
+  // Two apps connected by OAuth (as the authorization server stores them), one of them used.
+  const people = await running.app.run(
+    Effect.flatMap(Effect.service(MembershipRepository), (m) => m.listByTenant(workspace.id))
+  )
+  const idOf = (email: string) => people.find((p) => p.email === email)?.userId ?? ""
+  await running.app.run(
+    Effect.flatMap(Effect.service(OAuthStore), (store) =>
+      Effect.gen(function* () {
+        const records = [
+          clientRecord("client-desktop", "Desktop Assistant"),
+          ...grantRecords({
+            grantId: "grant-desktop",
+            tenantId: workspace.id,
+            userId: idOf(OWNER.email),
+            clientId: "client-desktop",
+            scopes: "read write"
+          }),
+          ...grantRecords({
+            grantId: "grant-agent",
+            tenantId: workspace.id,
+            userId: idOf(MEMBER.email),
+            clientId: "https://agent.example.org/oauth/client.json",
+            scopes: "read"
+          })
+        ]
+        for (const record of records) yield* store.upsert(record, new Date())
+        yield* store.touchGrant("grant-desktop", new Date(), 0)
+      })
+    )
+  )
+  await owner.goto(`${origin}/console/apps`)
+  await shot(owner, "apps")
 
   await owner.goto(`${origin}/console/settings`)
   await shot(owner, "settings")

@@ -176,6 +176,7 @@ describe("the console in Chromium", () => {
     const nav = guest.page.getByRole("navigation", { name: "Console" })
     expect(await nav.getByRole("link").allTextContents()).toEqual([
       "API keys",
+      "Connected apps",
       "Members",
       "Settings",
       "Account"

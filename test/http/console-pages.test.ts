@@ -17,6 +17,7 @@ describe("console pages", () => {
   it("carries a nonce CSP, its nonce on the one script, and no inline handlers", async () => {
     for (const path of [
       "/console/keys",
+      "/console/apps",
       "/console/members",
       "/console/settings",
       "/console/audit",

@@ -62,7 +62,15 @@ const REQUESTS: Readonly<Record<ConsoleOperation, (world: World) => Attempt>> = 
     fields: { forms: ["forms:read", "forms:write"], sharing: ["read", "write", "delete"] }
   }),
   disableWorkspace: () => ({ method: "POST", path: "/console/settings/disable" }),
-  viewAudit: () => ({ method: "GET", path: "/console/audit" })
+  viewAudit: () => ({ method: "GET", path: "/console/audit" }),
+  listConnectedApps: () => ({ method: "GET", path: "/console/apps" }),
+  revokeConnectedApp: () => ({ method: "POST", path: "/console/apps/owners-grant/revoke" }),
+  // The consent page's post (approve); every role may consent, within what its role may grant.
+  authorizeApp: () => ({
+    method: "POST",
+    path: "/oauth/interaction/attempt",
+    fields: { decision: "approve" }
+  })
 }
 
 describe("console role refusals", () => {

@@ -24,6 +24,7 @@ import {
   renameWorkspace,
   requestPasswordReset,
   resetPassword,
+  revokeConnectedApp,
   revokeInvitation,
   revokeKey,
   revokeSession,
@@ -673,13 +674,21 @@ export const ConsoleRoutes = HttpRouter.use((router) =>
     yield* router.add("GET", "/reset-password/:token", resetPasswordGet(deps))
     yield* router.add("POST", "/reset-password/:token", resetPasswordPost(deps))
 
-    for (const section of ["keys", "members", "settings", "audit", "account"] as const)
+    for (const section of ["keys", "apps", "members", "settings", "audit", "account"] as const)
       yield* router.add("GET", `/console/${section}`, consoleGet(deps, section))
 
     // API keys
     yield* router.add("POST", "/console/keys", createKeyPost(deps))
     yield* post("/console/keys/:id/revoke", "keys", ({ acting, params }) =>
       Effect.as(revokeKey(actorOf(acting), idParam(params, "id")), seeOther(`${HOME}?notice=key-revoked`))
+    )
+
+    // Connected apps (OAuth grants)
+    yield* post("/console/apps/:id/revoke", "apps", ({ acting, params }) =>
+      Effect.as(
+        revokeConnectedApp(actorOf(acting), idParam(params, "id")),
+        seeOther("/console/apps?notice=app-revoked")
+      )
     )
 
     // Members

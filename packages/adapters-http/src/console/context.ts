@@ -10,6 +10,7 @@ import {
   type IdGen,
   type InvalidationBus,
   type MembershipRepository,
+  type OAuthStore,
   type OneTimeTokenRepository,
   type PasskeyCeremony,
   type PasskeyRepository,
@@ -45,6 +46,7 @@ export type ConsolePorts =
   | RateLimitStore
   | TenantRepository
   | ApiKeyRepository
+  | OAuthStore
   | IdGen
   | InvalidationBus
 

@@ -9,6 +9,7 @@ const STATUS_BY_TAG: Readonly<Record<string, number>> = {
   PasskeyNotFound: 404,
   SessionNotFound: 404,
   ApiKeyNotFound: 404,
+  ConnectedAppNotFound: 404,
   TenantNotFound: 404,
   LinkInvalid: 404,
   LastOwner: 409,

@@ -17,7 +17,7 @@ export const consoleContentSecurityPolicy = (nonce: string): string =>
     "base-uri 'none'"
   ].join("; ")
 
-export type Section = "keys" | "members" | "settings" | "audit" | "account"
+export type Section = "keys" | "apps" | "members" | "settings" | "audit" | "account"
 
 export interface WorkspaceChoice {
   readonly tenantId: string
@@ -78,6 +78,7 @@ const NAV: ReadonlyArray<{
   readonly needs?: ConsoleOperation
 }> = [
   { section: "keys", label: "API keys", needs: "listKeys" },
+  { section: "apps", label: "Connected apps", needs: "listConnectedApps" },
   { section: "members", label: "Members", needs: "listMembers" },
   { section: "settings", label: "Settings", needs: "viewSettings" },
   { section: "audit", label: "Audit log", needs: "viewAudit" },

@@ -5,6 +5,7 @@ import {
   evaluateFeatures,
   FORMS_SCOPE_SET,
   listAudit,
+  listConnectedApps,
   listInvitations,
   listKeys,
   listMembers,
@@ -23,6 +24,7 @@ import type { Html } from "../shared/html.js"
 import { type Acting, type ConsoleDeps, runOn, signedInChrome } from "./context.js"
 import type { Section } from "./layout.js"
 import { renderAccountPage } from "./pages/account.js"
+import { renderAppsPage } from "./pages/apps.js"
 import { AUDIT_PAGE_SIZE, renderAuditPage } from "./pages/audit.js"
 import { type CreatedKey, type KeysView, renderKeysPage } from "./pages/keys.js"
 import { type MembersView, renderMembersPage } from "./pages/members.js"
@@ -31,6 +33,7 @@ import { renderSettingsPage } from "./pages/settings.js"
 /** The texts a 303 may ask a page to show (`?notice=`): fixed, so nothing is reflected. */
 export const NOTICES: Readonly<Record<string, string>> = {
   "key-revoked": "The key is revoked: it stops working within 5 seconds.",
+  "app-revoked": "The app is disconnected: its tokens are refused from now on.",
   "role-changed": "The role is changed.",
   "member-removed": "The member is removed and signed out of this workspace.",
   "invitation-revoked": "The invitation is revoked.",
@@ -56,6 +59,7 @@ export const noticeOf = (code: string | null): string | undefined =>
 
 export const SECTION_TITLES: Readonly<Record<Section, string>> = {
   keys: "API keys",
+  apps: "Connected apps",
   members: "Members",
   settings: "Workspace settings",
   audit: "Audit log",
@@ -108,6 +112,18 @@ const keysPage = (actor: ConsoleActor, extras: SectionExtras) =>
         },
         now
       )
+  })
+
+const appsPage = (actor: ConsoleActor, extras: SectionExtras) =>
+  Effect.gen(function* () {
+    const apps = yield* listConnectedApps(actor)
+    return (chrome: Parameters<typeof renderAppsPage>[0]) =>
+      renderAppsPage(chrome, {
+        role: actor.role,
+        apps,
+        ...(extras.error === undefined ? {} : { error: extras.error }),
+        ...(extras.notice === undefined ? {} : { notice: extras.notice })
+      })
   })
 
 const membersPage = (actor: ConsoleActor, extras: SectionExtras) =>
@@ -192,6 +208,8 @@ export const sectionPage = (
             switch (section) {
               case "keys":
                 return runOn(deps)(keysPage(actor, extras))
+              case "apps":
+                return runOn(deps)(appsPage(actor, extras))
               case "members":
                 return runOn(deps)(membersPage(actor, extras))
               case "settings":

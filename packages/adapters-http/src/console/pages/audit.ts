@@ -6,10 +6,28 @@ import { dateTime } from "./format.js"
 
 export const AUDIT_PAGE_SIZE = 50
 
-const detailsOf = (event: AuditEventRecord) =>
-  Object.entries(event.details)
+const genericDetails = (details: AuditEventRecord["details"]) =>
+  Object.entries(details)
     .map(([k, v]) => `${k}: ${v === null ? "none" : String(v)}`)
     .join(", ")
+
+/** What an OAuth app was allowed or lost, said in words: its name, its id when different, scopes. */
+const appDetails = (details: AuditEventRecord["details"]) => {
+  const { clientId, clientName, scopes, ...rest } = details
+  const name =
+    typeof clientName === "string" && clientName !== "" ? clientName : String(clientId ?? "unknown")
+  return [
+    `app: ${name}`,
+    ...(typeof clientId === "string" && clientId !== name ? [`client id: ${clientId}`] : []),
+    `scopes: ${typeof scopes === "string" && scopes !== "" ? scopes.split(",").join(" ") : "none"}`,
+    ...(Object.keys(rest).length === 0 ? [] : [genericDetails(rest)])
+  ].join(", ")
+}
+
+const detailsOf = (event: AuditEventRecord) =>
+  event.action === "app.authorized" || event.action === "app.revoked"
+    ? appDetails(event.details)
+    : genericDetails(event.details)
 
 export const renderAuditPage = (
   chrome: PageChrome,

@@ -31,7 +31,13 @@ export const CONSOLE_OPERATIONS = {
   changeFeatures: ["owner", "admin"],
   changeMemberKeyScopes: ["owner", "admin"],
   disableWorkspace: ["owner"],
-  viewAudit: ["owner", "admin"]
+  viewAudit: ["owner", "admin"],
+  /** Members see only the apps they connected themselves. */
+  listConnectedApps: ["owner", "admin", "member"],
+  /** Members only the apps they connected themselves. */
+  revokeConnectedApp: ["owner", "admin", "member"],
+  /** OAuth consent: a person lets an app act for them in the workspace (members within their key scopes). */
+  authorizeApp: ["owner", "admin", "member"]
 } as const satisfies Record<string, ReadonlyArray<Role>>
 
 export type ConsoleOperation = keyof typeof CONSOLE_OPERATIONS
