@@ -16,7 +16,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens
 } from "@modelcontextprotocol/sdk/shared/auth.js"
-import { OAuthAccessTokens, OAuthStore, type TenantRecord } from "@folio/domain"
+import { OAuthAccessTokens, OAuthStore, type TenantRecord, ViewCounter, VisitRecorder } from "@folio/domain"
 import { Effect, Option } from "effect"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -270,8 +270,31 @@ describe.each(targets)("OAuth sign-in for the sharing MCP server on %s", (name) 
       expect(provider.info?.client_id).toBe(metadataHost.url)
       expect(metadataHost.received.length).toBeGreaterThan(0)
       expect(await contextScopes(client)).toEqual(["read", "write"])
-      const { tools } = await client.listTools()
-      expect(Array.isArray(tools)).toBe(true)
+
+      // Tools, as the person: create a link, visit it, read its analytics summary.
+      const created = await client.callTool({
+        name: "sharing_create",
+        arguments: {
+          resource: { type: "link", slug: "oauth-launch", target_url: "https://example.com/launch" }
+        }
+      })
+      expect(created.isError).not.toBe(true)
+      expect((created.structuredContent as { resource: { url: string } }).resource.url).toBe(
+        `${app.origin}/s/oauth-launch`
+      )
+      expect((await fetch(`${app.origin}/s/oauth-launch`, { redirect: "manual" })).status).toBe(302)
+      await app.run(
+        Effect.andThen(
+          Effect.flatMap(VisitRecorder, (r) => r.flush),
+          Effect.flatMap(ViewCounter, (v) => v.flush)
+        )
+      )
+      const summary = await client.callTool({
+        name: "sharing_analytics",
+        arguments: { slug: "oauth-launch" }
+      })
+      expect(summary.isError).not.toBe(true)
+      expect(summary.structuredContent).toMatchObject({ slug: "oauth-launch", totals: { views: 1 } })
 
       // Refresh: a new pair; the old refresh token is spent.
       const refreshed = await tokenRequest(app, {
@@ -284,15 +307,13 @@ describe.each(targets)("OAuth sign-in for the sharing MCP server on %s", (name) 
       expect(refreshed.body.refresh_token).not.toBe(provider.saved?.refresh_token)
       expect((await ping(app, String(refreshed.body.access_token))).status).toBe(200)
 
-      // Revoked from the console's store: every token of the grant is refused at once.
-      const grants = await app.run(
-        Effect.flatMap(Effect.service(OAuthStore), (s) => s.grantsOfTenant(tenant.id, new Date()))
-      )
-      expect(grants.length).toBeGreaterThan(0)
-      for (const g of grants)
-        await app.run(
-          Effect.flatMap(Effect.service(OAuthStore), (s) => s.revokeGrantOfTenant(tenant.id, g.grantId))
-        )
+      // Revoked in the console's connected apps: every token of the grant is refused at once.
+      const apps = await owner.client.page("/console/apps")
+      expect(apps.status).toBe(200)
+      const revoke = /action="(\/console\/apps\/[^"]+\/revoke)"/.exec(apps.html)?.[1]
+      expect(revoke).toBeDefined()
+      const revoked = await owner.client.post(revoke ?? "", { csrf: apps.csrf })
+      expect(revoked.status).toBe(303)
       const refused = await ping(app, String(refreshed.body.access_token))
       expect(refused.status).toBe(401)
       expect(refused.challenge).toContain('error="invalid_token"')
@@ -314,6 +335,16 @@ describe.each(targets)("OAuth sign-in for the sharing MCP server on %s", (name) 
     expect(typeof provider.info?.client_id).toBe("string")
     expect(provider.info?.client_id).not.toMatch(/^https:/)
     expect(await contextScopes(client)).toEqual(["read"])
+    // A read-only grant: the write tools are not listed, and calling one is refused.
+    const names = (await client.listTools()).tools.map((t) => t.name)
+    expect(names).toContain("sharing_query")
+    expect(names).not.toContain("sharing_create")
+    const refused = await client.callTool({
+      name: "sharing_create",
+      arguments: { resource: { type: "link", target_url: "https://example.com/" } }
+    })
+    expect(refused.isError).toBe(true)
+    expect((refused.structuredContent as { error: { code: string } }).error.code).toBe("insufficient_scope")
   })
 
   describe("refusals", () => {

@@ -10,9 +10,9 @@ import { type AuditLog, MembershipRepository } from "../ports/people.js"
 import { TenantRepository } from "../ports/tenants.js"
 import type { ScopeSet } from "../scopes.js"
 import { audit } from "./audit.js"
-import { NotAMember, ScopeNotAllowed } from "./errors.js"
+import { NotAMember, type NotAllowed, ScopeNotAllowed } from "./errors.js"
 import { memberKeyScopesOf } from "./keys.js"
-import type { ConsoleActor } from "./roles.js"
+import { authorize, type ConsoleActor } from "./roles.js"
 
 /** The signed-in person acting in `tenantId` (one of their workspaces, whatever the session shows). */
 export const actorInWorkspace = (
@@ -67,10 +67,11 @@ export const authorizeApp = (
   input: AppAuthorization
 ): Effect.Effect<
   ReadonlyArray<string>,
-  InvalidScopeList | ScopeNotAllowed | TenantNotFound | StorageError,
+  NotAllowed | InvalidScopeList | ScopeNotAllowed | TenantNotFound | StorageError,
   TenantRepository | AuditLog | IdGen
 > =>
   Effect.gen(function* () {
+    yield* authorize(actor, "authorizeApp")
     const known = input.scopeSet.scopes
     const chosen = known.filter((s) => input.chosenScopes.includes(s))
     const unknown = input.chosenScopes.findIndex(
