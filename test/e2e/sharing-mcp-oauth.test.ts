@@ -22,6 +22,7 @@ import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { sharedBrowser } from "../support/browser.js"
+import { checkPage, clean } from "../support/console-browser.js"
 import { invitedPerson, type Person, workspaceWithOwner } from "../support/console.js"
 import { startHttpsReceiver } from "../support/https-receiver.js"
 import { openStorage, type StorageName, storageSkipped } from "../support/storage.js"
@@ -142,6 +143,8 @@ const signInAndConsent = async (
   await page.click("form[action='/sign-in'] button[type=submit]")
   await page.waitForURL(/\/oauth\/interaction\//)
   expect(await page.textContent("h1")).toBe("Connect Test MCP client to Folio")
+  // The consent page passes the console's page checks (axe, no sideways scroll on a phone).
+  expect(await checkPage(page)).toEqual(clean(page))
   // Read is ticked by default; the others only when the person ticks them.
   expect(await page.isChecked("input[name=scope][value=read]")).toBe(true)
   expect(await page.isChecked("input[name=scope][value=write]")).toBe(false)
@@ -226,6 +229,10 @@ describe.each(targets)("OAuth sign-in for the sharing MCP server on %s", (name) 
       const metadataUrl = `${app.origin}/.well-known/oauth-protected-resource/share/mcp`
       expect(refused.challenge).toBe(`Bearer resource_metadata="${metadataUrl}"`)
       const metadata = await (await fetch(metadataUrl)).json()
+      // The same document at the well-known root.
+      expect(await (await fetch(`${app.origin}/.well-known/oauth-protected-resource`)).json()).toEqual(
+        metadata
+      )
       expect(metadata).toMatchObject({
         resource: `${app.origin}/share/mcp`,
         authorization_servers: [app.origin],
@@ -530,6 +537,50 @@ describe.each(targets)("OAuth sign-in for the sharing MCP server on %s", (name) 
         })
         expect(refused.status).toBe(400)
         expect(await refused.text()).toContain("you may grant only: read")
+      }
+    )
+
+    it.skipIf(skip)(
+      "shows an authorization only to the browser that started it, and checks CSRF",
+      async () => {
+        const clientId = await dcrClient()
+        const first = await startAuthorization(owner.client, app, {
+          clientId,
+          challenge: pkcePair().challenge
+        })
+        const interaction = new URL(first.headers.get("location") ?? "", app.origin).pathname
+        // Another signed-in browser (no interaction cookie) is told the request is gone.
+        const other = await invitedPerson(app, tenant.id, "admin")
+        const elsewhere = await other.client.page(interaction)
+        expect(elsewhere.status).toBe(404)
+        expect(elsewhere.html).toContain("This request has expired")
+        // A post without the session's CSRF token, or from another origin, changes nothing.
+        const page = await owner.client.page(interaction)
+        expect(page.status).toBe(200)
+        const forged = await owner.client.post(interaction, {
+          csrf: "nope",
+          workspace: tenant.id,
+          scope: "read"
+        })
+        expect(forged.status).toBe(403)
+        const crossOrigin = await owner.client.post(
+          interaction,
+          { csrf: page.csrf, workspace: tenant.id, scope: "read" },
+          { origin: "https://evil.example" }
+        )
+        expect(crossOrigin.status).toBe(403)
+        // Signed out: the sign-in page, coming back here.
+        const signedOut = await fetch(`${app.origin}${interaction}`, {
+          redirect: "manual",
+          headers: {
+            cookie: [...owner.client.cookies]
+              .filter(([k]) => k.startsWith("folio_oauth"))
+              .map(([k, v]) => `${k}=${v}`)
+              .join("; ")
+          }
+        })
+        expect(signedOut.status).toBe(303)
+        expect(signedOut.headers.get("location")).toBe(`/sign-in?next=${encodeURIComponent(interaction)}`)
       }
     )
 

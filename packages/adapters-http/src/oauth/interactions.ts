@@ -51,10 +51,18 @@ const incomingOf = (request: unknown): IncomingMessage | undefined => {
 const scopesOf = (value: unknown): ReadonlyArray<string> =>
   typeof value === "string" ? value.split(" ").filter((s) => s.length > 0) : []
 
-export const makeOAuthInteractions = (provider: Provider, resource: string): OAuthInteractionsService => {
+export const makeOAuthInteractions = (
+  provider: Provider,
+  resource: string,
+  publicOrigin: string
+): OAuthInteractionsService => {
+  const origin = new URL(publicOrigin)
   const details = (request: unknown, uid: string) => {
     const req = incomingOf(request)
     if (req === undefined) return Effect.succeed(undefined)
+    // As the mount does: the server reads the request as the public origin's (its secure cookies).
+    req.headers["x-forwarded-proto"] = origin.protocol.slice(0, -1)
+    req.headers["x-forwarded-host"] = origin.host
     return Effect.map(
       Effect.promise(() =>
         provider.interactionDetails(req, new ServerResponse(req)).then(

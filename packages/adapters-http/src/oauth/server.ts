@@ -56,7 +56,7 @@ export const OAuthServerLive = (options: OAuthServerOptions) =>
       provider.on("server_error", (_ctx, error) => {
         console.error("authorization server error", error instanceof Error ? error.name : "unknown")
       })
-      const interactions = makeOAuthInteractions(provider, resource)
+      const interactions = makeOAuthInteractions(provider, resource, options.publicOrigin)
       return Context.make(OAuthServer, {
         resource,
         fastPath: makeOAuthFastPath(provider, options.publicOrigin),
