@@ -1,5 +1,5 @@
 // The sharing MCP server with OAuth sign-in, end to end: the MCP SDK's own client with an
-// OAuthClientProvider against the running app (memory storage, and PostgreSQL when
+// OAuthClientProvider against the running app (memory storage, and PGlite, or PostgreSQL when
 // TEST_DATABASE_URL is set). The 401 names the resource metadata, the client discovers the
 // authorization server, registers (by a client ID metadata document on a local HTTPS server, or
 // dynamically), sends the person to the authorization endpoint; Chromium signs in to the console
@@ -25,7 +25,7 @@ import { sharedBrowser } from "../support/browser.js"
 import { checkPage, clean } from "../support/console-browser.js"
 import { invitedPerson, type Person, workspaceWithOwner } from "../support/console.js"
 import { startHttpsReceiver } from "../support/https-receiver.js"
-import { openStorage, type StorageName, storageSkipped } from "../support/storage.js"
+import { openStorage, realStorageName, type StorageName, storageSkipped } from "../support/storage.js"
 import {
   authorizeCode,
   authorizeUrl,
@@ -162,7 +162,8 @@ const signInAndConsent = async (
   return landed.searchParams.get("code") ?? ""
 }
 
-const targets: ReadonlyArray<StorageName> = ["memory", "postgres"]
+// The memory store, and the SQL store: PostgreSQL when TEST_DATABASE_URL is set, else PGlite.
+const targets: ReadonlyArray<StorageName> = ["memory", realStorageName]
 
 describe.each(targets)("OAuth sign-in for the sharing MCP server on %s", (name) => {
   const skip = storageSkipped(name)
