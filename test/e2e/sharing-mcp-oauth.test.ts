@@ -598,6 +598,21 @@ describe.each(targets)("OAuth sign-in for the sharing MCP server on %s", (name) 
       expect(redirect.searchParams.get("code")).toBeNull()
     })
 
+    it.skipIf(skip)("limits client registrations per address (20 an hour)", async () => {
+      const statuses: Array<number> = []
+      for (let i = 0; i < 25 && !statuses.includes(429); i++) statuses.push((await register(app)).status)
+      expect(statuses.at(-1)).toBe(429)
+      expect(statuses.slice(0, -1).every((s) => s === 201)).toBe(true)
+      const refused = await fetch(`${app.origin}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: [REDIRECT_URI] })
+      })
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get("retry-after")).toBe("3600")
+      expect(await refused.json()).toMatchObject({ error: "temporarily_unavailable" })
+    })
+
     it.skipIf(skip)("refuses client metadata documents on private addresses, and too big ones", async () => {
       const tryClient = async (clientId: string) => {
         const answer = await startAuthorization(owner.client, app, {

@@ -259,8 +259,10 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
       const oauth = OAuthServerLive({
         publicOrigin: config.publicOrigin,
         secret,
-        fetch: oauthMetadataFetch(config)
-      }).pipe(Layer.provide(storage))
+        fetch: oauthMetadataFetch(config),
+        accessLog: LogLevel.isLessThanOrEqualTo(logLevelOf(config.logLevel), "Info"),
+        registrationsPerHour: 20
+      }).pipe(Layer.provide(Layer.merge(storage, hotPath)))
       const infrastructure = Layer.mergeAll(
         storage,
         hotPath,

@@ -5,9 +5,10 @@
 /// <reference path="./oidc-provider.d.ts" />
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Provider } from "oidc-provider"
+import { redactSecrets } from "../shared/secret-urls.js"
 import type { FastPath } from "../sharing/public/fast-redirect.js"
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from "./metadata.js"
-import { INTERACTION_PREFIX } from "./provider.js"
+import { INTERACTION_PREFIX, OAUTH_ROUTES } from "./provider.js"
 
 const DISCOVERY_PATHS = new Set([
   "/.well-known/oauth-authorization-server",
@@ -49,20 +50,77 @@ const answerMetadata = (request: IncomingMessage, response: ServerResponse, publ
   response.end(request.method === "HEAD" ? undefined : body)
 }
 
-export const makeOAuthFastPath = (provider: Provider, publicOrigin: string): FastPath => {
+/**
+ * Whether a request from `address` may go on (the registration budget); answered false, the mount
+ * refuses it with 429. Registration is open, so each address registers a bounded number of clients.
+ */
+export type RegistrationBudget = (address: string) => Promise<boolean>
+
+export interface OAuthMountOptions {
+  /** Log each answer as the app's access log does (one JSON line, the URL redacted). */
+  readonly accessLog: boolean
+  readonly registrationBudget: RegistrationBudget
+}
+
+const tooMany = (response: ServerResponse) => {
+  const body = JSON.stringify({
+    error: "temporarily_unavailable",
+    error_description: "too many client registrations from this address; try again later"
+  })
+  response.writeHead(429, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    "retry-after": "3600",
+    "cache-control": "no-store"
+  })
+  response.end(body)
+}
+
+const logAnswer = (request: IncomingMessage, response: ServerResponse, started: number) =>
+  response.once("finish", () =>
+    console.log(
+      JSON.stringify({
+        message: "Sent HTTP response",
+        level: "INFO",
+        timestamp: new Date(started).toISOString(),
+        annotations: {
+          "http.method": request.method,
+          "http.url": redactSecrets(request.url ?? ""),
+          "http.status": response.statusCode
+        },
+        spans: { "http.span": Date.now() - started }
+      })
+    )
+  )
+
+export const makeOAuthFastPath = (
+  provider: Provider,
+  publicOrigin: string,
+  options: OAuthMountOptions
+): FastPath => {
   const handle = provider.callback()
   const origin = new URL(publicOrigin)
   const proto = origin.protocol.slice(0, -1)
   return (request, response) => {
     const path = pathOf(request.url ?? "")
-    if (METADATA_PATHS.has(path)) {
+    const metadata = METADATA_PATHS.has(path)
+    if (!metadata && !isOAuthServerPath(path)) return false
+    if (options.accessLog) logAnswer(request, response, Date.now())
+    if (metadata) {
       answerMetadata(request, response, publicOrigin)
       return true
     }
-    if (!isOAuthServerPath(path)) return false
     // The server trusts these two (provider.proxy): set here, never taken from the client.
     request.headers["x-forwarded-proto"] = proto
     request.headers["x-forwarded-host"] = origin.host
+    if (request.method === "POST" && path === OAUTH_ROUTES.registration) {
+      // The body stays unread (paused) while the budget is asked; the server reads it afterwards.
+      options.registrationBudget(request.socket.remoteAddress ?? "unknown").then(
+        (allowed) => (allowed ? handle(request, response) : tooMany(response)),
+        () => handle(request, response)
+      )
+      return true
+    }
     handle(request, response)
     return true
   }

@@ -1,7 +1,7 @@
 // The authorization server as the app holds it: one oidc-provider over the OAuthStore, with what
 // the rest of the app takes from it (the node:http mount, token verification, the console's
 // interactions), built once when the app starts.
-import { OAuthAccessTokens, OAuthStore } from "@folio/domain"
+import { OAuthAccessTokens, OAuthStore, RateLimitStore } from "@folio/domain"
 import { Context, Effect, Layer } from "effect"
 import type { FastPath } from "../sharing/public/fast-redirect.js"
 import { makeOAuthAccessTokens } from "./access-tokens.js"
@@ -30,13 +30,20 @@ export interface OAuthServerOptions {
   readonly publicOrigin: string
   readonly secret: string
   readonly fetch: MetadataFetch
+  /** Log the server's answers as the app's access log does. */
+  readonly accessLog: boolean
+  /** Client registrations per address per hour (registration is open to anyone). */
+  readonly registrationsPerHour: number
 }
+
+const HOUR_MS = 60 * 60 * 1000
 
 /** The server, its token verifier (OAuthAccessTokens) and its interactions, over the OAuthStore. */
 export const OAuthServerLive = (options: OAuthServerOptions) =>
   Layer.effectContext(
     Effect.gen(function* () {
       const store = yield* OAuthStore
+      const limits = yield* RateLimitStore
       const resource = sharingResourceOf(options.publicOrigin)
       const provider = makeOAuthProvider({
         issuer: options.publicOrigin,
@@ -59,7 +66,16 @@ export const OAuthServerLive = (options: OAuthServerOptions) =>
       const interactions = makeOAuthInteractions(provider, resource, options.publicOrigin)
       return Context.make(OAuthServer, {
         resource,
-        fastPath: makeOAuthFastPath(provider, options.publicOrigin),
+        fastPath: makeOAuthFastPath(provider, options.publicOrigin, {
+          accessLog: options.accessLog,
+          registrationBudget: (address) =>
+            Effect.runPromise(
+              Effect.map(
+                limits.hit(`oauth-register:${address}`, HOUR_MS, Date.now()),
+                (hit) => hit.count <= options.registrationsPerHour
+              )
+            )
+        }),
         interactions
       }).pipe(
         Context.add(OAuthInteractions, interactions),
