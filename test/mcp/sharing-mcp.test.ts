@@ -438,3 +438,38 @@ describe("the sharing tools", () => {
     expect(theirs.data.error?.code).toBe("forbidden")
   })
 })
+
+describe("the sharing MCP endpoint's budget", () => {
+  it("charges MCP calls to the same per-key budget as REST, with the same headers and 429", async () => {
+    const small = await startApp({ config: { sharingRequestsPerKey: 3 } })
+    try {
+      const { key } = await newWorkspaceKey(small, ["read"], "sharing")
+      const rest = () =>
+        fetch(`${small.origin}/share/api/v1/resources`, { headers: { authorization: `Bearer ${key}` } })
+      const mcp = () =>
+        fetch(`${small.origin}/share/mcp`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream"
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })
+        })
+      expect((await rest()).status).toBe(200)
+      const first = await mcp()
+      expect([
+        first.status,
+        first.headers.get("x-ratelimit-limit"),
+        first.headers.get("x-ratelimit-remaining")
+      ]).toEqual([200, "3", "1"])
+      expect((await rest()).status).toBe(200)
+      const over = await mcp()
+      expect(over.status).toBe(429)
+      expect(over.headers.get("retry-after")).not.toBeNull()
+      expect(((await over.json()) as { error_code: string }).error_code).toBe("rate_limited")
+    } finally {
+      await small.close()
+    }
+  })
+})

@@ -27,15 +27,17 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js"
 import {
+  type CallToolResult,
   CallToolRequestSchema,
   ErrorCode,
+  type JSONRPCMessage,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Context, Effect, Result, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { ExchangeMultiplexer, exchange } from "./exchange.js"
+import { type DirectAnswer, ExchangeMultiplexer, exchange } from "./exchange.js"
 import { errorResult, inputJsonSchema, outputJsonSchema, type ToolError, toolErrorSchema } from "./schemas.js"
 
 /** What the endpoints need from the deployment. */
@@ -210,20 +212,16 @@ export const makeToolServer = <T extends CoreTool<C>, C>(spec: ToolServerSpec<T,
     ])
   )
   const byName = new Map(tools.map((t) => [t.name, t]))
-  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
-    const { principal } = callerOf(extra)
-    return {
-      tools: tools.filter((t) => access.visible(principal, t)).flatMap((t) => listings.get(t.name) ?? [])
-    }
-  })
-  server.setRequestHandler(CallToolRequestSchema, async (request, handlerExtra) => {
-    const { principal, run } = callerOf(handlerExtra)
-    const tool = byName.get(request.params.name)
-    if (tool === undefined) throw rpcFailure(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
+  const callTool = async (
+    { principal, run }: Caller,
+    params: { readonly name: string; readonly arguments?: unknown }
+  ): Promise<CallToolResult> => {
+    const tool = byName.get(params.name)
+    if (tool === undefined) throw rpcFailure(ErrorCode.InvalidParams, `unknown tool: ${params.name}`)
     const first = access.before(principal, tool)
     const lacking = scopeFailure(principal, first)
     if (lacking !== undefined) return failed(lacking)
-    const input = codecs.decode(tool.name, request.params.arguments)
+    const input = codecs.decode(tool.name, params.arguments)
     if (Result.isFailure(input)) return failed(input.failure)
     const all = access.after(tool, input.success)
     const lackingAll =
@@ -240,7 +238,16 @@ export const makeToolServer = <T extends CoreTool<C>, C>(spec: ToolServerSpec<T,
       content: [{ type: "text" as const, text: JSON.stringify(outcome.success) }],
       structuredContent: outcome.success as Record<string, unknown>
     }
+  }
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    const { principal } = callerOf(extra)
+    return {
+      tools: tools.filter((t) => access.visible(principal, t)).flatMap((t) => listings.get(t.name) ?? [])
+    }
   })
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
+    callTool(callerOf(extra), request.params)
+  )
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: spec.resources.map((r) => ({
       uri: r.uri,
@@ -261,7 +268,37 @@ export const makeToolServer = <T extends CoreTool<C>, C>(spec: ToolServerSpec<T,
       contents: [{ uri: resource.uri, mimeType: "application/json", text: JSON.stringify(read.success) }]
     }
   })
-  return server
+  /**
+   * Tool calls, the hot path, are answered here rather than through the SDK's Protocol: the same
+   * handler and the same JSON-RPC answer (a thrown error as the Protocol sends it), without its
+   * re-parsing of the request (the exchange has checked it against the SDK's schema) and of our own
+   * result, which cost more than the rest of the MCP layer. A call asking for a task goes to the SDK.
+   */
+  const direct: DirectAnswer = (message, authInfo) => {
+    if (
+      message.method !== "tools/call" ||
+      (message.params as { task?: unknown } | undefined)?.task !== undefined
+    )
+      return undefined
+    const params = message.params as { readonly name: string; readonly arguments?: unknown }
+    return callTool(callerOf({ authInfo }), params).then(
+      (result): JSONRPCMessage => ({ jsonrpc: "2.0", id: message.id, result }),
+      (error: {
+        readonly code?: unknown
+        readonly message?: string
+        readonly data?: unknown
+      }): JSONRPCMessage => ({
+        jsonrpc: "2.0",
+        id: message.id,
+        error: {
+          code: Number.isSafeInteger(error.code) ? (error.code as number) : ErrorCode.InternalError,
+          message: error.message ?? "Internal error",
+          ...(error.data === undefined ? {} : { data: error.data })
+        }
+      })
+    )
+  }
+  return { server, direct }
 }
 
 const jsonRpcError = (status: number, code: number, message: string) =>
@@ -274,7 +311,8 @@ export type McpAuthenticator = (
 
 /** One service's endpoint, built when its route layer is. */
 export interface McpEndpoint {
-  readonly server: Server
+  /** The service's server and its direct answers (makeToolServer's). */
+  readonly server: { readonly server: Server; readonly direct?: DirectAnswer }
   readonly authenticate: McpAuthenticator
   /** The services the tools run on (the route's context when it was built). */
   readonly context: Context.Context<never>
@@ -300,7 +338,7 @@ export const mcpRoute = <R>(
       const endpoint = yield* make
       const context = endpoint.context
       const mux = new ExchangeMultiplexer()
-      yield* Effect.promise(() => endpoint.server.connect(mux))
+      yield* Effect.promise(() => endpoint.server.server.connect(mux))
 
       const answer = (request: HttpServerRequest.HttpServerRequest, principal: PrincipalShape) =>
         Effect.gen(function* () {
@@ -351,7 +389,9 @@ export const mcpRoute = <R>(
             scopes: [...principal.scopes],
             extra: { [CALLER]: caller }
           }
-          const exchanged = yield* Effect.tryPromise(() => exchange(request.headers, body, mux, authInfo))
+          const exchanged = yield* Effect.tryPromise(() =>
+            exchange(request.headers, body, mux, authInfo, endpoint.server.direct)
+          )
           return exchanged.body === undefined
             ? HttpServerResponse.empty({ status: exchanged.status })
             : HttpServerResponse.jsonUnsafe(exchanged.body, { status: exchanged.status })

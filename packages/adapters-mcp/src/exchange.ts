@@ -118,7 +118,16 @@ export class ExchangeMultiplexer implements Transport {
 }
 
 /**
- * Checks the headers and the message, then answers it through `mux`. Notifications and responses
+ * The server's own answer to a request it answers without the SDK's Protocol (the hot path: a tool
+ * call), after the same checks; undefined leaves the request to the SDK Server behind `mux`.
+ */
+export type DirectAnswer = (
+  message: JSONRPCRequest,
+  authInfo: AuthInfo
+) => Promise<JSONRPCMessage> | undefined
+
+/**
+ * Checks the headers and the message, then answers it through `direct` or `mux`. Notifications and responses
  * are accepted (202) and not delivered: in a stateless server there is no exchange they could
  * belong to (a cancellation names a request of another POST, and no server request awaits a reply).
  */
@@ -126,7 +135,8 @@ export const exchange = async (
   headers: Readonly<Record<string, string | undefined>>,
   body: unknown,
   mux: ExchangeMultiplexer,
-  authInfo: AuthInfo
+  authInfo: AuthInfo,
+  direct?: DirectAnswer
 ): Promise<ExchangeAnswer> => {
   const accept = headers.accept ?? ""
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
@@ -158,5 +168,10 @@ export const exchange = async (
     }
     return { status: 202, body: undefined }
   }
-  return invalidParams(message) ?? { status: 200, body: await mux.request(message, authInfo) }
+  return (
+    invalidParams(message) ?? {
+      status: 200,
+      body: await (direct?.(message, authInfo) ?? mux.request(message, authInfo))
+    }
+  )
 }
