@@ -142,7 +142,13 @@ describe("connected apps", () => {
         expect(events[0]).toMatchObject({
           actorEmail: "admin@example.com",
           target: "grant-ann",
-          details: { clientId: "client-registered", clientName: "Claude Desktop", scopes: "read,write" }
+          details: {
+            service: "sharing",
+            client: "Claude Desktop",
+            clientId: "client-registered",
+            scopes: "read,write",
+            connectedBy: "ann@example.com"
+          }
         })
         expect(JSON.stringify(events)).not.toContain("at-grant-ann")
       })

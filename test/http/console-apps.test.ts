@@ -176,7 +176,9 @@ describe.each(storageTargets())("console connected apps on $name", ({ name, skip
     const { html } = await owner.client.page("/console/audit")
     expect(html).toContain("app.revoked")
     expect(html).toContain("app: Desktop Assistant, client id: client-desktop, scopes: read write delete")
-    expect(html).toContain("app: https://agent.example.test/client.json, scopes: read")
+    expect(html).toContain(
+      `app: https://agent.example.test/client.json, scopes: read, service: sharing, connectedBy: ${member.email}`
+    )
     expect(html).not.toContain("at-grant-owner")
   })
 })

@@ -11,11 +11,13 @@ const genericDetails = (details: AuditEventRecord["details"]) =>
     .map(([k, v]) => `${k}: ${v === null ? "none" : String(v)}`)
     .join(", ")
 
-/** What an OAuth app was allowed or lost, said in words: its name, its id when different, scopes. */
+/**
+ * What an OAuth app was allowed or lost, said in words: its name (`client`), its id when the event
+ * carries it and it differs, the scopes, then the other facts.
+ */
 const appDetails = (details: AuditEventRecord["details"]) => {
-  const { clientId, clientName, scopes, ...rest } = details
-  const name =
-    typeof clientName === "string" && clientName !== "" ? clientName : String(clientId ?? "unknown")
+  const { client, clientId, scopes, ...rest } = details
+  const name = typeof client === "string" && client !== "" ? client : String(clientId ?? "unknown")
   return [
     `app: ${name}`,
     ...(typeof clientId === "string" && clientId !== name ? [`client id: ${clientId}`] : []),

@@ -109,7 +109,11 @@ export const listConnectedApps = (
 export const revokeConnectedApp = (
   actor: ConsoleActor,
   grantId: string
-): Effect.Effect<void, NotAllowed | ConnectedAppNotFound | StorageError, OAuthStore | AuditLog | IdGen> =>
+): Effect.Effect<
+  void,
+  NotAllowed | ConnectedAppNotFound | StorageError,
+  OAuthStore | UserRepository | AuditLog | IdGen
+> =>
   Effect.gen(function* () {
     yield* authorize(actor, "revokeConnectedApp")
     const store = yield* OAuthStore
@@ -121,6 +125,10 @@ export const revokeConnectedApp = (
       return yield* new NotAllowed({ operation: "revokeConnectedApp" })
     const clientId = stringOf(grant.payload.clientId) ?? ""
     const clientName = yield* clientNameOf(clientId)
+    const email =
+      userId === null
+        ? null
+        : Option.getOrNull(Option.map(yield* (yield* UserRepository).get(userId), (u) => u.email))
     if (!(yield* store.revokeGrantOfTenant(actor.tenantId, grantId))) return yield* new ConnectedAppNotFound()
     yield* audit(actor.tenantId, {
       action: "app.revoked",
@@ -128,6 +136,14 @@ export const revokeConnectedApp = (
       actorEmail: actor.email,
       target: grantId,
       ip: actor.ip,
-      details: { clientId, clientName, scopes: scopesOf(grant.payload).join(","), userId }
+      // The same facts as app.authorized's (service, client name, scopes) plus the client id and
+      // whose grant it was (the person revoking may be an admin, not the one who connected it).
+      details: {
+        service: "sharing",
+        client: clientName.slice(0, 200),
+        clientId: clientId.slice(0, 500),
+        scopes: scopesOf(grant.payload).join(","),
+        connectedBy: email ?? userId
+      }
     })
   })
