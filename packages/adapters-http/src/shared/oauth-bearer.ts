@@ -5,9 +5,6 @@ import { makeOAuthAuthenticate, type ScopeSet } from "@folio/domain"
 import { Effect } from "effect"
 import { requestAuthenticatorOf } from "./bearer-auth.js"
 
-/** Whether a presented bearer is a service API key (`folio_...`) rather than an OAuth access token. */
-export const isApiKeyBearer = (presented: string): boolean => presented.startsWith("folio_")
-
 /**
  * Builds, once, the authenticator of OAuth bearers for `resource` (the sharing MCP endpoint's URL):
  * token -> Principal of the scope set's service, refusals as Unauthorized (401), a disabled
