@@ -86,3 +86,4 @@ export const HttpSurfaceLive = Layer.mergeAll(
   ConsoleRoutes,
   RequestGuardsLive
 )
+export * from "./oauth/index.js"

@@ -13,16 +13,25 @@ import {
   FormsErrors,
   HttpSurfaceLive,
   makeFastRedirect,
+  OAuthConsentRoutes,
+  OAuthServer,
+  OAuthServerLive,
   PublicOrigin,
   ReadinessCheck,
-  SharingErrors
+  SharingErrors,
+  sharingResourceOf
 } from "@folio/adapters-http"
-import { redactingTracer, SECRET_QUERY_NAMES } from "@folio/adapters-http/shared"
+import {
+  makeOAuthRequestAuthenticator,
+  redactingTracer,
+  SECRET_QUERY_NAMES
+} from "@folio/adapters-http/shared"
 import { formsMcpRoute, McpSettings, sharingMcpRoute } from "@folio/adapters-mcp"
 import {
   SharpMediaToolsLive,
   YauzlArtifactArchivesLive,
   HttpsWebhookSenderLive,
+  makeSafeFetch,
   NotionClientSourceLive,
   openCountryDatabase,
   makeOpenAiCompatibleAnalyst,
@@ -85,7 +94,8 @@ import {
   UploadPolicy,
   DEFAULT_WEBHOOK_POLICY,
   SessionPolicy,
-  ConsoleLinks
+  ConsoleLinks,
+  SHARING_SCOPE_SET
 } from "@folio/domain"
 import { Duration, Effect, Layer, LogLevel, Option, Redacted, References, Tracer } from "effect"
 import { HttpMiddleware, HttpRouter, UrlParams } from "effect/http"
@@ -158,6 +168,17 @@ const mailerLayer = (config: AppConfig) =>
   Option.match(config.smtpUrl, {
     onNone: () => Layer.empty,
     onSome: (url) => SmtpMailerLive({ url: Redacted.value(url), from: config.mailFrom })
+  })
+
+/**
+ * Client metadata documents are fetched as webhooks are sent: https, public addresses only (the
+ * loopback too with WEBHOOK_ALLOW_LOOPBACK, a private CA with WEBHOOK_CA_FILE), the checked address
+ * pinned, no redirects; the library caps the body at 5 KiB.
+ */
+const oauthMetadataFetch = (config: AppConfig) =>
+  makeSafeFetch({
+    allowLoopback: config.webhookAllowLoopback,
+    ca: Option.getOrUndefined(Option.map(config.webhookCaFile, (file) => readFileSync(file, "utf8")))
   })
 
 /** Names this process's job claims: host, process and a random part (a restarted pid is another worker). */
@@ -233,6 +254,15 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         SuspendedAccountsLive,
         SealedIdempotencyStoreLive(`idempotent-answers:${secret}`)
       ).pipe(Layer.provide(storage))
+      // The authorization server (issue 33) over the configured storage; it fetches client metadata
+      // documents through the SSRF-safe fetcher (the webhooks' address rule).
+      const oauth = OAuthServerLive({
+        publicOrigin: config.publicOrigin,
+        secret,
+        fetch: oauthMetadataFetch(config),
+        accessLog: LogLevel.isLessThanOrEqualTo(logLevelOf(config.logLevel), "Info"),
+        registrationsPerHour: 20
+      }).pipe(Layer.provide(Layer.merge(storage, hotPath)))
       const infrastructure = Layer.mergeAll(
         storage,
         hotPath,
@@ -305,14 +335,24 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
           },
           authAttemptsPerIpPerMinute: config.authAttemptsPerIp
         }),
+        oauth,
         overrides.policies ?? Layer.empty
       )
       // The access log writes at Info; above that level it would only cost every request work (a
       // log span and annotations) for lines that are dropped, so it is left out.
       const requestLogging = LogLevel.isLessThanOrEqualTo(logLevelOf(config.logLevel), "Info")
-      // The MCP endpoints answer in their service's error table, as its REST API does.
-      const mcp = Layer.mergeAll(formsMcpRoute(FormsErrors), sharingMcpRoute(SharingErrors))
-      const http = HttpRouter.serve(Layer.mergeAll(HttpSurfaceLive, mcp), {
+      // The MCP endpoints answer in their service's error table, as its REST API does; the sharing
+      // one also takes OAuth access tokens issued for it (any bearer that is not a `folio_` key).
+      const mcp = Layer.mergeAll(
+        formsMcpRoute(FormsErrors),
+        sharingMcpRoute(SharingErrors, {
+          tokenAuthenticator: makeOAuthRequestAuthenticator(
+            sharingResourceOf(config.publicOrigin),
+            SHARING_SCOPE_SET
+          )
+        })
+      )
+      const http = HttpRouter.serve(Layer.mergeAll(HttpSurfaceLive, mcp, OAuthConsentRoutes), {
         disableLogger: !requestLogging,
         // main logs its own "listening" line, with the public origin.
         disableListenLog: true
@@ -320,8 +360,10 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         // The warm link redirect, answered on plain node:http before the Effect app sees it.
         Layer.merge(
           Layer.effectDiscard(
-            Effect.flatMap(makeFastRedirect({ accessLog: requestLogging }), (redirect) =>
-              installFastPaths(server, [redirect])
+            Effect.flatMap(
+              Effect.zip(makeFastRedirect({ accessLog: requestLogging }), Effect.service(OAuthServer)),
+              // The authorization server's endpoints and discovery, likewise answered on node:http.
+              ([redirect, oauthServer]) => installFastPaths(server, [redirect, oauthServer.fastPath])
             )
           )
         ),

@@ -11,7 +11,9 @@ export const CONSOLE_PATH_PREFIXES = [
   "/sign-in",
   "/sign-out",
   "/invitations/",
-  "/reset-password"
+  "/reset-password",
+  // The consent step of an OAuth authorization is a console page.
+  "/oauth/interaction/"
 ] as const
 
 export const MAX_CONSOLE_BODY_BYTES = 64 * 1024

@@ -4,6 +4,7 @@
 // route) both authenticate through `makeRequestAuthenticator`.
 import {
   type AccountDisabled,
+  type Authenticate,
   InsufficientScope,
   makeAuthenticate,
   missingScopes,
@@ -30,7 +31,7 @@ export const clientIp = (request: HttpServerRequest.HttpServerRequest): string =
  * MCP alike. Effect's bearer parser would trim the spaces and drop other schemes before the check,
  * so a key a client mangled could pass or read as absent.
  */
-const presentedKey = (request: HttpServerRequest.HttpServerRequest): string =>
+export const presentedKey = (request: HttpServerRequest.HttpServerRequest): string =>
   (request.headers.authorization ?? "").slice("Bearer ".length)
 
 /** The budget headers on whatever answer the request gets. */
@@ -53,9 +54,15 @@ export type RequestAuthenticator = (
  * over its budget is RateLimited.
  */
 export const makeRequestAuthenticator = (service: ServiceName) =>
+  Effect.flatMap(makeAuthenticate(service), (authenticate) => requestAuthenticatorOf(service, authenticate))
+
+/**
+ * The request side of an authenticate function (a key's, an OAuth token's): the presented bearer
+ * in, the budget headers and the usage tally on every answer out.
+ */
+export const requestAuthenticatorOf = (service: ServiceName, authenticate: Authenticate) =>
   Effect.gen(function* () {
     const batcher = yield* UsageBatcher
-    const authenticate = yield* makeAuthenticate(service)
     const authenticator: RequestAuthenticator = (request) =>
       Effect.flatMap(
         Effect.catch(authenticate(presentedKey(request), clientIp(request)), (e) =>

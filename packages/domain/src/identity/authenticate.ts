@@ -47,7 +47,7 @@ const addressLimited = (message: string, d: RateDecision) =>
   new RateLimited({ message, retryAfterSeconds: d.resetSeconds, budget: d })
 
 /** A service's budgets as its requests are charged to them. */
-const budgetsOf = (service: ServiceName) =>
+export const budgetsOf = (service: ServiceName) =>
   Effect.gen(function* () {
     const policy = yield* RateLimitPolicy
     const own = policy.byService?.[service]

@@ -1,0 +1,109 @@
+// oidc-provider's storage adapter over the OAuthStore port: one adapter per model (Grant,
+// AccessToken, RefreshToken, AuthorizationCode, Client, Interaction, Session, ...), each artifact
+// one record with the library's payload and the few fields the store indexes (grant, uid, the
+// workspace a grant acts in, expiry, consumption).
+/// <reference path="./oidc-provider.d.ts" />
+import type { OAuthRecord, OAuthStoreService } from "@folio/domain"
+import { Effect, Option } from "effect"
+import { errors } from "oidc-provider"
+
+/** The payload as oidc-provider writes and reads it (opaque but for the few fields used here). */
+type Payload = Record<string, unknown>
+
+/** The models whose payload's accountId (`tenantId:userId`) names the workspace they act in. */
+const TENANT_MODELS = new Set(["Grant", "AccessToken", "RefreshToken", "AuthorizationCode"])
+
+const stringOf = (value: unknown): string | null =>
+  typeof value === "string" && value.length > 0 ? value : null
+
+/** The workspace of an account id `tenantId:userId`; null for any other shape. */
+export const tenantOfAccount = (accountId: unknown): string | null => {
+  const account = stringOf(accountId)
+  if (account === null) return null
+  const colon = account.indexOf(":")
+  return colon > 0 ? account.slice(0, colon) : null
+}
+
+/** The models a consumed-twice artifact of which revokes its grant (a replayed code or refresh token). */
+const ROTATED_MODELS = new Set(["RefreshToken", "AuthorizationCode"])
+
+const run = <A>(effect: Effect.Effect<A, unknown>): Promise<A> => Effect.runPromise(effect)
+
+export const recordOf = (
+  model: string,
+  id: string,
+  payload: Payload,
+  expiresInSeconds: number | undefined,
+  now: Date
+): OAuthRecord => ({
+  model,
+  id,
+  payload,
+  grantId: stringOf(payload.grantId),
+  uid: stringOf(payload.uid),
+  userCode: stringOf(payload.userCode),
+  tenantId: TENANT_MODELS.has(model) ? tenantOfAccount(payload.accountId) : null,
+  expiresAt:
+    expiresInSeconds === undefined || !Number.isFinite(expiresInSeconds)
+      ? null
+      : new Date(now.getTime() + expiresInSeconds * 1000),
+  consumedAt: null
+})
+
+/** The payload the library reads back: `consumed` (epoch seconds) once the store marked it consumed. */
+const payloadOf = (found: Option.Option<OAuthRecord>): Payload | undefined => {
+  if (Option.isNone(found)) return undefined
+  const record = found.value
+  return record.consumedAt === null
+    ? { ...record.payload }
+    : { ...record.payload, consumed: Math.floor(record.consumedAt.getTime() / 1000) }
+}
+
+/** The adapter class oidc-provider instantiates once per model name. */
+export const storeAdapter = (store: OAuthStoreService) =>
+  class StoreAdapter {
+    readonly name: string
+    constructor(name: string) {
+      this.name = name
+    }
+
+    upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
+      const now = new Date()
+      return run(store.upsert(recordOf(this.name, id, payload, expiresIn, now), now))
+    }
+
+    find(id: string): Promise<Payload | undefined> {
+      return run(Effect.map(store.find(this.name, id, new Date()), payloadOf))
+    }
+
+    findByUid(uid: string): Promise<Payload | undefined> {
+      return run(Effect.map(store.findByUid(this.name, uid, new Date()), payloadOf))
+    }
+
+    findByUserCode(userCode: string): Promise<Payload | undefined> {
+      return run(Effect.map(store.findByUserCode(this.name, userCode, new Date()), payloadOf))
+    }
+
+    /**
+     * Marks the artifact consumed. The library checks `consumed` before consuming, but two requests
+     * can both pass that check: the store's atomic consume lets one win, and the loser's use is a
+     * replay, which revokes the whole grant (as the library does for a replay it sees itself).
+     */
+    async consume(id: string): Promise<void> {
+      const now = new Date()
+      const found = await run(store.find(this.name, id, now))
+      const consumed = await run(store.consume(this.name, id, now))
+      if (consumed || !ROTATED_MODELS.has(this.name)) return
+      const grantId = Option.isSome(found) ? found.value.grantId : null
+      if (grantId !== null) await run(store.revokeByGrantId(grantId))
+      throw new errors.InvalidGrant("grant request is invalid")
+    }
+
+    destroy(id: string): Promise<void> {
+      return run(store.destroy(this.name, id))
+    }
+
+    revokeByGrantId(grantId: string): Promise<void> {
+      return run(store.revokeByGrantId(grantId))
+    }
+  }
