@@ -2,7 +2,7 @@
 // table does not list is refused with NotAllowed by the use case that runs it (on the memory store),
 // and each listed role gets past the check.
 import {
-  authorize,
+  authorizeApp,
   CONSOLE_OPERATIONS,
   CONSOLE_OPERATION_NAMES,
   type ConsoleActor,
@@ -26,6 +26,7 @@ import {
   type Role,
   setMemberKeyScopes,
   setWorkspaceDisabledAs,
+  SHARING_SCOPE_SET,
   workspaceOf
 } from "@folio/domain"
 import { it } from "@effect/vitest"
@@ -59,9 +60,14 @@ const RUNS: Record<
   viewAudit: (a) => listAudit(a, { before: null, limit: 10 }),
   listConnectedApps: (a) => Effect.provide(listConnectedApps(a), fakeOAuthStore().layer),
   revokeConnectedApp: (a) => Effect.provide(revokeConnectedApp(a, "no-such-grant"), fakeOAuthStore().layer),
-  // The consent use case (authorizeApp, issue 33's OAuth part) checks this row first; until it is
-  // merged here the row is checked as it will be.
-  authorizeApp: (a) => authorize(a, "authorizeApp")
+  authorizeApp: (a) =>
+    authorizeApp(a, {
+      scopeSet: SHARING_SCOPE_SET,
+      clientId: "https://agent.example/client.json",
+      clientName: "Agent",
+      requestedScopes: ["read"],
+      chosenScopes: ["read"]
+    })
 }
 
 const refusal = (result: Result.Result<unknown, unknown>) =>

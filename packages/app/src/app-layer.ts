@@ -18,12 +18,12 @@ import {
   OAuthServerLive,
   PublicOrigin,
   ReadinessCheck,
-  SharingErrors,
-  sharingResourceOf
+  SharingErrors
 } from "@folio/adapters-http"
 import {
   makeOAuthRequestAuthenticator,
   redactingTracer,
+  sharingMcpResource,
   SECRET_QUERY_NAMES
 } from "@folio/adapters-http/shared"
 import { formsMcpRoute, McpSettings, sharingMcpRoute } from "@folio/adapters-mcp"
@@ -347,7 +347,7 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         formsMcpRoute(FormsErrors),
         sharingMcpRoute(SharingErrors, {
           tokenAuthenticator: makeOAuthRequestAuthenticator(
-            sharingResourceOf(config.publicOrigin),
+            sharingMcpResource(config.publicOrigin),
             SHARING_SCOPE_SET
           )
         })

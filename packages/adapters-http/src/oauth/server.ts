@@ -6,7 +6,7 @@ import { Context, Effect, Layer } from "effect"
 import type { FastPath } from "../sharing/public/fast-redirect.js"
 import { makeOAuthAccessTokens } from "./access-tokens.js"
 import { makeOAuthInteractions, type OAuthInteractionsService } from "./interactions.js"
-import { sharingResourceOf } from "./metadata.js"
+import { sharingMcpResource } from "../shared/protected-resource.js"
 import { makeOAuthFastPath } from "./mount.js"
 import { type MetadataFetch, makeOAuthProvider } from "./provider.js"
 
@@ -44,7 +44,7 @@ export const OAuthServerLive = (options: OAuthServerOptions) =>
     Effect.gen(function* () {
       const store = yield* OAuthStore
       const limits = yield* RateLimitStore
-      const resource = sharingResourceOf(options.publicOrigin)
+      const resource = sharingMcpResource(options.publicOrigin)
       const provider = makeOAuthProvider({
         issuer: options.publicOrigin,
         resource,

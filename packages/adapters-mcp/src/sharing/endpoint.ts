@@ -4,7 +4,12 @@
 // hands in (OAuth access tokens), refused when there is none. Every 401 carries the RFC 9728
 // challenge naming the protected resource metadata. Tools are authorised through the domain's
 // SHARING_OPERATION_SCOPES table; failures speak the sharing error table, handed in by the app.
-import { makeRequestAuthenticator } from "@folio/adapters-http/shared"
+import {
+  makeRequestAuthenticator,
+  protectedResourceMetadataUrl,
+  SHARING_MCP_PATH,
+  sharingMcpResource
+} from "@folio/adapters-http/shared"
 import {
   missingScopes,
   type PrincipalShape,
@@ -35,15 +40,7 @@ import { ACCOUNT_CONTEXT_URI, accountContext } from "./context.js"
 import type { AnySharingTool, SharingToolContext } from "./tool.js"
 import { SHARING_TOOL_LIMITS, SHARING_TOOLS } from "./tools/index.js"
 
-export const SHARING_MCP_PATH = "/share/mcp" as const
-
-/** The RFC 9728 metadata document of the sharing MCP resource (the design's path). */
-export const protectedResourceMetadataUrl = (publicOrigin: string) =>
-  `${publicOrigin.replace(/\/+$/, "")}/.well-known/oauth-protected-resource${SHARING_MCP_PATH}`
-
-/** The sharing MCP resource's identifier: the tokens' audience. */
-export const sharingMcpResource = (publicOrigin: string) =>
-  `${publicOrigin.replace(/\/+$/, "")}${SHARING_MCP_PATH}`
+export { protectedResourceMetadataUrl, SHARING_MCP_PATH, sharingMcpResource }
 
 /** The services the tools run on (taken from the app; authentication takes its own ports). */
 export type SharingMcpServices =
