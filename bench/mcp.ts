@@ -1,35 +1,7 @@
-// MCP vs REST for the same read, server in its own process on PostgreSQL: tools/call forms_query
-// (action get) and GET /forms/{id}, each at 16 concurrent clients with autocannon, in the same
-// run, alternating over BENCH_ROUNDS rounds (default 3); prints calls/s, p50/p99 and server CPU per
-// call for each round, the median MCP/REST ratios (target: latency within 1.5x) and MCP's extra
-// server CPU per call (issue 12's target: at most 300 us).
-import type { ChildProcess } from "node:child_process"
-import autocannon from "autocannon"
 import { createTempDatabase } from "../test/storage/targets.js"
-import { provision, startServer, stop, withServerCpu } from "./_server.js"
+import { provision, startServer, stop } from "./_server.js"
+import { CLIENTS, DURATION, load, ROUNDS } from "./_mcp-load.js"
 import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.js"
-
-const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-const CLIENTS = 16
-
-// Each measured load follows an unrecorded one on the same URL, so every server (ours and the raw
-// baseline alike) is compared warm, not during the JIT compilation of its first seconds.
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
-
-const load = async (options: autocannon.Options, server: ChildProcess) => {
-  if (WARMUP_SECONDS > 0) await autocannon({ connections: CLIENTS, duration: WARMUP_SECONDS, ...options })
-  const { result: r, cpuPerRequest } = await withServerCpu(server, () =>
-    autocannon({ connections: CLIENTS, duration: DURATION, ...options })
-  )
-  return {
-    "req/s": Math.round(r.requests.average),
-    "p50 ms": r.latency.p50,
-    "p99 ms": r.latency.p99,
-    non2xx: r.non2xx,
-    "server cpu us/req": cpuPerRequest
-  }
-}
 
 export async function run(): Promise<void> {
   const db = await createTempDatabase(benchDatabaseUrl())

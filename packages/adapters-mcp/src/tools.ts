@@ -31,29 +31,12 @@ import {
   toVersionView,
   Uuid
 } from "@folio/domain"
-import { RequestInvalid } from "@folio/adapters-http/shared"
 import { Effect, Schema } from "effect"
+import { need } from "./actions.js"
 
 const Limit = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: PAGE_SIZE.max }))
 const Cursor = Schema.String.check(Schema.isMaxLength(MAX_CURSOR_LENGTH))
 const FormId = Uuid.annotate({ description: "the form's id (uuid)" })
-
-/** Fails with RequestInvalid naming each missing field of the chosen action. */
-const need = <T extends Record<string, unknown>>(
-  input: T,
-  action: string,
-  fields: ReadonlyArray<keyof T & string>
-) => {
-  const missing = fields.filter((f) => input[f] === undefined)
-  return missing.length === 0
-    ? Effect.void
-    : Effect.fail(
-        new RequestInvalid({
-          message: `action ${action} needs ${missing.join(", ")}`,
-          issues: missing.map((f) => ({ path: [f], rule: "required" }))
-        })
-      )
-}
 
 const Page = <S extends Schema.Top>(item: S) => Schema.Array(item)
 

@@ -38,9 +38,8 @@ import {
 } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { type Cookies, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { BlobSigningSecret } from "../blobs/Http.js"
-import { PublicOrigin } from "../public-origin.js"
-import { CONSOLE_ASSET_PREFIX, loadConsoleAssets, serveConsoleAsset } from "./assets.js"
+import { makeConsoleDeps } from "./deps.js"
+import { CONSOLE_ASSET_PREFIX, serveConsoleAsset } from "./assets.js"
 import {
   type Acting,
   actingOf,
@@ -55,7 +54,7 @@ import {
   signedInOf,
   signedOutChrome
 } from "./context.js"
-import { clearedSessionCookie, consoleCookieNames, sessionCookie } from "./cookies.js"
+import { clearedSessionCookie, sessionCookie } from "./cookies.js"
 import { refusalOf } from "./failures.js"
 import type { PageChrome, Section } from "./layout.js"
 import { renderInvitationPage, renderResetPasswordPage, renderResetRequestPage } from "./pages/links.js"
@@ -636,15 +635,7 @@ const idParam = (params: PostInput["params"], name: string) => (params[name] ?? 
 
 export const ConsoleRoutes = HttpRouter.use((router) =>
   Effect.gen(function* () {
-    const origin = yield* PublicOrigin
-    const secret = yield* BlobSigningSecret
-    const deps: ConsoleDeps = {
-      origin,
-      names: consoleCookieNames(origin),
-      preKey: `console-pre-session:${secret}`,
-      assets: loadConsoleAssets(),
-      context: yield* Effect.context<ConsolePorts>()
-    }
+    const deps = yield* makeConsoleDeps
     const post = (
       path: `/${string}`,
       section: Section,

@@ -11,25 +11,21 @@ import {
 } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
-import { BlobSigningSecret } from "../blobs/Http.js"
-import { loadConsoleAssets } from "../console/assets.js"
 import {
   type ConsoleDeps,
-  type ConsolePorts,
   runOn,
   type SignedIn,
   sessionPostAllowed,
   signedInOf,
   signedOutChrome
 } from "../console/context.js"
-import { consoleCookieNames } from "../console/cookies.js"
 import { refusalOf } from "../console/failures.js"
 import type { PageChrome } from "../console/layout.js"
 import { type ConsentWorkspace, renderConsentPage } from "../console/pages/consent.js"
 import { renderMessagePage } from "../console/pages/message.js"
 import { clientOf, field, formOf, htmlPage, newNonce, seeOther } from "../console/request.js"
 import { consoleContentSecurityPolicy } from "../console/layout.js"
-import { PublicOrigin } from "../public-origin.js"
+import { makeConsoleDeps } from "../console/deps.js"
 import type { PendingAuthorization } from "./interactions.js"
 import { OAuthInteractions } from "./server.js"
 
@@ -137,16 +133,8 @@ const uidOf = (params: Readonly<Record<string, string | undefined>>) => (params.
 
 export const OAuthConsentRoutes = HttpRouter.use((router) =>
   Effect.gen(function* () {
-    const origin = yield* PublicOrigin
-    const secret = yield* BlobSigningSecret
+    const deps = yield* makeConsoleDeps
     const interactions = yield* OAuthInteractions
-    const deps: ConsoleDeps = {
-      origin,
-      names: consoleCookieNames(origin),
-      preKey: `console-pre-session:${secret}`,
-      assets: loadConsoleAssets(),
-      context: yield* Effect.context<ConsolePorts>()
-    }
 
     yield* router.add(
       "GET",

@@ -1,6 +1,3 @@
-// What the sharing tools share: the resource views with their ETags (as REST's X-Resource-ETag and
-// X-Collection-ETag headers, here fields), the required-field check of an action, and small schemas.
-import { RequestInvalid } from "@folio/adapters-http/shared"
 import {
   collectionEtag,
   type ResourceListItem,
@@ -9,7 +6,7 @@ import {
   resourceEtag,
   resourceView
 } from "@folio/domain"
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 
 /** A resource slug as tools take it (the use cases answer not_found for one that names nothing). */
 export const Slug = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(128)).annotate({
@@ -36,15 +33,4 @@ export const withEtag = (record: ResourceRecord, publicOrigin: string) => ({
 
 export const listView = (item: ResourceListItem, publicOrigin: string) => resourceView(item, publicOrigin)
 
-/** Fails with RequestInvalid naming each missing field of the chosen action. */
-export const need = <T extends object>(input: T, action: string, fields: ReadonlyArray<keyof T & string>) => {
-  const missing = fields.filter((f) => (input as Record<string, unknown>)[f] === undefined)
-  return missing.length === 0
-    ? Effect.void
-    : Effect.fail(
-        new RequestInvalid({
-          message: `action ${action} needs ${missing.join(", ")}`,
-          issues: missing.map((f) => ({ path: [f], rule: "required" }))
-        })
-      )
-}
+export { need } from "../../actions.js"
