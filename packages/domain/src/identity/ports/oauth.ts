@@ -37,8 +37,16 @@ export interface OAuthStoreService {
   /** Inserts or replaces the record (same model and id); createdAt is kept on replace. */
   readonly upsert: (record: OAuthRecord, now: Date) => Effect.Effect<void, StorageError>
   /** The record unless it has expired at `now`. */
-  readonly find: (model: string, id: string, now: Date) => Effect.Effect<Option.Option<OAuthRecord>, StorageError>
-  readonly findByUid: (model: string, uid: string, now: Date) => Effect.Effect<Option.Option<OAuthRecord>, StorageError>
+  readonly find: (
+    model: string,
+    id: string,
+    now: Date
+  ) => Effect.Effect<Option.Option<OAuthRecord>, StorageError>
+  readonly findByUid: (
+    model: string,
+    uid: string,
+    now: Date
+  ) => Effect.Effect<Option.Option<OAuthRecord>, StorageError>
   readonly findByUserCode: (
     model: string,
     userCode: string,
@@ -53,7 +61,10 @@ export interface OAuthStoreService {
   /** Removes every record of the grant (the grant itself included). */
   readonly revokeByGrantId: (grantId: string) => Effect.Effect<void, StorageError>
   /** The unexpired grants acting in the workspace, newest first. */
-  readonly grantsOfTenant: (tenantId: string, now: Date) => Effect.Effect<ReadonlyArray<OAuthGrantSummary>, StorageError>
+  readonly grantsOfTenant: (
+    tenantId: string,
+    now: Date
+  ) => Effect.Effect<ReadonlyArray<OAuthGrantSummary>, StorageError>
   /**
    * Revokes one grant of the workspace (it and every record of it), in one transaction; false when
    * the workspace has no such grant (another workspace's grant is never touched).
@@ -65,7 +76,9 @@ export interface OAuthStoreService {
   readonly deleteExpired: (now: Date) => Effect.Effect<number, StorageError>
 }
 
-export class OAuthStore extends Context.Service<OAuthStore, OAuthStoreService>()("@folio/domain/OAuthStore") {}
+export class OAuthStore extends Context.Service<OAuthStore, OAuthStoreService>()(
+  "@folio/domain/OAuthStore"
+) {}
 
 /** What a valid access token stands for, as the authorization server issued it. */
 export interface OAuthTokenGrant {
@@ -82,7 +95,10 @@ export interface OAuthAccessTokensService {
    * The grant behind `token` when it is an unexpired, unrevoked access token issued for `resource`
    * (its audience); none otherwise (unknown, expired, revoked, or for another resource).
    */
-  readonly verify: (token: string, resource: string) => Effect.Effect<Option.Option<OAuthTokenGrant>, StorageError>
+  readonly verify: (
+    token: string,
+    resource: string
+  ) => Effect.Effect<Option.Option<OAuthTokenGrant>, StorageError>
 }
 
 export class OAuthAccessTokens extends Context.Service<OAuthAccessTokens, OAuthAccessTokensService>()(
