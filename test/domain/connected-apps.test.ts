@@ -1,7 +1,13 @@
 // Connected apps from the console, on a fake OAuth store: owners and admins list and revoke every
 // app of their workspace, members only their own; another workspace's grant is neither listed nor
 // revocable; a revocation removes the grant's tokens and is audited without any token in it.
-import { AuditLog, listConnectedApps, OAuthStore, revokeConnectedApp } from "@folio/domain"
+import {
+  AuditLog,
+  listConnectedApps,
+  OAuthStore,
+  rememberClientName,
+  revokeConnectedApp
+} from "@folio/domain"
 import { it } from "@effect/vitest"
 import { Effect, Layer, Result } from "effect"
 import { describe, expect } from "vitest"
@@ -101,6 +107,23 @@ describe("connected apps", () => {
           }
         })
       )
+  )
+
+  it.effect("a metadata-document client is shown by the name it gave at consent", () =>
+    withStore(() =>
+      Effect.gen(function* () {
+        const w = yield* world
+        const url = "https://app.example.test/oauth/client.json"
+        yield* rememberClientName(url, "  Example Agent  ")
+        const apps = yield* listConnectedApps(w.owner)
+        expect(apps.find((a) => a.clientId === url)?.clientName).toBe("Example Agent")
+        // A registered client's own metadata still names it, whatever was remembered.
+        yield* rememberClientName("client-registered", "Something else")
+        expect((yield* listConnectedApps(w.owner)).find((a) => a.grantId === "grant-ann")?.clientName).toBe(
+          "Claude Desktop"
+        )
+      })
+    )
   )
 
   it.effect("members see only the apps they connected", () =>

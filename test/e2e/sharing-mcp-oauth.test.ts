@@ -318,6 +318,8 @@ describe.each(targets)("OAuth sign-in for the sharing MCP server on %s", (name) 
       // Revoked in the console's connected apps: every token of the grant is refused at once.
       const apps = await owner.client.page("/console/apps")
       expect(apps.status).toBe(200)
+      // Named as its metadata document named it at consent, though the document is not stored.
+      expect(apps.html).toContain("Test MCP client")
       const revoke = /action="(\/console\/apps\/[^"]+\/revoke)"/.exec(apps.html)?.[1]
       expect(revoke).toBeDefined()
       const revoked = await owner.client.post(revoke ?? "", { csrf: apps.csrf })

@@ -5,6 +5,7 @@
 import {
   actorInWorkspace,
   authorizeApp,
+  rememberClientName,
   grantableScopes,
   SHARING_SCOPE_SET,
   workspacesOf
@@ -199,6 +200,7 @@ export const OAuthConsentRoutes = HttpRouter.use((router) =>
               requestedScopes: pending.value.requestedScopes,
               chosenScopes: chosen
             })
+            yield* rememberClientName(pending.value.clientId, pending.value.clientName)
             return { scopes }
           })
         ).pipe(

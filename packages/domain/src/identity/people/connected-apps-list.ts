@@ -61,12 +61,55 @@ const visibleGrants = (actor: ConsoleActor) =>
     })
   })
 
+/**
+ * The record of the name a client gave at consent. Clients registered over DCR are stored with their
+ * metadata; a metadata-document client is not (its document is fetched, not registered), so the name
+ * it showed the person is kept here, for as long as a grant may live.
+ */
+const CLIENT_NAME_MODEL = "ClientName"
+const CLIENT_NAME_TTL_MS = 365 * 24 * 60 * 60 * 1000
+
+/** Remembers the name a client showed at consent, so Connected apps shows it too. */
+export const rememberClientName = (
+  clientId: string,
+  clientName: string
+): Effect.Effect<void, StorageError, OAuthStore> =>
+  Effect.gen(function* () {
+    const name = clientName.trim().slice(0, 200)
+    if (clientId === "" || name === "" || name === clientId) return
+    const at = yield* now
+    yield* (yield* OAuthStore).upsert(
+      {
+        model: CLIENT_NAME_MODEL,
+        id: clientId,
+        payload: { client_name: name },
+        grantId: null,
+        uid: null,
+        userCode: null,
+        tenantId: null,
+        expiresAt: new Date(at.getTime() + CLIENT_NAME_TTL_MS),
+        consumedAt: null
+      },
+      at
+    )
+  })
+
+const nameIn = (record: Option.Option<{ readonly payload: Readonly<Record<string, unknown>> }>) => {
+  const name = Option.getOrNull(Option.map(record, (r) => stringOf(r.payload.client_name)))
+  return name !== null && name.trim() !== "" ? name : null
+}
+
+/** The client's registered name, else the name it showed at consent, else its id. */
 const clientNameOf = (clientId: string) =>
   Effect.gen(function* () {
     if (clientId === "") return ""
-    const client = yield* (yield* OAuthStore).find("Client", clientId, yield* now)
-    const name = Option.getOrNull(Option.map(client, (c) => stringOf(c.payload.client_name)))
-    return name !== null && name.trim() !== "" ? name : clientId
+    const store = yield* OAuthStore
+    const at = yield* now
+    return (
+      nameIn(yield* store.find("Client", clientId, at)) ??
+      nameIn(yield* store.find(CLIENT_NAME_MODEL, clientId, at)) ??
+      clientId
+    )
   })
 
 const connectedApp = (grant: OAuthGrantSummary, userId: string, clientName: string, email: string | null) =>
