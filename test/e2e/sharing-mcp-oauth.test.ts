@@ -6,6 +6,7 @@
 // and consents; the client exchanges the code (PKCE), calls the endpoint, refreshes; a revoked
 // grant is refused. Then the refusals, by plain HTTP: PKCE, redirect URI, audience, expiry,
 // revocation, scope, refresh token reuse, client metadata documents on private addresses or too big.
+import { createHash } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -479,8 +480,19 @@ describe.each(targets)("OAuth sign-in for the sharing MCP server on %s", (name) 
         Effect.gen(function* () {
           const store = yield* OAuthStore
           const now = new Date()
-          const found = yield* store.find("AccessToken", expiring.access, now)
-          if (Option.isNone(found)) throw new Error("the token is not stored under its value")
+          // Kept as API keys are: under its SHA-256, the value itself nowhere in the record.
+          expect(Option.isNone(yield* store.find("AccessToken", expiring.access, now))).toBe(true)
+          const storedId = `sha256:${createHash("sha256").update(expiring.access).digest("base64url")}`
+          const found = yield* store.find("AccessToken", storedId, now)
+          if (Option.isNone(found)) throw new Error("the token is not stored under its hash")
+          expect(JSON.stringify(found.value)).not.toContain(expiring.access)
+          const refresh = yield* store.find(
+            "RefreshToken",
+            `sha256:${createHash("sha256").update(expiring.refresh).digest("base64url")}`,
+            now
+          )
+          expect(Option.isSome(refresh)).toBe(true)
+          expect(JSON.stringify(refresh)).not.toContain(expiring.refresh)
           const past = Math.floor(now.getTime() / 1000) - 10
           yield* store.upsert(
             {
