@@ -1,16 +1,10 @@
 // A second, independent client: the official MCP Inspector in CLI mode lists the tools and calls
 // forms_query against the running app over Streamable HTTP with the Bearer key.
-import { execFile } from "node:child_process"
-import { fileURLToPath } from "node:url"
-import { promisify } from "node:util"
 import { FORMS_SCOPES } from "@folio/domain"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
+import { inspectorCli } from "../support/inspector.js"
 import { newWorkspaceKey } from "../support/keys.js"
-
-const run = promisify(execFile)
-const root = fileURLToPath(new URL("../..", import.meta.url))
-const inspector = `${root}node_modules/@modelcontextprotocol/inspector/cli/build/cli.js`
 
 let app: RunningApp
 let key: string
@@ -21,23 +15,7 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => app.close())
 
-const cli = async (args: ReadonlyArray<string>) => {
-  const { stdout } = await run(
-    process.execPath,
-    [
-      inspector,
-      "--cli",
-      `${app.origin}/forms/mcp`,
-      "--transport",
-      "http",
-      "--header",
-      `Authorization: Bearer ${key}`,
-      ...args
-    ],
-    { timeout: 60_000, env: { ...process.env, NO_COLOR: "1" } }
-  )
-  return JSON.parse(stdout) as Record<string, unknown>
-}
+const cli = (args: ReadonlyArray<string>) => inspectorCli(`${app.origin}/forms/mcp`, key, args)
 
 describe("the MCP Inspector CLI", () => {
   it("lists the tools and calls forms_query", async () => {

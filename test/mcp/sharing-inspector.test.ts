@@ -1,15 +1,9 @@
 // A second, independent client against the sharing MCP endpoint: the official MCP Inspector in CLI
 // mode lists the tools and reads a resource with a sharing API key, over Streamable HTTP.
-import { execFile } from "node:child_process"
-import { fileURLToPath } from "node:url"
-import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
+import { inspectorCli } from "../support/inspector.js"
 import { newWorkspaceKey } from "../support/keys.js"
-
-const run = promisify(execFile)
-const root = fileURLToPath(new URL("../..", import.meta.url))
-const inspector = `${root}node_modules/@modelcontextprotocol/inspector/cli/build/cli.js`
 
 let app: RunningApp
 let key: string
@@ -20,23 +14,7 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => app.close())
 
-const cli = async (args: ReadonlyArray<string>) => {
-  const { stdout } = await run(
-    process.execPath,
-    [
-      inspector,
-      "--cli",
-      `${app.origin}/share/mcp`,
-      "--transport",
-      "http",
-      "--header",
-      `Authorization: Bearer ${key}`,
-      ...args
-    ],
-    { timeout: 60_000, env: { ...process.env, NO_COLOR: "1" } }
-  )
-  return JSON.parse(stdout) as Record<string, unknown>
-}
+const cli = (args: ReadonlyArray<string>) => inspectorCli(`${app.origin}/share/mcp`, key, args)
 
 describe("the MCP Inspector CLI on /share/mcp", () => {
   it("lists the sharing tools and calls sharing_query with a sharing key", async () => {

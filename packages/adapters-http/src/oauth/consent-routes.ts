@@ -135,6 +135,15 @@ const uidOf = (params: Readonly<Record<string, string | undefined>>) => (params.
 export const OAuthConsentRoutes = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const deps = yield* makeConsoleDeps
+    /** What failed, as a page: the refusal's status and its value-free message. */
+    const refusedPage = (error: unknown) => {
+      const refusal = refusalOf(error)
+      return messagePage(deps, refusal.status, {
+        heading: "This could not be done",
+        text: refusal.message,
+        alert: true
+      })
+    }
     const interactions = yield* OAuthInteractions
 
     yield* router.add(
@@ -148,17 +157,7 @@ export const OAuthConsentRoutes = HttpRouter.use((router) =>
         const signed = yield* signedInOf(deps, request)
         if (Option.isNone(signed)) return signInFirst(uid)
         return yield* consentPage(deps, signed.value, pending.value, { scopes: ["read"] })
-      }).pipe(
-        Effect.catch((error) =>
-          Effect.succeed(
-            messagePage(deps, refusalOf(error).status, {
-              heading: "This could not be done",
-              text: refusalOf(error).message,
-              alert: true
-            })
-          )
-        )
-      )
+      }).pipe(Effect.catch((error) => Effect.succeed(refusedPage(error))))
     )
 
     yield* router.add(
@@ -230,17 +229,7 @@ export const OAuthConsentRoutes = HttpRouter.use((router) =>
           scopes: answer.ok.scopes
         })
         return seeOther(next)
-      }).pipe(
-        Effect.catch((error) =>
-          Effect.succeed(
-            messagePage(deps, refusalOf(error).status, {
-              heading: "This could not be done",
-              text: refusalOf(error).message,
-              alert: true
-            })
-          )
-        )
-      )
+      }).pipe(Effect.catch((error) => Effect.succeed(refusedPage(error))))
     )
   })
 )
