@@ -81,6 +81,9 @@ export const startApp = async (
     webhookCaFile: Option.none(),
     consoleSessionIdleMs: 12 * 3_600_000,
     consoleSessionMaxMs: 7 * 86_400_000,
+    traces: Option.none(),
+    metrics: Option.none(),
+    blobOrphanGraceMs: 86_400_000,
     ...options.config
   }
   const scope = Effect.runSync(Scope.make())

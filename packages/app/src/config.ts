@@ -13,6 +13,33 @@ import {
 import { Config, Data, Effect, Option, Redacted } from "effect"
 
 export type BlobStoreKind = "fs" | "s3" | "memory"
+/** OTEL_TRACES_SAMPLER's values (the OpenTelemetry SDK environment specification's). */
+export type TraceSamplerName =
+  | "always_on"
+  | "always_off"
+  | "traceidratio"
+  | "parentbased_always_on"
+  | "parentbased_always_off"
+  | "parentbased_traceidratio"
+
+export interface TraceSettings {
+  /** Where spans are POSTed (OTLP/HTTP): OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
+  readonly url: string
+  /** OTEL_SERVICE_NAME (default `folio`). */
+  readonly serviceName: string
+  readonly sampler: TraceSamplerName
+  /** OTEL_TRACES_SAMPLER_ARG: the ratio of the *traceidratio samplers (0..1, default 1). */
+  readonly ratio: number
+  /** OTEL_EXPORTER_OTLP_HEADERS / _TRACES_HEADERS (`k=v,k2=v2`): a collector's credentials, redacted. */
+  readonly headers: Redacted.Redacted<Readonly<Record<string, string>>>
+}
+
+export interface MetricsSettings {
+  /** METRICS_PORT: the Prometheus listener's own port (never the API's). */
+  readonly port: number
+  /** METRICS_HOST (default 127.0.0.1, so the figures are never public by accident). */
+  readonly host: string
+}
 export type LogLevelName = "trace" | "debug" | "info" | "warning" | "error" | "none"
 
 export interface S3Settings {
@@ -114,6 +141,12 @@ export interface AppConfig {
   readonly geoipDbPath: Option.Option<string>
   /** The header a trusted proxy names the client's address in (lower case); none: the socket's. */
   readonly analyticsIpHeader: Option.Option<string>
+  /** OpenTelemetry traces; none (no endpoint, or OTEL_SDK_DISABLED=true): tracing off, at no cost. */
+  readonly traces: Option.Option<TraceSettings>
+  /** Prometheus metrics on their own listener; none (METRICS_PORT unset): no listener. */
+  readonly metrics: Option.Option<MetricsSettings>
+  /** Blob objects no row names are deleted by the orphan sweep once older than this (BLOB_ORPHAN_GRACE_HOURS). */
+  readonly blobOrphanGraceMs: number
 }
 
 /** A bad or missing variable, named, with what it must be (never its value: it may be a secret). */
@@ -218,6 +251,81 @@ const interviewerModel = Effect.flatMap(
       )
   })
 )
+
+/** `k=v,k2=v2` (values URL-encoded, as the OpenTelemetry specification writes them). */
+const asOtlpHeaders = (v: string): Redacted.Redacted<Readonly<Record<string, string>>> | undefined => {
+  const entries: Array<[string, string]> = []
+  for (const part of v.split(",")) {
+    if (part.trim() === "") continue
+    const at = part.indexOf("=")
+    const name = part.slice(0, at).trim()
+    if (at <= 0 || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) return undefined
+    try {
+      entries.push([name.toLowerCase(), decodeURIComponent(part.slice(at + 1).trim())])
+    } catch {
+      return undefined
+    }
+  }
+  return Redacted.make(Object.fromEntries(entries))
+}
+
+const asBoolean = (v: string) => (v === "true" ? true : v === "false" ? false : undefined)
+
+/** Traces when an OTLP endpoint is named and the SDK is not disabled (the standard variables). */
+const traceSettings = Effect.gen(function* () {
+  const disabled = yield* read("OTEL_SDK_DISABLED", false, "must be true or false", asBoolean)
+  const tracesEndpoint = yield* read(
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    Option.none<string>(),
+    HTTP_URL,
+    (v) => Option.fromNullishOr(asHttpUrl(v))
+  )
+  const endpoint = yield* read("OTEL_EXPORTER_OTLP_ENDPOINT", Option.none<string>(), HTTP_URL, (v) =>
+    Option.fromNullishOr(asHttpUrl(v))
+  )
+  const serviceName = yield* read("OTEL_SERVICE_NAME", "folio", "must not be empty", (v) => v.trim())
+  const sampler = yield* read(
+    "OTEL_TRACES_SAMPLER",
+    "parentbased_always_on" as TraceSamplerName,
+    "must be one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio",
+    oneOf([
+      "always_on",
+      "always_off",
+      "traceidratio",
+      "parentbased_always_on",
+      "parentbased_always_off",
+      "parentbased_traceidratio"
+    ])
+  )
+  const ratio = yield* read("OTEL_TRACES_SAMPLER_ARG", 1, "must be a number from 0 to 1", (v) => {
+    const n = Number(v)
+    return v.trim() !== "" && Number.isFinite(n) && n >= 0 && n <= 1 ? n : undefined
+  })
+  const headers = yield* read(
+    "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+    () =>
+      read(
+        "OTEL_EXPORTER_OTLP_HEADERS",
+        Redacted.make<Readonly<Record<string, string>>>({}),
+        "must be a list of name=value pairs separated by commas",
+        asOtlpHeaders
+      ),
+    "must be a list of name=value pairs separated by commas",
+    asOtlpHeaders
+  )
+  const url = Option.orElse(tracesEndpoint, () => Option.map(endpoint, (base) => `${base}/v1/traces`))
+  return disabled
+    ? Option.none<TraceSettings>()
+    : Option.map(url, (url): TraceSettings => ({ url, serviceName, sampler, ratio, headers }))
+})
+
+const metricsSettings = Effect.gen(function* () {
+  const port = yield* read("METRICS_PORT", Option.none<number>(), "must be an integer from 0 to 65535", (v) =>
+    Option.fromNullishOr(asInt(0, 65535)(v))
+  )
+  const host = yield* read("METRICS_HOST", "127.0.0.1", "must not be empty", (v) => v.trim())
+  return Option.map(port, (port): MetricsSettings => ({ port, host }))
+})
 
 /** Reads and validates the configuration; fails naming the first bad variable. */
 export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(function* () {
@@ -368,6 +476,11 @@ export const AppConfig: Effect.Effect<AppConfig, ConfigProblem> = Effect.gen(fun
       "must be a header name",
       (v) => (/^[A-Za-z0-9-]{1,64}$/.test(v) ? Option.some(v.toLowerCase()) : undefined)
     ),
+    traces: yield* traceSettings,
+    metrics: yield* metricsSettings,
+    blobOrphanGraceMs:
+      (yield* read("BLOB_ORPHAN_GRACE_HOURS", 24, "must be an integer from 1 to 8760", asInt(1, 8760))) *
+      3_600_000,
     shutdownGraceMs: yield* read("SHUTDOWN_GRACE_MS", 4000, "must be from 0 to 60000", asInt(0, 60000)),
     consoleSessionIdleMs:
       (yield* read(
