@@ -1,0 +1,186 @@
+// What watching Folio costs: the forms API's authenticated GET /forms/{id} and the public redirect
+// GET /s/{slug}, each on two server processes over one PostgreSQL database, side by side in one run:
+// one with nothing on (the default), one with traces exported at 10% sampling
+// (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.1, to an OTLP/HTTP sink in this process)
+// and the Prometheus listener on (scraped during every load). Loads alternate between the two over
+// BENCH_ROUNDS rounds (default 3); the figure is the median server CPU per request, on / off
+// (target: at most 1.10, issue 34).
+import type { ChildProcess } from "node:child_process"
+import { randomUUID } from "node:crypto"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import autocannon from "autocannon"
+import pg from "pg"
+import { createTempDatabase } from "../test/storage/targets.js"
+import { freePort, provision, startServer, stop, withServerCpu } from "./_server.js"
+import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.js"
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const CONNECTIONS = 32
+const SLUG = "bench-observed-link"
+
+const LINK_DATA = {
+  targetUrl: "https://example.com/target",
+  redirectRules: [
+    { conditions: { device: ["mobile"] }, target_url: "https://m.example.com/" },
+    { conditions: { language: ["de", "fr"] }, target_url: "https://eu.example.com/" }
+  ],
+  testVariants: [
+    { url: "https://a.example.com/", weight: 1 },
+    { url: "https://b.example.com/", weight: 1 }
+  ],
+  fallbackUrl: null,
+  webhookClicks: false,
+  ogTitle: null,
+  ogDescription: null,
+  ogImageUrl: null
+}
+
+/** An OTLP/HTTP receiver that counts the spans it is sent (JSON or protobuf: it counts JSON ones). */
+const otlpSink = async () => {
+  let spans = 0
+  let posts = 0
+  const server = createServer((request, response) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (c: Buffer) => chunks.push(c))
+    request.on("end", () => {
+      posts++
+      const body = Buffer.concat(chunks).toString("utf8")
+      spans += body.split('"spanId"').length - 1
+      response.writeHead(200, { "content-type": "application/json" }).end("{}")
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    counts: () => ({ spans, posts }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
+
+const load = async (
+  options: autocannon.Options,
+  server: ChildProcess,
+  scrape: (() => Promise<void>) | undefined
+) => {
+  if (WARMUP_SECONDS > 0) await autocannon({ connections: CONNECTIONS, duration: WARMUP_SECONDS, ...options })
+  // Prometheus scrapes while the load runs, as it would (every second here, far more often than
+  // the usual 15 s, so the scrape's own cost is not hidden).
+  const timer = scrape === undefined ? undefined : setInterval(() => void scrape(), 1000)
+  try {
+    const { result, cpuPerRequest } = await withServerCpu(server, () =>
+      autocannon({ connections: CONNECTIONS, duration: DURATION, ...options })
+    )
+    return { reqPerSec: result.requests.average, cpu: cpuPerRequest, p99: result.latency.p99 }
+  } finally {
+    if (timer !== undefined) clearInterval(timer)
+  }
+}
+
+export async function run(): Promise<void> {
+  const db = await createTempDatabase(benchDatabaseUrl())
+  const sink = await otlpSink()
+  const metricsPort = await freePort()
+  const results: Record<string, Array<{ reqPerSec: number; cpu: number; p99: number }>> = {}
+  let scrapes = 0
+  let scrapeBytes = 0
+  try {
+    const env = { DATABASE_URL: db.url }
+    const forms = await provision(env, "observed-forms", "forms")
+    const sharing = await provision(env, "observed-sharing", "sharing")
+    const client = new pg.Client({ connectionString: db.url })
+    await client.connect()
+    await client.query(
+      `insert into resources (id, tenant_id, type, slug, title, title_key, visibility, data, row_version, created_at, updated_at)
+       values ($1, $2, 'link', $3, 'Bench link', 'bench link', 'public', $4::jsonb, 1, now(), now())`,
+      [randomUUID(), sharing.ws, SLUG, JSON.stringify(LINK_DATA)]
+    )
+    await client.end()
+
+    const off = await startServer(env)
+    const on = await startServer({
+      ...env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      OTEL_SERVICE_NAME: "folio-bench",
+      OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+      OTEL_TRACES_SAMPLER_ARG: "0.1",
+      METRICS_PORT: String(metricsPort)
+    })
+    const scrape = async () => {
+      const r = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+      const text = await r.text()
+      if (r.ok) {
+        scrapes++
+        scrapeBytes = text.length
+      }
+    }
+    try {
+      const headers = { authorization: `Bearer ${forms.key}`, "content-type": "application/json" }
+      const created = await fetch(`${off.origin}/forms/api/v1/forms`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          title: "Observed form",
+          definition: {
+            schemaVersion: 1,
+            blocks: [{ id: "blk_00000001", type: "short_text", label: "Name" }]
+          }
+        })
+      })
+      const formId = ((await created.json()) as { data: { id: string } }).data.id
+      const paths = {
+        "GET /forms/{id}": (origin: string) => ({ url: `${origin}/forms/api/v1/forms/${formId}`, headers }),
+        "GET /s/{slug}": (origin: string) => ({
+          url: `${origin}/s/${SLUG}`,
+          headers: { "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0" }
+        })
+      }
+      for (let round = 0; round < ROUNDS; round++)
+        for (const [name, options] of Object.entries(paths)) {
+          // Alternating which goes first, so neither always runs on a warmer machine.
+          const order = round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const)
+          for (const which of order) {
+            const server = which === "on" ? on : off
+            const r = await load(options(server.origin), server.child, which === "on" ? scrape : undefined)
+            const key = `${name} ${which}`
+            results[key] = [...(results[key] ?? []), r]
+          }
+        }
+    } finally {
+      await stop(on.child)
+      await stop(off.child)
+    }
+  } finally {
+    await sink.close()
+    await db.drop()
+  }
+  const rows: Array<Record<string, string | number>> = []
+  const ratios: Record<string, number> = {}
+  for (const name of ["GET /forms/{id}", "GET /s/{slug}"]) {
+    const median = (which: string, f: (r: { reqPerSec: number; cpu: number; p99: number }) => number) =>
+      summarize((results[`${name} ${which}`] ?? []).map(f)).median
+    for (const which of ["off", "on"])
+      rows.push({
+        path: name,
+        observability: which === "on" ? "traces 10% + metrics" : "off",
+        "req/s (median)": Math.round(median(which, (r) => r.reqPerSec)),
+        "p99 ms (median)": median(which, (r) => r.p99),
+        "server cpu us/req (median)": median(which, (r) => r.cpu)
+      })
+    ratios[name] = median("on", (r) => r.cpu) / median("off", (r) => r.cpu)
+  }
+  printTable(rows)
+  const { spans, posts } = sink.counts()
+  for (const [name, ratio] of Object.entries(ratios))
+    process.stdout.write(
+      `\n${name} on PostgreSQL: server CPU per request with traces at 10% and metrics on = ${ratio.toFixed(3)}x off (target <= 1.10)`
+    )
+  process.stdout.write(
+    `\n${spans} spans received in ${posts} OTLP exports; ${scrapes} scrapes of /metrics (last ${scrapeBytes} bytes); ${ROUNDS} alternating rounds of ${DURATION} s at ${CONNECTIONS} connections\n`
+  )
+  process.stdout.write(
+    `written ${writeResult("observability", { at: new Date().toISOString(), rounds: ROUNDS, durationSeconds: DURATION, connections: CONNECTIONS, spans, posts, scrapes, ratios, results, rows })}\n`
+  )
+}
