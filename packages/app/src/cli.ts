@@ -33,6 +33,7 @@ import {
   UserRepository
 } from "@folio/domain"
 import { Console, Effect, Layer, Option, Redacted, References } from "effect"
+import { archiveProgram, isArchiveCommand } from "./backup.js"
 import { AppConfig } from "./config.js"
 import { reportFailure, teardown } from "./failure.js"
 import { describeStore, storageLayer } from "./storage.js"
@@ -62,6 +63,9 @@ const USAGE = `usage: npm run cli -- <command>
   user list [--workspace ID]     e-mail, name and role of each member of the workspace; without
                                  --workspace, every person with their workspaces and roles
   key revoke --workspace ID KEY_ID
+  backup --out FILE              the embedded database, blobs and secrets of DATA_DIR in one .tar.gz
+                                 with a checksum per entry (stop the server first; mode 0600)
+  restore --in FILE              into an empty or new DATA_DIR, after checking every checksum
   stats rebuild [--form ID]      recompute the kept answer aggregates (after importing responses by SQL)
 `
 
@@ -371,4 +375,8 @@ const program = Effect.gen(function* () {
   Effect.provideService(References.MinimumLogLevel, "Warn")
 )
 
-NodeRuntime.runMain(program, { disableErrorReporting: true, teardown })
+// backup and restore open DATA_DIR themselves (a dump, not the storage layer and its migrations).
+NodeRuntime.runMain(isArchiveCommand(parsed.positionals[0]) ? archiveProgram(USAGE) : program, {
+  disableErrorReporting: true,
+  teardown
+})
