@@ -4,6 +4,7 @@
 # test/app/deployment.test.ts checks this file against package.json's `start` and AppConfig.
 
 # The Node the lockfile pins (its node-linux-* packages), so the image runs what the tests ran on.
+# Debian rather than Alpine: the lockfile's native builds are the glibc ones.
 ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build

@@ -70,7 +70,7 @@ const REQUIRED = {
   MINIO_ROOT_PASSWORD: "minio-root-secret-0123456789",
   BLOB_SIGNING_SECRET: "0123456789abcdef0123456789abcdef0123456789",
   PUBLIC_ORIGIN: "https://forms.example.com",
-  ARTIFACT_HOST: "artifacts.example.com"
+  ARTIFACT_HOST: "example-artifacts.com"
 }
 /** The optional ones an operator may add. */
 const OPTIONAL = {
