@@ -319,9 +319,15 @@ const imageTree = async (): Promise<string> => {
         // this package has none
       }
   }
+  // npm ls exits 1 over a problem it also prints (an extraneous package left in a checkout's
+  // node_modules); the tree it lists is still the production one.
   const { stdout } = await run("npm", ["ls", "--omit=dev", "--all", "--parseable"], {
     cwd: root,
     maxBuffer: 16 * 1024 * 1024
+  }).catch((error: { stdout?: string }) => {
+    if (typeof error.stdout === "string" && error.stdout.includes("node_modules/"))
+      return { stdout: error.stdout }
+    throw error
   })
   const top = stdout
     .split("\n")
