@@ -113,7 +113,9 @@ export const registerBlobContract = (target: BlobTarget) =>
       await store((s) => s.delete(beside))
       const gone = await run(Effect.flatMap(BlobStore, (s) => Stream.runCollect(s.list(`${folder}/`))))
       expect(gone.map((l) => l.key).sort()).toEqual([...inside].sort())
-      expect(await run(Effect.flatMap(BlobStore, (s) => Stream.runCollect(s.list("nothing-here/"))))).toEqual([])
+      expect(await run(Effect.flatMap(BlobStore, (s) => Stream.runCollect(s.list("nothing-here/"))))).toEqual(
+        []
+      )
       const bad = await run(Effect.result(Effect.flatMap(BlobStore, (s) => Stream.runCollect(s.list("../")))))
       expect(Result.isFailure(bad)).toBe(true)
     })

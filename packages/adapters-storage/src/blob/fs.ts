@@ -37,7 +37,14 @@ async function* walk(root: string, dir: string): AsyncGenerator<BlobListing> {
     else if (entry.isFile() && !entry.name.endsWith(META)) {
       try {
         const info = await stat(path)
-        yield { key: path.slice(root.length + 1).split(sep).join("/"), size: info.size, lastModified: info.mtime }
+        yield {
+          key: path
+            .slice(root.length + 1)
+            .split(sep)
+            .join("/"),
+          size: info.size,
+          lastModified: info.mtime
+        }
       } catch (error) {
         // Deleted or renamed since the directory was read: not there, so not listed.
         if (!isMissing(error)) throw error

@@ -22,7 +22,9 @@ export interface Orphan extends BlobListing {
  * that names it commits, so a young unreferenced object may be a request in flight: only the old
  * ones are orphans for sure.
  */
-export const unreferencedBlobs = (graceMs: number): Stream.Stream<Orphan, StorageError, BlobStore | BlobReferences> =>
+export const unreferencedBlobs = (
+  graceMs: number
+): Stream.Stream<Orphan, StorageError, BlobStore | BlobReferences> =>
   Stream.unwrap(
     Effect.gen(function* () {
       const blobs = yield* BlobStore
@@ -44,25 +46,24 @@ export const unreferencedBlobs = (graceMs: number): Stream.Stream<Orphan, Storag
   )
 
 /** Every key a row names that has no object (each once). */
-export const missingBlobs: Stream.Stream<string, StorageError, BlobStore | BlobReferences> =
-  Stream.unwrap(
-    Effect.gen(function* () {
-      const blobs = yield* BlobStore
-      const references = yield* BlobReferences
-      // Only the missing keys are remembered (to say each once): few, unlike the referenced ones.
-      const reported = new Set<string>()
-      return references.all.pipe(
-        Stream.mapEffect((key) => Effect.map(blobs.head(key), (found) => ({ key, found })), {
-          concurrency: HEAD_CONCURRENCY
-        }),
-        Stream.filter(({ key, found }) => Option.isNone(found) && !reported.has(key)),
-        Stream.map(({ key }) => {
-          reported.add(key)
-          return key
-        })
-      )
-    })
-  )
+export const missingBlobs: Stream.Stream<string, StorageError, BlobStore | BlobReferences> = Stream.unwrap(
+  Effect.gen(function* () {
+    const blobs = yield* BlobStore
+    const references = yield* BlobReferences
+    // Only the missing keys are remembered (to say each once): few, unlike the referenced ones.
+    const reported = new Set<string>()
+    return references.all.pipe(
+      Stream.mapEffect((key) => Effect.map(blobs.head(key), (found) => ({ key, found })), {
+        concurrency: HEAD_CONCURRENCY
+      }),
+      Stream.filter(({ key, found }) => Option.isNone(found) && !reported.has(key)),
+      Stream.map(({ key }) => {
+        reported.add(key)
+        return key
+      })
+    )
+  })
+)
 
 /**
  * Deletes the orphans past `graceMs` and answers how many. Each is asked about again right before
