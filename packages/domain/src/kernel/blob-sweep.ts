@@ -66,25 +66,24 @@ export const missingBlobs: Stream.Stream<string, StorageError, BlobStore | BlobR
 )
 
 /**
- * Deletes the orphans past `graceMs` and answers how many. Each is asked about again right before
- * its delete, so a row that named it since its batch was checked keeps it. Safe in several
- * instances at once: deleting an object twice is no error.
+ * Deletes `key` unless a row names it now: asked again right before the delete, so a row that
+ * named it since its batch was checked keeps it. True when it was deleted.
  */
-export const deleteOrphanBlobs = (graceMs: number, onDeleted?: (orphan: Orphan) => Effect.Effect<void>) =>
+export const deleteIfUnreferenced = (key: string) =>
   Effect.gen(function* () {
-    const blobs = yield* BlobStore
-    const references = yield* BlobReferences
-    let deleted = 0
-    yield* Stream.runForEach(
-      Stream.filter(unreferencedBlobs(graceMs), (orphan) => orphan.pastGrace),
-      (orphan) =>
-        Effect.gen(function* () {
-          const named = yield* references.referenced([orphan.key])
-          if (named.has(orphan.key)) return
-          yield* blobs.delete(orphan.key)
-          deleted += 1
-          if (onDeleted !== undefined) yield* onDeleted(orphan)
-        })
-    )
-    return deleted
+    const named = yield* Effect.flatMap(Effect.service(BlobReferences), (references) => references.referenced([key]))
+    if (named.has(key)) return false
+    yield* Effect.flatMap(Effect.service(BlobStore), (blobs) => blobs.delete(key))
+    return true
   })
+
+/**
+ * Deletes the orphans past `graceMs` and answers how many. Safe in several instances at once:
+ * deleting an object twice is no error.
+ */
+export const deleteOrphanBlobs = (graceMs: number) =>
+  Stream.runFoldEffect(
+    Stream.filter(unreferencedBlobs(graceMs), (orphan) => orphan.pastGrace),
+    () => 0,
+    (deleted, orphan) => Effect.map(deleteIfUnreferenced(orphan.key), (gone) => (gone ? deleted + 1 : deleted))
+  )
