@@ -332,7 +332,11 @@ const command = (config: AppConfig) =>
         const report = yield* blobsCheck({
           graceMs: config.blobOrphanGraceMs,
           deleteOrphans: opts["delete-orphans"] === true
-        }).pipe(Effect.provide(Layer.unwrap(Effect.map(blobSigningSecret(config), (s) => blobStoreLayer(config, s)))))
+        }).pipe(
+          Effect.provide(
+            Layer.unwrap(Effect.map(blobSigningSecret(config), (s) => blobStoreLayer(config, s)))
+          )
+        )
         if (report.missing > 0) process.exitCode = 1
         return
       }

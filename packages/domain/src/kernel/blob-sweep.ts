@@ -71,7 +71,9 @@ export const missingBlobs: Stream.Stream<string, StorageError, BlobStore | BlobR
  */
 export const deleteIfUnreferenced = (key: string) =>
   Effect.gen(function* () {
-    const named = yield* Effect.flatMap(Effect.service(BlobReferences), (references) => references.referenced([key]))
+    const named = yield* Effect.flatMap(Effect.service(BlobReferences), (references) =>
+      references.referenced([key])
+    )
     if (named.has(key)) return false
     yield* Effect.flatMap(Effect.service(BlobStore), (blobs) => blobs.delete(key))
     return true
@@ -85,5 +87,6 @@ export const deleteOrphanBlobs = (graceMs: number) =>
   Stream.runFoldEffect(
     Stream.filter(unreferencedBlobs(graceMs), (orphan) => orphan.pastGrace),
     () => 0,
-    (deleted, orphan) => Effect.map(deleteIfUnreferenced(orphan.key), (gone) => (gone ? deleted + 1 : deleted))
+    (deleted, orphan) =>
+      Effect.map(deleteIfUnreferenced(orphan.key), (gone) => (gone ? deleted + 1 : deleted))
   )
