@@ -1,13 +1,13 @@
 // The filesystem blob store seen from outside the server: every object file under DATA_DIR/blobs
 // (type files left out) and a way to age them, as the orphan tests need.
-import { readdirSync, statSync, utimesSync } from "node:fs"
+import { type Dirent, readdirSync, statSync, utimesSync } from "node:fs"
 import { join, relative, sep } from "node:path"
 
 /** Every object key under `root` (the fs store's directory), with the file's mtime. */
 export const blobFiles = (root: string): Map<string, Date> => {
   const found = new Map<string, Date>()
   const walk = (dir: string) => {
-    let entries: ReturnType<typeof readdirSync<{ withFileTypes: true }>>
+    let entries: Array<Dirent>
     try {
       entries = readdirSync(dir, { withFileTypes: true })
     } catch {
