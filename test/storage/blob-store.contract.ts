@@ -88,6 +88,56 @@ export const registerBlobContract = (target: BlobTarget) =>
       expect(Result.isFailure(noSlash)).toBe(true)
     })
 
+    it("lists the objects under a prefix (or all) with their size and when they were written", async () => {
+      const folder = `listing/${Math.random().toString(36).slice(2)}`
+      const inside = [`${folder}/a/one.bin`, `${folder}/a/deeper/two.bin`]
+      const beside = `${folder}/ab/beside.bin`
+      // S3 keeps LastModified to the second: the window is widened by one on each side.
+      const before = Date.now() - 1000
+      for (const [i, k] of [...inside, beside].entries())
+        await store((s) => s.put(k, { bytes: allBytes.subarray(0, 10 + i), contentType: "text/plain" }))
+      const after = Date.now() + 1000
+      const listed = await run(Effect.flatMap(BlobStore, (s) => Stream.runCollect(s.list(`${folder}/a/`))))
+      expect(listed.map((l) => l.key).sort()).toEqual([...inside].sort())
+      for (const l of listed) {
+        expect(l.size).toBe(10 + inside.indexOf(l.key))
+        expect(l.lastModified.getTime()).toBeGreaterThanOrEqual(before)
+        expect(l.lastModified.getTime()).toBeLessThanOrEqual(after)
+      }
+      const everything = await run(Effect.flatMap(BlobStore, (s) => Stream.runCollect(s.list())))
+      const keys = new Set(everything.map((l) => l.key))
+      for (const k of [...inside, beside]) expect(keys.has(k)).toBe(true)
+      // No type file, no folder, no duplicate: one entry per object.
+      expect(everything.filter((l) => l.key.startsWith(`${folder}/`)).length).toBe(3)
+      expect(keys.size).toBe(everything.length)
+      await store((s) => s.delete(beside))
+      const gone = await run(Effect.flatMap(BlobStore, (s) => Stream.runCollect(s.list(`${folder}/`))))
+      expect(gone.map((l) => l.key).sort()).toEqual([...inside].sort())
+      expect(await run(Effect.flatMap(BlobStore, (s) => Stream.runCollect(s.list("nothing-here/"))))).toEqual(
+        []
+      )
+      const bad = await run(Effect.result(Effect.flatMap(BlobStore, (s) => Stream.runCollect(s.list("../")))))
+      expect(Result.isFailure(bad)).toBe(true)
+    })
+
+    // s3rver cannot page: its continuation token is DES-encrypted, which OpenSSL 3 refuses (HTTP 500
+    // on any truncated listing). S3 paging is run against s3rver in a process of its own with the
+    // legacy provider (test/storage/blob-list-s3-paging.test.ts).
+    it.skipIf(target.name === "s3")("lists past one page of keys", { timeout: 60_000 }, async () => {
+      const folder = `paged/${Math.random().toString(36).slice(2)}`
+      const keys = Array.from({ length: 1003 }, (_, i) => `${folder}/${String(i).padStart(4, "0")}`)
+      await run(
+        Effect.flatMap(BlobStore, (s) =>
+          Effect.forEach(keys, (k) => s.put(k, { bytes: allBytes.subarray(0, 1), contentType: "x/y" }), {
+            concurrency: 16,
+            discard: true
+          })
+        )
+      )
+      const listed = await run(Effect.flatMap(BlobStore, (s) => Stream.runCollect(s.list(`${folder}/`))))
+      expect(listed.map((l) => l.key).sort()).toEqual(keys)
+    })
+
     it.each(["../escape", "/absolute", "", "a//b", "a/./b", "spaces are bad", "x/.."])(
       "rejects the invalid key %j",
       async (bad) => {

@@ -6,6 +6,7 @@ import { registerAnalyticsContracts } from "./analytics.contract.js"
 import { registerApiKeyContracts } from "./api-key-repository.contract.js"
 import { registerArtifactDeploymentContracts } from "./artifact-deployments.contract.js"
 import { registerBioSubmissionContracts } from "./bio-submissions.contract.js"
+import { registerBlobReferenceContracts } from "./blob-references.contract.js"
 import { registerFormContracts } from "./form-repository.contract.js"
 import { registerIdempotencyContracts } from "./idempotency.contract.js"
 import { registerJobQueueContracts } from "./job-queue.contract.js"
@@ -50,6 +51,7 @@ export const registerStorageContracts = (target: StorageTarget) => {
     registerOneTimeTokenContracts(storage)
     registerAuditLogContracts(storage)
     registerOAuthStoreContracts(storage)
+    registerBlobReferenceContracts(storage)
     describe(`AnalyticsStore [${target.name}]`, () => registerAnalyticsContracts(storage))
     // Claims are not per tenant: the queue's suite drains what earlier suites left due.
     registerJobQueueContracts(storage)

@@ -3,6 +3,7 @@ import { Context, type Effect } from "effect"
 import type {
   AnalyticsStore,
   ArtifactDeployments,
+  BlobReferences,
   BioSubmissions,
   ApiKeyRepository,
   FormRepository,
@@ -71,4 +72,5 @@ export type StoragePorts =
   | UploadRequests
   | InvalidationBus
   | StorageHealth
+  | BlobReferences
   | PeopleStoragePorts

@@ -59,6 +59,7 @@ import {
   IdempotencyHousekeepingLive,
   PeopleHousekeepingLive,
   ResponseRetentionLive,
+  orphanSweep,
   JobWorkerLive,
   UsageBatcherLive,
   ViewBatcherLive,
@@ -375,6 +376,9 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
         Layer.merge(PeopleHousekeepingLive),
         // Responses past their form's research retention, deleted with their files hourly.
         Layer.merge(ResponseRetentionLive),
+        // Blob objects no row names (a crash between a blob write and its row's commit), deleted
+        // hourly once older than BLOB_ORPHAN_GRACE_HOURS: younger ones may be a write in flight.
+        Layer.merge(orphanSweep(config.blobOrphanGraceMs)),
         // This instance's job workers, running every context's jobs: stopped (running jobs finished
         // or released) before the storage they use is closed.
         Layer.merge(

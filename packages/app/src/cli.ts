@@ -36,7 +36,8 @@ import { Console, Effect, Layer, Option, Redacted, References } from "effect"
 import { archiveProgram, isArchiveCommand } from "./backup.js"
 import { AppConfig } from "./config.js"
 import { reportFailure, teardown } from "./failure.js"
-import { describeStore, storageLayer } from "./storage.js"
+import { blobsCheck } from "./blobs-check.js"
+import { blobSigningSecret, blobStoreLayer, describeStore, storageLayer } from "./storage.js"
 
 const USAGE = `usage: npm run cli -- <command>
 
@@ -67,6 +68,9 @@ const USAGE = `usage: npm run cli -- <command>
                                  with a checksum per entry (stop the server first; mode 0600)
   restore --in FILE              into an empty or new DATA_DIR, after checking every checksum
   stats rebuild [--form ID]      recompute the kept answer aggregates (after importing responses by SQL)
+  blobs check [--delete-orphans] the blob store against the database: keys a row names with no object
+                                 (missing; exit code 1) and objects no row names older than
+                                 BLOB_ORPHAN_GRACE_HOURS (orphans); --delete-orphans deletes those
 `
 
 class UsageError extends Error {}
@@ -85,6 +89,7 @@ const parsed = parseArgs({
     role: { type: "string" },
     enable: { type: "string", multiple: true },
     disable: { type: "string", multiple: true },
+    "delete-orphans": { type: "boolean" },
     help: { type: "boolean", short: "h" }
   },
   strict: false
@@ -325,6 +330,18 @@ const command = (config: AppConfig) =>
         yield* Console.log(
           `answer stats rebuilt for ${formId === undefined ? "every form" : `form ${formId}`}`
         )
+        return
+      }
+      case "blobs check": {
+        const report = yield* blobsCheck({
+          graceMs: config.blobOrphanGraceMs,
+          deleteOrphans: opts["delete-orphans"] === true
+        }).pipe(
+          Effect.provide(
+            Layer.unwrap(Effect.map(blobSigningSecret(config), (s) => blobStoreLayer(config, s)))
+          )
+        )
+        if (report.missing > 0) process.exitCode = 1
         return
       }
       default:

@@ -2,9 +2,9 @@
 // + rename) with a JSON sidecar for the content type; keys can never leave the root. A streamed
 // write goes chunk by chunk to its temp file, so a large upload never sits in memory.
 import { createReadStream } from "node:fs"
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
-import { dirname, resolve, sep } from "node:path"
-import { BlobStore, StorageError } from "@folio/domain"
+import { mkdir, open, opendir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
+import { dirname, join, resolve, sep } from "node:path"
+import { type BlobListing, BlobStore, StorageError } from "@folio/domain"
 import { Effect, Layer, Option, Stream } from "effect"
 import { checkKey, checkPrefix, type LocalSigningOptions, localSignedUrl } from "./memory.js"
 import { eachChunkWithin, spanOf } from "./streams.js"
@@ -16,6 +16,42 @@ export interface FsBlobStoreOptions extends LocalSigningOptions {
 const META = ".meta.json"
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT"
+
+/**
+ * The files under `dir` (keys relative to `root`), one directory open at a time, the type files
+ * left out. A temp file a crash left behind (a write cut off before its rename) is listed as what
+ * it is, a file no row names: the orphan sweep removes it after the grace like any orphan, while a
+ * write in flight, younger than the grace, is left alone.
+ */
+async function* walk(root: string, dir: string): AsyncGenerator<BlobListing> {
+  let handle: Awaited<ReturnType<typeof opendir>>
+  try {
+    handle = await opendir(dir)
+  } catch (error) {
+    if (isMissing(error)) return
+    throw error
+  }
+  for await (const entry of handle) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) yield* walk(root, path)
+    else if (entry.isFile() && !entry.name.endsWith(META)) {
+      try {
+        const info = await stat(path)
+        yield {
+          key: path
+            .slice(root.length + 1)
+            .split(sep)
+            .join("/"),
+          size: info.size,
+          lastModified: info.mtime
+        }
+      } catch (error) {
+        // Deleted or renamed since the directory was read: not there, so not listed.
+        if (!isMissing(error)) throw error
+      }
+    }
+  }
+}
 
 export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
   Layer.sync(BlobStore, () => {
@@ -186,6 +222,15 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
           checkPrefix(prefix),
           attempt("cannot delete blobs", () =>
             rm(pathOf(prefix.slice(0, -1)), { recursive: true, force: true })
+          )
+        ),
+      list: (prefix) =>
+        Stream.unwrap(
+          Effect.map(prefix === undefined ? Effect.void : checkPrefix(prefix), () =>
+            Stream.fromAsyncIterable(
+              walk(root, prefix === undefined ? root : pathOf(prefix.slice(0, -1))),
+              (cause) => new StorageError({ message: "cannot list blobs", cause })
+            )
           )
         ),
       signedUrl: (key, { expiresInSeconds, filename }) =>

@@ -30,14 +30,19 @@ export const localSignedUrl = (
 
 export const MemoryBlobStoreLive = (options: LocalSigningOptions) =>
   Layer.sync(BlobStore, () => {
-    const objects = new Map<string, { bytes: Uint8Array; contentType: string }>()
+    const objects = new Map<string, { bytes: Uint8Array; contentType: string; modifiedAt: number }>()
     return BlobStore.of({
       put: (key, object) =>
         Effect.andThen(
           checkKey(key),
-          Effect.sync(
-            () =>
-              void objects.set(key, { bytes: Uint8Array.from(object.bytes), contentType: object.contentType })
+          Effect.map(
+            Clock.currentTimeMillis,
+            (modifiedAt) =>
+              void objects.set(key, {
+                bytes: Uint8Array.from(object.bytes),
+                contentType: object.contentType,
+                modifiedAt
+              })
           )
         ),
       putStream: (key, body, { contentType, maxBytes }) =>
@@ -54,7 +59,7 @@ export const MemoryBlobStoreLive = (options: LocalSigningOptions) =>
               bytes.set(chunk, at)
               at += chunk.byteLength
             }
-            objects.set(key, { bytes, contentType })
+            objects.set(key, { bytes, contentType, modifiedAt: yield* Clock.currentTimeMillis })
             return { size }
           })
         ),
@@ -117,6 +122,17 @@ export const MemoryBlobStoreLive = (options: LocalSigningOptions) =>
           Effect.sync(() => {
             for (const key of [...objects.keys()]) if (key.startsWith(prefix)) objects.delete(key)
           })
+        ),
+      // The keys as they are now; a page of them at a time, as the other stores give them.
+      list: (prefix) =>
+        Stream.unwrap(
+          Effect.map(prefix === undefined ? Effect.void : checkPrefix(prefix), () =>
+            Stream.fromIterable(
+              [...objects.entries()]
+                .filter(([key]) => prefix === undefined || key.startsWith(prefix))
+                .map(([key, o]) => ({ key, size: o.bytes.byteLength, lastModified: new Date(o.modifiedAt) }))
+            )
+          )
         ),
       signedUrl: (key, { expiresInSeconds, filename }) =>
         Effect.andThen(checkKey(key), localSignedUrl(options, key, expiresInSeconds, filename))

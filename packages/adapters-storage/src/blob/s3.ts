@@ -17,7 +17,7 @@ import {
   UploadPartCommand
 } from "@aws-sdk/client-s3"
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner"
-import { attachmentDisposition, BlobStore, StorageError } from "@folio/domain"
+import { attachmentDisposition, type BlobListing, BlobStore, StorageError } from "@folio/domain"
 import { Context, Effect, Layer, Option, Stream } from "effect"
 import { BlobStoreHealth } from "../health.js"
 import { checkKey, checkPrefix } from "./memory.js"
@@ -293,6 +293,37 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
                 if (page.IsTruncated !== true) return
               }
             })
+          ),
+        // A page (up to 1,000 keys) per request, the next asked for only once this one is read.
+        list: (prefix) =>
+          Stream.unwrap(
+            Effect.map(prefix === undefined ? Effect.void : checkPrefix(prefix), () =>
+              Stream.paginate<string | undefined, BlobListing, StorageError>(undefined, (token) =>
+                Effect.map(
+                  attempt("cannot list blobs", (abortSignal) =>
+                    client.send(
+                      new ListObjectsV2Command({
+                        Bucket,
+                        ...(prefix === undefined ? {} : { Prefix: prefix }),
+                        ...(token === undefined ? {} : { ContinuationToken: token })
+                      }),
+                      { abortSignal }
+                    )
+                  ),
+                  (page) =>
+                    [
+                      (page.Contents ?? []).flatMap((o) =>
+                        o.Key === undefined
+                          ? []
+                          : [{ key: o.Key, size: o.Size ?? 0, lastModified: o.LastModified ?? new Date(0) }]
+                      ),
+                      page.IsTruncated === true && page.NextContinuationToken !== undefined
+                        ? Option.some(page.NextContinuationToken)
+                        : Option.none()
+                    ] as const
+                )
+              )
+            )
           ),
         signedUrl: (Key, { expiresInSeconds, filename }) =>
           Effect.andThen(

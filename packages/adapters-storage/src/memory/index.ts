@@ -26,6 +26,7 @@ import { MemoryPasskeyRepositoryLive } from "./identity/passkeys.js"
 import { MemoryOneTimeTokenRepositoryLive } from "./identity/one-time-tokens.js"
 import { MemoryAuditLogLive } from "./identity/audit-log.js"
 import { MemoryOAuthStoreLive } from "./identity/oauth-store.js"
+import { MemoryBlobReferencesLive } from "./kernel/blob-references.js"
 
 /** Every storage port, in memory, fresh per layer build. */
 export const MemoryStorageLive: Layer.Layer<StoragePorts | PeopleStoragePorts> = Layer.mergeAll(
@@ -52,6 +53,7 @@ export const MemoryStorageLive: Layer.Layer<StoragePorts | PeopleStoragePorts> =
   MemoryOneTimeTokenRepositoryLive,
   MemoryAuditLogLive,
   MemoryOAuthStoreLive,
+  MemoryBlobReferencesLive,
   Layer.succeed(StorageHealth, { check: Effect.void })
 ).pipe(Layer.provide(MemoryStoreLive))
 export { MemoryInvalidationBusLive } from "./kernel/invalidation-bus.js"

@@ -14,6 +14,7 @@ import {
   ArtifactDeployments,
   AuditLog,
   BioSubmissions,
+  BlobReferences,
   FormRepository,
   IdempotencyStore,
   type InvalidationBus,
@@ -60,6 +61,7 @@ import { makePasskeyRepository } from "./identity/passkeys.js"
 import { makeOneTimeTokenRepository } from "./identity/one-time-tokens.js"
 import { makeAuditLog } from "./identity/audit-log.js"
 import { makeOAuthStore } from "./identity/oauth-store.js"
+import { makeBlobReferences } from "./kernel/blob-references.js"
 
 /** Every storage port over whatever SqlClient is provided. */
 export const SqlRepositoriesLive = Layer.effectContext(
@@ -72,7 +74,8 @@ export const SqlRepositoriesLive = Layer.effectContext(
       Context.add(PasskeyRepository, yield* makePasskeyRepository),
       Context.add(OneTimeTokenRepository, yield* makeOneTimeTokenRepository),
       Context.add(AuditLog, yield* makeAuditLog),
-      Context.add(OAuthStore, yield* makeOAuthStore)
+      Context.add(OAuthStore, yield* makeOAuthStore),
+      Context.add(BlobReferences, yield* makeBlobReferences)
     )
     return Context.make(TenantRepository, yield* makeTenantRepository).pipe(
       Context.add(ApiKeyRepository, yield* makeApiKeyRepository),

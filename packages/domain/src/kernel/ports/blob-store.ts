@@ -38,6 +38,14 @@ export interface BlobMetadata {
   readonly contentType: string
 }
 
+/** One object as a listing names it: enough to tell an old orphan from a write in flight. */
+export interface BlobListing {
+  readonly key: string
+  readonly size: number
+  /** When the object was last written (for S3: its LastModified; for files: the file's mtime). */
+  readonly lastModified: Date
+}
+
 export interface SignedUrlOptions {
   /** Seconds until the URL stops working. */
   readonly expiresInSeconds: number
@@ -87,6 +95,12 @@ export interface BlobStoreService {
   readonly move: (from: string, to: string) => Effect.Effect<boolean, StorageError>
   /** Deletes every object whose key starts with `prefix` (a folder: `a/b/`); none there is fine. */
   readonly deletePrefix: (prefix: string) => Effect.Effect<void, StorageError>
+  /**
+   * Every object (under `prefix`, a folder `a/b/`, when given), a page at a time: never the whole
+   * store in memory. In no promised order; an object written or deleted while the listing runs may
+   * or may not be in it.
+   */
+  readonly list: (prefix?: string) => Stream.Stream<BlobListing, StorageError>
   /** An absolute URL that serves the object's bytes until it expires. */
   readonly signedUrl: (key: string, options: SignedUrlOptions) => Effect.Effect<string, StorageError>
 }
