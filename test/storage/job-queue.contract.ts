@@ -454,5 +454,34 @@ export const registerJobQueueContracts = ({ target, run, newWorkspace }: JobQueu
       expect(again).toMatchObject({ id: job.id, attempts: 1, leaseOwner: "w2" })
       expect(await q((s) => s.complete("w2", job.id, done))).toBe(true)
     })
+
+    it("counts queued and running jobs by type and status, over every workspace (the metrics' depth)", async () => {
+      await drain()
+      const count = async (type: JobType, status: "queued" | "running") =>
+        (await q((s) => s.depth())).find((d) => d.type === type && d.status === status)?.count ?? 0
+      // Earlier tests may leave jobs waiting for a retry: counted from where it stands.
+      const before = {
+        insightsQueued: await count("form_insights", "queued"),
+        insightsRunning: await count("form_insights", "running"),
+        notionQueued: await count("notion_refresh", "queued"),
+        notionRunning: await count("notion_refresh", "running")
+      }
+      const [a, b] = [await newWorkspace(), await newWorkspace()]
+      await q((s) => s.enqueue(newJob(a.id, { type: "form_insights" })))
+      await q((s) => s.enqueue(newJob(b.id, { type: "form_insights" })))
+      await q((s) => s.enqueue(newJob(b.id, { type: "notion_refresh" })))
+      expect(await count("form_insights", "queued")).toBe(before.insightsQueued + 2)
+      expect(await count("notion_refresh", "queued")).toBe(before.notionQueued + 1)
+      const claimed = await q((s) => s.claim("w1", 3, 60_000))
+      expect(claimed).toHaveLength(3)
+      expect(await count("form_insights", "running")).toBe(before.insightsRunning + 2)
+      expect(await count("form_insights", "queued")).toBe(before.insightsQueued)
+      expect(await count("notion_refresh", "running")).toBe(before.notionRunning + 1)
+      // Finished jobs are not in the depth.
+      for (const job of claimed) expect(await q((s) => s.complete("w1", job.id, done))).toBe(true)
+      expect(await count("form_insights", "running")).toBe(before.insightsRunning)
+      expect(await count("notion_refresh", "running")).toBe(before.notionRunning)
+      for (const d of await q((s) => s.depth())) expect(d.count).toBeGreaterThan(0)
+    })
   })
 }

@@ -105,6 +105,7 @@ import { installFastPaths } from "./fast-path.js"
 import { JobRunnerLive } from "./job-runner.js"
 import type { AppConfig } from "./config.js"
 import { logLevelOf } from "./logging.js"
+import { withMetrics } from "./metrics-server.js"
 import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
 
 /** Readiness = the database and the blob store (an S3 bucket) answer. */
@@ -218,7 +219,11 @@ const tracing = (tracer: Tracer.Tracer | undefined) =>
         Layer.succeed(UrlParams.CurrentRedactedNames, SECRET_QUERY_NAMES)
       )
 
+/** The app, measured and with its Prometheus listener when METRICS_PORT is set. */
 export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
+  withMetrics(config.metrics, unmeasuredAppLayer(config, overrides))
+
+const unmeasuredAppLayer = (config: AppConfig, overrides: AppOverrides) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const secret = yield* blobSigningSecret(config)

@@ -10,6 +10,8 @@ export interface KeyedEndpoint {
   readonly group: string
   readonly name: string
   readonly method: string
+  /** The endpoint's declared path (its route template, as the router's). */
+  readonly path: string
   readonly route: RegExp
   /** The operation's scopes; undefined where the service's table names none for it. */
   readonly scopes: ReadonlyArray<string> | undefined
@@ -51,6 +53,7 @@ export const keyedEndpointsOf = <Id extends string, Groups extends HttpApiGroup.
         group: group.identifier,
         name,
         method: endpoint.method,
+        path: endpoint.path,
         route: routePattern(endpoint.path),
         scopes: scopesOf(group.identifier, name),
         params: endpoint.path.split("/").filter((s) => s.startsWith(":")).length

@@ -39,6 +39,7 @@ import {
   RequestTooLarge,
   serverFault
 } from "./request-errors.js"
+import { ARTIFACT_SITE_ROUTE, countUploadBytes, makeRequestMetrics, type RouteSeen } from "./metrics.js"
 import { routePattern } from "./route-pattern.js"
 
 export { routePattern }
@@ -103,6 +104,15 @@ export interface GuardedService<
    */
   readonly malformedPathParam?: "invalid" | "notFound"
 }
+
+/** Whether a failure is a key's spent budget (a RateLimited carrying the key's decision). */
+const spentKeyBudget = (cause: Cause.Cause<unknown>) =>
+  cause.reasons.some(
+    (reason) =>
+      reason._tag === "Fail" &&
+      tagOf(reason.error) === "RateLimited" &&
+      (reason.error as { readonly budget?: unknown }).budget !== undefined
+  )
 
 /** Methods whose requests carry no body: nothing to cap. */
 const BODYLESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"])
@@ -294,6 +304,7 @@ const makeGuard = <
   const invalidAnswer = (message: string, issues: ReadonlyArray<Issue>) =>
     respond(new RequestInvalid({ message, issues }))
 
+  const uploadService = service.keyed?.service ?? "forms"
   const rawBodyOf = (url: string) => service.rawBodies.find((raw) => raw.route.test(url))
 
   const bodyKindOf = (method: string, raw: RawBodyRoute | undefined): BodyKind =>
@@ -465,11 +476,14 @@ const makeGuard = <
    */
   const authorized = <Err, Req>(
     request: HttpServerRequest.HttpServerRequest,
-    next: Effect.Effect<HttpServerResponse.HttpServerResponse, Err, Req>
+    next: Effect.Effect<HttpServerResponse.HttpServerResponse, Err, Req>,
+    seen: RouteSeen | undefined
   ) => {
     const endpoint =
       authenticate === undefined ? undefined : keyedEndpointOf(keyedEndpoints, request.method, request.url)
     if (authenticate === undefined || endpoint === undefined) return next
+    // A request refused here never reaches the router: its metrics name the endpoint's route.
+    if (seen !== undefined) seen.route = endpoint.path
     return Effect.flatMap(authenticate(request), (principal) => {
       const missing = endpoint.scopes === undefined ? undefined : scopeFailure(principal, endpoint.scopes)
       return Effect.andThen(
@@ -479,7 +493,7 @@ const makeGuard = <
     })
   }
 
-  const guard: ServiceGuard = (app) =>
+  const guard: ServiceGuard = (app, seen) =>
     Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (sent) => {
       const requestId = requestIdOf(sent.headers["x-request-id"])
       const raw = rawBodyOf(sent.url)
@@ -516,28 +530,38 @@ const makeGuard = <
             ? invalidAnswer("the request carries more than one Authorization header", [
                 { path: ["authorization"], rule: "single", expected: "one Authorization header" }
               ])
-            : authorized(request, checked)
+            : authorized(request, checked, seen)
         ).pipe(
-          Effect.catchCause((cause) =>
+          Effect.catchCause((cause) => {
             // An interruption holds no failure of its own: it passes through untouched.
-            Cause.hasInterruptsOnly(cause)
-              ? Effect.failCause(cause as Cause.Cause<never>)
-              : failureToResponse(cause)
-          )
+            if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
+            if (seen !== undefined) seen.keyBudget = spentKeyBudget(cause)
+            return failureToResponse(cause)
+          })
         )
-      return Effect.map(
+      const answered = Effect.map(
         request === sent
           ? answer
           : Effect.provideService(answer, HttpServerRequest.HttpServerRequest, request),
         (response) => HttpServerResponse.setHeader(response, "x-request-id", requestId)
       )
+      // An upload taken counts its bytes (its declared length; a chunked one's is unknown).
+      return (kind === "upload" || kind === "stream") && length > 0
+        ? Effect.tap(answered, (response) =>
+            response.status < 300 ? countUploadBytes(uploadService, length) : Effect.void
+          )
+        : answered
     })
   return guard
 }
 
-/** One service's guard around a request's route: what the global middleware runs for its URLs. */
+/**
+ * One service's guard around a request's route: what the global middleware runs for its URLs. Given
+ * `seen`, it names there the route of a keyed endpoint it authenticates (for the request's metrics).
+ */
 export type ServiceGuard = (
-  app: Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled>
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled>,
+  seen?: RouteSeen
 ) => Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled, HttpServerRequest.HttpServerRequest>
 
 /**
@@ -568,14 +592,17 @@ export const requestGuards = <R>(
 ) =>
   HttpRouter.middleware(
     Effect.map(
-      make,
-      ({ services, fallback, byHost }) =>
+      Effect.zip(make, makeRequestMetrics),
+      ([{ services, fallback, byHost }, metrics]) =>
         (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unhandled>) =>
           Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
             const hosted = byHost?.(request)
-            if (hosted !== undefined) return hosted
+            if (hosted !== undefined)
+              return metrics === undefined ? hosted : metrics(request, hosted, (a) => a, ARTIFACT_SITE_ROUTE)
             const chosen = services.find((s) => s.prefixes.some((prefix) => request.url.startsWith(prefix)))
-            return (chosen?.guard ?? fallback)(app)
+            const guard = chosen?.guard ?? fallback
+            // Measured around the guard, so every answer it gives (refusals, errors) is counted.
+            return metrics === undefined ? guard(app) : metrics(request, app, guard)
           })
     ),
     { global: true }

@@ -13,6 +13,7 @@ import {
   type RetryPolicy
 } from "@folio/domain"
 import { Clock, Effect, Exit, Fiber, Layer, Queue, Random, Schedule, Scope } from "effect"
+import { recordJobRun } from "./metrics.js"
 
 export interface JobWorkerOptions {
   /** Names this instance's claims (unique per process). */
@@ -74,6 +75,7 @@ export const JobWorkerLive = (options: JobWorkerOptions) =>
 
       const runOne = (job: JobRecord) =>
         Effect.gen(function* () {
+          const started = yield* Clock.currentTimeMillis
           const result = yield* Effect.raceFirst(
             attempt(job),
             keepLease(job) as Effect.Effect<never, LeaseLost>
@@ -87,6 +89,7 @@ export const JobWorkerLive = (options: JobWorkerOptions) =>
             yield* Clock.currentTimeMillis,
             yield* Random.next
           )
+          yield* recordJobRun(job.type, completion, ((yield* Clock.currentTimeMillis) - started) / 1000)
           // Finishing is not interrupted half way: the run's work is done and must be recorded.
           yield* Effect.uninterruptible(queue.complete(workerId, job.id, completion)).pipe(
             Effect.catch((e) => Effect.logWarning("job outcome not recorded; its lease will lapse", e))

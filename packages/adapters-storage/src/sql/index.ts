@@ -62,6 +62,7 @@ import { makeOneTimeTokenRepository } from "./identity/one-time-tokens.js"
 import { makeAuditLog } from "./identity/audit-log.js"
 import { makeOAuthStore } from "./identity/oauth-store.js"
 import { makeBlobReferences } from "./kernel/blob-references.js"
+import { observeStatements } from "../runtime/metrics.js"
 
 /** Every storage port over whatever SqlClient is provided. */
 export const SqlRepositoriesLive = Layer.effectContext(
@@ -168,7 +169,7 @@ export const PgliteClientLive = (options: PgliteStorageOptions) =>
         (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
       )
       return PgClient.layer({
-        stream: pgliteConnections(db),
+        stream: pgliteConnections(db, observeStatements(yield* Effect.context<never>())),
         database: "postgres",
         username: "postgres",
         maxConnections: 1,

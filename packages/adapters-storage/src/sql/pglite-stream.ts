@@ -18,7 +18,11 @@ const TERMINATE = 0x58 // 'X'
  *   midway, so the client simply waits for it to end. (Behind a socket server, cancel connections
  *   that were never closed used up its slots, and the client could not reconnect.)
  */
-export const pgliteConnections = (db: PGlite): (() => Duplex) => {
+export const pgliteConnections = (
+  db: PGlite,
+  /** Told when a batch of protocol messages (a statement) is sent; what it returns, when it is answered. */
+  observe?: () => () => void
+): (() => Duplex) => {
   let queue: Promise<unknown> = Promise.resolve()
   const serially = (task: () => Promise<void>): Promise<void> => {
     const next = queue.then(task, task)
@@ -69,6 +73,7 @@ export const pgliteConnections = (db: PGlite): (() => Duplex) => {
             messages.push(message)
           }
         }
+        const answered = messages.length > 0 ? observe?.() : undefined
         serially(async () => {
           if (reset) {
             // Not inside runExclusive: exec takes PGlite's own lock.
@@ -86,11 +91,15 @@ export const pgliteConnections = (db: PGlite): (() => Duplex) => {
           }
         }).then(
           () => {
+            answered?.()
             callback()
             // What a server does after a cancel request or a Terminate: hang up.
             if (close) connection.destroy()
           },
-          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)))
+          (error: unknown) => {
+            answered?.()
+            callback(error instanceof Error ? error : new Error(String(error)))
+          }
         )
       },
       final(callback) {

@@ -24,7 +24,7 @@ import { Clock, Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { BlobSigningSecret } from "../../blobs/index.js"
 import { PublicOrigin, secureCookiesFor } from "../../public-origin.js"
-import { clientIp, type Html } from "../../shared/index.js"
+import { clientIp, countShortLink, type Html, shortLinkOutcomeOf } from "../../shared/index.js"
 import { renderFilePage, renderGalleryPage } from "../pages/files.js"
 import {
   PASSWORD_FIELD,
@@ -210,9 +210,11 @@ const getResource = (deps: PublicDeps) =>
     const request = yield* HttpServerRequest.HttpServerRequest
     const slug = (yield* HttpRouter.params).slug ?? ""
     const found = Option.getOrUndefined(yield* findBySlug(deps, slug))
-    if (found === undefined) return notFound()
+    if (found === undefined) return yield* Effect.as(countShortLink("not_found"), notFound())
     const now = yield* Clock.currentTimeMillis
-    return yield* carryOut(deps, request, found, decideRequest(deps, request, found, now), now)
+    const decided = decideRequest(deps, request, found, now)
+    yield* countShortLink(shortLinkOutcomeOf(decided.answer._tag))
+    return yield* carryOut(deps, request, found, decided, now)
   }).pipe(Effect.catchTag("StorageError", () => Effect.succeed(page(renderNotFoundPage(), 503))))
 
 /** Posted form fields are small: anything longer is not a password we stored. */

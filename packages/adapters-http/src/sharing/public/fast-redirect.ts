@@ -17,7 +17,7 @@ import {
 import { Context, Effect, Option } from "effect"
 import { BlobSigningSecret } from "../../blobs/index.js"
 import { PublicOrigin, secureCookiesFor } from "../../public-origin.js"
-import { redactSecrets, requestIdOf } from "../../shared/index.js"
+import { countFastRedirect, redactSecrets, requestIdOf } from "../../shared/index.js"
 import { CountryHeader, type RequestLike } from "../visit.js"
 import { deploymentOfHost } from "./artifact-site.js"
 import { unlockSecretOf } from "./password.js"
@@ -71,6 +71,7 @@ export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
       visits: { recorder: yield* VisitRecorder, ipHeader: yield* ClientIpHeader, countryHeader }
     }
     const artifactHost = (yield* ArtifactsFeature).host
+    const counted = countFastRedirect(yield* Effect.context<never>())
 
     const fastPath: FastPath = (request, response) => {
       const url = request.url ?? ""
@@ -90,6 +91,7 @@ export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
       // same, being given the same facts).
       if (decided.answer._tag !== "LinkRedirect") return false
       recordDecided(deps, r, decided, asked, request.socket.remoteAddress)
+      counted()
       const answer: Record<string, string | Array<string>> = redirectHeaders(
         decided.noindex,
         decided.answer.location

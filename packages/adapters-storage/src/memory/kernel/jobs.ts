@@ -5,6 +5,7 @@ import {
   encodeCursor,
   InvalidCursor,
   JobAlreadyActive,
+  type JobDepth,
   JobQueue,
   type JobRecord,
   type NewJob
@@ -171,6 +172,17 @@ export const MemoryJobQueueLive = Layer.effect(
                 leaseExpiresAt: null
               })
           }
+        }),
+      depth: () =>
+        Effect.sync(() => {
+          const counts = new Map<string, JobDepth>()
+          for (const job of jobs.values()) {
+            if (job.status !== "queued" && job.status !== "running") continue
+            const key = `${job.type} ${job.status}`
+            const seen = counts.get(key)
+            counts.set(key, { type: job.type, status: job.status, count: (seen?.count ?? 0) + 1 })
+          }
+          return [...counts.values()]
         })
     })
   })

@@ -7,6 +7,7 @@ import {
   JobAlreadyActive,
   JobQueue,
   type JobRecord,
+  type JobType,
   type NewJob,
   isUuid
 } from "@folio/domain"
@@ -212,6 +213,14 @@ export const makeJobQueue = Effect.gen(function* () {
           Effect.asVoid
         )
       )
-    }
+    },
+
+    // Both statuses have a partial index (jobs_due, jobs_leased): the count reads only active jobs.
+    depth: () =>
+      orStorageError(
+        sql<{ readonly type: JobType; readonly status: "queued" | "running"; readonly count: number }>`
+          select type, status, count(*)::int as count from jobs
+            where status in ('queued', 'running') group by type, status`
+      )
   })
 })

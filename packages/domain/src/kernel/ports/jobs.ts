@@ -60,6 +60,14 @@ export interface JobQueueService {
   ) => Effect.Effect<boolean, StorageError>
   /** Puts jobs `worker` holds back in the queue at once, their attempt not counted (shutdown). */
   readonly release: (worker: string, ids: ReadonlyArray<string>) => Effect.Effect<void, StorageError>
+  /** How many jobs are queued and running, by type and status, over every tenant (for metrics). */
+  readonly depth: () => Effect.Effect<ReadonlyArray<JobDepth>, StorageError>
+}
+
+export interface JobDepth {
+  readonly type: JobType
+  readonly status: "queued" | "running"
+  readonly count: number
 }
 
 export class JobQueue extends Context.Service<JobQueue, JobQueueService>()("@folio/domain/JobQueue") {}
