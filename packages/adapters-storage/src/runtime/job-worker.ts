@@ -59,6 +59,8 @@ export const JobWorkerLive = (options: JobWorkerOptions) =>
           Effect.andThen(Effect.never)
         )
 
+      // Each run is a trace's root span (OpenTelemetry's messaging consumer): its statements and
+      // outbound calls are its children; the payload (answers, targets) is never an attribute.
       const attempt = (job: JobRecord) =>
         runner.run(job).pipe(
           Effect.catchDefect((defect) =>
@@ -69,6 +71,16 @@ export const JobWorkerLive = (options: JobWorkerOptions) =>
               )
             )
           ),
+          Effect.withSpan(`job ${job.type}`, {
+            kind: "consumer",
+            root: true,
+            attributes: {
+              "folio.job.type": job.type,
+              "folio.job.id": job.id,
+              "folio.job.attempt": job.attempts,
+              "folio.workspace.id": job.tenantId
+            }
+          }),
           Effect.result
         )
 
