@@ -21,7 +21,13 @@ const SERVER = 2
 const CLIENT = 3
 
 const traces = (url: string, sampler: TraceSamplerName, ratio = 1) =>
-  Option.some({ url, serviceName: "folio-test", sampler, ratio, headers: Redacted.make({ "x-collector": "k" }) })
+  Option.some({
+    url,
+    serviceName: "folio-test",
+    sampler,
+    ratio,
+    headers: Redacted.make({ "x-collector": "k" })
+  })
 
 const hex = (bytes: number) => randomBytes(bytes).toString("hex")
 const traceparent = (traceId: string, spanId: string, sampled: boolean) =>
@@ -49,7 +55,9 @@ const descendants = (spans: ReadonlyArray<ReceivedSpan>, root: ReceivedSpan) => 
 }
 
 const serverSpan = (spans: ReadonlyArray<ReceivedSpan>, route: string, method = "POST") =>
-  spans.find((s) => s.kind === SERVER && attr(s, "http.route") === route && attr(s, "http.request.method") === method)
+  spans.find(
+    (s) => s.kind === SERVER && attr(s, "http.route") === route && attr(s, "http.request.method") === method
+  )
 
 describe("traces exported over OTLP/HTTP", () => {
   let receiver: OtlpReceiver
@@ -149,7 +157,13 @@ describe("traces exported over OTLP/HTTP", () => {
       })
     ).json()) as { data: { id: string; slug: string } }
     const form = created.data
-    expect((await post(app.origin, `/forms/api/v1/forms/${form.id}/publish`, bearer(formsKey), { expectedDraftRevision: 1 })).status).toBe(200)
+    expect(
+      (
+        await post(app.origin, `/forms/api/v1/forms/${form.id}/publish`, bearer(formsKey), {
+          expectedDraftRevision: 1
+        })
+      ).status
+    ).toBe(200)
     const secrets: Array<string> = [formsKey]
     // Long enough to be unmistakable, from the characters keys, tokens and answers use.
     const secret = fc.stringMatching(/^[A-Za-z0-9_-]{24,40}$/)
@@ -162,10 +176,15 @@ describe("traces exported over OTLP/HTTP", () => {
           data: { responseId: string; token: string }
         }
         secrets.push(started.data.token)
-        const done = await post(app.origin, `/f/${form.slug}/responses/${started.data.responseId}/complete`, {}, {
-          token: started.data.token,
-          answers: { blk_name0001: answer }
-        })
+        const done = await post(
+          app.origin,
+          `/f/${form.slug}/responses/${started.data.responseId}/complete`,
+          {},
+          {
+            token: started.data.token,
+            answers: { blk_name0001: answer }
+          }
+        )
         expect(done.status).toBe(200)
         const { client } = await signIn(app, `${apiKey.slice(0, 8).toLowerCase()}@people.test`, password)
         secrets.push(...[...client.cookies.values()].filter((v) => v.length >= 16))
@@ -210,7 +229,9 @@ describe("sampling (OTEL_TRACES_SAMPLER)", () => {
   }
   const tenCalls = async (app: RunningApp, key: string, headers: Record<string, string> = {}) => {
     for (let i = 0; i < 10; i++)
-      expect((await fetch(`${app.origin}/forms/api/v1/forms`, { headers: { ...bearer(key), ...headers } })).status).toBe(200)
+      expect(
+        (await fetch(`${app.origin}/forms/api/v1/forms`, { headers: { ...bearer(key), ...headers } })).status
+      ).toBe(200)
   }
 
   it("always_off and traceidratio 0 export nothing; always_on everything, flushed at shutdown", async () => {
@@ -218,15 +239,21 @@ describe("sampling (OTEL_TRACES_SAMPLER)", () => {
     expect(await exportedWith("traceidratio", 0, (app, key) => tenCalls(app, key))).toEqual([])
     expect(await exportedWith("parentbased_traceidratio", 0, (app, key) => tenCalls(app, key))).toEqual([])
     const all = await exportedWith("always_on", 1, (app, key) => tenCalls(app, key))
-    expect(all.filter((s) => s.kind === SERVER && attr(s, "http.route") === "/forms/api/v1/forms")).toHaveLength(10)
+    expect(
+      all.filter((s) => s.kind === SERVER && attr(s, "http.route") === "/forms/api/v1/forms")
+    ).toHaveLength(10)
   }, 60_000)
 
   it("parentbased_* follow the caller's sampled flag; traceidratio decides by the trace id", async () => {
     const unsampledParent = { traceparent: traceparent(hex(16), hex(8), false) }
-    expect(await exportedWith("parentbased_always_on", 1, (app, key) => tenCalls(app, key, unsampledParent))).toEqual([])
+    expect(
+      await exportedWith("parentbased_always_on", 1, (app, key) => tenCalls(app, key, unsampledParent))
+    ).toEqual([])
     const sampledTrace = hex(16)
     const sampledParent = { traceparent: traceparent(sampledTrace, hex(8), true) }
-    const followed = await exportedWith("parentbased_always_off", 1, (app, key) => tenCalls(app, key, sampledParent))
+    const followed = await exportedWith("parentbased_always_off", 1, (app, key) =>
+      tenCalls(app, key, sampledParent)
+    )
     expect(followed.filter((s) => s.kind === SERVER)).toHaveLength(10)
     expect(followed.every((s) => s.traceId === sampledTrace)).toBe(true)
     // Half the trace id space: a trace id whose low bits are small is in, a large one out.
@@ -244,7 +271,8 @@ describe("sampling (OTEL_TRACES_SAMPLER)", () => {
     const spans = await exportedWith("traceidratio", 0.1, async (app, key) => {
       await Promise.all(
         Array.from({ length: 4 }, async () => {
-          for (let i = 0; i < 100; i++) await fetch(`${app.origin}/forms/api/v1/forms`, { headers: bearer(key) })
+          for (let i = 0; i < 100; i++)
+            await fetch(`${app.origin}/forms/api/v1/forms`, { headers: bearer(key) })
         })
       )
     })

@@ -77,7 +77,8 @@ export const startOtlpReceiver = async (): Promise<OtlpReceiver> => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as AddressInfo
   const parsed = () => bodies.map((b) => JSON.parse(b) as TraceBody)
-  const spans = () => parsed().flatMap((b) => b.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)))
+  const spans = () =>
+    parsed().flatMap((b) => b.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)))
   return {
     url: `http://127.0.0.1:${port}/v1/traces`,
     bodies: () => bodies,
@@ -92,7 +93,8 @@ export const startOtlpReceiver = async (): Promise<OtlpReceiver> => {
       for (;;) {
         const result = found(spans())
         if (result !== undefined) return result
-        if (Date.now() > deadline) throw new Error(`not received in ${timeoutMs} ms; spans: ${spans().length}`)
+        if (Date.now() > deadline)
+          throw new Error(`not received in ${timeoutMs} ms; spans: ${spans().length}`)
         await new Promise((r) => setTimeout(r, 100))
       }
     },

@@ -215,7 +215,10 @@ const tracing = (tracer: Tracer.Tracer | undefined, traces: AppConfig["traces"])
         Layer.succeed(UrlParams.CurrentRedactedNames, SECRET_QUERY_NAMES)
       )
     : Option.isSome(traces)
-      ? Layer.mergeAll(otlpTracerLayer(traces.value), Layer.succeed(UrlParams.CurrentRedactedNames, SECRET_QUERY_NAMES))
+      ? Layer.mergeAll(
+          otlpTracerLayer(traces.value),
+          Layer.succeed(UrlParams.CurrentRedactedNames, SECRET_QUERY_NAMES)
+        )
       : Layer.mergeAll(
           Layer.succeed(HttpMiddleware.TracerDisabledWhen, () => true),
           Layer.succeed(References.TracerEnabled, false)
@@ -429,6 +432,9 @@ export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
           })
         )
       )
-      return http.pipe(Layer.provideMerge(infrastructure), Layer.provide(tracing(overrides.tracer, config.traces)))
+      return http.pipe(
+        Layer.provideMerge(infrastructure),
+        Layer.provide(tracing(overrides.tracer, config.traces))
+      )
     })
   )

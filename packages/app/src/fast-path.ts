@@ -19,7 +19,12 @@ const nowNanos = () => epochOrigin + process.hrtime.bigint()
  * path ran, so nothing is spent on the requests it leaves to the app). Attributes only when sampled;
  * the tracer (redactingTracer within) redacts the path's secret segments.
  */
-const fastPathSpan = (tracer: Tracer.Tracer, request: IncomingMessage, response: ServerResponse, startTime: bigint) => {
+const fastPathSpan = (
+  tracer: Tracer.Tracer,
+  request: IncomingMessage,
+  response: ServerResponse,
+  startTime: bigint
+) => {
   const parent =
     request.headers.traceparent === undefined
       ? Option.none<Tracer.AnySpan>()

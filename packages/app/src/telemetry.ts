@@ -88,7 +88,11 @@ class NonRecordingSpan implements Tracer.Span {
  * one. A client span with no parent at all (a statement of a batcher, the job poll, housekeeping) is
  * never sampled: it is background noise, not a request's or a job's work.
  */
-export const samplingTracer = (inner: Tracer.Tracer, sampler: TraceSamplerName, ratio: number): Tracer.Tracer => {
+export const samplingTracer = (
+  inner: Tracer.Tracer,
+  sampler: TraceSamplerName,
+  ratio: number
+): Tracer.Tracer => {
   const parentBased = sampler.startsWith("parentbased_")
   const root = parentBased ? sampler.slice("parentbased_".length) : sampler
   return Tracer.make({
@@ -97,7 +101,9 @@ export const samplingTracer = (inner: Tracer.Tracer, sampler: TraceSamplerName, 
       const parent = options.parent
       if (Option.isNone(parent) && options.kind === "client") return new NonRecordingSpan(options, undefined)
       if (Option.isSome(parent) && parentBased)
-        return parent.value.sampled ? inner.span({ ...options, sampled: true }) : new NonRecordingSpan(options, undefined)
+        return parent.value.sampled
+          ? inner.span({ ...options, sampled: true })
+          : new NonRecordingSpan(options, undefined)
       if (root === "always_off") return new NonRecordingSpan(options, undefined)
       if (root === "always_on") return inner.span({ ...options, sampled: true })
       if (Option.isSome(parent))
@@ -124,7 +130,8 @@ const serviceAttributes = (inner: Tracer.Tracer): Tracer.Tracer =>
       const attribute = span.attribute.bind(span)
       span.attribute = (key, value) => {
         attribute(key, value)
-        if (key === "http.route" && typeof value === "string") attribute("folio.service", serviceOfRoute(value))
+        if (key === "http.route" && typeof value === "string")
+          attribute("folio.service", serviceOfRoute(value))
       }
       return span
     }
@@ -147,8 +154,11 @@ export const otlpTracerLayer = (settings: TraceSettings) =>
         exportInterval: Duration.seconds(1),
         shutdownTimeout: Duration.seconds(3)
       }),
-      (exporter) => samplingTracer(serviceAttributes(redactingTracer(exporter)), settings.sampler, settings.ratio)
+      (exporter) =>
+        samplingTracer(serviceAttributes(redactingTracer(exporter)), settings.sampler, settings.ratio)
     )
   ).pipe(
-    Layer.provide(Layer.mergeAll(OtlpExporter.layerFlusher, OtlpSerialization.layerJson, FetchHttpClient.layer))
+    Layer.provide(
+      Layer.mergeAll(OtlpExporter.layerFlusher, OtlpSerialization.layerJson, FetchHttpClient.layer)
+    )
   )
