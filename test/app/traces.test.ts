@@ -15,10 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { signIn } from "../support/console.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
+import { startHttpsReceiver } from "../support/https-receiver.js"
 import { attr, type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../support/otlp-receiver.js"
 
 const SERVER = 2
 const CLIENT = 3
+const CONSUMER = 5
 
 const traces = (url: string, sampler: TraceSamplerName, ratio = 1) =>
   Option.some({
@@ -202,6 +204,68 @@ describe("traces exported over OTLP/HTTP", () => {
     expect(exported.toLowerCase()).not.toContain("authorization")
     expect(exported.toLowerCase()).not.toContain("cookie")
   }, 120_000)
+})
+
+describe("a job queued inside a traced request", () => {
+  let receiver: OtlpReceiver
+  let hooks: Awaited<ReturnType<typeof startHttpsReceiver>>
+  let app: RunningApp
+  const dir = mkdtempSync(join(tmpdir(), "folio-traces-jobs-"))
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver()
+    hooks = await startHttpsReceiver()
+    app = await startApp({
+      storage: PgliteStorageLive({ dataDir: join(dir, "db") }),
+      config: {
+        traces: traces(receiver.url, "parentbased_always_on"),
+        webhookAllowLoopback: true,
+        webhookCaFile: Option.some(hooks.caFile)
+      }
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await app?.close()
+    await hooks?.close()
+    await receiver?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("runs in the request's trace: the webhook delivery job a child of it, its POST a client span", async () => {
+    const { key } = await newWorkspaceKey(app, SHARING_SCOPES, "sharing")
+    const hookPath = `/hooks/${hex(12)}`
+    const hook = await post(app.origin, "/share/api/v1/webhooks", bearer(key), {
+      name: "Hook",
+      url: hooks.url.replace("/hooks", hookPath),
+      events: ["resource.created"]
+    })
+    expect(hook.status).toBe(201)
+    const traceId = hex(16)
+    const created = await post(
+      app.origin,
+      "/share/api/v1/resources",
+      { ...bearer(key), traceparent: traceparent(traceId, hex(8), true) },
+      { type: "link", target_url: "https://example.com/" }
+    )
+    expect(created.status).toBe(201)
+    const job = await receiver.waitFor((spans) =>
+      spans.find((s) => s.name === "job webhook_delivery" && s.traceId === traceId)
+    )
+    expect(job.kind).toBe(CONSUMER)
+    expect(attr(job, "folio.job.type")).toBe("webhook_delivery")
+    expect(attr(job, "folio.job.attempt")).toBe(1)
+    const request = receiver.spans().find((s) => s.kind === SERVER && s.traceId === traceId)
+    expect(request).toBeDefined()
+    // The job's parent is a span of the request's trace (the one that queued it).
+    expect(receiver.spans().some((s) => s.traceId === traceId && s.spanId === job.parentSpanId)).toBe(true)
+    const delivery = await receiver.waitFor((spans) =>
+      descendants(spans, job).find((s) => s.kind === CLIENT && attr(s, "folio.outbound") === "webhook")
+    )
+    expect(attr(delivery, "http.response.status_code")).toBe(200)
+    expect(attr(delivery, "server.address")).toBe("127.0.0.1")
+    expect(hooks.received.length).toBeGreaterThan(0)
+    // The endpoint's path is not in any span, nor is the body's signature.
+    expect(receiver.bodies().join("\n")).not.toContain(hookPath)
+  }, 30_000)
 })
 
 describe("sampling (OTEL_TRACES_SAMPLER)", () => {
