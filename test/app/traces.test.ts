@@ -16,6 +16,7 @@ import { type RunningApp, startApp } from "../support/app.js"
 import { signIn } from "../support/console.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 import { startHttpsReceiver } from "../support/https-receiver.js"
+import { build, startServer } from "./process.js"
 import { attr, type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../support/otlp-receiver.js"
 
 const SERVER = 2
@@ -345,6 +346,56 @@ describe("sampling (OTEL_TRACES_SAMPLER)", () => {
     expect(sampled).toBeGreaterThan(15)
     expect(sampled).toBeLessThan(70)
   }, 60_000)
+})
+
+describe("the built server configured by OTEL_* variables", () => {
+  const dir = mkdtempSync(join(tmpdir(), "folio-traces-process-"))
+  beforeAll(build, 240_000)
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it("exports its spans, flushes them at SIGTERM, and writes trace_id/span_id on a request's log lines", async () => {
+    const receiver = await startOtlpReceiver()
+    const server = await startServer({
+      DATA_DIR: dir,
+      LOG_LEVEL: "info",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url.replace("/v1/traces", ""),
+      OTEL_SERVICE_NAME: "folio-process",
+      OTEL_TRACES_SAMPLER: "always_on",
+      OTEL_EXPORTER_OTLP_HEADERS: "x-collector-token=abc123"
+    })
+    try {
+      const key = /forms:\s+(folio_\S+)/.exec(server.stdout())?.[1] ?? ""
+      const traceId = hex(16)
+      const response = await fetch(`${server.origin}/forms/api/v1/forms`, {
+        headers: { ...bearer(key), traceparent: traceparent(traceId, hex(8), true) }
+      })
+      expect(response.status).toBe(200)
+      await new Promise((r) => setTimeout(r, 300))
+      server.child.kill("SIGTERM")
+      await server.exited
+      // Exported by the shutdown's flush at the latest.
+      const span = receiver.spans().find((s) => s.kind === SERVER && s.traceId === traceId)
+      expect(span).toBeDefined()
+      expect(receiver.resource()["service.name"]?.stringValue).toBe("folio-process")
+      expect(receiver.requestHeaders()[0]?.["x-collector-token"]).toBe("abc123")
+      const lines = server
+        .stdout()
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+      const access = lines.find((l) => l.message === "Sent HTTP response" && l.trace_id === traceId)
+      expect(access, server.stdout()).toBeDefined()
+      expect(typeof access?.span_id).toBe("string")
+      // The startup line was written outside any span.
+      expect(lines.find((l) => l.message === "listening")?.trace_id).toBeUndefined()
+      // (The startup banner prints the key once; no log line does.)
+      expect(JSON.stringify(lines)).not.toContain(key)
+      expect(receiver.bodies().join("\n")).not.toContain(key)
+    } finally {
+      if (server.child.exitCode === null) server.child.kill("SIGKILL")
+      await receiver.close()
+    }
+  }, 120_000)
 })
 
 describe("log lines inside a span", () => {
