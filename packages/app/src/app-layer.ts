@@ -107,6 +107,7 @@ import type { AppConfig } from "./config.js"
 import { logLevelOf } from "./logging.js"
 import { withMetrics } from "./metrics-server.js"
 import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
+import { otlpTracerLayer } from "./telemetry.js"
 
 /** Readiness = the database and the blob store (an S3 bucket) answer. */
 const ReadinessLive = Layer.effect(
@@ -204,20 +205,26 @@ export interface AppOverrides {
 }
 
 /**
- * Tracing: off without a tracer (spans would be built on every request and statement only to be
- * dropped); with one, on, redacted, and with the same secret query names for Effect's own URL
+ * Tracing: the override tracer when given (a test's recorder), else the configured OTLP exporter
+ * (sampled, see telemetry.ts), else off (spans would be built on every request and statement only to
+ * be dropped). When on, spans are redacted, with the same secret query names for Effect's own URL
  * redaction (`url.full`, `url.query`, a 5xx span's request URL).
  */
-const tracing = (tracer: Tracer.Tracer | undefined) =>
-  tracer === undefined
+const tracing = (tracer: Tracer.Tracer | undefined, traces: AppConfig["traces"]) =>
+  tracer !== undefined
     ? Layer.mergeAll(
-        Layer.succeed(HttpMiddleware.TracerDisabledWhen, () => true),
-        Layer.succeed(References.TracerEnabled, false)
-      )
-    : Layer.mergeAll(
         Layer.succeed(Tracer.Tracer, redactingTracer(tracer)),
         Layer.succeed(UrlParams.CurrentRedactedNames, SECRET_QUERY_NAMES)
       )
+    : Option.isSome(traces)
+      ? Layer.mergeAll(
+          otlpTracerLayer(traces.value),
+          Layer.succeed(UrlParams.CurrentRedactedNames, SECRET_QUERY_NAMES)
+        )
+      : Layer.mergeAll(
+          Layer.succeed(HttpMiddleware.TracerDisabledWhen, () => true),
+          Layer.succeed(References.TracerEnabled, false)
+        )
 
 /** The app, measured and with its Prometheus listener when METRICS_PORT is set. */
 export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
@@ -434,6 +441,9 @@ const unmeasuredAppLayer = (config: AppConfig, overrides: AppOverrides) =>
           })
         )
       )
-      return http.pipe(Layer.provideMerge(infrastructure), Layer.provide(tracing(overrides.tracer)))
+      return http.pipe(
+        Layer.provideMerge(infrastructure),
+        Layer.provide(tracing(overrides.tracer, config.traces))
+      )
     })
   )

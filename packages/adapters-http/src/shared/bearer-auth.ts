@@ -86,7 +86,8 @@ export const requestAuthenticatorOf = (service: ServiceName, authenticate: Authe
             )
           )
           return Effect.andThen(
-            tally,
+            // The request's span names its workspace (an id, never the key); a no-op with tracing off.
+            Effect.andThen(tally, Effect.annotateCurrentSpan("folio.workspace.id", principal.tenant)),
             decision.allowed
               ? Effect.succeed(principal)
               : Effect.fail(

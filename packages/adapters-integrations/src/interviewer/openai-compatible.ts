@@ -36,6 +36,7 @@ import {
   validationPromptLine
 } from "@folio/domain"
 import { Duration, Effect, Layer, Result, Schema } from "effect"
+import { clientSpan, peerOf } from "../outbound/client-span.js"
 
 export interface OpenAiCompatibleInterviewerOptions {
   /** The API root, `/chat/completions` is appended (e.g. `https://api.openai.com/v1`). */
@@ -305,13 +306,18 @@ const makeStructuredChat = (options: OpenAiCompatibleInterviewerOptions) => {
     headers.authorization = `Bearer ${options.apiKey}`
 
   /** One request, body read included; errors carry neither the key nor the response body. */
-  const post = async (body: string, signal: AbortSignal): Promise<unknown> => {
+  const post = async (
+    body: string,
+    signal: AbortSignal,
+    status: (code: number) => void
+  ): Promise<unknown> => {
     const response = await fetch(url, {
       method: "POST",
       headers,
       body,
       signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
     })
+    status(response.status)
     if (!response.ok) {
       await response.body?.cancel()
       if (response.status === 429)
@@ -328,16 +334,23 @@ const makeStructuredChat = (options: OpenAiCompatibleInterviewerOptions) => {
     }
   }
 
+  // Each attempt a client span: the model server's host and the status, never the prompt, the
+  // answer or the key.
   const once = (body: string) =>
-    Effect.tryPromise({
-      try: (signal) => post(body, signal),
-      catch: (error): Retryable | ChatFailed =>
-        error instanceof Retryable || error instanceof ChatFailed
-          ? error
-          : isTimeout(error)
-            ? new Retryable(`the model did not answer within ${timeoutMs} ms`)
-            : new Retryable("the model could not be reached")
-    })
+    clientSpan(
+      "POST",
+      { "http.request.method": "POST", "folio.outbound": "model", ...peerOf(url) },
+      (status) =>
+        Effect.tryPromise({
+          try: (signal) => post(body, signal, status),
+          catch: (error): Retryable | ChatFailed =>
+            error instanceof Retryable || error instanceof ChatFailed
+              ? error
+              : isTimeout(error)
+                ? new Retryable(`the model did not answer within ${timeoutMs} ms`)
+                : new Retryable("the model could not be reached")
+        })
+    )
 
   const withRetries = (body: string): Effect.Effect<unknown, ChatFailed> =>
     Effect.gen(function* () {

@@ -3,6 +3,7 @@
 import { Mailer, type MailerService, MailNotSent } from "@folio/domain"
 import { Effect, Layer } from "effect"
 import nodemailer from "nodemailer"
+import { clientSpan, peerOf } from "../outbound/client-span.js"
 
 export interface SmtpMailerOptions {
   /** smtp://user:pass@host:port or smtps://...; nodemailer's URL options (e.g. ?requireTLS=true) apply. */
@@ -51,27 +52,32 @@ export const makeSmtpMailer = (options: SmtpMailerOptions) => {
     disableFileAccess: true,
     disableUrlAccess: true
   })
+  // smtp://user:pass@host:port: only the host and port are read.
+  const smtpPeer = peerOf(options.url.replace(/^smtps?:/i, "http:"))
   const service: MailerService = {
+    // A client span per message: the SMTP server's host; never the recipient, subject or body.
     send: (message) =>
-      Effect.tryPromise({
-        try: () =>
-          transport.sendMail({
-            from: options.from,
-            // One structured recipient and an explicit envelope: nothing in a header value is ever
-            // parsed as another address.
-            to: { name: "", address: message.to },
-            envelope: { from: fromAddress, to: [message.to] },
-            subject: message.subject,
-            text: message.text,
-            html: message.html,
-            headers: { ...message.headers },
-            messageId: `<${message.id}@${domain}>`
-          }),
-        catch: (cause) => {
-          const error = (cause ?? {}) as { responseCode?: number; code?: string }
-          return new MailNotSent({ reason: reasonOf(error), retryable: retryable(error) })
-        }
-      }).pipe(Effect.asVoid)
+      clientSpan("smtp send", { "folio.outbound": "smtp", ...smtpPeer }, () =>
+        Effect.tryPromise({
+          try: () =>
+            transport.sendMail({
+              from: options.from,
+              // One structured recipient and an explicit envelope: nothing in a header value is ever
+              // parsed as another address.
+              to: { name: "", address: message.to },
+              envelope: { from: fromAddress, to: [message.to] },
+              subject: message.subject,
+              text: message.text,
+              html: message.html,
+              headers: { ...message.headers },
+              messageId: `<${message.id}@${domain}>`
+            }),
+          catch: (cause) => {
+            const error = (cause ?? {}) as { responseCode?: number; code?: string }
+            return new MailNotSent({ reason: reasonOf(error), retryable: retryable(error) })
+          }
+        })
+      ).pipe(Effect.asVoid)
   }
   return { service, close: () => transport.close() }
 }

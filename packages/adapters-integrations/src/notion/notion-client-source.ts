@@ -24,6 +24,7 @@ import {
   type RichTextItemResponse
 } from "@notionhq/client"
 import { Duration, Effect, Layer, Result } from "effect"
+import { clientSpan, peerOf } from "../outbound/client-span.js"
 
 /**
  * The API version we speak, pinned so that an SDK upgrade cannot change response shapes under us
@@ -116,7 +117,11 @@ const failureOf =
  * both at the timeout and when the fiber that asked is interrupted.
  */
 const abortableFetch =
-  (signal: AbortSignal, timeoutMs: number): SupportedFetch =>
+  (
+    signal: AbortSignal,
+    timeoutMs: number,
+    status: (code: number) => void = () => undefined
+  ): SupportedFetch =>
   (url, init) => {
     const request: RequestInit = { signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) }
     if (init?.method !== undefined) request.method = init.method
@@ -124,7 +129,10 @@ const abortableFetch =
     if (init?.body !== undefined) request.body = init.body
     // The client's SupportedResponse is a structural subset of fetch's Response; with the DOM lib
     // loaded (the browser tests' program) their `body` stream types differ only in name.
-    return fetch(url, request) as unknown as ReturnType<SupportedFetch>
+    return fetch(url, request).then((response) => {
+      status(response.status)
+      return response
+    }) as unknown as ReturnType<SupportedFetch>
   }
 
 const rich = (items: ReadonlyArray<RichTextItemResponse>): NotionRichTexts =>
@@ -181,7 +189,7 @@ export const makeNotionClientSource = (options: NotionClientSourceOptions) => {
   }
 
   // One client per call: its fetch carries the calling fiber's abort signal.
-  const clientFor = (signal: AbortSignal) =>
+  const clientFor = (signal: AbortSignal, status?: (code: number) => void) =>
     new Client({
       auth: token,
       ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
@@ -192,7 +200,7 @@ export const makeNotionClientSource = (options: NotionClientSourceOptions) => {
       retry: false,
       // Its logger would print request failures (and at debug, bodies) to the console.
       logger: () => undefined,
-      fetch: abortableFetch(signal, timeoutMs)
+      fetch: abortableFetch(signal, timeoutMs, status)
     })
 
   const withRetries = <A>(once: Effect.Effect<A, NotionSourceError>): Effect.Effect<A, NotionSourceError> =>
@@ -207,8 +215,14 @@ export const makeNotionClientSource = (options: NotionClientSourceOptions) => {
       }
     })
 
+  // Each API call a client span: Notion's host and the status; never the token, a page's id or content.
+  const notionPeer = { "folio.outbound": "notion", ...peerOf(options.baseUrl ?? "https://api.notion.com") }
   const call = <A>(run: (client: Client) => Promise<A>) =>
-    withRetries(Effect.tryPromise({ try: (signal) => run(clientFor(signal)), catch: toFailure }))
+    withRetries(
+      clientSpan("notion", notionPeer, (status) =>
+        Effect.tryPromise({ try: (signal) => run(clientFor(signal, status)), catch: toFailure })
+      )
+    )
 
   /** Counts the blocks read for one page, so a huge page stops early instead of filling memory. */
   interface Budget {
@@ -447,15 +461,22 @@ export const makeNotionClientSource = (options: NotionClientSourceOptions) => {
     if (!/^https?:\/\//i.test(url))
       return Effect.fail(sourceError("not_found", "the file address is not an http(s) URL"))
     return withRetries(
-      Effect.tryPromise({
-        try: (signal) => download(url, maxBytes, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])),
-        catch: (error) =>
-          error instanceof NotionSourceError
-            ? error
-            : isTimeout(error)
-              ? sourceError("unavailable", `the file did not arrive within ${timeoutMs} ms`)
-              : sourceError("unavailable", "the file could not be fetched")
-      })
+      // The file's host only: its URL is presigned (the signature is in the query).
+      clientSpan(
+        "GET",
+        { "http.request.method": "GET", "folio.outbound": "notion-file", ...peerOf(url) },
+        () =>
+          Effect.tryPromise({
+            try: (signal) =>
+              download(url, maxBytes, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])),
+            catch: (error) =>
+              error instanceof NotionSourceError
+                ? error
+                : isTimeout(error)
+                  ? sourceError("unavailable", `the file did not arrive within ${timeoutMs} ms`)
+                  : sourceError("unavailable", "the file could not be fetched")
+          })
+      )
     )
   }
 

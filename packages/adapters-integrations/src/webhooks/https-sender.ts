@@ -8,6 +8,7 @@ import { Agent, request } from "node:https"
 import type { TLSSocket } from "node:tls"
 import { WEBHOOK_UNDELIVERABLE, WebhookSender, type WebhookResponse } from "@folio/domain"
 import { Effect, Layer } from "effect"
+import { clientSpan, peerOf } from "../outbound/client-span.js"
 import { makeOutboundResolver, pinnedLookup, type ResolveName } from "../outbound/pinned-address.js"
 
 export interface HttpsWebhookSenderOptions {
@@ -112,7 +113,22 @@ export const makeHttpsWebhookSender = (options: HttpsWebhookSenderOptions = {}) 
         .catch(() => done(failure(WEBHOOK_UNDELIVERABLE, started)))
     })
 
-  return WebhookSender.of({ send: (req) => Effect.promise(() => send(req)) })
+  // A client span per delivery: the receiver's host, the status; never its path (it may hold a
+  // secret), the signature header or the body.
+  return WebhookSender.of({
+    send: (req) =>
+      clientSpan(
+        "POST",
+        { "http.request.method": "POST", "folio.outbound": "webhook", ...peerOf(req.url) },
+        (status) =>
+          Effect.promise(() =>
+            send(req).then((response) => {
+              if (response.statusCode !== null) status(response.statusCode)
+              return response
+            })
+          )
+      )
+  })
 }
 
 export const HttpsWebhookSenderLive = (options: HttpsWebhookSenderOptions = {}) =>

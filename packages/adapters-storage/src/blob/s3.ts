@@ -61,6 +61,22 @@ const bucketProblem = (error: unknown): unknown => {
   }
 }
 
+/** The client span attributes of an S3 call: the endpoint's host and port, the bucket. */
+const s3Peer = (endpoint: string, bucket: string): Record<string, unknown> => {
+  try {
+    const url = new URL(endpoint)
+    return {
+      "rpc.system": "aws-api",
+      "rpc.service": "S3",
+      "server.address": url.hostname,
+      ...(url.port === "" ? {} : { "server.port": Number(url.port) }),
+      "aws.s3.bucket": bucket
+    }
+  } catch {
+    return { "rpc.system": "aws-api", "rpc.service": "S3", "aws.s3.bucket": bucket }
+  }
+}
+
 /**
  * The blob store and its health check. Building the layer checks the bucket (HeadBucket), so a
  * missing bucket or bad credentials stop start-up instead of failing every upload later.
@@ -81,8 +97,13 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
         (c) => Effect.sync(() => c.destroy())
       )
       const Bucket = options.bucket
+      // Each call a client span (`S3 write blob`, …): the endpoint's host and the bucket; never a
+      // key's content, a presigned URL or the credentials.
+      const peer = s3Peer(options.endpoint, Bucket)
       const attempt = <A>(message: string, run: (signal: AbortSignal) => Promise<A>) =>
-        Effect.tryPromise({ try: run, catch: (cause) => new StorageError({ message, cause }) })
+        Effect.tryPromise({ try: run, catch: (cause) => new StorageError({ message, cause }) }).pipe(
+          Effect.withSpan(`S3 ${message.replace(/^cannot /, "")}`, { kind: "client", attributes: peer })
+        )
       const orNone = <A>(message: string, run: (signal: AbortSignal) => Promise<A>) =>
         attempt(message, async (signal) => {
           try {

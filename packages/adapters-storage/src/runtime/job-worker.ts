@@ -12,7 +12,8 @@ import {
   JOBS_TOPIC,
   type RetryPolicy
 } from "@folio/domain"
-import { Clock, Effect, Exit, Fiber, Layer, Queue, Random, Schedule, Scope } from "effect"
+import { Clock, Effect, Exit, Fiber, Layer, Queue, Random, Schedule, Scope, type Tracer } from "effect"
+import { traceParentOf } from "./trace-context.js"
 import { recordJobRun } from "./metrics.js"
 
 export interface JobWorkerOptions {
@@ -26,6 +27,12 @@ export interface JobWorkerOptions {
   readonly scheduleEveryMs: number
   readonly shutdownGraceMs: number
   readonly retry: RetryPolicy
+}
+
+/** A run's parent: the queuing span from the job's traceparent, or none (a root span). */
+const parentOf = (job: JobRecord): { readonly parent: Tracer.AnySpan } | { readonly root: true } => {
+  const parent = traceParentOf(job.traceparent)
+  return parent === undefined ? { root: true } : { parent }
 }
 
 class LeaseLost {
@@ -60,6 +67,10 @@ export const JobWorkerLive = (options: JobWorkerOptions) =>
           Effect.andThen(Effect.never)
         )
 
+      // Each run is a span (OpenTelemetry's messaging consumer): a child of the span that queued the
+      // job (its stored traceparent: the request's trace goes on into its jobs, each attempt a
+      // child), else a trace's root. Its statements and outbound calls are its children; the payload
+      // (answers, targets) is never an attribute.
       const attempt = (job: JobRecord) =>
         runner.run(job).pipe(
           Effect.catchDefect((defect) =>
@@ -70,6 +81,16 @@ export const JobWorkerLive = (options: JobWorkerOptions) =>
               )
             )
           ),
+          Effect.withSpan(`job ${job.type}`, {
+            kind: "consumer",
+            ...parentOf(job),
+            attributes: {
+              "folio.job.type": job.type,
+              "folio.job.id": job.id,
+              "folio.job.attempt": job.attempts,
+              "folio.workspace.id": job.tenantId
+            }
+          }),
           Effect.result
         )
 

@@ -22,6 +22,7 @@ import pendingInterviewAnalyses from "./migrations/0018_pending_interview_analys
 import consoleKeys from "./migrations/0019_console_keys.js"
 import people from "./migrations/0020_people.js"
 import oauth from "./migrations/0021_oauth.js"
+import jobTraceContext from "./migrations/0022_job_trace_context.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
@@ -44,5 +45,6 @@ export const migrations = Migrator.fromRecord({
   "0018_pending_interview_analyses": pendingInterviewAnalyses,
   "0019_console_keys": consoleKeys,
   "0020_people": people,
-  "0021_oauth": oauth
+  "0021_oauth": oauth,
+  "0022_job_trace_context": jobTraceContext
 })

@@ -12,6 +12,7 @@ import {
 } from "@folio/domain"
 import { Effect, Layer, Option } from "effect"
 import { toPage } from "../../paging.js"
+import { currentTraceparent } from "../../runtime/trace-context.js"
 import { MemoryStore } from "../store.js"
 
 export const newJobRecord = (job: NewJob): JobRecord => ({
@@ -23,7 +24,9 @@ export const newJobRecord = (job: NewJob): JobRecord => ({
   result: null,
   error: null,
   startedAt: null,
-  finishedAt: null
+  finishedAt: null,
+  // The queuing span's context, as the SQL queue stores it.
+  traceparent: currentTraceparent()
 })
 
 const newestFirst = (a: JobRecord, b: JobRecord) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)

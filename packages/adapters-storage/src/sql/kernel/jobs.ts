@@ -16,6 +16,7 @@ import { SqlClient, type SqlError } from "effect/sql"
 import { isUniqueViolation, orStorageError } from "../errors.js"
 import { jsonParam } from "../json.js"
 import { timeIdCursor, toPage } from "../keyset.js"
+import { currentTraceparent } from "../../runtime/trace-context.js"
 
 interface JobRow {
   readonly id: string
@@ -36,6 +37,7 @@ interface JobRow {
   readonly created_at: Date
   readonly started_at: Date | null
   readonly finished_at: Date | null
+  readonly traceparent: string | null
 }
 
 const toJob = (r: JobRow): JobRecord => ({
@@ -56,7 +58,8 @@ const toJob = (r: JobRow): JobRecord => ({
   retryOf: r.retry_of,
   createdAt: r.created_at,
   startedAt: r.started_at,
-  finishedAt: r.finished_at
+  finishedAt: r.finished_at,
+  traceparent: r.traceparent
 })
 
 /**
@@ -64,13 +67,15 @@ const toJob = (r: JobRow): JobRecord => ({
  * with the change that caused it. A second active job with the same key is JobAlreadyActive.
  */
 export const insertJob = (sql: SqlClient.SqlClient, job: NewJob) =>
-  sql<JobRow>`
+  Effect.suspend(
+    () => sql<JobRow>`
     insert into jobs (id, tenant_id, type, resource_id, dedupe_key, payload, status, attempts, max_attempts,
-                      run_at, retry_of, created_at)
+                      run_at, retry_of, created_at, traceparent)
     values (${job.id}, ${job.tenantId}, ${job.type}, ${job.resourceId}, ${job.dedupeKey},
             ${jsonParam(job.payload)}::jsonb, 'queued', 0, ${job.maxAttempts}, ${job.runAt}, ${job.retryOf},
-            ${job.createdAt})
-    returning *`.pipe(
+            ${job.createdAt}, ${currentTraceparent()})
+    returning *`
+  ).pipe(
     Effect.map((rows) => toJob(rows[0] as JobRow)),
     Effect.catchTag(
       "SqlError",

@@ -12,6 +12,7 @@ import {
 } from "@folio/domain"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
+import { currentTraceparent } from "../../runtime/trace-context.js"
 import { channelOf } from "../kernel/invalidation-bus.js"
 import { jsonParam } from "../json.js"
 
@@ -43,10 +44,10 @@ export const insertSharingEvent = (sql: SqlClient.SqlClient, e: SharingEventReco
     for (const { endpoint_id } of endpoints) {
       yield* sql`
         insert into jobs (id, tenant_id, type, resource_id, dedupe_key, payload, status, attempts, max_attempts,
-                          run_at, created_at)
+                          run_at, created_at, traceparent)
         values (${uuidV7FromParts(e.createdAt.getTime(), randomFillSync(new Uint8Array(16)))}, ${e.tenantId},
                 'webhook_delivery', ${endpoint_id}, ${jobDedupeKey("webhook_delivery", endpoint_id)}, '{}'::jsonb,
-                'queued', 0, ${JOB_MAX_ATTEMPTS}, ${e.createdAt}, ${e.createdAt})
+                'queued', 0, ${JOB_MAX_ATTEMPTS}, ${e.createdAt}, ${e.createdAt}, ${currentTraceparent()})
         on conflict (tenant_id, dedupe_key) where status in ('queued', 'running') do nothing`
     }
     // Idle workers of every instance sharing a server hear it at the commit (the invalidation bus's

@@ -67,6 +67,11 @@ export interface JobRecord {
   readonly createdAt: Date
   readonly startedAt: Date | null
   readonly finishedAt: Date | null
+  /**
+   * The W3C `traceparent` of the span that queued the job (its run continues that trace); null or
+   * absent with tracing off. Never shown in the jobs API.
+   */
+  readonly traceparent?: string | null
 }
 
 /** A job to queue: the fields a new job is given (the rest start empty, attempts at 0). */

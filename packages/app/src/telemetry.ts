@@ -1,0 +1,164 @@
+// Traces: the OTLP/HTTP exporter Effect ships (effect/observability's OtlpTracer) built from the
+// OTEL_* configuration, behind the OpenTelemetry samplers and the redaction of secret URL parts.
+import { randomBytes } from "node:crypto"
+import { redactingTracer } from "@folio/adapters-http/shared"
+import { type Context, Duration, Effect, type Exit, Layer, Option, Redacted, Tracer } from "effect"
+import { FetchHttpClient } from "effect/http"
+import { OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
+import type { TraceSamplerName, TraceSettings } from "./config.js"
+
+/** The resource's service.version: the server's own. */
+const SERVICE_VERSION = "1.0.0"
+
+/** Which of Folio's services a route template belongs to (`folio.service`): never a path's values. */
+export const serviceOfRoute = (route: string): "forms" | "sharing" | "console" | "public" =>
+  route.startsWith("/forms/api") || route.startsWith("/forms/mcp")
+    ? "forms"
+    : route.startsWith("/share/api") || route.startsWith("/share/mcp")
+      ? "sharing"
+      : route.startsWith("/console")
+        ? "console"
+        : "public"
+
+const TWO_POW_52 = 2 ** 52
+
+/**
+ * TraceIdRatioBased: sampled when the trace id's low 52 bits fall under `ratio` of their range, so
+ * every process deciding on the same trace id with the same ratio decides alike.
+ */
+export const sampledByRatio = (traceId: string, ratio: number): boolean =>
+  ratio >= 1 ? true : ratio <= 0 ? false : Number.parseInt(traceId.slice(-13), 16) / TWO_POW_52 < ratio
+
+const randomHex = (bytes: number) => randomBytes(bytes).toString("hex")
+
+type SpanOptions = Parameters<Tracer.Tracer["span"]>[0]
+
+/**
+ * A span that is not sampled: it carries the trace's ids (so `traceparent` sent on, a job's context
+ * and a log line still name the trace, flagged unsampled) and records nothing, so an unsampled
+ * request costs no attribute, event or export work.
+ */
+class NonRecordingSpan implements Tracer.Span {
+  readonly _tag = "Span"
+  readonly sampled = false
+  readonly name: string
+  readonly parent: Option.Option<Tracer.AnySpan>
+  readonly annotations: Context.Context<never>
+  readonly links: Array<Tracer.SpanLink>
+  readonly kind: Tracer.SpanKind
+  readonly attributes: ReadonlyMap<string, unknown> = new Map()
+  status: Tracer.SpanStatus
+  private _traceId: string | undefined
+  private _spanId: string | undefined
+
+  constructor(options: SpanOptions, traceId: string | undefined) {
+    this.name = options.name
+    this.parent = options.parent
+    this.annotations = options.annotations
+    this.links = options.links
+    this.kind = options.kind
+    this.status = { _tag: "Started", startTime: options.startTime }
+    this._traceId = traceId
+  }
+
+  get traceId(): string {
+    if (this._traceId === undefined)
+      this._traceId = Option.isSome(this.parent) ? this.parent.value.traceId : randomHex(16)
+    return this._traceId
+  }
+
+  get spanId(): string {
+    if (this._spanId === undefined) this._spanId = randomHex(8)
+    return this._spanId
+  }
+
+  end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
+    if (this.status._tag === "Started")
+      this.status = { _tag: "Ended", startTime: this.status.startTime, endTime, exit }
+  }
+  attribute(): void {}
+  event(): void {}
+  addLinks(): void {}
+}
+
+/**
+ * OTEL_TRACES_SAMPLER's semantics over a tracer. The root decision: always_on, always_off, or
+ * traceidratio by the trace id. The parentbased_* samplers follow a parent's sampled flag (a span of
+ * this process, or the caller's from `traceparent`) and decide with their root sampler only without
+ * one. A client span with no parent at all (a statement of a batcher, the job poll, housekeeping) is
+ * never sampled: it is background noise, not a request's or a job's work.
+ */
+export const samplingTracer = (
+  inner: Tracer.Tracer,
+  sampler: TraceSamplerName,
+  ratio: number
+): Tracer.Tracer => {
+  const parentBased = sampler.startsWith("parentbased_")
+  const root = parentBased ? sampler.slice("parentbased_".length) : sampler
+  return Tracer.make({
+    ...inner,
+    span(options) {
+      const parent = options.parent
+      if (Option.isNone(parent) && options.kind === "client") return new NonRecordingSpan(options, undefined)
+      if (Option.isSome(parent) && parentBased)
+        return parent.value.sampled
+          ? inner.span({ ...options, sampled: true })
+          : new NonRecordingSpan(options, undefined)
+      if (root === "always_off") return new NonRecordingSpan(options, undefined)
+      if (root === "always_on") return inner.span({ ...options, sampled: true })
+      if (Option.isSome(parent))
+        return sampledByRatio(parent.value.traceId, ratio)
+          ? inner.span({ ...options, sampled: true })
+          : new NonRecordingSpan(options, undefined)
+      // A root span's trace id is drawn by the exporter's span: decide on it, and keep it either way.
+      const span = inner.span({ ...options, sampled: true })
+      return sampledByRatio(span.traceId, ratio) ? span : new NonRecordingSpan(options, span.traceId)
+    }
+  })
+}
+
+/**
+ * The span attributes Folio adds on top of Effect's: `folio.service` follows the route template
+ * the router records (`http.route`), so no handler has to say which service it belongs to.
+ */
+const serviceAttributes = (inner: Tracer.Tracer): Tracer.Tracer =>
+  Tracer.make({
+    ...inner,
+    span(options) {
+      const span = inner.span(options)
+      if (options.kind !== "server" || !span.sampled) return span
+      const attribute = span.attribute.bind(span)
+      span.attribute = (key, value) => {
+        attribute(key, value)
+        if (key === "http.route" && typeof value === "string")
+          attribute("folio.service", serviceOfRoute(value))
+      }
+      return span
+    }
+  })
+
+/**
+ * The configured tracer: spans sampled as OTEL_TRACES_SAMPLER says, redacted (secret path segments
+ * and query values) before anything reads them, batched and POSTed as OTLP/HTTP JSON to the
+ * endpoint. The exporter flushes what it holds when the layer's scope closes (shutdown); its own
+ * requests are untraced (Effect's exporter turns tracing off around them).
+ */
+export const otlpTracerLayer = (settings: TraceSettings) =>
+  Layer.effect(
+    Tracer.Tracer,
+    Effect.map(
+      OtlpTracer.make({
+        url: settings.url,
+        resource: { serviceName: settings.serviceName, serviceVersion: SERVICE_VERSION },
+        headers: Redacted.value(settings.headers),
+        exportInterval: Duration.seconds(1),
+        shutdownTimeout: Duration.seconds(3)
+      }),
+      (exporter) =>
+        samplingTracer(serviceAttributes(redactingTracer(exporter)), settings.sampler, settings.ratio)
+    )
+  ).pipe(
+    Layer.provide(
+      Layer.mergeAll(OtlpExporter.layerFlusher, OtlpSerialization.layerJson, FetchHttpClient.layer)
+    )
+  )

@@ -1,0 +1,433 @@
+// Traces as an operator gets them: the app started with OTEL-style settings (config.traces), its
+// spans exported by Effect's OTLP/HTTP exporter to a receiver on the loopback, read back as JSON.
+// One request per service gives the expected tree; an incoming traceparent is continued; the
+// samplers decide as OTEL_TRACES_SAMPLER says; no key, token, password or answer is in any span.
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { PgliteStorageLive } from "@folio/adapters-storage"
+import { jsonWithTraceIds, otlpTracerLayer, type TraceSamplerName } from "@folio/app"
+import { FORMS_SCOPES, SHARING_SCOPES } from "@folio/domain"
+import { Effect, Layer, Logger, Option, Redacted, References } from "effect"
+import * as fc from "fast-check"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type RunningApp, startApp } from "../support/app.js"
+import { signIn } from "../support/console.js"
+import { bearer, newWorkspaceKey } from "../support/keys.js"
+import { startHttpsReceiver } from "../support/https-receiver.js"
+import { build, startServer } from "./process.js"
+import { attr, type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../support/otlp-receiver.js"
+
+const SERVER = 2
+const CLIENT = 3
+const CONSUMER = 5
+
+const traces = (url: string, sampler: TraceSamplerName, ratio = 1) =>
+  Option.some({
+    url,
+    serviceName: "folio-test",
+    sampler,
+    ratio,
+    headers: Redacted.make({ "x-collector": "k" })
+  })
+
+const hex = (bytes: number) => randomBytes(bytes).toString("hex")
+const traceparent = (traceId: string, spanId: string, sampled: boolean) =>
+  `00-${traceId}-${spanId}-${sampled ? "01" : "00"}`
+
+const post = (origin: string, path: string, headers: Record<string, string>, body: unknown) =>
+  fetch(`${origin}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body)
+  })
+
+/** The spans of a trace under `root`, by parent: every descendant, at any depth. */
+const descendants = (spans: ReadonlyArray<ReceivedSpan>, root: ReceivedSpan) => {
+  const found: Array<ReceivedSpan> = []
+  const walk = (id: string) => {
+    for (const s of spans)
+      if (s.parentSpanId === id && s.traceId === root.traceId) {
+        found.push(s)
+        walk(s.spanId)
+      }
+  }
+  walk(root.spanId)
+  return found
+}
+
+const serverSpan = (spans: ReadonlyArray<ReceivedSpan>, route: string, method = "POST") =>
+  spans.find(
+    (s) => s.kind === SERVER && attr(s, "http.route") === route && attr(s, "http.request.method") === method
+  )
+
+describe("traces exported over OTLP/HTTP", () => {
+  let receiver: OtlpReceiver
+  let app: RunningApp
+  const dir = mkdtempSync(join(tmpdir(), "folio-traces-"))
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver()
+    app = await startApp({
+      storage: PgliteStorageLive({ dataDir: join(dir, "db") }),
+      config: { traces: traces(receiver.url, "always_on") }
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await app?.close()
+    await receiver?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("a forms REST call: a server span with route, status, service and workspace, its SQL statements as children", async () => {
+    const { key, workspaceId } = await newWorkspaceKey(app, FORMS_SCOPES)
+    const title = `Title ${hex(8)}`
+    const created = await post(app.origin, "/forms/api/v1/forms", bearer(key), {
+      title,
+      definition: { schemaVersion: 1, blocks: [{ id: "blk_name0001", type: "short_text", label: "Name" }] }
+    })
+    expect(created.status).toBe(201)
+    const span = await receiver.waitFor((spans) => serverSpan(spans, "/forms/api/v1/forms"))
+    expect(attr(span, "http.response.status_code")).toBe(201)
+    expect(attr(span, "folio.service")).toBe("forms")
+    expect(attr(span, "folio.workspace.id")).toBe(workspaceId)
+    expect(span.parentSpanId ?? "").toBe("")
+    const sql = await receiver.waitFor((spans) => {
+      const children = descendants(spans, span).filter((s) => s.kind === CLIENT && attr(s, "db.query.text"))
+      return children.length > 0 ? children : undefined
+    })
+    for (const statement of sql) {
+      expect(statement.traceId).toBe(span.traceId)
+      // Parameterised: the values are never in the text, and never recorded beside it.
+      expect(String(attr(statement, "db.query.text"))).not.toContain(title)
+    }
+    expect(sql.some((s) => String(attr(s, "db.query.text")).includes("$1"))).toBe(true)
+    expect(receiver.resource()["service.name"]?.stringValue).toBe("folio-test")
+    // The collector's headers (OTEL_EXPORTER_OTLP_HEADERS) go with every export.
+    expect(receiver.requestHeaders()[0]?.["x-collector"]).toBe("k")
+  })
+
+  it("continues an incoming traceparent on a sharing REST call", async () => {
+    const { key } = await newWorkspaceKey(app, SHARING_SCOPES, "sharing")
+    const [traceId, parentId] = [hex(16), hex(8)]
+    const response = await post(
+      app.origin,
+      "/share/api/v1/resources",
+      { ...bearer(key), traceparent: traceparent(traceId, parentId, true) },
+      { type: "link", target_url: "https://example.com/" }
+    )
+    expect(response.status).toBe(201)
+    const span = await receiver.waitFor((spans) => serverSpan(spans, "/share/api/v1/resources"))
+    expect(span.traceId).toBe(traceId)
+    expect(span.parentSpanId).toBe(parentId)
+    expect(attr(span, "folio.service")).toBe("sharing")
+  })
+
+  it("gives the warm redirect (the node:http fast path) a server span, continuing a traceparent", async () => {
+    const { key } = await newWorkspaceKey(app, SHARING_SCOPES, "sharing")
+    const link = (await (
+      await post(app.origin, "/share/api/v1/resources", bearer(key), {
+        type: "link",
+        target_url: "https://example.com/"
+      })
+    ).json()) as { slug: string }
+    // Cold: through the routes (and cached); warm: answered on node:http.
+    expect((await fetch(`${app.origin}/s/${link.slug}`, { redirect: "manual" })).status).toBe(302)
+    const [traceId, parentId] = [hex(16), hex(8)]
+    const warm = await fetch(`${app.origin}/s/${link.slug}`, {
+      redirect: "manual",
+      headers: { traceparent: traceparent(traceId, parentId, true) }
+    })
+    expect(warm.status).toBe(302)
+    const span = await receiver.waitFor((spans) =>
+      spans.find((s) => s.kind === SERVER && attr(s, "folio.fast_path") === true && s.traceId === traceId)
+    )
+    expect(span.parentSpanId).toBe(parentId)
+    expect(attr(span, "url.path")).toBe(`/s/${link.slug}`)
+    expect(attr(span, "http.response.status_code")).toBe(302)
+    expect(attr(span, "folio.service")).toBe("public")
+    expect(BigInt(span.endTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(span.startTimeUnixNano))
+    // Epoch nanoseconds, as every other span: within a minute of now.
+    expect(Math.abs(Number(BigInt(span.startTimeUnixNano) / 1_000_000n) - Date.now())).toBeLessThan(60_000)
+  })
+
+  it("no span holds a key, token, password or answer (fuzzed)", async () => {
+    const { key: formsKey } = await newWorkspaceKey(app, FORMS_SCOPES)
+    const created = (await (
+      await post(app.origin, "/forms/api/v1/forms", bearer(formsKey), {
+        title: "Fuzz",
+        definition: { schemaVersion: 1, blocks: [{ id: "blk_name0001", type: "short_text", label: "Name" }] }
+      })
+    ).json()) as { data: { id: string; slug: string } }
+    const form = created.data
+    expect(
+      (
+        await post(app.origin, `/forms/api/v1/forms/${form.id}/publish`, bearer(formsKey), {
+          expectedDraftRevision: 1
+        })
+      ).status
+    ).toBe(200)
+    const secrets: Array<string> = [formsKey]
+    // Long enough to be unmistakable, from the characters keys, tokens and answers use.
+    const secret = fc.stringMatching(/^[A-Za-z0-9_-]{24,40}$/)
+    await fc.assert(
+      fc.asyncProperty(secret, secret, secret, secret, async (apiKey, answer, password, token) => {
+        secrets.push(apiKey, answer, password, token)
+        await fetch(`${app.origin}/forms/api/v1/forms`, { headers: bearer(`folio_${apiKey}`) })
+        await fetch(`${app.origin}/share/api/v1/me`, { headers: bearer(apiKey) })
+        const started = (await (await post(app.origin, `/f/${form.slug}/responses`, {}, {})).json()) as {
+          data: { responseId: string; token: string }
+        }
+        secrets.push(started.data.token)
+        const done = await post(
+          app.origin,
+          `/f/${form.slug}/responses/${started.data.responseId}/complete`,
+          {},
+          {
+            token: started.data.token,
+            answers: { blk_name0001: answer }
+          }
+        )
+        expect(done.status).toBe(200)
+        const { client } = await signIn(app, `${apiKey.slice(0, 8).toLowerCase()}@people.test`, password)
+        secrets.push(...[...client.cookies.values()].filter((v) => v.length >= 16))
+        await fetch(`${app.origin}/u/${token}`)
+        await fetch(`${app.origin}/u/${token}?sent=1`)
+        await fetch(`${app.origin}/blobs/x/y?exp=1&sig=${token}`)
+      }),
+      { numRuns: 8 }
+    )
+    // Everything exported so far (the exporter sends each second).
+    await new Promise((r) => setTimeout(r, 1_500))
+    const exported = receiver.bodies().join("\n")
+    expect(exported).toContain("/u/[redacted]")
+    for (const s of secrets) expect(exported).not.toContain(s)
+    expect(exported.toLowerCase()).not.toContain("authorization")
+    expect(exported.toLowerCase()).not.toContain("cookie")
+  }, 120_000)
+})
+
+describe("a job queued inside a traced request", () => {
+  let receiver: OtlpReceiver
+  let hooks: Awaited<ReturnType<typeof startHttpsReceiver>>
+  let app: RunningApp
+  const dir = mkdtempSync(join(tmpdir(), "folio-traces-jobs-"))
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver()
+    hooks = await startHttpsReceiver()
+    app = await startApp({
+      storage: PgliteStorageLive({ dataDir: join(dir, "db") }),
+      config: {
+        traces: traces(receiver.url, "parentbased_always_on"),
+        webhookAllowLoopback: true,
+        webhookCaFile: Option.some(hooks.caFile)
+      }
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await app?.close()
+    await hooks?.close()
+    await receiver?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("runs in the request's trace: the webhook delivery job a child of it, its POST a client span", async () => {
+    const { key } = await newWorkspaceKey(app, SHARING_SCOPES, "sharing")
+    const hookPath = `/hooks/${hex(12)}`
+    const hook = await post(app.origin, "/share/api/v1/webhooks", bearer(key), {
+      name: "Hook",
+      url: hooks.url.replace("/hooks", hookPath),
+      events: ["resource.created"]
+    })
+    expect(hook.status).toBe(201)
+    const traceId = hex(16)
+    const created = await post(
+      app.origin,
+      "/share/api/v1/resources",
+      { ...bearer(key), traceparent: traceparent(traceId, hex(8), true) },
+      { type: "link", target_url: "https://example.com/" }
+    )
+    expect(created.status).toBe(201)
+    const job = await receiver.waitFor((spans) =>
+      spans.find((s) => s.name === "job webhook_delivery" && s.traceId === traceId)
+    )
+    expect(job.kind).toBe(CONSUMER)
+    expect(attr(job, "folio.job.type")).toBe("webhook_delivery")
+    expect(attr(job, "folio.job.attempt")).toBe(1)
+    const request = receiver.spans().find((s) => s.kind === SERVER && s.traceId === traceId)
+    expect(request).toBeDefined()
+    // The job's parent is a span of the request's trace (the one that queued it).
+    expect(receiver.spans().some((s) => s.traceId === traceId && s.spanId === job.parentSpanId)).toBe(true)
+    const delivery = await receiver.waitFor((spans) =>
+      descendants(spans, job).find((s) => s.kind === CLIENT && attr(s, "folio.outbound") === "webhook")
+    )
+    expect(attr(delivery, "http.response.status_code")).toBe(200)
+    expect(attr(delivery, "server.address")).toBe("127.0.0.1")
+    expect(hooks.received.length).toBeGreaterThan(0)
+    // The endpoint's path is not in any span, nor is the body's signature.
+    expect(receiver.bodies().join("\n")).not.toContain(hookPath)
+  }, 30_000)
+})
+
+describe("sampling (OTEL_TRACES_SAMPLER)", () => {
+  let receiver: OtlpReceiver
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver()
+  })
+  afterAll(() => receiver?.close())
+
+  /** Runs requests against an app with `sampler`, closes it (flushing), answers what was exported. */
+  const exportedWith = async (
+    sampler: TraceSamplerName,
+    ratio: number,
+    requests: (app: RunningApp, key: string) => Promise<void>
+  ) => {
+    receiver.clear()
+    const app = await startApp({ config: { traces: traces(receiver.url, sampler, ratio) } })
+    try {
+      const { key } = await newWorkspaceKey(app, FORMS_SCOPES)
+      await requests(app, key)
+    } finally {
+      await app.close()
+    }
+    return receiver.spans()
+  }
+  const tenCalls = async (app: RunningApp, key: string, headers: Record<string, string> = {}) => {
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await fetch(`${app.origin}/forms/api/v1/forms`, { headers: { ...bearer(key), ...headers } })).status
+      ).toBe(200)
+  }
+
+  it("always_off and traceidratio 0 export nothing; always_on everything, flushed at shutdown", async () => {
+    expect(await exportedWith("always_off", 1, (app, key) => tenCalls(app, key))).toEqual([])
+    expect(await exportedWith("traceidratio", 0, (app, key) => tenCalls(app, key))).toEqual([])
+    expect(await exportedWith("parentbased_traceidratio", 0, (app, key) => tenCalls(app, key))).toEqual([])
+    const all = await exportedWith("always_on", 1, (app, key) => tenCalls(app, key))
+    expect(
+      all.filter((s) => s.kind === SERVER && attr(s, "http.route") === "/forms/api/v1/forms")
+    ).toHaveLength(10)
+  }, 60_000)
+
+  it("parentbased_* follow the caller's sampled flag; traceidratio decides by the trace id", async () => {
+    const unsampledParent = { traceparent: traceparent(hex(16), hex(8), false) }
+    expect(
+      await exportedWith("parentbased_always_on", 1, (app, key) => tenCalls(app, key, unsampledParent))
+    ).toEqual([])
+    const sampledTrace = hex(16)
+    const sampledParent = { traceparent: traceparent(sampledTrace, hex(8), true) }
+    const followed = await exportedWith("parentbased_always_off", 1, (app, key) =>
+      tenCalls(app, key, sampledParent)
+    )
+    expect(followed.filter((s) => s.kind === SERVER)).toHaveLength(10)
+    expect(followed.every((s) => s.traceId === sampledTrace)).toBe(true)
+    // Half the trace id space: a trace id whose low bits are small is in, a large one out.
+    const low = `${hex(8)}00000000${"0".repeat(8)}`
+    const high = `${hex(8)}ffffffff${"f".repeat(8)}`
+    const ratio = await exportedWith("traceidratio", 0.5, async (app, key) => {
+      await tenCalls(app, key, { traceparent: traceparent(low, hex(8), false) })
+      await tenCalls(app, key, { traceparent: traceparent(high, hex(8), true) })
+    })
+    expect(ratio.filter((s) => s.kind === SERVER && s.traceId === low)).toHaveLength(10)
+    expect(ratio.filter((s) => s.traceId === high)).toHaveLength(0)
+  }, 60_000)
+
+  it("samples about the ratio of new traces at traceidratio 0.1", async () => {
+    const spans = await exportedWith("traceidratio", 0.1, async (app, key) => {
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          for (let i = 0; i < 100; i++)
+            await fetch(`${app.origin}/forms/api/v1/forms`, { headers: bearer(key) })
+        })
+      )
+    })
+    const sampled = spans.filter((s) => s.kind === SERVER).length
+    // 400 draws at p = 0.1: mean 40, sd 6; 15..70 fails only by a bug.
+    expect(sampled).toBeGreaterThan(15)
+    expect(sampled).toBeLessThan(70)
+  }, 60_000)
+})
+
+describe("the built server configured by OTEL_* variables", () => {
+  const dir = mkdtempSync(join(tmpdir(), "folio-traces-process-"))
+  beforeAll(build, 240_000)
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it("exports its spans, flushes them at SIGTERM, and writes trace_id/span_id on a request's log lines", async () => {
+    const receiver = await startOtlpReceiver()
+    const server = await startServer({
+      DATA_DIR: dir,
+      LOG_LEVEL: "info",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url.replace("/v1/traces", ""),
+      OTEL_SERVICE_NAME: "folio-process",
+      OTEL_TRACES_SAMPLER: "always_on",
+      OTEL_EXPORTER_OTLP_HEADERS: "x-collector-token=abc123"
+    })
+    try {
+      const key = /forms:\s+(folio_\S+)/.exec(server.stdout())?.[1] ?? ""
+      const traceId = hex(16)
+      const response = await fetch(`${server.origin}/forms/api/v1/forms`, {
+        headers: { ...bearer(key), traceparent: traceparent(traceId, hex(8), true) }
+      })
+      expect(response.status).toBe(200)
+      await new Promise((r) => setTimeout(r, 300))
+      server.child.kill("SIGTERM")
+      await server.exited
+      // Exported by the shutdown's flush at the latest.
+      const span = receiver.spans().find((s) => s.kind === SERVER && s.traceId === traceId)
+      expect(span).toBeDefined()
+      expect(receiver.resource()["service.name"]?.stringValue).toBe("folio-process")
+      expect(receiver.requestHeaders()[0]?.["x-collector-token"]).toBe("abc123")
+      const lines = server
+        .stdout()
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+      const access = lines.find((l) => l.message === "Sent HTTP response" && l.trace_id === traceId)
+      expect(access, server.stdout()).toBeDefined()
+      expect(typeof access?.span_id).toBe("string")
+      // The startup line was written outside any span.
+      expect(lines.find((l) => l.message === "listening")?.trace_id).toBeUndefined()
+      // (The startup banner prints the key once; no log line does.)
+      expect(JSON.stringify(lines)).not.toContain(key)
+      expect(receiver.bodies().join("\n")).not.toContain(key)
+    } finally {
+      if (server.child.exitCode === null) server.child.kill("SIGKILL")
+      await receiver.close()
+    }
+  }, 120_000)
+})
+
+describe("log lines inside a span", () => {
+  it("carry the span's trace_id and span_id; outside one, none", async () => {
+    const receiver = await startOtlpReceiver()
+    const lines: Array<string> = []
+    const capture = Logger.map(jsonWithTraceIds, (line) => {
+      lines.push(line)
+    })
+    const settings = traces(receiver.url, "always_on")
+    if (Option.isNone(settings)) throw new Error("unreachable")
+    const ids = await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* Effect.logInfo("outside")
+        return yield* Effect.withSpan(
+          Effect.gen(function* () {
+            yield* Effect.logInfo("inside")
+            const span = yield* Effect.currentSpan
+            return { traceId: span.traceId, spanId: span.spanId }
+          }),
+          "request",
+          { kind: "server" }
+        )
+      }).pipe(
+        Effect.provide(Layer.merge(otlpTracerLayer(settings.value), Logger.layer([capture]))),
+        Effect.provideService(References.MinimumLogLevel, "Info")
+      )
+    )
+    await receiver.close()
+    const [outside, inside] = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(outside?.trace_id).toBeUndefined()
+    expect(inside?.trace_id).toBe(ids.traceId)
+    expect(inside?.span_id).toBe(ids.spanId)
+  })
+})
