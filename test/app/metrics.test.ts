@@ -13,7 +13,7 @@ import { type RunningApp, startApp } from "../support/app.js"
 import { freePort } from "../support/free-port.js"
 import { newWorkspaceKey } from "../support/keys.js"
 import { type Json, sharingClientOf } from "../support/sharing-client.js"
-import { openStorage } from "../support/storage.js"
+import { openStorage, storageSkipped } from "../support/storage.js"
 
 const SHARING_SCOPES = ["read", "write", "delete"]
 const KEY_BUDGET = 40
@@ -348,4 +348,49 @@ describe("without METRICS_PORT", () => {
       await off.close()
     }
   })
+})
+
+describe.skipIf(storageSkipped("postgres"))("on PostgreSQL", () => {
+  it("reads the pool's use from the server: this instance's connections by state, no other's", async () => {
+    const storage = await openStorage("postgres")
+    const port = await freePort()
+    const pg = await startApp({
+      storage: storage.storage,
+      config: { metrics: Option.some({ port, host: "127.0.0.1" }) }
+    })
+    try {
+      const { key } = await newWorkspaceKey(pg, ["forms:read"])
+      await Promise.all(
+        Array.from({ length: 8 }, () =>
+          fetch(`${pg.origin}/forms/api/v1/forms`, { headers: bearer(key) }).then((r) => r.arrayBuffer())
+        )
+      )
+      const families = parsePrometheus(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text())
+      const connections = family(families, "folio_db_connections")
+      expect(connections?.type).toBe("GAUGE")
+      const byState = new Map(connections?.metrics.map((m) => [m.labels?.state ?? "", Number(m.value)]))
+      const total = [...byState.values()].reduce((a, b) => a + b, 0)
+      // The scrape's own statement is one of them (active); the pool holds at most 10; the other
+      // app of this file (PGlite) and other test databases' connections are not counted.
+      expect(byState.get("active")).toBeGreaterThanOrEqual(1)
+      expect(total).toBeGreaterThanOrEqual(1)
+      expect(total).toBeLessThanOrEqual(10)
+      expect(
+        [...byState.keys()].every((s) =>
+          [
+            "active",
+            "idle",
+            "idle in transaction",
+            "idle in transaction (aborted)",
+            "fastpath function call",
+            "disabled",
+            "unknown"
+          ].includes(s)
+        )
+      ).toBe(true)
+    } finally {
+      await pg.close()
+      await storage.drop()
+    }
+  }, 60_000)
 })

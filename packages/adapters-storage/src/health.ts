@@ -28,9 +28,22 @@ import type {
   UserRepository
 } from "@folio/domain"
 
+/** One state's count of this instance's database connections (pg_stat_activity's `state`). */
+export interface ConnectionCount {
+  readonly state: string
+  readonly count: number
+}
+
 export class StorageHealth extends Context.Service<
   StorageHealth,
-  { readonly check: Effect.Effect<void, StorageError> }
+  {
+    readonly check: Effect.Effect<void, StorageError>
+    /**
+     * This instance's connections by state, as the server sees them (PostgreSQL: pg_stat_activity
+     * rows under this process's application name); none where there is no pool (memory).
+     */
+    readonly connections: Effect.Effect<ReadonlyArray<ConnectionCount>, StorageError>
+  }
 >()("@folio/adapters-storage/StorageHealth") {}
 
 /** Whether the blob store can serve (for S3: the bucket exists and the credentials reach it). */

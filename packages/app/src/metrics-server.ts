@@ -2,7 +2,7 @@
 // figures in the text exposition format, the adapters' Effect metrics and prom-client's runtime ones.
 import { createServer, type Server } from "node:http"
 import { HttpMetricsEnabled } from "@folio/adapters-http/shared"
-import { refreshJobQueueDepth } from "@folio/adapters-storage"
+import { refreshDatabaseConnections, refreshJobQueueDepth, type StorageHealth } from "@folio/adapters-storage"
 import type { JobQueue } from "@folio/domain"
 import { Context, Effect, Layer, Metric, Option } from "effect"
 import { PrometheusMetrics } from "effect/observability"
@@ -10,13 +10,14 @@ import { collectDefaultMetrics, Registry } from "prom-client"
 import type { MetricsSettings } from "./config.js"
 
 /**
- * One scrape: the queue's depth read from the database, then the Effect metrics (Effect's own
+ * One scrape: the queue's depth and the pool's connections read from the database, then the Effect metrics (Effect's own
  * formatter) followed by the runtime's (prom-client's default collectors: CPU, memory, heap, GC,
  * event-loop delay, handles). The two sets share no name, so one document holds both.
  */
 const scrape = (runtime: Registry) =>
   Effect.gen(function* () {
     yield* refreshJobQueueDepth
+    yield* refreshDatabaseConnections
     const own = yield* PrometheusMetrics.format()
     const node = yield* Effect.promise(() => runtime.metrics())
     return own + node
@@ -36,7 +37,7 @@ const listen = (server: Server, settings: MetricsSettings) =>
 const listener = (settings: MetricsSettings) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
-      const context = yield* Effect.context<JobQueue>()
+      const context = yield* Effect.context<JobQueue | StorageHealth>()
       const run = Effect.runPromiseWith(context)
       // The runtime's figures under their standard names (process_*, nodejs_*), which the usual
       // Node.js dashboards read; a registry of this listener's own, so two apps in a process (tests)
@@ -84,8 +85,8 @@ const listener = (settings: MetricsSettings) =>
  */
 export const withMetrics = <A, E, R>(
   settings: Option.Option<MetricsSettings>,
-  app: Layer.Layer<A | JobQueue, E, R>
-): Layer.Layer<A | JobQueue, E, R> =>
+  app: Layer.Layer<A | JobQueue | StorageHealth, E, R>
+): Layer.Layer<A | JobQueue | StorageHealth, E, R> =>
   Option.match(settings, {
     onNone: () => app,
     onSome: (s) =>

@@ -54,6 +54,6 @@ export const MemoryStorageLive: Layer.Layer<StoragePorts | PeopleStoragePorts> =
   MemoryAuditLogLive,
   MemoryOAuthStoreLive,
   MemoryBlobReferencesLive,
-  Layer.succeed(StorageHealth, { check: Effect.void })
+  Layer.succeed(StorageHealth, { check: Effect.void, connections: Effect.succeed([]) })
 ).pipe(Layer.provide(MemoryStoreLive))
 export { MemoryInvalidationBusLive } from "./kernel/invalidation-bus.js"

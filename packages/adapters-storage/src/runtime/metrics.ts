@@ -4,6 +4,7 @@
 // fixed outcome names, never a job, tenant or resource id.
 import { type JobCompletion, JobQueue, JobType } from "@folio/domain"
 import { type Context, Effect, Metric } from "effect"
+import { StorageHealth } from "../health.js"
 
 /** Job run buckets in seconds: a webhook call takes milliseconds, an analysis by a model a minute. */
 const JOB_SECONDS_BUCKETS: ReadonlyArray<number> = [
@@ -105,6 +106,40 @@ export const refreshJobQueueDepth = Effect.gen(function* () {
     for (const status of ["queued", "running"] as const)
       yield* Metric.update(jobQueueDepthGauge(type, status), counts.get(`${type} ${status}`) ?? 0)
 }).pipe(Effect.catch((e) => Effect.logWarning("job queue depth not read", e)))
+
+/** pg_stat_activity's states (a bounded set: anything else is counted as `unknown`). */
+const CONNECTION_STATES = [
+  "active",
+  "idle",
+  "idle in transaction",
+  "idle in transaction (aborted)",
+  "fastpath function call",
+  "disabled",
+  "unknown"
+] as const
+
+const connectionGauges = new Map(
+  CONNECTION_STATES.map((state) => [
+    state,
+    Metric.gauge("folio_db_connections", {
+      description:
+        "This instance's database connections by state, as PostgreSQL's pg_stat_activity sees them (read at each scrape): the pool's use.",
+      attributes: { state }
+    })
+  ])
+)
+
+/** The pool's use, read from the server at a scrape (memory storage: nothing to report). */
+export const refreshDatabaseConnections = Effect.gen(function* () {
+  const rows = yield* (yield* StorageHealth).connections
+  if (rows.length === 0) return
+  const counts = new Map<string, number>()
+  for (const row of rows) {
+    const state = (CONNECTION_STATES as ReadonlyArray<string>).includes(row.state) ? row.state : "unknown"
+    counts.set(state, (counts.get(state) ?? 0) + Number(row.count))
+  }
+  for (const [state, gauge] of connectionGauges) yield* Metric.update(gauge, counts.get(state) ?? 0)
+}).pipe(Effect.catch((e) => Effect.logWarning("database connections not read", e)))
 
 /** Statement buckets in seconds: an indexed read is well under a millisecond on the embedded database. */
 const STATEMENT_SECONDS_BUCKETS: ReadonlyArray<number> = [

@@ -1,5 +1,6 @@
 // Storage layers over PostgreSQL: a real server (DATABASE_URL) or embedded PGlite under a data
 // directory. Both run the same migrations and the same repository code.
+import { hostname } from "node:os"
 import { mkdirSync } from "node:fs"
 import { resolve } from "node:path"
 import { NodeServices } from "@effect/platform-node"
@@ -93,7 +94,18 @@ export const SqlRepositoriesLive = Layer.effectContext(
       Context.add(NotionMirrors, yield* makeNotionMirrors),
       Context.add(AnalyticsStore, yield* makeAnalyticsStore),
       Context.add(WebhookStore, yield* makeWebhookStore),
-      Context.add(StorageHealth, { check: orStorageError(sql`select 1`.pipe(Effect.asVoid)) }),
+      Context.add(StorageHealth, {
+        check: orStorageError(sql`select 1`.pipe(Effect.asVoid)),
+        // The pool's connections are named per process (instanceApplicationName), so the server's
+        // own view counts this instance's alone, in every state it knows.
+        connections: orStorageError(
+          sql<{ state: string; count: number }>`
+            select coalesce(state, 'unknown') as state, count(*)::int as count
+            from pg_stat_activity
+            where application_name = current_setting('application_name')
+            group by 1`
+        )
+      }),
       Context.merge(people)
     )
   })
@@ -128,13 +140,19 @@ export interface PgStorageOptions {
   readonly maxConnections?: number
 }
 
+/**
+ * `folio <host> <pid>`: names this process's connections on a server several instances share, so
+ * `pg_stat_activity` tells them apart (the metrics' pool use, and an operator's own queries).
+ */
+const instanceApplicationName = () => `folio ${hostname()} ${process.pid}`.slice(0, 63)
+
 /** PostgreSQL server storage; migrations run when the layer is built. */
 export const PgStorageLive = (options: PgStorageOptions) =>
   withMigrations(
     PgClient.layer({
       url: Redacted.make(options.url),
       maxConnections: options.maxConnections ?? 10,
-      applicationName: "folio"
+      applicationName: instanceApplicationName()
     }),
     PgInvalidationBusLive
   )
