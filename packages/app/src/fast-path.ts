@@ -41,15 +41,15 @@ const fastPathSpan = (
     root: Option.isNone(parent),
     sampled: Option.isNone(parent) || parent.value.sampled
   })
+  // An unsampled span records nothing and is never exported: nothing to wait for.
+  if (!span.sampled) return
   response.once("finish", () => {
-    if (span.sampled) {
-      const path = (request.url ?? "/").split("?", 1)[0] ?? "/"
-      span.attribute("http.request.method", request.method ?? "GET")
-      span.attribute("url.path", path)
-      span.attribute("http.response.status_code", response.statusCode)
-      span.attribute("folio.service", serviceOfRoute(path))
-      span.attribute("folio.fast_path", true)
-    }
+    const path = (request.url ?? "/").split("?", 1)[0] ?? "/"
+    span.attribute("http.request.method", request.method ?? "GET")
+    span.attribute("url.path", path)
+    span.attribute("http.response.status_code", response.statusCode)
+    span.attribute("folio.service", serviceOfRoute(path))
+    span.attribute("folio.fast_path", true)
     span.end(nowNanos(), Exit.void)
   })
 }

@@ -44,7 +44,10 @@ const listener = (settings: MetricsSettings) =>
       // do not share one.
       const runtime = new Registry()
       collectDefaultMetrics({ register: runtime })
-      const server = createServer((request, response) => {
+      // Idle keep-alive connections outlive a scraper's interval (Prometheus: 15 s), so the scraper,
+      // not this server, closes them: a server closing first races a scrape already sent (the app
+      // server's reason too, app-layer.ts).
+      const server = createServer({ keepAliveTimeout: 65_000 }, (request, response) => {
         const path = (request.url ?? "").split("?")[0]
         if (path !== "/metrics" || (request.method !== "GET" && request.method !== "HEAD")) {
           response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n")

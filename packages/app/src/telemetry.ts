@@ -83,7 +83,8 @@ class NonRecordingSpan implements Tracer.Span {
 
 /**
  * OTEL_TRACES_SAMPLER's semantics over a tracer. The root decision: always_on, always_off, or
- * traceidratio by the trace id. The parentbased_* samplers follow a parent's sampled flag (a span of
+ * traceidratio by the trace id (a caller's; for a trace begun here, whose id is random anyway, a
+ * random draw made before any span is built). The parentbased_* samplers follow a parent's sampled flag (a span of
  * this process, or the caller's from `traceparent`) and decide with their root sampler only without
  * one. A client span with no parent at all (a statement of a batcher, the job poll, housekeeping) is
  * never sampled: it is background noise, not a request's or a job's work.
@@ -110,9 +111,12 @@ export const samplingTracer = (
         return sampledByRatio(parent.value.traceId, ratio)
           ? inner.span({ ...options, sampled: true })
           : new NonRecordingSpan(options, undefined)
-      // A root span's trace id is drawn by the exporter's span: decide on it, and keep it either way.
-      const span = inner.span({ ...options, sampled: true })
-      return sampledByRatio(span.traceId, ratio) ? span : new NonRecordingSpan(options, span.traceId)
+      // A new trace: its id is random, so deciding on a random draw is the same ratio, and the
+      // exporter's span (ids, attribute wrappers) is built only for the traces kept; an unsampled
+      // root draws its ids only if something asks for them (a traceparent sent on, a log line).
+      return Math.random() < ratio
+        ? inner.span({ ...options, sampled: true })
+        : new NonRecordingSpan(options, undefined)
     }
   })
 }
