@@ -33,6 +33,9 @@ const randomHex = (bytes: number) => randomBytes(bytes).toString("hex")
 
 type SpanOptions = Parameters<Tracer.Tracer["span"]>[0]
 
+/** Every non-recording span's attributes: none, one shared map (a span is built per request). */
+const NO_ATTRIBUTES: ReadonlyMap<string, unknown> = new Map()
+
 /**
  * A span that is not sampled: it carries the trace's ids (so `traceparent` sent on, a job's context
  * and a log line still name the trace, flagged unsampled) and records nothing, so an unsampled
@@ -46,7 +49,7 @@ class NonRecordingSpan implements Tracer.Span {
   readonly annotations: Context.Context<never>
   readonly links: Array<Tracer.SpanLink>
   readonly kind: Tracer.SpanKind
-  readonly attributes: ReadonlyMap<string, unknown> = new Map()
+  readonly attributes: ReadonlyMap<string, unknown> = NO_ATTRIBUTES
   status: Tracer.SpanStatus
   private _traceId: string | undefined
   private _spanId: string | undefined

@@ -243,12 +243,18 @@ const shortLinkCounter = (outcome: ShortLinkOutcome, path: "fast" | "app") => {
   return counter
 }
 
-/** Counts a short link's outcome from a fiber (the app's route). */
+/** Counts a short link's outcome from a fiber (the app's route); nothing when metrics are off. */
 export const countShortLink = (outcome: ShortLinkOutcome) =>
-  Metric.update(shortLinkCounter(outcome, "app"), 1)
+  Effect.gen(function* () {
+    if (yield* HttpMetricsEnabled) yield* Metric.update(shortLinkCounter(outcome, "app"), 1)
+  })
 
-/** Counts a fast-path redirect, in the metrics of `context` (the fast path's, captured when it was built). */
-export const countFastRedirect = (context: Context.Context<never>) => {
+/**
+ * Counts a fast-path redirect, in the metrics of `context` (the fast path's, captured when it was
+ * built); undefined when metrics are off, so the redirect does nothing for them.
+ */
+export const countFastRedirect = (context: Context.Context<never>): (() => void) | undefined => {
+  if (!Context.get(context, HttpMetricsEnabled)) return undefined
   const counter = shortLinkCounter("redirected", "fast")
   return () => counter.updateUnsafe(1, context)
 }

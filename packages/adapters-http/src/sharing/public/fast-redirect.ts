@@ -91,7 +91,7 @@ export const makeFastRedirect = (options: { readonly accessLog: boolean }) =>
       // same, being given the same facts).
       if (decided.answer._tag !== "LinkRedirect") return false
       recordDecided(deps, r, decided, asked, request.socket.remoteAddress)
-      counted()
+      counted?.()
       const answer: Record<string, string | Array<string>> = redirectHeaders(
         decided.noindex,
         decided.answer.location
