@@ -108,7 +108,7 @@ export const refreshJobQueueDepth = Effect.gen(function* () {
 }).pipe(Effect.catch((e) => Effect.logWarning("job queue depth not read", e)))
 
 /** pg_stat_activity's states (a bounded set: anything else is counted as `unknown`). */
-const CONNECTION_STATES = [
+export const CONNECTION_STATES = [
   "active",
   "idle",
   "idle in transaction",
