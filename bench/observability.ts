@@ -2,11 +2,13 @@
 // GET /s/{slug}, each on two server processes over one PostgreSQL database, side by side in one run:
 // one with nothing on (the default), one with traces exported at 10% sampling
 // (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.1, to an OTLP/HTTP sink in this process)
-// and the Prometheus listener on (scraped during every load). Loads alternate between the two over
-// BENCH_ROUNDS rounds (default 3); the figure is the median server CPU per request, on / off
-// (target: at most 1.10, issue 34), each at the same offered rate (BENCH_FORMS_RATE, default
-// 1,500/s; BENCH_REDIRECT_RATE, 8,000/s). BENCH_OBSERVED=traces or =metrics turns on only one of the two.
-import type { ChildProcess } from "node:child_process"
+// and the Prometheus listener on (scraped during every load). Both take the same offered load at
+// the same time (BENCH_FORMS_RATE, default 1,500/s; BENCH_REDIRECT_RATE, 8,000/s), over
+// BENCH_ROUNDS rounds (default 5) of a new pair of processes each; the figure is the median of the
+// rounds' ratios of server CPU per request, on / off (target: at most 1.10, issue 34).
+// BENCH_OBSERVED=traces, =metrics or =none (an A/A check of the method) turns on only that;
+// BENCH_PATH=forms or =redirect runs only that path.
+import { type ChildProcess, execFileSync } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -18,7 +20,7 @@ import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.j
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const CONNECTIONS = 32
 /**
  * Both servers get the same offered load (requests per second, below either's ceiling here): CPU
@@ -31,10 +33,27 @@ const RATES = {
 }
 /** What the observed server has on: both (the issue's figure), or one of them to see which costs what. */
 const OBSERVED =
-  process.env.BENCH_OBSERVED === "traces" || process.env.BENCH_OBSERVED === "metrics"
+  process.env.BENCH_OBSERVED === "traces" ||
+  process.env.BENCH_OBSERVED === "metrics" ||
+  process.env.BENCH_OBSERVED === "none"
     ? process.env.BENCH_OBSERVED
     : "both"
+const TRACED = OBSERVED === "both" || OBSERVED === "traces"
+const MEASURED = OBSERVED === "both" || OBSERVED === "metrics"
+/** What the second server has on, in words. */
+const OBSERVED_LABEL = {
+  both: "traces 10% + metrics",
+  traces: "traces 10%",
+  metrics: "metrics",
+  none: "nothing (A/A check)"
+}[OBSERVED]
 const SLUG = "bench-observed-link"
+/** BENCH_PATH=forms or =redirect measures only that one (to look into one figure faster). */
+const PATHS = ["GET /forms/{id}", "GET /s/{slug}"].filter(
+  (name) =>
+    process.env.BENCH_PATH === undefined ||
+    (process.env.BENCH_PATH === "forms" ? name.startsWith("GET /forms") : name.startsWith("GET /s/"))
+)
 
 const LINK_DATA = {
   targetUrl: "https://example.com/target",
@@ -78,33 +97,63 @@ const otlpSink = async () => {
   }
 }
 
-const load = async (
-  options: autocannon.Options,
+/**
+ * BENCH_PIN=1: both servers on the second core and this process (the load) on the first, so the two
+ * share one core's caches and scheduler instead of each landing where the kernel puts it.
+ */
+const PINNED = process.env.BENCH_PIN === "1"
+const pin = (pid: number | undefined, cpu: string) => {
+  if (pid !== undefined) execFileSync("taskset", ["-a", "-p", "-c", cpu, String(pid)], { stdio: "ignore" })
+}
+
+type Server = { readonly origin: string; readonly child: ChildProcess }
+type Round = { readonly reqPerSec: number; readonly cpu: number; readonly p99: number }
+
+/**
+ * One round: the same offered load on both servers at once, so both meet the same machine (the
+ * database's, the load generator's and the other server's work, which drift over a run on two
+ * shared cores) and the ratio compares like with like.
+ */
+const loadBoth = async (
+  options: (origin: string) => autocannon.Options,
   rate: number,
-  server: ChildProcess,
+  servers: { readonly off: Server; readonly on: Server },
   scrape: (() => Promise<void>) | undefined
-) => {
-  if (WARMUP_SECONDS > 0) await autocannon({ connections: CONNECTIONS, duration: WARMUP_SECONDS, ...options })
+): Promise<{ readonly off: Round; readonly on: Round }> => {
+  const both = <A>(f: (server: Server) => Promise<A>) => Promise.all([f(servers.off), f(servers.on)])
+  if (WARMUP_SECONDS > 0)
+    await both((s) =>
+      autocannon({
+        connections: CONNECTIONS,
+        duration: WARMUP_SECONDS,
+        overallRate: rate,
+        ...options(s.origin)
+      })
+    )
   // Prometheus scrapes while the load runs, as it would: every 5 s here, three times its default
   // 15 s, so the scrape's own cost (two grouped counts in the database, 18 KB of text) is counted,
   // not hidden.
   void scrape?.()
   const timer = scrape === undefined ? undefined : setInterval(() => void scrape(), 5000)
   try {
-    const { result, cpuPerRequest } = await withServerCpu(server, () =>
-      autocannon({ connections: CONNECTIONS, duration: DURATION, overallRate: rate, ...options })
-    )
-    return { reqPerSec: result.requests.average, cpu: cpuPerRequest, p99: result.latency.p99 }
+    const [off, on] = await both(async (s) => {
+      const { result, cpuPerRequest } = await withServerCpu(s.child, () =>
+        autocannon({ connections: CONNECTIONS, duration: DURATION, overallRate: rate, ...options(s.origin) })
+      )
+      return { reqPerSec: result.requests.average, cpu: cpuPerRequest, p99: result.latency.p99 }
+    })
+    return { off, on }
   } finally {
     if (timer !== undefined) clearInterval(timer)
   }
 }
 
 export async function run(): Promise<void> {
+  if (PINNED) pin(process.pid, "0")
   const db = await createTempDatabase(benchDatabaseUrl())
   const sink = await otlpSink()
   const metricsPort = await freePort()
-  const results: Record<string, Array<{ reqPerSec: number; cpu: number; p99: number }>> = {}
+  const results: Record<string, Array<Round>> = {}
   let scrapes = 0
   let scrapeBytes = 0
   let scrapeFailures = 0
@@ -121,10 +170,9 @@ export async function run(): Promise<void> {
     )
     await client.end()
 
-    const off = await startServer(env)
-    const on = await startServer({
+    const onEnv = {
       ...env,
-      ...(OBSERVED === "metrics"
+      ...(!TRACED
         ? {}
         : {
             OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
@@ -132,8 +180,19 @@ export async function run(): Promise<void> {
             OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
             OTEL_TRACES_SAMPLER_ARG: "0.1"
           }),
-      ...(OBSERVED === "traces" ? {} : { METRICS_PORT: String(metricsPort) })
-    })
+      ...(MEASURED ? { METRICS_PORT: String(metricsPort) } : {})
+    }
+    // A new pair of processes every round (started in alternating order): two identical servers
+    // differ by several per cent in CPU per request for the life of their processes (where the
+    // scheduler put them, what the JIT made of them), so one pair would stand for all rounds.
+    const startPair = async (round: number) => {
+      const pair =
+        round % 2 === 0
+          ? { off: await startServer(env), on: await startServer(onEnv) }
+          : await startServer(onEnv).then(async (on) => ({ off: await startServer(env), on }))
+      if (PINNED) for (const s of [pair.off, pair.on]) pin(s.child.pid, "1")
+      return pair
+    }
     const scrape = async () => {
       try {
         const r = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
@@ -146,46 +205,48 @@ export async function run(): Promise<void> {
         scrapeFailures++
       }
     }
-    try {
-      const headers = { authorization: `Bearer ${forms.key}`, "content-type": "application/json" }
-      const created = await fetch(`${off.origin}/forms/api/v1/forms`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({
-          title: "Observed form",
-          definition: {
-            schemaVersion: 1,
-            blocks: [{ id: "blk_00000001", type: "short_text", label: "Name" }]
-          }
-        })
+    const headers = { authorization: `Bearer ${forms.key}`, "content-type": "application/json" }
+    let formId = ""
+    const paths = {
+      "GET /forms/{id}": (origin: string) => ({ url: `${origin}/forms/api/v1/forms/${formId}`, headers }),
+      "GET /s/{slug}": (origin: string) => ({
+        url: `${origin}/s/${SLUG}`,
+        headers: { "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0" }
       })
-      const formId = ((await created.json()) as { data: { id: string } }).data.id
-      const paths = {
-        "GET /forms/{id}": (origin: string) => ({ url: `${origin}/forms/api/v1/forms/${formId}`, headers }),
-        "GET /s/{slug}": (origin: string) => ({
-          url: `${origin}/s/${SLUG}`,
-          headers: { "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0" }
-        })
-      }
-      for (let round = 0; round < ROUNDS; round++)
-        for (const [name, options] of Object.entries(paths)) {
-          // Alternating which goes first, so neither always runs on a warmer machine.
-          const order = round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const)
-          for (const which of order) {
-            const server = which === "on" ? on : off
-            const r = await load(
-              options(server.origin),
-              RATES[name as keyof typeof RATES],
-              server.child,
-              which === "on" && OBSERVED !== "traces" ? scrape : undefined
-            )
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      const { off, on } = await startPair(round)
+      try {
+        if (formId === "") {
+          const created = await fetch(`${off.origin}/forms/api/v1/forms`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({
+              title: "Observed form",
+              definition: {
+                schemaVersion: 1,
+                blocks: [{ id: "blk_00000001", type: "short_text", label: "Name" }]
+              }
+            })
+          })
+          formId = ((await created.json()) as { data: { id: string } }).data.id
+        }
+        for (const [name, options] of Object.entries(paths).filter(([name]) => PATHS.includes(name))) {
+          const r = await loadBoth(
+            options,
+            RATES[name as keyof typeof RATES],
+            { off, on },
+            MEASURED ? scrape : undefined
+          )
+          for (const which of ["off", "on"] as const) {
             const key = `${name} ${which}`
-            results[key] = [...(results[key] ?? []), r]
+            results[key] = [...(results[key] ?? []), r[which]]
           }
         }
-    } finally {
-      await stop(on.child)
-      await stop(off.child)
+      } finally {
+        await stop(on.child)
+        await stop(off.child)
+      }
     }
   } finally {
     await sink.close()
@@ -193,34 +254,31 @@ export async function run(): Promise<void> {
   }
   const rows: Array<Record<string, string | number>> = []
   const ratios: Record<string, number> = {}
-  for (const name of ["GET /forms/{id}", "GET /s/{slug}"]) {
-    const median = (which: string, f: (r: { reqPerSec: number; cpu: number; p99: number }) => number) =>
+  for (const name of PATHS) {
+    const median = (which: string, f: (r: Round) => number) =>
       summarize((results[`${name} ${which}`] ?? []).map(f)).median
     for (const which of ["off", "on"])
       rows.push({
         path: name,
-        observability:
-          which === "off"
-            ? "off"
-            : OBSERVED === "both"
-              ? "traces 10% + metrics"
-              : OBSERVED === "traces"
-                ? "traces 10%"
-                : "metrics",
+        observability: which === "off" ? "off" : OBSERVED_LABEL,
         "req/s (median)": Math.round(median(which, (r) => r.reqPerSec)),
         "p99 ms (median)": median(which, (r) => r.p99),
         "server cpu us/req (median)": median(which, (r) => r.cpu)
       })
-    ratios[name] = median("on", (r) => r.cpu) / median("off", (r) => r.cpu)
+    // Each round's two servers ran side by side: the figure is the median of the rounds' ratios.
+    const offs = results[`${name} off`] ?? []
+    ratios[name] = summarize(
+      (results[`${name} on`] ?? []).map((r, i) => r.cpu / (offs[i]?.cpu ?? Number.NaN))
+    ).median
   }
   printTable(rows)
   const { spans, posts } = sink.counts()
   for (const [name, ratio] of Object.entries(ratios))
     process.stdout.write(
-      `\n${name} on PostgreSQL: server CPU per request with ${OBSERVED === "both" ? "traces at 10% and metrics on" : OBSERVED === "traces" ? "traces at 10% only" : "metrics only"} = ${ratio.toFixed(3)}x off (target <= 1.10)`
+      `\n${name} on PostgreSQL: server CPU per request with ${OBSERVED_LABEL} on = ${ratio.toFixed(3)}x off (target <= 1.10)`
     )
   process.stdout.write(
-    `\n${spans} spans received in ${posts} OTLP exports; ${scrapes} scrapes of /metrics (last ${scrapeBytes} bytes, ${scrapeFailures} failed); ${ROUNDS} alternating rounds of ${DURATION} s at ${CONNECTIONS} connections, offered ${RATES["GET /forms/{id}"]} and ${RATES["GET /s/{slug}"]} requests/s\n`
+    `\n${spans} spans received in ${posts} OTLP exports; ${scrapes} scrapes of /metrics (last ${scrapeBytes} bytes, ${scrapeFailures} failed); ${ROUNDS} rounds (both servers loaded at once) of ${DURATION} s at ${CONNECTIONS} connections, offered ${RATES["GET /forms/{id}"]} and ${RATES["GET /s/{slug}"]} requests/s\n`
   )
   process.stdout.write(
     `written ${writeResult("observability", { at: new Date().toISOString(), rounds: ROUNDS, durationSeconds: DURATION, connections: CONNECTIONS, spans, posts, scrapes, scrapeFailures, ratios, results, rows })}\n`

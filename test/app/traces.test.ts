@@ -280,10 +280,14 @@ describe("sampling (OTEL_TRACES_SAMPLER)", () => {
   const exportedWith = async (
     sampler: TraceSamplerName,
     ratio: number,
-    requests: (app: RunningApp, key: string) => Promise<void>
+    requests: (app: RunningApp, key: string) => Promise<void>,
+    dataDir?: string
   ) => {
     receiver.clear()
-    const app = await startApp({ config: { traces: traces(receiver.url, sampler, ratio) } })
+    const app = await startApp({
+      config: { traces: traces(receiver.url, sampler, ratio) },
+      ...(dataDir === undefined ? {} : { storage: PgliteStorageLive({ dataDir }) })
+    })
     try {
       const { key } = await newWorkspaceKey(app, FORMS_SCOPES)
       await requests(app, key)
@@ -332,19 +336,32 @@ describe("sampling (OTEL_TRACES_SAMPLER)", () => {
     expect(ratio.filter((s) => s.traceId === high)).toHaveLength(0)
   }, 60_000)
 
-  it("samples about the ratio of new traces at traceidratio 0.1", async () => {
-    const spans = await exportedWith("traceidratio", 0.1, async (app, key) => {
-      await Promise.all(
-        Array.from({ length: 4 }, async () => {
-          for (let i = 0; i < 100; i++)
-            await fetch(`${app.origin}/forms/api/v1/forms`, { headers: bearer(key) })
-        })
-      )
-    })
-    const sampled = spans.filter((s) => s.kind === SERVER).length
+  it("samples about the ratio of new traces at traceidratio 0.1, whole requests at a time", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "folio-traces-ratio-"))
+    const spans = await exportedWith(
+      "traceidratio",
+      0.1,
+      async (app, key) => {
+        await Promise.all(
+          Array.from({ length: 4 }, async () => {
+            for (let i = 0; i < 100; i++)
+              await fetch(`${app.origin}/forms/api/v1/forms`, { headers: bearer(key) })
+          })
+        )
+      },
+      join(dir, "db")
+    ).finally(() => rmSync(dir, { recursive: true, force: true }))
+    const roots = spans.filter((s) => s.kind === SERVER)
+    const sampled = roots.length
     // 400 draws at p = 0.1: mean 40, sd 6; 15..70 fails only by a bug.
     expect(sampled).toBeGreaterThan(15)
     expect(sampled).toBeLessThan(70)
+    // Decided once, at the edge: every span exported (the SQL statements too) belongs to a sampled
+    // request's trace; an unsampled request runs untraced, so none of its statements is decided on
+    // its own (under traceidratio, which ignores a parent's flag, they would be, by trace id).
+    const traced = new Set(roots.map((s) => s.traceId))
+    expect(spans.filter((s) => !traced.has(s.traceId))).toEqual([])
+    expect(spans.length).toBeGreaterThan(sampled)
   }, 60_000)
 })
 

@@ -2,7 +2,7 @@
 // `main` and by the end-to-end tests, which launch it in-process on port 0.
 import { randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
-import { createServer, type Server } from "node:http"
+import { createServer, type IncomingMessage, type Server } from "node:http"
 import { hostname } from "node:os"
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import {
@@ -98,8 +98,14 @@ import {
   ConsoleLinks,
   SHARING_SCOPE_SET
 } from "@folio/domain"
-import { Duration, Effect, Layer, LogLevel, Option, Redacted, References, Tracer } from "effect"
-import { HttpMiddleware, HttpRouter, UrlParams } from "effect/http"
+import { Context, Duration, Effect, Layer, LogLevel, Option, Redacted, References, Tracer } from "effect"
+import {
+  HttpMiddleware,
+  HttpRouter,
+  HttpServerRequest,
+  type HttpServerResponse,
+  UrlParams
+} from "effect/http"
 import { answerClientErrorsWithEnvelope } from "./client-errors.js"
 import { installFastPaths } from "./fast-path.js"
 import { JobRunnerLive } from "./job-runner.js"
@@ -107,7 +113,7 @@ import type { AppConfig } from "./config.js"
 import { logLevelOf } from "./logging.js"
 import { withMetrics } from "./metrics-server.js"
 import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
-import { otlpTracerLayer } from "./telemetry.js"
+import { otlpTracerLayer, requestSampler, sampledRequests } from "./telemetry.js"
 
 /** Readiness = the database and the blob store (an S3 bucket) answer. */
 const ReadinessLive = Layer.effect(
@@ -205,12 +211,26 @@ export interface AppOverrides {
 }
 
 /**
+ * Which requests are traced, decided at the edge (telemetry.ts `requestSampler`) when the tracer is
+ * the configured exporter; none (every request traced) with a test's override tracer or tracing off.
+ */
+const requestSampling = (tracer: Tracer.Tracer | undefined, traces: AppConfig["traces"]) =>
+  tracer !== undefined
+    ? Option.none()
+    : Option.map(traces, (t) => sampledRequests(requestSampler(t.sampler, t.ratio)))
+
+/**
  * Tracing: the override tracer when given (a test's recorder), else the configured OTLP exporter
  * (sampled, see telemetry.ts), else off (spans would be built on every request and statement only to
  * be dropped). When on, spans are redacted, with the same secret query names for Effect's own URL
- * redaction (`url.full`, `url.query`, a 5xx span's request URL).
+ * redaction (`url.full`, `url.query`, a 5xx span's request URL). With the exporter, a request the
+ * edge did not sample gets no server span (and, by `untracedUnlessSampled`, no other span).
  */
-const tracing = (tracer: Tracer.Tracer | undefined, traces: AppConfig["traces"]) =>
+const tracing = (
+  tracer: Tracer.Tracer | undefined,
+  traces: AppConfig["traces"],
+  sampled: Option.Option<(message: IncomingMessage) => boolean>
+) =>
   tracer !== undefined
     ? Layer.mergeAll(
         Layer.succeed(Tracer.Tracer, redactingTracer(tracer)),
@@ -219,12 +239,36 @@ const tracing = (tracer: Tracer.Tracer | undefined, traces: AppConfig["traces"])
     : Option.isSome(traces)
       ? Layer.mergeAll(
           otlpTracerLayer(traces.value),
-          Layer.succeed(UrlParams.CurrentRedactedNames, SECRET_QUERY_NAMES)
+          Layer.succeed(UrlParams.CurrentRedactedNames, SECRET_QUERY_NAMES),
+          Option.match(sampled, {
+            onNone: () => Layer.empty,
+            onSome: (isSampled) =>
+              Layer.succeed(
+                HttpMiddleware.TracerDisabledWhen,
+                (request: HttpServerRequest.HttpServerRequest) =>
+                  !isSampled(request.source as IncomingMessage)
+              )
+          })
         )
       : Layer.mergeAll(
           Layer.succeed(HttpMiddleware.TracerDisabledWhen, () => true),
           Layer.succeed(References.TracerEnabled, false)
         )
+
+/**
+ * The server middleware that runs a request the edge did not sample with tracing off: no span for
+ * any of its statements or calls is built only to be dropped (its jobs, queued without a trace,
+ * are sampled on their own when they run).
+ */
+const untracedUnlessSampled = <E, R>(
+  sampled: (message: IncomingMessage) => boolean,
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+) =>
+  Effect.withFiber((fiber) =>
+    sampled(Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest).source as IncomingMessage)
+      ? app
+      : Effect.withTracerEnabled(app, false)
+  )
 
 /** The app, measured and with its Prometheus listener when METRICS_PORT is set. */
 export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
@@ -234,6 +278,7 @@ const unmeasuredAppLayer = (config: AppConfig, overrides: AppOverrides) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const secret = yield* blobSigningSecret(config)
+      const sampled = requestSampling(overrides.tracer, config.traces)
       // Idle keep-alive connections outlive a client's or proxy's own idle timeout (undici's 4 s,
       // load balancers' 60 s), so the client is the side that closes them: a server closing first
       // races a request already on its way and the client sees ECONNRESET. Shutdown closes idle
@@ -368,7 +413,10 @@ const unmeasuredAppLayer = (config: AppConfig, overrides: AppOverrides) =>
       const http = HttpRouter.serve(Layer.mergeAll(HttpSurfaceLive, mcp, OAuthConsentRoutes), {
         disableLogger: !requestLogging,
         // main logs its own "listening" line, with the public origin.
-        disableListenLog: true
+        disableListenLog: true,
+        ...(Option.isSome(sampled) && {
+          middleware: (app) => untracedUnlessSampled(sampled.value, app)
+        })
       }).pipe(
         // The warm link redirect, answered on plain node:http before the Effect app sees it.
         Layer.merge(
@@ -376,7 +424,7 @@ const unmeasuredAppLayer = (config: AppConfig, overrides: AppOverrides) =>
             Effect.flatMap(
               Effect.zip(makeFastRedirect({ accessLog: requestLogging }), Effect.service(OAuthServer)),
               // The authorization server's endpoints and discovery, likewise answered on node:http.
-              ([redirect, oauthServer]) => installFastPaths(server, [redirect, oauthServer.fastPath])
+              ([redirect, oauthServer]) => installFastPaths(server, [redirect, oauthServer.fastPath], sampled)
             )
           )
         ),
@@ -443,7 +491,7 @@ const unmeasuredAppLayer = (config: AppConfig, overrides: AppOverrides) =>
       )
       return http.pipe(
         Layer.provideMerge(infrastructure),
-        Layer.provide(tracing(overrides.tracer, config.traces))
+        Layer.provide(tracing(overrides.tracer, config.traces, sampled))
       )
     })
   )

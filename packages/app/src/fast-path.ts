@@ -4,7 +4,8 @@
 // request without that listener also seeing it.) The wrapper is removed when its scope closes.
 // With metrics on, each answer a fast path gives is counted and timed as the routes' answers are.
 // With tracing on, a request a fast path answers gets its server span here, as a routed one gets
-// Effect's: continuing an incoming `traceparent`, ended when the response is sent.
+// Effect's: continuing an incoming `traceparent`, ended when the response is sent; only when the
+// edge's sampling decision (made here first, for every request) says it is traced.
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import type { FastPath } from "@folio/adapters-http"
 import { makeFastPathMetrics } from "@folio/adapters-http/shared"
@@ -17,9 +18,8 @@ const epochOrigin = BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint()
 const nowNanos = () => epochOrigin + process.hrtime.bigint()
 
 /**
- * The server span of a request a fast path answered, begun at `startTime` (taken before the fast
- * path ran, so nothing is spent on the requests it leaves to the app). Attributes only when sampled;
- * the tracer (redactingTracer within) redacts the path's secret segments.
+ * The server span of a sampled request a fast path answered, begun at `startTime` (taken before the
+ * fast path ran). The tracer (redactingTracer within) redacts the path's secret segments.
  */
 const fastPathSpan = (
   tracer: Tracer.Tracer,
@@ -39,10 +39,8 @@ const fastPathSpan = (
     startTime,
     kind: "server",
     root: Option.isNone(parent),
-    sampled: Option.isNone(parent) || parent.value.sampled
+    sampled: true
   })
-  // An unsampled span records nothing and is never exported: nothing to wait for.
-  if (!span.sampled) return
   response.once("finish", () => {
     const path = (request.url ?? "/").split("?", 1)[0] ?? "/"
     span.attribute("http.request.method", request.method ?? "GET")
@@ -54,24 +52,36 @@ const fastPathSpan = (
   })
 }
 
-export const installFastPaths = (server: Server, paths: ReadonlyArray<FastPath>) =>
+/**
+ * Offers each request to `paths` first. `sampled` is the edge's sampling decision (none: every
+ * request traced when a tracer is on, as with a test's recorder).
+ */
+export const installFastPaths = (
+  server: Server,
+  paths: ReadonlyArray<FastPath>,
+  sampled: Option.Option<(message: IncomingMessage) => boolean>
+) =>
   Effect.acquireRelease(
     Effect.flatMap(makeFastPathMetrics, (measured) =>
       Effect.withFiber((fiber) => {
         // Tracing off (no tracer, or the native one): no clock read, no span.
         const tracer = fiber.getRef(References.TracerEnabled) ? fiber.getRef(Tracer.Tracer) : undefined
         const traced = tracer !== undefined && tracer !== Tracer.nativeTracer ? tracer : undefined
+        const isSampled = Option.getOrUndefined(sampled)
         const emit = server.emit
         server.emit = function (this: Server, event: string | symbol, ...args: Array<unknown>): boolean {
           if (event === "request") {
             const [request, response] = args as [IncomingMessage, ServerResponse]
-            const startTime = traced === undefined ? 0n : nowNanos()
+            // Decided here for every request (and kept on it, for the app if no fast path takes it).
+            const spanned =
+              traced !== undefined && (isSampled === undefined || isSampled(request)) ? traced : undefined
+            const startTime = spanned === undefined ? 0n : nowNanos()
             const started = measured === undefined ? 0 : performance.now()
             for (const path of paths) {
               try {
                 if (path(request, response)) {
                   measured?.(request, response, started)
-                  if (traced !== undefined) fastPathSpan(traced, request, response, startTime)
+                  if (spanned !== undefined) fastPathSpan(spanned, request, response, startTime)
                   return true
                 }
               } catch (e) {

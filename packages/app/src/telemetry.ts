@@ -3,7 +3,8 @@
 import { randomBytes } from "node:crypto"
 import { redactingTracer } from "@folio/adapters-http/shared"
 import { type Context, Duration, Effect, type Exit, Layer, Option, Redacted, Tracer } from "effect"
-import { FetchHttpClient } from "effect/http"
+import type { IncomingMessage } from "node:http"
+import { FetchHttpClient, type Headers, HttpTraceContext } from "effect/http"
 import { OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
 import type { TraceSamplerName, TraceSettings } from "./config.js"
 
@@ -84,13 +85,58 @@ class NonRecordingSpan implements Tracer.Span {
   addLinks(): void {}
 }
 
+/** A caller's trace context from its `traceparent` header, if the header is a valid one. */
+const callerSpan = (traceparent: string | undefined) =>
+  traceparent === undefined
+    ? Option.none<Tracer.ExternalSpan>()
+    : HttpTraceContext.w3c({ traceparent } as unknown as Headers.Headers)
+
 /**
- * OTEL_TRACES_SAMPLER's semantics over a tracer. The root decision: always_on, always_off, or
- * traceidratio by the trace id (a caller's; for a trace begun here, whose id is random anyway, a
- * random draw made before any span is built). The parentbased_* samplers follow a parent's sampled flag (a span of
- * this process, or the caller's from `traceparent`) and decide with their root sampler only without
- * one. A client span with no parent at all (a statement of a batcher, the job poll, housekeeping) is
- * never sampled: it is background noise, not a request's or a job's work.
+ * OTEL_TRACES_SAMPLER's decision for a request, made at the edge before anything is built for it:
+ * the parentbased_* samplers follow a caller's sampled flag (`traceparent`) and decide with their
+ * root sampler only without one; the root sampler is always_on, always_off, or traceidratio by the
+ * caller's trace id (low 52 bits, as every service decides it) or, for a trace begun here, whose id
+ * would be random anyway, by a random draw.
+ */
+export const requestSampler = (sampler: TraceSamplerName, ratio: number) => {
+  const parentBased = sampler.startsWith("parentbased_")
+  const root = parentBased ? sampler.slice("parentbased_".length) : sampler
+  return (traceparent: string | undefined): boolean => {
+    const caller = callerSpan(traceparent)
+    if (Option.isSome(caller) && parentBased) return caller.value.sampled
+    if (root === "always_off") return false
+    if (root === "always_on") return true
+    return Option.isSome(caller) ? sampledByRatio(caller.value.traceId, ratio) : Math.random() < ratio
+  }
+}
+
+const SAMPLED = Symbol.for("folio/telemetry/sampled")
+
+/**
+ * The sampling decision of a request (its node:http message), made once and kept on the message:
+ * the fast paths, Effect's server-span middleware and the request's fiber all ask, and must hear
+ * the same answer.
+ */
+export const sampledRequests =
+  (decide: (traceparent: string | undefined) => boolean) =>
+  (message: IncomingMessage): boolean => {
+    const kept = (message as IncomingMessage & { [SAMPLED]?: boolean })[SAMPLED]
+    if (kept !== undefined) return kept
+    const header = message.headers.traceparent
+    const sampled = decide(typeof header === "string" ? header : undefined)
+    ;(message as IncomingMessage & { [SAMPLED]?: boolean })[SAMPLED] = sampled
+    return sampled
+  }
+
+/**
+ * OTEL_TRACES_SAMPLER's semantics for the spans begun inside the process. A request's server span
+ * is begun only for a request the edge sampled (`requestSampler`; an unsampled request runs with
+ * tracing off altogether, so none of its statements builds a span either), so a server span is
+ * recorded. Any other span follows its parent's flag when the parent is this process's span or
+ * the sampler is parentbased_* (traceidratio decides on an external parent's trace id). A trace
+ * begins at a request or at a job run: a job run with no recorded trace is decided by the root
+ * sampler, and any other span with no parent at all (a batcher's statement or transaction, the job
+ * poll, housekeeping) is never sampled: it is background noise, not a request's or a job's work.
  */
 export const samplingTracer = (
   inner: Tracer.Tracer,
@@ -103,8 +149,12 @@ export const samplingTracer = (
     ...inner,
     span(options) {
       const parent = options.parent
-      if (Option.isNone(parent) && options.kind === "client") return new NonRecordingSpan(options, undefined)
-      if (Option.isSome(parent) && parentBased)
+      if (options.kind === "server") return inner.span({ ...options, sampled: true })
+      if (Option.isNone(parent) && options.kind !== "consumer")
+        return new NonRecordingSpan(options, undefined)
+      // A span of this process decided for the whole trace (by a draw, not by the trace id), so its
+      // children follow it under every sampler; a caller's (an external parent) as the sampler says.
+      if (Option.isSome(parent) && (parentBased || parent.value._tag === "Span"))
         return parent.value.sampled
           ? inner.span({ ...options, sampled: true })
           : new NonRecordingSpan(options, undefined)
