@@ -113,7 +113,7 @@ import type { AppConfig } from "./config.js"
 import { logLevelOf } from "./logging.js"
 import { withMetrics } from "./metrics-server.js"
 import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
-import { otlpTracerLayer, requestSampler, sampledRequests } from "./telemetry.js"
+import { otlpTracerLayer, type RequestSampling, requestSampler, requestSampling } from "./telemetry.js"
 
 /** Readiness = the database and the blob store (an S3 bucket) answer. */
 const ReadinessLive = Layer.effect(
@@ -214,10 +214,13 @@ export interface AppOverrides {
  * Which requests are traced, decided at the edge (telemetry.ts `requestSampler`) when the tracer is
  * the configured exporter; none (every request traced) with a test's override tracer or tracing off.
  */
-const requestSampling = (tracer: Tracer.Tracer | undefined, traces: AppConfig["traces"]) =>
+const edgeSampling = (
+  tracer: Tracer.Tracer | undefined,
+  traces: AppConfig["traces"]
+): Option.Option<RequestSampling> =>
   tracer !== undefined
     ? Option.none()
-    : Option.map(traces, (t) => sampledRequests(requestSampler(t.sampler, t.ratio)))
+    : Option.map(traces, (t) => requestSampling(requestSampler(t.sampler, t.ratio)))
 
 /**
  * Tracing: the override tracer when given (a test's recorder), else the configured OTLP exporter
@@ -229,7 +232,7 @@ const requestSampling = (tracer: Tracer.Tracer | undefined, traces: AppConfig["t
 const tracing = (
   tracer: Tracer.Tracer | undefined,
   traces: AppConfig["traces"],
-  sampled: Option.Option<(message: IncomingMessage) => boolean>
+  sampling: Option.Option<RequestSampling>
 ) =>
   tracer !== undefined
     ? Layer.mergeAll(
@@ -240,13 +243,12 @@ const tracing = (
       ? Layer.mergeAll(
           otlpTracerLayer(traces.value),
           Layer.succeed(UrlParams.CurrentRedactedNames, SECRET_QUERY_NAMES),
-          Option.match(sampled, {
+          Option.match(sampling, {
             onNone: () => Layer.empty,
-            onSome: (isSampled) =>
+            onSome: ({ sampled }) =>
               Layer.succeed(
                 HttpMiddleware.TracerDisabledWhen,
-                (request: HttpServerRequest.HttpServerRequest) =>
-                  !isSampled(request.source as IncomingMessage)
+                (request: HttpServerRequest.HttpServerRequest) => !sampled(request.source as IncomingMessage)
               )
           })
         )
@@ -278,7 +280,7 @@ const unmeasuredAppLayer = (config: AppConfig, overrides: AppOverrides) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const secret = yield* blobSigningSecret(config)
-      const sampled = requestSampling(overrides.tracer, config.traces)
+      const sampling = edgeSampling(overrides.tracer, config.traces)
       // Idle keep-alive connections outlive a client's or proxy's own idle timeout (undici's 4 s,
       // load balancers' 60 s), so the client is the side that closes them: a server closing first
       // races a request already on its way and the client sees ECONNRESET. Shutdown closes idle
@@ -414,8 +416,8 @@ const unmeasuredAppLayer = (config: AppConfig, overrides: AppOverrides) =>
         disableLogger: !requestLogging,
         // main logs its own "listening" line, with the public origin.
         disableListenLog: true,
-        ...(Option.isSome(sampled) && {
-          middleware: (app) => untracedUnlessSampled(sampled.value, app)
+        ...(Option.isSome(sampling) && {
+          middleware: (app) => untracedUnlessSampled(sampling.value.sampled, app)
         })
       }).pipe(
         // The warm link redirect, answered on plain node:http before the Effect app sees it.
@@ -424,7 +426,8 @@ const unmeasuredAppLayer = (config: AppConfig, overrides: AppOverrides) =>
             Effect.flatMap(
               Effect.zip(makeFastRedirect({ accessLog: requestLogging }), Effect.service(OAuthServer)),
               // The authorization server's endpoints and discovery, likewise answered on node:http.
-              ([redirect, oauthServer]) => installFastPaths(server, [redirect, oauthServer.fastPath], sampled)
+              ([redirect, oauthServer]) =>
+                installFastPaths(server, [redirect, oauthServer.fastPath], sampling)
             )
           )
         ),
@@ -491,7 +494,7 @@ const unmeasuredAppLayer = (config: AppConfig, overrides: AppOverrides) =>
       )
       return http.pipe(
         Layer.provideMerge(infrastructure),
-        Layer.provide(tracing(overrides.tracer, config.traces, sampled))
+        Layer.provide(tracing(overrides.tracer, config.traces, sampling))
       )
     })
   )

@@ -11,7 +11,7 @@ import type { FastPath } from "@folio/adapters-http"
 import { makeFastPathMetrics } from "@folio/adapters-http/shared"
 import { Context, Effect, Exit, Option, References, Tracer } from "effect"
 import { type Headers, HttpTraceContext } from "effect/http"
-import { serviceOfRoute } from "./telemetry.js"
+import { type RequestSampling, serviceOfRoute } from "./telemetry.js"
 
 /** Unix-epoch nanoseconds (as Effect's clock gives spans), from the monotonic clock. */
 const epochOrigin = BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint()
@@ -53,13 +53,14 @@ const fastPathSpan = (
 }
 
 /**
- * Offers each request to `paths` first. `sampled` is the edge's sampling decision (none: every
- * request traced when a tracer is on, as with a test's recorder).
+ * Offers each request to `paths` first. With `sampling`, the edge's sampling decision is made here,
+ * for every request, before anything else sees it (none: every request traced when a tracer is on,
+ * as with a test's recorder).
  */
 export const installFastPaths = (
   server: Server,
   paths: ReadonlyArray<FastPath>,
-  sampled: Option.Option<(message: IncomingMessage) => boolean>
+  sampling: Option.Option<RequestSampling>
 ) =>
   Effect.acquireRelease(
     Effect.flatMap(makeFastPathMetrics, (measured) =>
@@ -67,14 +68,14 @@ export const installFastPaths = (
         // Tracing off (no tracer, or the native one): no clock read, no span.
         const tracer = fiber.getRef(References.TracerEnabled) ? fiber.getRef(Tracer.Tracer) : undefined
         const traced = tracer !== undefined && tracer !== Tracer.nativeTracer ? tracer : undefined
-        const isSampled = Option.getOrUndefined(sampled)
+        const decide = Option.isSome(sampling) && traced !== undefined ? sampling.value.decide : undefined
         const emit = server.emit
         server.emit = function (this: Server, event: string | symbol, ...args: Array<unknown>): boolean {
           if (event === "request") {
             const [request, response] = args as [IncomingMessage, ServerResponse]
-            // Decided here for every request (and kept on it, for the app if no fast path takes it).
+            // Decided here for every request (and kept, for the app if no fast path takes it).
             const spanned =
-              traced !== undefined && (isSampled === undefined || isSampled(request)) ? traced : undefined
+              traced !== undefined && (decide === undefined || decide(request)) ? traced : undefined
             const startTime = spanned === undefined ? 0n : nowNanos()
             const started = measured === undefined ? 0 : performance.now()
             for (const path of paths) {

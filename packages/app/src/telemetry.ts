@@ -110,23 +110,27 @@ export const requestSampler = (sampler: TraceSamplerName, ratio: number) => {
   }
 }
 
-const SAMPLED = Symbol.for("folio/telemetry/sampled")
-
 /**
- * The sampling decision of a request (its node:http message), made once and kept on the message:
- * the fast paths, Effect's server-span middleware and the request's fiber all ask, and must hear
- * the same answer.
+ * The edge's sampling decisions: `decide(message)` makes it (once, when node:http emits the request,
+ * before any fast path or the app sees it) and `sampled(message)` reads it, for Effect's server-span
+ * middleware and the request's fiber. Kept in a WeakSet of the sampled messages, not on the message
+ * (a property added to node's own objects would give them a second shape on its hot paths); a
+ * message never decided is not sampled.
  */
-export const sampledRequests =
-  (decide: (traceparent: string | undefined) => boolean) =>
-  (message: IncomingMessage): boolean => {
-    const kept = (message as IncomingMessage & { [SAMPLED]?: boolean })[SAMPLED]
-    if (kept !== undefined) return kept
-    const header = message.headers.traceparent
-    const sampled = decide(typeof header === "string" ? header : undefined)
-    ;(message as IncomingMessage & { [SAMPLED]?: boolean })[SAMPLED] = sampled
-    return sampled
+export const requestSampling = (decide: (traceparent: string | undefined) => boolean) => {
+  const sampledMessages = new WeakSet<IncomingMessage>()
+  return {
+    decide: (message: IncomingMessage): boolean => {
+      const header = message.headers.traceparent
+      const sampled = decide(typeof header === "string" ? header : undefined)
+      if (sampled) sampledMessages.add(message)
+      return sampled
+    },
+    sampled: (message: IncomingMessage): boolean => sampledMessages.has(message)
   }
+}
+
+export type RequestSampling = ReturnType<typeof requestSampling>
 
 /**
  * OTEL_TRACES_SAMPLER's semantics for the spans begun inside the process. A request's server span

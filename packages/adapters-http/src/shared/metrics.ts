@@ -62,30 +62,96 @@ const pathOf = (url: string) => {
   return q < 0 ? url : url.slice(0, q)
 }
 
-interface RequestSeries {
-  readonly count: Metric.Counter<number>
-  readonly seconds: Metric.Histogram<number>
+/**
+ * A counter whose count lives in a plain number, read by the registry when it is scraped
+ * (`Metric.registerUnsafe`, Effect's way for figures kept elsewhere): counting costs one addition,
+ * not a registry look-up per update. Formatted by Effect as any counter.
+ */
+const scrapedCounter = (
+  context: Context.Context<never>,
+  name: string,
+  description: string,
+  attributes: Record<string, string>
+) => {
+  const state = { count: 0 }
+  Metric.registerUnsafe(Metric.counter(name, { description, attributes, incremental: true }), context, {
+    get: () => ({ count: state.count, incremental: true }),
+    update: () => {},
+    modify: () => {}
+  })
+  return state
 }
 
 /**
- * Records one answered request. Each label combination's two metrics are made once and kept (a few
- * hundred at most: routes × methods × statuses), so a request costs a map lookup and two updates.
+ * A latency histogram kept likewise: a bucket's own count (made cumulative when read), the sum,
+ * the least and the greatest. An observation costs a scan of the few buckets below it.
  */
-export const makeRequestRecorder = (context: Context.Context<never>) => {
+class ScrapedHistogram {
+  readonly perBucket = new Float64Array(SECONDS_BUCKETS.length)
+  count = 0
+  sum = 0
+  min = Number.POSITIVE_INFINITY
+  max = Number.NEGATIVE_INFINITY
+
+  constructor(
+    context: Context.Context<never>,
+    name: string,
+    description: string,
+    attributes: Record<string, string>
+  ) {
+    Metric.registerUnsafe(
+      Metric.histogram(name, { description, attributes, boundaries: SECONDS_BUCKETS }),
+      context,
+      { get: () => this.state(), update: () => {}, modify: () => {} }
+    )
+  }
+
+  observe(value: number): void {
+    let i = 0
+    while (i < SECONDS_BUCKETS.length && value > (SECONDS_BUCKETS[i] as number)) i++
+    if (i < SECONDS_BUCKETS.length) this.perBucket[i] = (this.perBucket[i] as number) + 1
+    this.count++
+    this.sum += value
+    if (value < this.min) this.min = value
+    if (value > this.max) this.max = value
+  }
+
+  private state(): Metric.HistogramState {
+    let cumulated = 0
+    const buckets = SECONDS_BUCKETS.map((boundary, i): [number, number] => {
+      cumulated += this.perBucket[i] as number
+      return [boundary, cumulated]
+    })
+    return { buckets, count: this.count, sum: this.sum, min: this.min, max: this.max }
+  }
+}
+
+interface RequestSeries {
+  readonly count: { count: number }
+  readonly seconds: ScrapedHistogram
+}
+
+/**
+ * Records one answered request. Each label combination's two series are made once and kept (a few
+ * hundred at most: routes × methods × statuses), so a request costs a map lookup and two updates
+ * of plain numbers.
+ */
+const makeRequestRecorder = (context: Context.Context<never>) => {
   const series = new Map<string, RequestSeries>()
-  const refusals = new Map<string, Metric.Counter<number>>()
+  const refusals = new Map<string, { count: number }>()
   const refused = (service: ServiceLabel, kind: string) => {
     const key = `${service} ${kind}`
     let counter = refusals.get(key)
     if (counter === undefined) {
-      counter = Metric.counter("folio_rate_limit_refusals_total", {
-        description: "Requests refused for a spent rate-limit budget (429), by service and budget kind.",
-        attributes: { service, kind },
-        incremental: true
-      })
+      counter = scrapedCounter(
+        context,
+        "folio_rate_limit_refusals_total",
+        "Requests refused for a spent rate-limit budget (429), by service and budget kind.",
+        { service, kind }
+      )
       refusals.set(key, counter)
     }
-    counter.updateUnsafe(1, context)
+    counter.count++
   }
   return (
     route: string,
@@ -101,21 +167,23 @@ export const makeRequestRecorder = (context: Context.Context<never>) => {
     if (s === undefined) {
       const attributes = { route, method: m, status: String(status), service }
       s = {
-        count: Metric.counter("folio_http_requests_total", {
-          description: "HTTP requests answered, by route template, method, status and service.",
-          attributes,
-          incremental: true
-        }),
-        seconds: Metric.histogram("folio_http_request_duration_seconds", {
-          description: "Time to answer an HTTP request (until its response starts), in seconds.",
-          attributes,
-          boundaries: SECONDS_BUCKETS
-        })
+        count: scrapedCounter(
+          context,
+          "folio_http_requests_total",
+          "HTTP requests answered, by route template, method, status and service.",
+          attributes
+        ),
+        seconds: new ScrapedHistogram(
+          context,
+          "folio_http_request_duration_seconds",
+          "Time to answer an HTTP request (until its response starts), in seconds.",
+          attributes
+        )
       }
       series.set(key, s)
     }
-    s.count.updateUnsafe(1, context)
-    s.seconds.updateUnsafe(seconds, context)
+    s.count.count++
+    s.seconds.observe(seconds)
     // A key's spent budget is told by the guard; every other (a page's, the authorization
     // server's registrations) is an address's.
     if (status === 429) refused(service, keyBudget ? "key" : "address")
@@ -123,6 +191,23 @@ export const makeRequestRecorder = (context: Context.Context<never>) => {
 }
 
 export type RequestRecorder = ReturnType<typeof makeRequestRecorder>
+
+const recorders = new WeakMap<object, RequestRecorder>()
+
+/**
+ * The request recorder of a metrics registry: one per registry, shared by the routed requests'
+ * middleware and the fast paths (a series registered twice would replace the first's counts, and
+ * a route both answer, `/s/:slug`, is one series).
+ */
+const requestRecorderOf = (context: Context.Context<never>): RequestRecorder => {
+  const registry = Context.get(context, Metric.MetricRegistry)
+  let recorder = recorders.get(registry)
+  if (recorder === undefined) {
+    recorder = makeRequestRecorder(context)
+    recorders.set(registry, recorder)
+  }
+  return recorder
+}
 
 /** The route template the router matched for the request this fiber is answering, if any. */
 const matchedRoute = (context: Context.Context<never>) =>
@@ -145,7 +230,7 @@ export interface RouteSeen {
  */
 export const makeRequestMetrics = Effect.gen(function* () {
   if (!(yield* HttpMetricsEnabled)) return undefined
-  const record = makeRequestRecorder(yield* Effect.context<never>())
+  const record = requestRecorderOf(yield* Effect.context<never>())
   return <E, R>(
     request: HttpServerRequest.HttpServerRequest,
     app: Effect.Effect<HttpServerResponse.HttpServerResponse, E>,
@@ -194,7 +279,7 @@ export type RequestMetrics = NonNullable<Effect.Success<typeof makeRequestMetric
  */
 export const makeFastPathMetrics = Effect.gen(function* () {
   if (!(yield* HttpMetricsEnabled)) return undefined
-  const record = makeRequestRecorder(yield* Effect.context<never>())
+  const record = requestRecorderOf(yield* Effect.context<never>())
   const finished = (request: IncomingMessage, response: ServerResponse, started: number) => {
     const url = request.url ?? ""
     const redirect = url.startsWith("/s/")
@@ -226,6 +311,10 @@ export type ShortLinkOutcome =
   | "preview"
   | "page"
 
+const SHORT_LINK_METRIC = "folio_redirects_total"
+const SHORT_LINK_DESCRIPTION =
+  "Short-link (/s/{slug}) requests by outcome, and whether the fast path answered."
+
 const visitOutcomes = new Map<string, Metric.Counter<number>>()
 
 /** The short-link counter of an outcome, answered by the fast path (`fast`) or the app's route (`app`). */
@@ -233,8 +322,8 @@ const shortLinkCounter = (outcome: ShortLinkOutcome, path: "fast" | "app") => {
   const key = `${outcome} ${path}`
   let counter = visitOutcomes.get(key)
   if (counter === undefined) {
-    counter = Metric.counter("folio_redirects_total", {
-      description: "Short-link (/s/{slug}) requests by outcome, and whether the fast path answered.",
+    counter = Metric.counter(SHORT_LINK_METRIC, {
+      description: SHORT_LINK_DESCRIPTION,
       attributes: { outcome, path },
       incremental: true
     })
@@ -255,8 +344,13 @@ export const countShortLink = (outcome: ShortLinkOutcome) =>
  */
 export const countFastRedirect = (context: Context.Context<never>): (() => void) | undefined => {
   if (!Context.get(context, HttpMetricsEnabled)) return undefined
-  const counter = shortLinkCounter("redirected", "fast")
-  return () => counter.updateUnsafe(1, context)
+  const counter = scrapedCounter(context, SHORT_LINK_METRIC, SHORT_LINK_DESCRIPTION, {
+    outcome: "redirected",
+    path: "fast"
+  })
+  return () => {
+    counter.count++
+  }
 }
 
 /** The outcome of a public decision's answer. */
