@@ -1,9 +1,11 @@
 // Running the real server for a benchmark: the CLI for workspaces and keys, a child process on a
-// free port with the budgets lifted, and a clean stop.
+// free port with the budgets lifted, and a clean stop; the redirect benches' link.
 import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { randomUUID } from "node:crypto"
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
+import pg from "pg"
 
 export const root = fileURLToPath(new URL("..", import.meta.url))
 const exec = promisify(execFile)
@@ -116,4 +118,46 @@ export const withServerCpu = async <R extends { readonly requests: { readonly to
       ? -1
       : Math.round((after - before) / result.requests.total)
   return { result, cpuPerRequest }
+}
+
+/**
+ * The redirect benches' link: device, language and query rules and two A/B variants, so the
+ * redirect decides what a real one does (no rule matches the load's desktop visitor).
+ */
+export const BENCH_LINK_DATA = {
+  targetUrl: "https://example.com/target",
+  redirectRules: [
+    { conditions: { device: ["mobile"] }, target_url: "https://m.example.com/" },
+    { conditions: { language: ["de", "fr"] }, target_url: "https://eu.example.com/" },
+    {
+      conditions: { query: [{ param: "ref", op: "equals", value: "news" }] },
+      target_url: "https://news.example.com/"
+    }
+  ],
+  testVariants: [
+    { url: "https://a.example.com/", weight: 1 },
+    { url: "https://b.example.com/", weight: 1 }
+  ],
+  fallbackUrl: null,
+  webhookClicks: false,
+  ogTitle: null,
+  ogDescription: null,
+  ogImageUrl: null
+}
+
+/** Writes the bench link `slug` of workspace `tenant` straight into the database; answers its id. */
+export const insertBenchLink = async (databaseUrl: string, tenant: string, slug: string) => {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  const id = randomUUID()
+  try {
+    await client.query(
+      `insert into resources (id, tenant_id, type, slug, title, title_key, visibility, data, row_version, created_at, updated_at)
+       values ($1, $2, 'link', $3, 'Bench link', 'bench link', 'public', $4::jsonb, 1, now(), now())`,
+      [id, tenant, slug, JSON.stringify(BENCH_LINK_DATA)]
+    )
+  } finally {
+    await client.end()
+  }
+  return id
 }

@@ -11,13 +11,11 @@
 // BENCH_PATH=forms or =redirect runs only that path; BENCH_TRACE_RATIO sets the sampling ratio
 // (1: what a sampled request costs; 0: what tracing costs a request it does not sample).
 import type { ChildProcess } from "node:child_process"
-import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import autocannon from "autocannon"
-import pg from "pg"
 import { createTempDatabase } from "../test/storage/targets.js"
-import { freePort, provision, startServer, stop, withServerCpu } from "./_server.js"
+import { freePort, insertBenchLink, provision, startServer, stop, withServerCpu } from "./_server.js"
 import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.js"
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
@@ -56,23 +54,6 @@ const PATHS = ["GET /forms/{id}", "GET /s/{slug}"].filter(
     process.env.BENCH_PATH === undefined ||
     (process.env.BENCH_PATH === "forms" ? name.startsWith("GET /forms") : name.startsWith("GET /s/"))
 )
-
-const LINK_DATA = {
-  targetUrl: "https://example.com/target",
-  redirectRules: [
-    { conditions: { device: ["mobile"] }, target_url: "https://m.example.com/" },
-    { conditions: { language: ["de", "fr"] }, target_url: "https://eu.example.com/" }
-  ],
-  testVariants: [
-    { url: "https://a.example.com/", weight: 1 },
-    { url: "https://b.example.com/", weight: 1 }
-  ],
-  fallbackUrl: null,
-  webhookClicks: false,
-  ogTitle: null,
-  ogDescription: null,
-  ogImageUrl: null
-}
 
 const SPAN_ID = Buffer.from('"spanId"')
 
@@ -153,14 +134,7 @@ export async function run(): Promise<void> {
     const env = { DATABASE_URL: db.url }
     const forms = await provision(env, "observed-forms", "forms")
     const sharing = await provision(env, "observed-sharing", "sharing")
-    const client = new pg.Client({ connectionString: db.url })
-    await client.connect()
-    await client.query(
-      `insert into resources (id, tenant_id, type, slug, title, title_key, visibility, data, row_version, created_at, updated_at)
-       values ($1, $2, 'link', $3, 'Bench link', 'bench link', 'public', $4::jsonb, 1, now(), now())`,
-      [randomUUID(), sharing.ws, SLUG, JSON.stringify(LINK_DATA)]
-    )
-    await client.end()
+    await insertBenchLink(db.url, sharing.ws, SLUG)
 
     const onEnv = {
       ...env,

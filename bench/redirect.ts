@@ -8,38 +8,16 @@
 // own address (in X-Real-IP, which the server is told to trust), so every visit is a distinct
 // visitor and a row of its own.
 import { type ChildProcess, spawn } from "node:child_process"
-import { randomUUID } from "node:crypto"
 import autocannon from "autocannon"
 import pg from "pg"
 import { createTempDatabase } from "../test/storage/targets.js"
-import { cli, root, startServer, stop, withServerCpu } from "./_server.js"
+import { cli, insertBenchLink, root, startServer, stop, withServerCpu } from "./_server.js"
 import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 const CONNECTIONS = 32
 const SLUG = "bench-link"
-
-const LINK_DATA = {
-  targetUrl: "https://example.com/target",
-  redirectRules: [
-    { conditions: { device: ["mobile"] }, target_url: "https://m.example.com/" },
-    { conditions: { language: ["de", "fr"] }, target_url: "https://eu.example.com/" },
-    {
-      conditions: { query: [{ param: "ref", op: "equals", value: "news" }] },
-      target_url: "https://news.example.com/"
-    }
-  ],
-  testVariants: [
-    { url: "https://a.example.com/", weight: 1 },
-    { url: "https://b.example.com/", weight: 1 }
-  ],
-  fallbackUrl: null,
-  webhookClicks: false,
-  ogTitle: null,
-  ogDescription: null,
-  ogImageUrl: null
-}
 
 /** Redirects answered to the load (warm-up included): each one is a new visitor's counted view. */
 let sent = 0
@@ -96,14 +74,9 @@ export async function run(): Promise<void> {
     const env = { DATABASE_URL: db.url, ...(DISTINCT ? { ANALYTICS_IP_HEADER: "x-real-ip" } : {}) }
     const tenant =
       /workspace ([0-9a-f-]{36})/.exec(await cli(env, ["workspace", "create", "bench"]))?.[1] ?? ""
+    const id = await insertBenchLink(db.url, tenant, SLUG)
     const client = new pg.Client({ connectionString: db.url })
     await client.connect()
-    const id = randomUUID()
-    await client.query(
-      `insert into resources (id, tenant_id, type, slug, title, title_key, visibility, data, row_version, created_at, updated_at)
-       values ($1, $2, 'link', $3, 'Bench link', 'bench link', 'public', $4::jsonb, 1, now(), now())`,
-      [id, tenant, SLUG, JSON.stringify(LINK_DATA)]
-    )
     const server = await startServer(env)
     try {
       const ours = await load(`${server.origin}/s/${SLUG}`, server.child)

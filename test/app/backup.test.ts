@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { gunzipSync, gzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { blk } from "../support/builders.js"
+import { blk, PNG, photoFormDefinition } from "../support/builders.js"
 import { freePort } from "../support/free-port.js"
 import { zipOf } from "../support/zip.js"
 import { build, keyIn, runProcess, type Started, startServer } from "./process.js"
@@ -20,21 +20,7 @@ const source = join(dir, "source")
 const restored = join(dir, "restored")
 const archive = join(dir, "folio.tar.gz")
 
-const definition = {
-  schemaVersion: 1,
-  blocks: [
-    { id: blk(1), type: "short_text", label: "Name" },
-    {
-      id: blk(2),
-      type: "file_upload",
-      label: "Photo",
-      options: { maxFiles: 1, acceptedMimeTypes: ["image/png"] }
-    }
-  ]
-}
-const PNG = Uint8Array.from([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 1, 2, 3
-])
+const definition = photoFormDefinition
 const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF\n")
 const CHROME =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { blobFiles } from "../support/blob-files.js"
-import { build, keyIn, runProcess, startServer } from "./process.js"
+import { build, provisionWithCli, runProcess, startServer } from "./process.js"
 
 describe("npm run cli -- blobs check", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "folio-blobs-check-"))
@@ -28,14 +28,9 @@ describe("npm run cli -- blobs check", () => {
 
   beforeAll(async () => {
     await build()
-    const workspace = await runProcess("cli", ["workspace", "create", "Check"], env)
-    workspaceId = /workspace ([0-9a-f-]{36})/.exec(workspace.stdout)?.[1] ?? ""
-    const created = await runProcess(
-      "cli",
-      ["key", "create", "--workspace", workspaceId, "--service", "sharing", "--scopes", "all"],
-      env
-    )
-    const key = keyIn(created.stdout) ?? ""
+    const provisioned = await provisionWithCli(env, "Check", "sharing")
+    workspaceId = provisioned.workspaceId
+    const key = provisioned.key
     // Two uploaded files: objects rows name.
     const server = await startServer(env)
     try {

@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FakeChatCompletions, startFakeChatCompletions } from "../support/fake-chat-completions.js"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
-import { build, keyIn, runProcess, type Started, startServer } from "./process.js"
+import { build, killServers, provisionWithCli, type Started, startServer } from "./process.js"
 
 const definition = {
   title: "Crash",
@@ -55,22 +55,11 @@ describe(`a worker killed during an analysis's last attempt [${TEST_DATABASE_URL
       JOBS_RETRY_BASE_MS: "20",
       JOBS_SCHEDULE_MS: "200"
     }
-    const workspace = await runProcess("cli", ["workspace", "create", "Crash"], env)
-    const workspaceId = /workspace ([0-9a-f-]{36})/.exec(workspace.stdout)?.[1] ?? ""
-    const created = await runProcess(
-      "cli",
-      ["key", "create", "--workspace", workspaceId, "--service", "forms", "--scopes", "all"],
-      env
-    )
-    key = keyIn(created.stdout) ?? ""
-    expect(key, JSON.stringify({ workspace, created })).not.toBe("")
+    ;({ key } = await provisionWithCli(env, "Crash", "forms"))
   }, 240_000)
 
   afterAll(async () => {
-    for (const server of servers) {
-      server.child.kill("SIGKILL")
-      await server.exited
-    }
+    await killServers(servers)
     await fake?.close()
     await db?.drop()
     rmSync(dataDir, { recursive: true, force: true })

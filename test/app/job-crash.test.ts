@@ -7,7 +7,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { FAKE_NOTION_PAGES, FAKE_NOTION_TOKEN, startFakeNotion } from "../support/fake-notion.js"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
-import { build, keyIn, runProcess, type Started, startServer } from "./process.js"
+import { build, killServers, provisionWithCli, type Started, startServer } from "./process.js"
 
 describe(`a worker killed mid-job [${TEST_DATABASE_URL === undefined ? "pglite" : "postgres"}]`, () => {
   let fake: Awaited<ReturnType<typeof startFakeNotion>>
@@ -29,21 +29,11 @@ describe(`a worker killed mid-job [${TEST_DATABASE_URL === undefined ? "pglite" 
       JOBS_LEASE_SECONDS: "2",
       JOBS_POLL_MS: "100"
     }
-    const workspace = await runProcess("cli", ["workspace", "create", "Crash"], env)
-    const workspaceId = /workspace ([0-9a-f-]{36})/.exec(workspace.stdout)?.[1] ?? ""
-    const created = await runProcess(
-      "cli",
-      ["key", "create", "--workspace", workspaceId, "--service", "sharing", "--scopes", "all"],
-      env
-    )
-    key = keyIn(created.stdout) ?? ""
+    ;({ key } = await provisionWithCli(env, "Crash", "sharing"))
   }, 240_000)
 
   afterAll(async () => {
-    for (const server of servers) {
-      server.child.kill("SIGKILL")
-      await server.exited
-    }
+    await killServers(servers)
     await fake?.close()
     await db?.drop()
     rmSync(dataDir, { recursive: true, force: true })

@@ -7,7 +7,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startSmtpServer, type TestSmtpServer, until } from "../support/smtp.js"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
-import { build, keyIn, runProcess, type Started, startServer } from "./process.js"
+import { build, killServers, provisionWithCli, type Started, startServer } from "./process.js"
 
 describe(`a server killed before its notification e-mail went out [${TEST_DATABASE_URL === undefined ? "pglite" : "postgres"}]`, () => {
   let smtp: TestSmtpServer
@@ -29,22 +29,11 @@ describe(`a server killed before its notification e-mail went out [${TEST_DATABA
       JOBS_LEASE_SECONDS: "2",
       JOBS_POLL_MS: "100"
     }
-    const workspace = await runProcess("cli", ["workspace", "create", "Crash"], env)
-    const workspaceId = /workspace ([0-9a-f-]{36})/.exec(workspace.stdout)?.[1] ?? ""
-    const created = await runProcess(
-      "cli",
-      ["key", "create", "--workspace", workspaceId, "--service", "forms", "--scopes", "all"],
-      env
-    )
-    key = keyIn(created.stdout) ?? ""
-    expect(key, JSON.stringify({ workspace, created })).not.toBe("")
+    ;({ key } = await provisionWithCli(env, "Crash", "forms"))
   }, 240_000)
 
   afterAll(async () => {
-    for (const server of servers) {
-      server.child.kill("SIGKILL")
-      await server.exited
-    }
+    await killServers(servers)
     await smtp?.close()
     await db?.drop()
     rmSync(dataDir, { recursive: true, force: true })

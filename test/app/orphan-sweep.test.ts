@@ -10,7 +10,7 @@ import { dirname, join } from "node:path"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ageBlobFiles, blobFiles } from "../support/blob-files.js"
-import { build, keyIn, runProcess, type Started, startServer } from "./process.js"
+import { build, killServers, provisionWithCli, type Started, startServer } from "./process.js"
 
 const BOUNDARY = "----folio-orphan-test"
 const part = (name: string, body: string, filename?: string) =>
@@ -37,21 +37,11 @@ describe("the orphan sweep after a kill -9 between a blob write and its row", ()
 
   beforeAll(async () => {
     await build()
-    const workspace = await runProcess("cli", ["workspace", "create", "Orphans"], env)
-    workspaceId = /workspace ([0-9a-f-]{36})/.exec(workspace.stdout)?.[1] ?? ""
-    const created = await runProcess(
-      "cli",
-      ["key", "create", "--workspace", workspaceId, "--service", "sharing", "--scopes", "all"],
-      env
-    )
-    key = keyIn(created.stdout) ?? ""
+    ;({ workspaceId, key } = await provisionWithCli(env, "Orphans", "sharing"))
   }, 240_000)
 
   afterAll(async () => {
-    for (const server of servers) {
-      server.child.kill("SIGKILL")
-      await server.exited
-    }
+    await killServers(servers)
     rmSync(dataDir, { recursive: true, force: true })
   })
 

@@ -99,6 +99,35 @@ export const runProcess = async (
 export const keyIn = (text: string): string | undefined =>
   /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(text)?.[0]
 
+/**
+ * A workspace made with the built CLI and a key of every scope of `service` in it; fails the test
+ * (with what the CLI printed) when either is missing.
+ */
+export const provisionWithCli = async (
+  env: Record<string, string>,
+  name: string,
+  service: "forms" | "sharing"
+): Promise<{ readonly workspaceId: string; readonly key: string }> => {
+  const workspace = await runProcess("cli", ["workspace", "create", name], env)
+  const workspaceId = /workspace ([0-9a-f-]{36})/.exec(workspace.stdout)?.[1] ?? ""
+  const created = await runProcess(
+    "cli",
+    ["key", "create", "--workspace", workspaceId, "--service", service, "--scopes", "all"],
+    env
+  )
+  const key = keyIn(created.stdout) ?? ""
+  if (key === "") throw new Error(`no key from the CLI: ${JSON.stringify({ workspace, created })}`)
+  return { workspaceId, key }
+}
+
+/** SIGKILLs every server a test started and waits until each has gone. */
+export const killServers = async (servers: ReadonlyArray<Started>): Promise<void> => {
+  for (const server of servers) {
+    server.child.kill("SIGKILL")
+    await server.exited
+  }
+}
+
 /** Linux: the pids of every live process descended from `pid` (from /proc; zombies count as gone). */
 export const descendants = (pid: number): ReadonlyArray<number> => {
   const children = new Map<number, Array<number>>()

@@ -7,23 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 import { startS3 } from "../support/s3.js"
-import { blk } from "../support/builders.js"
+import { blk, PNG, photoFormDefinition } from "../support/builders.js"
 
-const definition = {
-  schemaVersion: 1,
-  blocks: [
-    { id: blk(1), type: "short_text", label: "Name" },
-    {
-      id: blk(2),
-      type: "file_upload",
-      label: "Photo",
-      options: { maxFiles: 1, acceptedMimeTypes: ["image/png"] }
-    }
-  ]
-}
-const PNG = Uint8Array.from([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 1, 2, 3
-])
+const definition = photoFormDefinition
 
 for (const store of ["fs", "s3"] as const) {
   describe(`respondent files [${store}]`, () => {

@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { S3_BUCKET } from "./s3.js"
+import { S3_BUCKET, s3rverOptions } from "./s3.js"
 
 const SCRIPT = `
 const S3rver = require("s3rver")
@@ -32,14 +32,7 @@ export const startS3Child = async () => {
     child.on("exit", (code) => reject(new Error(`s3rver exited with ${code}`)))
   })
   return {
-    options: {
-      endpoint: `http://127.0.0.1:${port}`,
-      region: "us-east-1",
-      bucket: S3_BUCKET,
-      accessKeyId: "S3RVER",
-      secretAccessKey: "S3RVER",
-      forcePathStyle: true
-    },
+    options: s3rverOptions(port),
     close: async () => {
       const exited = new Promise((done) => child.on("exit", done))
       child.kill("SIGTERM")

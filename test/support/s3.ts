@@ -6,6 +6,17 @@ import S3rver from "s3rver"
 
 export const S3_BUCKET = "folio-test"
 
+/** The S3 adapter's options for an s3rver listening on `port`. */
+export const s3rverOptions = (port: number) => ({
+  endpoint: `http://127.0.0.1:${port}`,
+  region: "us-east-1",
+  bucket: S3_BUCKET,
+  // s3rver accepts only this key pair.
+  accessKeyId: "S3RVER",
+  secretAccessKey: "S3RVER",
+  forcePathStyle: true
+})
+
 export const startS3 = async () => {
   const directory = mkdtempSync(join(tmpdir(), "folio-s3rver-"))
   const server = new S3rver({
@@ -17,15 +28,7 @@ export const startS3 = async () => {
   })
   const { port } = await server.run()
   return {
-    options: {
-      endpoint: `http://127.0.0.1:${port}`,
-      region: "us-east-1",
-      bucket: S3_BUCKET,
-      // s3rver accepts only this key pair.
-      accessKeyId: "S3RVER",
-      secretAccessKey: "S3RVER",
-      forcePathStyle: true
-    },
+    options: s3rverOptions(port),
     close: async () => {
       await server.close()
       rmSync(directory, { recursive: true, force: true })
