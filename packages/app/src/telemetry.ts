@@ -99,10 +99,20 @@ const callerSpan = (traceparent: string | undefined) =>
  * would be random anyway, by a random draw.
  */
 export const requestSampler = (sampler: TraceSamplerName, ratio: number) => {
+  const decide = traceDecision(sampler, ratio)
+  return (traceparent: string | undefined): boolean => decide(callerSpan(traceparent))
+}
+
+/**
+ * OTEL_TRACES_SAMPLER's decision on a trace whose parent is a caller's, or none: the parentbased_*
+ * samplers follow the caller's flag; the root sampler is always_on, always_off, or traceidratio by
+ * the caller's trace id or, for a trace begun here, a random draw. Shared by the edge and the spans
+ * begun in the process (a job run continuing its stored `traceparent`).
+ */
+const traceDecision = (sampler: TraceSamplerName, ratio: number) => {
   const parentBased = sampler.startsWith("parentbased_")
   const root = parentBased ? sampler.slice("parentbased_".length) : sampler
-  return (traceparent: string | undefined): boolean => {
-    const caller = callerSpan(traceparent)
+  return (caller: Option.Option<Tracer.AnySpan>): boolean => {
     if (Option.isSome(caller) && parentBased) return caller.value.sampled
     if (root === "always_off") return false
     if (root === "always_on") return true
@@ -147,33 +157,21 @@ export const samplingTracer = (
   sampler: TraceSamplerName,
   ratio: number
 ): Tracer.Tracer => {
-  const parentBased = sampler.startsWith("parentbased_")
-  const root = parentBased ? sampler.slice("parentbased_".length) : sampler
+  const decide = traceDecision(sampler, ratio)
   return Tracer.make({
     ...inner,
     span(options) {
       const parent = options.parent
-      if (options.kind === "server") return inner.span({ ...options, sampled: true })
-      if (Option.isNone(parent) && options.kind !== "consumer")
-        return new NonRecordingSpan(options, undefined)
-      // A span of this process decided for the whole trace (by a draw, not by the trace id), so its
-      // children follow it under every sampler; a caller's (an external parent) as the sampler says.
-      if (Option.isSome(parent) && (parentBased || parent.value._tag === "Span"))
-        return parent.value.sampled
-          ? inner.span({ ...options, sampled: true })
-          : new NonRecordingSpan(options, undefined)
-      if (root === "always_off") return new NonRecordingSpan(options, undefined)
-      if (root === "always_on") return inner.span({ ...options, sampled: true })
-      if (Option.isSome(parent))
-        return sampledByRatio(parent.value.traceId, ratio)
-          ? inner.span({ ...options, sampled: true })
-          : new NonRecordingSpan(options, undefined)
-      // A new trace: its id is random, so deciding on a random draw is the same ratio, and the
-      // exporter's span (ids, attribute wrappers) is built only for the traces kept; an unsampled
-      // root draws its ids only if something asks for them (a traceparent sent on, a log line).
-      return Math.random() < ratio
-        ? inner.span({ ...options, sampled: true })
-        : new NonRecordingSpan(options, undefined)
+      let sampled: boolean
+      if (options.kind === "server") sampled = true
+      // A span of this process decided for the whole trace (by a draw, not by the trace id), so
+      // its children follow it under every sampler; a caller's as the sampler says.
+      else if (Option.isSome(parent))
+        sampled = parent.value._tag === "Span" ? parent.value.sampled : decide(parent)
+      // A job run begins a trace (the draw made before the exporter's span is built); any other
+      // span without a parent is background work.
+      else sampled = options.kind === "consumer" && decide(parent)
+      return sampled ? inner.span({ ...options, sampled: true }) : new NonRecordingSpan(options, undefined)
     }
   })
 }
