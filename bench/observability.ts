@@ -18,8 +18,13 @@ import { createTempDatabase } from "../test/storage/targets.js"
 import { freePort, insertBenchLink, provision, startServer, stop, withServerCpu } from "./_server.js"
 import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.js"
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
+/**
+ * Each round's new processes are loaded this long before the measurement: V8 is still compiling the
+ * request paths for several seconds (its compiler threads count in the process's CPU), and a shorter
+ * warm-up measured how fast each process tiered up more than what it costs to answer.
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const CONNECTIONS = 32
 /**

@@ -98,14 +98,8 @@ import {
   ConsoleLinks,
   SHARING_SCOPE_SET
 } from "@folio/domain"
-import { Context, Duration, Effect, Layer, LogLevel, Option, Redacted, References, Tracer } from "effect"
-import {
-  HttpMiddleware,
-  HttpRouter,
-  HttpServerRequest,
-  type HttpServerResponse,
-  UrlParams
-} from "effect/http"
+import { Duration, Effect, Layer, LogLevel, Option, Redacted, References, Tracer } from "effect"
+import { HttpMiddleware, HttpRouter, type HttpServerRequest, UrlParams } from "effect/http"
 import { answerClientErrorsWithEnvelope } from "./client-errors.js"
 import { installFastPaths } from "./fast-path.js"
 import { JobRunnerLive } from "./job-runner.js"
@@ -227,7 +221,11 @@ const edgeSampling = (
  * (sampled, see telemetry.ts), else off (spans would be built on every request and statement only to
  * be dropped). When on, spans are redacted, with the same secret query names for Effect's own URL
  * redaction (`url.full`, `url.query`, a 5xx span's request URL). With the exporter, a request the
- * edge did not sample gets no server span (and, by `untracedUnlessSampled`, no other span).
+ * edge did not sample gets no server span: Effect's server runs it on its one-frame path, as with
+ * tracing off, and the few spans its statements begin have no sampled parent, so they are built as
+ * non-recording ones (telemetry.ts) and never exported. (A server middleware that turned tracing off
+ * for such a request would take every request off that path and copy the request's context for
+ * each: measured dearer than those few non-recording spans.)
  */
 const tracing = (
   tracer: Tracer.Tracer | undefined,
@@ -256,21 +254,6 @@ const tracing = (
           Layer.succeed(HttpMiddleware.TracerDisabledWhen, () => true),
           Layer.succeed(References.TracerEnabled, false)
         )
-
-/**
- * The server middleware that runs a request the edge did not sample with tracing off: no span for
- * any of its statements or calls is built only to be dropped (its jobs, queued without a trace,
- * are sampled on their own when they run).
- */
-const untracedUnlessSampled = <E, R>(
-  sampled: (message: IncomingMessage) => boolean,
-  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-) =>
-  Effect.withFiber((fiber) =>
-    sampled(Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest).source as IncomingMessage)
-      ? app
-      : Effect.withTracerEnabled(app, false)
-  )
 
 /** The app, measured and with its Prometheus listener when METRICS_PORT is set. */
 export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
@@ -415,10 +398,7 @@ const unmeasuredAppLayer = (config: AppConfig, overrides: AppOverrides) =>
       const http = HttpRouter.serve(Layer.mergeAll(HttpSurfaceLive, mcp, OAuthConsentRoutes), {
         disableLogger: !requestLogging,
         // main logs its own "listening" line, with the public origin.
-        disableListenLog: true,
-        ...(Option.isSome(sampling) && {
-          middleware: (app) => untracedUnlessSampled(sampling.value.sampled, app)
-        })
+        disableListenLog: true
       }).pipe(
         // The warm link redirect, answered on plain node:http before the Effect app sees it.
         Layer.merge(
