@@ -145,8 +145,9 @@ export type RequestSampling = ReturnType<typeof requestSampling>
 /**
  * OTEL_TRACES_SAMPLER's semantics for the spans begun inside the process. A request's server span
  * is begun only for a request the edge sampled (`requestSampler`), so a server span is recorded;
- * the spans an unsampled request's statements begin have no parent, so they record nothing. Any other span follows its parent's flag when the parent is this process's span or
- * the sampler is parentbased_* (traceidratio decides on an external parent's trace id). A trace
+ * the spans an unsampled request's statements begin have no parent, so they record nothing. Any
+ * other span follows its parent's flag when the parent is this process's span or the sampler is
+ * parentbased_* (traceidratio decides on an external parent's trace id). A trace
  * begins at a request or at a job run: a job run with no recorded trace is decided by the root
  * sampler, and any other span with no parent at all (a batcher's statement or transaction, the job
  * poll, housekeeping) is never sampled: it is background noise, not a request's or a job's work.
