@@ -448,3 +448,41 @@ describe("log lines inside a span", () => {
     expect(inside?.span_id).toBe(ids.spanId)
   })
 })
+
+describe("the OTLP/JSON bodies", () => {
+  // Effect's own JSON serializer stringifies a batch twice whenever its text holds "null" anywhere
+  // (a statement's `is null`); ours does so only for a non-finite number, which OTLP/JSON writes
+  // as a string. Both batches must read back exactly as the spans were set.
+  const exportSpan = async (attributes: Record<string, unknown>) => {
+    const receiver = await startOtlpReceiver()
+    const settings = traces(receiver.url, "always_on")
+    if (Option.isNone(settings)) throw new Error("unreachable")
+    await Effect.runPromise(
+      Effect.withSpan(Effect.void, "statement", { kind: "server", attributes }).pipe(
+        Effect.provide(otlpTracerLayer(settings.value))
+      )
+    )
+    const span = await receiver.waitFor((spans) => spans.find((s) => s.name === "statement"))
+    const bodies = receiver.bodies()
+    await receiver.close()
+    return { span, bodies }
+  }
+
+  it("keep null in strings as it is, and write a non-finite number as OTLP/JSON's string", async () => {
+    const text = "select * from forms where deleted_at is null and note = '\"doubleValue\":null'"
+    const plain = await exportSpan({ "db.query.text": text, "folio.ratio": 0.5 })
+    expect(attr(plain.span, "db.query.text")).toBe(text)
+    expect(attr(plain.span, "folio.ratio")).toBe(0.5)
+
+    const nonFinite = await exportSpan({
+      "db.query.text": text,
+      "folio.ratio": Number.NaN,
+      "folio.max": -Infinity
+    })
+    expect(attr(nonFinite.span, "db.query.text")).toBe(text)
+    const raw = (key: string) => nonFinite.span.attributes.find((a) => a.key === key)?.value.doubleValue
+    expect(raw("folio.ratio")).toBe("NaN")
+    expect(raw("folio.max")).toBe("-Infinity")
+    expect(nonFinite.bodies.join("")).not.toContain('"doubleValue":null')
+  })
+})

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto"
 import { redactingTracer } from "@folio/adapters-http/shared"
 import { type Context, Duration, Effect, type Exit, Layer, Option, Redacted, Tracer } from "effect"
 import type { IncomingMessage } from "node:http"
-import { FetchHttpClient, type Headers, HttpTraceContext } from "effect/http"
+import { FetchHttpClient, type Headers, HttpBody, HttpTraceContext } from "effect/http"
 import { OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
 import type { TraceSamplerName, TraceSettings } from "./config.js"
 
@@ -196,6 +196,36 @@ const serviceAttributes = (inner: Tracer.Tracer): Tracer.Tracer =>
     }
   })
 
+/** OTLP/JSON writes a non-finite number as a string; JSON.stringify writes it as null. */
+const nonFiniteToString = (_key: string, value: unknown) =>
+  typeof value === "number" && !Number.isFinite(value) ? String(value) : value
+
+/**
+ * OTLP/JSON bodies, as Effect's `layerJson` writes them, without its second pass over a batch of
+ * spans: Effect stringifies a batch again, with a replacer (several times slower), whenever its text
+ * holds "null" anywhere, as every batch with a SQL statement's `is null` in an attribute does. In a
+ * batch of spans a non-finite number can only be an attribute's `doubleValue` (OtlpResource writes
+ * every other number it is given as an `intValue`), and a string's quotes are escaped, so
+ * `"doubleValue":null` in the text is exactly the case that needs the second pass. Metrics and
+ * logs are Effect's own.
+ */
+export const otlpJsonSerialization = Layer.effect(
+  OtlpSerialization.OtlpSerialization,
+  Effect.gen(function* () {
+    const json = yield* OtlpSerialization.OtlpSerialization
+    return OtlpSerialization.OtlpSerialization.of({
+      ...json,
+      traces: (data) => {
+        const text = JSON.stringify(data)
+        return HttpBody.text(
+          text.includes('"doubleValue":null') ? JSON.stringify(data, nonFiniteToString) : text,
+          "application/json"
+        )
+      }
+    })
+  })
+).pipe(Layer.provide(OtlpSerialization.layerJson))
+
 /**
  * The configured tracer: spans sampled as OTEL_TRACES_SAMPLER says, redacted (secret path segments
  * and query values) before anything reads them, batched and POSTed as OTLP/HTTP JSON to the
@@ -217,7 +247,5 @@ export const otlpTracerLayer = (settings: TraceSettings) =>
         samplingTracer(serviceAttributes(redactingTracer(exporter)), settings.sampler, settings.ratio)
     )
   ).pipe(
-    Layer.provide(
-      Layer.mergeAll(OtlpExporter.layerFlusher, OtlpSerialization.layerJson, FetchHttpClient.layer)
-    )
+    Layer.provide(Layer.mergeAll(OtlpExporter.layerFlusher, otlpJsonSerialization, FetchHttpClient.layer))
   )
