@@ -4,7 +4,7 @@
 // (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.1, to an OTLP/HTTP sink in this process)
 // and the Prometheus listener on (scraped during every load). Both take the same offered load at
 // the same time (BENCH_FORMS_RATE, default 800/s; BENCH_REDIRECT_RATE, 5,000/s: both servers must
-// keep up at once on two cores), over BENCH_ROUNDS rounds (default 5) of a new pair of processes
+// keep up at once on two cores), over BENCH_ROUNDS rounds (default 8) of a new pair of processes
 // each; the figure is the median of the rounds' ratios of server CPU per request, on / off
 // (target: at most 1.10, issue 34).
 // BENCH_OBSERVED=traces, =metrics or =none (an A/A check of the method) turns on only that;
@@ -18,14 +18,20 @@ import { createTempDatabase } from "../test/storage/targets.js"
 import { freePort, insertBenchLink, provision, startServer, stop, withServerCpu } from "./_server.js"
 import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.js"
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
+const DURATION = Number(process.env.BENCH_SECONDS ?? 20)
 /**
- * Each round's new processes are loaded this long before the measurement: V8 is still compiling the
- * request paths for several seconds (its compiler threads count in the process's CPU), and a shorter
- * warm-up measured how fast each process tiered up more than what it costs to answer.
+ * Each round's new processes are loaded this long before the measurement: a process's CPU per
+ * request keeps falling for 20 to 40 s under this load (V8 still compiling its request paths, its
+ * heap still growing to size); measured in 5 s slices after a 10 s warm-up, a server's first slice
+ * cost 20 to 45% more than its last. A shorter warm-up measured how fast each process settled more
+ * than what it costs to answer.
  */
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 30)
+/**
+ * Rounds: on this machine two identical servers' CPU per request differ by up to 8% in a round
+ * (an A/A run's ratios span 0.92 to 1.08), so eight rounds put the median within about 3%.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8)
 const CONNECTIONS = 32
 /**
  * Both servers get the same offered load (requests per second, below either's ceiling here): CPU
