@@ -127,20 +127,17 @@ class ScrapedHistogram {
 }
 
 interface RequestSeries {
-  readonly service: ServiceLabel
   readonly count: { count: number }
   readonly seconds: ScrapedHistogram
 }
 
 /**
  * Records one answered request. Each label combination's two series are made once and kept (a few
- * hundred at most: routes × methods × statuses), found through one map per label: a request costs
- * three look-ups of strings and a number it already has (no key built for it) and two updates of
- * plain numbers. A matched route's service follows from its template; an unmatched request's, from
- * its path (kept under the route `unmatched` and that service).
+ * hundred at most: routes × methods × statuses), so a request costs a map lookup and two updates
+ * of plain numbers.
  */
 const makeRequestRecorder = (context: Context.Context<never>) => {
-  const series = new Map<string, Map<string, Map<number, RequestSeries>>>()
+  const series = new Map<string, RequestSeries>()
   const refusals = new Map<string, { count: number }>()
   const refused = (service: ServiceLabel, kind: string) => {
     const key = `${service} ${kind}`
@@ -156,63 +153,40 @@ const makeRequestRecorder = (context: Context.Context<never>) => {
     }
     counter.count++
   }
-  const made = (route: string, service: ServiceLabel, method: string, status: number): RequestSeries => {
-    const attributes = { route, method, status: String(status), service }
-    return {
-      service,
-      count: scrapedCounter(
-        context,
-        "folio_http_requests_total",
-        "HTTP requests answered, by route template, method, status and service.",
-        attributes
-      ),
-      seconds: new ScrapedHistogram(
-        context,
-        "folio_http_request_duration_seconds",
-        "Time to answer an HTTP request (until its response starts), in seconds.",
-        attributes
-      )
-    }
-  }
-  /**
-   * `route` is the template answered, or undefined when none matched (then `url` names the
-   * service); `keyBudget` says a 429 was a key's spent budget rather than an address's.
-   */
   return (
-    route: string | undefined,
-    url: string,
+    route: string,
+    service: ServiceLabel,
     method: string | undefined,
     status: number,
     seconds: number,
     keyBudget: boolean
   ): void => {
     const m = methodLabel(method)
-    const unmatchedService = route === undefined ? serviceOf(pathOf(url)) : undefined
-    const routeKey =
-      unmatchedService === undefined ? (route as string) : `${UNMATCHED_ROUTE} ${unmatchedService}`
-    let byMethod = series.get(routeKey)
-    if (byMethod === undefined) {
-      byMethod = new Map()
-      series.set(routeKey, byMethod)
-    }
-    let byStatus = byMethod.get(m)
-    if (byStatus === undefined) {
-      byStatus = new Map()
-      byMethod.set(m, byStatus)
-    }
-    let s = byStatus.get(status)
+    const key = `${route} ${m} ${status}`
+    let s = series.get(key)
     if (s === undefined) {
-      s =
-        route === undefined
-          ? made(UNMATCHED_ROUTE, unmatchedService as ServiceLabel, m, status)
-          : made(route, serviceOf(route), m, status)
-      byStatus.set(status, s)
+      const attributes = { route, method: m, status: String(status), service }
+      s = {
+        count: scrapedCounter(
+          context,
+          "folio_http_requests_total",
+          "HTTP requests answered, by route template, method, status and service.",
+          attributes
+        ),
+        seconds: new ScrapedHistogram(
+          context,
+          "folio_http_request_duration_seconds",
+          "Time to answer an HTTP request (until its response starts), in seconds.",
+          attributes
+        )
+      }
+      series.set(key, s)
     }
     s.count.count++
     s.seconds.observe(seconds)
     // A key's spent budget is told by the guard; every other (a page's, the authorization
     // server's registrations) is an address's.
-    if (status === 429) refused(s.service, keyBudget ? "key" : "address")
+    if (status === 429) refused(service, keyBudget ? "key" : "address")
   }
 }
 
@@ -280,11 +254,13 @@ export const makeRequestMetrics = Effect.gen(function* () {
     return Effect.onExit(run(routed, seen), (exit) => {
       // An interrupted request (the client went away) has no status to count.
       if (Exit.isSuccess(exit)) {
+        const response = exit.value
+        const route = seen.route
         record(
-          seen.route,
-          request.url,
+          route ?? UNMATCHED_ROUTE,
+          serviceOf(route ?? pathOf(request.url)),
           request.method,
-          exit.value.status,
+          response.status,
           (performance.now() - started) / 1000,
           seen.keyBudget === true
         )
@@ -306,9 +282,10 @@ export const makeFastPathMetrics = Effect.gen(function* () {
   const record = requestRecorderOf(yield* Effect.context<never>())
   const finished = (request: IncomingMessage, response: ServerResponse, started: number) => {
     const url = request.url ?? ""
+    const redirect = url.startsWith("/s/")
     record(
-      url.startsWith("/s/") ? "/s/:slug" : "/oauth/*",
-      url,
+      redirect ? "/s/:slug" : "/oauth/*",
+      redirect ? "public" : "oauth",
       request.method,
       response.statusCode,
       (performance.now() - started) / 1000,
