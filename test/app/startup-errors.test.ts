@@ -41,6 +41,13 @@ describe("start-up failures say what is wrong in one line", () => {
     )
   })
 
+  it("a METRICS_PORT in use names the metrics address and says it is in use", async () => {
+    const line = await failLine({ METRICS_PORT: String(busyPort) })
+    expect(line).toBe(
+      `folio: cannot listen for metrics on 127.0.0.1:${busyPort}: the address is already in use (EADDRINUSE)`
+    )
+  })
+
   it("a HOST that does not resolve is named", async () => {
     const line = await failLine({ HOST: "no-such-host.invalid" })
     expect(line).toBe(

@@ -1,6 +1,6 @@
 // The Prometheus listener (METRICS_PORT, bound to METRICS_HOST): GET /metrics answers this process's
 // figures in the text exposition format, the adapters' Effect metrics and prom-client's runtime ones.
-import { createServer, type Server } from "node:http"
+import { Worker } from "node:worker_threads"
 import { HttpMetricsEnabled } from "@folio/adapters-http/shared"
 import { refreshDatabaseConnections, refreshJobQueueDepth, type StorageHealth } from "@folio/adapters-storage"
 import type { JobQueue } from "@folio/domain"
@@ -8,6 +8,8 @@ import { Context, Effect, Layer, Metric, Option } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 import { collectDefaultMetrics, Registry } from "prom-client"
 import type { MetricsSettings } from "./config.js"
+import { StartupError } from "./failure.js"
+import type { MetricsWorkerData, MetricsWorkerMessage, ScrapeAnswer } from "./metrics-worker.js"
 
 /**
  * One scrape: the queue's depth and the pool's connections read from the database, then the Effect metrics (Effect's own
@@ -23,58 +25,78 @@ const scrape = (runtime: Registry) =>
     return own + node
   })
 
-const listen = (server: Server, settings: MetricsSettings) =>
-  Effect.callback<void, Error>((resume) => {
-    const failed = (error: Error) => resume(Effect.fail(error))
-    server.once("error", failed)
-    server.listen(settings.port, settings.host, () => {
-      server.off("error", failed)
-      resume(Effect.void)
-    })
-  })
+/** The worker thread's file: compiled beside this one, or (tests, run from source) the source. */
+const workerFile = new URL(
+  import.meta.url.endsWith(".ts") ? "./metrics-worker.ts" : "./metrics-worker.js",
+  import.meta.url
+)
 
-/** The listener: only `GET /metrics` (and HEAD) answers, anything else is 404; closed at shutdown. */
+/**
+ * The listener: an HTTP server on a worker thread (metrics-worker.ts says why) that asks this
+ * thread for each scrape's figures; only `GET /metrics` (and HEAD) answers, anything else is 404.
+ * The thread stops at shutdown, closing the listener and its connections.
+ */
 const listener = (settings: MetricsSettings) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const context = yield* Effect.context<JobQueue | StorageHealth>()
       const run = Effect.runPromiseWith(context)
       // The runtime's figures under their standard names (process_*, nodejs_*), which the usual
-      // Node.js dashboards read; a registry of this listener's own, so two apps in a process (tests)
-      // do not share one.
+      // Node.js dashboards read: collected here, so the heap, the event loop and the GC are the
+      // app's (the main thread's); a registry of this listener's own, so two apps in a process
+      // (tests) do not share one.
       const runtime = new Registry()
       collectDefaultMetrics({ register: runtime })
-      // Idle keep-alive connections outlive a scraper's interval (Prometheus: 15 s), so the scraper,
-      // not this server, closes them: a server closing first races a scrape already sent (the app
-      // server's reason too, app-layer.ts).
-      const server = createServer({ keepAliveTimeout: 65_000 }, (request, response) => {
-        const path = (request.url ?? "").split("?")[0]
-        if (path !== "/metrics" || (request.method !== "GET" && request.method !== "HEAD")) {
-          response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n")
-          return
-        }
-        run(scrape(runtime)).then(
-          (body) => {
-            response.writeHead(200, { "content-type": runtime.contentType, "cache-control": "no-store" })
-            response.end(request.method === "HEAD" ? undefined : body)
-          },
-          (error: unknown) => {
-            console.error("metrics scrape failed", error)
-            response.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("scrape failed\n")
-          }
-        )
-      })
+      // One scrape now, before any request, its text thrown away: a process's first scrape changes
+      // shapes the request path's compiled code depends on (Effect's metric objects and gauges
+      // written for the first time), and code V8 optimized under load before it is deoptimized and
+      // recompiled slower; after this one, scrapes change nothing the app's code was built on
+      // (decision 0036, "What watching costs").
+      yield* Effect.ignore(scrape(runtime))
+      const data: MetricsWorkerData = { port: settings.port, host: settings.host }
       yield* Effect.acquireRelease(
-        Effect.mapError(
-          listen(server, settings),
-          (cause) => new Error(`cannot listen for metrics on ${settings.host}:${settings.port}`, { cause })
-        ),
-        () =>
-          Effect.callback<void>((resume) => {
-            server.close(() => resume(Effect.void))
-            server.closeAllConnections()
+        Effect.callback<Worker, Error>((resume) => {
+          // A small heap: the thread holds one scrape's text at a time.
+          const worker = new Worker(workerFile, {
+            workerData: data,
+            resourceLimits: { maxOldGenerationSizeMb: 32 }
           })
-      ).pipe(Effect.orDie)
+          const answer = (message: ScrapeAnswer) => worker.postMessage(message)
+          const failed = (error: Error) => resume(Effect.fail(error))
+          worker.once("error", failed)
+          worker.on("message", (message: MetricsWorkerMessage) => {
+            if (message.type === "listening") {
+              worker.off("error", failed)
+              worker.on("error", (error) => console.error("metrics listener failed", error))
+              resume(Effect.succeed(worker))
+            } else if (message.type === "cannot-listen") {
+              // Node's own error, rebuilt: its code and syscall say why in the start-up line.
+              void worker.terminate()
+              resume(
+                Effect.fail(
+                  Object.assign(new Error(message.message), { code: message.code, syscall: message.syscall })
+                )
+              )
+            } else
+              run(scrape(runtime)).then(
+                (body) => answer({ id: message.id, body }),
+                (error: unknown) => {
+                  console.error("metrics scrape failed", error)
+                  answer({ id: message.id, failed: true })
+                }
+              )
+          })
+        }).pipe(
+          Effect.mapError(
+            (cause) =>
+              new StartupError({
+                message: `cannot listen for metrics on ${settings.host}:${settings.port}`,
+                cause
+              })
+          )
+        ),
+        (worker) => Effect.promise(() => worker.terminate())
+      )
       yield* Effect.logInfo("metrics listening").pipe(
         Effect.annotateLogs({ metrics: `http://${settings.host}:${settings.port}/metrics` })
       )
@@ -89,7 +111,7 @@ const listener = (settings: MetricsSettings) =>
 export const withMetrics = <A, E, R>(
   settings: Option.Option<MetricsSettings>,
   app: Layer.Layer<A | JobQueue | StorageHealth, E, R>
-): Layer.Layer<A | JobQueue | StorageHealth, E, R> =>
+): Layer.Layer<A | JobQueue | StorageHealth, E | StartupError, R> =>
   Option.match(settings, {
     onNone: () => app,
     onSome: (s) =>
