@@ -432,8 +432,12 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("the image's command and enviro
         await new Promise((r) => setTimeout(r, 250))
       }
       expect(status, `${out}\n${err}`).toBe(200)
-      // Listening on the image's HOST, with the public origin it was given.
-      const listening = out.split("\n").find((l) => l.includes('"listening"')) ?? ""
+      // Listening on the image's HOST, with the public origin it was given. The line comes once
+      // start-up has finished (the metrics listener too), which may be just after /readyz answers.
+      const listeningLine = () => out.split("\n").find((l) => l.includes('"listening"'))
+      while (Date.now() < deadline && listeningLine() === undefined)
+        await new Promise((r) => setTimeout(r, 50))
+      const listening = listeningLine() ?? ""
       expect(listening).toContain(`0.0.0.0:${port}`)
       // The node the healthcheck runs in the image, against this server: exit 0.
       const health = one("HEALTHCHECK").args
