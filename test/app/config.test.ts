@@ -57,6 +57,29 @@ describe("AppConfig", () => {
     }
   })
 
+  it("reads the span exporter's schedule and batch (OTEL_BSP_*), and refuses what is not a count", () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" }
+    const defaults = Option.getOrThrow(Result.getOrThrow(load(endpoint)).traces)
+    expect(defaults).toMatchObject({ exportDelayMillis: 1000, exportBatchSize: 1000 })
+    const set = Option.getOrThrow(
+      Result.getOrThrow(
+        load({ ...endpoint, OTEL_BSP_SCHEDULE_DELAY: "250", OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "64" })
+      ).traces
+    )
+    expect(set).toMatchObject({ exportDelayMillis: 250, exportBatchSize: 64 })
+    for (const [variable, value] of [
+      ["OTEL_BSP_SCHEDULE_DELAY", "0"],
+      ["OTEL_BSP_SCHEDULE_DELAY", "1s"],
+      ["OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "-1"],
+      ["OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "2.5"]
+    ] as const) {
+      const failed = load({ ...endpoint, [variable]: value })
+      const line = Result.isFailure(failed) ? describeConfigError(failed.failure) : ""
+      expect(line).toContain(variable)
+      if (value !== "0") expect(line).not.toContain(value)
+    }
+  })
+
   it("treats an empty DATABASE_URL as unset", () => {
     expect(Option.isNone(Result.getOrThrow(load({ DATABASE_URL: "" })).databaseUrl)).toBe(true)
   })

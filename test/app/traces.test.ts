@@ -4,6 +4,8 @@
 // samplers decide as OTEL_TRACES_SAMPLER says; no key, token, password or answer is in any span.
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PgliteStorageLive } from "@folio/adapters-storage"
@@ -29,7 +31,9 @@ const traces = (url: string, sampler: TraceSamplerName, ratio = 1) =>
     serviceName: "folio-test",
     sampler,
     ratio,
-    headers: Redacted.make({ "x-collector": "k" })
+    headers: Redacted.make({ "x-collector": "k" }),
+    exportDelayMillis: 1000,
+    exportBatchSize: 1000
   })
 
 const hex = (bytes: number) => randomBytes(bytes).toString("hex")
@@ -485,4 +489,86 @@ describe("the OTLP/JSON bodies", () => {
     expect(raw("folio.max")).toBe("-Infinity")
     expect(nonFinite.bodies.join("")).not.toContain('"doubleValue":null')
   })
+})
+
+describe("the exporter's thread (OTEL_BSP_*)", () => {
+  const settingsFor = (url: string, exportDelayMillis: number, exportBatchSize: number) => {
+    const settings = traces(url, "always_on")
+    if (Option.isNone(settings)) throw new Error("unreachable")
+    return { ...settings.value, exportDelayMillis, exportBatchSize }
+  }
+  const span = (name: string) => Effect.withSpan(Effect.void, name, { kind: "server" })
+  const waitMillis = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
+
+  it("sends a batch when the delay has passed or the batch is full, and what is left at shutdown", async () => {
+    const receiver = await startOtlpReceiver()
+    try {
+      const names = () => receiver.spans().map((s) => s.name)
+      // A long delay and a batch of two: one span waits, the second fills the batch and both go.
+      const seen = await Effect.runPromise(
+        Effect.gen(function* () {
+          yield* span("first")
+          yield* waitMillis(600)
+          const afterOne = names()
+          yield* span("second")
+          yield* waitMillis(600)
+          const afterTwo = names()
+          yield* span("third")
+          return { afterOne, afterTwo }
+        }).pipe(Effect.provide(otlpTracerLayer(settingsFor(receiver.url, 60_000, 2))))
+      )
+      expect(seen.afterOne).toEqual([])
+      expect([...seen.afterTwo].sort()).toEqual(["first", "second"])
+      // The third went with the flush at shutdown.
+      expect(names()).toContain("third")
+      // A short delay sends a lone span without a full batch or a shutdown.
+      receiver.clear()
+      const soon = await Effect.runPromise(
+        Effect.gen(function* () {
+          yield* span("alone")
+          yield* waitMillis(600)
+          return names()
+        }).pipe(Effect.provide(otlpTracerLayer(settingsFor(receiver.url, 50, 1000))))
+      )
+      expect(soon).toEqual(["alone"])
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it("retries a collector that answers 503 once, and carries on past one that is down", async () => {
+    const bodies: Array<string> = []
+    let answered = 0
+    const collector = createServer((request, response) => {
+      const chunks: Array<Buffer> = []
+      request.on("data", (chunk: Buffer) => chunks.push(chunk))
+      request.on("end", () => {
+        answered += 1
+        if (answered === 1) {
+          response.writeHead(503, { "retry-after": "0" }).end()
+          return
+        }
+        bodies.push(Buffer.concat(chunks).toString("utf8"))
+        response.writeHead(204).end()
+      })
+    })
+    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
+    const url = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`
+    try {
+      await Effect.runPromise(
+        span("retried").pipe(Effect.provide(otlpTracerLayer(settingsFor(url, 50, 1000))))
+      )
+      expect(answered).toBe(2)
+      expect(bodies.join("")).toContain('"name":"retried"')
+    } finally {
+      await new Promise((resolve) => collector.close(resolve))
+    }
+    // Nothing listens there now: the app's own work goes on, and shutdown does not hang.
+    const started = Date.now()
+    const value = await Effect.runPromise(
+      Effect.as(span("lost"), 42).pipe(Effect.provide(otlpTracerLayer(settingsFor(url, 50, 1000))))
+    )
+    expect(value).toBe(42)
+    expect(Date.now() - started).toBeLessThan(10_000)
+  }, 30_000)
 })

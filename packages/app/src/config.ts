@@ -32,6 +32,10 @@ export interface TraceSettings {
   readonly ratio: number
   /** OTEL_EXPORTER_OTLP_HEADERS / _TRACES_HEADERS (`k=v,k2=v2`): a collector's credentials, redacted. */
   readonly headers: Redacted.Redacted<Readonly<Record<string, string>>>
+  /** OTEL_BSP_SCHEDULE_DELAY: milliseconds between two exports of the spans ended meanwhile. */
+  readonly exportDelayMillis: number
+  /** OTEL_BSP_MAX_EXPORT_BATCH_SIZE: the most spans one export carries (a full batch goes at once). */
+  readonly exportBatchSize: number
 }
 
 export interface MetricsSettings {
@@ -313,10 +317,33 @@ const traceSettings = Effect.gen(function* () {
     "must be a list of name=value pairs separated by commas",
     asOtlpHeaders
   )
+  const exportDelayMillis = yield* read(
+    "OTEL_BSP_SCHEDULE_DELAY",
+    1000,
+    "must be an integer from 1 to 60000 (milliseconds)",
+    asInt(1, 60_000)
+  )
+  const exportBatchSize = yield* read(
+    "OTEL_BSP_MAX_EXPORT_BATCH_SIZE",
+    1000,
+    "must be an integer from 1 to 100000 (spans)",
+    asInt(1, 100_000)
+  )
   const url = Option.orElse(tracesEndpoint, () => Option.map(endpoint, (base) => `${base}/v1/traces`))
   return disabled
     ? Option.none<TraceSettings>()
-    : Option.map(url, (url): TraceSettings => ({ url, serviceName, sampler, ratio, headers }))
+    : Option.map(
+        url,
+        (url): TraceSettings => ({
+          url,
+          serviceName,
+          sampler,
+          ratio,
+          headers,
+          exportDelayMillis,
+          exportBatchSize
+        })
+      )
 })
 
 const metricsSettings = Effect.gen(function* () {
