@@ -1,6 +1,6 @@
 // The trace exporter's requests, sent from a worker thread of its own (telemetry.ts starts it): the
-// main thread hands each batch's request (its URL, headers and finished JSON text) over and gets
-// the collector's answer back. Why a thread: a batch POSTed by fetch on the main thread runs
+// main thread hands each batch's request over (its URL, headers and the spans as data), this thread
+// writes the JSON and POSTs it, and the collector's answer goes back. Why a thread: a batch POSTed by fetch on the main thread runs
 // undici's client and its sockets through node's net and stream code the app's requests run
 // through; V8 keeps recompiling that code for both kinds of socket, and at 10% sampling that, not
 // recording the spans, was most of what tracing cost (decision 0036, "What watching costs").

@@ -254,12 +254,22 @@ export const exporterFetchLayer = Layer.effect(
         waiting.get(answer.id)?.(answer)
         waiting.delete(answer.id)
       })
-      worker.on("error", (error) => {
-        for (const [id, settle] of waiting) settle({ id, error: error.message })
+      // A thread that died answers nothing more: what waits on it, and every later request, fails
+      // at once (the exporter then backs off) rather than waiting for ever.
+      let stopped: string | undefined
+      const stop = (why: string) => {
+        stopped ??= why
+        for (const [id, settle] of waiting) settle({ id, error: why })
         waiting.clear()
-      })
+      }
+      worker.on("error", (error) => stop(error.message))
+      worker.on("exit", () => stop("the exporter's thread has stopped"))
       return (input, init) =>
         new Promise<Response>((resolve, reject) => {
+          if (stopped !== undefined) {
+            reject(new TypeError(stopped))
+            return
+          }
           const body: unknown = init?.body
           if (
             body !== undefined &&
@@ -335,7 +345,8 @@ export const otlpTracerLayer = (settings: TraceSettings) =>
       Layer.mergeAll(
         OtlpExporter.layerFlusher,
         otlpWorkerSerialization,
-        FetchHttpClient.layer.pipe(Layer.provideMerge(exporterFetchLayer))
+        FetchHttpClient.layer,
+        exporterFetchLayer
       )
     )
   )
