@@ -3,13 +3,13 @@
 // One request per service gives the expected tree; an incoming traceparent is continued; the
 // samplers decide as OTEL_TRACES_SAMPLER says; no key, token, password or answer is in any span.
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PgliteStorageLive } from "@folio/adapters-storage"
-import { jsonWithTraceIds, otlpTracerLayer, type TraceSamplerName } from "@folio/app"
+import { jsonWithTraceIds, ObserverThreadLive, otlpTracerLayer, type TraceSamplerName } from "@folio/app"
 import { FORMS_SCOPES, SHARING_SCOPES } from "@folio/domain"
 import { Effect, Layer, Logger, Option, Redacted, References } from "effect"
 import * as fc from "fast-check"
@@ -18,8 +18,13 @@ import { type RunningApp, startApp } from "../support/app.js"
 import { signIn } from "../support/console.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 import { startHttpsReceiver } from "../support/https-receiver.js"
+import { freePort } from "../support/free-port.js"
 import { build, startServer } from "./process.js"
 import { attr, type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../support/otlp-receiver.js"
+
+/** The exporter as the app builds it: over an observer's thread of its own, stopped after its last flush. */
+const exporterOn = (settings: Parameters<typeof otlpTracerLayer>[0]) =>
+  otlpTracerLayer(settings).pipe(Layer.provide(ObserverThreadLive))
 
 const SERVER = 2
 const CLIENT = 3
@@ -441,7 +446,7 @@ describe("log lines inside a span", () => {
           { kind: "server" }
         )
       }).pipe(
-        Effect.provide(Layer.merge(otlpTracerLayer(settings.value), Logger.layer([capture]))),
+        Effect.provide(Layer.merge(exporterOn(settings.value), Logger.layer([capture]))),
         Effect.provideService(References.MinimumLogLevel, "Info")
       )
     )
@@ -450,6 +455,46 @@ describe("log lines inside a span", () => {
     expect(outside?.trace_id).toBeUndefined()
     expect(inside?.trace_id).toBe(ids.traceId)
     expect(inside?.span_id).toBe(ids.spanId)
+  })
+})
+
+describe("traces and metrics on together", () => {
+  // The metrics listener and the trace exporter share one worker thread (observer-worker.ts): one
+  // isolate fewer than a thread each, which costs the app's requests more than its own work.
+  const threads = () => readdirSync("/proc/self/task").length
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 50))
+  }
+
+  it("start one thread for both: the scrape answers, the spans arrive, and the thread stops with the app", async () => {
+    const receiver = await startOtlpReceiver()
+    const dir = mkdtempSync(join(tmpdir(), "folio-observer-"))
+    const metricsPort = await freePort()
+    const before = threads()
+    const both = await startApp({
+      storage: PgliteStorageLive({ dataDir: join(dir, "db") }),
+      config: {
+        traces: traces(receiver.url, "always_on"),
+        metrics: Option.some({ port: metricsPort, host: "127.0.0.1" })
+      }
+    })
+    try {
+      const { key } = await newWorkspaceKey(both, FORMS_SCOPES)
+      const listed = await fetch(`${both.origin}/forms/api/v1/forms`, { headers: bearer(key) })
+      expect(listed.status).toBe(200)
+      const span = await receiver.waitFor((spans) => serverSpan(spans, "/forms/api/v1/forms", "GET"))
+      expect(attr(span, "http.response.status_code")).toBe(200)
+      const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+      expect(scraped.status).toBe(200)
+      expect(await scraped.text()).toContain("folio_http_requests_total{")
+      expect(threads() - before).toBe(1)
+    } finally {
+      await both.close()
+      await receiver.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+    await until(() => threads() === before)
+    expect(threads()).toBe(before)
   })
 })
 
@@ -463,7 +508,7 @@ describe("the OTLP/JSON bodies", () => {
     if (Option.isNone(settings)) throw new Error("unreachable")
     await Effect.runPromise(
       Effect.withSpan(Effect.void, "statement", { kind: "server", attributes }).pipe(
-        Effect.provide(otlpTracerLayer(settings.value))
+        Effect.provide(exporterOn(settings.value))
       )
     )
     const span = await receiver.waitFor((spans) => spans.find((s) => s.name === "statement"))
@@ -515,7 +560,7 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
           const afterTwo = names()
           yield* span("third")
           return { afterOne, afterTwo }
-        }).pipe(Effect.provide(otlpTracerLayer(settingsFor(receiver.url, 60_000, 2))))
+        }).pipe(Effect.provide(exporterOn(settingsFor(receiver.url, 60_000, 2))))
       )
       expect(seen.afterOne).toEqual([])
       expect([...seen.afterTwo].sort()).toEqual(["first", "second"])
@@ -528,7 +573,7 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
           yield* span("alone")
           yield* waitMillis(600)
           return names()
-        }).pipe(Effect.provide(otlpTracerLayer(settingsFor(receiver.url, 50, 1000))))
+        }).pipe(Effect.provide(exporterOn(settingsFor(receiver.url, 50, 1000))))
       )
       expect(soon).toEqual(["alone"])
     } finally {
@@ -555,9 +600,7 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
     await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
     const url = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`
     try {
-      await Effect.runPromise(
-        span("retried").pipe(Effect.provide(otlpTracerLayer(settingsFor(url, 50, 1000))))
-      )
+      await Effect.runPromise(span("retried").pipe(Effect.provide(exporterOn(settingsFor(url, 50, 1000)))))
       expect(answered).toBe(2)
       expect(bodies.join("")).toContain('"name":"retried"')
     } finally {
@@ -566,7 +609,7 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
     // Nothing listens there now: the app's own work goes on, and shutdown does not hang.
     const started = Date.now()
     const value = await Effect.runPromise(
-      Effect.as(span("lost"), 42).pipe(Effect.provide(otlpTracerLayer(settingsFor(url, 50, 1000))))
+      Effect.as(span("lost"), 42).pipe(Effect.provide(exporterOn(settingsFor(url, 50, 1000))))
     )
     expect(value).toBe(42)
     expect(Date.now() - started).toBeLessThan(10_000)

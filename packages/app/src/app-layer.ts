@@ -106,6 +106,7 @@ import { JobRunnerLive } from "./job-runner.js"
 import type { AppConfig } from "./config.js"
 import { logLevelOf } from "./logging.js"
 import { withMetrics } from "./metrics-server.js"
+import { ObserverThreadLive } from "./observer-thread.js"
 import { blobSigningSecret, blobStoreLayer, storageLayer } from "./storage.js"
 import { otlpTracerLayer, type RequestSampling, requestSampler, requestSampling } from "./telemetry.js"
 
@@ -255,9 +256,12 @@ const tracing = (
           Layer.succeed(References.TracerEnabled, false)
         )
 
-/** The app, measured and with its Prometheus listener when METRICS_PORT is set. */
+/**
+ * The app, measured and with its Prometheus listener when METRICS_PORT is set, over the observer's
+ * thread that the listener and the trace exporter share (started only if one of them is on).
+ */
 export const appLayer = (config: AppConfig, overrides: AppOverrides = {}) =>
-  withMetrics(config.metrics, unmeasuredAppLayer(config, overrides))
+  withMetrics(config.metrics, unmeasuredAppLayer(config, overrides)).pipe(Layer.provide(ObserverThreadLive))
 
 const unmeasuredAppLayer = (config: AppConfig, overrides: AppOverrides) =>
   Layer.unwrap(

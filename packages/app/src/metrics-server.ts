@@ -1,6 +1,5 @@
 // The Prometheus listener (METRICS_PORT, bound to METRICS_HOST): GET /metrics answers this process's
 // figures in the text exposition format, the adapters' Effect metrics and prom-client's runtime ones.
-import { Worker } from "node:worker_threads"
 import { HttpMetricsEnabled } from "@folio/adapters-http/shared"
 import { refreshDatabaseConnections, refreshJobQueueDepth, type StorageHealth } from "@folio/adapters-storage"
 import type { JobQueue } from "@folio/domain"
@@ -9,7 +8,7 @@ import { PrometheusMetrics } from "effect/observability"
 import { collectDefaultMetrics, Registry } from "prom-client"
 import type { MetricsSettings } from "./config.js"
 import { StartupError } from "./failure.js"
-import type { MetricsWorkerData, MetricsWorkerMessage, ScrapeAnswer } from "./metrics-worker.js"
+import { ObserverThread } from "./observer-thread.js"
 
 /**
  * One scrape: the queue's depth and the pool's connections read from the database, then the Effect metrics (Effect's own
@@ -25,21 +24,16 @@ const scrape = (runtime: Registry) =>
     return own + node
   })
 
-/** The worker thread's file: compiled beside this one, or (tests, run from source) the source. */
-const workerFile = new URL(
-  import.meta.url.endsWith(".ts") ? "./metrics-worker.ts" : "./metrics-worker.js",
-  import.meta.url
-)
-
 /**
- * The listener: an HTTP server on a worker thread (metrics-worker.ts says why) that asks this
- * thread for each scrape's figures; only `GET /metrics` (and HEAD) answers, anything else is 404.
- * The thread stops at shutdown, closing the listener and its connections.
+ * The listener: an HTTP server on the observer's thread (observer-worker.ts says why) that asks
+ * this thread for each scrape's figures; only `GET /metrics` (and HEAD) answers, anything else is
+ * 404. It stops with the thread, at shutdown, closing its connections.
  */
 const listener = (settings: MetricsSettings) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const context = yield* Effect.context<JobQueue | StorageHealth>()
+      const thread = yield* ObserverThread
       const run = Effect.runPromiseWith(context)
       // The runtime's figures under their standard names (process_*, nodejs_*), which the usual
       // Node.js dashboards read: collected here, so the heap, the event loop and the GC are the
@@ -53,50 +47,20 @@ const listener = (settings: MetricsSettings) =>
       // recompiled slower; after this one, scrapes change nothing the app's code was built on
       // (decision 0036, "What watching costs").
       yield* Effect.ignore(scrape(runtime))
-      const data: MetricsWorkerData = { port: settings.port, host: settings.host }
-      yield* Effect.acquireRelease(
-        Effect.callback<Worker, Error>((resume) => {
-          // A small heap: the thread holds one scrape's text at a time.
-          const worker = new Worker(workerFile, {
-            workerData: data,
-            resourceLimits: { maxOldGenerationSizeMb: 32 }
+      yield* Effect.tryPromise({
+        try: () =>
+          thread.listen(settings.port, settings.host, () =>
+            run(scrape(runtime)).catch((error: unknown) => {
+              console.error("metrics scrape failed", error)
+              throw error
+            })
+          ),
+        catch: (cause) =>
+          new StartupError({
+            message: `cannot listen for metrics on ${settings.host}:${settings.port}`,
+            cause
           })
-          const answer = (message: ScrapeAnswer) => worker.postMessage(message)
-          const failed = (error: Error) => resume(Effect.fail(error))
-          worker.once("error", failed)
-          worker.on("message", (message: MetricsWorkerMessage) => {
-            if (message.type === "listening") {
-              worker.off("error", failed)
-              worker.on("error", (error) => console.error("metrics listener failed", error))
-              resume(Effect.succeed(worker))
-            } else if (message.type === "cannot-listen") {
-              // Node's own error, rebuilt: its code and syscall say why in the start-up line.
-              void worker.terminate()
-              resume(
-                Effect.fail(
-                  Object.assign(new Error(message.message), { code: message.code, syscall: message.syscall })
-                )
-              )
-            } else
-              run(scrape(runtime)).then(
-                (body) => answer({ id: message.id, body }),
-                (error: unknown) => {
-                  console.error("metrics scrape failed", error)
-                  answer({ id: message.id, failed: true })
-                }
-              )
-          })
-        }).pipe(
-          Effect.mapError(
-            (cause) =>
-              new StartupError({
-                message: `cannot listen for metrics on ${settings.host}:${settings.port}`,
-                cause
-              })
-          )
-        ),
-        (worker) => Effect.promise(() => worker.terminate())
-      )
+      })
       yield* Effect.logInfo("metrics listening").pipe(
         Effect.annotateLogs({ metrics: `http://${settings.host}:${settings.port}/metrics` })
       )
@@ -111,7 +75,7 @@ const listener = (settings: MetricsSettings) =>
 export const withMetrics = <A, E, R>(
   settings: Option.Option<MetricsSettings>,
   app: Layer.Layer<A | JobQueue | StorageHealth, E, R>
-): Layer.Layer<A | JobQueue | StorageHealth, E | StartupError, R> =>
+): Layer.Layer<A | JobQueue | StorageHealth, E | StartupError, R | ObserverThread> =>
   Option.match(settings, {
     onNone: () => app,
     onSome: (s) =>

@@ -1,14 +1,13 @@
 // Traces: the OTLP/HTTP exporter Effect ships (effect/observability's OtlpTracer) built from the
 // OTEL_* configuration, behind the OpenTelemetry samplers and the redaction of secret URL parts.
 import { randomBytes } from "node:crypto"
-import { Worker } from "node:worker_threads"
 import { redactingTracer } from "@folio/adapters-http/shared"
 import { type Context, Duration, Effect, type Exit, Layer, Option, Redacted, Tracer } from "effect"
 import type { IncomingMessage } from "node:http"
 import { FetchHttpClient, type Headers, HttpBody, HttpTraceContext } from "effect/http"
 import { OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
 import type { TraceSamplerName, TraceSettings } from "./config.js"
-import type { OtlpWorkerAnswer, OtlpWorkerRequest } from "./otlp-worker.js"
+import { EncodedInWorker, ObserverThread } from "./observer-thread.js"
 
 /** The resource's service.version: the server's own. */
 const SERVICE_VERSION = "1.0.0"
@@ -198,13 +197,8 @@ const serviceAttributes = (inner: Tracer.Tracer): Tracer.Tracer =>
     }
   })
 
-/** A batch of spans for the exporter's thread to encode as OTLP/JSON (otlp-worker.ts), not this one. */
-export class EncodedInWorker {
-  constructor(readonly data: unknown) {}
-}
-
 /**
- * OTLP/JSON bodies, as Effect's `layerJson` writes them, but for spans written on the exporter's
+ * OTLP/JSON bodies, as Effect's `layerJson` writes them, but for spans written on the observer's
  * thread: the batch goes over as it is (copied by the structured clone, native code) and
  * JSON.stringify runs there, off the thread that answers requests. Metrics and logs are Effect's
  * own.
@@ -220,103 +214,16 @@ export const otlpWorkerSerialization = Layer.effect(
   })
 ).pipe(Layer.provide(OtlpSerialization.layerJson))
 
-/** The exporter's thread's file: compiled beside this one, or (tests, run from source) the source. */
-const otlpWorkerFile = new URL(
-  import.meta.url.endsWith(".ts") ? "./otlp-worker.ts" : "./otlp-worker.js",
-  import.meta.url
-)
-
-/** A status whose response has no body (the Response constructor refuses one). */
-const NULL_BODY_STATUS = new Set([101, 204, 205, 304])
-
 /**
- * `fetch` for the trace exporter, sent from a thread of its own (otlp-worker.ts says why): the
- * request's URL, headers and finished body go over, the collector's whole answer comes back as a
- * Response. A request the thread could not send, or one aborted, rejects as fetch's would, so the
- * exporter retries and backs off as it does on its own. The thread stops when the layer's scope
- * closes, after the exporter's last flush (the exporter is built on top of it).
+ * `fetch` for the trace exporter: the observer's thread's (observer-thread.ts), so the batch is
+ * written and POSTed off the thread that answers requests. The exporter is built on top of it, so
+ * its last flush at shutdown goes before the thread stops.
  */
 export const exporterFetchLayer = Layer.effect(
   FetchHttpClient.Fetch,
-  Effect.map(
-    Effect.acquireRelease(
-      Effect.sync(() => {
-        const worker = new Worker(otlpWorkerFile)
-        worker.unref()
-        return worker
-      }),
-      (worker) => Effect.promise(() => worker.terminate())
-    ),
-    (worker): typeof globalThis.fetch => {
-      const waiting = new Map<number, (answer: OtlpWorkerAnswer) => void>()
-      let next = 0
-      worker.on("message", (answer: OtlpWorkerAnswer) => {
-        waiting.get(answer.id)?.(answer)
-        waiting.delete(answer.id)
-      })
-      // A thread that died answers nothing more: what waits on it, and every later request, fails
-      // at once (the exporter then backs off) rather than waiting for ever.
-      let stopped: string | undefined
-      const stop = (why: string) => {
-        stopped ??= why
-        for (const [id, settle] of waiting) settle({ id, error: why })
-        waiting.clear()
-      }
-      worker.on("error", (error) => stop(error.message))
-      worker.on("exit", () => stop("the exporter's thread has stopped"))
-      return (input, init) =>
-        new Promise<Response>((resolve, reject) => {
-          if (stopped !== undefined) {
-            reject(new TypeError(stopped))
-            return
-          }
-          const body: unknown = init?.body
-          if (
-            body !== undefined &&
-            body !== null &&
-            typeof body !== "string" &&
-            !(body instanceof Uint8Array) &&
-            !(body instanceof EncodedInWorker)
-          ) {
-            reject(new TypeError("the exporter's thread sends only a text, byte or OTLP/JSON body"))
-            return
-          }
-          const signal = init?.signal
-          if (signal?.aborted) {
-            reject(signal.reason)
-            return
-          }
-          const id = next++
-          const onAbort = () => {
-            waiting.delete(id)
-            reject(signal?.reason)
-          }
-          signal?.addEventListener("abort", onAbort, { once: true })
-          waiting.set(id, (answer) => {
-            signal?.removeEventListener("abort", onAbort)
-            if ("error" in answer) reject(new TypeError(answer.error))
-            else
-              resolve(
-                new Response(NULL_BODY_STATUS.has(answer.status) ? null : answer.body, {
-                  status: answer.status,
-                  statusText: answer.statusText,
-                  headers: answer.headers as Array<[string, string]>
-                })
-              )
-          })
-          const request: OtlpWorkerRequest = {
-            id,
-            url: input instanceof Request ? input.url : String(input),
-            method: init?.method ?? "GET",
-            headers: [...new globalThis.Headers(init?.headers)],
-            ...(body instanceof EncodedInWorker
-              ? { json: body.data }
-              : { body: (body ?? undefined) as string | Uint8Array<ArrayBuffer> | undefined })
-          }
-          worker.postMessage(request)
-        })
-    }
-  )
+  Effect.gen(function* () {
+    return (yield* ObserverThread).fetch
+  })
 )
 
 /**
