@@ -50,11 +50,14 @@ export const serviceOf = (path: string): ServiceLabel => {
   return "forms"
 }
 
-const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+/** The method labels: the standard methods as they are, anything else one value (the last). */
+const METHOD_LABELS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "OTHER"] as const
 
-/** A method as a label: the standard ones as they are, anything else one value. */
-const methodLabel = (method: string | undefined) =>
-  method !== undefined && METHODS.has(method) ? method : "OTHER"
+/** A method's label, as its index in METHOD_LABELS. */
+const methodIndex = (method: string | undefined): number => {
+  const i = method === undefined ? -1 : METHOD_LABELS.indexOf(method as (typeof METHOD_LABELS)[number])
+  return i < 0 || i === METHOD_LABELS.length - 1 ? METHOD_LABELS.length - 1 : i
+}
 
 /** The path of a URL, without its query (only for the service of an unmatched request). */
 const pathOf = (url: string) => {
@@ -133,11 +136,11 @@ interface RequestSeries {
 
 /**
  * Records one answered request. Each label combination's two series are made once and kept (a few
- * hundred at most: routes × methods × statuses), so a request costs a map lookup and two updates
- * of plain numbers.
+ * hundred at most: routes × methods × statuses), found by route, then method and status, so a
+ * request costs two map lookups and two updates of plain numbers, and builds no key.
  */
 const makeRequestRecorder = (context: Context.Context<never>) => {
-  const series = new Map<string, RequestSeries>()
+  const byRoute = new Map<string, Map<number, RequestSeries>>()
   const refusals = new Map<string, { count: number }>()
   const refused = (service: ServiceLabel, kind: string) => {
     const key = `${service} ${kind}`
@@ -153,6 +156,23 @@ const makeRequestRecorder = (context: Context.Context<never>) => {
     }
     counter.count++
   }
+  const seriesOf = (route: string, service: ServiceLabel, m: string, status: number): RequestSeries => {
+    const attributes = { route, method: m, status: String(status), service }
+    return {
+      count: scrapedCounter(
+        context,
+        "folio_http_requests_total",
+        "HTTP requests answered, by route template, method, status and service.",
+        attributes
+      ),
+      seconds: new ScrapedHistogram(
+        context,
+        "folio_http_request_duration_seconds",
+        "Time to answer an HTTP request (until its response starts), in seconds.",
+        attributes
+      )
+    }
+  }
   return (
     route: string,
     service: ServiceLabel,
@@ -161,26 +181,18 @@ const makeRequestRecorder = (context: Context.Context<never>) => {
     seconds: number,
     keyBudget: boolean
   ): void => {
-    const m = methodLabel(method)
-    const key = `${route} ${m} ${status}`
-    let s = series.get(key)
+    const m = methodIndex(method)
+    let statuses = byRoute.get(route)
+    if (statuses === undefined) {
+      statuses = new Map()
+      byRoute.set(route, statuses)
+    }
+    // A status is 100-599 (node refuses any other), so method and status make one small number.
+    const key = m * 1000 + status
+    let s = statuses.get(key)
     if (s === undefined) {
-      const attributes = { route, method: m, status: String(status), service }
-      s = {
-        count: scrapedCounter(
-          context,
-          "folio_http_requests_total",
-          "HTTP requests answered, by route template, method, status and service.",
-          attributes
-        ),
-        seconds: new ScrapedHistogram(
-          context,
-          "folio_http_request_duration_seconds",
-          "Time to answer an HTTP request (until its response starts), in seconds.",
-          attributes
-        )
-      }
-      series.set(key, s)
+      s = seriesOf(route, service, METHOD_LABELS[m] as string, status)
+      statuses.set(key, s)
     }
     s.count.count++
     s.seconds.observe(seconds)
