@@ -41,7 +41,7 @@ const fastPathSpan = (
     root: Option.isNone(parent),
     sampled: true
   })
-  response.once("finish", () => {
+  const end = () => {
     const path = (request.url ?? "/").split("?", 1)[0] ?? "/"
     span.attribute("http.request.method", request.method ?? "GET")
     span.attribute("url.path", path)
@@ -49,7 +49,12 @@ const fastPathSpan = (
     span.attribute("folio.service", serviceOfRoute(path))
     span.attribute("folio.fast_path", true)
     span.end(nowNanos(), Exit.void)
-  })
+  }
+  // An answer already written (a redirect) ends its span now; one still being written (the
+  // authorization server's) when it finishes. No listener on a response that needs none: node's
+  // response code stays on the one path every other response takes.
+  if (response.writableEnded) end()
+  else response.once("finish", end)
 }
 
 /**

@@ -4,10 +4,11 @@
 import { Worker } from "node:worker_threads"
 import { Context, Effect, Layer } from "effect"
 import type { ExportRequest, FromObserver, ToObserver } from "./observer-worker.js"
+import type { SpanBatch } from "./telemetry.js"
 
 /** A batch of spans for the observer's thread to encode as OTLP/JSON (observer-worker.ts), not this one. */
 export class EncodedInWorker {
-  constructor(readonly data: unknown) {}
+  constructor(readonly batch: SpanBatch) {}
 }
 
 export interface ObserverThreadShape {
@@ -150,7 +151,7 @@ const observerThread = () => {
         url: input instanceof Request ? input.url : String(input),
         method: init?.method ?? "GET",
         headers: [...new globalThis.Headers(init?.headers)],
-        json: body.data
+        batch: body.batch
       }
       post(request)
     })

@@ -16,6 +16,8 @@
 // TypeScript, `npm start` the compiled one).
 import { createServer } from "node:http"
 import { parentPort } from "node:worker_threads"
+import type { SpanRecord } from "./recording-span.js"
+import type { SpanBatch } from "./telemetry.js"
 
 /** One request to send: the exporter's own, with a batch of spans to write as OTLP/JSON here. */
 export type ExportRequest = {
@@ -24,8 +26,8 @@ export type ExportRequest = {
   readonly url: string
   readonly method: string
   readonly headers: ReadonlyArray<readonly [string, string]>
-  /** The batch as data (telemetry.ts, otlpWorkerSerialization). */
-  readonly json: unknown
+  /** The batch: the spans' records (recording-span.ts), the resource and the scope. */
+  readonly batch: SpanBatch
 }
 
 /** What the main thread sends. */
@@ -60,21 +62,68 @@ export type FromObserver =
 
 const CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
-/** OTLP/JSON writes a non-finite number as a string; JSON.stringify writes it as null. */
-const nonFiniteToString = (_key: string, value: unknown) =>
-  typeof value === "number" && !Number.isFinite(value) ? String(value) : value
+const json = JSON.stringify
 
 /**
- * A batch of spans as OTLP/JSON, as Effect's `layerJson` writes it, without its second pass over
- * every batch whose text holds "null" anywhere (every batch with a SQL statement's `is null` in an
- * attribute): in a batch of spans a non-finite number can only be an attribute's `doubleValue`
- * (OtlpResource writes every other number as an `intValue`), and a string's quotes are escaped, so
- * `"doubleValue":null` in the text is exactly the case that needs the second pass.
+ * An attribute's value as OTLP/JSON writes it, as Effect's exporter does: a string, an integer
+ * (`intValue`, as a string when it is not a safe one), any other number a double (a non-finite
+ * one as a string), a boolean, a bigint (an integer when it fits 64 bits, else a string), or an
+ * array of them. Anything else was formatted as a string on the main thread.
  */
-const encode = (data: unknown): string => {
-  const text = JSON.stringify(data)
-  return text.includes('"doubleValue":null') ? JSON.stringify(data, nonFiniteToString) : text
+const valueJson = (value: unknown): string => {
+  switch (typeof value) {
+    case "string":
+      return `{"stringValue":${json(value)}}`
+    case "boolean":
+      return `{"boolValue":${value}}`
+    case "bigint":
+      return BigInt.asIntN(64, value) === value ? `{"intValue":"${value}"}` : `{"stringValue":"${value}"}`
+    case "number":
+      if (Number.isInteger(value) && value >= -INT64_BOUND && value < INT64_BOUND)
+        return Number.isSafeInteger(value) ? `{"intValue":${value}}` : `{"intValue":"${BigInt(value)}"}`
+      return Number.isFinite(value) ? `{"doubleValue":${value}}` : `{"doubleValue":"${value}"}`
+    default:
+      return Array.isArray(value)
+        ? `{"arrayValue":{"values":[${value.map(valueJson).join(",")}]}}`
+        : `{"stringValue":${json(String(value))}}`
+  }
 }
+
+const INT64_BOUND = 2 ** 63
+
+/** Flat attributes (key, value, key, value...) as OTLP's list of key-values. */
+const attributesJson = (flat: ReadonlyArray<unknown>): string => {
+  let out = ""
+  for (let i = 0; i < flat.length; i += 2)
+    out += `${i === 0 ? "" : ","}{"key":${json(flat[i])},"value":${valueJson(flat[i + 1])}}`
+  return `[${out}]`
+}
+
+/** A span's record (recording-span.ts) as an OTLP/JSON span, as Effect's exporter writes one. */
+const spanJson = (span: SpanRecord): string => {
+  const [traceId, spanId, parentSpanId, name, kind, start, end, code, message, attributes, events, links] =
+    span
+  let eventsJson = ""
+  if (events !== undefined)
+    for (let i = 0; i < events.length; i += 3)
+      eventsJson += `${i === 0 ? "" : ","}{"name":${json(events[i])},"timeUnixNano":"${events[i + 1]}","attributes":${attributesJson(events[i + 2] as ReadonlyArray<unknown>)},"droppedAttributesCount":0}`
+  let linksJson = ""
+  if (links !== undefined)
+    for (let i = 0; i < links.length; i += 3)
+      linksJson += `${i === 0 ? "" : ","}{"traceId":${json(String(links[i]).padStart(32, "0"))},"spanId":${json(links[i + 1])},"attributes":${attributesJson(links[i + 2] as ReadonlyArray<unknown>)},"droppedAttributesCount":0}`
+  return (
+    `{"traceId":${json(traceId.padStart(32, "0"))},"spanId":${json(spanId)},` +
+    (parentSpanId === undefined ? "" : `"parentSpanId":${json(parentSpanId)},`) +
+    `"name":${json(name)},"kind":${kind},"startTimeUnixNano":"${start}","endTimeUnixNano":"${end}",` +
+    `"attributes":${attributesJson(attributes)},"droppedAttributesCount":0,"events":[${eventsJson}],"droppedEventsCount":0,` +
+    `"status":${message === undefined ? `{"code":${code}}` : `{"code":${code},"message":${json(message)}}`},` +
+    `"links":[${linksJson}],"droppedLinksCount":0}`
+  )
+}
+
+/** A batch of spans as the OTLP/JSON body Effect's exporter sends: one resource, one scope. */
+export const spansJson = (batch: SpanBatch): string =>
+  `{"resourceSpans":[{"resource":${json(batch.resource)},"scopeSpans":[{"scope":${json(batch.scope)},"spans":[${batch.spans.map(spanJson).join(",")}]}]}]}`
 
 if (parentPort !== null) {
   const port = parentPort
@@ -119,7 +168,7 @@ if (parentPort !== null) {
     fetch(request.url, {
       method: request.method,
       headers: request.headers as Array<[string, string]>,
-      body: encode(request.json)
+      body: spansJson(request.batch)
     })
       .then(async (response) => {
         const body = await response.arrayBuffer()

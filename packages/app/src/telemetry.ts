@@ -1,13 +1,15 @@
-// Traces: the OTLP/HTTP exporter Effect ships (effect/observability's OtlpTracer) built from the
-// OTEL_* configuration, behind the OpenTelemetry samplers and the redaction of secret URL parts.
+// Traces: OTLP/HTTP export built from the OTEL_* configuration, behind the OpenTelemetry samplers
+// and the redaction of secret URL parts: Effect's exporter (effect/observability's OtlpExporter:
+// batching, retries, back-off, the flush at shutdown) over Folio's own recording span
+// (recording-span.ts) and the observer's thread, which writes the JSON and sends it.
 import { randomBytes } from "node:crypto"
-import { redactingTracer } from "@folio/adapters-http/shared"
-import { type Context, Duration, Effect, type Exit, Layer, Option, Redacted, Tracer } from "effect"
+import { type Context, Duration, Effect, type Exit, Layer, Option, Redacted, Tracer, Version } from "effect"
 import type { IncomingMessage } from "node:http"
 import { FetchHttpClient, type Headers, HttpBody, HttpTraceContext } from "effect/http"
-import { OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
+import { OtlpExporter, OtlpResource } from "effect/observability"
 import type { TraceSamplerName, TraceSettings } from "./config.js"
 import { EncodedInWorker, ObserverThread } from "./observer-thread.js"
+import { RecordingSpan, type SpanRecord } from "./recording-span.js"
 
 /** The resource's service.version: the server's own. */
 const SERVICE_VERSION = "1.0.0"
@@ -178,43 +180,6 @@ export const samplingTracer = (
 }
 
 /**
- * The span attributes Folio adds on top of Effect's: `folio.service` follows the route template
- * the router records (`http.route`), so no handler has to say which service it belongs to.
- */
-const serviceAttributes = (inner: Tracer.Tracer): Tracer.Tracer =>
-  Tracer.make({
-    ...inner,
-    span(options) {
-      const span = inner.span(options)
-      if (options.kind !== "server" || !span.sampled) return span
-      const attribute = span.attribute.bind(span)
-      span.attribute = (key, value) => {
-        attribute(key, value)
-        if (key === "http.route" && typeof value === "string")
-          attribute("folio.service", serviceOfRoute(value))
-      }
-      return span
-    }
-  })
-
-/**
- * OTLP/JSON bodies, as Effect's `layerJson` writes them, but for spans written on the observer's
- * thread: the batch goes over as it is (copied by the structured clone, native code) and
- * JSON.stringify runs there, off the thread that answers requests. Metrics and logs are Effect's
- * own.
- */
-export const otlpWorkerSerialization = Layer.effect(
-  OtlpSerialization.OtlpSerialization,
-  Effect.gen(function* () {
-    const json = yield* OtlpSerialization.OtlpSerialization
-    return OtlpSerialization.OtlpSerialization.of({
-      ...json,
-      traces: (data) => HttpBody.raw(new EncodedInWorker(data), { contentType: "application/json" })
-    })
-  })
-).pipe(Layer.provide(OtlpSerialization.layerJson))
-
-/**
  * `fetch` for the trace exporter: the observer's thread's (observer-thread.ts), so the batch is
  * written and POSTed off the thread that answers requests. The exporter is built on top of it, so
  * its last flush at shutdown goes before the thread stops.
@@ -226,34 +191,48 @@ export const exporterFetchLayer = Layer.effect(
   })
 )
 
+/** The instrumentation scope of every span, as Effect's exporter names it. */
+const SCOPE = { name: "effect", version: Version.getCurrentVersion() }
+
 /**
- * The configured tracer: spans sampled as OTEL_TRACES_SAMPLER says, redacted (secret path segments
- * and query values) before anything reads them, batched and POSTed as OTLP/HTTP JSON to the
- * endpoint. The exporter flushes what it holds when the layer's scope closes (shutdown); its own
- * requests are untraced (Effect's exporter turns tracing off around them).
+ * The batch the observer's thread writes as OTLP/JSON (observer-worker.ts, `spansJson`): the
+ * resource, the scope and the spans' flat records.
+ */
+export interface SpanBatch {
+  readonly resource: OtlpResource.Resource
+  readonly scope: typeof SCOPE
+  readonly spans: ReadonlyArray<SpanRecord>
+}
+
+/**
+ * The configured tracer: spans sampled as OTEL_TRACES_SAMPLER says, each sampled one recorded
+ * redacted (secret path segments and query values) with its service (recording-span.ts), batched
+ * by Effect's OTLP exporter (interval, batch size, retries, back-off, the flush when the layer's
+ * scope closes at shutdown) and written and POSTed as OTLP/HTTP JSON by the observer's thread. The
+ * exporter's own requests are untraced (it turns tracing off around them).
  */
 export const otlpTracerLayer = (settings: TraceSettings) =>
   Layer.effect(
     Tracer.Tracer,
-    Effect.map(
-      OtlpTracer.make({
+    Effect.gen(function* () {
+      const resource = yield* OtlpResource.fromConfig({
+        serviceName: settings.serviceName,
+        serviceVersion: SERVICE_VERSION
+      })
+      const exporter = yield* OtlpExporter.make({
+        label: "OtlpTracer",
         url: settings.url,
-        resource: { serviceName: settings.serviceName, serviceVersion: SERVICE_VERSION },
         headers: Redacted.value(settings.headers),
         exportInterval: Duration.millis(settings.exportDelayMillis),
         maxBatchSize: settings.exportBatchSize,
+        body: (spans) => {
+          const batch: SpanBatch = { resource, scope: SCOPE, spans }
+          return [HttpBody.raw(new EncodedInWorker(batch), { contentType: "application/json" }), Effect.void]
+        },
         shutdownTimeout: Duration.seconds(3)
-      }),
-      (exporter) =>
-        samplingTracer(serviceAttributes(redactingTracer(exporter)), settings.sampler, settings.ratio)
-    )
-  ).pipe(
-    Layer.provide(
-      Layer.mergeAll(
-        OtlpExporter.layerFlusher,
-        otlpWorkerSerialization,
-        FetchHttpClient.layer,
-        exporterFetchLayer
-      )
-    )
-  )
+      })
+      const push = (record: SpanRecord) => exporter.push(record)
+      const recording = Tracer.make({ span: (options) => new RecordingSpan(options, push, serviceOfRoute) })
+      return samplingTracer(recording, settings.sampler, settings.ratio)
+    })
+  ).pipe(Layer.provide(Layer.mergeAll(OtlpExporter.layerFlusher, FetchHttpClient.layer, exporterFetchLayer)))

@@ -1,0 +1,199 @@
+// A sampled span as Folio records it for export: what Effect's OtlpTracer's span does (ids, parent,
+// attributes, events, links, status from the exit), with the redaction of secret URL parts and the
+// server span's `folio.service` done as each attribute is set, and, at its end, a flat record for
+// the observer's thread instead of OTLP's nested objects. Why: a sampled span cost ~27 us of CPU at
+// 100% sampling and more at 10%, most of it in the OTLP objects (built on the main thread, copied
+// to the thread one object at a time by the structured clone, and held until the export, through
+// garbage collections); a record is a few objects, and the thread writes the OTLP/JSON from it
+// (observer-worker.ts, `spansJson`). Decision 0036, "What watching costs".
+import { randomBytes } from "node:crypto"
+import { redactSecrets } from "@folio/adapters-http/shared"
+import { Cause, type Context, type Exit, Formatter, Option, type Tracer } from "effect"
+
+/** A span's kind as OTLP numbers it. */
+const SPAN_KIND: Record<Tracer.SpanKind, number> = {
+  internal: 1,
+  server: 2,
+  client: 3,
+  producer: 4,
+  consumer: 5
+}
+
+/** OTLP's status codes. */
+const STATUS_UNSET = 0
+const STATUS_OK = 1
+const STATUS_ERROR = 2
+
+/**
+ * Attributes as a flat list, key then value: a value is a string, number, boolean or bigint as it
+ * was set, an array of them, or (anything else) Effect's formatting of it as a string.
+ */
+export type FlatAttributes = Array<unknown>
+
+/**
+ * A finished span, for the observer's thread (a few objects where OTLP has dozens): ids, name, kind,
+ * times in Unix-epoch nanoseconds, status, attributes, and events (`[name, time, attributes]`
+ * each) and links (`[traceId, spanId, attributes]` each), flat.
+ */
+export type SpanRecord = readonly [
+  traceId: string,
+  spanId: string,
+  parentSpanId: string | undefined,
+  name: string,
+  kind: number,
+  startTime: bigint,
+  endTime: bigint,
+  statusCode: number,
+  statusMessage: string | undefined,
+  attributes: FlatAttributes,
+  events: Array<unknown> | undefined,
+  links: Array<unknown> | undefined
+]
+
+const randomHex = (bytes: number) => randomBytes(bytes).toString("hex")
+
+/** A value as the record keeps it: a string redacted, a primitive as it is, anything else formatted. */
+const recorded = (value: unknown): unknown => {
+  switch (typeof value) {
+    case "string":
+      return redactSecrets(value)
+    case "number":
+    case "boolean":
+    case "bigint":
+      return value
+    default:
+      return Array.isArray(value) ? value.map(recorded) : redactSecrets(Formatter.format(value))
+  }
+}
+
+const flatten = (entries: Iterable<readonly [string, unknown]>, into: FlatAttributes = []) => {
+  for (const [key, value] of entries) into.push(key, recorded(value))
+  return into
+}
+
+type SpanOptions = Parameters<Tracer.Tracer["span"]>[0]
+
+/** Which of Folio's services a route belongs to: `folio.service` of a server span. */
+export type ServiceOfRoute = (route: string) => string
+
+export class RecordingSpan implements Tracer.Span {
+  readonly _tag = "Span"
+  readonly sampled = true
+  readonly name: string
+  readonly parent: Option.Option<Tracer.AnySpan>
+  readonly annotations: Context.Context<never>
+  readonly links: Array<Tracer.SpanLink>
+  readonly kind: Tracer.SpanKind
+  status: Tracer.SpanStatus
+  private _traceId: string | undefined = undefined
+  private _spanId: string | undefined = undefined
+  private _attributes: Map<string, unknown> | undefined = undefined
+  private _events: Array<unknown> | undefined = undefined
+
+  constructor(
+    options: SpanOptions,
+    private readonly push: (record: SpanRecord) => void,
+    private readonly serviceOfRoute: ServiceOfRoute
+  ) {
+    this.name = options.name
+    this.parent = options.parent
+    this.annotations = options.annotations
+    this.links = options.links
+    this.kind = options.kind
+    this.status = { _tag: "Started", startTime: options.startTime }
+  }
+
+  get traceId(): string {
+    if (this._traceId === undefined)
+      this._traceId = Option.isSome(this.parent) ? this.parent.value.traceId : randomHex(16)
+    return this._traceId
+  }
+
+  get spanId(): string {
+    if (this._spanId === undefined) this._spanId = randomHex(8)
+    return this._spanId
+  }
+
+  get attributes(): ReadonlyMap<string, unknown> {
+    if (this._attributes === undefined) this._attributes = new Map()
+    return this._attributes
+  }
+
+  attribute(key: string, value: unknown): void {
+    if (this.status._tag === "Ended") return
+    if (this._attributes === undefined) this._attributes = new Map()
+    this._attributes.set(key, value)
+    // The route template the router records names the service, so no handler has to.
+    if (key === "http.route" && this.kind === "server" && typeof value === "string")
+      this._attributes.set("folio.service", this.serviceOfRoute(value))
+  }
+
+  event(name: string, startTime: bigint, attributes?: Record<string, unknown>): void {
+    if (this.status._tag === "Ended") return
+    if (this._events === undefined) this._events = []
+    this._events.push(
+      redactSecrets(name),
+      startTime,
+      attributes === undefined ? [] : flatten(Object.entries(attributes))
+    )
+  }
+
+  addLinks(links: ReadonlyArray<Tracer.SpanLink>): void {
+    if (this.status._tag === "Ended") return
+    this.links.push(...links)
+  }
+
+  end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
+    if (this.status._tag === "Ended") return
+    const startTime = this.status.startTime
+    this.status = { _tag: "Ended", startTime, endTime, exit }
+    const attributes = this._attributes === undefined ? [] : flatten(this._attributes)
+    let events = this._events
+    let statusCode = STATUS_OK
+    let statusMessage: string | undefined
+    // As Effect's exporter says an exit: interrupted only is unset, with the attribute; a failure
+    // is an error with its first message, and an `exception` event for each error.
+    if (exit._tag === "Failure") {
+      if (Cause.hasInterruptsOnly(exit.cause)) {
+        statusCode = STATUS_UNSET
+        attributes.push("effect.fiber.interrupted", true)
+      } else {
+        const errors = Cause.prettyErrors(exit.cause, { includeCauseInStack: true })
+        if (errors.length > 0) {
+          statusCode = STATUS_ERROR
+          statusMessage = redactSecrets(errors[0]?.message ?? "")
+        }
+        for (const error of errors) {
+          events ??= []
+          events.push("exception", endTime, [
+            "exception.type",
+            error.name,
+            "exception.message",
+            redactSecrets(error.message),
+            "exception.stacktrace",
+            redactSecrets(error.stack ?? "No stack trace available")
+          ])
+        }
+      }
+    }
+    let links: Array<unknown> | undefined
+    for (const link of this.links) {
+      links ??= []
+      links.push(link.span.traceId, link.span.spanId, flatten(Object.entries(link.attributes)))
+    }
+    this.push([
+      this.traceId,
+      this.spanId,
+      Option.isSome(this.parent) ? this.parent.value.spanId : undefined,
+      this.name,
+      SPAN_KIND[this.kind] ?? 0,
+      startTime,
+      endTime,
+      statusCode,
+      statusMessage,
+      attributes,
+      events,
+      links
+    ])
+  }
+}
