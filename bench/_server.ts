@@ -2,7 +2,7 @@
 // free port with the budgets lifted, and a clean stop; the redirect benches' link.
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import pg from "pg"
@@ -102,14 +102,39 @@ const cpuMicros = (child: ChildProcess): number | undefined => {
 }
 
 /**
+ * CPU time (microseconds) of each kind of thread of a child process so far, by the thread's name
+ * (`node` is the main thread, `V8 DefaultWorke` V8's helpers, a worker thread's own name), from
+ * /proc/<pid>/task; empty where there is no /proc. A look inside for BENCH_THREADS=1.
+ */
+export const threadCpuMicros = (child: ChildProcess): Map<string, number> => {
+  const byName = new Map<string, number>()
+  const dir = `/proc/${child.pid}/task`
+  if (child.pid === undefined || !existsSync(dir)) return byName
+  for (const task of readdirSync(dir)) {
+    try {
+      const stat = readFileSync(`${dir}/${task}/stat`, "utf8")
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))
+      const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ")
+      const micros = ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100
+      byName.set(name, (byName.get(name) ?? 0) + micros)
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return byName
+}
+
+/**
  * Runs a load and returns it with the server process's own CPU per answered request (-1 where it
  * cannot be read): steadier than req/s on a machine whose two cores also run the load generator
  * and the database.
  */
 export const withServerCpu = async <R extends { readonly requests: { readonly total: number } }>(
   server: ChildProcess,
-  run: () => Promise<R>
+  run: () => Promise<R>,
+  label = `pid ${server.pid}`
 ): Promise<{ readonly result: R; readonly cpuPerRequest: number }> => {
+  const threadsBefore = process.env.BENCH_THREADS === "1" ? threadCpuMicros(server) : undefined
   const before = cpuMicros(server)
   const result = await run()
   const after = cpuMicros(server)
@@ -117,6 +142,13 @@ export const withServerCpu = async <R extends { readonly requests: { readonly to
     before === undefined || after === undefined || result.requests.total === 0
       ? -1
       : Math.round((after - before) / result.requests.total)
+  if (threadsBefore !== undefined && result.requests.total > 0) {
+    const parts = [...threadCpuMicros(server)].map(
+      ([name, micros]) =>
+        `${name}=${((micros - (threadsBefore.get(name) ?? 0)) / result.requests.total).toFixed(1)}`
+    )
+    process.stdout.write(`  threads (us/req) ${label}: ${parts.join(" ")}\n`)
+  }
   return { result, cpuPerRequest }
 }
 

@@ -122,8 +122,16 @@ const loadBoth = async (
   const timer = scrape === undefined ? undefined : setInterval(() => void scrape(), 5000)
   try {
     const [off, on] = await both(async (s) => {
-      const { result, cpuPerRequest } = await withServerCpu(s.child, () =>
-        autocannon({ connections: CONNECTIONS, duration: DURATION, overallRate: rate, ...options(s.origin) })
+      const { result, cpuPerRequest } = await withServerCpu(
+        s.child,
+        () =>
+          autocannon({
+            connections: CONNECTIONS,
+            duration: DURATION,
+            overallRate: rate,
+            ...options(s.origin)
+          }),
+        s === servers.off ? "off" : "on"
       )
       return { reqPerSec: result.requests.average, cpu: cpuPerRequest, p99: result.latency.p99 }
     })
