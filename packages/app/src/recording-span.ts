@@ -1,4 +1,4 @@
-// A sampled span as Folio records it for export: what Effect's OtlpTracer's span does (ids, parent,
+// Folio's spans. An unsampled one records nothing. A sampled one is recorded for export: what Effect's OtlpTracer's span does (ids, parent,
 // attributes, events, links, status from the exit), with the redaction of secret URL parts and the
 // server span's `folio.service` done as each attribute is set, and, at its end, a flat record for
 // the observer's thread instead of OTLP's nested objects. Why: a sampled span cost ~27 us of CPU at
@@ -76,25 +76,22 @@ type SpanOptions = Parameters<Tracer.Tracer["span"]>[0]
 /** Which of Folio's services a route belongs to: `folio.service` of a server span. */
 export type ServiceOfRoute = (route: string) => string
 
-export class RecordingSpan implements Tracer.Span {
+/** Every non-recording span's attributes: none, one shared map (a span is built per request). */
+const NO_ATTRIBUTES: ReadonlyMap<string, unknown> = new Map()
+
+/** What every span holds: its options, its status, and its ids, drawn when first read. */
+abstract class BaseSpan {
   readonly _tag = "Span"
-  readonly sampled = true
   readonly name: string
   readonly parent: Option.Option<Tracer.AnySpan>
   readonly annotations: Context.Context<never>
   readonly links: Array<Tracer.SpanLink>
   readonly kind: Tracer.SpanKind
   status: Tracer.SpanStatus
-  private _traceId: string | undefined = undefined
-  private _spanId: string | undefined = undefined
-  private _attributes: Map<string, unknown> | undefined = undefined
-  private _events: Array<unknown> | undefined = undefined
+  protected _traceId: string | undefined = undefined
+  protected _spanId: string | undefined = undefined
 
-  constructor(
-    options: SpanOptions,
-    private readonly push: (record: SpanRecord) => void,
-    private readonly serviceOfRoute: ServiceOfRoute
-  ) {
+  constructor(options: SpanOptions) {
     this.name = options.name
     this.parent = options.parent
     this.annotations = options.annotations
@@ -112,6 +109,39 @@ export class RecordingSpan implements Tracer.Span {
   get spanId(): string {
     if (this._spanId === undefined) this._spanId = randomHex(8)
     return this._spanId
+  }
+}
+
+/**
+ * A span that is not sampled: it carries the trace's ids (so `traceparent` sent on, a job's context
+ * and a log line still name the trace, flagged unsampled) and records nothing, so an unsampled
+ * request costs no attribute, event or export work.
+ */
+export class NonRecordingSpan extends BaseSpan implements Tracer.Span {
+  readonly sampled = false
+  readonly attributes: ReadonlyMap<string, unknown> = NO_ATTRIBUTES
+
+  end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
+    if (this.status._tag === "Started")
+      this.status = { _tag: "Ended", startTime: this.status.startTime, endTime, exit }
+  }
+  attribute(): void {}
+  event(): void {}
+  addLinks(): void {}
+}
+
+/** A sampled span, recorded for export (the file's header says how). */
+export class RecordingSpan extends BaseSpan implements Tracer.Span {
+  readonly sampled = true
+  private _attributes: Map<string, unknown> | undefined = undefined
+  private _events: Array<unknown> | undefined = undefined
+
+  constructor(
+    options: SpanOptions,
+    private readonly push: (record: SpanRecord) => void,
+    private readonly serviceOfRoute: ServiceOfRoute
+  ) {
+    super(options)
   }
 
   get attributes(): ReadonlyMap<string, unknown> {

@@ -2,14 +2,13 @@
 // and the redaction of secret URL parts: Effect's exporter (effect/observability's OtlpExporter:
 // batching, retries, back-off, the flush at shutdown) over Folio's own recording span
 // (recording-span.ts) and the observer's thread, which writes the JSON and sends it.
-import { randomBytes } from "node:crypto"
-import { type Context, Duration, Effect, type Exit, Layer, Option, Redacted, Tracer, Version } from "effect"
+import { Duration, Effect, Layer, Option, Redacted, Tracer, Version } from "effect"
 import type { IncomingMessage } from "node:http"
 import { FetchHttpClient, type Headers, HttpBody, HttpTraceContext } from "effect/http"
 import { OtlpExporter, OtlpResource } from "effect/observability"
 import type { TraceSamplerName, TraceSettings } from "./config.js"
 import { EncodedInWorker, ObserverThread } from "./observer-thread.js"
-import { RecordingSpan, type SpanRecord } from "./recording-span.js"
+import { NonRecordingSpan, RecordingSpan, type SpanRecord } from "./recording-span.js"
 
 /** The resource's service.version: the server's own. */
 const SERVICE_VERSION = "1.0.0"
@@ -32,61 +31,6 @@ const TWO_POW_52 = 2 ** 52
  */
 export const sampledByRatio = (traceId: string, ratio: number): boolean =>
   ratio >= 1 ? true : ratio <= 0 ? false : Number.parseInt(traceId.slice(-13), 16) / TWO_POW_52 < ratio
-
-const randomHex = (bytes: number) => randomBytes(bytes).toString("hex")
-
-type SpanOptions = Parameters<Tracer.Tracer["span"]>[0]
-
-/** Every non-recording span's attributes: none, one shared map (a span is built per request). */
-const NO_ATTRIBUTES: ReadonlyMap<string, unknown> = new Map()
-
-/**
- * A span that is not sampled: it carries the trace's ids (so `traceparent` sent on, a job's context
- * and a log line still name the trace, flagged unsampled) and records nothing, so an unsampled
- * request costs no attribute, event or export work.
- */
-class NonRecordingSpan implements Tracer.Span {
-  readonly _tag = "Span"
-  readonly sampled = false
-  readonly name: string
-  readonly parent: Option.Option<Tracer.AnySpan>
-  readonly annotations: Context.Context<never>
-  readonly links: Array<Tracer.SpanLink>
-  readonly kind: Tracer.SpanKind
-  readonly attributes: ReadonlyMap<string, unknown> = NO_ATTRIBUTES
-  status: Tracer.SpanStatus
-  private _traceId: string | undefined
-  private _spanId: string | undefined
-
-  constructor(options: SpanOptions, traceId: string | undefined) {
-    this.name = options.name
-    this.parent = options.parent
-    this.annotations = options.annotations
-    this.links = options.links
-    this.kind = options.kind
-    this.status = { _tag: "Started", startTime: options.startTime }
-    this._traceId = traceId
-  }
-
-  get traceId(): string {
-    if (this._traceId === undefined)
-      this._traceId = Option.isSome(this.parent) ? this.parent.value.traceId : randomHex(16)
-    return this._traceId
-  }
-
-  get spanId(): string {
-    if (this._spanId === undefined) this._spanId = randomHex(8)
-    return this._spanId
-  }
-
-  end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
-    if (this.status._tag === "Started")
-      this.status = { _tag: "Ended", startTime: this.status.startTime, endTime, exit }
-  }
-  attribute(): void {}
-  event(): void {}
-  addLinks(): void {}
-}
 
 /** A caller's trace context from its `traceparent` header, if the header is a valid one. */
 const callerSpan = (traceparent: string | undefined) =>
@@ -174,7 +118,7 @@ export const samplingTracer = (
       // A job run begins a trace (the draw made before the exporter's span is built); any other
       // span without a parent is background work.
       else sampled = options.kind === "consumer" && decide(parent)
-      return sampled ? inner.span({ ...options, sampled: true }) : new NonRecordingSpan(options, undefined)
+      return sampled ? inner.span({ ...options, sampled: true }) : new NonRecordingSpan(options)
     }
   })
 }
