@@ -48,7 +48,7 @@ const program = Effect.withSpan(
 
 /** A fetch that keeps each body it is given and answers 200, as a collector would. */
 const collecting = (bodies: Array<string>, body: (init: RequestInit | undefined) => string) =>
-  ((_input: RequestInfo | URL, init?: RequestInit) => {
+  ((_input: string | URL | Request, init?: RequestInit) => {
     bodies.push(body(init))
     return Promise.resolve(new Response(null, { status: 200 }))
   }) as typeof globalThis.fetch
@@ -89,13 +89,19 @@ const effectsOwn = async () => {
   return bodies
 }
 
+const noBatch = (): never => {
+  throw new Error("the exporter sent no batch of spans")
+}
+
 const folios = async () => {
   const bodies: Array<string> = []
   const thread = Layer.succeed(
     ObserverThread,
     ObserverThread.of({
       listen: () => Promise.reject(new Error("no listener here")),
-      fetch: collecting(bodies, (init) => spansJson((init?.body as EncodedInWorker).batch))
+      fetch: collecting(bodies, (init) =>
+        spansJson((init?.body as EncodedInWorker | undefined)?.batch ?? noBatch())
+      )
     })
   )
   await Effect.runPromise(Effect.provide(program, otlpTracerLayer(settings).pipe(Layer.provide(thread))))
