@@ -99,6 +99,7 @@ const folios = async () => {
     ObserverThread,
     ObserverThread.of({
       listen: () => Promise.reject(new Error("no listener here")),
+      unlisten: () => {},
       fetch: collecting(bodies, (init) =>
         spansJson((init?.body as EncodedInWorker | undefined)?.batch ?? noBatch())
       )

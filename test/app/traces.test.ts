@@ -614,4 +614,26 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
     expect(value).toBe(42)
     expect(Date.now() - started).toBeLessThan(10_000)
   }, 30_000)
+
+  it("fails an export the collector answers with a status no Response can hold, and goes on", async () => {
+    let answered = 0
+    const collector = createServer((request, response) => {
+      request.resume()
+      request.on("end", () => {
+        answered += 1
+        response.writeHead(600, "Ünreadable").end()
+      })
+    })
+    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
+    const url = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`
+    try {
+      const value = await Effect.runPromise(
+        Effect.as(span("unreadable"), 7).pipe(Effect.provide(exporterOn(settingsFor(url, 50, 1000))))
+      )
+      expect(value).toBe(7)
+      expect(answered).toBeGreaterThan(0)
+    } finally {
+      await new Promise((resolve) => collector.close(resolve))
+    }
+  }, 30_000)
 })

@@ -19,7 +19,7 @@ const nowNanos = () => epochOrigin + process.hrtime.bigint()
 
 /**
  * The server span of a sampled request a fast path answered, begun at `startTime` (taken before the
- * fast path ran). The tracer (redactingTracer within) redacts the path's secret segments.
+ * fast path ran). The tracer's spans redact the path's secret segments as they are set.
  */
 const fastPathSpan = (
   tracer: Tracer.Tracer,

@@ -47,20 +47,24 @@ const listener = (settings: MetricsSettings) =>
       // recompiled slower; after this one, scrapes change nothing the app's code was built on
       // (decision 0036, "What watching costs").
       yield* Effect.ignore(scrape(runtime))
-      yield* Effect.tryPromise({
-        try: () =>
-          thread.listen(settings.port, settings.host, () =>
-            run(scrape(runtime)).catch((error: unknown) => {
-              console.error("metrics scrape failed", error)
-              throw error
+      yield* Effect.acquireRelease(
+        Effect.tryPromise({
+          try: () =>
+            thread.listen(settings.port, settings.host, () =>
+              run(scrape(runtime)).catch((error: unknown) => {
+                console.error("metrics scrape failed", error)
+                throw error
+              })
+            ),
+          catch: (cause) =>
+            new StartupError({
+              message: `cannot listen for metrics on ${settings.host}:${settings.port}`,
+              cause
             })
-          ),
-        catch: (cause) =>
-          new StartupError({
-            message: `cannot listen for metrics on ${settings.host}:${settings.port}`,
-            cause
-          })
-      })
+        }),
+        // Stopped before the app's storage closes, so no scrape reads a closed pool at shutdown.
+        () => Effect.sync(() => thread.unlisten())
+      )
       yield* Effect.logInfo("metrics listening").pipe(
         Effect.annotateLogs({ metrics: `http://${settings.host}:${settings.port}/metrics` })
       )

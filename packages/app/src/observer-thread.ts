@@ -18,6 +18,8 @@ export interface ObserverThreadShape {
    * and syscall) when it cannot.
    */
   readonly listen: (port: number, host: string, scrape: () => Promise<string>) => Promise<void>
+  /** Stop listening (the app is closing): scrapes from now on are refused, not answered. */
+  readonly unlisten: () => void
   /**
    * `fetch` for the trace exporter, sent from the thread: the request's URL and headers and the
    * batch of spans (an `EncodedInWorker` body) go over, the collector's whole answer comes back as a
@@ -137,13 +139,20 @@ const observerThread = () => {
         signal?.removeEventListener("abort", onAbort)
         if (answer.type === "export-failed") reject(new TypeError(answer.error))
         else
-          resolve(
-            new Response(NULL_BODY_STATUS.has(answer.status) ? null : answer.body, {
-              status: answer.status,
-              statusText: answer.statusText,
-              headers: answer.headers as Array<[string, string]>
-            })
-          )
+          try {
+            resolve(
+              new Response(NULL_BODY_STATUS.has(answer.status) ? null : answer.body, {
+                status: answer.status,
+                statusText: answer.statusText,
+                headers: answer.headers as Array<[string, string]>
+              })
+            )
+          } catch {
+            // A status or status text a Response cannot hold (a status over 599, a status text
+            // beyond Latin-1): an answer the exporter cannot read, so a failed export, not a throw
+            // in the thread's message handler.
+            reject(new TypeError("the collector's answer cannot be read"))
+          }
       })
       const request: ExportRequest = {
         type: "export",
@@ -156,10 +165,15 @@ const observerThread = () => {
       post(request)
     })
 
+  const unlisten = () => {
+    scrape = undefined
+    if (worker !== undefined && stopped === undefined) post({ type: "unlisten" })
+  }
+
   const terminate = async () => {
     if (worker !== undefined) await worker.terminate()
   }
-  return { service: ObserverThread.of({ listen, fetch }), terminate }
+  return { service: ObserverThread.of({ listen, unlisten, fetch }), terminate }
 }
 
 /**

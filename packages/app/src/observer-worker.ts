@@ -32,8 +32,9 @@ export type ExportRequest = {
 
 /** What the main thread sends. */
 export type ToObserver =
-  /** Listen for scrapes (once). */
+  /** Listen for scrapes (once), and stop. */
   | { readonly type: "listen"; readonly port: number; readonly host: string }
+  | { readonly type: "unlisten" }
   /** A scrape's figures, by its number, or that they could not be read. */
   | { readonly type: "scrape-answer"; readonly id: number; readonly body: string }
   | { readonly type: "scrape-failed"; readonly id: number }
@@ -106,7 +107,7 @@ const spanJson = (span: SpanRecord): string => {
   let eventsJson = ""
   if (events !== undefined)
     for (let i = 0; i < events.length; i += 3)
-      eventsJson += `${i === 0 ? "" : ","}{"name":${json(events[i])},"timeUnixNano":"${events[i + 1]}","attributes":${attributesJson(events[i + 2] as ReadonlyArray<unknown>)},"droppedAttributesCount":0}`
+      eventsJson += `${i === 0 ? "" : ","}{"name":${json(events[i])},"timeUnixNano":${json(String(events[i + 1]))},"attributes":${attributesJson(events[i + 2] as ReadonlyArray<unknown>)},"droppedAttributesCount":0}`
   let linksJson = ""
   if (links !== undefined)
     for (let i = 0; i < links.length; i += 3)
@@ -114,7 +115,7 @@ const spanJson = (span: SpanRecord): string => {
   return (
     `{"traceId":${json(traceId.padStart(32, "0"))},"spanId":${json(spanId)},` +
     (parentSpanId === undefined ? "" : `"parentSpanId":${json(parentSpanId)},`) +
-    `"name":${json(name)},"kind":${kind},"startTimeUnixNano":"${start}","endTimeUnixNano":"${end}",` +
+    `"name":${json(name)},"kind":${kind},"startTimeUnixNano":${json(String(start))},"endTimeUnixNano":${json(String(end))},` +
     `"attributes":${attributesJson(attributes)},"droppedAttributesCount":0,"events":[${eventsJson}],"droppedEventsCount":0,` +
     `"status":${message === undefined ? `{"code":${code}}` : `{"code":${code},"message":${json(message)}}`},` +
     `"links":[${linksJson}],"droppedLinksCount":0}`
@@ -131,6 +132,7 @@ if (parentPort !== null) {
     port.postMessage(message, transfer)
   const scrapes = new Map<number, (answer: string | undefined) => void>()
   let nextScrape = 0
+  let listener: ReturnType<typeof createServer> | undefined
 
   const listen = (listenPort: number, host: string) => {
     // Idle keep-alive connections outlive a scraper's interval (Prometheus: 15 s), so the scraper,
@@ -153,23 +155,42 @@ if (parentPort !== null) {
       })
       send({ type: "scrape", id })
     })
-    server.once("error", (error: NodeJS.ErrnoException) =>
+    const cannotListen = (error: NodeJS.ErrnoException) =>
       send({
         type: "cannot-listen",
         message: error.message,
         code: error.code ?? "",
         syscall: error.syscall ?? ""
       })
-    )
-    server.listen(listenPort, host, () => send({ type: "listening" }))
+    server.once("error", cannotListen)
+    server.listen(listenPort, host, () => {
+      // Listening: a later error (an accept that failed) is the server's own, logged, and the
+      // listener goes on.
+      server.off("error", cannotListen)
+      server.on("error", (error) => console.error("metrics listener error", error))
+      listener = server
+      send({ type: "listening" })
+    })
   }
 
+  /** Stops listening: no new connection, and the idle ones closed (a scrape under way finishes). */
+  const unlisten = () => {
+    listener?.close()
+    listener?.closeIdleConnections()
+    listener = undefined
+  }
+
+  // The JSON is written inside the chain, so a batch that cannot be written fails its export (the
+  // exporter backs off) rather than the thread.
   const exportBatch = (request: ExportRequest) =>
-    fetch(request.url, {
-      method: request.method,
-      headers: request.headers as Array<[string, string]>,
-      body: spansJson(request.batch)
-    })
+    Promise.resolve()
+      .then(() =>
+        fetch(request.url, {
+          method: request.method,
+          headers: request.headers as Array<[string, string]>,
+          body: spansJson(request.batch)
+        })
+      )
       .then(async (response) => {
         const body = await response.arrayBuffer()
         send(
@@ -196,6 +217,9 @@ if (parentPort !== null) {
     switch (message.type) {
       case "listen":
         listen(message.port, message.host)
+        break
+      case "unlisten":
+        unlisten()
         break
       case "scrape-answer":
       case "scrape-failed":

@@ -152,7 +152,8 @@ export class RecordingSpan extends BaseSpan implements Tracer.Span {
   attribute(key: string, value: unknown): void {
     if (this.status._tag === "Ended") return
     if (this._attributes === undefined) this._attributes = new Map()
-    this._attributes.set(key, value)
+    // Redacted as it is set, so no secret is held even in the span's own map.
+    this._attributes.set(key, recorded(value))
     // The route template the router records names the service, so no handler has to.
     if (key === "http.route" && this.kind === "server" && typeof value === "string")
       this._attributes.set("folio.service", this.serviceOfRoute(value))
@@ -177,7 +178,9 @@ export class RecordingSpan extends BaseSpan implements Tracer.Span {
     if (this.status._tag === "Ended") return
     const startTime = this.status.startTime
     this.status = { _tag: "Ended", startTime, endTime, exit }
-    const attributes = this._attributes === undefined ? [] : flatten(this._attributes)
+    const attributes: FlatAttributes = []
+    if (this._attributes !== undefined)
+      for (const [key, value] of this._attributes) attributes.push(key, value)
     let events = this._events
     let statusCode = STATUS_OK
     let statusMessage: string | undefined

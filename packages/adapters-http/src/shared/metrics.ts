@@ -187,11 +187,12 @@ const makeRequestRecorder = (context: Context.Context<never>) => {
       statuses = new Map()
       byRoute.set(route, statuses)
     }
-    // A status is 100-599 (node refuses any other), so method and status make one small number.
-    const key = m * 1000 + status
+    // A status node sends is 100-999, so method and status make one small number; any other (a
+    // handler's bug, which node refuses to send) is counted as 500, as node answers it.
+    const key = m * 1000 + (status >= 100 && status <= 999 ? status : 500)
     let s = statuses.get(key)
     if (s === undefined) {
-      s = seriesOf(route, service, METHOD_LABELS[m] as string, status)
+      s = seriesOf(route, service, METHOD_LABELS[m] as string, key % 1000)
       statuses.set(key, s)
     }
     s.count.count++
