@@ -468,11 +468,10 @@ describe("traces and metrics on together", () => {
 
   it("start one thread for both: the scrape answers, the spans arrive, and the thread stops with the app", async () => {
     const receiver = await startOtlpReceiver()
-    const dir = mkdtempSync(join(tmpdir(), "folio-observer-"))
     const metricsPort = await freePort()
     const before = threads()
+    // The in-memory storage: what is counted is the app's threads, not the database's.
     const both = await startApp({
-      storage: PgliteStorageLive({ dataDir: join(dir, "db") }),
       config: {
         traces: traces(receiver.url, "always_on"),
         metrics: Option.some({ port: metricsPort, host: "127.0.0.1" })
@@ -491,7 +490,6 @@ describe("traces and metrics on together", () => {
     } finally {
       await both.close()
       await receiver.close()
-      rmSync(dir, { recursive: true, force: true })
     }
     await until(() => threads() === before)
     expect(threads()).toBe(before)
