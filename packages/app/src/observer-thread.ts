@@ -4,7 +4,7 @@
 import { Worker } from "node:worker_threads"
 import { Context, Effect, Layer } from "effect"
 import type { ExportRequest, FromObserver, ToObserver } from "./observer-worker.js"
-import type { SpanBatch } from "./telemetry.js"
+import type { SpanBatch } from "./recording-span.js"
 
 /** A batch of spans for the observer's thread to encode as OTLP/JSON (observer-worker.ts), not this one. */
 export class EncodedInWorker {

@@ -16,8 +16,7 @@
 // TypeScript, `npm start` the compiled one).
 import { createServer } from "node:http"
 import { parentPort } from "node:worker_threads"
-import type { SpanRecord } from "./recording-span.js"
-import type { SpanBatch } from "./telemetry.js"
+import type { SpanBatch, SpanRecord } from "./recording-span.js"
 
 /** One request to send: the exporter's own, with a batch of spans to write as OTLP/JSON here. */
 export type ExportRequest = {

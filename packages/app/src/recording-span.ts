@@ -9,6 +9,7 @@
 import { randomBytes } from "node:crypto"
 import { redactSecrets } from "@folio/adapters-http/shared"
 import { Cause, type Context, type Exit, Formatter, Option, type Tracer } from "effect"
+import type { OtlpResource } from "effect/observability"
 
 /** A span's kind as OTLP numbers it. */
 const SPAN_KIND: Record<Tracer.SpanKind, number> = {
@@ -49,6 +50,16 @@ export type SpanRecord = readonly [
   events: Array<unknown> | undefined,
   links: Array<unknown> | undefined
 ]
+
+/**
+ * The batch the observer's thread writes as OTLP/JSON (observer-worker.ts, `spansJson`): the
+ * resource, the instrumentation scope and the spans' records.
+ */
+export interface SpanBatch {
+  readonly resource: OtlpResource.Resource
+  readonly scope: { readonly name: string; readonly version: string }
+  readonly spans: ReadonlyArray<SpanRecord>
+}
 
 const randomHex = (bytes: number) => randomBytes(bytes).toString("hex")
 

@@ -8,7 +8,7 @@ import { FetchHttpClient, type Headers, HttpBody, HttpTraceContext } from "effec
 import { OtlpExporter, OtlpResource } from "effect/observability"
 import type { TraceSamplerName, TraceSettings } from "./config.js"
 import { EncodedInWorker, ObserverThread } from "./observer-thread.js"
-import { NonRecordingSpan, RecordingSpan, type SpanRecord } from "./recording-span.js"
+import { NonRecordingSpan, RecordingSpan, type SpanBatch, type SpanRecord } from "./recording-span.js"
 
 /** The resource's service.version: the server's own. */
 const SERVICE_VERSION = "1.0.0"
@@ -137,16 +137,6 @@ export const exporterFetchLayer = Layer.effect(
 
 /** The instrumentation scope of every span, as Effect's exporter names it. */
 const SCOPE = { name: "effect", version: Version.getCurrentVersion() }
-
-/**
- * The batch the observer's thread writes as OTLP/JSON (observer-worker.ts, `spansJson`): the
- * resource, the scope and the spans' flat records.
- */
-export interface SpanBatch {
-  readonly resource: OtlpResource.Resource
-  readonly scope: typeof SCOPE
-  readonly spans: ReadonlyArray<SpanRecord>
-}
 
 /**
  * The configured tracer: spans sampled as OTEL_TRACES_SAMPLER says, each sampled one recorded
