@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest"
 import { ObserverThread, otlpTracerLayer } from "@folio/app"
 import type { EncodedInWorker } from "../../packages/app/src/observer-thread.js"
 import { spansJson } from "../../packages/app/src/observer-worker.js"
+import { randomHex } from "../../packages/app/src/recording-span.js"
 
 const LINKED = Tracer.externalSpan({
   traceId: "0af7651916cd43dd8448eb211c80319c",
@@ -144,5 +145,20 @@ describe("OTLP/JSON from Folio's recorded spans", () => {
     expect(ours[0]).toContain('"doubleValue":"NaN"')
     expect(ours[0]).toContain('"doubleValue":"-Infinity"')
     expect(ours[0]).toContain('"intValue":"1152921504606846976"')
+  })
+})
+
+describe("span ids", () => {
+  it("are fresh lowercase hex of the asked length, across refills of the random pool", () => {
+    // 70,000 ids of 8 bytes draw 560,000 bytes: the 64 KiB pool is refilled eight times over.
+    const seen = new Set<string>()
+    for (let i = 0; i < 70_000; i++) {
+      const id = randomHex(i % 2 === 0 ? 8 : 16)
+      expect(id).toMatch(i % 2 === 0 ? /^[0-9a-f]{16}$/ : /^[0-9a-f]{32}$/)
+      seen.add(id)
+    }
+    expect(seen.size).toBe(70_000)
+    // Not a constant pool: the bytes differ between draws (a zeroed pool would give one id).
+    expect(new Set([...seen].map((id) => id.slice(0, 4))).size).toBeGreaterThan(1000)
   })
 })
