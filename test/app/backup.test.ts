@@ -12,6 +12,7 @@ import { gunzipSync, gzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { blk, PNG, photoFormDefinition } from "../support/builders.js"
 import { freePort } from "../support/free-port.js"
+import { copyPgliteTemplate } from "../support/pglite-dir.js"
 import { zipOf } from "../support/zip.js"
 import { build, keyIn, runProcess, type Started, startServer } from "./process.js"
 
@@ -259,6 +260,8 @@ beforeAll(async () => {
   port = await freePort()
   // One port for every start: the origins in the bodies (download URLs, deployment hosts) are the same.
   env = { HOST: "127.0.0.1", PORT: String(port), PUBLIC_ORIGIN: `http://127.0.0.1:${port}` }
+  // The source starts as a migrated, empty embedded database: the backup is the point, not a first start.
+  copyPgliteTemplate(join(source, "pglite"))
   const first = await startServer(envFor(source))
   try {
     await seed(first)

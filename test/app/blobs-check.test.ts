@@ -2,16 +2,15 @@
 // a key a row names with no object is reported missing (exit code 1), an object no row names older
 // than BLOB_ORPHAN_GRACE_HOURS orphaned, a younger one only counted; --delete-orphans deletes the
 // old orphans and nothing else.
-import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs"
+import { copyFileSync, mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import { randomUUID } from "node:crypto"
-import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { blobFiles } from "../support/blob-files.js"
-import { build, provisionWithCli, runProcess, startServer } from "./process.js"
+import { build, migratedDataDir, provisionWithCli, runProcess, startServer } from "./process.js"
 
 describe("npm run cli -- blobs check", () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "folio-blobs-check-"))
+  const dataDir = migratedDataDir("folio-blobs-check-")
   const blobs = join(dataDir, "blobs")
   const env = { DATA_DIR: dataDir }
   let workspaceId = ""

@@ -2,12 +2,10 @@
 // built server's 422 gate follows (a ranking block refused, accepted once enabled, refused again
 // once disabled). On PostgreSQL the server keeps running while the CLI changes the flag; the
 // embedded database is single-process, so there the server is stopped around each CLI call.
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { rmSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
-import { build, keyIn, runProcess, type Started, startServer } from "./process.js"
+import { build, migratedDataDir, keyIn, runProcess, type Started, startServer } from "./process.js"
 
 beforeAll(build, 240_000)
 
@@ -38,7 +36,7 @@ const stores = [
 
 for (const store of stores) {
   describe.skipIf(store.skip)(`workspace features from the CLI [${store.name}]`, () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "folio-cli-features-"))
+    const dataDir = migratedDataDir("folio-cli-features-")
     let env: Record<string, string> = { DATA_DIR: dataDir }
     let drop = async () => {}
     let server: Started | undefined

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startSmtpServer, type TestSmtpServer, until } from "../support/smtp.js"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
 import { consoleInvites, keysSideBySide, peopleRuntime } from "./people-runtime.js"
-import { build, keyIn, runProcess, type Started, startServer } from "./process.js"
+import { build, migratedDataDir, keyIn, runProcess, type Started, startServer } from "./process.js"
 
 beforeAll(build, 240_000)
 
@@ -50,7 +50,7 @@ const forms = (origin: string, key: string, init: RequestInit = {}) =>
   })
 
 describe("the embedded database: first starts, then the user commands", () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "folio-cli-users-"))
+  const dataDir = migratedDataDir("folio-cli-users-")
   const env = { DATA_DIR: dataDir }
   const pglite = () => PgliteStorageLive({ dataDir: join(dataDir, "pglite") })
   let smtp: TestSmtpServer

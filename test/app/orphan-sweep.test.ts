@@ -4,13 +4,19 @@
 // sweep deletes that object and keeps every object a row names (the first site still serves) and
 // an unreferenced object younger than the grace (it may be a write in flight).
 import { request as httpRequest } from "node:http"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ageBlobFiles, blobFiles } from "../support/blob-files.js"
-import { build, killServers, provisionWithCli, type Started, startServer } from "./process.js"
+import {
+  build,
+  migratedDataDir,
+  killServers,
+  provisionWithCli,
+  type Started,
+  startServer
+} from "./process.js"
 
 const BOUNDARY = "----folio-orphan-test"
 const part = (name: string, body: string, filename?: string) =>
@@ -28,7 +34,7 @@ const waitFor = async <A>(what: string, probe: () => A | undefined, ms = 20_000)
 }
 
 describe("the orphan sweep after a kill -9 between a blob write and its row", () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "folio-orphan-sweep-"))
+  const dataDir = migratedDataDir("folio-orphan-sweep-")
   const blobs = join(dataDir, "blobs")
   const env = { DATA_DIR: dataDir }
   const servers: Array<Started> = []

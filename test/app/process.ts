@@ -3,8 +3,16 @@ import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
+import { freshPgliteDir } from "../support/pglite-dir.js"
 
 export const root = fileURLToPath(new URL("../..", import.meta.url))
+
+/**
+ * A new DATA_DIR whose embedded database is already made and migrated (a copy of the run's, as
+ * pglite-dir.ts says), for a test of what the server or the CLI does with data, not of a first
+ * start: its first process then restarts the database instead of creating it.
+ */
+export const migratedDataDir = (prefix: string): string => freshPgliteDir(prefix, "pglite").dir
 const run = promisify(execFile)
 
 /** `npm run build` once per test file (incremental, so cheap when dist is current). */

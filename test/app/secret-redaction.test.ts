@@ -2,15 +2,13 @@
 // segment, `/u/{token}`) and signed URLs' query values (`sig`, `token`). The log half runs the built
 // server as a process and reads what it writes; the span half runs the app in-process with a
 // recording tracer, through the same composition (appLayer) that would wrap a real exporter.
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { rmSync } from "node:fs"
 import { BlobStore } from "@folio/domain"
 import { Effect, Tracer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
-import { build, startServer } from "./process.js"
+import { build, migratedDataDir, startServer } from "./process.js"
 
 const REDACTED = "[redacted]"
 
@@ -28,7 +26,7 @@ const uploadPost = (origin: string, token: string) => {
 }
 
 describe("the server's log output", () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "folio-redact-"))
+  const dataDir = migratedDataDir("folio-redact-")
   beforeAll(build, 240_000)
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 

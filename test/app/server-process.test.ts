@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { build, keyIn, runProcess, startServer } from "./process.js"
+import { build, migratedDataDir, keyIn, runProcess, startServer } from "./process.js"
 
 const dataDir = mkdtempSync(join(tmpdir(), "folio-app-"))
 const env = { DATA_DIR: dataDir, LOG_LEVEL: "info" }
@@ -75,7 +75,7 @@ describe("npm start on the embedded defaults", () => {
 })
 
 describe("the CLI", () => {
-  const cliDir = mkdtempSync(join(tmpdir(), "folio-cli-"))
+  const cliDir = migratedDataDir("folio-cli-")
   const cliEnv = { DATA_DIR: cliDir }
   afterAll(() => rmSync(cliDir, { recursive: true, force: true }))
 

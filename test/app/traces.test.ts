@@ -3,23 +3,22 @@
 // One request per service gives the expected tree; an incoming traceparent is continued; the
 // samplers decide as OTEL_TRACES_SAMPLER says; no key, token, password or answer is in any span.
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { readdirSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { PgliteStorageLive } from "@folio/adapters-storage"
 import { jsonWithTraceIds, ObserverThreadLive, otlpTracerLayer, type TraceSamplerName } from "@folio/app"
 import { FORMS_SCOPES, SHARING_SCOPES } from "@folio/domain"
 import { Effect, Layer, Logger, Option, Redacted, References } from "effect"
 import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { freshPgliteDir } from "../support/pglite-dir.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { signIn } from "../support/console.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 import { startHttpsReceiver } from "../support/https-receiver.js"
 import { freePort } from "../support/free-port.js"
-import { build, startServer } from "./process.js"
+import { build, migratedDataDir, startServer } from "./process.js"
 import { attr, type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../support/otlp-receiver.js"
 
 /** The exporter as the app builds it: over an observer's thread of its own, stopped after its last flush. */
@@ -74,11 +73,11 @@ const serverSpan = (spans: ReadonlyArray<ReceivedSpan>, route: string, method = 
 describe("traces exported over OTLP/HTTP", () => {
   let receiver: OtlpReceiver
   let app: RunningApp
-  const dir = mkdtempSync(join(tmpdir(), "folio-traces-"))
+  const { dir, dataDir } = freshPgliteDir("folio-traces-")
   beforeAll(async () => {
     receiver = await startOtlpReceiver()
     app = await startApp({
-      storage: PgliteStorageLive({ dataDir: join(dir, "db") }),
+      storage: PgliteStorageLive({ dataDir }),
       config: { traces: traces(receiver.url, "always_on") }
     })
   }, 60_000)
@@ -220,12 +219,12 @@ describe("a job queued inside a traced request", () => {
   let receiver: OtlpReceiver
   let hooks: Awaited<ReturnType<typeof startHttpsReceiver>>
   let app: RunningApp
-  const dir = mkdtempSync(join(tmpdir(), "folio-traces-jobs-"))
+  const { dir, dataDir } = freshPgliteDir("folio-traces-jobs-")
   beforeAll(async () => {
     receiver = await startOtlpReceiver()
     hooks = await startHttpsReceiver()
     app = await startApp({
-      storage: PgliteStorageLive({ dataDir: join(dir, "db") }),
+      storage: PgliteStorageLive({ dataDir }),
       config: {
         traces: traces(receiver.url, "parentbased_always_on"),
         webhookAllowLoopback: true,
@@ -346,7 +345,7 @@ describe("sampling (OTEL_TRACES_SAMPLER)", () => {
   }, 60_000)
 
   it("samples about the ratio of new traces at traceidratio 0.1, whole requests at a time", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "folio-traces-ratio-"))
+    const { dir, dataDir } = freshPgliteDir("folio-traces-ratio-")
     const spans = await exportedWith(
       "traceidratio",
       0.1,
@@ -358,7 +357,7 @@ describe("sampling (OTEL_TRACES_SAMPLER)", () => {
           })
         )
       },
-      join(dir, "db")
+      dataDir
     ).finally(() => rmSync(dir, { recursive: true, force: true }))
     const roots = spans.filter((s) => s.kind === SERVER)
     const sampled = roots.length
@@ -375,7 +374,7 @@ describe("sampling (OTEL_TRACES_SAMPLER)", () => {
 })
 
 describe("the built server configured by OTEL_* variables", () => {
-  const dir = mkdtempSync(join(tmpdir(), "folio-traces-process-"))
+  const dir = migratedDataDir("folio-traces-process-")
   beforeAll(build, 240_000)
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 

@@ -1,11 +1,10 @@
-// The storage adapters every contract suite runs against: memory, PGlite in a temp dir, and the real
+// The storage adapters every contract suite runs against: memory, PGlite in a temp dir (a copy of the run's migrated one), and the real
 // PostgreSQL named by TEST_DATABASE_URL (a fresh database per test file, dropped afterwards).
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { rmSync } from "node:fs"
 import { IdGenLive, MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
 import { Layer, ManagedRuntime } from "effect"
 import pg from "pg"
+import { freshPgliteDir } from "../support/pglite-dir.js"
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
 
@@ -61,8 +60,8 @@ export const storageTargets: ReadonlyArray<StorageTarget> = [
     name: "pglite",
     skip: false,
     open: async () => {
-      const dir = mkdtempSync(join(tmpdir(), "folio-pglite-"))
-      const runtime = runtimeOf(Layer.merge(PgliteStorageLive({ dataDir: join(dir, "db") }), IdGenLive))
+      const { dir, dataDir } = freshPgliteDir("folio-pglite-")
+      const runtime = runtimeOf(Layer.merge(PgliteStorageLive({ dataDir }), IdGenLive))
       return {
         runtime,
         close: async () => {

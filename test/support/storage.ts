@@ -1,14 +1,13 @@
 // Storage for HTTP tests: the app's repositories on memory, on PGlite in a temp dir, or on a fresh
 // database of the PostgreSQL server named by TEST_DATABASE_URL, each with the way to throw it away.
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { rmSync } from "node:fs"
 import { MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
 import type { AppConfig, StorageOverride } from "@folio/app"
 import { FORMS_SCOPES } from "@folio/domain"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
 import { startApp } from "./app.js"
 import { newWorkspaceKey } from "./keys.js"
+import { freshPgliteDir } from "./pglite-dir.js"
 
 export type StorageName = "memory" | "pglite" | "postgres"
 
@@ -25,9 +24,9 @@ export const openStorage = async (name: StorageName): Promise<OpenedStorage> => 
     case "memory":
       return { storage: MemoryStorageLive, drop: async () => {} }
     case "pglite": {
-      const dir = mkdtempSync(join(tmpdir(), "folio-test-pglite-"))
+      const { dir, dataDir } = freshPgliteDir("folio-test-pglite-")
       return {
-        storage: PgliteStorageLive({ dataDir: join(dir, "db") }),
+        storage: PgliteStorageLive({ dataDir }),
         drop: async () => rmSync(dir, { recursive: true, force: true })
       }
     }
