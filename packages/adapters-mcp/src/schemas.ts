@@ -57,16 +57,37 @@ const make = (schema: Schema.Top): JsonObject => {
   }) as JsonObject
 }
 
+/**
+ * The documents generated so far, by schema (and error shape): a schema's document never changes,
+ * and generating every tool's again for each endpoint built (an app start, in tests many per
+ * process) took a quarter of a second.
+ */
+const inputs = new WeakMap<Schema.Top, JsonObject & { type: "object" }>()
+const outputs = new WeakMap<Schema.Top, WeakMap<Schema.Top, JsonObject & { type: "object" }>>()
+
 /** The input schema of a tool: a strict object (additionalProperties false). */
 export const inputJsonSchema = (schema: Schema.Top) => {
-  const json = make(schema)
-  return { ...json, type: "object" as const }
+  let json = inputs.get(schema)
+  if (json === undefined) {
+    json = { ...make(schema), type: "object" as const }
+    inputs.set(schema, json)
+  }
+  return json
 }
 
 /** The output schema of a tool: its result or the error shape, as an object schema. */
 export const outputJsonSchema = (schema: Schema.Top, toolError: Schema.Top) => {
-  const json = make(Schema.Union([schema, toolError]))
-  return { ...json, type: "object" as const }
+  let byError = outputs.get(schema)
+  if (byError === undefined) {
+    byError = new WeakMap()
+    outputs.set(schema, byError)
+  }
+  let json = byError.get(toolError)
+  if (json === undefined) {
+    json = { ...make(Schema.Union([schema, toolError])), type: "object" as const }
+    byError.set(toolError, json)
+  }
+  return json
 }
 
 /** A tool error result: structured, and as text for clients that read only content. */

@@ -11,10 +11,19 @@ import { sharingOpenApiDocument } from "./openapi-document.js"
 
 export { sharingOpenApiDocument }
 
+let yamlText: string | undefined
+
+/**
+ * The document as YAML, written once per process (generating and writing it took ~0.2 s, paid
+ * again by every app built in the same process). No anchors: the document shares header objects
+ * between answers, and YAML tools cap aliases.
+ */
+const sharingOpenApiYaml = (): string =>
+  (yamlText ??= stringify(sharingOpenApiDocument(), { aliasDuplicateObjects: false }))
+
 export const SharingOpenApiRoute = HttpRouter.use((router) =>
   Effect.gen(function* () {
-    // No anchors: the document shares header objects between answers, and YAML tools cap aliases.
-    const yaml = stringify(sharingOpenApiDocument(), { aliasDuplicateObjects: false })
+    const yaml = sharingOpenApiYaml()
     // The document needs no key, but a fetch of it counts toward the address's one request budget.
     const spend = yield* makeAddressBudget("sharing")
     yield* router.add(
