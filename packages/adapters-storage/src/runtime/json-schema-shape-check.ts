@@ -30,7 +30,6 @@ export const jsonSchemaShapeCheck = (document: object): ((input: unknown) => boo
   return check
 }
 
-
 /** Classic definitions decoded by the accelerated decoder: the strict decoder's answers, faster. */
 export const AcceleratedFormDefinitionDecoderLive = Layer.sync(FormDefinitionDecoder, () =>
   acceleratedFormDefinitionDecoder(jsonSchemaShapeCheck(formDefinitionJsonSchema))
