@@ -6,7 +6,12 @@ import { afterAll, afterEach } from "vitest"
 import { apiResponseProblem } from "./api-responses.js"
 
 const unseen: Array<Error> = []
-const plain = globalThis.fetch
+// Files share a worker process (vitest.config.ts, isolate: false), and this file runs again for
+// each: the unchecked fetch is kept once, so each file wraps it, not the previous file's wrapper.
+const PLAIN_FETCH = Symbol.for("folio.test.plainFetch")
+const holder = globalThis as typeof globalThis & { [PLAIN_FETCH]?: typeof fetch }
+holder[PLAIN_FETCH] ??= globalThis.fetch
+const plain = holder[PLAIN_FETCH]
 
 globalThis.fetch = async (input, init) => {
   const response = await plain(input, init)
