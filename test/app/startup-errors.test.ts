@@ -1,14 +1,12 @@
 // Start-up failures a new user meets in the first hour: each is exactly one stderr line that names
 // the cause (and the variable to change), exit code 1, and never a password. Runs the built server.
-import { mkdtempSync, rmSync } from "node:fs"
+import { rmSync } from "node:fs"
 import { createServer, type Server } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { TEST_DATABASE_URL } from "../storage/targets.js"
-import { build, runProcess } from "./process.js"
+import { build, migratedDataDir, runProcess } from "./process.js"
 
-const dataDir = mkdtempSync(join(tmpdir(), "folio-startup-"))
+const dataDir = migratedDataDir("folio-startup-")
 let occupied: Server
 let busyPort = 0
 
