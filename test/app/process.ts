@@ -6,6 +6,7 @@ import { promisify } from "node:util"
 import { freshPgliteDir } from "../support/pglite-dir.js"
 
 export const root = fileURLToPath(new URL("../..", import.meta.url))
+const run = promisify(execFile)
 
 /**
  * A new DATA_DIR whose embedded database is already made and migrated (a copy of the run's, as
@@ -13,7 +14,6 @@ export const root = fileURLToPath(new URL("../..", import.meta.url))
  * start: its first process then restarts the database instead of creating it.
  */
 export const migratedDataDir = (prefix: string): string => freshPgliteDir(prefix, "pglite").dir
-const run = promisify(execFile)
 
 /** `npm run build` once per test file (incremental, so cheap when dist is current). */
 export const build = async (): Promise<void> => {

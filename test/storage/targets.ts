@@ -1,5 +1,6 @@
-// The storage adapters every contract suite runs against: memory, PGlite in a temp dir (a copy of the run's migrated one), and the real
-// PostgreSQL named by TEST_DATABASE_URL (a fresh database per test file, dropped afterwards).
+// The storage adapters every contract suite runs against: memory, PGlite in a temp dir (a copy of
+// the run's migrated one, pglite-dir.ts), and the real PostgreSQL named by TEST_DATABASE_URL (a
+// fresh database per test file, dropped afterwards).
 import { rmSync } from "node:fs"
 import { IdGenLive, MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
 import { Layer, ManagedRuntime } from "effect"

@@ -3,8 +3,9 @@
 // (`freshPgliteDir`, pglite-dir.ts) instead of paying initdb and every migration again: several
 // seconds of one core each time, on a two-core machine, for each of the ~80 stores a run opens.
 // What a first start does (initdb, the migrations on an empty database, the keys printed once) is
-// still proven where it is the point: this setup itself runs them through the storage layer, and
-// the process tests of `npm start`, the CLI and the backups begin from empty data directories.
+// still proven where it is the point: this setup itself runs them through the storage layer,
+// `npm start` begins from an empty data directory (server-process, npm-start), and so does the
+// CLI's first call (cli-store).
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"

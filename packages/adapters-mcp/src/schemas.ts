@@ -4,8 +4,7 @@
 // error table's, every code a keyed caller can receive.
 import { Schema } from "effect"
 
-/** The tool error shape: `{ error: { code, message, details? } }` with the table's keyed codes. */
-export const toolErrorSchema = (codes: ReadonlyArray<string>) =>
+const makeToolErrorSchema = (codes: ReadonlyArray<string>) =>
   Schema.Struct({
     error: Schema.Struct({
       code: Schema.Literals(codes),
@@ -13,6 +12,23 @@ export const toolErrorSchema = (codes: ReadonlyArray<string>) =>
       details: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
     })
   })
+
+/** The error shapes made so far, by code list: one schema per error table, so its documents are kept. */
+const toolErrors = new WeakMap<ReadonlyArray<string>, ReturnType<typeof makeToolErrorSchema>>()
+
+/**
+ * The tool error shape: `{ error: { code, message, details? } }` with the table's keyed codes. The
+ * same code list answers the same schema, so the output documents generated with it (keyed by it,
+ * below) are generated once per process, not once per server built.
+ */
+export const toolErrorSchema = (codes: ReadonlyArray<string>) => {
+  let schema = toolErrors.get(codes)
+  if (schema === undefined) {
+    schema = makeToolErrorSchema(codes)
+    toolErrors.set(codes, schema)
+  }
+  return schema
+}
 
 export interface ToolError {
   readonly error: {

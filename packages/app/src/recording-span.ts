@@ -1,11 +1,12 @@
-// Folio's spans. An unsampled one records nothing. A sampled one is recorded for export: what Effect's OtlpTracer's span does (ids, parent,
-// attributes, events, links, status from the exit), with the redaction of secret URL parts and the
-// server span's `folio.service` done as each attribute is set, and, at its end, a flat record for
-// the observer's thread instead of OTLP's nested objects. Why: a sampled span cost ~27 us of CPU at
-// 100% sampling and more at 10%, most of it in the OTLP objects (built on the main thread, copied
-// to the thread one object at a time by the structured clone, and held until the export, through
-// garbage collections); a record is a few objects, and the thread writes the OTLP/JSON from it
-// (observer-worker.ts, `spansJson`). Decision 0036, "What watching costs".
+// Folio's spans. An unsampled one records nothing. A sampled one is recorded for export: what
+// Effect's OtlpTracer's span does (ids, parent, attributes, events, links, status from the exit),
+// with the redaction of secret URL parts and the server span's `folio.service` done as each
+// attribute is set, and, at its end, a flat record for the observer's thread instead of OTLP's
+// nested objects. Why: a sampled span cost ~27 us of CPU at 100% sampling and more at 10%, most of
+// it in the OTLP objects (built on the main thread, copied to the thread one object at a time by
+// the structured clone, and held until the export, through garbage collections); a record is a
+// few objects, and the thread writes the OTLP/JSON from it (observer-worker.ts, `spansJson`).
+// Decision 0036, "What watching costs".
 import { randomFillSync } from "node:crypto"
 import { redactSecrets } from "@folio/adapters-http/shared"
 import { Cause, type Context, type Exit, Formatter, Option, type Tracer } from "effect"

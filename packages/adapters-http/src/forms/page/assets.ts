@@ -3,7 +3,7 @@
 // them for a year), and compressed ahead of time (once per process and built file: a second app in
 // the same process, as a test or an embedder starts, reuses the first's compressed bytes).
 import { createHash } from "node:crypto"
-import { existsSync, readFileSync, statSync } from "node:fs"
+import { readFileSync, statSync } from "node:fs"
 import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import { Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -41,12 +41,13 @@ export const loadAsset =
   (prefix: string, owner: string) =>
   (file: string, contentType: string): [string, StaticAsset] => {
     const url = new URL(file, ASSET_DIR)
-    if (!existsSync(url)) {
+    const stat = statSync(url, { throwIfNoEntry: false })
+    if (stat === undefined) {
       throw new Error(`${owner}'s ${file} is missing: run \`npm run build\` (it builds page-assets/)`)
     }
     // Brotli at its best quality takes a tenth of a second per file: done again only when the
     // built file changed (a rebuild while the process runs).
-    const { mtimeMs, size } = statSync(url)
+    const { mtimeMs, size } = stat
     const key = `${prefix} ${contentType} ${url.href}`
     const cached = compressed.get(key)
     if (cached !== undefined && cached.mtimeMs === mtimeMs && cached.size === size) return cached.asset
