@@ -60,7 +60,7 @@ describe("AppConfig", () => {
   it("reads the span exporter's schedule and batch (OTEL_BSP_*), and refuses what is not a count", () => {
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" }
     const defaults = Option.getOrThrow(Result.getOrThrow(load(endpoint)).traces)
-    expect(defaults).toMatchObject({ exportDelayMillis: 1000, exportBatchSize: 1000 })
+    expect(defaults).toMatchObject({ exportDelayMillis: 5000, exportBatchSize: 1000 })
     const set = Option.getOrThrow(
       Result.getOrThrow(
         load({ ...endpoint, OTEL_BSP_SCHEDULE_DELAY: "250", OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "64" })

@@ -319,7 +319,7 @@ const traceSettings = Effect.gen(function* () {
   )
   const exportDelayMillis = yield* read(
     "OTEL_BSP_SCHEDULE_DELAY",
-    1000,
+    5000,
     "must be an integer from 1 to 60000 (milliseconds)",
     asInt(1, 60_000)
   )
