@@ -15,9 +15,21 @@ const run = promisify(execFile)
  */
 export const migratedDataDir = (prefix: string): string => freshPgliteDir(prefix, "pglite").dir
 
+/**
+ * Node's compile cache for every process the tests start (the server, the CLI, tsc): a process
+ * spends most of its start compiling the modules it loads (the CLI's `--help` took 3.0 s, 1.7 s
+ * with the cache warm), and the suite starts a few hundred of them from the same files. The cache
+ * is keyed by each file's contents, so a rebuilt file is compiled afresh; it changes nothing a
+ * process does, only how fast its modules load.
+ */
+const COMPILE_CACHE = `${root}node_modules/.cache/folio-test-compile`
+
 /** `npm run build` once per test file (incremental, so cheap when dist is current). */
 export const build = async (): Promise<void> => {
-  await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-b"], { cwd: root })
+  await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-b"], {
+    cwd: root,
+    env: { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE }
+  })
 }
 
 export interface Started {
@@ -29,7 +41,12 @@ export interface Started {
 }
 
 const baseEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
-  const clean: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production" }
+  const clean: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    NODE_COMPILE_CACHE: COMPILE_CACHE
+  }
   return { ...clean, ...env }
 }
 
