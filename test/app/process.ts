@@ -121,6 +121,21 @@ export const runProcess = async (
   }
 }
 
+/**
+ * The server's output once `pattern` shows in it: the keys and the setup link are printed after
+ * "listening" (a first start makes the workspace and its keys first), so a test that reads them
+ * right after `startServer` resolves can read the output before they are there.
+ */
+export const printedOnStart = async (
+  server: Started,
+  pattern: RegExp,
+  timeoutMs = 20_000
+): Promise<string> => {
+  const deadline = Date.now() + timeoutMs
+  while (!pattern.test(server.stdout()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
+  return server.stdout()
+}
+
 export const keyIn = (text: string): string | undefined =>
   /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(text)?.[0]
 

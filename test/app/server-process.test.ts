@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { build, migratedDataDir, keyIn, runProcess, startServer } from "./process.js"
+import { build, migratedDataDir, keyIn, printedOnStart, runProcess, startServer } from "./process.js"
 
 const dataDir = mkdtempSync(join(tmpdir(), "folio-app-"))
 const env = { DATA_DIR: dataDir, LOG_LEVEL: "info" }
@@ -25,7 +25,7 @@ describe("npm start on the embedded defaults", () => {
   it("serves /healthz and /readyz, prints a working key per service once, and exits 0 on SIGTERM", async () => {
     const server = await startServer(env)
     try {
-      key = keyIn(server.stdout()) ?? ""
+      key = keyIn(await printedOnStart(server, /sharing: folio_/)) ?? ""
       expect(key).not.toBe("")
       const sharingKey = /sharing: (folio_\S+)/.exec(server.stdout())?.[1] ?? ""
       expect(sharingKey).not.toBe(key)
