@@ -12,7 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startSmtpServer, type TestSmtpServer, until } from "../support/smtp.js"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
 import { consoleInvites, keysSideBySide, peopleRuntime } from "./people-runtime.js"
-import { build, migratedDataDir, keyIn, runProcess, type Started, startServer } from "./process.js"
+import {
+  build,
+  migratedDataDir,
+  keyIn,
+  printedOnStart,
+  runProcess,
+  type Started,
+  startServer
+} from "./process.js"
 
 beforeAll(build, 240_000)
 
@@ -30,14 +38,6 @@ const stop = async (server: Started) => {
   server.child.kill("SIGTERM")
   await server.exited
 }
-
-/** Start-up text printed after "listening" (the keys, the setup link), once `pattern` shows. */
-const printed = (server: Started, pattern: RegExp) =>
-  until(
-    () => server.stdout(),
-    (out) => pattern.test(out),
-    20_000
-  ).catch(() => server.stdout())
 
 /** GET of an invitation or setup link's console page (the token is in the path). */
 const opens = async (origin: string, token: string, path = "invitations") =>
@@ -64,7 +64,7 @@ describe("the embedded database: first starts, then the user commands", () => {
 
   it("keys and a setup link first; a fresh link and no keys on the next start; invite, list, reset-link, keys", async () => {
     const first = await startServer(env)
-    const firstOut = await printed(first, SETUP_LINE)
+    const firstOut = await printedOnStart(first, SETUP_LINE)
     // The console's page for the link answers while the server runs.
     const opened = await opens(first.origin, SETUP_LINE.exec(firstOut)?.[2] ?? "").finally(() => stop(first))
     expect(opened).toBe(200)
@@ -76,7 +76,7 @@ describe("the embedded database: first starts, then the user commands", () => {
     expect(setup?.[1]).toMatch(/^http:\/\/127\.0\.0\.1:0\/invitations\//)
 
     const second = await startServer(env)
-    const secondOut = await printed(second, SETUP_LINE)
+    const secondOut = await printedOnStart(second, SETUP_LINE)
     const openedAgain = await opens(second.origin, SETUP_LINE.exec(secondOut)?.[2] ?? "").finally(() =>
       stop(second)
     )
@@ -266,7 +266,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("PostgreSQL: the operator's pat
   it("start-up says to run user invite; the owner's mailed link works; the same keys from CLI and console", async () => {
     const server = await startServer(env)
     try {
-      const out = await printed(server, /user invite/)
+      const out = await printedOnStart(server, /user invite/)
       expect(out).toContain("npm run cli -- user invite --workspace W --email E --role owner")
       expect(keyIn(out)).toBeUndefined()
       expect(out).not.toMatch(SETUP_LINE)

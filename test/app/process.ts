@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { freshPgliteDir } from "../support/pglite-dir.js"
+import { until } from "../support/smtp.js"
 
 export const root = fileURLToPath(new URL("../..", import.meta.url))
 const run = promisify(execFile)
@@ -126,15 +127,12 @@ export const runProcess = async (
  * "listening" (a first start makes the workspace and its keys first), so a test that reads them
  * right after `startServer` resolves can read the output before they are there.
  */
-export const printedOnStart = async (
-  server: Started,
-  pattern: RegExp,
-  timeoutMs = 20_000
-): Promise<string> => {
-  const deadline = Date.now() + timeoutMs
-  while (!pattern.test(server.stdout()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
-  return server.stdout()
-}
+export const printedOnStart = (server: Started, pattern: RegExp, timeoutMs = 20_000): Promise<string> =>
+  until(
+    () => server.stdout(),
+    (out) => pattern.test(out),
+    timeoutMs
+  ).catch(() => server.stdout())
 
 export const keyIn = (text: string): string | undefined =>
   /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(text)?.[0]
