@@ -235,6 +235,7 @@ export async function run(): Promise<void> {
   }
   const rows: Array<Record<string, string | number>> = []
   const ratios: Record<string, number> = {}
+  const spread: Record<string, string> = {}
   for (const name of PATHS) {
     const median = (which: string, f: (r: Round) => number) =>
       summarize((results[`${name} ${which}`] ?? []).map(f)).median
@@ -248,15 +249,15 @@ export async function run(): Promise<void> {
       })
     // Each round's two servers ran side by side: the figure is the median of the rounds' ratios.
     const offs = results[`${name} off`] ?? []
-    ratios[name] = summarize(
-      (results[`${name} on`] ?? []).map((r, i) => r.cpu / (offs[i]?.cpu ?? Number.NaN))
-    ).median
+    const perRound = (results[`${name} on`] ?? []).map((r, i) => r.cpu / (offs[i]?.cpu ?? Number.NaN))
+    ratios[name] = summarize(perRound).median
+    spread[name] = perRound.map((r) => r.toFixed(2)).join(" ")
   }
   printTable(rows)
   const { spans, posts } = sink.counts()
   for (const [name, ratio] of Object.entries(ratios))
     process.stdout.write(
-      `\n${name} on PostgreSQL: server CPU per request with ${OBSERVED_LABEL} on = ${ratio.toFixed(3)}x off (target <= 1.10)`
+      `\n${name} on PostgreSQL: server CPU per request with ${OBSERVED_LABEL} on = ${ratio.toFixed(3)}x off (target <= 1.10; the rounds: ${spread[name]})`
     )
   process.stdout.write(
     `\n${spans} spans received in ${posts} OTLP exports; ${scrapes} scrapes of /metrics (last ${scrapeBytes} bytes, ${scrapeFailures} failed); ${ROUNDS} rounds (both servers loaded at once) of ${DURATION} s at ${CONNECTIONS} connections, offered ${RATES["GET /forms/{id}"]} and ${RATES["GET /s/{slug}"]} requests/s\n`
