@@ -4,7 +4,8 @@ import { randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import { hostname } from "node:os"
-import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import {
   BlobSigningSecret,
   ClientIpHeader,

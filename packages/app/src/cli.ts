@@ -2,7 +2,7 @@
 // uses (DATABASE_URL, or the embedded database under DATA_DIR while the server is stopped); the first
 // stderr line says which one it opened. Every command is a domain use case the console shares.
 import { parseArgs } from "node:util"
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { SmtpMailerLive } from "@folio/adapters-integrations"
 import { IdGenLive } from "@folio/adapters-storage"
 import {

@@ -1,6 +1,6 @@
 // Server configuration from the environment (effect Config). Every variable has a safe default for
 // `npm start`; a bad value fails start-up with one line naming the variable.
-import { DEFAULT_COUNTRY_HEADER } from "@folio/adapters-http"
+import { DEFAULT_COUNTRY_HEADER } from "@folio/adapters-http/shared"
 import {
   type ArtifactLimits,
   DEFAULT_WEBHOOK_POLICY,

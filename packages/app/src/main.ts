@@ -1,7 +1,7 @@
 // The server: `npm start`. Reads configuration, opens storage (embedded PGlite by default), serves
 // HTTP; on first start with an empty embedded database prints a full-scope key per service once, and
 // while nobody has an account, a one-time link that creates the owner (PostgreSQL: how to get one).
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import {
   bootstrapIfEmpty,
   ConsoleLinks,

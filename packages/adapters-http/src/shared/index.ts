@@ -3,6 +3,7 @@
 // usage, the request guard (request id, body caps, unstorable text, decode errors as issues), and the
 // escaping HTML tagged template of the public pages.
 export * from "./bearer-auth.js"
+export * from "./country-header.js"
 export * from "./decode-issues.js"
 export * from "./error-surface.js"
 export * from "./html.js"

@@ -15,9 +15,9 @@ import Bowser from "bowser"
 import { Context, Schema } from "effect"
 import { isbot } from "isbot"
 import Negotiator from "negotiator"
+import { DEFAULT_COUNTRY_HEADER } from "../shared/country-header.js"
 
-/** Where a CDN in front of us puts the visitor's country (Cloudflare's header; configurable). */
-export const DEFAULT_COUNTRY_HEADER = "cf-ipcountry"
+export { DEFAULT_COUNTRY_HEADER }
 
 /**
  * The lower-case request header the public redirect reads the visitor's country from (set by the

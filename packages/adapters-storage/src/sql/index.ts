@@ -3,7 +3,7 @@
 import { hostname } from "node:os"
 import { mkdirSync } from "node:fs"
 import { resolve } from "node:path"
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
 import { MemoryInvalidationBusLive } from "../memory/kernel/invalidation-bus.js"
