@@ -184,6 +184,15 @@ export interface ToolServerSpec<T extends CoreTool<C>, C> {
   readonly resources: ReadonlyArray<CoreResource>
 }
 
+/** A tool as tools/list shows it. */
+interface ToolListing {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly inputSchema: ReturnType<typeof inputJsonSchema>
+  readonly outputSchema: ReturnType<typeof outputJsonSchema>
+}
+
 /** The process's one MCP server of a service: each handler acts for the caller its exchange carries. */
 export const makeToolServer = <T extends CoreTool<C>, C>(spec: ToolServerSpec<T, C>) => {
   const { errors, access, tools } = spec
@@ -198,19 +207,23 @@ export const makeToolServer = <T extends CoreTool<C>, C>(spec: ToolServerSpec<T,
       instructions: spec.instructions
     }
   )
-  // Each tool's listing (with its JSON Schemas) is generated once; a caller sees the ones it may call.
-  const listings = new Map(
-    tools.map((t) => [
-      t.name,
-      {
-        name: t.name,
-        title: t.title,
-        description: t.description,
-        inputSchema: inputJsonSchema(t.input),
-        outputSchema: outputJsonSchema(t.output, toolError)
-      }
-    ])
-  )
+  // Each tool's listing (with its JSON Schemas) is generated once, at the first listing, not at
+  // start-up (the tools' schemas took ~0.1 s of every server start); a caller sees the ones it may
+  // call.
+  let listings: ReadonlyMap<string, ToolListing> | undefined
+  const listingsOf = () =>
+    (listings ??= new Map(
+      tools.map((t) => [
+        t.name,
+        {
+          name: t.name,
+          title: t.title,
+          description: t.description,
+          inputSchema: inputJsonSchema(t.input),
+          outputSchema: outputJsonSchema(t.output, toolError)
+        }
+      ])
+    ))
   const byName = new Map(tools.map((t) => [t.name, t]))
   const callTool = async (
     { principal, run }: Caller,
@@ -242,7 +255,7 @@ export const makeToolServer = <T extends CoreTool<C>, C>(spec: ToolServerSpec<T,
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
     const { principal } = callerOf(extra)
     return {
-      tools: tools.filter((t) => access.visible(principal, t)).flatMap((t) => listings.get(t.name) ?? [])
+      tools: tools.filter((t) => access.visible(principal, t)).flatMap((t) => listingsOf().get(t.name) ?? [])
     }
   })
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>

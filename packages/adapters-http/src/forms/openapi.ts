@@ -9,12 +9,12 @@ export { formsOpenApiDocument }
 
 export const OpenApiRoute = HttpRouter.use((router) =>
   Effect.gen(function* () {
-    const document = formsOpenApiDocument()
     const cors = { "access-control-allow-origin": "*" }
     yield* router.add(
       "GET",
       `${FORMS_API_PREFIX}/openapi.json`,
-      HttpServerResponse.jsonUnsafe(document, { headers: cors })
+      // Generated when first asked for (once per process), not at every start.
+      Effect.sync(() => HttpServerResponse.jsonUnsafe(formsOpenApiDocument(), { headers: cors }))
     )
     yield* router.add(
       "OPTIONS",

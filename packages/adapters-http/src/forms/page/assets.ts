@@ -1,7 +1,7 @@
 // The page's scripts (the form's and the interview chat's) and stylesheet, built by
 // build-page-assets.mjs: read once at start-up, named by their content hash (so browsers may keep
-// them for a year), and compressed ahead of time (once per process and built file: a second app in
-// the same process, as a test or an embedder starts, reuses the first's compressed bytes).
+// them for a year), and compressed once per process and built file, when first sent (a second app
+// in the same process, as a test or an embedder starts, reuses the first's compressed bytes).
 import { createHash } from "node:crypto"
 import { readFileSync, statSync } from "node:fs"
 import { brotliCompressSync, constants, gzipSync } from "node:zlib"
@@ -35,7 +35,7 @@ const compressed = new Map<
 
 /**
  * Reads one built file of ASSET_DIR and names it `${prefix}${name}.${hash}.${ext}`, compressed
- * ahead of time; `owner` names the pages it serves in the error a missing build gets.
+ * when first sent; `owner` names the pages it serves in the error a missing build gets.
  */
 export const loadAsset =
   (prefix: string, owner: string) =>
@@ -64,13 +64,23 @@ const compress = (
 ): [string, StaticAsset] => {
   const hash = createHash("sha256").update(raw).digest("base64url").slice(0, 12)
   const [name, ext] = file.split(".") as [string, string]
+  // Each encoding is made when it is first sent, not at start-up (the five files' took ~0.16 s of
+  // every server start), then kept.
+  let br: Uint8Array | undefined
+  let gzip: Uint8Array | undefined
   return [
     `${prefix}${name}.${hash}.${ext}`,
     {
       contentType,
       raw,
-      br: new Uint8Array(brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })),
-      gzip: new Uint8Array(gzipSync(raw, { level: 9 })),
+      get br() {
+        br ??= new Uint8Array(brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }))
+        return br
+      },
+      get gzip() {
+        gzip ??= new Uint8Array(gzipSync(raw, { level: 9 }))
+        return gzip
+      },
       etag: `"${hash}"`
     }
   ]
