@@ -10,11 +10,13 @@ export { formsOpenApiDocument }
 export const OpenApiRoute = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const cors = { "access-control-allow-origin": "*" }
+    // The answer (the document generated and written as JSON) is made at the first GET, not at
+    // every start, then sent as it is to every later one.
+    let answer: HttpServerResponse.HttpServerResponse | undefined
     yield* router.add(
       "GET",
       `${FORMS_API_PREFIX}/openapi.json`,
-      // Generated when first asked for (once per process), not at every start.
-      Effect.sync(() => HttpServerResponse.jsonUnsafe(formsOpenApiDocument(), { headers: cors }))
+      Effect.sync(() => (answer ??= HttpServerResponse.jsonUnsafe(formsOpenApiDocument(), { headers: cors })))
     )
     yield* router.add(
       "OPTIONS",

@@ -17,8 +17,6 @@ import { isbot } from "isbot"
 import Negotiator from "negotiator"
 import { DEFAULT_COUNTRY_HEADER } from "../shared/country-header.js"
 
-export { DEFAULT_COUNTRY_HEADER }
-
 /**
  * The lower-case request header the public redirect reads the visitor's country from (set by the
  * deployment's CDN or proxy); undefined: the country is never known and country rules never match.

@@ -35,6 +35,10 @@ export const jsonSchemaShapeCheck = (document: object): ((input: unknown) => boo
  * check is compiled when the first definition is decoded, not when the layer is built: a server
  * start (and a CLI call, which decodes none) would otherwise pay ~0.25 s for it.
  */
-export const AcceleratedFormDefinitionDecoderLive = Layer.sync(FormDefinitionDecoder, () =>
-  acceleratedFormDefinitionDecoder((input) => jsonSchemaShapeCheck(formDefinitionJsonSchema)(input))
-)
+export const AcceleratedFormDefinitionDecoderLive = Layer.sync(FormDefinitionDecoder, () => {
+  let check: ((input: unknown) => boolean) | undefined
+  return acceleratedFormDefinitionDecoder((input) => {
+    check ??= jsonSchemaShapeCheck(formDefinitionJsonSchema)
+    return check(input)
+  })
+})
