@@ -103,7 +103,8 @@ const cpuMicros = (child: ChildProcess): number | undefined => {
 
 /**
  * CPU time (microseconds) of each kind of thread of a child process so far, by the thread's name
- * (`node` is the main thread, `V8 DefaultWorke` V8's helpers, a worker thread's own name), from
+ * (`node` is the main thread, `V8 DefaultWorke` V8's helpers, a worker thread's own name), and
+ * of it the system time (`<name>.sys`), from
  * /proc/<pid>/task; empty where there is no /proc. A look inside for BENCH_THREADS=1.
  */
 export const threadCpuMicros = (child: ChildProcess): Map<string, number> => {
@@ -117,6 +118,9 @@ export const threadCpuMicros = (child: ChildProcess): Map<string, number> => {
       const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ")
       const micros = ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100
       byName.set(name, (byName.get(name) ?? 0) + micros)
+      // Of it, the kernel's (system) time: a thread's socket writes and reads, and what the
+      // kernel's network code charges to whichever thread it interrupts.
+      byName.set(`${name}.sys`, (byName.get(`${name}.sys`) ?? 0) + (Number(fields[12]) * 1_000_000) / 100)
     } catch {
       // The thread ended between the listing and the read.
     }
