@@ -1,12 +1,19 @@
 // Public serving at /s/{slug}: link redirects (rules, sticky variants, visitor cookie, fallback),
 // link-preview bots, Markdown and placeholder pages, visibility, the state pages, password unlock
 // with its budget, and views counted once per visitor, written in batches, none lost at shutdown.
-import { type ResourceRecord, ResourceRepository, ViewCounter, PasswordHasher } from "@folio/domain"
+import {
+  PASSWORD_ATTEMPT_WINDOW_MS,
+  PasswordHasher,
+  type ResourceRecord,
+  ResourceRepository,
+  ViewCounter
+} from "@folio/domain"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { RunningApp } from "../support/app.js"
 import { startApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
+import { freshRateWindow } from "../support/rate-window.js"
 import { openStorage, realStorageName } from "../support/storage.js"
 import { at, resource } from "../storage/fixtures.js"
 
@@ -367,6 +374,8 @@ describe("password-protected resources", () => {
   it("budgets attempts per client address and resource: the 11th in ten minutes is 429", async () => {
     const hash = await app.run(Effect.flatMap(PasswordHasher, (h) => h.hash("pw")))
     const r = await link({ passwordHash: hash })
+    // The eleven attempts fall in one window (it once crossed 20:00:00 and the 11th was let in).
+    await freshRateWindow(20_000, PASSWORD_ATTEMPT_WINDOW_MS)
     const attempt = (password: string) =>
       fetch(`${app.origin}/s/${r.slug}`, {
         method: "POST",
