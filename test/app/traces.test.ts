@@ -541,6 +541,16 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
   }
   const span = (name: string) => Effect.withSpan(Effect.void, name, { kind: "server" })
   const waitMillis = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
+  // Polls (up to 10 s) rather than waiting a fixed time: the thread starts, and the batch is written
+  // and posted, at the pace of a loaded machine (a CI run once saw nothing after 600 ms).
+  const arrived = (read: () => ReadonlyArray<string>, expected: ReadonlyArray<string>) =>
+    Effect.promise(async () => {
+      const end = Date.now() + 10_000
+      while (Date.now() < end && !expected.every((name) => read().includes(name))) {
+        await new Promise((r) => setTimeout(r, 25))
+      }
+      return read()
+    })
 
   it("sends a batch when the delay has passed or the batch is full, and what is left at shutdown", async () => {
     const receiver = await startOtlpReceiver()
@@ -553,8 +563,7 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
           yield* waitMillis(600)
           const afterOne = names()
           yield* span("second")
-          yield* waitMillis(600)
-          const afterTwo = names()
+          const afterTwo = yield* arrived(names, ["first", "second"])
           yield* span("third")
           return { afterOne, afterTwo }
         }).pipe(Effect.provide(exporterOn(settingsFor(receiver.url, 60_000, 2))))
@@ -568,8 +577,8 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
       const soon = await Effect.runPromise(
         Effect.gen(function* () {
           yield* span("alone")
-          yield* waitMillis(600)
-          return names()
+          // Before the scope closes and flushes it: the 50 ms delay is what sent it.
+          return yield* arrived(names, ["alone"])
         }).pipe(Effect.provide(exporterOn(settingsFor(receiver.url, 50, 1000))))
       )
       expect(soon).toEqual(["alone"])
