@@ -3,14 +3,19 @@
 // spans: every attribute type (strings, integers safe and not, doubles finite and not, bigints that
 // fit 64 bits and not, booleans, arrays, an object), events, links, a child, a failure with its
 // exception event and an interruption. Only the random ids and the clock's times are set aside.
-import { Effect, Layer, Redacted, Tracer } from "effect"
+import { Context, Effect, Exit, Layer, Option, Redacted, Tracer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
 import { describe, expect, it } from "vitest"
 import { ObserverThread, otlpTracerLayer } from "@folio/app"
 import type { EncodedInWorker } from "../../packages/app/src/observer-thread.js"
 import { spansJson } from "../../packages/app/src/observer-worker.js"
-import { randomHex } from "../../packages/app/src/recording-span.js"
+import {
+  RecordingSpan,
+  randomHex,
+  type SpanRecord,
+  serverSpanRecord
+} from "../../packages/app/src/recording-span.js"
 
 const LINKED = Tracer.externalSpan({
   traceId: "0af7651916cd43dd8448eb211c80319c",
@@ -160,5 +165,63 @@ describe("span ids", () => {
     expect(seen.size).toBe(70_000)
     // Not a constant pool: the bytes differ between draws (a zeroed pool would give one id).
     expect(new Set([...seen].map((id) => id.slice(0, 4))).size).toBeGreaterThan(1000)
+  })
+})
+
+describe("a fast path's server span recorded directly", () => {
+  // What fast-path.ts hands Folio's exporter at once, for the span a RecordingSpan records from the
+  // same begin, attributes and end: equal but for the fresh ids, and redacted alike.
+  const attributes = () => [
+    "http.request.method",
+    "GET",
+    "url.path",
+    "/u/upr_0123456789abcdef/files",
+    "http.response.status_code",
+    302,
+    "folio.service",
+    "public",
+    "folio.fast_path",
+    true
+  ]
+  const viaSpan = (parent: Option.Option<Tracer.AnySpan>) => {
+    const records: Array<SpanRecord> = []
+    const span = new RecordingSpan(
+      {
+        name: "GET",
+        parent,
+        annotations: Context.empty(),
+        links: [],
+        startTime: 10n,
+        kind: "server",
+        root: Option.isNone(parent),
+        sampled: true
+      },
+      (record) => records.push(record),
+      () => "public"
+    )
+    const flat = attributes()
+    for (let i = 0; i < flat.length; i += 2) span.attribute(flat[i] as string, flat[i + 1])
+    span.end(20n, Exit.void)
+    return records[0] as SpanRecord
+  }
+
+  it("is the record the span would make, for a new trace and for a caller's", () => {
+    const caller = Tracer.externalSpan({
+      traceId: "0af7651916cd43dd8448eb211c80319c",
+      spanId: "b7ad6b7169203331"
+    })
+    for (const parent of [Option.none<Tracer.AnySpan>(), Option.some<Tracer.AnySpan>(caller)]) {
+      const direct = serverSpanRecord(Option.getOrUndefined(parent), "GET", 10n, 20n, attributes())
+      const spanned = viaSpan(parent)
+      expect(direct.slice(2)).toEqual(spanned.slice(2))
+      expect(direct[0]).toMatch(/^[0-9a-f]{32}$/)
+      expect(direct[1]).toMatch(/^[0-9a-f]{16}$/)
+      if (Option.isSome(parent)) {
+        expect(direct[0]).toBe(caller.traceId)
+        expect(direct[2]).toBe(caller.spanId)
+      } else expect(direct[0]).not.toBe(spanned[0])
+      // The upload request's secret segment is redacted in both.
+      expect(JSON.stringify(direct[9])).not.toContain("upr_0123456789abcdef")
+    }
   })
 })

@@ -112,4 +112,23 @@ describe("span attributes", () => {
     const everything = JSON.stringify(spans.map((s) => [s.name, [...s.attributes]]))
     for (const secret of [token, sig, handoff]) expect(everything).not.toContain(secret)
   })
+
+  it("give the warm redirect (the node:http fast path) its server span through any tracer", async () => {
+    const owner = await newWorkspaceKey(app, ["read", "write"], "sharing")
+    const link = await json(app.origin, owner.key, "/resources", {
+      type: "link",
+      target_url: "https://example.com/"
+    })
+    // Cold: through the routes (and cached); warm: answered on node:http, its span begun there.
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await fetch(`${app.origin}/s/${link.slug}?token=t0ken-in-query`, { redirect: "manual" })).status
+      ).toBe(302)
+    const fast = spans.find((s) => s.kind === "server" && s.attributes.get("folio.fast_path") === true)
+    expect(fast?.name).toBe("GET")
+    expect(fast?.attributes.get("url.path")).toBe(`/s/${link.slug}`)
+    expect(fast?.attributes.get("http.response.status_code")).toBe(302)
+    expect(fast?.attributes.get("folio.service")).toBe("public")
+    expect(fast?.status._tag).toBe("Ended")
+  })
 })

@@ -157,6 +157,17 @@ describe("traces exported over OTLP/HTTP", () => {
     expect(BigInt(span.endTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(span.startTimeUnixNano))
     // Epoch nanoseconds, as every other span: within a minute of now.
     expect(Math.abs(Number(BigInt(span.startTimeUnixNano) / 1_000_000n) - Date.now())).toBeLessThan(60_000)
+    // Without a caller's traceparent: a trace of its own, with fresh ids and no parent.
+    const before = new Set(receiver.spans().map((s) => s.traceId))
+    expect((await fetch(`${app.origin}/s/${link.slug}`, { redirect: "manual" })).status).toBe(302)
+    const root = await receiver.waitFor((spans) =>
+      spans.find((s) => attr(s, "folio.fast_path") === true && !before.has(s.traceId))
+    )
+    expect(root.traceId).toMatch(/^[0-9a-f]{32}$/)
+    expect(root.spanId).toMatch(/^[0-9a-f]{16}$/)
+    expect(root.parentSpanId ?? "").toBe("")
+    expect(root.name).toBe("GET")
+    expect(attr(root, "http.request.method")).toBe("GET")
   })
 
   it("no span holds a key, token, password or answer (fuzzed)", async () => {

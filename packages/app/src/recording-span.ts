@@ -63,23 +63,27 @@ export interface SpanBatch {
 }
 
 /**
- * Random bytes for ids, drawn from the system's CSPRNG 64 KiB at a time: asking it for each id
- * (`randomBytes(16)`) was two thirds of a sampled span's CPU on the main thread (a call into
- * OpenSSL and a new Buffer per id); a slice of the pool, written as hex, is one native call.
+ * Random bytes for ids, drawn from the system's CSPRNG 64 KiB at a time and written as hex once:
+ * asking it for each id (`randomBytes(16)`) was two thirds of a sampled span's CPU on the main
+ * thread (a call into OpenSSL and a new Buffer per id), and a native hex conversion per id was
+ * still ~2 us each on a loaded server (where a sampled span's code runs cold); an id is now a
+ * slice of the pool's hex text.
  */
 const ID_POOL_BYTES = 65_536
 const idPool = Buffer.allocUnsafe(ID_POOL_BYTES)
+let idPoolHex = ""
 let idPoolOffset = ID_POOL_BYTES
 
 /** `bytes` fresh random bytes (never handed out twice) as lowercase hex. */
 export const randomHex = (bytes: number): string => {
   if (idPoolOffset + bytes > ID_POOL_BYTES) {
     randomFillSync(idPool)
+    idPoolHex = idPool.toString("hex")
     idPoolOffset = 0
   }
   const start = idPoolOffset
   idPoolOffset += bytes
-  return idPool.toString("hex", start, idPoolOffset)
+  return idPoolHex.slice(start * 2, idPoolOffset * 2)
 }
 
 /** A value as the record keeps it: a string redacted, a primitive as it is, anything else formatted. */
@@ -102,6 +106,52 @@ const flatten = (entries: Iterable<readonly [string, unknown]>, into: FlatAttrib
 }
 
 type SpanOptions = Parameters<Tracer.Tracer["span"]>[0]
+
+/**
+ * The records of Folio's exporting tracers, by tracer: a node:http fast path whose tracer is one of
+ * them records its server span as a record at once (`serverSpanRecord`), without the span object,
+ * its attribute map and its status objects that Effect's span interface needs (the span is begun
+ * and ended in one call, with all its attributes known).
+ */
+const directRecorders = new WeakMap<Tracer.Tracer, (record: SpanRecord) => void>()
+
+/** Registers `tracer`'s exporter for direct records (telemetry.ts, for the configured tracer). */
+export const recordsDirectly = (tracer: Tracer.Tracer, push: (record: SpanRecord) => void): Tracer.Tracer => {
+  directRecorders.set(tracer, push)
+  return tracer
+}
+
+/** The exporter's push of a tracer of Folio's, if it is one. */
+export const directRecorderOf = (tracer: Tracer.Tracer): ((record: SpanRecord) => void) | undefined =>
+  directRecorders.get(tracer)
+
+/**
+ * A sampled server span that ended well, as a `RecordingSpan` would record it: a new trace (or the
+ * caller's, `parent`), a new span id, and the attributes (key, value, ...) redacted as set.
+ */
+export const serverSpanRecord = (
+  parent: Tracer.AnySpan | undefined,
+  name: string,
+  startTime: bigint,
+  endTime: bigint,
+  attributes: FlatAttributes
+): SpanRecord => {
+  for (let i = 1; i < attributes.length; i += 2) attributes[i] = recorded(attributes[i])
+  return [
+    parent === undefined ? randomHex(16) : parent.traceId,
+    randomHex(8),
+    parent?.spanId,
+    name,
+    SPAN_KIND.server,
+    startTime,
+    endTime,
+    STATUS_OK,
+    undefined,
+    attributes,
+    undefined,
+    undefined
+  ]
+}
 
 /** Which of Folio's services a route belongs to: `folio.service` of a server span. */
 export type ServiceOfRoute = (route: string) => string

@@ -8,7 +8,13 @@ import { FetchHttpClient, type Headers, HttpBody, HttpTraceContext } from "effec
 import { OtlpExporter, OtlpResource } from "effect/observability"
 import type { TraceSamplerName, TraceSettings } from "./config.js"
 import { EncodedInWorker, ObserverThread } from "./observer-thread.js"
-import { NonRecordingSpan, RecordingSpan, type SpanBatch, type SpanRecord } from "./recording-span.js"
+import {
+  NonRecordingSpan,
+  RecordingSpan,
+  recordsDirectly,
+  type SpanBatch,
+  type SpanRecord
+} from "./recording-span.js"
 
 /** The resource's service.version: the server's own. */
 const SERVICE_VERSION = "1.0.0"
@@ -68,20 +74,22 @@ const traceDecision = (sampler: TraceSamplerName, ratio: number) => {
 }
 
 /**
- * The edge's sampling decisions: `decide(message)` makes it (once, when node:http emits the request,
- * before any fast path or the app sees it) and `sampled(message)` reads it, for Effect's server-span
+ * The edge's sampling decisions: `draw(message)` makes it (once, when node:http emits the request,
+ * before any fast path or the app sees it), `keep(message)` keeps a sampled one for the app (a
+ * request no fast path answered), and `sampled(message)` reads it, for Effect's server-span
  * middleware and the request's fiber. Kept in a WeakSet of the sampled messages, not on the message
  * (a property added to node's own objects would give them a second shape on its hot paths); a
- * message never decided is not sampled.
+ * message never kept is not sampled.
  */
 export const requestSampling = (decide: (traceparent: string | undefined) => boolean) => {
   const sampledMessages = new WeakSet<IncomingMessage>()
   return {
-    decide: (message: IncomingMessage): boolean => {
+    draw: (message: IncomingMessage): boolean => {
       const header = message.headers.traceparent
-      const sampled = decide(typeof header === "string" ? header : undefined)
-      if (sampled) sampledMessages.add(message)
-      return sampled
+      return decide(typeof header === "string" ? header : undefined)
+    },
+    keep: (message: IncomingMessage): void => {
+      sampledMessages.add(message)
     },
     sampled: (message: IncomingMessage): boolean => sampledMessages.has(message)
   }
@@ -167,6 +175,6 @@ export const otlpTracerLayer = (settings: TraceSettings) =>
       })
       const push = (record: SpanRecord) => exporter.push(record)
       const recording = Tracer.make({ span: (options) => new RecordingSpan(options, push, serviceOfRoute) })
-      return samplingTracer(recording, settings.sampler, settings.ratio)
+      return recordsDirectly(samplingTracer(recording, settings.sampler, settings.ratio), push)
     })
   ).pipe(Layer.provide(Layer.mergeAll(OtlpExporter.layerFlusher, FetchHttpClient.layer, exporterFetchLayer)))
