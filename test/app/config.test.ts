@@ -80,6 +80,28 @@ describe("AppConfig", () => {
     }
   })
 
+  it("reads the export timeout (OTEL_EXPORTER_OTLP_TRACES_TIMEOUT over _TIMEOUT), and refuses what is not milliseconds", () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" }
+    const timeout = (env: Record<string, string>) =>
+      Option.getOrThrow(Result.getOrThrow(load({ ...endpoint, ...env })).traces).exportTimeoutMillis
+    expect(timeout({})).toBe(10_000)
+    expect(timeout({ OTEL_EXPORTER_OTLP_TIMEOUT: "2500" })).toBe(2500)
+    expect(timeout({ OTEL_EXPORTER_OTLP_TIMEOUT: "2500", OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: "700" })).toBe(
+      700
+    )
+    for (const [variable, value] of [
+      ["OTEL_EXPORTER_OTLP_TIMEOUT", "0"],
+      ["OTEL_EXPORTER_OTLP_TIMEOUT", "10s"],
+      ["OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "1.5"],
+      ["OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "600001"]
+    ] as const) {
+      const failed = load({ ...endpoint, [variable]: value })
+      const line = Result.isFailure(failed) ? describeConfigError(failed.failure) : ""
+      expect(line).toContain(variable)
+      if (value !== "0") expect(line).not.toContain(value)
+    }
+  })
+
   it("treats an empty DATABASE_URL as unset", () => {
     expect(Option.isNone(Result.getOrThrow(load({ DATABASE_URL: "" })).databaseUrl)).toBe(true)
   })

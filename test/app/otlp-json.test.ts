@@ -66,7 +66,8 @@ const settings = {
   ratio: 1,
   headers: Redacted.make({}),
   exportDelayMillis: 60_000,
-  exportBatchSize: 1000
+  exportBatchSize: 1000,
+  exportTimeoutMillis: 10_000
 }
 
 const effectsOwn = async () => {

@@ -4,7 +4,7 @@
 // samplers decide as OTEL_TRACES_SAMPLER says; no key, token, password or answer is in any span.
 import { randomBytes } from "node:crypto"
 import { readdirSync, rmSync } from "node:fs"
-import { createServer } from "node:http"
+import { createServer, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { PgliteStorageLive } from "@folio/adapters-storage"
 import { jsonWithTraceIds, ObserverThreadLive, otlpTracerLayer, type TraceSamplerName } from "@folio/app"
@@ -37,7 +37,8 @@ const traces = (url: string, sampler: TraceSamplerName, ratio = 1) =>
     ratio,
     headers: Redacted.make({ "x-collector": "k" }),
     exportDelayMillis: 1000,
-    exportBatchSize: 1000
+    exportBatchSize: 1000,
+    exportTimeoutMillis: 10_000
   })
 
 const hex = (bytes: number) => randomBytes(bytes).toString("hex")
@@ -432,6 +433,36 @@ describe("the built server configured by OTEL_* variables", () => {
       await receiver.close()
     }
   }, 120_000)
+
+  it("exports over HTTPS to a collector whose certificate NODE_EXTRA_CA_CERTS trusts", async () => {
+    const collector = await startHttpsReceiver()
+    const server = await startServer({
+      DATA_DIR: dir,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `https://127.0.0.1:${collector.port}/v1/traces`,
+      OTEL_TRACES_SAMPLER: "always_on",
+      OTEL_BSP_SCHEDULE_DELAY: "100",
+      // Read by node when the process starts; the observer's thread sends with the process's CAs.
+      NODE_EXTRA_CA_CERTS: collector.caFile
+    })
+    try {
+      const traceId = hex(16)
+      const response = await fetch(`${server.origin}/healthz`, {
+        headers: { traceparent: traceparent(traceId, hex(8), true) }
+      })
+      expect(response.status).toBe(200)
+      // Sent by the schedule, while the server runs (not by the shutdown's flush).
+      const end = Date.now() + 15_000
+      while (Date.now() < end && !collector.received.some((r) => r.body.includes(traceId)))
+        await new Promise((r) => setTimeout(r, 50))
+      const export_ = collector.received.find((r) => r.body.includes(traceId))
+      expect(export_?.headers["content-type"]).toBe("application/json")
+      expect(JSON.parse(export_?.body ?? "{}")).toHaveProperty("resourceSpans")
+    } finally {
+      server.child.kill("SIGTERM")
+      await server.exited
+      await collector.close()
+    }
+  }, 120_000)
 })
 
 describe("log lines inside a span", () => {
@@ -554,12 +585,13 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
   const waitMillis = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
   // Polls (up to 10 s) rather than waiting a fixed time: the thread starts, and the batch is written
   // and posted, at the pace of a loaded machine (a CI run once saw nothing after 600 ms).
+  const poll = async (done: () => boolean, ms = 10_000) => {
+    const end = Date.now() + ms
+    while (Date.now() < end && !done()) await new Promise((r) => setTimeout(r, 25))
+  }
   const arrived = (read: () => ReadonlyArray<string>, expected: ReadonlyArray<string>) =>
     Effect.promise(async () => {
-      const end = Date.now() + 10_000
-      while (Date.now() < end && !expected.every((name) => read().includes(name))) {
-        await new Promise((r) => setTimeout(r, 25))
-      }
+      await poll(() => expected.every((name) => read().includes(name)))
       return read()
     })
 
@@ -630,6 +662,44 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
     )
     expect(value).toBe(42)
     expect(Date.now() - started).toBeLessThan(10_000)
+  }, 30_000)
+
+  it("fails a batch's request the collector holds past OTEL_EXPORTER_OTLP_TIMEOUT, and sends the next", async () => {
+    // The collector takes the first request and never answers it; every later one gets a 204.
+    const bodies: Array<string> = []
+    const held: Array<ServerResponse> = []
+    const collector = createServer((request, response) => {
+      const chunks: Array<Buffer> = []
+      request.on("data", (chunk: Buffer) => chunks.push(chunk))
+      request.on("end", () => {
+        if (held.length === 0) {
+          held.push(response)
+          return
+        }
+        bodies.push(Buffer.concat(chunks).toString("utf8"))
+        response.writeHead(204).end()
+      })
+    })
+    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
+    const url = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`
+    try {
+      const sentOn = await Effect.runPromise(
+        Effect.gen(function* () {
+          yield* span("held")
+          yield* Effect.promise(() => poll(() => held.length === 1))
+          yield* span("next")
+          // Well before the default 10 s: the held request failed after 300 ms and the exporter
+          // went on to the next batch.
+          yield* Effect.promise(() => poll(() => bodies.join("").includes('"name":"next"'), 5_000))
+          return bodies.join("")
+        }).pipe(Effect.provide(exporterOn({ ...settingsFor(url, 50, 1000), exportTimeoutMillis: 300 })))
+      )
+      expect(sentOn).toContain('"name":"next"')
+      expect(held).toHaveLength(1)
+    } finally {
+      collector.closeAllConnections()
+      await new Promise((resolve) => collector.close(resolve))
+    }
   }, 30_000)
 
   it("fails an export the collector answers with a status no Response can hold, and goes on", async () => {

@@ -36,6 +36,11 @@ export interface TraceSettings {
   readonly exportDelayMillis: number
   /** OTEL_BSP_MAX_EXPORT_BATCH_SIZE: the most spans one export carries (a full batch goes at once). */
   readonly exportBatchSize: number
+  /**
+   * OTEL_EXPORTER_OTLP_TRACES_TIMEOUT / OTEL_EXPORTER_OTLP_TIMEOUT: milliseconds a batch's request
+   * may take, answer included, before the export fails (and is retried or backed off).
+   */
+  readonly exportTimeoutMillis: number
 }
 
 export interface MetricsSettings {
@@ -329,6 +334,13 @@ const traceSettings = Effect.gen(function* () {
     "must be an integer from 1 to 100000 (spans)",
     asInt(1, 100_000)
   )
+  const timeoutProblem = "must be an integer from 1 to 600000 (milliseconds)"
+  const exportTimeoutMillis = yield* read(
+    "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT",
+    () => read("OTEL_EXPORTER_OTLP_TIMEOUT", 10_000, timeoutProblem, asInt(1, 600_000)),
+    timeoutProblem,
+    asInt(1, 600_000)
+  )
   const url = Option.orElse(tracesEndpoint, () => Option.map(endpoint, (base) => `${base}/v1/traces`))
   return disabled
     ? Option.none<TraceSettings>()
@@ -341,7 +353,8 @@ const traceSettings = Effect.gen(function* () {
           ratio,
           headers,
           exportDelayMillis,
-          exportBatchSize
+          exportBatchSize,
+          exportTimeoutMillis
         })
       )
 })

@@ -6,9 +6,15 @@ import { Context, Effect, Layer } from "effect"
 import type { ExportRequest, FromObserver, ToObserver } from "./observer-worker.js"
 import type { SpanBatch } from "./recording-span.js"
 
-/** A batch of spans for the observer's thread to encode as OTLP/JSON (observer-worker.ts), not this one. */
+/**
+ * A batch of spans for the observer's thread to encode as OTLP/JSON (observer-worker.ts), not this
+ * one, and how long its request may take (OTEL_EXPORTER_OTLP_TIMEOUT).
+ */
 export class EncodedInWorker {
-  constructor(readonly batch: SpanBatch) {}
+  constructor(
+    readonly batch: SpanBatch,
+    readonly timeoutMillis: number
+  ) {}
 }
 
 export interface ObserverThreadShape {
@@ -160,7 +166,8 @@ const observerThread = () => {
         url: input instanceof Request ? input.url : String(input),
         method: init?.method ?? "GET",
         headers: [...new globalThis.Headers(init?.headers)],
-        batch: body.batch
+        batch: body.batch,
+        timeoutMillis: body.timeoutMillis
       }
       post(request)
     })

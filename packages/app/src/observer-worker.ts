@@ -28,6 +28,8 @@ export type ExportRequest = {
   readonly headers: ReadonlyArray<readonly [string, string]>
   /** The batch: the spans' records (recording-span.ts), the resource and the scope. */
   readonly batch: SpanBatch
+  /** How long the request may take, answer included (OTEL_EXPORTER_OTLP_TIMEOUT). */
+  readonly timeoutMillis: number
 }
 
 /** What the main thread sends. */
@@ -172,9 +174,6 @@ const clients = {
   "https:": { request: httpsRequest, agent: new HttpsAgent({ keepAlive: true }) }
 }
 
-/** How long a collector may be silent on a batch's request: OTLP's default export timeout. */
-const EXPORT_TIMEOUT_MILLIS = 10_000
-
 /** A collector's whole answer. */
 type Answer = {
   readonly status: number
@@ -209,12 +208,14 @@ const send = (request: ExportRequest, body: Buffer) =>
       })
     })
     sent.on("error", reject)
-    // A collector that takes the batch and never answers fails the export after OTLP's default
-    // export timeout (10 s; OTEL_EXPORTER_OTLP_TIMEOUT itself is not read), so the exporter
-    // retries or backs off instead of waiting on it for good.
-    sent.setTimeout(EXPORT_TIMEOUT_MILLIS, () =>
-      sent.destroy(new Error("the collector did not answer in time"))
+    // A collector that takes the batch and does not answer in time (OTEL_EXPORTER_OTLP_TIMEOUT,
+    // 10 s by default: the whole request, a slow trickle of an answer included) fails the export,
+    // so the exporter retries or backs off instead of waiting on it for good.
+    const timer = setTimeout(
+      () => sent.destroy(new Error("the collector did not answer in time")),
+      request.timeoutMillis
     )
+    sent.on("close", () => clearTimeout(timer))
     sent.end(body)
   })
 

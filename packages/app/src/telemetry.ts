@@ -169,7 +169,12 @@ export const otlpTracerLayer = (settings: TraceSettings) =>
         maxBatchSize: settings.exportBatchSize,
         body: (spans) => {
           const batch: SpanBatch = { resource, scope: SCOPE, spans }
-          return [HttpBody.raw(new EncodedInWorker(batch), { contentType: "application/json" }), Effect.void]
+          return [
+            HttpBody.raw(new EncodedInWorker(batch, settings.exportTimeoutMillis), {
+              contentType: "application/json"
+            }),
+            Effect.void
+          ]
         },
         shutdownTimeout: Duration.seconds(3)
       })
