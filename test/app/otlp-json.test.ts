@@ -11,6 +11,7 @@ import { ObserverThread, otlpTracerLayer } from "@folio/app"
 import type { EncodedInWorker } from "../../packages/app/src/observer-thread.js"
 import { spansJson } from "../../packages/app/src/observer-worker.js"
 import {
+  directRecorderOf,
   RecordingSpan,
   randomHex,
   type SpanRecord,
@@ -100,9 +101,9 @@ const noBatch = (): never => {
   throw new Error("the exporter sent no batch of spans")
 }
 
-const folios = async () => {
-  const bodies: Array<string> = []
-  const thread = Layer.succeed(
+/** The observer's thread in this process: each batch written as the thread writes it, and kept. */
+const writingHere = (bodies: Array<string>) =>
+  Layer.succeed(
     ObserverThread,
     ObserverThread.of({
       listen: () => Promise.reject(new Error("no listener here")),
@@ -112,7 +113,12 @@ const folios = async () => {
       )
     })
   )
-  await Effect.runPromise(Effect.provide(program, otlpTracerLayer(settings).pipe(Layer.provide(thread))))
+
+const folios = async () => {
+  const bodies: Array<string> = []
+  await Effect.runPromise(
+    Effect.provide(program, otlpTracerLayer(settings).pipe(Layer.provide(writingHere(bodies))))
+  )
   return bodies
 }
 
@@ -156,7 +162,7 @@ describe("OTLP/JSON from Folio's recorded spans", () => {
 
 describe("span ids", () => {
   it("are fresh lowercase hex of the asked length, across refills of the random pool", () => {
-    // 70,000 ids of 8 bytes draw 560,000 bytes: the 64 KiB pool is refilled eight times over.
+    // 70,000 ids of 8 and 16 bytes draw 840,000 bytes: the 64 KiB pool is refilled twelve times over.
     const seen = new Set<string>()
     for (let i = 0; i < 70_000; i++) {
       const id = randomHex(i % 2 === 0 ? 8 : 16)
@@ -205,6 +211,19 @@ describe("a fast path's server span recorded directly", () => {
     span.end(20n, Exit.void)
     return records[0] as SpanRecord
   }
+
+  it("is what Folio's configured tracer takes from a fast path", async () => {
+    const configured = await Effect.runPromise(
+      Effect.withFiber((fiber) => Effect.succeed(fiber.getRef(Tracer.Tracer))).pipe(
+        Effect.provide(otlpTracerLayer(settings).pipe(Layer.provide(writingHere([]))))
+      )
+    )
+    expect(directRecorderOf(configured)).toBeDefined()
+    // Any other tracer (a test's recorder) gets a span through Effect's interface.
+    expect(
+      directRecorderOf(Tracer.make({ span: (options) => new Tracer.NativeSpan(options) }))
+    ).toBeUndefined()
+  })
 
   it("is the record the span would make, for a new trace and for a caller's", () => {
     const caller = Tracer.externalSpan({

@@ -130,5 +130,6 @@ describe("span attributes", () => {
     expect(fast?.attributes.get("http.response.status_code")).toBe(302)
     expect(fast?.attributes.get("folio.service")).toBe("public")
     expect(fast?.status._tag).toBe("Ended")
+    expect(JSON.stringify([...(fast?.attributes ?? [])])).not.toContain("t0ken-in-query")
   })
 })

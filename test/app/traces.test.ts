@@ -583,6 +583,31 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
   }
   const span = (name: string) => Effect.withSpan(Effect.void, name, { kind: "server" })
   const waitMillis = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
+  /** A collector whose first request `first` answers (or holds), and every later one a 204, its body kept. */
+  const collectorAnsweringFirst = async (first: (response: ServerResponse) => void) => {
+    const bodies: Array<string> = []
+    let requests = 0
+    const server = createServer((request, response) => {
+      const chunks: Array<Buffer> = []
+      request.on("data", (chunk: Buffer) => chunks.push(chunk))
+      request.on("end", () => {
+        requests += 1
+        if (requests === 1) return first(response)
+        bodies.push(Buffer.concat(chunks).toString("utf8"))
+        response.writeHead(204).end()
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`,
+      bodies,
+      requests: () => requests,
+      close: async () => {
+        server.closeAllConnections()
+        await new Promise((resolve) => server.close(resolve))
+      }
+    }
+  }
   // Polls (up to 10 s) rather than waiting a fixed time: the thread starts, and the batch is written
   // and posted, at the pace of a loaded machine (a CI run once saw nothing after 600 ms).
   const poll = async (done: () => boolean, ms = 10_000) => {
@@ -631,29 +656,16 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
   })
 
   it("retries a collector that answers 503 once, and carries on past one that is down", async () => {
-    const bodies: Array<string> = []
-    let answered = 0
-    const collector = createServer((request, response) => {
-      const chunks: Array<Buffer> = []
-      request.on("data", (chunk: Buffer) => chunks.push(chunk))
-      request.on("end", () => {
-        answered += 1
-        if (answered === 1) {
-          response.writeHead(503, { "retry-after": "0" }).end()
-          return
-        }
-        bodies.push(Buffer.concat(chunks).toString("utf8"))
-        response.writeHead(204).end()
-      })
-    })
-    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
-    const url = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`
+    const collector = await collectorAnsweringFirst((response) =>
+      response.writeHead(503, { "retry-after": "0" }).end()
+    )
+    const url = collector.url
     try {
       await Effect.runPromise(span("retried").pipe(Effect.provide(exporterOn(settingsFor(url, 50, 1000)))))
-      expect(answered).toBe(2)
-      expect(bodies.join("")).toContain('"name":"retried"')
+      expect(collector.requests()).toBe(2)
+      expect(collector.bodies.join("")).toContain('"name":"retried"')
     } finally {
-      await new Promise((resolve) => collector.close(resolve))
+      await collector.close()
     }
     // Nothing listens there now: the app's own work goes on, and shutdown does not hang.
     const started = Date.now()
@@ -666,22 +678,10 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
 
   it("fails a batch's request the collector holds past OTEL_EXPORTER_OTLP_TIMEOUT, and sends the next", async () => {
     // The collector takes the first request and never answers it; every later one gets a 204.
-    const bodies: Array<string> = []
     const held: Array<ServerResponse> = []
-    const collector = createServer((request, response) => {
-      const chunks: Array<Buffer> = []
-      request.on("data", (chunk: Buffer) => chunks.push(chunk))
-      request.on("end", () => {
-        if (held.length === 0) {
-          held.push(response)
-          return
-        }
-        bodies.push(Buffer.concat(chunks).toString("utf8"))
-        response.writeHead(204).end()
-      })
-    })
-    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
-    const url = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`
+    const collector = await collectorAnsweringFirst((response) => held.push(response))
+    const bodies = collector.bodies
+    const url = collector.url
     try {
       const sentOn = await Effect.runPromise(
         Effect.gen(function* () {
@@ -697,8 +697,7 @@ describe("the exporter's thread (OTEL_BSP_*)", () => {
       expect(sentOn).toContain('"name":"next"')
       expect(held).toHaveLength(1)
     } finally {
-      collector.closeAllConnections()
-      await new Promise((resolve) => collector.close(resolve))
+      await collector.close()
     }
   }, 30_000)
 

@@ -65,9 +65,10 @@ export interface SpanBatch {
 /**
  * Random bytes for ids, drawn from the system's CSPRNG 64 KiB at a time and written as hex once:
  * asking it for each id (`randomBytes(16)`) was two thirds of a sampled span's CPU on the main
- * thread (a call into OpenSSL and a new Buffer per id), and a native hex conversion per id was
- * still ~2 us each on a loaded server (where a sampled span's code runs cold); an id is now a
- * slice of the pool's hex text.
+ * thread (a call into OpenSSL and a new Buffer per id), and the native hex conversions of a
+ * span's two ids still ~2 us on a loaded server (where a sampled span's code runs cold); an id is
+ * now a slice of the pool's hex text. (V8 keeps such a slice as a view of the 128 KiB text, so the
+ * text lives as long as an id from it: until the spans leave for the exporter, a few seconds.)
  */
 const ID_POOL_BYTES = 65_536
 const idPool = Buffer.allocUnsafe(ID_POOL_BYTES)

@@ -118,6 +118,8 @@ export const samplingTracer = (
     span(options) {
       const parent = options.parent
       let sampled: boolean
+      // (A fast path's server span, recorded directly for this tracer's exporter, relies on this:
+      // fast-path.ts begins one only for a request the edge sampled.)
       if (options.kind === "server") sampled = true
       // A span of this process decided for the whole trace (by a draw, not by the trace id), so
       // its children follow it under every sampler; a caller's as the sampler says.
