@@ -83,9 +83,10 @@ const fastPathSpan = (
 }
 
 /**
- * The same span, with Folio's exporting tracer: recorded at once, as the span would record it, for
- * its exporter (a sampled redirect's span took ~12 us of the main thread on a loaded server, its code run cold
- * for one request in ten; the span object, its attribute map and its statuses were half of it).
+ * The same span, with Folio's exporting tracer: recorded at once, as the span would record it,
+ * for its exporter. (A sampled redirect's span took ~12 us of the main thread on a loaded server,
+ * its code run cold for one request in ten; the span object, its attribute map and its statuses
+ * were half of it.)
  */
 const fastPathRecord = (
   push: (record: SpanRecord) => void,
@@ -123,8 +124,7 @@ export const installFastPaths = (
         // Tracing off (no tracer, or the native one): no clock read, no span.
         const tracer = fiber.getRef(References.TracerEnabled) ? fiber.getRef(Tracer.Tracer) : undefined
         const traced = tracer !== undefined && tracer !== Tracer.nativeTracer ? tracer : undefined
-        const draw = Option.isSome(sampling) && traced !== undefined ? sampling.value.draw : undefined
-        const keep = Option.isSome(sampling) && traced !== undefined ? sampling.value.keep : undefined
+        const edge = Option.isSome(sampling) && traced !== undefined ? sampling.value : undefined
         // Folio's exporting tracer takes a fast path's span as a record, at once.
         const direct = traced === undefined ? undefined : directRecorderOf(traced)
         const emit = server.emit
@@ -132,7 +132,7 @@ export const installFastPaths = (
           if (event === "request") {
             const [request, response] = args as [IncomingMessage, ServerResponse]
             // Drawn here for every request (and kept, for the app, if no fast path takes it).
-            const spanned = traced !== undefined && (draw === undefined || draw(request))
+            const spanned = traced !== undefined && (edge === undefined || edge.draw(request))
             const startTime = spanned ? nowNanos() : 0n
             const started = measured === undefined ? 0 : performance.now()
             for (const path of paths) {
@@ -151,7 +151,7 @@ export const installFastPaths = (
                 if (response.headersSent) return true
               }
             }
-            if (spanned && keep !== undefined) keep(request)
+            if (spanned) edge?.keep(request)
           }
           return Reflect.apply(emit, this, [event, ...args]) as boolean
         } as Server["emit"]
