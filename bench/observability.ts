@@ -118,8 +118,11 @@ const loadBoth = async (
   // Prometheus scrapes while the load runs, as it would: every 5 s here, three times its default
   // 15 s, so the scrape's own cost (two grouped counts in the database, 18 KB of text) is counted,
   // not hidden.
-  void scrape?.()
-  const timer = scrape === undefined ? undefined : setInterval(() => void scrape(), 5000)
+  // BENCH_SCRAPE_SECONDS sets the interval (0: no scrapes, to see what the listener costs apart from them).
+  const every = Number(process.env.BENCH_SCRAPE_SECONDS ?? 5)
+  const scraping = every > 0 ? scrape : undefined
+  void scraping?.()
+  const timer = scraping === undefined ? undefined : setInterval(() => void scraping(), every * 1000)
   try {
     const [off, on] = await both(async (s) => {
       const { result, cpuPerRequest } = await withServerCpu(
