@@ -68,7 +68,10 @@ export const VisitBatcherLive = (options: VisitBatcherOptions) =>
       let dayFrom = 0
       let dayTo = 0
       let hash: (ip: string, userAgent: string) => string = () => ""
-      const memo = new Map<string, string>()
+      // By address, then user agent: no joined key to build and hash per visit (the address is the
+      // connection's one string, whose hash the engine keeps).
+      const memo = new Map<string, Map<string, string>>()
+      let memoSize = 0
       const visitorOf = (hit: VisitHit) => {
         if (hit.at < dayFrom || hit.at >= dayTo) {
           const day = dayOf(hit.at)
@@ -79,13 +82,23 @@ export const VisitBatcherLive = (options: VisitBatcherOptions) =>
           dayTo = dayFrom + 86_400_000
           hash = nativeVisitorHasher(options.secret, day)
           memo.clear()
+          memoSize = 0
         }
-        const key = `${hit.ip}\n${hit.userAgent}`
-        const known = memo.get(key)
+        let byAgent = memo.get(hit.ip)
+        const known = byAgent?.get(hit.userAgent)
         if (known !== undefined) return known
         const h = hash(hit.ip, hit.userAgent)
-        if (memo.size >= HASH_MEMO) memo.clear()
-        memo.set(key, h)
+        if (memoSize >= HASH_MEMO) {
+          memo.clear()
+          memoSize = 0
+          byAgent = undefined
+        }
+        if (byAgent === undefined) {
+          byAgent = new Map()
+          memo.set(hit.ip, byAgent)
+        }
+        byAgent.set(hit.userAgent, h)
+        memoSize++
         return h
       }
       const toRecord = (hit: VisitHit): VisitRecord => {

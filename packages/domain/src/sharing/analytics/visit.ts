@@ -191,8 +191,41 @@ export const visitRecordOf = (
 const part = (text: string | null) => (text === null ? "\u0001" : text)
 
 /** What a merged record must agree on: resource, second, visitor, bot flag, every dimension. */
-const sameVisitKey = (v: VisitRecord) =>
-  `${v.resourceId}\u0000${Math.floor(v.at.getTime() / 1000)}\u0000${v.visitorHash}\u0000${v.bot ? 1 : 0}\u0000${part(v.browser)}\u0000${part(v.system)}\u0000${part(v.device)}\u0000${part(v.referrerHost)}\u0000${part(v.utmSource)}\u0000${part(v.utmMedium)}\u0000${part(v.utmCampaign)}\u0000${part(v.utmTerm)}\u0000${part(v.utmContent)}\u0000${part(v.country)}\u0000${part(v.destination)}`
+const sameVisitKey = (v: VisitRecord, second: number) =>
+  `${v.resourceId}\u0000${second}\u0000${v.visitorHash}\u0000${v.bot ? 1 : 0}\u0000${part(v.browser)}\u0000${part(v.system)}\u0000${part(v.device)}\u0000${part(v.referrerHost)}\u0000${part(v.utmSource)}\u0000${part(v.utmMedium)}\u0000${part(v.utmCampaign)}\u0000${part(v.utmTerm)}\u0000${part(v.utmContent)}\u0000${part(v.country)}\u0000${part(v.destination)}`
+
+/** Whether two records of one visitor, resource and second agree on the rest (the key's other parts). */
+const sameDimensions = (a: VisitRecord, b: VisitRecord) =>
+  a.bot === b.bot &&
+  a.browser === b.browser &&
+  a.system === b.system &&
+  a.device === b.device &&
+  a.referrerHost === b.referrerHost &&
+  a.utmSource === b.utmSource &&
+  a.utmMedium === b.utmMedium &&
+  a.utmCampaign === b.utmCampaign &&
+  a.utmTerm === b.utmTerm &&
+  a.utmContent === b.utmContent &&
+  a.country === b.country &&
+  a.destination === b.destination
+
+interface Merged {
+  readonly record: VisitRecord
+  readonly second: number
+  count: number
+}
+
+/** One visitor's records of one resource in a batch: scanned while few, then found by their key. */
+interface Group {
+  scan: Array<Merged>
+  byKey: Map<string, Merged> | undefined
+}
+
+/**
+ * Past this many distinct records of one visitor and resource in a batch (a client varying its
+ * query in a burst), they are found by their full key instead of compared one by one.
+ */
+const SCAN_LIMIT = 16
 
 /**
  * Merges visits that agree on everything (resource, visitor hash, bot flag, every dimension)
@@ -200,23 +233,53 @@ const sameVisitKey = (v: VisitRecord) =>
  * summary or an export can tell apart is lost (the export writes such a record as `count`
  * identical lines); a burst from one client (a crawler, a retrying script, a load test) then costs
  * one stored row per second instead of one per request. Fed a visit at a time, so a large batch
- * can be compacted in pieces.
+ * can be compacted in pieces. Records are found by visitor hash, then resource (strings the
+ * recorder hands over again and again, whose hashes the engine keeps), then by comparing the few
+ * fields left: a key of every dimension joined into one string cost more than the rest of the
+ * record's making (bench/redirect.ts's profile).
  */
 export const visitCompactor = () => {
-  const merged = new Map<string, { record: VisitRecord; count: number }>()
+  const order: Array<Merged> = []
+  const byVisitor = new Map<string, Map<string, Group>>()
   return {
     add: (v: VisitRecord): void => {
-      const key = sameVisitKey(v)
-      const known = merged.get(key)
-      if (known === undefined) merged.set(key, { record: v, count: v.count })
-      else known.count += v.count
+      const second = Math.floor(v.at.getTime() / 1000)
+      let byResource = byVisitor.get(v.visitorHash)
+      if (byResource === undefined) {
+        byResource = new Map()
+        byVisitor.set(v.visitorHash, byResource)
+      }
+      let group = byResource.get(v.resourceId)
+      if (group === undefined) {
+        group = { scan: [], byKey: undefined }
+        byResource.set(v.resourceId, group)
+      }
+      const key = group.byKey === undefined ? undefined : sameVisitKey(v, second)
+      let known: Merged | undefined
+      if (key !== undefined) known = group.byKey?.get(key)
+      else
+        for (const m of group.scan)
+          if (m.second === second && sameDimensions(m.record, v)) {
+            known = m
+            break
+          }
+      if (known !== undefined) {
+        known.count += v.count
+        return
+      }
+      const merged: Merged = { record: v, second, count: v.count }
+      order.push(merged)
+      if (key !== undefined) group.byKey?.set(key, merged)
+      else if (group.scan.length < SCAN_LIMIT) group.scan.push(merged)
+      else {
+        group.byKey = new Map([...group.scan, merged].map((m) => [sameVisitKey(m.record, m.second), m]))
+        group.scan = []
+      }
     },
     get size() {
-      return merged.size
+      return order.length
     },
     records: (): Array<VisitRecord> =>
-      Array.from(merged.values(), ({ record, count }) =>
-        count === record.count ? record : { ...record, count }
-      )
+      order.map(({ record, count }) => (count === record.count ? record : { ...record, count }))
   }
 }
