@@ -182,11 +182,11 @@ describe("GET /s/{slug}: the warm redirect (answered on node:http ahead of the r
       expect(response.headers.get("cache-control")).toBe("private, no-store")
       expect(response.headers.get("x-robots-tag")).toBe("noindex, nofollow")
       expect(response.headers.get("x-request-id")).toBe(id)
-      expect(cookieOf(response, "svc_v")).toMatch(/^svc_v=[0-9a-f-]{36}$/)
+      expect(cookieOf(response, "svc_v")).toMatch(/^svc_v=[A-Za-z0-9_-]{22}$/)
     }
     // The same cookies, byte for byte but for the ids: the visitor's and the mark of the view.
     const shape = (response: Response) =>
-      response.headers.getSetCookie().map((c) => c.replace(/=[0-9a-f-]{36}/, "=ID"))
+      response.headers.getSetCookie().map((c) => c.replace(/=[^;]*/, "=ID"))
     expect(shape(warm)).toEqual(shape(cold))
     expect(shape(warm)).toHaveLength(2)
     const minted = (await get(`/s/${r.slug}`)).headers.get("x-request-id") ?? ""

@@ -5,7 +5,6 @@
 // downloads, media seeking), under `If-Range` against the bytes' ETag and Last-Modified, so a resumed
 // download of a file that changed meanwhile gets the whole new file; a view counts once per visit, on
 // the request that starts at byte 0.
-import { randomUUID } from "node:crypto"
 import {
   attachmentDisposition,
   type BlobStore,
@@ -21,7 +20,14 @@ import {
 } from "@folio/domain"
 import { Clock, Effect, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { cookiesOf, NO_STORE, publicCookiesOf, recordDecided, robotsHeaders } from "./public-visit.js"
+import {
+  cookiesOf,
+  NO_STORE,
+  newVisitorId,
+  publicCookiesOf,
+  recordDecided,
+  robotsHeaders
+} from "./public-visit.js"
 import { type Deps, gateOf, page } from "./serving.js"
 import { renderNotFoundPage } from "../pages/page.js"
 import { expiringTokens } from "./signed-token.js"
@@ -234,7 +240,7 @@ export const serveResourceBytes = (
     const cookies = publicCookiesOf(request.headers.cookie)
     const decided = decideBytesView(
       r,
-      { method: request.method, secureCookies: deps.secureCookies, newVisitorId: randomUUID },
+      { method: request.method, secureCookies: deps.secureCookies, newVisitorId },
       { visitor: cookies.visitor, seen: cookies.seen },
       startsAtZero(requested),
       new Date(now)

@@ -1,13 +1,17 @@
 // The fast redirect's Set-Cookie values (setCookieValues, which keeps each path's serialized
 // attributes) are the bytes effect's own serializer writes for the same cookie, for any value,
-// path and settings, and stay so when a path's cookie changes its settings between calls.
+// path and settings, and stay so when a path's cookie changes its settings between calls; new visitor
+// ids are well-formed and distinct.
 import { type PublicCookie, resourcePublicPath, SEEN_COOKIE, VISITOR_COOKIE } from "@folio/domain"
 import { Duration } from "effect"
 import { Cookies } from "effect/http"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { UNLOCK_COOKIE } from "../../packages/adapters-http/src/sharing/public/password.js"
-import { setCookieValues } from "../../packages/adapters-http/src/sharing/public/public-visit.js"
+import {
+  newVisitorId,
+  setCookieValues
+} from "../../packages/adapters-http/src/sharing/public/public-visit.js"
 
 const cookie = fc.record({
   name: fc.constantFrom(VISITOR_COOKIE, SEEN_COOKIE, UNLOCK_COOKIE),
@@ -37,5 +41,16 @@ describe("setCookieValues", () => {
       }),
       { numRuns: 200 }
     )
+  })
+})
+
+describe("newVisitorId", () => {
+  it("gives distinct ids the visitor cookie takes, across refills of its random pool", () => {
+    // 10,000 ids: two refills of the pool (~3,970 ids each).
+    const ids = Array.from({ length: 10_000 }, newVisitorId)
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/)
+    expect(new Set(ids).size).toBe(ids.length)
+    // Every character of the alphabet turns up (the bytes are random, not a counter's).
+    expect(new Set(ids.join("")).size).toBe(64)
   })
 })
