@@ -7,6 +7,7 @@
 import { type VisitRecord, visitCompactor } from "@folio/domain"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { visitRecordOf } from "../storage/analytics.contract.js"
 
 const optional = (...values: Array<string>) => fc.constantFrom<string | null>(null, ...values)
 
@@ -113,25 +114,7 @@ describe("visitCompactor", () => {
   })
 
   it("keeps one visitor's many distinct records of one resource apart, past the one-by-one scan", () => {
-    const base: VisitRecord = {
-      resourceId: "res_a",
-      tenantId: "ws_1",
-      at: new Date(1_767_225_600_000),
-      visitorHash: "v1",
-      bot: false,
-      browser: "Chrome",
-      system: null,
-      device: "desktop",
-      referrerHost: null,
-      utmSource: null,
-      utmMedium: null,
-      utmCampaign: null,
-      utmTerm: null,
-      utmContent: null,
-      country: null,
-      destination: null,
-      count: 1
-    }
+    const base = visitRecordOf({ id: "res_a", tenantId: "ws_1" }, "2026-01-01T00:00:00.000Z")
     const compactor = visitCompactor()
     // 100 campaigns, each visited three times: 100 records of count 3.
     for (let round = 0; round < 3; round++)

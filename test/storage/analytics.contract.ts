@@ -19,7 +19,8 @@ export interface AnalyticsHarness {
   readonly newWorkspace: () => Promise<TenantRecord>
 }
 
-const visit = (
+/** A visit of `r` at `at` from one desktop Chrome visitor, with `overrides`. */
+export const visitRecordOf = (
   r: { readonly id: string; readonly tenantId: string },
   at: string,
   overrides: Partial<VisitRecord> = {}
@@ -61,20 +62,28 @@ export const registerAnalyticsContracts = ({ run, newWorkspace }: AnalyticsHarne
       const r = await newResource(ws.id)
       await store((s) =>
         s.append([
-          visit(r, "2026-05-01T10:00:00.000Z", {
+          visitRecordOf(r, "2026-05-01T10:00:00.000Z", {
             visitorHash: "p1",
             country: "DE",
             referrerHost: "news.example"
           }),
-          visit(r, "2026-05-01T11:00:00.000Z", { visitorHash: "p1", country: "DE", browser: "Firefox" }),
-          visit(r, "2026-05-01T12:00:00.000Z", { visitorHash: "p2", country: "FR", utmSource: "mail" }),
-          visit(r, "2026-05-01T13:00:00.000Z", {
+          visitRecordOf(r, "2026-05-01T11:00:00.000Z", {
+            visitorHash: "p1",
+            country: "DE",
+            browser: "Firefox"
+          }),
+          visitRecordOf(r, "2026-05-01T12:00:00.000Z", {
+            visitorHash: "p2",
+            country: "FR",
+            utmSource: "mail"
+          }),
+          visitRecordOf(r, "2026-05-01T13:00:00.000Z", {
             visitorHash: "bot1",
             bot: true,
             browser: "Googlebot",
             country: "US"
           }),
-          visit(r, "2026-05-02T09:00:00.000Z", {
+          visitRecordOf(r, "2026-05-02T09:00:00.000Z", {
             visitorHash: "p1",
             country: "DE",
             destination: "https://a.example/"
@@ -105,11 +114,13 @@ export const registerAnalyticsContracts = ({ run, newWorkspace }: AnalyticsHarne
     it("counts a visitor once per day across batches and across concurrent writers", async () => {
       const ws = await newWorkspace()
       const r = await newResource(ws.id)
-      await store((s) => s.append([visit(r, "2026-05-03T08:00:00.000Z", { visitorHash: "same" })]))
-      await store((s) => s.append([visit(r, "2026-05-03T09:00:00.000Z", { visitorHash: "same" })]))
+      await store((s) => s.append([visitRecordOf(r, "2026-05-03T08:00:00.000Z", { visitorHash: "same" })]))
+      await store((s) => s.append([visitRecordOf(r, "2026-05-03T09:00:00.000Z", { visitorHash: "same" })]))
       const batch = (n: number) =>
         Array.from({ length: 50 }, (_, i) =>
-          visit(r, `2026-05-03T10:${String(i).padStart(2, "0")}:00.000Z`, { visitorHash: `v${(i + n) % 60}` })
+          visitRecordOf(r, `2026-05-03T10:${String(i).padStart(2, "0")}:00.000Z`, {
+            visitorHash: `v${(i + n) % 60}`
+          })
         )
       await run(
         Effect.all(
@@ -128,10 +139,10 @@ export const registerAnalyticsContracts = ({ run, newWorkspace }: AnalyticsHarne
       const countries = ["AT", "BE", "CH", "DE"]
       await store((s) =>
         s.append([
-          ...countries.map((c) => visit(r, "2026-06-01T00:00:00.000Z", { country: c })),
-          visit(r, "2026-06-02T00:00:00.000Z", { country: "DE" }),
-          visit(r, "2026-06-03T23:59:59.999Z", { country: "CH" }),
-          visit(r, "2026-06-04T00:00:00.000Z", { country: "BE" })
+          ...countries.map((c) => visitRecordOf(r, "2026-06-01T00:00:00.000Z", { country: c })),
+          visitRecordOf(r, "2026-06-02T00:00:00.000Z", { country: "DE" }),
+          visitRecordOf(r, "2026-06-03T23:59:59.999Z", { country: "CH" }),
+          visitRecordOf(r, "2026-06-04T00:00:00.000Z", { country: "BE" })
         ])
       )
       const all = await rollups(r, {}, 3)
@@ -150,7 +161,7 @@ export const registerAnalyticsContracts = ({ run, newWorkspace }: AnalyticsHarne
       const ws = await newWorkspace()
       const other = await newWorkspace()
       const r = await newResource(ws.id)
-      await store((s) => s.append([visit(r, "2026-05-04T00:00:00.000Z", { country: "DE" })]))
+      await store((s) => s.append([visitRecordOf(r, "2026-05-04T00:00:00.000Z", { country: "DE" })]))
       const foreign = await store((s) => s.rollups(other.id, r.id, {}, 10))
       expect(foreign).toEqual({ days: [], top: [] })
       const filter = { from: new Date("2026-05-01T00:00:00.000Z"), to: new Date("2026-06-01T00:00:00.000Z") }
@@ -165,7 +176,10 @@ export const registerAnalyticsContracts = ({ run, newWorkspace }: AnalyticsHarne
       const r = await newResource(ws.id)
       const ghost = { id: uuid(), tenantId: ws.id }
       await store((s) =>
-        s.append([visit(ghost, "2026-05-05T00:00:00.000Z"), visit(r, "2026-05-05T00:00:00.000Z")])
+        s.append([
+          visitRecordOf(ghost, "2026-05-05T00:00:00.000Z"),
+          visitRecordOf(r, "2026-05-05T00:00:00.000Z")
+        ])
       )
       expect((await rollups(r)).days).toEqual([{ day: "2026-05-05", views: 1, botViews: 0, visitors: 1 }])
       expect((await rollups(ghost)).days).toEqual([])
@@ -176,8 +190,8 @@ export const registerAnalyticsContracts = ({ run, newWorkspace }: AnalyticsHarne
       const r = await newResource(ws.id)
       await store((s) =>
         s.append([
-          visit(r, "2026-05-08T00:00:00.000Z", { count: 3, country: "DE" }),
-          visit(r, "2026-05-08T00:00:01.000Z", { count: 2, bot: true, visitorHash: "bot" })
+          visitRecordOf(r, "2026-05-08T00:00:00.000Z", { count: 3, country: "DE" }),
+          visitRecordOf(r, "2026-05-08T00:00:01.000Z", { count: 2, bot: true, visitorHash: "bot" })
         ])
       )
       const got = await rollups(r)
@@ -201,15 +215,15 @@ export const registerAnalyticsContracts = ({ run, newWorkspace }: AnalyticsHarne
       const r = await newResource(ws.id)
       await store((s) =>
         s.append([
-          visit(r, "2026-05-06T00:00:00.000Z", { visitorHash: "x" }),
-          visit(r, "2026-05-07T00:00:00.000Z", { visitorHash: "x" })
+          visitRecordOf(r, "2026-05-06T00:00:00.000Z", { visitorHash: "x" }),
+          visitRecordOf(r, "2026-05-07T00:00:00.000Z", { visitorHash: "x" })
         ])
       )
       await store((s) => s.forgetVisitorsBefore("2026-05-07"))
       await store((s) =>
         s.append([
-          visit(r, "2026-05-06T01:00:00.000Z", { visitorHash: "x" }),
-          visit(r, "2026-05-07T01:00:00.000Z", { visitorHash: "x" })
+          visitRecordOf(r, "2026-05-06T01:00:00.000Z", { visitorHash: "x" }),
+          visitRecordOf(r, "2026-05-07T01:00:00.000Z", { visitorHash: "x" })
         ])
       )
       expect((await rollups(r)).days.map((d) => [d.day, d.visitors])).toEqual([
@@ -234,16 +248,16 @@ export const registerAnalyticsContracts = ({ run, newWorkspace }: AnalyticsHarne
       // Written out of order and in two batches: the order is by time, then by insertion.
       await store((s) =>
         s.append([
-          visit(r, times[3] ?? "", { visitorHash: "d" }),
-          visit(r, times[0] ?? "", { visitorHash: "a" })
+          visitRecordOf(r, times[3] ?? "", { visitorHash: "d" }),
+          visitRecordOf(r, times[0] ?? "", { visitorHash: "a" })
         ])
       )
       await store((s) =>
         s.append([
-          visit(r, times[1] ?? "", { visitorHash: "b", referrerHost: "=cmd" }),
-          visit(other, times[2] ?? ""),
-          visit(r, times[2] ?? "", { visitorHash: "c" }),
-          visit(r, times[4] ?? "", { visitorHash: "e" })
+          visitRecordOf(r, times[1] ?? "", { visitorHash: "b", referrerHost: "=cmd" }),
+          visitRecordOf(other, times[2] ?? ""),
+          visitRecordOf(r, times[2] ?? "", { visitorHash: "c" }),
+          visitRecordOf(r, times[4] ?? "", { visitorHash: "e" })
         ])
       )
       const filter = {
@@ -275,9 +289,9 @@ export const registerAnalyticsContracts = ({ run, newWorkspace }: AnalyticsHarne
       const deleted = await newResource(ws.id)
       await store((s) =>
         s.append([
-          visit(kept, "2026-08-01T00:00:00.000Z"),
-          visit(deleted, "2026-08-01T01:00:00.000Z"),
-          visit(kept, "2026-08-01T02:00:00.000Z")
+          visitRecordOf(kept, "2026-08-01T00:00:00.000Z"),
+          visitRecordOf(deleted, "2026-08-01T01:00:00.000Z"),
+          visitRecordOf(kept, "2026-08-01T02:00:00.000Z")
         ])
       )
       await run(Effect.flatMap(ResourceRepository, (repo) => repo.softDelete(ws.id, deleted.id, new Date())))
