@@ -9,7 +9,8 @@
 // (target: at most 1.10, issue 34).
 // BENCH_OBSERVED=traces, =metrics or =none (an A/A check of the method) turns on only that;
 // BENCH_PATH=forms or =redirect runs only that path; BENCH_TRACE_RATIO sets the sampling ratio
-// (1: what a sampled request costs; 0: what tracing costs a request it does not sample).
+// (1: what a sampled request costs; 0: what tracing costs a request it does not sample);
+// BENCH_SCRAPE_SECONDS the scrape interval (default 5; 0: no scrapes).
 import type { ChildProcess } from "node:child_process"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
