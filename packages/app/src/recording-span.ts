@@ -7,8 +7,7 @@
 // the structured clone, and held until the export, through garbage collections); a record is a
 // few objects, and the thread writes the OTLP/JSON from it (observer-worker.ts, `spansJson`).
 // Decision 0036, "What watching costs".
-import { randomFillSync } from "node:crypto"
-import { redactSecrets } from "@folio/adapters-http/shared"
+import { randomHexChars, redactSecrets } from "@folio/adapters-http/shared"
 import { Cause, type Context, type Exit, Formatter, Option, type Tracer } from "effect"
 import type { OtlpResource } from "effect/observability"
 
@@ -63,29 +62,13 @@ export interface SpanBatch {
 }
 
 /**
- * Random bytes for ids, drawn from the system's CSPRNG 64 KiB at a time and written as hex once:
- * asking it for each id (`randomBytes(16)`) was two thirds of a sampled span's CPU on the main
- * thread (a call into OpenSSL and a new Buffer per id), and the native hex conversions of a
- * span's two ids still ~2 us on a loaded server (where a sampled span's code runs cold); an id is
- * now a slice of the pool's hex text. (V8 keeps such a slice as a view of the 128 KiB text, so the
- * text lives as long as an id from it: until the spans leave for the exporter, a few seconds.)
+ * `bytes` fresh random bytes (never handed out twice) as lowercase hex, from the shared random
+ * text: asking the CSPRNG for each id (`randomBytes(16)`) was two thirds of a sampled span's CPU
+ * on the main thread, and the native hex conversions of a span's two ids still ~2 us on a loaded
+ * server. (The pool's text lives as long as an id cut from it: until the spans leave for the
+ * exporter, a few seconds.)
  */
-const ID_POOL_BYTES = 65_536
-const idPool = Buffer.allocUnsafe(ID_POOL_BYTES)
-let idPoolHex = ""
-let idPoolOffset = ID_POOL_BYTES
-
-/** `bytes` fresh random bytes (never handed out twice) as lowercase hex. */
-export const randomHex = (bytes: number): string => {
-  if (idPoolOffset + bytes > ID_POOL_BYTES) {
-    randomFillSync(idPool)
-    idPoolHex = idPool.toString("hex")
-    idPoolOffset = 0
-  }
-  const start = idPoolOffset
-  idPoolOffset += bytes
-  return idPoolHex.slice(start * 2, idPoolOffset * 2)
-}
+export const randomHex = (bytes: number): string => randomHexChars(bytes * 2)
 
 /** A value as the record keeps it: a string redacted, a primitive as it is, anything else formatted. */
 const recorded = (value: unknown): unknown => {

@@ -3,7 +3,6 @@
 // (chunked ones too) unless a route takes uploads, text no store can keep (NUL, lone surrogates) is
 // refused in URLs and JSON bodies, and every answer carries an X-Request-Id.
 import { isUtf8 } from "node:buffer"
-import { randomBytes } from "node:crypto"
 import { URL } from "node:url"
 import {
   type Issue,
@@ -30,6 +29,7 @@ import {
   scopeFailure
 } from "./bearer-auth.js"
 import { makeDecodeIssues } from "./decode-issues.js"
+import { randomHexChars } from "./random-text.js"
 import type { Codes, ErrorSurface, Rows, Tagged } from "./error-surface.js"
 import { keyedEndpointOf, keyedEndpointsOf, type ScopesOf } from "./keyed-endpoints.js"
 import {
@@ -239,27 +239,15 @@ const bufferChunked = (request: HttpServerRequest.HttpServerRequest, limit: numb
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/
 
-/** Random bytes drawn at once for new request ids, as hex text: 64 KiB is 4,096 ids. */
-const ID_POOL_BYTES = 65_536
-let idHex = ""
-let idAt = 0
-
 /**
- * A new request id: a version 4 UUID whose random bits are the next 32 hex digits of a pool drawn
- * at once. randomUUID refilled its cache of 128 with a call into OpenSSL costing ~9 us, ~2.5% of a
- * redirect (every request of a client that sends no id mints one); a pool of 4,096 draws once.
+ * A new request id: a version 4 UUID whose random digits come from the shared random text
+ * (randomUUID's refills of 128 cost ~2.5% of a redirect whose client sends no id).
  */
 export const newRequestId = (): string => {
-  if (idAt + 32 > idHex.length) {
-    idHex = randomBytes(ID_POOL_BYTES).toString("hex")
-    idAt = 0
-  }
-  const h = idHex
-  const i = idAt
-  idAt += 32
+  const h = randomHexChars(32)
   // The version nibble is 4; the variant's two high bits are 10 (8, 9, a or b).
-  const variant = "89ab"[Number.parseInt(h.charAt(i + 16), 16) & 3] as string
-  return `${h.slice(i, i + 8)}-${h.slice(i + 8, i + 12)}-4${h.slice(i + 13, i + 16)}-${variant}${h.slice(i + 17, i + 20)}-${h.slice(i + 20, i + 32)}`
+  const variant = "89ab"[Number.parseInt(h.charAt(16), 16) & 3] as string
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`
 }
 
 /** The request id a response carries: the client's `X-Request-Id` when it is a sane one, else a new one. */

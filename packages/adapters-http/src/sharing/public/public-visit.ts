@@ -1,7 +1,6 @@
 // Carrying out the domain's public-visit decision over HTTP, for the public routes and the node:http
 // fast path alike: the request's facts and cookies read one way, the decided cookies written as
 // effect's serializer writes them, and the one count/visit/click sequence of a counted view.
-import { randomBytes } from "node:crypto"
 import {
   decidePublicVisit,
   type LinkData,
@@ -20,33 +19,18 @@ import {
 } from "@folio/domain"
 import { Duration } from "effect"
 import { Cookies } from "effect/http"
+import { randomBase64UrlChars } from "../../shared/random-text.js"
 import { type RequestLike, visitFactsOf } from "../visit.js"
 import { isUnlocked, UNLOCK_COOKIE } from "./password.js"
 import { recordVisit, type VisitRecording } from "./record-visit.js"
 
 export const NO_STORE = "private, no-store"
 
-/** Random bytes drawn at once for new visitor ids: 64 KiB is ~3,970 ids. */
-const ID_POOL_BYTES = 65_536
-/** A visitor id's length: 22 base64url characters, 132 random bits (the cookie takes 16 to 64). */
-const VISITOR_ID_CHARS = 22
-let idText = ""
-let idAt = 0
-
 /**
- * A new visitor's id: the next 22 characters of a pool of random bytes encoded once in base64url.
- * randomUUID refilled its cache of 128 ids with a call into OpenSSL that cost more than the ids
- * (~4% of a redirect whose every visitor is new, in a profile); one draw per ~3,970 ids does not.
+ * A new visitor's id: 22 base64url characters (132 random bits; the cookie takes 16 to 64) of the
+ * shared random text (randomUUID's refills of 128 cost ~4% of a redirect whose visitors are new).
  */
-export const newVisitorId = (): string => {
-  if (idAt + VISITOR_ID_CHARS > idText.length) {
-    idText = randomBytes(ID_POOL_BYTES).toString("base64url")
-    idAt = 0
-  }
-  const id = idText.slice(idAt, idAt + VISITOR_ID_CHARS)
-  idAt += VISITOR_ID_CHARS
-  return id
-}
+export const newVisitorId = (): string => randomBase64UrlChars(22)
 
 /** What carrying out a visit needs: the view counter, the accounts, the unlock key and analytics. */
 export interface VisitDeps {

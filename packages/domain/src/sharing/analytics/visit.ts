@@ -254,22 +254,19 @@ export const visitCompactor = () => {
         group = { scan: [], byKey: undefined }
         byResource.set(v.resourceId, group)
       }
-      const key = group.byKey === undefined ? undefined : sameVisitKey(v, second)
-      let known: Merged | undefined
-      if (key !== undefined) known = group.byKey?.get(key)
-      else
-        for (const m of group.scan)
-          if (m.second === second && sameDimensions(m.record, v)) {
-            known = m
-            break
-          }
+      const { byKey } = group
+      const key = byKey === undefined ? "" : sameVisitKey(v, second)
+      const known =
+        byKey === undefined
+          ? group.scan.find((m) => m.second === second && sameDimensions(m.record, v))
+          : byKey.get(key)
       if (known !== undefined) {
         known.count += v.count
         return
       }
       const merged: Merged = { record: v, second, count: v.count }
       order.push(merged)
-      if (key !== undefined) group.byKey?.set(key, merged)
+      if (byKey !== undefined) byKey.set(key, merged)
       else if (group.scan.length < SCAN_LIMIT) group.scan.push(merged)
       else {
         group.byKey = new Map([...group.scan, merged].map((m) => [sameVisitKey(m.record, m.second), m]))
