@@ -11,7 +11,8 @@ const TERMINATE = 0x58 // 'X'
 
 /**
  * A connection factory for sql-pg's `stream` option. PGlite is one backend session, so:
- * - work from every connection runs one message at a time, in arrival order;
+ * - work from every connection runs in arrival order, the messages of one write (a statement's
+ *   Bind, Execute and Sync) in one call into PGlite, which runs every message of its input;
  * - a new connection starts from a clean session (whatever a dropped connection left open is rolled
  *   back, its prepared statements deallocated), as a new backend would;
  * - a cancel request closes at once, as a server does: a statement in PGlite cannot be stopped
@@ -38,7 +39,9 @@ export const pgliteConnections = (
       read() {},
       write(chunk: Buffer, _encoding, callback) {
         pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk])
-        const messages: Array<Uint8Array> = []
+        // PGlite answers a startup message only when it comes alone: it is a batch of its own, and
+        // every other message of the write goes in one batch.
+        const batches: Array<Array<Uint8Array>> = [[]]
         let reset = false
         let close = false
         while (!close) {
@@ -59,7 +62,7 @@ export const pgliteConnections = (
             }
             started = true
             reset = sessions++ > 0
-            messages.push(message)
+            batches.push([message], [])
           } else {
             if (pending.length < 5) break
             const length = 1 + pending.readInt32BE(1)
@@ -70,19 +73,22 @@ export const pgliteConnections = (
               close = true
               break
             }
-            messages.push(message)
+            batches[batches.length - 1]?.push(message)
           }
         }
-        const answered = messages.length > 0 ? observe?.() : undefined
+        const sent = batches
+          .filter((b) => b.length > 0)
+          .map((b) => (b.length === 1 ? (b[0] as Uint8Array) : Buffer.concat(b)))
+        const answered = sent.length > 0 ? observe?.() : undefined
         serially(async () => {
           if (reset) {
             // Not inside runExclusive: exec takes PGlite's own lock.
             await db.exec("rollback")
             await db.exec("discard all")
           }
-          for (const message of messages) {
+          for (const batch of sent) {
             await db.runExclusive(() =>
-              db.execProtocolRawStream(message, {
+              db.execProtocolRawStream(batch, {
                 onRawData: (data) => {
                   connection.push(Buffer.from(data))
                 }
