@@ -9,6 +9,7 @@ import { pipeline } from "node:stream/promises"
 import { parseArgs } from "node:util"
 import { createGunzip, createGzip } from "node:zlib"
 import { PGlite } from "@electric-sql/pglite"
+import { pgliteOptions } from "@folio/adapters-storage"
 import { Data, Effect, Option, References } from "effect"
 import { extract, type Header, pack } from "tar-stream"
 import { AppConfig } from "./config.js"
@@ -188,7 +189,7 @@ const backup = (config: AppConfig, out: string) =>
       const manifest = yield* Effect.tryPromise({
         try: async () => {
           // The dump is PGlite's own copy of its data directory, taken through the database itself.
-          const db = await PGlite.create(pgdata)
+          const db = await PGlite.create(pgdata, pgliteOptions())
           let counted: Awaited<ReturnType<typeof countRows>>
           let dump: Buffer
           try {
@@ -407,6 +408,7 @@ const restore = (config: AppConfig, input: string) =>
         if (dump === undefined) return fail("the archive has no database: damaged or altered")
         // PGlite unpacks its own dump; the restored rows are counted against the manifest's.
         const db = await PGlite.create({
+          ...pgliteOptions(),
           dataDir: join(staging, "pglite"),
           loadDataDir: new Blob([new Uint8Array(dump)])
         })

@@ -157,6 +157,17 @@ export const PgStorageLive = (options: PgStorageOptions) =>
     PgInvalidationBusLive
   )
 
+/**
+ * How Folio starts PGlite (the server, the CLI and backups alike): PGlite's own start parameters
+ * with a 16 MB buffer cache instead of PostgreSQL's 128 MB. PGlite zeroes its whole cache at every
+ * start (~3 ms a MB: 128 MB was ~0.35 s of a ~0.9 s open, and ~110 MB of a process's RSS), and the
+ * operating system's page cache keeps the files' pages anyway. Smaller was also faster warm: point
+ * reads at 16 fibers 6,011 -> 6,637 a second, GET /forms/{id} no slower (decision 0029).
+ */
+export const pgliteOptions = (): { startParams: Array<string> } => ({
+  startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"]
+})
+
 export interface PgliteStorageOptions {
   /** Where PGlite keeps its files; created (with parents) when missing. */
   readonly dataDir: string
@@ -180,7 +191,7 @@ export const PgliteClientLive = (options: PgliteStorageOptions) =>
         Effect.tryPromise({
           try: async () => {
             mkdirSync(dataDir, { recursive: true })
-            return await PGlite.create(dataDir)
+            return await PGlite.create(dataDir, pgliteOptions())
           },
           catch: (cause) => new StorageError({ message: "cannot open the embedded database", cause })
         }),
