@@ -1,6 +1,6 @@
 // The S3 blob store's listing past one page (ListObjectsV2 answers 1,000 keys at most, then a
 // continuation token), against s3rver in a child process that can make those tokens.
-import { S3BlobStoreLive } from "@folio/adapters-storage"
+import { S3BlobStoreLive } from "@folio/adapters-storage/s3"
 import { BlobStore } from "@folio/domain"
 import { Effect, Exit, Layer, Scope, Stream } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"

@@ -1,6 +1,7 @@
 // BlobStore contract against memory, the filesystem and S3 (a real s3rver). Signed local URLs are
 // fetched from the running app's /blobs route.
-import { MemoryStorageLive, S3BlobStoreLive } from "@folio/adapters-storage"
+import { MemoryStorageLive } from "@folio/adapters-storage"
+import { S3BlobStoreLive } from "@folio/adapters-storage/s3"
 import type { BlobStore } from "@folio/domain"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { startApp } from "../support/app.js"

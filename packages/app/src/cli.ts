@@ -3,7 +3,7 @@
 // stderr line says which one it opened. Every command is a domain use case the console shares.
 import { parseArgs } from "node:util"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { SmtpMailerLive } from "@folio/adapters-integrations"
+import { SmtpMailerLive } from "@folio/adapters-integrations/mail"
 import { IdGenLive } from "@folio/adapters-storage"
 import {
   ApiKeyRepository,

@@ -7,7 +7,6 @@ import {
   MemoryBlobStoreLive,
   PgliteStorageLive,
   PgStorageLive,
-  S3BlobStoreLive,
   type StoragePorts
 } from "@folio/adapters-storage"
 import { type BlobStore, StorageError } from "@folio/domain"
@@ -93,14 +92,21 @@ export const blobStoreLayer = (
         config.s3,
         () => new Error("S3 settings are required when BLOB_STORE=s3")
       )
-      return S3BlobStoreLive({
-        endpoint: s3.endpoint,
-        region: s3.region,
-        bucket: s3.bucket,
-        accessKeyId: s3.accessKeyId,
-        secretAccessKey: Redacted.value(s3.secretAccessKey),
-        forcePathStyle: s3.forcePathStyle
-      }).pipe(
+      // Loaded only here: the S3 SDK is a fifth of a second of every start that does not use it.
+      return Layer.unwrap(
+        Effect.map(
+          Effect.promise(() => import("@folio/adapters-storage/s3")),
+          ({ S3BlobStoreLive }) =>
+            S3BlobStoreLive({
+              endpoint: s3.endpoint,
+              region: s3.region,
+              bucket: s3.bucket,
+              accessKeyId: s3.accessKeyId,
+              secretAccessKey: Redacted.value(s3.secretAccessKey),
+              forcePathStyle: s3.forcePathStyle
+            })
+        )
+      ).pipe(
         // The start-up bucket check names the variables to fix.
         mapLayerError(
           (error) =>
