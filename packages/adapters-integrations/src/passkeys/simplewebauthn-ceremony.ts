@@ -1,16 +1,20 @@
 // The PasskeyCeremony port over @simplewebauthn/server, for the relying party PUBLIC_ORIGIN names:
 // its hostname is the RP id and its origin the only origin a response may come from.
 import { PasskeyCeremony, type PasskeyCeremonyService, type StoredCredential } from "@folio/domain"
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse
-} from "@simplewebauthn/server"
-import { isoBase64URL } from "@simplewebauthn/server/helpers"
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
 import { Effect, Layer, Option } from "effect"
+
+/**
+ * The library, loaded at the first ceremony: with its ASN.1 and X.509 stack it is ~0.3 s of a
+ * start, and most processes (every CLI command, a server nobody signs in to) never run one.
+ */
+let loaded:
+  | Promise<[typeof import("@simplewebauthn/server"), typeof import("@simplewebauthn/server/helpers")]>
+  | undefined
+const library = Effect.promise(() => {
+  loaded ??= Promise.all([import("@simplewebauthn/server"), import("@simplewebauthn/server/helpers")])
+  return loaded
+})
 
 export interface PasskeySettings {
   /** The deployment's PUBLIC_ORIGIN (scheme, host, port). */
@@ -45,43 +49,49 @@ export const makeSimpleWebAuthnCeremony = (settings: PasskeySettings): PasskeyCe
   return {
     registrationOptions: ({ userId, email, displayName, exclude }) =>
       Effect.map(
-        Effect.promise(() =>
-          generateRegistrationOptions({
-            rpName,
-            rpID,
-            userName: email,
-            userDisplayName: displayName,
-            userID: new TextEncoder().encode(userId),
-            attestationType: "none",
-            excludeCredentials: exclude.map((c) => ({ id: c.credentialId, ...transportsOf(c) })),
-            // Discoverable credentials: sign-in asks for no e-mail first.
-            authenticatorSelection: { residentKey: "required", userVerification: "preferred" }
-          })
+        Effect.flatMap(library, ([{ generateRegistrationOptions }]) =>
+          Effect.promise(() =>
+            generateRegistrationOptions({
+              rpName,
+              rpID,
+              userName: email,
+              userDisplayName: displayName,
+              userID: new TextEncoder().encode(userId),
+              attestationType: "none",
+              excludeCredentials: exclude.map((c) => ({ id: c.credentialId, ...transportsOf(c) })),
+              // Discoverable credentials: sign-in asks for no e-mail first.
+              authenticatorSelection: { residentKey: "required", userVerification: "preferred" }
+            })
+          )
         ),
         (options) => ({ options, challenge: options.challenge })
       ),
     verifyRegistration: (response, expectedChallenge) =>
       isCredentialJson(response)
-        ? attempt(async () => {
-            const result = await verifyRegistrationResponse({
-              response: response as unknown as RegistrationResponseJSON,
-              expectedChallenge,
-              expectedOrigin: origin,
-              expectedRPID: rpID,
-              requireUserVerification: false
+        ? Effect.flatMap(library, ([{ verifyRegistrationResponse }, { isoBase64URL }]) =>
+            attempt(async () => {
+              const result = await verifyRegistrationResponse({
+                response: response as unknown as RegistrationResponseJSON,
+                expectedChallenge,
+                expectedOrigin: origin,
+                expectedRPID: rpID,
+                requireUserVerification: false
+              })
+              if (!result.verified) return undefined
+              const credential = result.registrationInfo.credential
+              return {
+                credentialId: credential.id,
+                publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+                counter: credential.counter,
+                transports: credential.transports ?? []
+              }
             })
-            if (!result.verified) return undefined
-            const credential = result.registrationInfo.credential
-            return {
-              credentialId: credential.id,
-              publicKey: isoBase64URL.fromBuffer(credential.publicKey),
-              counter: credential.counter,
-              transports: credential.transports ?? []
-            }
-          })
+          )
         : Effect.succeed(Option.none()),
     authenticationOptions: Effect.map(
-      Effect.promise(() => generateAuthenticationOptions({ rpID, userVerification: "preferred" })),
+      Effect.flatMap(library, ([{ generateAuthenticationOptions }]) =>
+        Effect.promise(() => generateAuthenticationOptions({ rpID, userVerification: "preferred" }))
+      ),
       (options) => ({ options, challenge: options.challenge })
     ),
     credentialIdOf: (response) =>
@@ -90,22 +100,24 @@ export const makeSimpleWebAuthnCeremony = (settings: PasskeySettings): PasskeyCe
         : Option.none(),
     verifyAuthentication: (response, expectedChallenge, credential) =>
       isCredentialJson(response)
-        ? attempt(async () => {
-            const result = await verifyAuthenticationResponse({
-              response: response as unknown as AuthenticationResponseJSON,
-              expectedChallenge,
-              expectedOrigin: origin,
-              expectedRPID: rpID,
-              credential: {
-                id: credential.credentialId,
-                publicKey: isoBase64URL.toBuffer(credential.publicKey),
-                counter: credential.counter,
-                ...transportsOf(credential)
-              },
-              requireUserVerification: false
+        ? Effect.flatMap(library, ([{ verifyAuthenticationResponse }, { isoBase64URL }]) =>
+            attempt(async () => {
+              const result = await verifyAuthenticationResponse({
+                response: response as unknown as AuthenticationResponseJSON,
+                expectedChallenge,
+                expectedOrigin: origin,
+                expectedRPID: rpID,
+                credential: {
+                  id: credential.credentialId,
+                  publicKey: isoBase64URL.toBuffer(credential.publicKey),
+                  counter: credential.counter,
+                  ...transportsOf(credential)
+                },
+                requireUserVerification: false
+              })
+              return result.verified ? result.authenticationInfo.newCounter : undefined
             })
-            return result.verified ? result.authenticationInfo.newCounter : undefined
-          })
+          )
         : Effect.succeed(Option.none())
   }
 }
