@@ -46,6 +46,13 @@ export const makeSimpleWebAuthnCeremony = (settings: PasskeySettings): PasskeyCe
   const origin = new URL(settings.publicOrigin).origin
   const rpID = new URL(settings.publicOrigin).hostname
   const rpName = settings.rpName ?? "Folio"
+  /** What both verifications expect: this relying party, the challenge it issued, no UV required. */
+  const expected = (expectedChallenge: string) => ({
+    expectedChallenge,
+    expectedOrigin: origin,
+    expectedRPID: rpID,
+    requireUserVerification: false
+  })
   return {
     registrationOptions: ({ userId, email, displayName, exclude }) =>
       Effect.map(
@@ -72,10 +79,7 @@ export const makeSimpleWebAuthnCeremony = (settings: PasskeySettings): PasskeyCe
             attempt(async () => {
               const result = await verifyRegistrationResponse({
                 response: response as unknown as RegistrationResponseJSON,
-                expectedChallenge,
-                expectedOrigin: origin,
-                expectedRPID: rpID,
-                requireUserVerification: false
+                ...expected(expectedChallenge)
               })
               if (!result.verified) return undefined
               const credential = result.registrationInfo.credential
@@ -104,16 +108,13 @@ export const makeSimpleWebAuthnCeremony = (settings: PasskeySettings): PasskeyCe
             attempt(async () => {
               const result = await verifyAuthenticationResponse({
                 response: response as unknown as AuthenticationResponseJSON,
-                expectedChallenge,
-                expectedOrigin: origin,
-                expectedRPID: rpID,
+                ...expected(expectedChallenge),
                 credential: {
                   id: credential.credentialId,
                   publicKey: isoBase64URL.toBuffer(credential.publicKey),
                   counter: credential.counter,
                   ...transportsOf(credential)
-                },
-                requireUserVerification: false
+                }
               })
               return result.verified ? result.authenticationInfo.newCounter : undefined
             })
