@@ -232,6 +232,12 @@ export async function run(): Promise<void> {
       `\nGET /forms/{id} on PostgreSQL: ${((Number(pgGet["req/s"]) / Number(rawGet["req/s"])) * 100).toFixed(0)}% of the raw baseline's req/s (target >= 50%), p99 ${pgGet["p99 ms"]} ms vs ${rawGet["p99 ms"]} ms raw (${(Number(pgGet["p99 ms"]) / Number(rawGet["p99 ms"])).toFixed(2)}x, target <= 2x), server CPU per request ${pgGet["server cpu us/req"]} us vs ${rawGet["server cpu us/req"]} us raw (${(Number(pgGet["server cpu us/req"]) / Number(rawGet["server cpu us/req"])).toFixed(2)}x, target <= 2.5x) at ${CONNECTIONS} connections\n`
     )
   }
+  // Issue 35's row for the embedded default: the same server and read, PGlite against PostgreSQL.
+  const liteGet = rows.find((r) => r.backend === "pglite" && r.what === "GET /forms/{id}")
+  if (liteGet !== undefined && pgGet !== undefined)
+    process.stdout.write(
+      `GET /forms/{id} on PGlite: ${(Number(liteGet["req/s"]) / Number(pgGet["req/s"])).toFixed(2)} of the same server's req/s on PostgreSQL (target >= 0.7), server CPU per request ${liteGet["server cpu us/req"]} us vs ${pgGet["server cpu us/req"]} us\n`
+    )
   process.stdout.write(
     `written ${writeResult("forms-api", { at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, rows })}\n`
   )
