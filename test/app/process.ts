@@ -51,9 +51,15 @@ const baseEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
   return { ...clean, ...env }
 }
 
-/** Starts packages/app/dist/main.js and resolves once it logs that it is listening. */
-export const startServer = (env: Record<string, string>): Promise<Started> =>
-  startListening(process.execPath, [`${root}packages/app/dist/main.js`], env)
+/**
+ * Starts packages/app/dist/main.js and resolves once it logs that it is listening; `nodeArgs` go
+ * before the script (e.g. `--import` of test/support/loaded-packages.mjs).
+ */
+export const startServer = (
+  env: Record<string, string>,
+  nodeArgs: ReadonlyArray<string> = []
+): Promise<Started> =>
+  startListening(process.execPath, [...nodeArgs, `${root}packages/app/dist/main.js`], env)
 
 /**
  * Runs `npm start` itself (npm, the script's shell and node), as a user does; the child is the npm

@@ -1,16 +1,21 @@
 // Issue 2's "done means", end to end: `npm start` on the embedded defaults serves health and
 // readiness, prints a working key once, exits 0 on SIGTERM within 5 s, and reuses its data.
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { build, migratedDataDir, keyIn, printedOnStart, runProcess, startServer } from "./process.js"
+import { until } from "../support/smtp.js"
+import { build, keyIn, migratedDataDir, printedOnStart, root, runProcess, startServer } from "./process.js"
 
 const dataDir = mkdtempSync(join(tmpdir(), "folio-app-"))
 const env = { DATA_DIR: dataDir, LOG_LEVEL: "info" }
 
 beforeAll(build, 240_000)
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+/** Libraries only some requests use (OAuth, MCP, mail, images, pages, QR codes, YAML, metrics). */
+const LAZY_LIBRARIES =
+  /^(oidc-provider|@modelcontextprotocol\/sdk|nodemailer|sharp|file-type|markdown-it|sanitize-html|qrcode|pngjs|yaml|prom-client|ajv|zod|@simplewebauthn\/server|@aws-sdk\/client-s3)$/
 
 const stopWithin = async (started: Awaited<ReturnType<typeof startServer>>) => {
   const t0 = Date.now()
@@ -53,13 +58,49 @@ describe("npm start on the embedded defaults", () => {
   })
 
   it("reuses the same data on the next start: no new key, the old one still works", async () => {
-    const server = await startServer(env)
+    const loadedFile = join(dataDir, "loaded-packages.json")
+    const server = await startServer({ ...env, LOADED_PACKAGES_FILE: loadedFile }, [
+      "--import",
+      `${root}test/support/loaded-packages.mjs`
+    ])
+    const loaded = async (): Promise<ReadonlyArray<string>> => {
+      rmSync(loadedFile, { force: true })
+      server.child.kill("SIGUSR2")
+      return JSON.parse(
+        await until(
+          () => (existsSync(loadedFile) ? readFileSync(loadedFile, "utf8") : ""),
+          (t) => t !== "",
+          10_000
+        )
+      ) as ReadonlyArray<string>
+    }
     try {
       expect(keyIn(server.stdout())).toBeUndefined()
       const usage = await fetch(`${server.origin}/forms/api/v1/usage`, {
         headers: { authorization: `Bearer ${key}` }
       })
       expect(usage.status).toBe(200)
+      // The libraries of features this process has not used yet are not loaded at its start
+      // (decision 0029, "A process loads only what it uses").
+      expect(await loaded()).toEqual(expect.not.arrayContaining([expect.stringMatching(LAZY_LIBRARIES)]))
+      // ... and load at their first use: an MCP call, the authorization server's discovery.
+      const mcp = await fetch(`${server.origin}/forms/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream"
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+      })
+      expect(mcp.status).toBe(200)
+      expect(
+        ((await mcp.json()) as { result: { tools: Array<unknown> } }).result.tools.length
+      ).toBeGreaterThan(0)
+      const discovery = await fetch(`${server.origin}/.well-known/oauth-authorization-server`)
+      expect(discovery.status).toBe(200)
+      expect(((await discovery.json()) as { issuer: string }).issuer).toBeTypeOf("string")
+      expect(await loaded()).toEqual(expect.arrayContaining(["@modelcontextprotocol/sdk", "oidc-provider"]))
     } finally {
       expect((await stopWithin(server)).code).toBe(0)
     }

@@ -13,7 +13,7 @@ import {
   type PrincipalShape
 } from "@folio/domain"
 import { Effect, Result } from "effect"
-import { type CoreTool, type McpErrors, McpSettings, makeToolServer, mcpRoute } from "./core.js"
+import { type CoreTool, type McpErrors, McpSettings, toolServerSpec, mcpRoute } from "./core.js"
 import { TOOLS, type ToolContext, type ToolSpec } from "./tools.js"
 
 export { type McpError, type McpErrors, McpSettings } from "./core.js"
@@ -50,7 +50,7 @@ const workspaceContext = (principal: PrincipalShape, capabilities: Capabilities)
 
 /** The process's one forms MCP server. */
 const makeServer = (errors: McpErrors, version: string, publicOrigin: string) =>
-  makeToolServer<AnyTool & CoreTool<ToolContext>, ToolContext>({
+  toolServerSpec<AnyTool & CoreTool<ToolContext>, ToolContext>({
     name: "folio-forms",
     version,
     instructions:
@@ -91,7 +91,7 @@ export const formsMcpRoute = (errors: McpErrors) =>
     Effect.gen(function* () {
       const settings = yield* McpSettings
       return {
-        server: makeServer(errors, settings.serverVersion, settings.publicOrigin),
+        spec: makeServer(errors, settings.serverVersion, settings.publicOrigin),
         authenticate: yield* makeRequestAuthenticator("forms"),
         context: yield* Effect.context<McpServices>()
       }

@@ -4,7 +4,7 @@
 import { type OAuthAccessTokensService, type OAuthTokenGrant, StorageError } from "@folio/domain"
 import { Effect, Option } from "effect"
 import type { AccessTokenInstance, Provider } from "oidc-provider"
-import { tenantOfAccount } from "./adapter.js"
+import { tenantOfAccount } from "./names.js"
 
 /** Opaque tokens are 43 base64url characters; anything far off that is not looked up. */
 const plausible = (token: string): boolean =>
@@ -30,12 +30,12 @@ export const grantOfToken = (
   })
 }
 
-export const makeOAuthAccessTokens = (provider: Provider): OAuthAccessTokensService => ({
+export const makeOAuthAccessTokens = (providerNow: () => Promise<Provider>): OAuthAccessTokensService => ({
   verify: (token, resource) =>
     plausible(token)
       ? Effect.map(
           Effect.tryPromise({
-            try: () => provider.AccessToken.find(token),
+            try: async () => (await providerNow()).AccessToken.find(token),
             catch: (cause) => new StorageError({ message: "cannot read the access token", cause })
           }),
           (found) => (found === undefined ? Option.none() : grantOfToken(found, resource))

@@ -7,23 +7,13 @@ import { createHash } from "node:crypto"
 import type { OAuthRecord, OAuthStoreService } from "@folio/domain"
 import { Effect, Option } from "effect"
 import { errors } from "oidc-provider"
+import { stringOf, tenantOfAccount } from "./names.js"
 
 /** The payload as oidc-provider writes and reads it (opaque but for the few fields used here). */
 type Payload = Record<string, unknown>
 
 /** The models whose payload's accountId (`tenantId:userId`) names the workspace they act in. */
 const TENANT_MODELS = new Set(["Grant", "AccessToken", "RefreshToken", "AuthorizationCode"])
-
-const stringOf = (value: unknown): string | null =>
-  typeof value === "string" && value.length > 0 ? value : null
-
-/** The workspace of an account id `tenantId:userId`; null for any other shape. */
-export const tenantOfAccount = (accountId: unknown): string | null => {
-  const account = stringOf(accountId)
-  if (account === null) return null
-  const colon = account.indexOf(":")
-  return colon > 0 ? account.slice(0, colon) : null
-}
 
 /** The models a consumed-twice artifact of which revokes its grant (a replayed code or refresh token). */
 const ROTATED_MODELS = new Set(["RefreshToken", "AuthorizationCode"])

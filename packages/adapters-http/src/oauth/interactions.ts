@@ -6,7 +6,7 @@ import { IncomingMessage, ServerResponse } from "node:http"
 import { StorageError } from "@folio/domain"
 import { Effect, Option } from "effect"
 import type { Provider } from "oidc-provider"
-import { OAUTH_RESOURCE_SCOPES } from "./provider.js"
+import { OAUTH_RESOURCE_SCOPES } from "./names.js"
 
 /** An authorization waiting for the person's answer, as the consent page shows it. */
 export interface PendingAuthorization {
@@ -52,7 +52,7 @@ const scopesOf = (value: unknown): ReadonlyArray<string> =>
   typeof value === "string" ? value.split(" ").filter((s) => s.length > 0) : []
 
 export const makeOAuthInteractions = (
-  provider: Provider,
+  providerNow: () => Promise<Provider>,
   resource: string,
   publicOrigin: string
 ): OAuthInteractionsService => {
@@ -65,10 +65,12 @@ export const makeOAuthInteractions = (
     req.headers["x-forwarded-host"] = origin.host
     return Effect.map(
       Effect.promise(() =>
-        provider.interactionDetails(req, new ServerResponse(req)).then(
-          (d) => (d.uid === uid ? { req, details: d } : undefined),
-          () => undefined
-        )
+        providerNow()
+          .then((provider) => provider.interactionDetails(req, new ServerResponse(req)))
+          .then(
+            (d) => (d.uid === uid ? { req, details: d } : undefined),
+            () => undefined
+          )
       ),
       (found) => found
     )
@@ -80,7 +82,11 @@ export const makeOAuthInteractions = (
       const params = found.details.params
       const clientId = typeof params.client_id === "string" ? params.client_id : ""
       return Effect.map(
-        Effect.promise(() => provider.Client.find(clientId).catch(() => undefined)),
+        Effect.promise(() =>
+          providerNow()
+            .then((provider) => provider.Client.find(clientId))
+            .catch(() => undefined)
+        ),
         (client) => {
           if (client === undefined) return Option.none()
           const requested = scopesOf(params.scope)
@@ -105,7 +111,7 @@ export const makeOAuthInteractions = (
         ? Effect.fail(failed("no such interaction"))
         : Effect.tryPromise({
             try: async () =>
-              provider.interactionResult(
+              (await providerNow()).interactionResult(
                 found.req,
                 new ServerResponse(found.req),
                 await result(found.details.params),
@@ -123,6 +129,7 @@ export const makeOAuthInteractions = (
       finish(request, uid, async (params) => {
         const clientId = String(params.client_id)
         const requested = scopesOf(params.scope)
+        const provider = await providerNow()
         const grant = new provider.Grant({ accountId: consent.accountId, clientId })
         const granted = OAUTH_RESOURCE_SCOPES.filter((s) => consent.scopes.includes(s))
         // The sharing scopes are also the server's own scope values (so clients may register

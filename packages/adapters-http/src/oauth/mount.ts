@@ -8,7 +8,7 @@ import type { Provider } from "oidc-provider"
 import { redactSecrets } from "../shared/secret-urls.js"
 import type { FastPath } from "../sharing/public/fast-redirect.js"
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from "./metadata.js"
-import { INTERACTION_PREFIX, OAUTH_ROUTES } from "./provider.js"
+import { INTERACTION_PREFIX, OAUTH_ROUTES } from "./names.js"
 
 const DISCOVERY_PATHS = new Set([
   "/.well-known/oauth-authorization-server",
@@ -93,12 +93,39 @@ const logAnswer = (request: IncomingMessage, response: ServerResponse, started: 
     )
   )
 
+/** The server could not be built (it is built at its first request): the request is answered 500. */
+const unavailable = (response: ServerResponse) => {
+  if (response.headersSent) return
+  const body = JSON.stringify({
+    error: "server_error",
+    error_description: "the authorization server is unavailable"
+  })
+  response.writeHead(500, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-store"
+  })
+  response.end(body)
+}
+
 export const makeOAuthFastPath = (
-  provider: Provider,
+  providerNow: () => Promise<Provider>,
   publicOrigin: string,
   options: OAuthMountOptions
 ): FastPath => {
-  const handle = provider.callback()
+  // The server's handler, from the provider built at the first request it answers (the request
+  // stays paused, its body unread, until then).
+  let callback: Promise<ReturnType<Provider["callback"]>> | undefined
+  const handle = (request: IncomingMessage, response: ServerResponse): void => {
+    callback ??= providerNow().then((provider) => provider.callback())
+    callback.then(
+      (answer) => answer(request, response),
+      (error: unknown) => {
+        console.error("authorization server unavailable", error instanceof Error ? error.name : "unknown")
+        unavailable(response)
+      }
+    )
+  }
   const origin = new URL(publicOrigin)
   const proto = origin.protocol.slice(0, -1)
   return (request, response) => {

@@ -9,53 +9,14 @@ import { errors, Provider } from "oidc-provider"
 import { escapeHtml } from "../shared/html.js"
 import { storeAdapter } from "./adapter.js"
 import { cookieKeysOf, signingJwkOf } from "./keys.js"
-
-/** The sharing scopes (the domain's SHARING_SCOPES; what a token for the MCP endpoint may carry). */
-export const OAUTH_RESOURCE_SCOPES = ["read", "write", "delete"] as const
-
-/** Lifetimes, in seconds. */
-export const OAUTH_TTL = {
-  AccessToken: 60 * 60,
-  AuthorizationCode: 60,
-  RefreshToken: 14 * 24 * 60 * 60,
-  /** A grant outlives its tokens: refreshing keeps it in use until revoked or a year has passed. */
-  Grant: 365 * 24 * 60 * 60,
-  /** The browser's sign-in at the authorization server: short, since every authorization asks consent. */
-  Session: 60 * 60,
-  Interaction: 10 * 60,
-  IdToken: 60 * 60
-} as const
-
-export const OAUTH_ROUTES = {
-  authorization: "/oauth/authorize",
-  token: "/oauth/token",
-  registration: "/oauth/register",
-  revocation: "/oauth/revoke",
-  jwks: "/oauth/jwks",
-  // Turned off below, but routes of features that are off must still name a path.
-  end_session: "/oauth/end-session",
-  introspection: "/oauth/introspect",
-  userinfo: "/oauth/userinfo",
-  pushed_authorization_request: "/oauth/par",
-  code_verification: "/oauth/device",
-  device_authorization: "/oauth/device/auth",
-  backchannel_authentication: "/oauth/backchannel",
-  challenge: "/oauth/challenge",
-  credential: "/oauth/credential"
-} as const
-
-/** Where the console renders an interaction (sign-in and consent). */
-export const INTERACTION_PREFIX = "/oauth/interaction/"
-
-/** The cookies the authorization server sets (its own names, apart from the console's). */
-export const OAUTH_COOKIE_NAMES = {
-  session: "folio_oauth_session",
-  interaction: "folio_oauth_interaction",
-  resume: "folio_oauth_resume"
-} as const
-
-/** A WHATWG fetch for client metadata documents (the SSRF-safe one in production). */
-export type MetadataFetch = (url: string | URL, init?: RequestInit) => Promise<Response>
+import {
+  INTERACTION_PREFIX,
+  type MetadataFetch,
+  OAUTH_COOKIE_NAMES,
+  OAUTH_RESOURCE_SCOPES,
+  OAUTH_ROUTES,
+  OAUTH_TTL
+} from "./names.js"
 
 export interface OAuthProviderOptions {
   /** PUBLIC_ORIGIN, no path. */

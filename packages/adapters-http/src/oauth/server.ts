@@ -1,14 +1,15 @@
 // The authorization server as the app holds it: one oidc-provider over the OAuthStore, with what
 // the rest of the app takes from it (the node:http mount, token verification, the console's
-// interactions), built once when the app starts.
+// interactions), built once, at its first use.
 import { OAuthAccessTokens, OAuthStore, RateLimitStore } from "@folio/domain"
 import { Context, Effect, Layer } from "effect"
+import type { Provider } from "oidc-provider"
 import type { FastPath } from "../sharing/public/fast-redirect.js"
 import { makeOAuthAccessTokens } from "./access-tokens.js"
 import { makeOAuthInteractions, type OAuthInteractionsService } from "./interactions.js"
 import { sharingMcpResource } from "../shared/protected-resource.js"
 import { makeOAuthFastPath } from "./mount.js"
-import { type MetadataFetch, makeOAuthProvider } from "./provider.js"
+import type { MetadataFetch } from "./names.js"
 
 export interface OAuthServerService {
   /** The protected resource (the sharing MCP endpoint's URL). */
@@ -45,28 +46,36 @@ export const OAuthServerLive = (options: OAuthServerOptions) =>
       const store = yield* OAuthStore
       const limits = yield* RateLimitStore
       const resource = sharingMcpResource(options.publicOrigin)
-      const provider = makeOAuthProvider({
-        issuer: options.publicOrigin,
-        resource,
-        secret: options.secret,
-        store,
-        fetch: options.fetch
-      })
-      // Each authorization signs the browser in at the server for that one authorization only: the
-      // next one asks again and may act in another workspace (the session's account is per workspace).
-      provider.on("authorization.success", (ctx) => {
-        const session = (ctx as { oidc?: { session?: { destroyed?: boolean } } }).oidc?.session
-        if (session !== undefined) session.destroyed = true
-      })
-      // The library reports server-side failures as events; they are logged without their details
-      // (which may hold a token or a client's metadata).
-      provider.on("server_error", (_ctx, error) => {
-        console.error("authorization server error", error instanceof Error ? error.name : "unknown")
-      })
-      const interactions = makeOAuthInteractions(provider, resource, options.publicOrigin)
+      // The server (with oidc-provider, ~0.25 s to load) is built at its first use: a request to
+      // one of its paths, a consent page, an access token to verify. Most starts see none.
+      let built: Promise<Provider> | undefined
+      const providerNow = () =>
+        (built ??= import("./provider.js").then(({ makeOAuthProvider }) => {
+          const provider = makeOAuthProvider({
+            issuer: options.publicOrigin,
+            resource,
+            secret: options.secret,
+            store,
+            fetch: options.fetch
+          })
+          // Each authorization signs the browser in at the server for that one authorization only:
+          // the next one asks again and may act in another workspace (the session's account is
+          // per workspace).
+          provider.on("authorization.success", (ctx) => {
+            const session = (ctx as { oidc?: { session?: { destroyed?: boolean } } }).oidc?.session
+            if (session !== undefined) session.destroyed = true
+          })
+          // The library reports server-side failures as events; they are logged without their
+          // details (which may hold a token or a client's metadata).
+          provider.on("server_error", (_ctx, error) => {
+            console.error("authorization server error", error instanceof Error ? error.name : "unknown")
+          })
+          return provider
+        }))
+      const interactions = makeOAuthInteractions(providerNow, resource, options.publicOrigin)
       return Context.make(OAuthServer, {
         resource,
-        fastPath: makeOAuthFastPath(provider, options.publicOrigin, {
+        fastPath: makeOAuthFastPath(providerNow, options.publicOrigin, {
           accessLog: options.accessLog,
           registrationBudget: (address) =>
             Effect.runPromise(
@@ -79,7 +88,7 @@ export const OAuthServerLive = (options: OAuthServerOptions) =>
         interactions
       }).pipe(
         Context.add(OAuthInteractions, interactions),
-        Context.add(OAuthAccessTokens, makeOAuthAccessTokens(provider))
+        Context.add(OAuthAccessTokens, makeOAuthAccessTokens(providerNow))
       )
     })
   )

@@ -3,7 +3,6 @@
 import { makeAddressBudget } from "@folio/domain"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { stringify } from "yaml"
 import { clientIp, rateLimitHeaders } from "../shared/index.js"
 import { SHARING_API_PREFIX } from "./Api.js"
 import { SharingErrors } from "./errors.js"
@@ -11,15 +10,20 @@ import { sharingOpenApiDocument } from "./openapi-document.js"
 
 export { sharingOpenApiDocument }
 
-let yamlText: string | undefined
+let yamlText: Promise<string> | undefined
 
 /**
  * The document as YAML, written once per process when it is first asked for (generating and
- * writing it took ~0.3 s of every server start, and again of every app built in the same process).
- * No anchors: the document shares header objects between answers, and YAML tools cap aliases.
+ * writing it took ~0.3 s of every server start, and again of every app built in the same process;
+ * the yaml library is loaded then too). No anchors: the document shares header objects between
+ * answers, and YAML tools cap aliases.
  */
-const sharingOpenApiYaml = (): string =>
-  (yamlText ??= stringify(sharingOpenApiDocument(), { aliasDuplicateObjects: false }))
+const sharingOpenApiYaml = Effect.promise(
+  () =>
+    (yamlText ??= import("yaml").then(({ stringify }) =>
+      stringify(sharingOpenApiDocument(), { aliasDuplicateObjects: false })
+    ))
+)
 
 export const SharingOpenApiRoute = HttpRouter.use((router) =>
   Effect.gen(function* () {
@@ -38,7 +42,7 @@ export const SharingOpenApiRoute = HttpRouter.use((router) =>
               ? { headers: rateLimitHeaders(spent.failure.budget) }
               : {}
           )
-        return HttpServerResponse.text(sharingOpenApiYaml(), {
+        return HttpServerResponse.text(yield* sharingOpenApiYaml, {
           contentType: "application/yaml; charset=utf-8",
           headers: {
             "access-control-allow-origin": "*",

@@ -5,8 +5,15 @@
 // `pngjs`: the library's own PNG scales modules by a fraction (uneven modules, and an image one pixel
 // short of the asked size for many sizes).
 import { Effect, Schema } from "effect"
-import { PNG } from "pngjs"
-import QRCode from "qrcode"
+
+/** qrcode and pngjs (~40 ms to load), loaded at a process's first QR code. */
+let loaded: Promise<readonly [typeof import("qrcode"), typeof import("pngjs")["PNG"]]> | undefined
+const libraries = Effect.promise(() => {
+  loaded ??= Promise.all([import("qrcode").then((m) => m.default), import("pngjs").then((m) => m.PNG)])
+  return loaded
+})
+type QRCodeLibrary = typeof import("qrcode")
+type PNGLibrary = typeof import("pngjs")["PNG"]
 
 export const QR_SIZE = { min: 128, max: 2048, default: 512 } as const
 
@@ -32,7 +39,7 @@ export interface QrImage {
 const QUIET_ZONE = 4
 const ERROR_CORRECTION = "M"
 
-const pngOf = (text: string, size: number): Uint8Array => {
+const pngOf = (QRCode: QRCodeLibrary, PNG: PNGLibrary, text: string, size: number): Uint8Array => {
   const modules = QRCode.create(text, { errorCorrectionLevel: ERROR_CORRECTION }).modules
   const n = modules.size
   // Whole pixels per module when the symbol and its quiet zone fit (every URL of ours does); a
@@ -57,7 +64,7 @@ const pngOf = (text: string, size: number): Uint8Array => {
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
 
-const svgOf = (text: string, size: number): Effect.Effect<Uint8Array> =>
+const svgOf = (QRCode: QRCodeLibrary, text: string, size: number): Effect.Effect<Uint8Array> =>
   Effect.promise(() =>
     QRCode.toString(text, {
       type: "svg",
@@ -76,7 +83,13 @@ export const qrCode = (
   options: { readonly format?: QrFormat | undefined; readonly size?: number | undefined } = {}
 ): Effect.Effect<QrImage> => {
   const size = Math.min(QR_SIZE.max, Math.max(QR_SIZE.min, Math.round(options.size ?? QR_SIZE.default)))
-  return options.format === "svg"
-    ? svgOf(url, size).pipe(Effect.map((body) => ({ contentType: "image/svg+xml" as const, body })))
-    : Effect.sync(() => ({ contentType: "image/png" as const, body: pngOf(url, size) }))
+  return Effect.flatMap(
+    libraries,
+    ([QRCode, PNG]): Effect.Effect<QrImage> =>
+      options.format === "svg"
+        ? svgOf(QRCode, url, size).pipe(
+            Effect.map((body) => ({ contentType: "image/svg+xml" as const, body }))
+          )
+        : Effect.sync(() => ({ contentType: "image/png" as const, body: pngOf(QRCode, PNG, url, size) }))
+  )
 }

@@ -2,7 +2,7 @@
 // first byte, smtp:// upgrades with STARTTLS when offered), MAIL_FROM who sends; one pooled transport.
 import { Mailer, type MailerService, MailNotSent } from "@folio/domain"
 import { Effect, Layer } from "effect"
-import nodemailer from "nodemailer"
+import type { Transporter } from "nodemailer"
 import { clientSpan, peerOf } from "../outbound/client-span.js"
 
 export interface SmtpMailerOptions {
@@ -37,21 +37,30 @@ const reasonOf = (error: {
     ? `the mail server answered ${error.responseCode}`
     : `the mail server could not be reached (${error.code ?? "unknown"})`
 
+/** nodemailer (~0.1 s to load), loaded at a process's first message: most starts send none. */
+let library: Promise<typeof import("nodemailer")> | undefined
+const nodemailerLibrary = () => (library ??= import("nodemailer"))
+
 export const makeSmtpMailer = (options: SmtpMailerOptions) => {
   const fromAddress = addressOf(options.from)
   const domain = fromAddress.slice(fromAddress.lastIndexOf("@") + 1) || "folio.invalid"
-  // The URL's own settings win over these defaults (nodemailer merges them so).
-  const transport = nodemailer.createTransport({
-    url: options.url,
-    pool: true,
-    maxConnections: 2,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-    // The message never names a file or URL to read, and never should.
-    disableFileAccess: true,
-    disableUrlAccess: true
-  })
+  // One pooled transport, made at the first message.
+  let transport: Promise<Transporter> | undefined
+  const transportNow = () =>
+    (transport ??= nodemailerLibrary().then(({ default: nodemailer }) =>
+      // The URL's own settings win over these defaults (nodemailer merges them so).
+      nodemailer.createTransport({
+        url: options.url,
+        pool: true,
+        maxConnections: 2,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+        // The message never names a file or URL to read, and never should.
+        disableFileAccess: true,
+        disableUrlAccess: true
+      })
+    ))
   // smtp://user:pass@host:port: only the host and port are read.
   const smtpPeer = peerOf(options.url.replace(/^smtps?:/i, "http:"))
   const service: MailerService = {
@@ -59,8 +68,8 @@ export const makeSmtpMailer = (options: SmtpMailerOptions) => {
     send: (message) =>
       clientSpan("smtp send", { "folio.outbound": "smtp", ...smtpPeer }, () =>
         Effect.tryPromise({
-          try: () =>
-            transport.sendMail({
+          try: async () =>
+            (await transportNow()).sendMail({
               from: options.from,
               // One structured recipient and an explicit envelope: nothing in a header value is ever
               // parsed as another address.
@@ -79,7 +88,12 @@ export const makeSmtpMailer = (options: SmtpMailerOptions) => {
         })
       ).pipe(Effect.asVoid)
   }
-  return { service, close: () => transport.close() }
+  return {
+    service,
+    close: (): void => {
+      void transport?.then((t) => t.close())
+    }
+  }
 }
 
 /** The Mailer over SMTP for the layer's lifetime (the pool's connections closed at shutdown). */

@@ -13,8 +13,16 @@ import {
   StorageError
 } from "@folio/domain"
 import { Effect, Layer, Option, Semaphore, Stream } from "effect"
-import { fileTypeFromBuffer } from "file-type"
-import sharp, { type OutputInfo, type Sharp } from "sharp"
+import type { OutputInfo, Sharp } from "sharp"
+
+/**
+ * The two libraries, loaded at their first use: sharp (with libvips) and file-type are ~0.15 s of
+ * a process's start, and most starts never draw or sniff anything.
+ */
+let sharpLoaded: Promise<typeof import("sharp")["default"]> | undefined
+const sharpLibrary = () => (sharpLoaded ??= import("sharp").then((m) => m.default))
+let fileTypeLoaded: Promise<typeof import("file-type")> | undefined
+const fileTypeLibrary = () => (fileTypeLoaded ??= import("file-type"))
 
 /** Decoding refuses images of more pixels than this (a decompression bomb is refused, not drawn). */
 export const MAX_PREVIEW_INPUT_PIXELS = 100_000_000
@@ -271,6 +279,7 @@ const heicDecode = (): HeicDecode => {
 
 const optimize = async (input: Buffer, kind: OptimizableKind, keepLocation: boolean) => {
   const options = { limitInputPixels: MAX_PREVIEW_INPUT_PIXELS, failOn: "error" } as const
+  const sharp = await sharpLibrary()
   const meta = await sharp(input, options).metadata()
   if (meta.format !== (kind === "jpeg" ? "jpeg" : "heif")) return undefined
   // Reading the header does not check the pixel limit; heic-decode has none of its own.
@@ -326,16 +335,18 @@ export const SharpMediaToolsLive = Layer.effect(
   Effect.map(Semaphore.make(PREVIEW_DRAWINGS_AT_ONCE), (drawing) =>
     MediaTools.of({
       sniff: (head) =>
-        Effect.promise(() => fileTypeFromBuffer(head).catch(() => undefined)).pipe(
-          Effect.map((found) => found?.mime)
-        ),
+        Effect.promise(() =>
+          fileTypeLibrary()
+            .then((library) => library.fileTypeFromBuffer(head))
+            .catch(() => undefined)
+        ).pipe(Effect.map((found) => found?.mime)),
 
       thumbnail: (image, size) =>
         drawing.withPermit(
           Effect.flatMap(collect(image), (input) =>
             Effect.tryPromise({
-              try: () =>
-                sharp(input, { limitInputPixels: MAX_PREVIEW_INPUT_PIXELS, failOn: "error" })
+              try: async () =>
+                (await sharpLibrary())(input, { limitInputPixels: MAX_PREVIEW_INPUT_PIXELS, failOn: "error" })
                   .rotate()
                   .resize(size, size, { fit: "inside", withoutEnlargement: true })
                   .webp({ quality: 80 })
@@ -371,8 +382,8 @@ export const SharpMediaToolsLive = Layer.effect(
       card: (card, size) =>
         drawing.withPermit(
           Effect.tryPromise({
-            try: () =>
-              sharp(Buffer.from(cardSvg(card, size)))
+            try: async () =>
+              (await sharpLibrary())(Buffer.from(cardSvg(card, size)))
                 .webp({ quality: 85 })
                 .toBuffer(),
             catch: (cause) => new StorageError({ message: "cannot draw a preview card", cause })

@@ -33,7 +33,7 @@ import {
   type McpAuthenticator,
   type McpErrors,
   McpSettings,
-  makeToolServer,
+  toolServerSpec,
   mcpRoute
 } from "../core.js"
 import { ACCOUNT_CONTEXT_URI, accountContext } from "./context.js"
@@ -77,7 +77,7 @@ const makeServer = (
   publicOrigin: string,
   tools: ReadonlyArray<AnySharingTool>
 ) =>
-  makeToolServer<AnySharingTool & CoreTool<SharingToolContext>, SharingToolContext>({
+  toolServerSpec<AnySharingTool & CoreTool<SharingToolContext>, SharingToolContext>({
     name: "folio-sharing",
     version,
     instructions: INSTRUCTIONS,
@@ -140,7 +140,7 @@ export const sharingMcpRoute = <R = never>(errors: McpErrors, options: SharingMc
         tokens !== undefined && presentsToken(request) ? tokens(request) : keys(request)
       const metadata = protectedResourceMetadataUrl(settings.publicOrigin)
       return {
-        server: makeServer(errors, settings.serverVersion, settings.publicOrigin, SHARING_TOOLS),
+        spec: makeServer(errors, settings.serverVersion, settings.publicOrigin, SHARING_TOOLS),
         authenticate,
         context: yield* Effect.context<SharingMcpServices>(),
         challenge: (request, response) =>

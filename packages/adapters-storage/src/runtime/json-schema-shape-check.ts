@@ -5,8 +5,18 @@ import {
   FormDefinitionDecoder,
   formDefinitionJsonSchema
 } from "@folio/domain"
-import { Ajv2020 } from "ajv/dist/2020.js"
+import { createRequire } from "node:module"
+import type { Ajv2020 as Ajv2020Class } from "ajv/dist/2020.js"
 import { Layer } from "effect"
+
+/**
+ * Ajv, required at the first compile (synchronously: the decoders it serves are synchronous); a
+ * process that decodes no definition never loads it.
+ */
+let Ajv2020: typeof Ajv2020Class | undefined
+const ajvClass = (): typeof Ajv2020Class =>
+  (Ajv2020 ??= (createRequire(import.meta.url)("ajv/dist/2020.js") as { Ajv2020: typeof Ajv2020Class })
+    .Ajv2020)
 
 /**
  * The checks compiled so far, by document: compiling one took ~170 ms, paid again by every app
@@ -22,7 +32,7 @@ const checks = new WeakMap<object, (input: unknown) => boolean>()
 export const jsonSchemaShapeCheck = (document: object): ((input: unknown) => boolean) => {
   let check = checks.get(document)
   if (check === undefined) {
-    const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false })
+    const ajv = new (ajvClass())({ strict: false, allErrors: false, validateFormats: false })
     const validate = ajv.compile(document)
     check = (input) => validate(input) === true
     checks.set(document, check)

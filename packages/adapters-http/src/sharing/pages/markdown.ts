@@ -2,11 +2,14 @@
 // with GFM tables, strikethrough and autolinks (raw HTML in the source is allowed through the parser);
 // sanitize-html then keeps only an allowlist of content tags and attributes, whatever markdown-it or
 // the author wrote. The sanitizer is the security boundary: the page's CSP (page.ts) is the second one.
-import MarkdownIt from "markdown-it"
-import sanitizeHtml from "sanitize-html"
+import type { MarkdownIt } from "markdown-it"
+import type sanitizeHtml from "sanitize-html"
 import { type Html, unsafeRaw } from "../../shared/index.js"
+import { markdownItLibrary, sanitizeHtmlLibrary } from "./libraries.js"
 
-const markdown = new MarkdownIt({ html: true, linkify: true, typographer: false })
+let parser: MarkdownIt | undefined
+const markdown = (): MarkdownIt =>
+  (parser ??= new (markdownItLibrary())({ html: true, linkify: true, typographer: false }))
 
 /** The `rel` every link of a page carries: no window handle, no referrer, no ranking for the target. */
 export const LINK_REL = "noopener noreferrer nofollow"
@@ -25,106 +28,111 @@ const alignCell =
     return { tagName: tag, attribs: align === undefined ? rest : { ...rest, class: `align-${align}` } }
   }
 
-const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "p",
-    "br",
-    "hr",
-    "blockquote",
-    "ul",
-    "ol",
-    "li",
-    "dl",
-    "dt",
-    "dd",
-    "strong",
-    "b",
-    "em",
-    "i",
-    "u",
-    "s",
-    "del",
-    "ins",
-    "mark",
-    "small",
-    "sub",
-    "sup",
-    "abbr",
-    "kbd",
-    "samp",
-    "var",
-    "q",
-    "cite",
-    "code",
-    "pre",
-    "a",
-    "img",
-    "figure",
-    "figcaption",
-    "table",
-    "caption",
-    "thead",
-    "tbody",
-    "tfoot",
-    "tr",
-    "th",
-    "td",
-    "details",
-    "summary",
-    "span",
-    "div"
-  ],
-  allowedAttributes: {
-    a: ["href", "title", "rel"],
-    img: ["src", "alt", "title", "width", "height"],
-    ol: ["start", "reversed"],
-    li: ["value"],
-    th: ["colspan", "rowspan", "scope", "class"],
-    td: ["colspan", "rowspan", "class"],
-    code: ["class"],
-    abbr: ["title"],
-    q: ["cite"],
-    details: ["open"]
-  },
-  allowedClasses: {
-    code: [/^language-[a-z0-9_+#-]{1,32}$/i],
-    th: ["align-left", "align-center", "align-right"],
-    td: ["align-left", "align-center", "align-right"]
-  },
-  allowedSchemes: ["http", "https", "mailto"],
-  allowedSchemesByTag: { img: ["http", "https", "data"], q: ["http", "https"] },
-  allowedSchemesAppliedToAttributes: ["href", "src", "cite"],
-  allowProtocolRelative: false,
-  disallowedTagsMode: "discard",
-  transformTags: {
-    a: sanitizeHtml.simpleTransform("a", { rel: LINK_REL }),
-    // An image the author gave no text alternative is taken as decorative (`alt=""`), so screen
-    // readers skip it instead of reading its file name.
-    img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, alt: attribs.alt ?? "" } }),
-    th: alignCell("th"),
-    td: alignCell("td")
-  },
-  // An image whose source was refused (a scheme not allowed, a data URL of no raster image) goes.
-  exclusiveFilter: (frame) =>
-    frame.tag === "img" &&
-    (frame.attribs.src === undefined ||
-      frame.attribs.src === "" ||
-      (/^\s*data:/i.test(frame.attribs.src) && !DATA_IMAGE.test(frame.attribs.src.trim())))
-}
+let options: sanitizeHtml.IOptions | undefined
+const optionsOf = (sanitize: typeof sanitizeHtml): sanitizeHtml.IOptions =>
+  (options ??= {
+    allowedTags: [
+      "h1",
+      "h2",
+      "h3",
+      "h4",
+      "h5",
+      "h6",
+      "p",
+      "br",
+      "hr",
+      "blockquote",
+      "ul",
+      "ol",
+      "li",
+      "dl",
+      "dt",
+      "dd",
+      "strong",
+      "b",
+      "em",
+      "i",
+      "u",
+      "s",
+      "del",
+      "ins",
+      "mark",
+      "small",
+      "sub",
+      "sup",
+      "abbr",
+      "kbd",
+      "samp",
+      "var",
+      "q",
+      "cite",
+      "code",
+      "pre",
+      "a",
+      "img",
+      "figure",
+      "figcaption",
+      "table",
+      "caption",
+      "thead",
+      "tbody",
+      "tfoot",
+      "tr",
+      "th",
+      "td",
+      "details",
+      "summary",
+      "span",
+      "div"
+    ],
+    allowedAttributes: {
+      a: ["href", "title", "rel"],
+      img: ["src", "alt", "title", "width", "height"],
+      ol: ["start", "reversed"],
+      li: ["value"],
+      th: ["colspan", "rowspan", "scope", "class"],
+      td: ["colspan", "rowspan", "class"],
+      code: ["class"],
+      abbr: ["title"],
+      q: ["cite"],
+      details: ["open"]
+    },
+    allowedClasses: {
+      code: [/^language-[a-z0-9_+#-]{1,32}$/i],
+      th: ["align-left", "align-center", "align-right"],
+      td: ["align-left", "align-center", "align-right"]
+    },
+    allowedSchemes: ["http", "https", "mailto"],
+    allowedSchemesByTag: { img: ["http", "https", "data"], q: ["http", "https"] },
+    allowedSchemesAppliedToAttributes: ["href", "src", "cite"],
+    allowProtocolRelative: false,
+    disallowedTagsMode: "discard",
+    transformTags: {
+      a: sanitize.simpleTransform("a", { rel: LINK_REL }),
+      // An image the author gave no text alternative is taken as decorative (`alt=""`), so screen
+      // readers skip it instead of reading its file name.
+      img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, alt: attribs.alt ?? "" } }),
+      th: alignCell("th"),
+      td: alignCell("td")
+    },
+    // An image whose source was refused (a scheme not allowed, a data URL of no raster image) goes.
+    exclusiveFilter: (frame) =>
+      frame.tag === "img" &&
+      (frame.attribs.src === undefined ||
+        frame.attribs.src === "" ||
+        (/^\s*data:/i.test(frame.attribs.src) && !DATA_IMAGE.test(frame.attribs.src.trim())))
+  })
 
 /** Any HTML reduced to the allowlist of a Markdown page's content (also applied to raw HTML). */
-export const sanitizePageHtml = (dirty: string): string => sanitizeHtml(dirty, OPTIONS)
+export const sanitizePageHtml = (dirty: string): string => {
+  const sanitize = sanitizeHtmlLibrary()
+  return sanitize(dirty, optionsOf(sanitize))
+}
 
 /** A Markdown page's source as sanitized HTML, ready to place inside the page's `<article>`. */
 export const renderMarkdown = (source: string): Html =>
   // The sanitizer's output is the allowlisted markup: the one place it becomes `Html`.
-  unsafeRaw(sanitizePageHtml(markdown.render(source)))
+  unsafeRaw(sanitizePageHtml(markdown().render(source)))
 
 /**
  * The plain text of a Markdown source's paragraphs (of all its text when it has none), without
@@ -132,7 +140,7 @@ export const renderMarkdown = (source: string): Html =>
  * when its owner gave none.
  */
 export const markdownExcerpt = (source: string, maxChars = 200): string => {
-  const tokens = markdown.parse(source, {})
+  const tokens = markdown().parse(source, {})
   const textOf = (onlyParagraphs: boolean): string => {
     const words: Array<string> = []
     tokens.forEach((block, i) => {

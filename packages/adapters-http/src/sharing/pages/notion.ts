@@ -1,8 +1,9 @@
 // The public page of a Notion mirror: the page tree as a navigation list beside the current page's
 // blocks. The blocks are rendered by the domain (escaped by construction) and pass the sanitizer's
 // allowlist here as well: a renderer bug cannot put script on the page.
-import sanitizeHtml from "sanitize-html"
+import type sanitizeHtml from "sanitize-html"
 import { attr, type Html, html, unsafeRaw } from "../../shared/index.js"
+import { sanitizeHtmlLibrary } from "./libraries.js"
 import { previewTags, shell } from "./page.js"
 
 const OPTIONS: sanitizeHtml.IOptions = {
@@ -69,7 +70,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
 }
 
 /** A mirror page's rendered blocks reduced to the renderer's own allowlist. */
-export const sanitizeNotionHtml = (rendered: string): string => sanitizeHtml(rendered, OPTIONS)
+export const sanitizeNotionHtml = (rendered: string): string => sanitizeHtmlLibrary()(rendered, OPTIONS)
 
 export interface NotionNavItem {
   readonly title: string
