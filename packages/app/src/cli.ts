@@ -2,6 +2,7 @@
 // uses (DATABASE_URL, or the embedded database under DATA_DIR while the server is stopped); the first
 // stderr line says which one it opened. Every command is a domain use case the console shares.
 import { parseArgs } from "node:util"
+import { setFlagsFromString } from "node:v8"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { SmtpMailerLive } from "@folio/adapters-integrations/mail"
 import { IdGenLive } from "@folio/adapters-storage"
@@ -38,6 +39,14 @@ import { AppConfig } from "./config.js"
 import { reportFailure, teardown } from "./failure.js"
 import { blobsCheck } from "./blobs-check.js"
 import { blobSigningSecret, blobStoreLayer, describeStore, storageLayer } from "./storage.js"
+
+// A command is short, and V8's optimizing compile of the embedded database's hottest WebAssembly
+// would outlast it: one of PostgreSQL's functions (~100 KB of code) takes TurboFan ~1.7 s and
+// ~600 MB on a background thread, and the process cannot exit before that compile ends. A hundred
+// times V8's tiering budget keeps a command on the baseline compiler; a long one (thousands of
+// statements) still tiers up. Set before the database's module is compiled (at its first open);
+// decision 0029, "The embedded database's optimizing compile".
+setFlagsFromString("--wasm-tiering-budget=1300000000")
 
 const USAGE = `usage: npm run cli -- <command>
 
