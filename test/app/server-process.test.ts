@@ -81,7 +81,7 @@ describe("npm start on the embedded defaults", () => {
       })
       expect(usage.status).toBe(200)
       // The libraries of features this process has not used yet are not loaded at its start
-      // (decision 0029, "A process loads only what it uses").
+      // (decision 0029, "The libraries of one feature load at its first use").
       expect(await loaded()).toEqual(expect.not.arrayContaining([expect.stringMatching(LAZY_LIBRARIES)]))
       // ... and load at their first use: an MCP call, the authorization server's discovery.
       const mcp = await fetch(`${server.origin}/forms/mcp`, {

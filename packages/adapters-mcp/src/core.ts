@@ -5,31 +5,19 @@
 // the server itself (tool-server.ts, with the SDK) is loaded and built at the route's first request.
 import {
   type AuthenticationError,
-  type ErrorAnswers,
   RequestInvalid,
-  type RequestError,
   RequestRefused,
   RequestTooLarge,
   serverFault
 } from "@folio/adapters-http/shared"
-import { type InsufficientScope, MAX_REQUEST_BODY_BYTES, Principal, type PrincipalShape } from "@folio/domain"
+import { MAX_REQUEST_BODY_BYTES, Principal, type PrincipalShape } from "@folio/domain"
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js"
-import { Cause, Context, Effect, Result, type Schema } from "effect"
+import { Cause, Context, Effect, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { ExchangeAnswer } from "./exchange.js"
 import { CALLER, type Caller, type McpErrors, type ToolServerSpec } from "./server-spec.js"
 
-export {
-  CALLER,
-  type Caller,
-  type CoreResource,
-  type CoreTool,
-  type McpError,
-  type McpErrors,
-  type ToolAccess,
-  type ToolServerSpec,
-  toolServerSpec
-} from "./server-spec.js"
+export { type CoreTool, type McpError, type McpErrors, toolServerSpec } from "./server-spec.js"
 
 /** What the endpoints need from the deployment. */
 export class McpSettings extends Context.Service<

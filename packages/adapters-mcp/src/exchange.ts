@@ -184,11 +184,9 @@ export const exchange = async (
       `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`
     )
   }
-  if (isPlainToolCall(message)) {
-    const request = message as JSONRPCRequest
-    return { status: 200, body: await (direct?.(request, authInfo) ?? mux.request(request, authInfo)) }
-  }
-  if (!isJSONRPCRequest(message)) {
+  // A plain tool call needs neither schema (isPlainToolCall); anything else is checked by both.
+  const plain = isPlainToolCall(message)
+  if (!plain && !isJSONRPCRequest(message)) {
     // A method with an id that the SDK does not take as a request (params not an object, extra
     // members) would otherwise be acknowledged as if it were a notification.
     if ("method" in message && "id" in message && message.id !== undefined) {
@@ -196,10 +194,11 @@ export const exchange = async (
     }
     return { status: 202, body: undefined }
   }
+  const request = message as JSONRPCRequest
   return (
-    invalidParams(message) ?? {
+    (plain ? undefined : invalidParams(request)) ?? {
       status: 200,
-      body: await (direct?.(message, authInfo) ?? mux.request(message, authInfo))
+      body: await (direct?.(request, authInfo) ?? mux.request(request, authInfo))
     }
   )
 }
