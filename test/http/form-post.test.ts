@@ -18,6 +18,7 @@ import {
 import { blk } from "../support/builders.js"
 import { bearer } from "../support/keys.js"
 import { startAppOn, storageTargets } from "../support/storage.js"
+import { freshRateWindow } from "../support/rate-window.js"
 
 type Outcome = {
   _tag: "Completed" | "Invalid" | "Closed" | "RepeatNeedsConfirmation" | "Editing"
@@ -480,6 +481,7 @@ describe("JavaScript-off form post and the respondent budget", () => {
       headers: { ...bearer(key), "content-type": "application/json" },
       body: JSON.stringify({ expectedDraftRevision: 1 })
     })
+    await freshRateWindow()
     const statuses: Array<number> = []
     for (let i = 0; i < 4; i++) {
       const init = urlencoded([[blk(1), "Ann"]])

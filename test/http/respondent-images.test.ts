@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
+import { freshRateWindow } from "../support/rate-window.js"
 
 type Body = { data: Record<string, unknown>; error: { code: string; message: string } }
 
@@ -218,6 +219,7 @@ describe("the image route's budget", () => {
   it("counts against the respondent budget per client address", async () => {
     const limited = await startApp({ config: { respondentRequestsPerIp: 3 } })
     try {
+      await freshRateWindow()
       const responses: Array<Response> = []
       for (let i = 0; i < 5; i++) responses.push(await fetch(`${limited.origin}/f/no-such-form/images/a.png`))
       expect(responses.map((r) => r.status)).toEqual([404, 404, 404, 429, 429])

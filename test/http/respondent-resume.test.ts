@@ -11,6 +11,7 @@ import { type RunningApp, startApp } from "../support/app.js"
 import { bearer } from "../support/keys.js"
 import { startAppOn, storageTargets } from "../support/storage.js"
 import { blk } from "../support/builders.js"
+import { freshRateWindow } from "../support/rate-window.js"
 
 const TRIALS = 10
 
@@ -371,6 +372,7 @@ describe("resume and the respondent budget per client address", () => {
   it("counts every resume: over the budget it is 429 before anything is looked up", async () => {
     const limited = await startApp({ config: { respondentRequestsPerIp: 2 } })
     try {
+      await freshRateWindow()
       const statuses: Array<number> = []
       for (let i = 0; i < 3; i++) {
         const r = await fetch(`${limited.origin}/f/no-such-form/responses/resume`, { method: "POST" })

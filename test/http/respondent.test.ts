@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 import { blk } from "../support/builders.js"
+import { freshRateWindow } from "../support/rate-window.js"
 
 type Json = Record<string, unknown> & {
   data: Record<string, unknown>
@@ -404,6 +405,7 @@ describe("the respondent routes' budget per client address", () => {
   it("answers 429 with Retry-After once an address exceeds its requests per minute", async () => {
     const limited = await startApp({ config: { respondentRequestsPerIp: 3 } })
     try {
+      await freshRateWindow()
       const statuses: Array<number> = []
       const responses: Array<Response> = []
       for (let i = 0; i < 5; i++) responses.push(await fetch(`${limited.origin}/f/no-such-form/form`))

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeAjv2020 } from "../support/ajv.js"
 import { type RunningApp, startApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
+import { freshRateWindow } from "../support/rate-window.js"
 
 type Structured = Record<string, unknown> & {
   error?: { code: string; message: string; details?: Record<string, unknown> }
@@ -466,6 +467,7 @@ describe("the sharing MCP endpoint's budget", () => {
           },
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })
         })
+      await freshRateWindow()
       expect((await rest()).status).toBe(200)
       const first = await mcp()
       expect([
