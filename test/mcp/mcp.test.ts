@@ -453,6 +453,58 @@ describe("the MCP endpoint's protocol edges", () => {
     expect(await pong.json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} })
   })
 
+  it("answers a tool call with one JSON message: the client's id as sent, the text block the structured content's JSON", async () => {
+    const created = await fetch(`${app.origin}/forms/api/v1/forms`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${full.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: 'Quotes " \\ \u2028 and 日本語' })
+    })
+    const formId = ((await created.json()) as { data: { id: string } }).data.id
+    for (const id of ['id "with" \\ quotes \u2028 日本', 0, 2 ** 53 - 1]) {
+      const answered = await post(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "forms_query", arguments: { action: "get", formId } }
+        })
+      )
+      expect([answered.status, answered.headers.get("content-type")]).toEqual([200, "application/json"])
+      const message = (await answered.json()) as {
+        id: unknown
+        result: {
+          content: Array<{ type: string; text: string }>
+          structuredContent: { form: { title: string } }
+        }
+      }
+      expect(Object.keys(message).sort()).toEqual(["id", "jsonrpc", "result"])
+      expect(message.id).toEqual(id)
+      expect(Object.keys(message.result).sort()).toEqual(["content", "structuredContent"])
+      expect(message.result.content).toHaveLength(1)
+      expect(message.result.content[0]?.type).toBe("text")
+      expect(JSON.parse(message.result.content[0]?.text ?? "null")).toEqual(message.result.structuredContent)
+      expect(message.result.structuredContent.form.title).toBe('Quotes " \\ \u2028 and 日本語')
+    }
+    // A failed call and an unknown tool answer as before: an error result, a JSON-RPC error.
+    const failed = (await (
+      await post(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 3,
+          method: "tools/call",
+          params: { name: "forms_query", arguments: { action: "get", formId: crypto.randomUUID() } }
+        })
+      )
+    ).json()) as { result: { isError: boolean; structuredContent: { error: { code: string } } } }
+    expect([failed.result.isError, failed.result.structuredContent.error.code]).toEqual([true, "not_found"])
+    const unknown = (await (
+      await post(
+        JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "no_such_tool" } })
+      )
+    ).json()) as { id: number; error: { code: number } }
+    expect([unknown.id, unknown.error.code]).toEqual([4, -32602])
+  })
+
   it("keeps concurrent callers apart when they reuse JSON-RPC ids (one server answers every exchange)", async () => {
     // Real database I/O, so the exchanges are in flight at the same time inside the server.
     const dir = mkdtempSync(join(tmpdir(), "folio-mcp-mux-"))

@@ -73,15 +73,21 @@ export const mcpRoute = <R>(
       const settings = yield* McpSettings
       const endpoint = yield* make
       const context = endpoint.context
-      // The SDK's server, with the SDK itself, is loaded and built at the first request, once.
-      let server: Promise<(exchanged: Exchanged) => Promise<ExchangeAnswer>> | undefined
+      // The SDK's server, with the SDK itself, is loaded and built at the first request, once;
+      // once built, an exchange runs in the request's fiber with no promise in between.
+      type Serve = (exchanged: Exchanged) => Effect.Effect<ExchangeAnswer>
+      let ready: Serve | undefined
+      let server: Promise<Serve> | undefined
       const serverNow = () =>
         (server ??= import("./tool-server.js").then(
           async ({ ExchangeMultiplexer, exchange, makeToolServer }) => {
             const built = makeToolServer(endpoint.spec)
             const mux = new ExchangeMultiplexer()
             await built.server.connect(mux)
-            return ({ headers, body, authInfo }) => exchange(headers, body, mux, authInfo, built.direct)
+            const serve: Serve = ({ headers, body, authInfo }) =>
+              exchange(headers, body, mux, authInfo, built.direct)
+            ready = serve
+            return serve
           }
         ))
 
@@ -121,12 +127,12 @@ export const mcpRoute = <R>(
               "JSON-RPC batches are not supported; send one message per request"
             )
           }
+          const provide = <A, E>(effect: Effect.Effect<A, E, never>) =>
+            Effect.provideContext(Effect.provideService(effect, Principal, principal), context)
           const caller: Caller = {
             principal,
-            run: <A, E>(effect: Effect.Effect<A, E, never>) =>
-              Effect.runPromiseWith(context)(
-                Effect.result(Effect.provideService(effect, Principal, principal))
-              )
+            run: (effect) => Effect.runPromise(Effect.result(provide(effect))),
+            provide
           }
           const authInfo: AuthInfo = {
             token: "redacted",
@@ -134,9 +140,15 @@ export const mcpRoute = <R>(
             scopes: [...principal.scopes],
             extra: { [CALLER]: caller }
           }
-          const exchanged = yield* Effect.tryPromise(async () =>
-            (await serverNow())({ headers: request.headers, body, authInfo })
-          )
+          const exchanging = { headers: request.headers, body, authInfo }
+          const exchanged = yield* ready === undefined
+            ? Effect.flatMap(Effect.tryPromise(serverNow), (serve) => serve(exchanging))
+            : ready(exchanging)
+          if (exchanged.json !== undefined)
+            return HttpServerResponse.text(exchanged.json, {
+              status: exchanged.status,
+              contentType: "application/json"
+            })
           return exchanged.body === undefined
             ? HttpServerResponse.empty({ status: exchanged.status })
             : HttpServerResponse.jsonUnsafe(exchanged.body, { status: exchanged.status })

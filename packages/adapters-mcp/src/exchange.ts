@@ -21,10 +21,14 @@ import {
   ReadResourceRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS
 } from "@modelcontextprotocol/sdk/types.js"
+import { Effect } from "effect"
 
 export interface ExchangeAnswer {
   readonly status: number
-  readonly body: unknown
+  /** The JSON-RPC message to send, or none (202). */
+  readonly body?: unknown
+  /** The message already serialized (a tool call's answer, written once). */
+  readonly json?: string
 }
 
 const rpcError = (status: number, code: number, message: string): ExchangeAnswer => ({
@@ -143,25 +147,42 @@ export class ExchangeMultiplexer implements Transport {
 
 /**
  * The server's own answer to a request it answers without the SDK's Protocol (the hot path: a tool
- * call), after the same checks; undefined leaves the request to the SDK Server behind `mux`.
+ * call), after the same checks, in the request's fiber; undefined leaves the request to the SDK
+ * Server behind `mux`.
  */
 export type DirectAnswer = (
   message: JSONRPCRequest,
   authInfo: AuthInfo
-) => Promise<JSONRPCMessage> | undefined
+) => Effect.Effect<ExchangeAnswer> | undefined
 
 /**
  * Checks the headers and the message, then answers it through `direct` or `mux`. Notifications and responses
  * are accepted (202) and not delivered: in a stateless server there is no exchange they could
  * belong to (a cancellation names a request of another POST, and no server request awaits a reply).
  */
-export const exchange = async (
+export const exchange = (
   headers: Readonly<Record<string, string | undefined>>,
   body: unknown,
   mux: ExchangeMultiplexer,
   authInfo: AuthInfo,
   direct?: DirectAnswer
-): Promise<ExchangeAnswer> => {
+): Effect.Effect<ExchangeAnswer> => {
+  const checked = check(headers, body)
+  if (!("method" in checked)) return Effect.succeed(checked)
+  return (
+    direct?.(checked, authInfo) ??
+    Effect.map(
+      Effect.promise(() => mux.request(checked, authInfo)),
+      (answer): ExchangeAnswer => ({ status: 200, body: answer })
+    )
+  )
+}
+
+/** The request to answer, or the answer its headers or message get without being delivered. */
+const check = (
+  headers: Readonly<Record<string, string | undefined>>,
+  body: unknown
+): JSONRPCRequest | ExchangeAnswer => {
   const accept = headers.accept ?? ""
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
     return rpcError(
@@ -195,10 +216,5 @@ export const exchange = async (
     return { status: 202, body: undefined }
   }
   const request = message as JSONRPCRequest
-  return (
-    (plain ? undefined : invalidParams(request)) ?? {
-      status: 200,
-      body: await (direct?.(request, authInfo) ?? mux.request(request, authInfo))
-    }
-  )
+  return (plain ? undefined : invalidParams(request)) ?? request
 }

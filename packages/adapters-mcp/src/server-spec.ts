@@ -47,6 +47,8 @@ export interface Caller {
   readonly principal: PrincipalShape
   /** Runs a use case as this caller (the Principal provided, with the route's services). */
   readonly run: <A, E>(effect: Effect.Effect<A, E, never>) => Promise<Result.Result<A, E>>
+  /** The same use case as an effect, for the request's own fiber (a tool call, the hot path). */
+  readonly provide: <A, E>(effect: Effect.Effect<A, E, never>) => Effect.Effect<A, E, never>
 }
 
 /** Where an exchange's authInfo carries its Caller. */

@@ -24,7 +24,7 @@ import {
   type McpErrors,
   type ToolServerSpec
 } from "./server-spec.js"
-import { type DirectAnswer, ExchangeMultiplexer, exchange } from "./exchange.js"
+import { type DirectAnswer, type ExchangeAnswer, ExchangeMultiplexer, exchange } from "./exchange.js"
 import { errorResult, inputJsonSchema, outputJsonSchema, type ToolError, toolErrorSchema } from "./schemas.js"
 
 export { ExchangeMultiplexer, exchange }
@@ -34,7 +34,17 @@ export { ExchangeMultiplexer, exchange }
  * as they are; its McpError puts "MCP error <code>:" into the message, and the client's McpError
  * adds the same prefix again, so the caller read it twice.
  */
-export const rpcFailure = (code: ErrorCode, message: string) => Object.assign(new Error(message), { code })
+export const rpcFailure = (code: ErrorCode, message: string): RpcFailure =>
+  Object.assign(new Error(message), { code })
+
+/** A JSON-RPC error as a handler throws it. */
+export type RpcFailure = Error & { readonly code: ErrorCode }
+
+/** A tool call's result; for a success, also its structured content's JSON text. */
+interface ToolAnswer {
+  readonly result: CallToolResult
+  readonly text?: string
+}
 
 const callerOf = (extra: { readonly authInfo?: AuthInfo | undefined }): Caller => {
   const caller = extra.authInfo?.extra?.[CALLER] as Caller | undefined
@@ -149,42 +159,61 @@ export const makeToolServer = <T extends CoreTool<C>, C>(spec: ToolServerSpec<T,
       ])
     ))
   const byName = new Map(tools.map((t) => [t.name, t]))
-  const callTool = async (
-    { principal, run }: Caller,
+  /**
+   * A tool call as an effect of the caller's fiber: its result, with the structured content's JSON
+   * text when it succeeded (serialized once, for the text block and for the answer); it fails with
+   * the JSON-RPC error to send when the tool is unknown.
+   */
+  const callTool = (
+    caller: Caller,
     params: { readonly name: string; readonly arguments?: unknown }
-  ): Promise<CallToolResult> => {
-    const tool = byName.get(params.name)
-    if (tool === undefined) throw rpcFailure(ErrorCode.InvalidParams, `unknown tool: ${params.name}`)
-    const first = access.before(principal, tool)
-    const lacking = scopeFailure(principal, first)
-    if (lacking !== undefined) return failed(lacking)
-    const input = codecs.decode(tool.name, params.arguments)
-    if (Result.isFailure(input)) return failed(input.failure)
-    const all = access.after(tool, input.success)
-    const lackingAll =
-      all.length === 0 ? undefined : scopeFailure(principal, [...new Set([...first, ...all])])
-    if (lackingAll !== undefined) return failed(lackingAll)
-    const outcome = await run(
-      Effect.flatMap(tool.run(input.success, spec.toolContext), (value) =>
-        codecs.encode(tool.name, value)
-      ) as Effect.Effect<unknown, unknown, never>
-    )
-    if (Result.isFailure(outcome))
-      return errorResult(Result.getOrThrow(await run(toToolError(errors, outcome.failure))))
-    return {
-      content: [{ type: "text" as const, text: JSON.stringify(outcome.success) }],
-      structuredContent: outcome.success as Record<string, unknown>
-    }
-  }
+  ): Effect.Effect<ToolAnswer, RpcFailure> =>
+    Effect.suspend(() => {
+      const { principal } = caller
+      const tool = byName.get(params.name)
+      if (tool === undefined)
+        return Effect.fail(rpcFailure(ErrorCode.InvalidParams, `unknown tool: ${params.name}`))
+      const first = access.before(principal, tool)
+      const lacking = scopeFailure(principal, first)
+      if (lacking !== undefined) return Effect.succeed({ result: failed(lacking) })
+      const input = codecs.decode(tool.name, params.arguments)
+      if (Result.isFailure(input)) return Effect.succeed({ result: failed(input.failure) })
+      const all = access.after(tool, input.success)
+      const lackingAll =
+        all.length === 0 ? undefined : scopeFailure(principal, [...new Set([...first, ...all])])
+      if (lackingAll !== undefined) return Effect.succeed({ result: failed(lackingAll) })
+      return Effect.matchEffect(
+        caller.provide(
+          Effect.flatMap(tool.run(input.success, spec.toolContext), (value) =>
+            codecs.encode(tool.name, value)
+          ) as Effect.Effect<unknown, unknown, never>
+        ),
+        {
+          onFailure: (e) => Effect.map(toToolError(errors, e), (error) => ({ result: errorResult(error) })),
+          onSuccess: (value) => {
+            const text = JSON.stringify(value)
+            return Effect.succeed({
+              result: {
+                content: [{ type: "text" as const, text }],
+                structuredContent: value as Record<string, unknown>
+              },
+              text
+            })
+          }
+        }
+      )
+    })
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
     const { principal } = callerOf(extra)
     return {
       tools: tools.filter((t) => access.visible(principal, t)).flatMap((t) => listingsOf().get(t.name) ?? [])
     }
   })
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
-    callTool(callerOf(extra), request.params)
-  )
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const answered = await Effect.runPromise(Effect.result(callTool(callerOf(extra), request.params)))
+    if (Result.isFailure(answered)) throw answered.failure
+    return answered.success.result
+  })
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: spec.resources.map((r) => ({
       uri: r.uri,
@@ -209,7 +238,9 @@ export const makeToolServer = <T extends CoreTool<C>, C>(spec: ToolServerSpec<T,
    * Tool calls, the hot path, are answered here rather than through the SDK's Protocol: the same
    * handler and the same JSON-RPC answer (a thrown error as the Protocol sends it), without its
    * re-parsing of the request (the exchange has checked it against the SDK's schema) and of our own
-   * result, which cost more than the rest of the MCP layer. A call asking for a task goes to the SDK.
+   * result, which cost more than the rest of the MCP layer; in the request's fiber, and a success
+   * written around the structured content's text rather than serialized a second time. A call
+   * asking for a task goes to the SDK.
    */
   const direct: DirectAnswer = (message, authInfo) => {
     if (
@@ -218,21 +249,23 @@ export const makeToolServer = <T extends CoreTool<C>, C>(spec: ToolServerSpec<T,
     )
       return undefined
     const params = message.params as { readonly name: string; readonly arguments?: unknown }
-    return callTool(callerOf({ authInfo }), params).then(
-      (result): JSONRPCMessage => ({ jsonrpc: "2.0", id: message.id, result }),
-      (error: {
-        readonly code?: unknown
-        readonly message?: string
-        readonly data?: unknown
-      }): JSONRPCMessage => ({
-        jsonrpc: "2.0",
-        id: message.id,
-        error: {
-          code: Number.isSafeInteger(error.code) ? (error.code as number) : ErrorCode.InternalError,
-          message: error.message ?? "Internal error",
-          ...(error.data === undefined ? {} : { data: error.data })
-        }
-      })
+    const answer = (body: JSONRPCMessage): ExchangeAnswer => ({ status: 200, body })
+    const rpcError = (code: number, text: string) =>
+      answer({ jsonrpc: "2.0", id: message.id, error: { code, message: text } })
+    return Effect.suspend(() => callTool(callerOf({ authInfo }), params)).pipe(
+      Effect.map(({ result, text }): ExchangeAnswer => {
+        if (text === undefined) return answer({ jsonrpc: "2.0", id: message.id, result })
+        // The message JSON.stringify would write, with the structured content serialized once.
+        const json = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}}}`
+        return { status: 200, json }
+      }),
+      Effect.catchDefect((defect) =>
+        Effect.as(
+          Effect.logError("mcp tool failure", defect),
+          rpcError(ErrorCode.InternalError, "Internal error")
+        )
+      ),
+      Effect.catch((failure) => Effect.succeed(rpcError(failure.code, failure.message)))
     )
   }
   return { server, direct }
