@@ -64,6 +64,7 @@ import { makeAuditLog } from "./identity/audit-log.js"
 import { makeOAuthStore } from "./identity/oauth-store.js"
 import { makeBlobReferences } from "./kernel/blob-references.js"
 import { observeStatements } from "../runtime/metrics.js"
+import { SoleWriter } from "./forms/read-cache.js"
 
 /** Every storage port over whatever SqlClient is provided. */
 export const SqlRepositoriesLive = Layer.effectContext(
@@ -180,7 +181,10 @@ export interface PgliteStorageOptions {
  * and one's rollback would silently undo the other's writes (see docs/decisions/0003-storage.md).
  */
 export const PgliteStorageLive = (options: PgliteStorageOptions) =>
-  withMigrations(PgliteClientLive(options), MemoryInvalidationBusLive)
+  withMigrations(PgliteClientLive(options), MemoryInvalidationBusLive).pipe(
+    // DATA_DIR's lock keeps every other process out: the repositories may keep what they read.
+    Layer.provide(Layer.succeed(SoleWriter, true))
+  )
 
 /** The SQL client of the embedded database alone (no migrations), for storage tests. */
 export const PgliteClientLive = (options: PgliteStorageOptions) =>
@@ -207,3 +211,4 @@ export const PgliteClientLive = (options: PgliteStorageOptions) =>
     })
   )
 export { PgInvalidationBusLive } from "./kernel/invalidation-bus.js"
+export { SoleWriter } from "./forms/read-cache.js"

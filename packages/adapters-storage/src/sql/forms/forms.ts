@@ -13,6 +13,7 @@ import { Effect, Option } from "effect"
 import { isUniqueViolation, orStorageError } from "../errors.js"
 import { jsonParam } from "../json.js"
 import { likeContains, numberCursor, timeIdCursor, toPage } from "../keyset.js"
+import { ReadCache, SoleWriter } from "./read-cache.js"
 
 interface FormRow {
   readonly id: string
@@ -87,9 +88,38 @@ const toVersion = (row: VersionRow): FormVersionRecord => ({
 const FORM_COLUMNS = `id, workspace_id, kind, title, slug, status, draft_revision, draft_definition, settings,
   settings_signature, current_version_id, version_count, row_version, created_at, updated_at`
 
+/** What the embedded database's form reads may keep: 16 MB of definitions and settings (as JSON). */
+const CACHE_BUDGET_BYTES = 16 * 1024 * 1024
+
+const sizeOfForm = (form: FormRecord) =>
+  JSON.stringify(form.draftDefinition).length + JSON.stringify(form.settings).length + 512
+
 export const makeFormRepository = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal(FORM_COLUMNS)
+  // A read of a live form by id, kept when this process alone writes the database (read-cache.ts):
+  // every write below drops its form (before it, and again once its transaction commits), and a
+  // read inside a transaction neither uses nor fills the cache, since it may see its own writes.
+  const cache = (yield* SoleWriter) ? new ReadCache<FormRecord>(CACHE_BUDGET_BYTES, sizeOfForm) : undefined
+  const keyOf = (workspaceId: string, id: string) => `${workspaceId}/${id}`
+  /**
+   * A write of one form, its cached read dropped before it (so a read already under way is not
+   * kept) and again once it is committed (at once outside a transaction, else when the outermost
+   * one commits), so a read that was answered before the write cannot be kept past it.
+   */
+  const writing = <A, E, R>(workspaceId: string, id: string, write: Effect.Effect<A, E, R>) => {
+    if (cache === undefined) return write
+    const key = keyOf(workspaceId, id)
+    const drop = Effect.sync(() => cache.drop(key))
+    return drop.pipe(Effect.andThen(write), Effect.ensuring(sql.afterCommit(drop)))
+  }
+  const readForm = (workspaceId: string, id: string) =>
+    orStorageError(
+      sql<FormRow>`select ${columns} from forms
+                   where id = ${id} and workspace_id = ${workspaceId} and deleted_at is null`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toForm))
+      )
+    )
 
   const slugTaken =
     (slug: string) =>
@@ -99,22 +129,33 @@ export const makeFormRepository = Effect.gen(function* () {
   return FormRepository.of({
     insert: (f) =>
       orStorageError(
-        sql`insert into forms (${columns})
+        writing(
+          f.workspaceId,
+          f.id,
+          sql`insert into forms (${columns})
             values (${f.id}, ${f.workspaceId}, ${f.kind}, ${f.title}, ${f.slug}, ${f.status}, ${f.draftRevision},
                     ${jsonParam(f.draftDefinition)}::jsonb, ${jsonParam(f.settings)}::jsonb, ${f.settingsSignature},
                     ${f.currentVersionId}, ${f.versionCount}, ${f.rowVersion}, ${f.createdAt}, ${f.updatedAt})`.pipe(
-          Effect.asVoid,
-          Effect.catchTag("SqlError", slugTaken(f.slug))
+            Effect.asVoid,
+            Effect.catchTag("SqlError", slugTaken(f.slug))
+          )
         )
       ),
 
     get: (workspaceId, id) =>
-      orStorageError(
-        sql<FormRow>`select ${columns} from forms
-                     where id = ${id} and workspace_id = ${workspaceId} and deleted_at is null`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toForm))
-        )
-      ),
+      cache === undefined
+        ? readForm(workspaceId, id)
+        : Effect.flatMap(Effect.serviceOption(sql.transactionService), (transaction) => {
+            if (Option.isSome(transaction)) return readForm(workspaceId, id)
+            const key = keyOf(workspaceId, id)
+            const held = cache.get(key)
+            if (held !== undefined) return Effect.succeed(Option.some(held))
+            const generation = cache.generation
+            return Effect.map(readForm(workspaceId, id), (form) => {
+              if (Option.isSome(form)) cache.put(key, form.value, generation)
+              return form
+            })
+          }),
 
     getBySlug: (slug) =>
       orStorageError(
@@ -170,22 +211,25 @@ export const makeFormRepository = Effect.gen(function* () {
     save: (f, publish) =>
       orStorageError(
         sql.withTransaction(
-          Effect.gen(function* () {
-            if (publish !== undefined) {
-              yield* sql`insert into form_versions (id, form_id, workspace_id, kind, version, definition, published_at)
+          writing(
+            f.workspaceId,
+            f.id,
+            Effect.gen(function* () {
+              if (publish !== undefined) {
+                yield* sql`insert into form_versions (id, form_id, workspace_id, kind, version, definition, published_at)
                   values (${publish.id}, ${publish.formId}, ${publish.workspaceId}, ${publish.kind}, ${publish.version},
                           ${jsonParam(publish.definition)}::jsonb, ${publish.publishedAt})`.pipe(
-                // Another publish took this version number first: the caller's view is stale.
-                Effect.catchTag(
-                  "SqlError",
-                  (e): Effect.Effect<never, StaleForm | SqlError.SqlError> =>
-                    isUniqueViolation(e, "form_versions_form_id_version_key")
-                      ? Effect.fail(new StaleForm())
-                      : Effect.fail(e)
+                  // Another publish took this version number first: the caller's view is stale.
+                  Effect.catchTag(
+                    "SqlError",
+                    (e): Effect.Effect<never, StaleForm | SqlError.SqlError> =>
+                      isUniqueViolation(e, "form_versions_form_id_version_key")
+                        ? Effect.fail(new StaleForm())
+                        : Effect.fail(e)
+                  )
                 )
-              )
-            }
-            const updated = yield* sql`
+              }
+              const updated = yield* sql`
                 update forms set
                   kind = ${f.kind}, title = ${f.title}, slug = ${f.slug}, status = ${f.status},
                   draft_revision = ${f.draftRevision}, draft_definition = ${jsonParam(f.draftDefinition)}::jsonb,
@@ -195,16 +239,21 @@ export const makeFormRepository = Effect.gen(function* () {
                 where id = ${f.id} and workspace_id = ${f.workspaceId} and deleted_at is null
                   and row_version = ${f.rowVersion - 1}
                 returning id`.pipe(Effect.catchTag("SqlError", slugTaken(f.slug)))
-            if (updated.length === 0) return yield* Effect.fail(new StaleForm())
-          })
+              if (updated.length === 0) return yield* Effect.fail(new StaleForm())
+            })
+          )
         )
       ),
 
     softDelete: (workspaceId, id, at) =>
       orStorageError(
-        sql`update forms set deleted_at = ${at}, row_version = row_version + 1
-            where id = ${id} and workspace_id = ${workspaceId} and deleted_at is null returning id`.pipe(
-          Effect.map((rows) => rows.length > 0)
+        writing(
+          workspaceId,
+          id,
+          sql`update forms set deleted_at = ${at}, row_version = row_version + 1
+              where id = ${id} and workspace_id = ${workspaceId} and deleted_at is null returning id`.pipe(
+            Effect.map((rows) => rows.length > 0)
+          )
         )
       ),
 
