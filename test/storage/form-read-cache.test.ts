@@ -37,6 +37,14 @@ const seeded = Effect.gen(function* () {
   return f
 })
 
+/** A new form read twice, as the same caller would. */
+const readTwice = Effect.gen(function* () {
+  const f = yield* seeded
+  const first = Option.getOrThrow(yield* get(f))
+  const second = Option.getOrThrow(yield* get(f))
+  return { f, first, second }
+})
+
 describe("the read cache", () => {
   it("keeps no read that began before a write, and stays within its budget, the oldest dropped first", () => {
     const cache = new ReadCache<{ readonly n: number }>(80, (v) => v.n)
@@ -65,9 +73,7 @@ describe("form reads kept in memory", () => {
     try {
       await runtime.runPromise(
         Effect.gen(function* () {
-          const f = yield* seeded
-          const first = Option.getOrThrow(yield* get(f))
-          const second = Option.getOrThrow(yield* get(f))
+          const { f, first, second } = yield* readTwice
           expect(second).toBe(first)
           expect(Object.isFrozen(first)).toBe(true)
           expect(Object.isFrozen(first.draftDefinition)).toBe(true)
@@ -95,9 +101,7 @@ describe("form reads kept in memory", () => {
       try {
         await runtime.runPromise(
           Effect.gen(function* () {
-            const f = yield* seeded
-            const first = Option.getOrThrow(yield* get(f))
-            const second = Option.getOrThrow(yield* get(f))
+            const { first, second } = yield* readTwice
             expect(second).not.toBe(first)
             expect(second).toEqual(first)
           })
