@@ -3,11 +3,20 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DEFAULT_COUNTRY_HEADER, FastRedirectEnabled } from "@folio/adapters-http"
-import { MemoryStorageLive } from "@folio/adapters-storage"
+import { MemoryStorageLive, ScryptPasswordHasher } from "@folio/adapters-storage"
 import { type AppConfig, appLayer, type StorageOverride } from "@folio/app"
 import { DEFAULT_ARTIFACT_LIMITS, DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_STORAGE_QUOTA_BYTES } from "@folio/domain"
 import { Effect, Exit, Layer, Option, Redacted, References, Scope, type Tracer } from "effect"
 import { freePort } from "./free-port.js"
+import { CheapHashingLive } from "./people.js"
+
+/**
+ * The password hashers of an in-process app: the real scrypt and argon2id at test cost (scrypt
+ * N=2^10, r=8, p=1 instead of OWASP's ~0.4 s a hash here; argon2id 1 MiB, one pass). The suites'
+ * protected links and sign-ins made the OWASP hashes a tenth of their CPU; the costs themselves
+ * are the adapters' tests' point (test/runtime), and the built server (test/app) keeps them.
+ */
+const TEST_PASSWORD_HASHING = Layer.merge(ScryptPasswordHasher({ N: 2 ** 10, r: 8, p: 1 }), CheapHashingLive)
 
 export interface RunningApp {
   readonly origin: string
@@ -91,6 +100,7 @@ export const startApp = async (
     Layer.buildWithScope(
       appLayer(config, {
         storage: options.storage ?? MemoryStorageLive,
+        passwordHashing: TEST_PASSWORD_HASHING,
         ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
         ...(options.policies === undefined ? {} : { policies: options.policies })
       }),

@@ -97,6 +97,8 @@ import {
   DEFAULT_WEBHOOK_POLICY,
   SessionPolicy,
   ConsoleLinks,
+  type PasswordHasher,
+  type PasswordHashing,
   SHARING_SCOPE_SET
 } from "@folio/domain"
 import { Duration, Effect, Layer, LogLevel, Option, Redacted, References, Tracer } from "effect"
@@ -204,6 +206,12 @@ export interface AppOverrides {
    * or short delays. Merged last, so they win.
    */
   readonly policies?: Layer.Layer<never>
+  /**
+   * The password hashers (protected links' scrypt, people's argon2id) instead of the ones with
+   * OWASP's costs: a test's cheap parameters of the same algorithms. A stored hash names its
+   * parameters, so it verifies whichever made it.
+   */
+  readonly passwordHashing?: Layer.Layer<PasswordHasher | PasswordHashing>
 }
 
 /**
@@ -316,9 +324,8 @@ const unmeasuredAppLayer = (config: AppConfig, overrides: AppOverrides) =>
         hotPath,
         blobStoreLayer(config, secret),
         IdGenLive,
-        ScryptPasswordHasherLive,
-        // People's passwords: argon2id with OWASP's parameters (not the links' scrypt hasher).
-        Argon2PasswordHashingLive,
+        // Links' passwords: scrypt; people's: argon2id; both with OWASP's parameters.
+        overrides.passwordHashing ?? Layer.merge(ScryptPasswordHasherLive, Argon2PasswordHashingLive),
         AcceleratedFormDefinitionDecoderLive,
         CachedStoredFormDocumentsLive,
         Layer.succeed(BlobSigningSecret, secret),

@@ -6,9 +6,18 @@ import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 import { PasswordHasher } from "@folio/domain"
 import { Effect, Layer } from "effect"
 
-const N = 2 ** 15
-const R = 8
-const P = 3
+export interface ScryptParameters {
+  /** CPU/memory cost, a power of two. */
+  readonly N: number
+  /** Block size. */
+  readonly r: number
+  /** Parallelization. */
+  readonly p: number
+}
+
+/** OWASP Password Storage Cheat Sheet: scrypt N=2^15, r=8, p=3 (32 MiB; ~0.4 s of a core here). */
+export const OWASP_SCRYPT: ScryptParameters = { N: 2 ** 15, r: 8, p: 3 }
+
 const KEY_LENGTH = 32
 const SALT_LENGTH = 16
 
@@ -19,14 +28,16 @@ const derive = (password: string, salt: Buffer, n: number, r: number, p: number)
     )
   })
 
-const hash = (password: string): Effect.Effect<string> =>
-  Effect.suspend(() => {
-    const salt = randomBytes(SALT_LENGTH)
-    return Effect.map(
-      derive(password, salt, N, R, P),
-      (key) => `scrypt$${N}$${R}$${P}$${salt.toString("base64url")}$${key.toString("base64url")}`
-    )
-  })
+const hashWith =
+  ({ N, r, p }: ScryptParameters) =>
+  (password: string): Effect.Effect<string> =>
+    Effect.suspend(() => {
+      const salt = randomBytes(SALT_LENGTH)
+      return Effect.map(
+        derive(password, salt, N, r, p),
+        (key) => `scrypt$${N}$${r}$${p}$${salt.toString("base64url")}$${key.toString("base64url")}`
+      )
+    })
 
 const verify = (password: string, stored: string): Effect.Effect<boolean> =>
   Effect.suspend(() => {
@@ -42,4 +53,11 @@ const verify = (password: string, stored: string): Effect.Effect<boolean> =>
     )
   })
 
-export const ScryptPasswordHasherLive = Layer.succeed(PasswordHasher, PasswordHasher.of({ hash, verify }))
+/**
+ * scrypt with the given parameters for new hashes (tests may pass cheap ones; deployments use
+ * OWASP's); a stored hash is verified with the parameters it names.
+ */
+export const ScryptPasswordHasher = (parameters: ScryptParameters) =>
+  Layer.succeed(PasswordHasher, PasswordHasher.of({ hash: hashWith(parameters), verify }))
+
+export const ScryptPasswordHasherLive = ScryptPasswordHasher(OWASP_SCRYPT)
