@@ -52,6 +52,17 @@ const baseEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
 }
 
 /**
+ * V8's WebAssembly tiering budget a hundredfold, as the CLI sets it for itself (cli.ts): a server
+ * started with V8's default compiles the embedded database's hot functions with the optimizing
+ * compiler within seconds of its start, ~3 s of a core and a peak RSS of ~840 MB (against ~300
+ * MB) per start, which pays off for a server under load for hours and not for a test's server,
+ * which answers a few dozen requests; the suite starts over forty. The flag changes which compiler
+ * runs PostgreSQL's code, never what it does; a server under a test's load still tiers its hottest
+ * functions up (decision 0028).
+ */
+const TEST_SERVER_FLAGS = ["--wasm-tiering-budget=1300000000"]
+
+/**
  * Starts packages/app/dist/main.js and resolves once it logs that it is listening; `nodeArgs` go
  * before the script (e.g. `--import` of test/support/loaded-packages.mjs).
  */
@@ -59,7 +70,11 @@ export const startServer = (
   env: Record<string, string>,
   nodeArgs: ReadonlyArray<string> = []
 ): Promise<Started> =>
-  startListening(process.execPath, [...nodeArgs, `${root}packages/app/dist/main.js`], env)
+  startListening(
+    process.execPath,
+    [...TEST_SERVER_FLAGS, ...nodeArgs, `${root}packages/app/dist/main.js`],
+    env
+  )
 
 /**
  * Runs `npm start` itself (npm, the script's shell and node), as a user does; the child is the npm
