@@ -129,7 +129,8 @@ export const runProcess = async (
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      [`${root}packages/app/dist/${script}.js`, ...args],
+      // The CLI sets the budget itself; a server that fails its start still waits for the compile.
+      [...(script === "main" ? TEST_SERVER_FLAGS : []), `${root}packages/app/dist/${script}.js`, ...args],
       {
         cwd: root,
         env: baseEnv(env),
