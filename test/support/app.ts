@@ -12,9 +12,9 @@ import { CheapHashingLive } from "./people.js"
 
 /**
  * The password hashers of an in-process app: the real scrypt and argon2id at test cost (scrypt
- * N=2^10, r=8, p=1 instead of OWASP's ~0.4 s a hash here; argon2id 1 MiB, one pass). The suites'
- * protected links and sign-ins made the OWASP hashes a tenth of their CPU; the costs themselves
- * are the adapters' tests' point (test/runtime), and the built server (test/app) keeps them.
+ * N=2^10, r=8, p=1 instead of OWASP's ~0.4 s a hash here; argon2id 1 MiB, one pass). With OWASP's,
+ * the protected links and sign-ins were a quarter of test/http's CPU (236 s against 178 s); the
+ * costs themselves are the adapters' tests' point (test/runtime), and the built server keeps them.
  */
 const TEST_PASSWORD_HASHING = Layer.merge(ScryptPasswordHasher({ N: 2 ** 10, r: 8, p: 1 }), CheapHashingLive)
 
