@@ -15,8 +15,13 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // The public form page serves the script and stylesheet build-page-assets.mjs makes; the
-    // embedded database's suites copy one migrated data directory made once per run.
-    globalSetup: ["./test/support/page-assets.ts", "./test/support/pglite-template.ts"],
+    // embedded database's suites copy one migrated data directory made once per run, and the
+    // PostgreSQL suites one migrated database.
+    globalSetup: [
+      "./test/support/page-assets.ts",
+      "./test/support/pglite-template.ts",
+      "./test/support/pg-template.ts"
+    ],
     // Every answer of the forms and sharing APIs checked against their OpenAPI documents.
     setupFiles: ["./test/support/api-response-checks.ts"],
     testTimeout: 60_000,

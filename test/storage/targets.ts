@@ -5,6 +5,8 @@ import { rmSync } from "node:fs"
 import { IdGenLive, MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
 import { Layer, ManagedRuntime } from "effect"
 import pg from "pg"
+import { inject } from "vitest"
+import "../support/pg-template.js"
 import { freshPgliteDir } from "../support/pglite-dir.js"
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
@@ -24,14 +26,22 @@ export interface StorageTarget {
   }>
 }
 
-/** Creates a throwaway database on the server of `url`; returns its URL and a dropper. */
+/**
+ * Creates a throwaway database on the server of `url`; returns its URL and a dropper. `migrated`
+ * (in a test run): a copy of the run's migrated template (pg-template.ts) rather than an empty one,
+ * for a suite that needs the schema, not to prove the migrations.
+ */
 export const createTempDatabase = async (
-  url: string
+  url: string,
+  options: { readonly migrated?: boolean } = {}
 ): Promise<{ url: string; drop: () => Promise<void> }> => {
   const name = `folio_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  const template = options.migrated === true ? inject("pgTemplate") : ""
   const admin = new pg.Client({ connectionString: url })
   await admin.connect()
-  await admin.query(`create database ${name}`)
+  await admin.query(
+    template === "" ? `create database ${name}` : `create database ${name} template ${template}`
+  )
   await admin.end()
   const target = new URL(url)
   target.pathname = `/${name}`
@@ -76,7 +86,7 @@ export const storageTargets: ReadonlyArray<StorageTarget> = [
     name: "postgres",
     skip: TEST_DATABASE_URL === undefined,
     open: async () => {
-      const db = await createTempDatabase(TEST_DATABASE_URL ?? "")
+      const db = await createTempDatabase(TEST_DATABASE_URL ?? "", { migrated: true })
       const runtime = runtimeOf(Layer.merge(PgStorageLive({ url: db.url }), IdGenLive))
       return {
         runtime,

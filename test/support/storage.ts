@@ -31,7 +31,7 @@ export const openStorage = async (name: StorageName): Promise<OpenedStorage> => 
       }
     }
     case "postgres": {
-      const db = await createTempDatabase(TEST_DATABASE_URL ?? "")
+      const db = await createTempDatabase(TEST_DATABASE_URL ?? "", { migrated: true })
       return { storage: PgStorageLive({ url: db.url }), drop: db.drop }
     }
   }
