@@ -6,8 +6,14 @@ import { IdGenLive, MemoryStorageLive, PgliteStorageLive, PgStorageLive } from "
 import { Layer, ManagedRuntime } from "effect"
 import pg from "pg"
 import { inject } from "vitest"
-import "../support/pg-template.js"
 import { freshPgliteDir } from "../support/pglite-dir.js"
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The run's migrated template database (pg-template.ts; "" without a server), never opened. */
+    readonly pgTemplate: string
+  }
+}
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL
 
@@ -34,7 +40,7 @@ export interface StorageTarget {
 export const createTempDatabase = async (
   url: string,
   options: { readonly migrated?: boolean } = {}
-): Promise<{ url: string; drop: () => Promise<void> }> => {
+): Promise<{ name: string; url: string; drop: () => Promise<void> }> => {
   const name = `folio_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
   const template = options.migrated === true ? inject("pgTemplate") : ""
   const admin = new pg.Client({ connectionString: url })
@@ -46,6 +52,7 @@ export const createTempDatabase = async (
   const target = new URL(url)
   target.pathname = `/${name}`
   return {
+    name,
     url: target.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: url })
