@@ -99,6 +99,8 @@ for (const target of storageTargets()) {
         })
       )
       expect(stored.hash).toMatch(/^scrypt\$/)
+      // The app's hasher is the one AppOverrides.passwordHashing gave it (startApp's test cost).
+      expect(stored.hash).toMatch(/^scrypt\$1024\$8\$1\$/)
       expect([stored.ok, stored.bad]).toEqual([true, false])
     })
 
