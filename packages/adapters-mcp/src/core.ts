@@ -10,7 +10,7 @@ import {
   RequestTooLarge,
   serverFault
 } from "@folio/adapters-http/shared"
-import { MAX_REQUEST_BODY_BYTES, Principal, type PrincipalShape } from "@folio/domain"
+import { MAX_REQUEST_BODY_BYTES, Principal, type PrincipalShape, provideHeld } from "@folio/domain"
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js"
 import { Cause, Context, Effect, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -50,8 +50,14 @@ export interface McpEndpoint {
   // biome-ignore lint/suspicious/noExplicitAny: each service's tools and their context
   readonly spec: ToolServerSpec<any, any>
   readonly authenticate: McpAuthenticator
-  /** The services the tools run on (the route's context when it was built). */
+  /** What the tools run on (the route's context when it was built). */
   readonly context: Context.Context<never>
+  /**
+   * The tools' own services in `context`: a call in a request's fiber that already holds each of
+   * them runs in that fiber's context as it is, with the request's own scope, not a copy of it
+   * merged with `context` (`provideHeld`).
+   */
+  readonly services: ReadonlyArray<Context.Service.Any>
   /** Changes every 401 answer before it is sent (the sharing endpoint's WWW-Authenticate challenge). */
   readonly challenge?: (
     request: HttpServerRequest.HttpServerRequest,
@@ -72,7 +78,7 @@ export const mcpRoute = <R>(
     Effect.gen(function* () {
       const settings = yield* McpSettings
       const endpoint = yield* make
-      const context = endpoint.context
+      const provideServices = provideHeld(endpoint.context, endpoint.services)
       // The SDK's server, with the SDK itself, is loaded and built at the first request, once;
       // once built, an exchange runs in the request's fiber with no promise in between.
       type Serve = (exchanged: Exchanged) => Effect.Effect<ExchangeAnswer>
@@ -128,7 +134,7 @@ export const mcpRoute = <R>(
             )
           }
           const provide = <A, E>(effect: Effect.Effect<A, E, never>) =>
-            Effect.provideContext(Effect.provideService(effect, Principal, principal), context)
+            provideServices(Effect.provideService(effect, Principal, principal))
           const caller: Caller = {
             principal,
             run: (effect) => Effect.runPromise(Effect.result(provide(effect))),

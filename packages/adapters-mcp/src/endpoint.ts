@@ -7,12 +7,12 @@ import { makeRequestAuthenticator } from "@folio/adapters-http/shared"
 import {
   type Capabilities,
   FormAuthoring,
-  type FormResponses,
+  FormResponses,
   fileDownloadRoute,
   missingScopes,
   type PrincipalShape
 } from "@folio/domain"
-import { Effect, Result } from "effect"
+import { type Context, Effect, Result } from "effect"
 import { type CoreTool, type McpErrors, McpSettings, toolServerSpec, mcpRoute } from "./core.js"
 import { TOOLS, type ToolContext, type ToolSpec } from "./tools.js"
 
@@ -22,7 +22,8 @@ export const FORMS_MCP_PATH = "/forms/mcp" as const
 export const CONTEXT_RESOURCE_URI = "svc://workspace/context"
 
 /** The use-case services the tools run on (authentication takes its own ports when the route is built). */
-type McpServices = FormAuthoring | FormResponses
+const MCP_SERVICES = [FormAuthoring, FormResponses] as const
+type McpServices = Context.Service.Identifier<(typeof MCP_SERVICES)[number]>
 
 // biome-ignore lint/suspicious/noExplicitAny: the tool list mixes input and output types
 type AnyTool = ToolSpec<any, any, any, any>
@@ -93,7 +94,8 @@ export const formsMcpRoute = (errors: McpErrors) =>
       return {
         spec: makeServer(errors, settings.serverVersion, settings.publicOrigin),
         authenticate: yield* makeRequestAuthenticator("forms"),
-        context: yield* Effect.context<McpServices>()
+        context: yield* Effect.context<McpServices>(),
+        services: MCP_SERVICES
       }
     })
   )

@@ -13,20 +13,20 @@ import {
 import {
   missingScopes,
   type PrincipalShape,
-  type ResourceRepository,
+  ResourceRepository,
   SHARING_OPERATION_SCOPES,
-  type SharingAnalytics,
-  type SharingBio,
-  type SharingCollections,
-  type SharingFiles,
-  type SharingIdempotency,
-  type SharingJobs,
+  SharingAnalytics,
+  SharingBio,
+  SharingCollections,
+  SharingFiles,
+  SharingIdempotency,
+  SharingJobs,
   type SharingOperation,
-  type SharingResources,
-  type SharingUploadRequests,
-  type SharingWebhooks
+  SharingResources,
+  SharingUploadRequests,
+  SharingWebhooks
 } from "@folio/domain"
-import { Effect } from "effect"
+import { type Context, Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import {
   type CoreTool,
@@ -43,17 +43,19 @@ import { SHARING_TOOL_LIMITS, SHARING_TOOLS } from "./tools/index.js"
 export { protectedResourceMetadataUrl, SHARING_MCP_PATH, sharingMcpResource }
 
 /** The services the tools run on (taken from the app; authentication takes its own ports). */
-export type SharingMcpServices =
-  | SharingResources
-  | SharingAnalytics
-  | SharingCollections
-  | SharingBio
-  | SharingFiles
-  | SharingUploadRequests
-  | SharingJobs
-  | SharingWebhooks
-  | SharingIdempotency
-  | ResourceRepository
+const SHARING_MCP_SERVICES = [
+  SharingResources,
+  SharingAnalytics,
+  SharingCollections,
+  SharingBio,
+  SharingFiles,
+  SharingUploadRequests,
+  SharingJobs,
+  SharingWebhooks,
+  SharingIdempotency,
+  ResourceRepository
+] as const
+export type SharingMcpServices = Context.Service.Identifier<(typeof SHARING_MCP_SERVICES)[number]>
 
 const scopesOf = (operations: ReadonlyArray<SharingOperation>): ReadonlyArray<string> => [
   ...new Set(operations.flatMap((o) => SHARING_OPERATION_SCOPES[o]))
@@ -143,6 +145,7 @@ export const sharingMcpRoute = <R = never>(errors: McpErrors, options: SharingMc
         spec: makeServer(errors, settings.serverVersion, settings.publicOrigin, SHARING_TOOLS),
         authenticate,
         context: yield* Effect.context<SharingMcpServices>(),
+        services: SHARING_MCP_SERVICES,
         challenge: (request, response) =>
           HttpServerResponse.setHeader(
             response,

@@ -2,6 +2,7 @@
 // every use case, so a caller needs only what varies per request (the Principal) and a test can
 // build the same service over fake ports.
 import { Context, Effect } from "effect"
+import { provideHeld } from "./held-context.js"
 
 /** A use case: any function returning an Effect (its requirements are ports and the Principal). */
 export type UseCase = (...args: never) => Effect.Effect<unknown, unknown, unknown>
@@ -18,13 +19,12 @@ export type BoundUseCases<T, P> = { readonly [K in keyof T]: BoundUseCase<T[K], 
 export const bindPorts = <const T extends Record<string, UseCase>, P>(
   useCases: T,
   ports: Context.Context<P>
-): BoundUseCases<T, P> =>
-  Object.fromEntries(
-    Object.entries(useCases).map(([name, run]) => [
-      name,
-      (...args: never) => Effect.provideContext(run(...args), ports)
-    ])
+): BoundUseCases<T, P> => {
+  const provide = provideHeld(ports)
+  return Object.fromEntries(
+    Object.entries(useCases).map(([name, run]) => [name, (...args: never) => provide(run(...args))])
   ) as BoundUseCases<T, P>
+}
 
 /**
  * What a service's Live layer builds: reads `ports` from context once and binds them into each use

@@ -8,6 +8,7 @@ import { Clock, Context, Effect, Layer, Stream } from "effect"
 import type { StorageError } from "../kernel/errors.js"
 import { Principal } from "../identity/principal.js"
 import { canonicalJson } from "../kernel/canonical-json.js"
+import { provideHeld } from "../kernel/held-context.js"
 import { sha256Hex, toHex } from "../kernel/digest.js"
 import { IdGen } from "../kernel/ports/id-gen.js"
 import { IdempotencyKeyReused, IdempotentRequestRunning } from "./errors.js"
@@ -194,11 +195,12 @@ export class SharingIdempotency extends Context.Service<SharingIdempotency, Shar
 export const SharingIdempotencyLive = Layer.effect(
   SharingIdempotency,
   Effect.gen(function* () {
-    const ports = Context.pick(IdempotencyStore, IdGen)(yield* Effect.context<IdempotencyStore | IdGen>())
+    const provide = provideHeld(
+      Context.pick(IdempotencyStore, IdGen)(yield* Effect.context<IdempotencyStore | IdGen>())
+    )
     return SharingIdempotency.of({
-      run: (key, request, work) => Effect.provideContext(idempotently(key, request, work), ports),
-      runStreamed: (key, route, parts, work) =>
-        Effect.provideContext(idempotentlyStreamed(key, route, parts, work), ports)
+      run: (key, request, work) => provide(idempotently(key, request, work)),
+      runStreamed: (key, route, parts, work) => provide(idempotentlyStreamed(key, route, parts, work))
     })
   })
 )
