@@ -97,26 +97,25 @@ export const mcpRoute = <R>(
           }
         ))
 
-      const answer = (request: HttpServerRequest.HttpServerRequest, principal: PrincipalShape) =>
-        Effect.gen(function* () {
-          if (request.method !== "POST") {
-            return yield* errors.respond(
-              new RequestInvalid({ message: "the MCP endpoint accepts POST only" }),
-              {
-                status: 405,
-                headers: { allow: "POST" }
-              }
-            )
-          }
-          const origin = request.headers.origin
-          if (origin !== undefined && origin !== settings.publicOrigin) {
-            return yield* errors.respond(
-              new RequestRefused({ message: "Origin does not match this deployment" })
-            )
-          }
-          const text = yield* Effect.result(request.text)
+      // A chain of effects, not a generator: a generator suspended on the body's arrival made every
+      // call's objects outlive young-generation collections (decision 0029).
+      const answer = (
+        request: HttpServerRequest.HttpServerRequest,
+        principal: PrincipalShape
+      ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown> => {
+        if (request.method !== "POST") {
+          return errors.respond(new RequestInvalid({ message: "the MCP endpoint accepts POST only" }), {
+            status: 405,
+            headers: { allow: "POST" }
+          })
+        }
+        const origin = request.headers.origin
+        if (origin !== undefined && origin !== settings.publicOrigin) {
+          return errors.respond(new RequestRefused({ message: "Origin does not match this deployment" }))
+        }
+        return Effect.flatMap(Effect.result(request.text), (text) => {
           if (Result.isFailure(text)) {
-            return yield* errors.respond(
+            return errors.respond(
               new RequestTooLarge({ message: `request body exceeds ${MAX_REQUEST_BODY_BYTES} bytes` })
             )
           }
@@ -124,13 +123,15 @@ export const mcpRoute = <R>(
           try {
             body = JSON.parse(text.success)
           } catch {
-            return jsonRpcError(400, PARSE_ERROR, "request body is not valid JSON")
+            return Effect.succeed(jsonRpcError(400, PARSE_ERROR, "request body is not valid JSON"))
           }
           if (Array.isArray(body)) {
-            return jsonRpcError(
-              400,
-              INVALID_REQUEST,
-              "JSON-RPC batches are not supported; send one message per request"
+            return Effect.succeed(
+              jsonRpcError(
+                400,
+                INVALID_REQUEST,
+                "JSON-RPC batches are not supported; send one message per request"
+              )
             )
           }
           const provide = <A, E>(effect: Effect.Effect<A, E, never>) =>
@@ -147,17 +148,20 @@ export const mcpRoute = <R>(
             extra: { [CALLER]: caller }
           }
           const exchanging = { headers: request.headers, body, authInfo }
-          const exchanged = yield* ready === undefined
-            ? Effect.flatMap(Effect.tryPromise(serverNow), (serve) => serve(exchanging))
-            : ready(exchanging)
-          if (exchanged.json !== undefined)
-            return HttpServerResponse.text(exchanged.json, {
-              status: exchanged.status,
-              contentType: "application/json"
-            })
-          return exchanged.body === undefined
-            ? HttpServerResponse.empty({ status: exchanged.status })
-            : HttpServerResponse.jsonUnsafe(exchanged.body, { status: exchanged.status })
+          const exchanged =
+            ready === undefined
+              ? Effect.flatMap(Effect.tryPromise(serverNow), (serve) => serve(exchanging))
+              : ready(exchanging)
+          return Effect.map(exchanged, (answered) =>
+            answered.json !== undefined
+              ? HttpServerResponse.text(answered.json, {
+                  status: answered.status,
+                  contentType: "application/json"
+                })
+              : answered.body === undefined
+                ? HttpServerResponse.empty({ status: answered.status })
+                : HttpServerResponse.jsonUnsafe(answered.body, { status: answered.status })
+          )
         }).pipe(
           Effect.catchCause((cause) =>
             Effect.andThen(
@@ -166,6 +170,7 @@ export const mcpRoute = <R>(
             )
           )
         )
+      }
 
       const challenge = endpoint.challenge
       const handle = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {

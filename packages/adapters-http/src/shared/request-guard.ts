@@ -426,6 +426,87 @@ const makeGuard = <
     return kind === "none" ? app : guardedBody(app, request, kind, cap, raw?.textTypes ?? [])
   }
 
+  type BodyChecked =
+    | { readonly request: HttpServerRequest.HttpServerRequest }
+    | { readonly refused: HttpServerResponse.HttpServerResponse }
+  const refuse = <E>(answer: Effect.Effect<HttpServerResponse.HttpServerResponse, E>) =>
+    Effect.map(answer, (refused): BodyChecked => ({ refused }))
+  const proceed = (request: HttpServerRequest.HttpServerRequest) => Effect.succeed<BodyChecked>({ request })
+
+  /**
+   * The body's checks: the request the route is to see (the same one, or one holding a chunked
+   * body's bytes or a rewritten content type), or the refusal to answer. Written as a chain of
+   * effects, not a generator: a generator suspended on the body's arrival made every body-bearing
+   * request's objects outlive young-generation collections (decision 0029 has the measurements).
+   */
+  const checkBody = (
+    request: HttpServerRequest.HttpServerRequest,
+    kind: BodyKind,
+    cap: BodyCap,
+    textTypes: ReadonlyArray<string>
+  ): Effect.Effect<BodyChecked, unknown> =>
+    request.headers["transfer-encoding"] !== undefined && request.headers["content-length"] === undefined
+      ? Effect.flatMap(bufferChunked(request, cap.read), (read) =>
+          read.tooLarge
+            ? refuse(respond(bodyTooLarge(cap.max), read.drained ? {} : { connection: "close" }))
+            : checkRead(request, read.request, kind, textTypes)
+        )
+      : checkRead(request, request, kind, textTypes)
+
+  const checkRead = (
+    request: HttpServerRequest.HttpServerRequest,
+    current: HttpServerRequest.HttpServerRequest,
+    kind: BodyKind,
+    textTypes: ReadonlyArray<string>
+  ): Effect.Effect<BodyChecked, unknown> => {
+    if (kind !== "json" && kind !== "text") return proceed(current)
+    const type = contentTypeOf(request.headers)
+    const hasBody = hasBodyOf(request)
+    if (!hasBody) return checkText(request, current, kind, type, hasBody, textTypes)
+    // Bytes that are not UTF-8 would be read with U+FFFD in their place and stored so (checked in
+    // place, without decoding: the route decodes the text once).
+    return Effect.flatMap(current.arrayBuffer, (bytes) =>
+      isUtf8(new Uint8Array(bytes))
+        ? checkText(request, current, kind, type, hasBody, textTypes)
+        : refuse(respond(new BodyUnreadable({ message: "request body is not valid UTF-8" })))
+    )
+  }
+
+  const checkText = (
+    request: HttpServerRequest.HttpServerRequest,
+    current: HttpServerRequest.HttpServerRequest,
+    kind: "json" | "text",
+    type: string,
+    hasBody: boolean,
+    textTypes: ReadonlyArray<string>
+  ): Effect.Effect<BodyChecked, unknown> => {
+    const unsafe = (
+      issues: ReturnType<typeof unsafeTextIssues>,
+      then: HttpServerRequest.HttpServerRequest
+    ) =>
+      issues.length > 0
+        ? refuse(invalidAnswer("the request body holds text that cannot be stored", issues))
+        : proceed(then)
+    if (kind === "text" && hasBody && textTypes.includes(type))
+      return Effect.flatMap(current.text, (text) => unsafe(unsafeTextIssues(text, ["body"]), current))
+    if (hasBody && !isJsonType(type))
+      return refuse(
+        invalidAnswer("the request body must be application/json", [
+          { path: [], rule: "contentType", expected: "application/json" }
+        ])
+      )
+    // HttpApi picks a body decoder by exact media type and answers any other with a bare 415; every
+    // JSON type (and an empty one) has always read as JSON. Rewritten before the body is read, so
+    // the request the route sees is the one holding the bytes.
+    const rewritten =
+      request.headers["content-type"] !== undefined && type !== "application/json"
+        ? current.modify({ headers: Headers.set(current.headers, "content-type", "application/json") })
+        : current
+    if (!hasBody) return proceed(rewritten)
+    return Effect.flatMap(rewritten.json, (body) => unsafe(unsafeTextIssues(body), rewritten))
+  }
+
+  /** The route, after the body's checks. */
   const guardedBody = <Err, Req>(
     app: Effect.Effect<HttpServerResponse.HttpServerResponse, Err, Req>,
     request: HttpServerRequest.HttpServerRequest,
@@ -433,54 +514,13 @@ const makeGuard = <
     cap: BodyCap,
     textTypes: ReadonlyArray<string>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, Req> =>
-    Effect.gen(function* () {
-      let current = request
-      if (
-        request.headers["transfer-encoding"] !== undefined &&
-        request.headers["content-length"] === undefined
-      ) {
-        const read = yield* bufferChunked(request, cap.read)
-        if (read.tooLarge)
-          return yield* respond(bodyTooLarge(cap.max), read.drained ? {} : { connection: "close" })
-        current = read.request
-      }
-      const type = contentTypeOf(request.headers)
-      const hasBody = hasBodyOf(request)
-      // Bytes that are not UTF-8 would be read with U+FFFD in their place and stored so (checked in
-      // place, without decoding: the route decodes the text once).
-      if (
-        (kind === "json" || kind === "text") &&
-        hasBody &&
-        !isUtf8(new Uint8Array(yield* current.arrayBuffer))
-      )
-        return yield* respond(new BodyUnreadable({ message: "request body is not valid UTF-8" }))
-      if (kind === "text" && hasBody && textTypes.includes(type)) {
-        const issues = unsafeTextIssues(yield* current.text, ["body"])
-        if (issues.length > 0)
-          return yield* invalidAnswer("the request body holds text that cannot be stored", issues)
-      } else if (kind === "json" || kind === "text") {
-        if (hasBody && !isJsonType(type))
-          return yield* invalidAnswer("the request body must be application/json", [
-            { path: [], rule: "contentType", expected: "application/json" }
-          ])
-        // HttpApi picks a body decoder by exact media type and answers any other with a bare 415;
-        // every JSON type (and an empty one) has always read as JSON. Rewritten before the body is
-        // read, so the request the route sees is the one holding the bytes.
-        if (request.headers["content-type"] !== undefined && type !== "application/json")
-          current = current.modify({
-            headers: Headers.set(current.headers, "content-type", "application/json")
-          })
-        if (hasBody) {
-          const body = yield* current.json
-          const issues = unsafeTextIssues(body)
-          if (issues.length > 0)
-            return yield* invalidAnswer("the request body holds text that cannot be stored", issues)
-        }
-      }
-      return yield* current === request
-        ? app
-        : Effect.provideService(app, HttpServerRequest.HttpServerRequest, current)
-    })
+    Effect.flatMap(checkBody(request, kind, cap, textTypes), (checked) =>
+      "refused" in checked
+        ? Effect.succeed(checked.refused)
+        : checked.request === request
+          ? app
+          : Effect.provideService(app, HttpServerRequest.HttpServerRequest, checked.request)
+    )
 
   /**
    * A keyed endpoint's caller, authenticated and its scopes checked before anything of the request
