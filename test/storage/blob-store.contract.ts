@@ -171,13 +171,16 @@ export const registerBlobContract = (target: BlobTarget) =>
       await denied.arrayBuffer()
     })
 
-    /** `total` bytes of a repeating pattern in chunks of `chunk` bytes. */
+    /**
+     * `total` bytes of a repeating pattern in chunks of `chunk` bytes, delivered four chunks at a
+     * time (a store writes each delivery at once; a large write still spans several S3 parts).
+     */
     const pattern = (total: number, chunk: number) =>
       Stream.fromIterable(
         Array.from({ length: Math.ceil(total / chunk) }, (_, i) =>
           Uint8Array.from({ length: Math.min(chunk, total - i * chunk) }, (_, j) => (i * chunk + j) % 251)
         )
-      )
+      ).pipe(Stream.rechunk(4))
     const readAll = (k: string, range?: { start: number; end: number }) =>
       store((s) =>
         Effect.flatMap(s.openRead(k, range), (found) =>

@@ -2,7 +2,17 @@
 // + rename) with a JSON sidecar for the content type; keys can never leave the root. A streamed
 // write goes chunk by chunk to its temp file, so a large upload never sits in memory.
 import { createReadStream } from "node:fs"
-import { mkdir, open, opendir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
+import {
+  type FileHandle,
+  mkdir,
+  open,
+  opendir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile
+} from "node:fs/promises"
 import { dirname, join, resolve, sep } from "node:path"
 import { type BlobListing, BlobStore, StorageError } from "@folio/domain"
 import { Effect, Layer, Option, Stream } from "effect"
@@ -66,6 +76,17 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
       Effect.tryPromise({ try: run, catch: (cause) => new StorageError({ message, cause }) })
     const tempOf = (path: string) =>
       `${path}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`
+    /**
+     * The chunks that arrived together, written at the handle's position in one call (a `writev`,
+     * which libuv repeats until every byte is written): one trip to the thread pool for the lot
+     * instead of one a chunk, which was the upload's pace (decision 0029).
+     */
+    const writeAll = async (handle: FileHandle, chunks: ReadonlyArray<Uint8Array>) => {
+      if (chunks.length === 1) return handle.writeFile(chunks[0] as Uint8Array)
+      const expected = chunks.reduce((n, chunk) => n + chunk.byteLength, 0)
+      const { bytesWritten } = await handle.writev(chunks)
+      if (bytesWritten !== expected) throw new Error("short write")
+    }
     /** Moves a finished temp file (and its content type) into place: readers see old or new, never half. */
     const commit = async (tmp: string, path: string, contentType: string) => {
       await writeFile(`${tmp}${META}`, JSON.stringify({ contentType }))
@@ -98,8 +119,8 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
             const size = yield* Effect.acquireUseRelease(
               attempt("cannot write blob", () => open(tmp, "w")),
               (handle) =>
-                eachChunkWithin(body, maxBytes, (chunk) =>
-                  attempt("cannot write blob", () => handle.writeFile(chunk))
+                eachChunkWithin(body, maxBytes, (chunks) =>
+                  attempt("cannot write blob", () => writeAll(handle, chunks))
                 ),
               (handle) => Effect.ignore(attempt("cannot close blob", () => handle.close()))
             ).pipe(

@@ -50,8 +50,10 @@ export const MemoryBlobStoreLive = (options: LocalSigningOptions) =>
           checkKey(key),
           Effect.gen(function* () {
             const chunks: Array<Uint8Array> = []
-            const size = yield* eachChunkWithin(body, maxBytes, (chunk) =>
-              Effect.sync(() => void chunks.push(Uint8Array.from(chunk)))
+            const size = yield* eachChunkWithin(body, maxBytes, (arrived) =>
+              Effect.sync(() => {
+                for (const chunk of arrived) chunks.push(Uint8Array.from(chunk))
+              })
             )
             const bytes = new Uint8Array(size)
             let at = 0

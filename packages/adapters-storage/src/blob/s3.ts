@@ -25,8 +25,8 @@ import { eachChunkWithin, spanOf } from "./streams.js"
 
 /**
  * Bytes a streamed write gathers before sending them as one part of a multipart upload: S3's
- * smallest part, so a write holds about this much (plus one chunk) in memory whatever its size. A
- * body that ends before the first part is full goes up as one plain PUT.
+ * smallest part, so a write holds about this much (plus the chunks that arrived together) in memory
+ * whatever its size. A body that ends before the first part is full goes up as one plain PUT.
  */
 export const S3_PART_BYTES = 5 * 1024 * 1024
 
@@ -182,10 +182,12 @@ export const S3BlobStoreLive = (options: S3BlobStoreOptions) =>
                     )
               )
               return yield* Effect.gen(function* () {
-                const size = yield* eachChunkWithin(body, maxBytes, (chunk) =>
+                const size = yield* eachChunkWithin(body, maxBytes, (chunks) =>
                   Effect.suspend(() => {
-                    pending.push(chunk)
-                    pendingBytes += chunk.byteLength
+                    for (const chunk of chunks) {
+                      pending.push(chunk)
+                      pendingBytes += chunk.byteLength
+                    }
                     return pendingBytes >= S3_PART_BYTES ? sendPart : Effect.void
                   })
                 )

@@ -1,22 +1,23 @@
 // What every BlobStore adapter does the same way with streamed bodies: count the bytes as they pass
 // and stop one past the limit, and clamp a requested range to the object.
 import { BlobTooLarge, type BlobRange, type StorageError } from "@folio/domain"
-import { Effect, Stream } from "effect"
+import { type Array as Arr, Effect, Stream } from "effect"
 
 /**
- * Runs `onChunk` for each chunk of `body` in order and answers the total, failing with BlobTooLarge
- * as soon as the total passes `maxBytes` (the chunk that passes it is not handed on).
+ * Runs `onChunks` for each array of chunks of `body` in order (as the stream delivers them, so a
+ * store can write an array at once) and answers the total, failing with BlobTooLarge as soon as
+ * the total passes `maxBytes` (the array that passes it is not handed on).
  */
 export const eachChunkWithin = <E>(
   body: Stream.Stream<Uint8Array, E>,
   maxBytes: number,
-  onChunk: (chunk: Uint8Array) => Effect.Effect<void, StorageError>
+  onChunks: (chunks: Arr.NonEmptyReadonlyArray<Uint8Array>) => Effect.Effect<void, StorageError>
 ): Effect.Effect<number, E | BlobTooLarge | StorageError> =>
   Effect.suspend(() => {
     let size = 0
-    return Stream.runForEach(body, (chunk): Effect.Effect<void, BlobTooLarge | StorageError> => {
-      size += chunk.byteLength
-      return size > maxBytes ? Effect.fail(new BlobTooLarge({ maxBytes })) : onChunk(chunk)
+    return Stream.runForEachArray(body, (chunks): Effect.Effect<void, BlobTooLarge | StorageError> => {
+      for (const chunk of chunks) size += chunk.byteLength
+      return size > maxBytes ? Effect.fail(new BlobTooLarge({ maxBytes })) : onChunks(chunks)
     }).pipe(Effect.map(() => size))
   })
 
