@@ -4,10 +4,11 @@
 // page and bytes of files and images (Content-Disposition, nosniff, sandbox, ranges, passwords, view
 // limits), and delete giving the bytes back.
 import { readdirSync } from "node:fs"
+import { request } from "node:http"
 import { BlobStore, ResourceRepository } from "@folio/domain"
-import { Effect, Option } from "effect"
+import { Effect, Option, Stream } from "effect"
 import sharp from "sharp"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { newWorkspaceKey } from "../support/keys.js"
 import { type Json, SHARING_API, sharingClientOf } from "../support/sharing-client.js"
 import { SHARING_FILE_TARGETS } from "../support/sharing-app.js"
@@ -189,6 +190,70 @@ for (const target of SHARING_FILE_TARGETS) {
       expect(atLimit.status).toBe(201)
       expect(await me()).toBe((used as number) + MAX_UPLOAD)
       await client().call("DELETE", `/resources/${atLimit.body.slug}`, { key: owner.key })
+      expect(await me()).toBe(used)
+    })
+
+    it("stores a body byte for byte whatever pieces it arrives in, and nothing of one cut off midway", async () => {
+      const used = await me()
+      const objects = () =>
+        app.run(
+          Effect.flatMap(Effect.service(BlobStore), (blobs) =>
+            Stream.runFold(
+              blobs.list(),
+              () => 0,
+              (n) => n + 1
+            )
+          )
+        )
+      // Numbered lines, so a piece lost, doubled or out of order changes the bytes.
+      const lines = Array.from({ length: 7_500 }, (_, i) => `line ${i} of the pieces test\n`).join("")
+      const text = new TextEncoder().encode(lines)
+      expect(text.byteLength).toBeGreaterThan(200 * KIB)
+      expect(text.byteLength).toBeLessThan(MAX_UPLOAD)
+      const encoded = new Response(form(text, {}, "pieces.txt", "text/plain"))
+      const type = encoded.headers.get("content-type") ?? ""
+      const bytes = new Uint8Array(await encoded.arrayBuffer())
+      const sizes = [1, 7, 4099, 16 * KIB - 1, 65 * KIB + 3, 3]
+      const sent = await fetch(`${app.origin}${SHARING_API}/uploads`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${owner.key}`, "content-type": type },
+        body: new ReadableStream({
+          start(controller) {
+            for (let at = 0, i = 0; at < bytes.byteLength; i++) {
+              const size = sizes[i % sizes.length] as number
+              controller.enqueue(bytes.slice(at, at + size))
+              at += size
+            }
+            controller.close()
+          }
+        }),
+        duplex: "half"
+      } as RequestInit)
+      expect(sent.status).toBe(201)
+      const slug = ((await sent.json()) as Json).slug as string
+      const stored = await fetch(`${app.origin}/s/${slug}/download`)
+      expect(new Uint8Array(await stored.arrayBuffer())).toEqual(text)
+      expect(await me()).toBe((used as number) + text.byteLength)
+
+      // A client that goes away halfway through its file: no resource, no bytes, no temp file.
+      const before = await objects()
+      const origin = new URL(app.origin)
+      const cut = request({
+        host: origin.hostname,
+        port: origin.port,
+        method: "POST",
+        path: `${SHARING_API}/uploads`,
+        headers: { authorization: `Bearer ${owner.key}`, "content-type": type }
+      })
+      const closed = new Promise<void>((resolve) => cut.on("close", () => resolve()))
+      cut.on("error", () => undefined)
+      cut.write(bytes.subarray(0, bytes.byteLength / 2))
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      cut.destroy()
+      await closed
+      await vi.waitFor(async () => expect(await objects()).toBe(before), { timeout: 10_000 })
+      expect(await me()).toBe((used as number) + text.byteLength)
+      await client().call("DELETE", `/resources/${slug}`, { key: owner.key })
       expect(await me()).toBe(used)
     })
 

@@ -9,6 +9,7 @@ import {
 } from "@folio/domain"
 import { Effect, Stream } from "effect"
 import { Multipart } from "effect/http"
+import { fileContent } from "./file-content.js"
 
 /** Parts an upload body may have (one file and the text fields). */
 const MAX_PARTS = 80
@@ -38,7 +39,7 @@ export const UploadParts = Effect.map(Effect.service(UploadPolicy), (policy) => 
                 _tag: "File",
                 name: part.key,
                 fileName: part.name,
-                content: Stream.mapError(part.content, toBodyError)
+                content: Stream.mapError(fileContent(part), toBodyError)
               }
             : { _tag: "Field", name: part.key, value: part.value }
       ),
