@@ -1,6 +1,7 @@
 // Filesystem BlobStore (the default): objects under a root directory, written atomically (temp file
 // + rename) with a JSON sidecar for the content type; keys can never leave the root. A streamed
-// write goes chunk by chunk to its temp file, so a large upload never sits in memory.
+// write goes to its temp file as it arrives (the chunks that came together in one writev), so a
+// large upload never sits in memory.
 import { createReadStream } from "node:fs"
 import {
   type FileHandle,
