@@ -127,4 +127,54 @@ describe("visit batcher", () => {
       expect(batches.at(-1)?.map((v) => [v.bot, v.count])).toEqual([[true, 2]])
     })
   )
+
+  it.live(
+    "makes a hit a record as it arrives, never throws one back, and holds at most maxWaiting records",
+    () =>
+      Effect.gen(function* () {
+        const real = yield* Effect.provide(AnalyticsStore, MemoryStorageLive)
+        const batches: Array<ReadonlyArray<VisitRecord>> = []
+        const recording = Layer.succeed(
+          AnalyticsStore,
+          AnalyticsStore.of({ ...real, append: (visits) => Effect.sync(() => void batches.push(visits)) })
+        )
+        const lookups: Array<string> = []
+        const scope = yield* Scope.make()
+        const recorder = Context.get(
+          yield* Layer.buildWithScope(
+            Layer.provide(
+              VisitBatcherLive({
+                secret: "test-secret",
+                countryOf: (ip) => {
+                  if (ip === "203.0.113.99") throw new Error("a lookup that fails")
+                  lookups.push(ip)
+                  return undefined
+                },
+                maxWaiting: 2
+              }),
+              recording
+            ),
+            scope
+          ),
+          VisitRecorder
+        )
+        // Looked up (made a record) when recorded, not at the flush.
+        recorder.recordNow(hit({ ip: "192.0.2.1" }))
+        expect(lookups).toEqual(["192.0.2.1"])
+        // A hit that cannot be made a record is left out; the request that recorded it never sees it.
+        expect(() => recorder.recordNow(hit({ ip: "203.0.113.99" }))).not.toThrow()
+        // The same visitor's next hit merges into its record; a second visitor fills the two records
+        // allowed to wait, and a third is dropped.
+        recorder.recordNow(hit({ ip: "192.0.2.1" }))
+        recorder.recordNow(hit({ ip: "192.0.2.2" }))
+        recorder.recordNow(hit({ ip: "192.0.2.3" }))
+        expect(lookups).toEqual(["192.0.2.1", "192.0.2.1", "192.0.2.2"])
+        yield* recorder.flush
+        expect(batches.map((batch) => batch.map((v) => v.count))).toEqual([[2, 1]])
+        // The next second's records have room again.
+        recorder.recordNow(hit({ ip: "192.0.2.3" }))
+        yield* Scope.close(scope, Exit.void)
+        expect(batches.at(-1)?.map((v) => v.count)).toEqual([1])
+      })
+  )
 })

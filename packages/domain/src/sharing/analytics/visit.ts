@@ -232,11 +232,11 @@ const SCAN_LIMIT = 16
  * within the same second into one record with their count, at the first one's time. Nothing a
  * summary or an export can tell apart is lost (the export writes such a record as `count`
  * identical lines); a burst from one client (a crawler, a retrying script, a load test) then costs
- * one stored row per second instead of one per request. Fed a visit at a time, so a large batch
- * can be compacted in pieces. Records are found by visitor hash, then resource (strings the
- * recorder hands over again and again, whose hashes the engine keeps), then by comparing the few
- * fields left: a key of every dimension joined into one string cost more than the rest of the
- * record's making (bench/redirect.ts's profile).
+ * one stored row per second instead of one per request. Fed a visit at a time, as they arrive.
+ * Records are found by visitor hash, then resource (strings the recorder hands over again and
+ * again, whose hashes the engine keeps), then by comparing the few fields left: a key of every
+ * dimension joined into one string cost more than the rest of the record's making
+ * (bench/redirect.ts's profile).
  */
 export const visitCompactor = () => {
   const order: Array<Merged> = []
