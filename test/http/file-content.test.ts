@@ -10,15 +10,7 @@ import { Effect, Stream } from "effect"
 import { HttpServerRequest, Multipart } from "effect/http"
 import { describe, expect } from "vitest"
 
-const bytesOf = (chunks: ReadonlyArray<Uint8Array>) => {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0))
-  let at = 0
-  for (const c of chunks) {
-    out.set(c, at)
-    at += c.byteLength
-  }
-  return out
-}
+const bytesOf = (chunks: ReadonlyArray<Uint8Array>) => new Uint8Array(Buffer.concat(chunks))
 
 const KIB = 1024
 

@@ -31,6 +31,22 @@ const hit = (overrides: Partial<VisitHit> = {}): VisitHit => ({
   ...overrides
 })
 
+/** A batcher over `append`, in a scope of its own the test closes (which flushes). */
+const batcherOver = (
+  append: AnalyticsStore["Service"]["append"],
+  options: Omit<Parameters<typeof VisitBatcherLive>[0], "secret">
+) =>
+  Effect.gen(function* () {
+    const real = yield* Effect.provide(AnalyticsStore, MemoryStorageLive)
+    const store = Layer.succeed(AnalyticsStore, AnalyticsStore.of({ ...real, append }))
+    const scope = yield* Scope.make()
+    const built = yield* Layer.buildWithScope(
+      Layer.provide(VisitBatcherLive({ secret: "test-secret", ...options }), store),
+      scope
+    )
+    return { recorder: Context.get(built, VisitRecorder), scope }
+  })
+
 describe("visit batcher", () => {
   it("hashes visitors exactly as the domain's rule does, with node's HMAC", ({ expect }) => {
     for (const [ip, ua] of [
@@ -43,42 +59,26 @@ describe("visit batcher", () => {
 
   it.live("writes hashed records in batches, keeps them across a failed write and flushes at shutdown", () =>
     Effect.gen(function* () {
-      const real = yield* Effect.provide(AnalyticsStore, MemoryStorageLive)
       const batches: Array<ReadonlyArray<VisitRecord>> = []
       let failNext = false
-      const recording = Layer.succeed(
-        AnalyticsStore,
-        AnalyticsStore.of({
-          ...real,
-          append: (visits) =>
-            Effect.suspend(() => {
-              if (failNext) {
-                failNext = false
-                return Effect.fail(new StorageError({ message: "down" }))
-              }
-              batches.push(visits)
-              return Effect.void
-            })
-        })
-      )
       const lookups: Array<string> = []
-      const scope = yield* Scope.make()
-      const recorder = Context.get(
-        yield* Layer.buildWithScope(
-          Layer.provide(
-            VisitBatcherLive({
-              secret: "test-secret",
-              countryOf: (ip) => {
-                lookups.push(ip)
-                return ip === "198.51.100.23" ? "NL" : undefined
-              },
-              sliceSize: 3
-            }),
-            recording
-          ),
-          scope
-        ),
-        VisitRecorder
+      const { recorder, scope } = yield* batcherOver(
+        (visits) =>
+          Effect.suspend(() => {
+            if (failNext) {
+              failNext = false
+              return Effect.fail(new StorageError({ message: "down" }))
+            }
+            batches.push(visits)
+            return Effect.void
+          }),
+        {
+          countryOf: (ip) => {
+            lookups.push(ip)
+            return ip === "198.51.100.23" ? "NL" : undefined
+          },
+          sliceSize: 3
+        }
       )
       yield* recorder.record(hit())
       recorder.recordNow(hit({ country: "JP", ip: "192.0.2.1" }))
@@ -132,31 +132,18 @@ describe("visit batcher", () => {
     "makes a hit a record as it arrives, never throws one back, and holds at most maxWaiting records",
     () =>
       Effect.gen(function* () {
-        const real = yield* Effect.provide(AnalyticsStore, MemoryStorageLive)
         const batches: Array<ReadonlyArray<VisitRecord>> = []
-        const recording = Layer.succeed(
-          AnalyticsStore,
-          AnalyticsStore.of({ ...real, append: (visits) => Effect.sync(() => void batches.push(visits)) })
-        )
         const lookups: Array<string> = []
-        const scope = yield* Scope.make()
-        const recorder = Context.get(
-          yield* Layer.buildWithScope(
-            Layer.provide(
-              VisitBatcherLive({
-                secret: "test-secret",
-                countryOf: (ip) => {
-                  if (ip === "203.0.113.99") throw new Error("a lookup that fails")
-                  lookups.push(ip)
-                  return undefined
-                },
-                maxWaiting: 2
-              }),
-              recording
-            ),
-            scope
-          ),
-          VisitRecorder
+        const { recorder, scope } = yield* batcherOver(
+          (visits) => Effect.sync(() => void batches.push(visits)),
+          {
+            countryOf: (ip) => {
+              if (ip === "203.0.113.99") throw new Error("a lookup that fails")
+              lookups.push(ip)
+              return undefined
+            },
+            maxWaiting: 2
+          }
         )
         // Looked up (made a record) when recorded, not at the flush.
         recorder.recordNow(hit({ ip: "192.0.2.1" }))
