@@ -83,7 +83,6 @@ export const FsBlobStoreLive = (options: FsBlobStoreOptions) =>
      * instead of one a chunk, which was the upload's pace (decision 0029).
      */
     const writeAll = async (handle: FileHandle, chunks: ReadonlyArray<Uint8Array>) => {
-      if (chunks.length === 1) return handle.writeFile(chunks[0] as Uint8Array)
       const expected = chunks.reduce((n, chunk) => n + chunk.byteLength, 0)
       const { bytesWritten } = await handle.writev(chunks)
       if (bytesWritten !== expected) throw new Error("short write")
