@@ -142,6 +142,24 @@ describe("the accelerated definition decoder", () => {
     )
   })
 
+  it("refuses Infinity and NaN wherever a number or text goes, as the strict decoder does", () => {
+    // No JSON body holds them, but a definition built in JavaScript may (an embedder's, a test's).
+    const definitions = fc.sample(validDefinitionArb, { seed: 62, numRuns: 5 })
+    const rules = new Set<string>()
+    for (const definition of definitions) {
+      const input = wire(definition) as Json
+      for (let pick = 0; pick < 200; pick++)
+        for (const replacement of [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN]) {
+          const edited = mutate(input, pick, replacement as Json, false)
+          const strict = decodeAuthoredFormDefinition(edited)
+          expect(fast(edited)).toStrictEqual(strict)
+          if (Result.isFailure(strict)) for (const issue of strict.failure.issues) rules.add(issue.rule)
+        }
+    }
+    // Some edits reached a number the strict decoder refuses for not being finite.
+    expect(rules.has("finite")).toBe(true)
+  })
+
   it("fills every default the strict decoder fills, whichever keys the input leaves out", () => {
     fc.assert(
       fc.property(validDefinitionArb, fc.array(fc.nat(5_000), { maxLength: 12 }), (definition, picks) => {

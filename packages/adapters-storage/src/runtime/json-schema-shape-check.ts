@@ -27,12 +27,20 @@ const checks = new WeakMap<object, (input: unknown) => boolean>()
 /**
  * True when `input` has the shape the document describes. Formats are left to the domain (its own
  * checks run again after this one), and the first error ends the check: a refused input goes on to
- * the strict decoder, which reports every issue.
+ * the strict decoder, which reports every issue. A number must be finite (`strictNumbers`), as
+ * JSON's always are: the accelerated decoder counts finiteness as a check the schema states, and
+ * an input built in JavaScript rather than parsed (an embedder's, a test's) may hold Infinity or
+ * NaN, which Ajv would otherwise take for numbers.
  */
 export const jsonSchemaShapeCheck = (document: object): ((input: unknown) => boolean) => {
   let check = checks.get(document)
   if (check === undefined) {
-    const ajv = new (ajvClass())({ strict: false, allErrors: false, validateFormats: false })
+    const ajv = new (ajvClass())({
+      strict: false,
+      strictNumbers: true,
+      allErrors: false,
+      validateFormats: false
+    })
     const validate = ajv.compile(document)
     check = (input) => validate(input) === true
     checks.set(document, check)
