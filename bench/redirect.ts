@@ -2,90 +2,137 @@
 // redirect rules (none matching the load's requests, so all three are evaluated) and two A/B
 // variants, with view counting and analytics recording on (every request is a new visitor: no
 // cookie, so every one is counted, recorded and its cookie minted), at 32 connections, beside a
-// bare node:http server answering a fixed 302 in the same run. Server in its own process on
-// PostgreSQL, load from autocannon here. All requests come from one address and user agent, so
-// analytics compacts them (a row per second); BENCH_DISTINCT_VISITORS=1 gives every request its
-// own address (in X-Real-IP, which the server is told to trust), so every visit is a distinct
-// visitor and a row of its own.
+// bare node:http server answering a fixed 302 (the target's reference) and one answering the
+// response Folio sends (the same headers, fresh cookies and request id: what the response itself
+// costs, apart from deciding it). Folio in its own process on PostgreSQL, the bare servers in
+// theirs, load from autocannon here.
+//
+// The three take turns: BENCH_ROUNDS rounds (default 8) of BENCH_SECONDS each (default 3), each
+// round loading Folio, then the fixed 302, then the same response, and the figure is the median
+// of the rounds' ratios. A shared two-core machine's speed drifts by half or more over minutes
+// (the bare server measured 24,000 and 50,000 req/s ten minutes apart), so one long run of each in
+// turn compared two different machines; adjacent seconds compare the same one.
+//
+// All requests come from one address and user agent, so analytics compacts them (a row per
+// second); BENCH_DISTINCT_VISITORS=1 gives every request its own address (in X-Real-IP, which the
+// server is told to trust), so every visit is a distinct visitor and a row of its own.
 import { type ChildProcess, spawn } from "node:child_process"
 import autocannon from "autocannon"
 import pg from "pg"
 import { createTempDatabase } from "../test/storage/targets.js"
 import { cli, insertBenchLink, root, startServer, stop, withServerCpu } from "./_server.js"
-import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
+import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.js"
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 6)
+const DURATION = Number(process.env.BENCH_SECONDS ?? 3)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8)
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 const CONNECTIONS = 32
 const SLUG = "bench-link"
-
-/** Redirects answered to the load (warm-up included): each one is a new visitor's counted view. */
-let sent = 0
 
 const USER_AGENT = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0"
 let visitors = 0
 const DISTINCT = process.env.BENCH_DISTINCT_VISITORS === "1"
 
-const load = async (url: string, server: ChildProcess) => {
-  const options: autocannon.Options = {
-    url,
-    connections: CONNECTIONS,
-    headers: { "user-agent": USER_AGENT },
-    ...(DISTINCT
-      ? {
-          requests: [
-            {
-              setupRequest: (request: autocannon.Request) => ({
-                ...request,
-                headers: {
-                  ...request.headers,
-                  "x-real-ip": `198.18.${(visitors >> 8) & 255}.${visitors++ & 255}`
-                }
-              })
-            }
-          ]
-        }
-      : {})
-  }
-  const warm = WARMUP_SECONDS > 0 ? await autocannon({ ...options, duration: WARMUP_SECONDS }) : undefined
-  sent += warm?.["3xx"] ?? 0
+const options = (url: string): autocannon.Options => ({
+  url,
+  connections: CONNECTIONS,
+  headers: { "user-agent": USER_AGENT },
+  ...(DISTINCT
+    ? {
+        requests: [
+          {
+            setupRequest: (request: autocannon.Request) => ({
+              ...request,
+              headers: {
+                ...request.headers,
+                "x-real-ip": `198.18.${(visitors >> 8) & 255}.${visitors++ & 255}`
+              }
+            })
+          }
+        ]
+      }
+    : {})
+})
+
+interface Measured {
+  readonly "req/s": number
+  readonly "p50 ms": number
+  readonly "p99 ms": number
+  readonly "non-3xx": number
+  readonly "server cpu us/req": number
+  /** Redirects answered (for Folio: views it must count). */
+  readonly answered: number
+}
+
+const load = async (url: string, server: ChildProcess, seconds: number): Promise<Measured> => {
   const { result, cpuPerRequest } = await withServerCpu(server, () =>
-    autocannon({ ...options, duration: DURATION })
+    autocannon({ ...options(url), duration: seconds })
   )
-  sent += result["3xx"]
   return {
     "req/s": Math.round(result.requests.average),
-    "3xx/s": Math.round(result["3xx"] / result.duration),
     "p50 ms": result.latency.p50,
     "p99 ms": result.latency.p99,
     "non-3xx": result.requests.total - result["3xx"],
-    "server cpu us/req": cpuPerRequest
+    "server cpu us/req": cpuPerRequest,
+    answered: result["3xx"]
   }
 }
 
+/** A bare reference server (bench/_raw-redirect.ts) in its own process, and its port. */
+const startRaw = async (args: ReadonlyArray<string>) => {
+  const child = spawn(process.execPath, ["--import", "tsx", `${root}bench/_raw-redirect.ts`, ...args], {
+    stdio: ["ignore", "pipe", "inherit"]
+  })
+  const port = await new Promise<number>((resolve) =>
+    child.stdout?.once("data", (d: Buffer) => resolve((JSON.parse(d.toString()) as { port: number }).port))
+  )
+  return { child, url: `http://127.0.0.1:${port}/s/${SLUG}` }
+}
+
+const median = (values: ReadonlyArray<number>) => summarize(values).median
+
 export async function run(): Promise<void> {
-  const rows: Array<Record<string, string | number>> = []
   const db = await createTempDatabase(benchDatabaseUrl())
-  let viewsCounted = 0
-  let visitsRecorded = 0
-  let visitRows = 0
-  let requested = 0
+  const children: Array<ChildProcess> = []
   try {
     const env = { DATABASE_URL: db.url, ...(DISTINCT ? { ANALYTICS_IP_HEADER: "x-real-ip" } : {}) }
     const tenant =
       /workspace ([0-9a-f-]{36})/.exec(await cli(env, ["workspace", "create", "bench"]))?.[1] ?? ""
     const id = await insertBenchLink(db.url, tenant, SLUG)
+    const folio = await startServer(env)
+    children.push(folio.child)
+    const fixed = await startRaw([])
+    children.push(fixed.child)
+    const same = await startRaw(["folio-response"])
+    children.push(same.child)
+    const servers = [
+      {
+        label: "folio GET /s/{slug} (3 rules, 2 variants, views on)",
+        url: `${folio.origin}/s/${SLUG}`,
+        child: folio.child
+      },
+      { label: "raw node:http, fixed 302", url: fixed.url, child: fixed.child },
+      { label: "raw node:http, Folio's response (2 cookies, request id)", url: same.url, child: same.child }
+    ] as const
+
+    let requested = 0
+    for (const [i, s] of servers.entries()) {
+      if (WARMUP_SECONDS <= 0) break
+      const warm = await load(s.url, s.child, WARMUP_SECONDS)
+      if (i === 0) requested += warm.answered
+    }
+    const rounds: Array<ReadonlyArray<Measured>> = []
+    for (let round = 0; round < ROUNDS; round++) {
+      const measured: Array<Measured> = []
+      for (const s of servers) measured.push(await load(s.url, s.child, DURATION))
+      requested += measured[0]?.answered ?? 0
+      rounds.push(measured)
+    }
+
+    await stop(folio.child)
     const client = new pg.Client({ connectionString: db.url })
     await client.connect()
-    const server = await startServer(env)
-    try {
-      const ours = await load(`${server.origin}/s/${SLUG}`, server.child)
-      requested = sent
-      rows.push({ server: "folio GET /s/{slug} (3 rules, 2 variants, views on)", ...ours })
-    } finally {
-      await stop(server.child)
-    }
-    viewsCounted = Number(
+    const viewsCounted = Number(
       (await client.query("select view_count from resources where id = $1", [id])).rows[0]?.view_count ?? 0
     )
     // Analytics records every counted view too (compacted: identical visits of a second are a row).
@@ -95,37 +142,38 @@ export async function run(): Promise<void> {
         [id]
       )
     ).rows[0]
-    visitsRecorded = Number(visits?.visits ?? 0)
-    visitRows = Number(visits?.rows ?? 0)
     await client.end()
+    const visitsRecorded = Number(visits?.visits ?? 0)
+    const visitRows = Number(visits?.rows ?? 0)
 
-    const raw = spawn(process.execPath, ["--import", "tsx", `${root}bench/_raw-redirect.ts`], {
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    const port = await new Promise<number>((resolve) =>
-      raw.stdout?.once("data", (d: Buffer) => resolve((JSON.parse(d.toString()) as { port: number }).port))
+    const column = (i: number, key: keyof Measured) => rounds.map((r) => Number(r[i]?.[key] ?? Number.NaN))
+    const rows = servers.map((s, i) => ({
+      server: s.label,
+      "req/s": median(column(i, "req/s")),
+      "p50 ms": median(column(i, "p50 ms")),
+      "p99 ms": median(column(i, "p99 ms")),
+      "non-3xx": column(i, "non-3xx").reduce((a, b) => a + b, 0),
+      "server cpu us/req": median(column(i, "server cpu us/req"))
+    }))
+    const ratios = (a: number, b: number) =>
+      rounds.map((r) => Number(r[a]?.["req/s"]) / Number(r[b]?.["req/s"]))
+    const ofFixed = ratios(0, 1)
+    const responseOfFixed = ratios(2, 1)
+    const ofSame = ratios(0, 2)
+    const pct = (xs: ReadonlyArray<number>) => xs.map((x) => (x * 100).toFixed(0)).join(" ")
+    const p99 = median(rounds.map((r) => Number(r[0]?.["p99 ms"]) / Math.max(1, Number(r[1]?.["p99 ms"]))))
+    printTable(rows)
+    process.stdout.write(
+      `\nredirect on PostgreSQL: ${(median(ofFixed) * 100).toFixed(0)}% of the raw server's req/s (target >= 70%; the rounds: ${pct(ofFixed)}), p99 ${rows[0]?.["p99 ms"]} ms vs ${rows[1]?.["p99 ms"]} ms raw (${p99.toFixed(2)}x, target < 3x) at ${CONNECTIONS} connections; ${viewsCounted} views written of ${requested} redirects answered (every request a new visitor); ${visitsRecorded} visits recorded for analytics in ${visitRows} rows\n` +
+        // Where the gap is: the response Folio must send (its cookies and request id) against the
+        // work of deciding and recording it.
+        `the split: a raw server sending Folio's response answers ${(median(responseOfFixed) * 100).toFixed(0)}% of the fixed 302's req/s (rounds: ${pct(responseOfFixed)}); Folio answers ${(median(ofSame) * 100).toFixed(0)}% of that (rounds: ${pct(ofSame)}); server CPU a request ${rows[0]?.["server cpu us/req"]} / ${rows[2]?.["server cpu us/req"]} / ${rows[1]?.["server cpu us/req"]} us (Folio / same response / fixed 302)\n`
     )
-    try {
-      rows.push({
-        server: "raw node:http, fixed 302",
-        ...(await load(`http://127.0.0.1:${port}/s/${SLUG}`, raw))
-      })
-    } finally {
-      await stop(raw)
-    }
+    process.stdout.write(
+      `written ${writeResult("redirect", { at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, viewsCounted, visitsRecorded, visitRows, requested, rows, perRound: rounds })}\n`
+    )
   } finally {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) await stop(child)
     await db.drop()
   }
-  printTable(rows)
-  const [ours, raw] = rows
-  if (ours !== undefined && raw !== undefined) {
-    const ratio = Number(ours["req/s"]) / Number(raw["req/s"])
-    const p99 = Number(ours["p99 ms"]) / Math.max(1, Number(raw["p99 ms"]))
-    process.stdout.write(
-      `\nredirect on PostgreSQL: ${(ratio * 100).toFixed(0)}% of the raw server's req/s (target >= 70%), p99 ${ours["p99 ms"]} ms vs ${raw["p99 ms"]} ms raw (${p99.toFixed(2)}x, target < 3x) at ${CONNECTIONS} connections; ${viewsCounted} views written of ${requested} redirects answered (every request a new visitor); ${visitsRecorded} visits recorded for analytics in ${visitRows} rows\n`
-    )
-  }
-  process.stdout.write(
-    `written ${writeResult("redirect", { at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, viewsCounted, visitsRecorded, visitRows, requested, rows })}\n`
-  )
 }
