@@ -96,6 +96,8 @@ const sniffing = (
       return [all]
     })
   const stream = content.pipe(
+    // An array in, an array out, and an empty one while the head is gathering (which
+    // `mapArrayEffect` may not give): the state is the head above, so the accumulator holds none.
     Stream.mapAccumArrayEffect(
       () => undefined,
       (
