@@ -55,21 +55,27 @@ export const serverNodeFlags = (): ReadonlyArray<string> => {
 }
 
 export const startServer = async (
-  env: NodeJS.ProcessEnv
+  env: NodeJS.ProcessEnv,
+  /** More node flags, after `npm start`'s and BENCH_NODE_FLAGS (a benchmark's `--import`). */
+  nodeFlags: ReadonlyArray<string> = []
 ): Promise<{ origin: string; child: ChildProcess }> => {
   const port = await freePort()
-  const child = spawn(process.execPath, [...serverNodeFlags(), `${root}packages/app/dist/main.js`], {
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      LOG_LEVEL: "warning",
-      RATE_LIMIT_PER_KEY: "1000000000",
-      AUTH_ATTEMPTS_PER_IP: "1000000000",
-      RESPONDENT_REQUESTS_PER_IP: "1000000000"
-    },
-    stdio: ["ignore", process.env.BENCH_SERVER_STDOUT === "1" ? "inherit" : "ignore", "inherit"]
-  })
+  const child = spawn(
+    process.execPath,
+    [...serverNodeFlags(), ...nodeFlags, `${root}packages/app/dist/main.js`],
+    {
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(port),
+        LOG_LEVEL: "warning",
+        RATE_LIMIT_PER_KEY: "1000000000",
+        AUTH_ATTEMPTS_PER_IP: "1000000000",
+        RESPONDENT_REQUESTS_PER_IP: "1000000000"
+      },
+      stdio: ["ignore", process.env.BENCH_SERVER_STDOUT === "1" ? "inherit" : "ignore", "inherit"]
+    }
+  )
   const origin = `http://127.0.0.1:${port}`
   for (let i = 0; i < 300; i++) {
     try {
@@ -89,16 +95,19 @@ export const stop = (child: ChildProcess) =>
   })
 
 /**
- * CPU time (user + system, microseconds) a child process has used so far, from /proc; undefined
- * where there is no /proc.
+ * CPU time (user + system, microseconds) a child process has used so far, and of it the system
+ * (kernel) time, from /proc; undefined where there is no /proc.
  */
-const cpuMicros = (child: ChildProcess): number | undefined => {
+const cpuMicros = (child: ChildProcess): { readonly all: number; readonly sys: number } | undefined => {
   const file = `/proc/${child.pid}/stat`
   if (child.pid === undefined || !existsSync(file)) return undefined
   // Fields after the parenthesised command name: utime and stime are the 12th and 13th, in ticks.
   const fields = readFileSync(file, "utf8").split(") ")[1]?.split(" ") ?? []
-  const ticks = Number(fields[11]) + Number(fields[12])
-  return Number.isFinite(ticks) ? (ticks * 1_000_000) / 100 : undefined
+  const user = Number(fields[11])
+  const sys = Number(fields[12])
+  return Number.isFinite(user + sys)
+    ? { all: ((user + sys) * 1_000_000) / 100, sys: (sys * 1_000_000) / 100 }
+    : undefined
 }
 
 /**
@@ -129,25 +138,27 @@ export const threadCpuMicros = (child: ChildProcess): Map<string, number> => {
 }
 
 /**
- * Runs a load and returns it with the server process's own CPU per answered request (-1 where it
- * cannot be read): steadier than req/s on a machine whose two cores also run the load generator
- * and the database.
+ * Runs a load and returns it with the server process's own CPU per answered request, and of it
+ * the kernel's (-1 where it cannot be read): steadier than req/s on a machine whose two cores also
+ * run the load generator and the database.
  */
 export const withServerCpu = async <R extends { readonly requests: { readonly total: number } }>(
   server: ChildProcess,
   run: () => Promise<R>,
   label = `pid ${server.pid}`
-): Promise<{ readonly result: R; readonly cpuPerRequest: number }> => {
+): Promise<{ readonly result: R; readonly cpuPerRequest: number; readonly kernelPerRequest: number }> => {
   const threadsBefore = process.env.BENCH_THREADS === "1" ? threadCpuMicros(server) : undefined
   const before = cpuMicros(server)
   const result = await run()
   const after = cpuMicros(server)
-  const cpuPerRequest =
+  // To a tenth of a microsecond: a redirect costs ~60 us, so whole microseconds would move a
+  // ratio of two by up to 3% on rounding alone.
+  const perRequest = (micros: (cpu: { readonly all: number; readonly sys: number }) => number) =>
     before === undefined || after === undefined || result.requests.total === 0
       ? -1
-      : // To a tenth of a microsecond: a redirect costs ~60 us, so whole microseconds would move a
-        // ratio of two by up to 3% on rounding alone.
-        Math.round(((after - before) * 10) / result.requests.total) / 10
+      : Math.round(((micros(after) - micros(before)) * 10) / result.requests.total) / 10
+  const cpuPerRequest = perRequest((cpu) => cpu.all)
+  const kernelPerRequest = perRequest((cpu) => cpu.sys)
   if (threadsBefore !== undefined && result.requests.total > 0) {
     const parts = [...threadCpuMicros(server)].map(
       ([name, micros]) =>
@@ -155,7 +166,7 @@ export const withServerCpu = async <R extends { readonly requests: { readonly to
     )
     process.stdout.write(`  threads (us/req) ${label}: ${parts.join(" ")}\n`)
   }
-  return { result, cpuPerRequest }
+  return { result, cpuPerRequest, kernelPerRequest }
 }
 
 /**

@@ -5,13 +5,16 @@
 // bare node:http server answering a fixed 302 (the target's reference) and one answering the
 // response Folio sends (the same headers, fresh cookies and request id: what the response itself
 // costs, apart from deciding it). Folio in its own process on PostgreSQL, the bare servers in
-// theirs, load from autocannon here.
+// theirs, load from autocannon here. A fourth load asks Folio's own process for that same response
+// without deciding it (a path _canned-redirect.mjs adds to the server, in front of the app): what
+// being Folio's process costs, apart from the redirect's own work.
 //
-// The three take turns: BENCH_ROUNDS rounds (default 8) of BENCH_SECONDS each (default 3), each
-// round loading Folio, then the fixed 302, then the same response, and the figure is the median
-// of the rounds' ratios. A shared two-core machine's speed drifts by half or more over minutes
-// (the bare server measured 24,000 and 50,000 req/s ten minutes apart), so one long run of each in
-// turn compared two different machines; adjacent seconds compare the same one.
+// They take turns: BENCH_ROUNDS rounds (default 8) of BENCH_SECONDS each (default 3), each round
+// loading Folio, then the fixed 302, then the same response, then Folio's process with the same
+// response, and the figure is the median of the rounds' ratios. A shared two-core machine's speed
+// drifts by half or more over minutes (the bare server measured 24,000 and 50,000 req/s ten
+// minutes apart), so one long run of each in turn compared two different machines; adjacent
+// seconds compare the same one.
 //
 // All requests come from one address and user agent, so analytics compacts them (a row per
 // second); BENCH_DISTINCT_VISITORS=1 gives every request its own address (in X-Real-IP, which the
@@ -21,6 +24,7 @@ import autocannon from "autocannon"
 import pg from "pg"
 import { createTempDatabase } from "../test/storage/targets.js"
 import { cli, insertBenchLink, root, startServer, stop, withServerCpu } from "./_server.js"
+import { CANNED_PATH } from "./_canned-redirect.mjs"
 import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.js"
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 3)
@@ -62,12 +66,14 @@ interface Measured {
   readonly "p99 ms": number
   readonly "non-3xx": number
   readonly "server cpu us/req": number
+  /** Of the server's CPU, the kernel's (its socket reads and writes, and what they run). */
+  readonly "of it kernel": number
   /** Redirects answered (for Folio: views it must count). */
   readonly answered: number
 }
 
 const load = async (url: string, server: ChildProcess, seconds: number): Promise<Measured> => {
-  const { result, cpuPerRequest } = await withServerCpu(server, () =>
+  const { result, cpuPerRequest, kernelPerRequest } = await withServerCpu(server, () =>
     autocannon({ ...options(url), duration: seconds })
   )
   return {
@@ -76,6 +82,7 @@ const load = async (url: string, server: ChildProcess, seconds: number): Promise
     "p99 ms": result.latency.p99,
     "non-3xx": result.requests.total - result["3xx"],
     "server cpu us/req": cpuPerRequest,
+    "of it kernel": kernelPerRequest,
     answered: result["3xx"]
   }
 }
@@ -101,7 +108,7 @@ export async function run(): Promise<void> {
     const tenant =
       /workspace ([0-9a-f-]{36})/.exec(await cli(env, ["workspace", "create", "bench"]))?.[1] ?? ""
     const id = await insertBenchLink(db.url, tenant, SLUG)
-    const folio = await startServer(env)
+    const folio = await startServer(env, ["--import", `${root}bench/_canned-redirect.mjs`])
     children.push(folio.child)
     const fixed = await startRaw([])
     children.push(fixed.child)
@@ -114,7 +121,12 @@ export async function run(): Promise<void> {
         child: folio.child
       },
       { label: "raw node:http, fixed 302", url: fixed.url, child: fixed.child },
-      { label: "raw node:http, Folio's response (2 cookies, request id)", url: same.url, child: same.child }
+      { label: "raw node:http, Folio's response (2 cookies, request id)", url: same.url, child: same.child },
+      {
+        label: "Folio's process, the same response, not decided",
+        url: `${folio.origin}${CANNED_PATH}`,
+        child: folio.child
+      }
     ] as const
 
     // Each server warmed once; Folio's answers are views it must count, so they are counted here.
@@ -161,21 +173,32 @@ export async function run(): Promise<void> {
       "p50 ms": median(column(i, "p50 ms")),
       "p99 ms": median(column(i, "p99 ms")),
       "non-3xx": column(i, "non-3xx").reduce((a, b) => a + b, 0),
-      "server cpu us/req": median(column(i, "server cpu us/req"))
+      "server cpu us/req": median(column(i, "server cpu us/req")),
+      "of it kernel": median(column(i, "of it kernel"))
     }))
     const ratios = (a: number, b: number) =>
       rounds.map((r) => Number(r[a]?.["req/s"]) / Number(r[b]?.["req/s"]))
     const ofFixed = ratios(0, 1)
     const responseOfFixed = ratios(2, 1)
     const ofSame = ratios(0, 2)
+    const cannedOfFixed = ratios(3, 1)
+    const cannedOfSame = ratios(3, 2)
+    const ofCanned = ratios(0, 3)
     const pct = (xs: ReadonlyArray<number>) => xs.map((x) => (x * 100).toFixed(0)).join(" ")
+    const share = (xs: ReadonlyArray<number>) => `${(median(xs) * 100).toFixed(0)}% (rounds: ${pct(xs)})`
     const p99 = median(rounds.map((r) => Number(r[0]?.["p99 ms"]) / Math.max(1, Number(r[1]?.["p99 ms"]))))
+    const cpu = (key: "server cpu us/req" | "of it kernel") =>
+      [0, 3, 2, 1].map((i) => rows[i]?.[key]).join(" / ")
     printTable(rows)
     process.stdout.write(
       `\nredirect on PostgreSQL: ${(median(ofFixed) * 100).toFixed(0)}% of the raw server's req/s (target >= 70%; the rounds: ${pct(ofFixed)}), p99 ${rows[0]?.["p99 ms"]} ms vs ${rows[1]?.["p99 ms"]} ms raw (${p99.toFixed(2)}x, target < 3x) at ${CONNECTIONS} connections; ${viewsCounted} views written of ${requested} redirects answered (every request a new visitor); ${visitsRecorded} visits recorded for analytics in ${visitRows} rows\n` +
-        // Where the gap is: the response Folio must send (its cookies and request id) against the
-        // work of deciding and recording it.
-        `the split: a raw server sending Folio's response answers ${(median(responseOfFixed) * 100).toFixed(0)}% of the fixed 302's req/s (rounds: ${pct(responseOfFixed)}); Folio answers ${(median(ofSame) * 100).toFixed(0)}% of that (rounds: ${pct(ofSame)}); server CPU a request ${rows[0]?.["server cpu us/req"]} / ${rows[2]?.["server cpu us/req"]} / ${rows[1]?.["server cpu us/req"]} us (Folio / same response / fixed 302)\n`
+        // Where the gap is, in three steps from the fixed 302: the response Folio must send (its
+        // cookies and request id), being Folio's process, and the work of deciding and recording.
+        "the split, each a share of the step before's req/s:\n" +
+        `  the response itself: a bare server sending Folio's response answers ${share(responseOfFixed)} of the fixed 302\n` +
+        `  being Folio's process: Folio's process sending that response undecided answers ${share(cannedOfSame)} of the bare server sending it (${share(cannedOfFixed)} of the fixed 302)\n` +
+        `  the redirect's own work: Folio's redirect answers ${share(ofCanned)} of its process's undecided response (${share(ofSame)} of the bare server's)\n` +
+        `server CPU a request (Folio / its process undecided / same response / fixed 302): ${cpu("server cpu us/req")} us, of it the kernel's ${cpu("of it kernel")} us\n`
     )
     process.stdout.write(
       `written ${writeResult("redirect", { at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, viewsCounted, visitsRecorded, visitRows, requested, rows, perRound: rounds })}\n`

@@ -1,0 +1,1 @@
+export declare const CANNED_PATH: string

@@ -1,0 +1,3 @@
+import type { ServerResponse } from "node:http"
+
+export declare const writeFolioResponse: (res: ServerResponse) => void
