@@ -92,6 +92,12 @@ const partials = async (formId: string) => {
   return (list.body.data.items ?? []) as Array<{ id: string; status: string }>
 }
 
+/**
+ * How long a poll waits for the page to settle: long enough for a loaded two-core CI run (the
+ * interview's start once took over the default second there), and a poll still fails if it never does.
+ */
+const SETTLED = { timeout: 10_000 }
+
 const activeId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? "")
 
 const tabTo = async (page: Page, selector: string) => {
@@ -144,7 +150,7 @@ describe("the interview page's experience settings", () => {
     expect(styles.attachment).toBe("fixed, fixed")
     expect(styles.panel).toBe("rgb(18, 19, 24)")
     expect(styles.text).toBe("rgb(236, 236, 241)")
-    await expect.poll(() => asked).toEqual([`${IMAGE_ORIGIN}/backdrops/hills.png`])
+    await expect.poll(() => asked, SETTLED).toEqual([`${IMAGE_ORIGIN}/backdrops/hills.png`])
     // With reduced motion asked for, the image scrolls with the page.
     await page.emulateMedia({ reducedMotion: "reduce" })
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundAttachment)).toBe(
@@ -155,14 +161,14 @@ describe("the interview page's experience settings", () => {
     // Start with the keyboard; the profile is empty until something is understood.
     await tabTo(page, "#start")
     await page.keyboard.press("Enter")
-    await expect.poll(() => activeId(page)).toBe("message")
+    await expect.poll(() => activeId(page), SETTLED).toBe("message")
     expect(await page.locator("#profile-empty").isVisible()).toBe(true)
     expect(await profileLines(page)).toEqual([])
     // The profile's list is the polite live region: what a turn adds is read once the reply is.
     expect(await page.locator("#profile-list").getAttribute("aria-live")).toBe("polite")
     await page.keyboard.type("Pro")
     await page.keyboard.press("Enter")
-    await expect.poll(() => profileLines(page)).toEqual(["your plan: Pro"])
+    await expect.poll(() => profileLines(page), SETTLED).toEqual(["your plan: Pro"])
     expect(await page.locator("#profile-empty").isVisible()).toBe(false)
     expect(
       await page
@@ -178,7 +184,7 @@ describe("the interview page's experience settings", () => {
     await tabTo(page, "#restart")
     await page.keyboard.press("Enter")
     await page.getByText("A new conversation has started.").waitFor()
-    await expect.poll(() => page.locator("#transcript li").count()).toBe(2)
+    await expect.poll(() => page.locator("#transcript li").count(), SETTLED).toBe(2)
     expect(await page.locator("#transcript li.msg-user").count()).toBe(0)
     expect(await profileLines(page)).toEqual([])
     expect(await page.locator("#profile-empty").isVisible()).toBe(true)
@@ -189,7 +195,7 @@ describe("the interview page's experience settings", () => {
     // The new interview goes on as any other.
     await page.keyboard.type("Free")
     await page.keyboard.press("Enter")
-    await expect.poll(() => profileLines(page)).toEqual(["your plan: Free"])
+    await expect.poll(() => profileLines(page), SETTLED).toEqual(["your plan: Free"])
     expect(await problems.problems()).toEqual([])
   })
 

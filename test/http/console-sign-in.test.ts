@@ -113,11 +113,11 @@ describe("sign-in without enumeration", () => {
     expect(k?.status).toBe(401)
     expect(u?.status).toBe(401)
     expect(normalised(k?.html ?? "", known)).toBe(normalised(u?.html ?? "", unknown))
-    const median = (runs: ReadonlyArray<{ ms: number }>) => {
-      const sorted = runs.map((r) => r.ms).sort((a, b) => a - b)
-      return sorted[Math.floor(sorted.length / 2)] ?? 0
-    }
-    const ratio = median(knownRuns) / median(unknownRuns)
+    // The fastest of each: what the work itself costs. A shared machine only ever adds time, and
+    // under a loaded CI run the medians of nine measured 2.7x apart for the same work; an unknown
+    // e-mail answered without an argon2id verification would still be several times faster.
+    const fastest = (runs: ReadonlyArray<{ ms: number }>) => Math.min(...runs.map((r) => r.ms))
+    const ratio = fastest(knownRuns) / fastest(unknownRuns)
     // Both do one argon2id verification; loosely equal on a shared machine.
     expect(ratio).toBeGreaterThan(0.5)
     expect(ratio).toBeLessThan(2)
