@@ -94,11 +94,14 @@ export const stop = (child: ChildProcess) =>
     child.kill("SIGTERM")
   })
 
-/**
- * CPU time (user + system, microseconds) a child process has used so far, and of it the system
- * (kernel) time, from /proc; undefined where there is no /proc.
- */
-const cpuMicros = (child: ChildProcess): { readonly all: number; readonly sys: number } | undefined => {
+/** CPU time in microseconds: user and system together, and of it the system (kernel) time. */
+interface CpuMicros {
+  readonly all: number
+  readonly sys: number
+}
+
+/** The CPU time a child process has used so far, from /proc; undefined where there is no /proc. */
+const cpuMicros = (child: ChildProcess): CpuMicros | undefined => {
   const file = `/proc/${child.pid}/stat`
   if (child.pid === undefined || !existsSync(file)) return undefined
   // Fields after the parenthesised command name: utime and stime are the 12th and 13th, in ticks.
@@ -153,7 +156,7 @@ export const withServerCpu = async <R extends { readonly requests: { readonly to
   const after = cpuMicros(server)
   // To a tenth of a microsecond: a redirect costs ~60 us, so whole microseconds would move a
   // ratio of two by up to 3% on rounding alone.
-  const perRequest = (micros: (cpu: { readonly all: number; readonly sys: number }) => number) =>
+  const perRequest = (micros: (cpu: CpuMicros) => number) =>
     before === undefined || after === undefined || result.requests.total === 0
       ? -1
       : Math.round(((micros(after) - micros(before)) * 10) / result.requests.total) / 10
