@@ -1,6 +1,7 @@
 // Tests import the workspace packages from source, so `npm test` needs no build step.
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
+import LongestFirstSequencer from "./test/support/longest-first-sequencer.js"
 
 const root = fileURLToPath(new URL(".", import.meta.url))
 
@@ -36,6 +37,9 @@ export default defineConfig({
     // global state between files (no module mocks, env or timer stubs; the one global they change,
     // fetch, api-response-checks.ts wraps once per file from the plain one).
     isolate: false,
+    // On a clean clone (CI), the slowest files start first, by one run's recorded times, so the
+    // two workers end together; vitest's own timings, once it has them, order a local run.
+    sequence: { sequencer: LongestFirstSequencer },
     reporters: ["default", "./test/support/summary-reporter.ts"]
   }
 })
