@@ -1,8 +1,8 @@
 // Adds one plain closing line, `vitest: N passed, N failed, N skipped`, after vitest's own summary, so
 // tools that read only a run's last lines (CI) see the counts without parsing vitest's colours.
-// With WRITE_FILE_DURATIONS=1, a whole run also writes each file's time to file-durations.json,
-// the order longest-first-sequencer.ts starts files in on a clean clone.
-import { writeFileSync } from "node:fs"
+// With WRITE_FILE_DURATIONS=1, a run also writes the time of each file it ran to
+// file-durations.json, the order longest-first-sequencer.ts starts files in on a clean clone.
+import { readFileSync, writeFileSync } from "node:fs"
 import { relative } from "node:path"
 import type { Reporter, TestModule, Vitest } from "vitest/node"
 import { DURATIONS_FILE } from "./longest-first-sequencer.js"
@@ -33,16 +33,21 @@ export default class SummaryReporter implements Reporter {
     process.once("exit", () => process.stdout.write(`\n${this.line}\n`))
   }
 
+  /** Each file's time into file-durations.json: the files this run ran, the others' kept. */
   private writeDurations(testModules: ReadonlyArray<TestModule>): void {
-    const seconds = testModules
-      .map(
-        (m) =>
-          [relative(this.root, m.moduleId).split("\\").join("/"), m.diagnostic().duration / 1000] as const
-      )
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-    writeFileSync(
-      DURATIONS_FILE,
-      `${JSON.stringify(Object.fromEntries(seconds.map(([f, s]) => [f, Math.round(s * 10) / 10])), null, 2)}\n`
-    )
+    const seconds: Record<string, number> = (() => {
+      try {
+        return JSON.parse(readFileSync(DURATIONS_FILE, "utf8")) as Record<string, number>
+      } catch {
+        return {}
+      }
+    })()
+    for (const m of testModules)
+      seconds[relative(this.root, m.moduleId).split("\\").join("/")] =
+        Math.round(m.diagnostic().duration / 100) / 10
+    const sorted = Object.keys(seconds)
+      .sort()
+      .map((file) => [file, seconds[file]])
+    writeFileSync(DURATIONS_FILE, `${JSON.stringify(Object.fromEntries(sorted), null, 2)}\n`)
   }
 }
