@@ -12,23 +12,28 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
 /** Seconds each file took in one full run, by path from the repository's root. */
 export const DURATIONS_FILE = new URL("./file-durations.json", import.meta.url)
 
-const recorded = (): ReadonlyMap<string, number> => {
+/** The recorded seconds, by file; none if the file is missing or unreadable. */
+export const recordedDurations = (): Record<string, number> => {
   try {
-    return new Map(Object.entries(JSON.parse(readFileSync(DURATIONS_FILE, "utf8")) as Record<string, number>))
+    return JSON.parse(readFileSync(DURATIONS_FILE, "utf8")) as Record<string, number>
   } catch {
-    return new Map()
+    return {}
   }
 }
+
+/** A test file's key in the durations file: its path from `root`, with forward slashes. */
+export const durationKey = (root: string, moduleId: string): string =>
+  relative(root, moduleId).split("\\").join("/")
 
 export default class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: Array<TestSpecification>): Promise<Array<TestSpecification>> {
     if (files.every((spec) => this.ctx.cache.getTestSpecificationResult(spec) !== undefined))
       return super.sort(files)
-    const seconds = recorded()
+    const seconds = recordedDurations()
     const root = this.ctx.config.root
     // A file with no recorded time (a new one) goes first, as vitest runs unknown files first.
     const time = (spec: TestSpecification) =>
-      seconds.get(relative(root, spec.moduleId).split("\\").join("/")) ?? Number.POSITIVE_INFINITY
+      seconds[durationKey(root, spec.moduleId)] ?? Number.POSITIVE_INFINITY
     return [...files].sort((a, b) => {
       const d = time(b) - time(a)
       return Number.isNaN(d) ? 0 : d

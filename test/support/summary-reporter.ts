@@ -2,10 +2,9 @@
 // tools that read only a run's last lines (CI) see the counts without parsing vitest's colours.
 // With WRITE_FILE_DURATIONS=1, a run also writes the time of each file it ran to
 // file-durations.json, the order longest-first-sequencer.ts starts files in on a clean clone.
-import { readFileSync, writeFileSync } from "node:fs"
-import { relative } from "node:path"
+import { writeFileSync } from "node:fs"
 import type { Reporter, TestModule, Vitest } from "vitest/node"
-import { DURATIONS_FILE } from "./longest-first-sequencer.js"
+import { DURATIONS_FILE, durationKey, recordedDurations } from "./longest-first-sequencer.js"
 
 export default class SummaryReporter implements Reporter {
   private line = ""
@@ -35,16 +34,9 @@ export default class SummaryReporter implements Reporter {
 
   /** Each file's time into file-durations.json: the files this run ran, the others' kept. */
   private writeDurations(testModules: ReadonlyArray<TestModule>): void {
-    const seconds: Record<string, number> = (() => {
-      try {
-        return JSON.parse(readFileSync(DURATIONS_FILE, "utf8")) as Record<string, number>
-      } catch {
-        return {}
-      }
-    })()
+    const seconds = recordedDurations()
     for (const m of testModules)
-      seconds[relative(this.root, m.moduleId).split("\\").join("/")] =
-        Math.round(m.diagnostic().duration / 100) / 10
+      seconds[durationKey(this.root, m.moduleId)] = Math.round(m.diagnostic().duration / 100) / 10
     const sorted = Object.keys(seconds)
       .sort()
       .map((file) => [file, seconds[file]])
