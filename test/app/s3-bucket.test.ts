@@ -1,19 +1,17 @@
 // BLOB_STORE=s3 against a real S3-protocol server (s3rver): a missing bucket stops start-up with one
 // line instead of a server that is "ready" and answers 500 to every upload, and /readyz turns 503
 // when the bucket goes away. Also: no AWS SDK Node-version warning on start.
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { rmSync } from "node:fs"
 import { CreateBucketCommand, DeleteBucketCommand, S3Client } from "@aws-sdk/client-s3"
 import { MemoryStorageLive } from "@folio/adapters-storage"
 import { Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { startS3 } from "../support/s3.js"
-import { build, runProcess, startServer } from "./process.js"
+import { build, migratedDataDir, runProcess, startServer } from "./process.js"
 
 let s3: Awaited<ReturnType<typeof startS3>>
-const dataDir = mkdtempSync(join(tmpdir(), "folio-s3-bucket-"))
+const dataDirs: Array<string> = []
 
 beforeAll(async () => {
   s3 = await startS3()
@@ -21,18 +19,23 @@ beforeAll(async () => {
 }, 240_000)
 afterAll(async () => {
   await s3.close()
-  rmSync(dataDir, { recursive: true, force: true })
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true })
 })
 
-const s3Env = (bucket: string) => ({
-  DATA_DIR: mkdtempSync(join(dataDir, "run-")),
-  LOG_LEVEL: "warning",
-  BLOB_STORE: "s3",
-  S3_ENDPOINT: s3.options.endpoint,
-  S3_BUCKET: bucket,
-  S3_ACCESS_KEY_ID: s3.options.accessKeyId,
-  S3_SECRET_ACCESS_KEY: s3.options.secretAccessKey
-})
+/** A start's environment: a copy of the run's migrated database (the bucket is the point, not a first start). */
+const s3Env = (bucket: string) => {
+  const dataDir = migratedDataDir("folio-s3-bucket-")
+  dataDirs.push(dataDir)
+  return {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warning",
+    BLOB_STORE: "s3",
+    S3_ENDPOINT: s3.options.endpoint,
+    S3_BUCKET: bucket,
+    S3_ACCESS_KEY_ID: s3.options.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.options.secretAccessKey
+  }
+}
 
 describe("BLOB_STORE=s3 start-up", () => {
   it("a missing bucket stops start-up with one line naming it", async () => {

@@ -3,9 +3,7 @@
 // across instances, a dead worker's job is taken over once its lease lapses, shutdown finishes or
 // releases what runs, failures are retried with backoff, a stolen lease stops the run, and a job
 // announced on the bus starts without waiting for the next poll.
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { rmSync } from "node:fs"
 import { NodeServices } from "@effect/platform-node"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
 import {
@@ -37,6 +35,7 @@ import { migrations } from "../../packages/adapters-storage/src/sql/migrations.j
 import { workspace } from "./fixtures.js"
 import { newJob } from "./job-queue.contract.js"
 import { createTempDatabase, TEST_DATABASE_URL } from "./targets.js"
+import { freshPgliteDir } from "../support/pglite-dir.js"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -94,8 +93,8 @@ const pgliteWithSql = (dataDir: string) =>
   ).pipe(Layer.provideMerge(PgliteClientLive({ dataDir })))
 
 const openPglite = async (withSql: boolean): Promise<Env> => {
-  const dir = mkdtempSync(join(tmpdir(), "folio-test-jobs-"))
-  const dataDir = join(dir, "db")
+  // A copy of the run's migrated database: the workers are the point, not a first start.
+  const { dir, dataDir } = freshPgliteDir("folio-test-jobs-")
   if (!withSql) {
     const storage = await build(PgliteStorageLive({ dataDir }))
     const one = instanceOf(storage.context)

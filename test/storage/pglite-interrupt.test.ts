@@ -2,22 +2,20 @@
 // that goes away mid-query makes the SQL client abort and cancel its statement, and the next
 // statements must still run (Effect 4's client cancels on a side connection, which PGlite's single
 // session cannot honour).
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { rmSync } from "node:fs"
 import { PgliteClientLive } from "@folio/adapters-storage"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import { freshPgliteDir } from "../support/pglite-dir.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-const dir = mkdtempSync(join(tmpdir(), "folio-test-pglite-interrupt-"))
+// A copy of the run's migrated database: PGlite's session is the point, not a first start.
+const { dir, dataDir } = freshPgliteDir("folio-test-pglite-interrupt-")
 const scope = Effect.runSync(Scope.make())
 let run: <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Promise<A>
 
 beforeAll(async () => {
-  const context = await Effect.runPromise(
-    Layer.buildWithScope(PgliteClientLive({ dataDir: join(dir, "db") }), scope)
-  )
+  const context = await Effect.runPromise(Layer.buildWithScope(PgliteClientLive({ dataDir }), scope))
   run = (effect) => Effect.runPromise(Effect.provide(effect, context))
 }, 60_000)
 afterAll(async () => {
