@@ -1,13 +1,15 @@
 // The CLI says which store it opened (a key made in the embedded database by mistake gets 401 from a
 // PostgreSQL server), never with the password; and the README's PostgreSQL lines pass DATABASE_URL.
-import { readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
-import { build, keyIn, migratedDataDir, root, runProcess, startServer } from "./process.js"
+import { build, keyIn, root, runProcess, startServer } from "./process.js"
 
-// A copy of the run's migrated database: which store the CLI names is the point, not a first start.
-const dataDir = migratedDataDir("folio-cli-store-")
+// Empty on purpose: the CLI's first call creates the embedded database (decision 0028 keeps one
+// first start of each entry point proven), so this is not a copy of the migrated template.
+const dataDir = mkdtempSync(join(tmpdir(), "folio-cli-store-"))
 
 beforeAll(build, 240_000)
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
