@@ -123,8 +123,12 @@ describe("the orphan sweep after a kill -9 between a blob write and its row", ()
         part("a", "<h1>Never published</h1>", "index.html") +
         `--${BOUNDARY}\r\ncontent-disposition: form-data; name="b"; filename="more.html"\r\n\r\n<p>half`
     )
+    // The object itself, not its temp file: a write lands as `<key>.<pid>.<time>.<random>.tmp` and is
+    // renamed to its key, so a temp file seen here may already be gone once the server is killed.
     const orphan = await waitFor("the first file's staging object", () =>
-      [...blobFiles(blobs).keys()].find((k) => !named.has(k) && /\/staging\/[^/]+$/.test(k))
+      [...blobFiles(blobs).keys()].find(
+        (k) => !named.has(k) && /\/staging\/[^/]+$/.test(k) && !k.endsWith(".tmp")
+      )
     )
     first.child.kill("SIGKILL")
     expect((await first.exited).signal).toBe("SIGKILL")
