@@ -33,9 +33,11 @@ import { afterAll, afterEach, beforeAll } from "vitest"
 const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 const FULL_CHROMIUM = "/usr/bin/chromium"
 
+/** The first installed of the two (the shell named when neither is, for the error below). */
 export const CHROMIUM_PATH =
   process.env.CHROMIUM_PATH ??
-  (existsSync(HEADLESS_SHELL) || !existsSync(FULL_CHROMIUM) ? HEADLESS_SHELL : FULL_CHROMIUM)
+  [HEADLESS_SHELL, FULL_CHROMIUM].find((path) => existsSync(path)) ??
+  HEADLESS_SHELL
 
 /** Launches headless Chromium; fails with what to do when it is not installed. */
 export const launchBrowser = async (): Promise<Browser> => {
