@@ -14,7 +14,7 @@ import { blk, PNG, photoFormDefinition } from "../support/builders.js"
 import { freePort } from "../support/free-port.js"
 import { copyPgliteTemplate } from "../support/pglite-dir.js"
 import { zipOf } from "../support/zip.js"
-import { build, keyIn, printedOnStart, runProcess, type Started, startServer } from "./process.js"
+import { build, keyIn, runProcess, type Started, startServer } from "./process.js"
 
 const dir = mkdtempSync(join(tmpdir(), "folio-backup-"))
 const source = join(dir, "source")
@@ -92,7 +92,7 @@ const hostGet = (origin: string, url: string) =>
 /** Fills a running server with one of everything a backup must carry. */
 const seed = async (server: Started) => {
   const origin = server.origin
-  const printed = await printedOnStart(server, /sharing: folio_/)
+  const printed = server.stdout()
   seeded.formsKey = keyIn(printed) ?? ""
   seeded.sharingKey = /sharing: (folio_\S+)/.exec(printed)?.[1] ?? ""
   expect(seeded.formsKey).not.toBe("")

@@ -12,15 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startSmtpServer, type TestSmtpServer, until } from "../support/smtp.js"
 import { createTempDatabase, TEST_DATABASE_URL } from "../storage/targets.js"
 import { consoleInvites, keysSideBySide, peopleRuntime } from "./people-runtime.js"
-import {
-  build,
-  migratedDataDir,
-  keyIn,
-  printedOnStart,
-  runProcess,
-  type Started,
-  startServer
-} from "./process.js"
+import { build, migratedDataDir, keyIn, runProcess, type Started, startServer } from "./process.js"
 
 beforeAll(build, 240_000)
 
@@ -64,7 +56,7 @@ describe("the embedded database: first starts, then the user commands", () => {
 
   it("keys and a setup link first; a fresh link and no keys on the next start; invite, list, reset-link, keys", async () => {
     const first = await startServer(env)
-    const firstOut = await printedOnStart(first, SETUP_LINE)
+    const firstOut = first.stdout()
     // The console's page for the link answers while the server runs.
     const opened = await opens(first.origin, SETUP_LINE.exec(firstOut)?.[2] ?? "").finally(() => stop(first))
     expect(opened).toBe(200)
@@ -76,7 +68,7 @@ describe("the embedded database: first starts, then the user commands", () => {
     expect(setup?.[1]).toMatch(/^http:\/\/127\.0\.0\.1:0\/invitations\//)
 
     const second = await startServer(env)
-    const secondOut = await printedOnStart(second, SETUP_LINE)
+    const secondOut = second.stdout()
     const openedAgain = await opens(second.origin, SETUP_LINE.exec(secondOut)?.[2] ?? "").finally(() =>
       stop(second)
     )
@@ -224,7 +216,7 @@ describe("the embedded database: first starts, then the user commands", () => {
     // Someone has an account now: no setup link, no keys; the two keys answer alike over HTTP.
     const third = await startServer(env)
     try {
-      await new Promise((r) => setTimeout(r, 1_000))
+      // Everything a start prints comes before "listening" (main.ts), so nothing is still to come.
       expect(third.stdout()).not.toMatch(SETUP_LINE)
       expect(keyIn(third.stdout())).toBeUndefined()
       expect(await opens(third.origin, resetToken, "reset-password")).toBe(200)
@@ -266,7 +258,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("PostgreSQL: the operator's pat
   it("start-up says to run user invite; the owner's mailed link works; the same keys from CLI and console", async () => {
     const server = await startServer(env)
     try {
-      const out = await printedOnStart(server, /user invite/)
+      const out = server.stdout()
       expect(out).toContain("npm run cli -- user invite --workspace W --email E --role owner")
       expect(keyIn(out)).toBeUndefined()
       expect(out).not.toMatch(SETUP_LINE)

@@ -4,7 +4,6 @@ import { readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { freshPgliteDir } from "../support/pglite-dir.js"
-import { until } from "../support/smtp.js"
 
 export const root = fileURLToPath(new URL("../..", import.meta.url))
 const run = promisify(execFile)
@@ -63,7 +62,8 @@ const baseEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
 const TEST_SERVER_FLAGS = ["--wasm-tiering-budget=1300000000"]
 
 /**
- * Starts packages/app/dist/main.js and resolves once it logs that it is listening; `nodeArgs` go
+ * Starts packages/app/dist/main.js and resolves once it logs that it is listening, the last line of
+ * its start (everything it prints at start is in `stdout()` by then); `nodeArgs` go
  * before the script (e.g. `--import` of test/support/loaded-packages.mjs).
  */
 export const startServer = (
@@ -109,11 +109,8 @@ const startListening = (command: string, args: ReadonlyArray<string>, env: Recor
       if (line === undefined) return
       const address = (JSON.parse(line) as { annotations: { address: string } }).annotations.address
       clearTimeout(timer)
-      // Give the bootstrap (printed right after "listening") a moment to land in stdout.
-      setTimeout(
-        () => resolve({ child, origin: `http://${address}`, stdout: () => out, stderr: () => err, exited }),
-        300
-      )
+      // "listening" is the start's last line (main.ts): the keys and the setup link are in `out`.
+      resolve({ child, origin: `http://${address}`, stdout: () => out, stderr: () => err, exited })
     })
     child.on("exit", (code) => {
       clearTimeout(timer)
@@ -143,18 +140,6 @@ export const runProcess = async (
     return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" }
   }
 }
-
-/**
- * The server's output once `pattern` shows in it: the keys and the setup link are printed after
- * "listening" (a first start makes the workspace and its keys first), so a test that reads them
- * right after `startServer` resolves can read the output before they are there.
- */
-export const printedOnStart = (server: Started, pattern: RegExp, timeoutMs = 20_000): Promise<string> =>
-  until(
-    () => server.stdout(),
-    (out) => pattern.test(out),
-    timeoutMs
-  ).catch(() => server.stdout())
 
 export const keyIn = (text: string): string | undefined =>
   /folio_[A-Za-z0-9]{12}_[A-Za-z0-9]{43}/.exec(text)?.[0]

@@ -8,7 +8,7 @@ import { Effect, Tracer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningApp, startApp } from "../support/app.js"
 import { newWorkspaceKey } from "../support/keys.js"
-import { build, migratedDataDir, printedOnStart, startServer } from "./process.js"
+import { build, migratedDataDir, startServer } from "./process.js"
 
 const REDACTED = "[redacted]"
 
@@ -33,7 +33,7 @@ describe("the server's log output", () => {
   it("writes /u/{token}, signed URLs' sig and a token in a query redacted, on the routes and the fast path", async () => {
     const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: "info" })
     try {
-      const key = /sharing: (folio_\S+)/.exec(await printedOnStart(server, /sharing: folio_/))?.[1] ?? ""
+      const key = /sharing: (folio_\S+)/.exec(server.stdout())?.[1] ?? ""
       const request = await json(server.origin, key, "/upload-requests", { title: "Logs" })
       const token = request.token as string
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { until } from "../support/smtp.js"
-import { build, keyIn, migratedDataDir, printedOnStart, root, runProcess, startServer } from "./process.js"
+import { build, keyIn, migratedDataDir, root, runProcess, startServer } from "./process.js"
 
 const dataDir = mkdtempSync(join(tmpdir(), "folio-app-"))
 const env = { DATA_DIR: dataDir, LOG_LEVEL: "info" }
@@ -30,7 +30,13 @@ describe("npm start on the embedded defaults", () => {
   it("serves /healthz and /readyz, prints a working key per service once, and exits 0 on SIGTERM", async () => {
     const server = await startServer(env)
     try {
-      key = keyIn(await printedOnStart(server, /sharing: folio_/)) ?? ""
+      // "listening" ends the start's output: whoever waits for it has the keys and the link.
+      const lines = server.stdout().split("\n")
+      const listening = lines.findIndex((l) => l.includes('"message":"listening"'))
+      expect(lines.findIndex((l) => l.includes("sharing: folio_"))).toBeLessThan(listening)
+      expect(lines.findIndex((l) => l.startsWith("Open http"))).toBeLessThan(listening)
+      expect(lines.findIndex((l) => l.startsWith("Open http"))).toBeGreaterThan(-1)
+      key = keyIn(server.stdout()) ?? ""
       expect(key).not.toBe("")
       const sharingKey = /sharing: (folio_\S+)/.exec(server.stdout())?.[1] ?? ""
       expect(sharingKey).not.toBe(key)

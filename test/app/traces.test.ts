@@ -18,7 +18,7 @@ import { signIn } from "../support/console.js"
 import { bearer, newWorkspaceKey } from "../support/keys.js"
 import { startHttpsReceiver } from "../support/https-receiver.js"
 import { freePort } from "../support/free-port.js"
-import { build, migratedDataDir, printedOnStart, startServer } from "./process.js"
+import { build, migratedDataDir, startServer } from "./process.js"
 import { attr, type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../support/otlp-receiver.js"
 
 /** The exporter as the app builds it: over an observer's thread of its own, stopped after its last flush. */
@@ -401,7 +401,7 @@ describe("the built server configured by OTEL_* variables", () => {
       OTEL_EXPORTER_OTLP_HEADERS: "x-collector-token=abc123"
     })
     try {
-      const key = /forms:\s+(folio_\S+)/.exec(await printedOnStart(server, /sharing:\s+folio_/))?.[1] ?? ""
+      const key = /forms:\s+(folio_\S+)/.exec(server.stdout())?.[1] ?? ""
       const traceId = hex(16)
       const response = await fetch(`${server.origin}/forms/api/v1/forms`, {
         headers: { ...bearer(key), traceparent: traceparent(traceId, hex(8), true) }
