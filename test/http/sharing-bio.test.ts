@@ -293,7 +293,7 @@ for (const target of SHARING_FILE_TARGETS) {
       // The posts below spend a budget counted in fixed 10-minute windows (the adapter's
       // FORM_WINDOW_MS): they must not straddle two, or the sixth lands in a fresh window. The wait
       // comes before the page is read, since its form token dates the "too fast" check.
-      await freshRateWindow(20_000, 10 * 60_000)
+      await freshRateWindow(10_000, 10 * 60_000)
       const pageHtml = await (await fetch(`${app.origin}/s/${slug}`)).text()
       expect(pageHtml).toContain("Poet of science")
       expect(pageHtml).toContain('href="https://example.com/notes"')

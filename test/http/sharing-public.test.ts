@@ -375,7 +375,7 @@ describe("password-protected resources", () => {
     const hash = await app.run(Effect.flatMap(PasswordHasher, (h) => h.hash("pw")))
     const r = await link({ passwordHash: hash })
     // The eleven attempts fall in one window (it once crossed 20:00:00 and the 11th was let in).
-    await freshRateWindow(20_000, PASSWORD_ATTEMPT_WINDOW_MS)
+    await freshRateWindow(10_000, PASSWORD_ATTEMPT_WINDOW_MS)
     const attempt = (password: string) =>
       fetch(`${app.origin}/s/${r.slug}`, {
         method: "POST",

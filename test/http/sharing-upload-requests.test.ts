@@ -272,7 +272,7 @@ for (const target of SHARING_FILE_TARGETS) {
 
     it("budgets password attempts per request and client address: after 10, 429 even for the right one", async () => {
       // The budget is a fixed 10-minute window: the attempts below must not straddle two.
-      await freshRateWindow(20_000, PASSWORD_ATTEMPT_WINDOW_MS)
+      await freshRateWindow(10_000, PASSWORD_ATTEMPT_WINDOW_MS)
       const made = await call("POST", "/upload-requests", { body: { title: "Guarded", password: "letmein" } })
       const token = made.body.token as string
       const attempt = (password: string, headers: Record<string, string> = {}) => {
