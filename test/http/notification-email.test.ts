@@ -3,8 +3,10 @@
 // fields); the receipt goes to the e-mail answer, rate-limited per address; a refusing server is
 // retried until it accepts; a receipt naming anything but an email block is invalid; a server without
 // SMTP says so.
-import { Option, Redacted } from "effect"
+import { JobQueue } from "@folio/domain"
+import { Effect, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { RunningApp } from "../support/app.js"
 import { blk } from "../support/builders.js"
 import { bearer } from "../support/keys.js"
 import { startAppOn, storageTargets } from "../support/storage.js"
@@ -61,8 +63,15 @@ const notifying = (recipients: ReadonlyArray<string>, locale = "en") => ({
   }
 })
 
-/** Lets the workers finish whatever they would still send, so "exactly" means exactly. */
-const settle = () => new Promise((r) => setTimeout(r, 800))
+/**
+ * Waits until no job is queued or running (a retry is queued until it runs), so nothing is left
+ * that could still send a mail: "exactly" means exactly.
+ */
+const settle = (app: RunningApp) =>
+  until(
+    () => app.run(Effect.flatMap(JobQueue, (queue) => queue.depth())),
+    (depth) => depth.every((d) => d.count === 0)
+  )
 
 for (const target of storageTargets(["pglite", "postgres"])) {
   describe.skipIf(target.skip)(`notification e-mail [${target.name}]`, () => {
@@ -148,7 +157,7 @@ for (const target of storageTargets(["pglite", "postgres"])) {
         () => mailsAbout(id).length,
         (n) => n >= 3
       )
-      await settle()
+      await settle(started.app)
       const mails = mailsAbout(id)
       expect(mails.map(to).sort()).toEqual(["a@owners.test", "ada@people.test", "b@owners.test"])
       for (const owner of mails.filter((m) => to(m).endsWith("@owners.test"))) {
@@ -223,7 +232,7 @@ for (const target of storageTargets(["pglite", "postgres"])) {
         () => mailsAbout(id).length,
         (n) => n >= 1
       )
-      await settle()
+      await settle(started.app)
       expect(smtp.refusals() - before).toBe(2)
       expect(mailsAbout(id).map(to)).toEqual(["retry@owners.test"])
     })
@@ -245,7 +254,7 @@ for (const target of storageTargets(["pglite", "postgres"])) {
         () => ids.flatMap(mailsAbout).length,
         (n) => n >= 3
       )
-      await settle()
+      await settle(started.app)
       expect(ids.flatMap(mailsAbout).map(to)).toEqual(Array(3).fill("victim@people.test"))
     })
 
@@ -347,7 +356,7 @@ for (const target of storageTargets(["pglite", "postgres"])) {
         () => mailsAbout(responseId).length,
         (n) => n >= 1
       )
-      await settle()
+      await settle(started.app)
       const mails = mailsAbout(responseId)
       expect(mails.map(to)).toEqual(["iv@owners.test"])
       expect(mails[0]?.parsed.subject).toBe("New response: Plan interview")
