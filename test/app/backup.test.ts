@@ -181,7 +181,8 @@ const seed = async (server: Started) => {
   )
   seeded.artifactSlug = String((await sharing("/artifacts", { form: site })).slug)
 
-  // Visits: two people on the link, one download; the batcher writes them within a second.
+  // Visits: two people on the link, one download; the batchers write them at the latest when the
+  // server stops (SIGTERM), before the backup.
   for (const ua of [CHROME, FIREFOX, CHROME])
     await fetch(`${origin}/s/${seeded.linkSlug}?utm_source=news`, {
       redirect: "manual",
@@ -190,7 +191,6 @@ const seed = async (server: Started) => {
   await (
     await fetch(`${origin}/s/${seeded.fileSlug}/download`, { headers: { "user-agent": FIREFOX } })
   ).arrayBuffer()
-  await new Promise((r) => setTimeout(r, 2_500))
 }
 
 /** Every read, in a fixed order, as comparable text (bodies; bytes as their SHA-256). */
