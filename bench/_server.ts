@@ -12,7 +12,7 @@ const exec = promisify(execFile)
 
 export const cli = async (env: NodeJS.ProcessEnv, args: ReadonlyArray<string>) =>
   (
-    await exec(process.execPath, [`${root}packages/app/dist/cli.js`, ...args], {
+    await exec(process.execPath, [`${root}packages/app/bundle/cli.js`, ...args], {
       env: { ...process.env, ...env }
     })
   ).stdout
@@ -62,7 +62,7 @@ export const startServer = async (
   const port = await freePort()
   const child = spawn(
     process.execPath,
-    [...serverNodeFlags(), ...nodeFlags, `${root}packages/app/dist/main.js`],
+    [...serverNodeFlags(), ...nodeFlags, `${root}packages/app/bundle/main.js`],
     {
       env: {
         ...process.env,

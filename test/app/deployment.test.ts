@@ -295,7 +295,7 @@ describe("Dockerfile", () => {
 
 /**
  * The image's /app, made from this checkout the way the Dockerfile makes it: package.json, each
- * package's manifest, dist (no build info) and page assets, no sources; node_modules holding only
+ * package's manifest, dist (no build info), page assets and the app's bundle, no sources; node_modules holding only
  * the production dependencies (`npm ls --omit=dev`, without the lockfile's own Node), linked from the
  * checkout's install. Our packages therefore resolve only production dependencies, as in the image.
  */
@@ -312,7 +312,7 @@ const imageTree = async (): Promise<string> => {
       recursive: true,
       filter: (src) => !src.endsWith(".tsbuildinfo")
     })
-    for (const extra of ["page-assets", "node_modules"])
+    for (const extra of ["page-assets", "bundle", "node_modules"])
       try {
         cpSync(join(from, extra), join(to, extra), { recursive: true, dereference: true })
       } catch {
@@ -393,7 +393,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("the image's command and enviro
     const { env } = await environment()
     const { stdout } = await run(
       process.execPath,
-      ["packages/app/dist/cli.js", "workspace", "create", "Acme"],
+      ["packages/app/bundle/cli.js", "workspace", "create", "Acme"],
       {
         cwd: app,
         env: { PATH: process.env.PATH, ...env }

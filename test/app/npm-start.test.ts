@@ -51,7 +51,7 @@ describe.skipIf(process.platform !== "linux")("npm start and signals sent to the
       const tree = descendants(npmPid)
       try {
         // The tree holds the server itself (node .../main.js), whatever sits between it and npm.
-        expect(tree.some((pid) => commandLine(pid).includes("packages/app/dist/main.js"))).toBe(true)
+        expect(tree.some((pid) => commandLine(pid).includes("packages/app/bundle/main.js"))).toBe(true)
         expect(existsSync(join(dataDir, "folio.lock"))).toBe(true)
 
         const t0 = Date.now()

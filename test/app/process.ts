@@ -24,12 +24,14 @@ export const migratedDataDir = (prefix: string): string => freshPgliteDir(prefix
  */
 const COMPILE_CACHE = `${root}node_modules/.cache/folio-test-compile`
 
-/** `npm run build` once per test file (incremental, so cheap when dist is current). */
+/**
+ * `npm run build`'s compile and bundle once per test file (both incremental, so cheap when dist and
+ * the bundle are current; the page assets are the global setup's).
+ */
 export const build = async (): Promise<void> => {
-  await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-b"], {
-    cwd: root,
-    env: { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE }
-  })
+  const options = { cwd: root, env: { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE } }
+  await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-b"], options)
+  await run(process.execPath, [`${root}packages/app/bundle.mjs`], options)
 }
 
 export interface Started {
@@ -62,7 +64,7 @@ const baseEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
 const TEST_SERVER_FLAGS = ["--wasm-tiering-budget=1300000000"]
 
 /**
- * Starts packages/app/dist/main.js and resolves once it logs that it is listening, the last line of
+ * Starts packages/app/bundle/main.js (what `npm start` runs) and resolves once it logs that it is listening, the last line of
  * its start (everything it prints at start is in `stdout()` by then); `nodeArgs` go
  * before the script (e.g. `--import` of test/support/loaded-packages.mjs).
  */
@@ -72,7 +74,7 @@ export const startServer = (
 ): Promise<Started> =>
   startListening(
     process.execPath,
-    [...TEST_SERVER_FLAGS, ...nodeArgs, `${root}packages/app/dist/main.js`],
+    [...TEST_SERVER_FLAGS, ...nodeArgs, `${root}packages/app/bundle/main.js`],
     env
   )
 
@@ -127,7 +129,7 @@ export const runProcess = async (
     const { stdout, stderr } = await run(
       process.execPath,
       // The CLI sets the budget itself; a server that fails its start still waits for the compile.
-      [...(script === "main" ? TEST_SERVER_FLAGS : []), `${root}packages/app/dist/${script}.js`, ...args],
+      [...(script === "main" ? TEST_SERVER_FLAGS : []), `${root}packages/app/bundle/${script}.js`, ...args],
       {
         cwd: root,
         env: baseEnv(env),

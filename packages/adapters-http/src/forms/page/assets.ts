@@ -4,6 +4,8 @@
 // in the same process, as a test or an embedder starts, reuses the first's compressed bytes).
 import { createHash } from "node:crypto"
 import { readFileSync, statSync } from "node:fs"
+import { createRequire } from "node:module"
+import { pathToFileURL } from "node:url"
 import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import { Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -24,8 +26,14 @@ export interface LoadedAssets {
   readonly byPath: ReadonlyMap<string, StaticAsset>
 }
 
-/** Where build-page-assets.mjs writes: the package root's page-assets/, from src/ and dist/ alike. */
-export const ASSET_DIR = new URL("../../../page-assets/", import.meta.url)
+/**
+ * Where build-page-assets.mjs writes: this package's page-assets/, found through the package's own
+ * name, so src/, dist/ and the app's bundle (packages/app/bundle.mjs) all find the same folder.
+ */
+export const ASSET_DIR = new URL(
+  "page-assets/",
+  pathToFileURL(createRequire(import.meta.url).resolve("@folio/adapters-http/package.json"))
+)
 
 /** The assets this process has compressed, by prefix, type and file, with the file's stat then. */
 const compressed = new Map<
