@@ -13,7 +13,7 @@
 // bundle is newer than every file it was made from; two of it at once (two test files) write the
 // same files, each by a rename, so a process never starts from a half-written one.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { dirname, join, relative, sep } from "node:path"
 import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
 
@@ -27,6 +27,9 @@ const INSTALLED = join(root, "node_modules/.package-lock.json")
 
 /** How old another build's chunk must be before a new build deletes it. */
 const STALE_MS = 60 * 60 * 1000
+
+/** Marks the plugin's own resolution of an external import (esbuild calls the plugin again for it). */
+const RESOLVING = Symbol("resolving")
 
 const BUNDLED = /^(effect|@effect\/|@folio\/)/
 
@@ -71,13 +74,31 @@ export const bundleApp = async () => {
     write: false,
     metafile: true,
     logLevel: "warning",
+    // Node's own choice among a package's exports (esbuild adds "module" otherwise).
+    conditions: [],
     plugins: [
       {
         name: "node-modules-stay-external",
         setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, (args) =>
-            BUNDLED.test(args.path) || args.path.startsWith("node:") ? undefined : { external: true }
-          )
+          // Resolved from the importing module, as node resolves it, then imported by that file's
+          // path from the bundle: a package a workspace package holds its own version of
+          // (packages/domain/node_modules/ipaddr.js 2 beside the root's 1, which another package
+          // needs) stays that version, where a bare name would find the root's from bundle/.
+          b.onResolve({ filter: /^[^./]/ }, async (args) => {
+            if (BUNDLED.test(args.path) || args.path.startsWith("node:") || args.pluginData === RESOLVING)
+              return undefined
+            const found = await b.resolve(args.path, {
+              kind: args.kind,
+              importer: args.importer,
+              resolveDir: args.resolveDir,
+              pluginData: RESOLVING
+            })
+            if (found.errors.length > 0) return { errors: found.errors }
+            // A built-in module named without `node:`.
+            if (found.external) return { path: args.path, external: true }
+            const path = relative(out, found.path).split(sep).join("/")
+            return { path: path.startsWith(".") ? path : `./${path}`, external: true }
+          })
         }
       }
     ]
