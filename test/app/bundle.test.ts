@@ -3,7 +3,7 @@
 // imports them, never by a bare name that node would resolve from bundle/ instead (a workspace
 // package's own version of a package would then be swapped for the root's).
 import { existsSync, readFileSync } from "node:fs"
-import { isBuiltin } from "node:module"
+import { createRequire, isBuiltin } from "node:module"
 import { dirname, join, resolve } from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { build, root } from "./process.js"
@@ -64,5 +64,19 @@ describe("the app's bundle", () => {
       ) as { version: string }
       expect(pkg.version.split(".")[0]).toBe(major)
     }
+  })
+
+  it("finds the packages its modules require at first use where their own packages find them", () => {
+    // createRequire(import.meta.url) resolves from the bundle's folder once bundled.
+    const fromBundle = createRequire(join(BUNDLE, "main.js"))
+    for (const [pkg, name] of [
+      ["adapters-http", "markdown-it"],
+      ["adapters-http", "sanitize-html"],
+      ["adapters-integrations", "heic-decode"],
+      ["adapters-storage", "ajv/dist/2020.js"]
+    ] as const)
+      expect(fromBundle.resolve(name), name).toBe(
+        createRequire(join(root, "packages", pkg, "src/index.ts")).resolve(name)
+      )
   })
 })
