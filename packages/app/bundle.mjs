@@ -2,7 +2,7 @@
 // dist/observer-worker.js, which tsc -b writes) into bundle/ with esbuild, for `npm start`,
 // `npm run cli` and the image to run: Effect's modules and Folio's own are a few files instead of
 // about a thousand, which a process resolves, reads and links one by one at its start (a server
-// start ~0.2-0.5 s sooner, a CLI call ~0.35 s; decision 0029, "Starts"). Only Effect and the
+// start ~0.75 s sooner, a CLI call ~0.5 s; decision 0029, "The server process"). Only Effect and the
 // workspace packages are bundled; every other package stays an import of node_modules, loaded as
 // before (native parts, WebAssembly, files read beside their modules). Code splitting keeps the
 // lazy imports lazy (the authorization server, the MCP tools, the S3 store and the libraries they
@@ -10,7 +10,7 @@
 // functions and esbuild's comments name each module's file.
 //
 // Run by `npm run build` after tsc, and by the process tests' build step, so it does nothing when the
-// bundle is newer than every file it was made from; two of it at once (two test files) write the
+// bundle is newer than every file it was made from and than this script; two of it at once (two test files) write the
 // same files, each by a rename, so a process never starts from a half-written one.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, sep } from "node:path"
@@ -45,7 +45,9 @@ const upToDate = () => {
   const made = mtimeOf(STAMP)
   if (made === Number.POSITIVE_INFINITY) return false
   const inputs = JSON.parse(readFileSync(STAMP, "utf8"))
-  return [INSTALLED, ...inputs.map((input) => join(root, input))].every((input) => mtimeOf(input) < made)
+  return [INSTALLED, fileURLToPath(import.meta.url), ...inputs.map((input) => join(root, input))].every(
+    (input) => mtimeOf(input) < made
+  )
 }
 
 /** Writes a file whole, by a rename, so a concurrent reader sees the old one or the new one. */
