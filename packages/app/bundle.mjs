@@ -10,9 +10,23 @@
 // functions and esbuild's comments name each module's file.
 //
 // Run by `npm run build` after tsc, and by the process tests' build step, so it does nothing when the
-// bundle is newer than every file it was made from and than this script; two of it at once (two test files) write the
-// same files, each by a rename, so a process never starts from a half-written one.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+// bundle was begun after every file it was made from and this script last changed. Two of it at
+// once (two test files) take turns (a lock file), and every file is written by a rename, chunks
+// before entries, so a process never starts from a half-written build. A build's files are kept
+// until KEPT_BUILDS newer builds have been made, for the lazy chunks of a process still running
+// from it.
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync
+} from "node:fs"
 import { dirname, join, relative, sep } from "node:path"
 import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
@@ -20,13 +34,19 @@ import { build } from "esbuild"
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, "../..")
 const out = join(here, "bundle")
-/** The files the last bundle was made from (paths relative to the repository), written last. */
+/**
+ * The files the last bundle was made from (paths relative to the repository) and the files of the
+ * last builds, written last; its time is when that build began.
+ */
 const STAMP = join(out, ".inputs.json")
+/** Held while a build runs (created exclusively); one older than LOCK_STALE_MS is a dead build's. */
+const LOCK = join(out, ".lock")
+const LOCK_STALE_MS = 2 * 60 * 1000
 /** npm rewrites it at every install; the packages' own files keep their tarballs' fixed times. */
 const INSTALLED = join(root, "node_modules/.package-lock.json")
 
-/** How old another build's chunk must be before a new build deletes it. */
-const STALE_MS = 60 * 60 * 1000
+/** How many builds' files are kept (a server started from an older one still loads its chunks). */
+const KEPT_BUILDS = 10
 
 /** Marks the plugin's own resolution of an external import (esbuild calls the plugin again for it). */
 const RESOLVING = Symbol("resolving")
@@ -41,13 +61,45 @@ const mtimeOf = (path) => {
   }
 }
 
+const readStamp = () => {
+  try {
+    const stamp = JSON.parse(readFileSync(STAMP, "utf8"))
+    if (Array.isArray(stamp.inputs) && Array.isArray(stamp.builds)) return stamp
+  } catch {
+    // none yet, or one this script did not write
+  }
+  return { inputs: [], builds: [] }
+}
+
 const upToDate = () => {
   const made = mtimeOf(STAMP)
   if (made === Number.POSITIVE_INFINITY) return false
-  const inputs = JSON.parse(readFileSync(STAMP, "utf8"))
+  const { inputs } = readStamp()
   return [INSTALLED, fileURLToPath(import.meta.url), ...inputs.map((input) => join(root, input))].every(
     (input) => mtimeOf(input) < made
   )
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Runs `work` holding the lock, waiting for another build's turn to end. */
+const locked = async (work) => {
+  mkdirSync(out, { recursive: true })
+  for (;;) {
+    try {
+      closeSync(openSync(LOCK, "wx"))
+      break
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error
+      if (Date.now() - mtimeOf(LOCK) > LOCK_STALE_MS) rmSync(LOCK, { force: true })
+      else await sleep(100)
+    }
+  }
+  try {
+    return await work()
+  } finally {
+    rmSync(LOCK, { force: true })
+  }
 }
 
 /** Writes a file whole, by a rename, so a concurrent reader sees the old one or the new one. */
@@ -60,6 +112,16 @@ const writeWhole = (path, contents) => {
 
 export const bundleApp = async () => {
   if (upToDate()) return false
+  return locked(async () => {
+    // Another build may have finished while this one waited.
+    if (upToDate()) return false
+    return bundleNow()
+  })
+}
+
+const bundleNow = async () => {
+  // The stamp is dated when the build begins, so an input changed while esbuild runs is newer.
+  const begun = new Date()
   const result = await build({
     absWorkingDir: root,
     entryPoints: {
@@ -76,8 +138,9 @@ export const bundleApp = async () => {
     write: false,
     metafile: true,
     logLevel: "warning",
-    // Node's own choice among a package's exports (esbuild adds "module" otherwise).
-    conditions: [],
+    // Node's own choice among a package's exports: its default conditions beside `node` and
+    // `import` (esbuild adds "module" otherwise).
+    conditions: ["module-sync", "node-addons"],
     plugins: [
       {
         name: "node-modules-stay-external",
@@ -110,14 +173,15 @@ export const bundleApp = async () => {
   const entries = new Set(["main.js", "cli.js", "observer-worker.js"].map((name) => join(out, name)))
   for (const file of result.outputFiles) if (!entries.has(file.path)) writeWhole(file.path, file.contents)
   for (const file of result.outputFiles) if (entries.has(file.path)) writeWhole(file.path, file.contents)
-  writeWhole(STAMP, JSON.stringify(Object.keys(result.metafile.inputs)))
-  // Older builds' chunks, once no process is likely to be starting from their entries any more.
-  const current = new Set(result.outputFiles.map((file) => file.path))
-  for (const name of readdirSync(out)) {
-    const path = join(out, name)
-    if (name.endsWith(".js") && !current.has(path) && Date.now() - mtimeOf(path) > STALE_MS)
-      rmSync(path, { force: true })
-  }
+  const files = result.outputFiles.map((file) => relative(out, file.path))
+  const builds = [files, ...readStamp().builds].slice(0, KEPT_BUILDS)
+  writeWhole(STAMP, JSON.stringify({ inputs: Object.keys(result.metafile.inputs), builds }))
+  utimesSync(STAMP, begun, begun)
+  // The files of builds older than the kept ones (and any a build that died left half-written).
+  const kept = new Set(builds.flat())
+  for (const name of readdirSync(out))
+    if ((name.endsWith(".js") || name.endsWith(".tmp")) && !kept.has(name))
+      rmSync(join(out, name), { force: true })
   return true
 }
 
