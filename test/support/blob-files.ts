@@ -16,8 +16,11 @@ export const blobFiles = (root: string): Map<string, Date> => {
     for (const entry of entries) {
       const path = join(dir, entry.name)
       if (entry.isDirectory()) walk(path)
-      else if (!entry.name.endsWith(".meta.json"))
-        found.set(relative(root, path).split(sep).join("/"), statSync(path).mtime)
+      else if (!entry.name.endsWith(".meta.json")) {
+        // A running server's write lands as a temp file renamed to its key: gone since the listing.
+        const stat = statSync(path, { throwIfNoEntry: false })
+        if (stat !== undefined) found.set(relative(root, path).split(sep).join("/"), stat.mtime)
+      }
     }
   }
   walk(root)
