@@ -102,9 +102,11 @@ const locked = async (work) => {
   }
 }
 
-/** Writes a file whole, by a rename, so a concurrent reader sees the old one or the new one. */
+/**
+ * Writes a file whole, by a rename, so a concurrent reader sees the old one or the new one (into
+ * bundle/, which the lock made; esbuild's outputs are flat).
+ */
 const writeWhole = (path, contents) => {
-  mkdirSync(dirname(path), { recursive: true })
   const temporary = `${path}.${process.pid}.tmp`
   writeFileSync(temporary, contents)
   renameSync(temporary, path)

@@ -14,8 +14,13 @@ const BUNDLE = join(root, "packages/app/bundle")
 const IMPORT =
   /(?:^|[;\s])(?:import|export)\s[^"'`;]*?from\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)|^import\s*"([^"]+)"/gm
 
-/** Every file the entries reach by their imports (an earlier build's chunks left beside them are not). */
+/**
+ * Every file the entries reach and its imports (an earlier build's chunks left beside them are not),
+ * read once for the file's tests.
+ */
+let reached: Map<string, ReadonlyArray<string>> | undefined
 const reachable = (): Map<string, ReadonlyArray<string>> => {
+  if (reached !== undefined) return reached
   const seen = new Map<string, ReadonlyArray<string>>()
   const visit = (file: string) => {
     if (seen.has(file)) return
@@ -25,6 +30,7 @@ const reachable = (): Map<string, ReadonlyArray<string>> => {
     for (const s of specifiers) if (s.startsWith("./") && !s.includes("node_modules")) visit(join(BUNDLE, s))
   }
   for (const entry of ["main.js", "cli.js", "observer-worker.js"]) visit(join(BUNDLE, entry))
+  reached = seen
   return seen
 }
 

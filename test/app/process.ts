@@ -64,9 +64,9 @@ const baseEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
 const TEST_SERVER_FLAGS = ["--wasm-tiering-budget=1300000000"]
 
 /**
- * Starts packages/app/bundle/main.js (what `npm start` runs) and resolves once it logs that it is listening, the last line of
- * its start (everything it prints at start is in `stdout()` by then); `nodeArgs` go
- * before the script (e.g. `--import` of test/support/loaded-packages.mjs).
+ * Starts packages/app/bundle/main.js (what `npm start` runs) and resolves once it logs that it is
+ * listening, the last line of its start (everything it prints at start is in `stdout()` by then);
+ * `nodeArgs` go before the script (e.g. `--import` of test/support/loaded-packages.mjs).
  */
 export const startServer = (
   env: Record<string, string>,
@@ -94,6 +94,7 @@ const startListening = (command: string, args: ReadonlyArray<string>, env: Recor
     })
     let out = ""
     let err = ""
+    let listening = false
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
       child.on("exit", (code, signal) => done({ code, signal }))
     )
@@ -107,8 +108,11 @@ const startListening = (command: string, args: ReadonlyArray<string>, env: Recor
     })
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString()
+      // Found once: the lines after it (a test's access log) are only kept.
+      if (listening) return
       const line = out.split("\n").find((l) => l.includes('"listening"'))
       if (line === undefined) return
+      listening = true
       const address = (JSON.parse(line) as { annotations: { address: string } }).annotations.address
       clearTimeout(timer)
       // "listening" is the start's last line (main.ts): the keys and the setup link are in `out`.
