@@ -9,7 +9,8 @@
 import { createHash } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { mcpClient } from "../support/mcp-client.js"
 import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type {
@@ -200,7 +201,7 @@ describe.each(targets)("OAuth sign-in for the sharing MCP server on %s", (name) 
   const mcpUrl = () => new URL(`${app.origin}/share/mcp`)
 
   const connected = async (provider: TestOAuthProvider) => {
-    const client = new Client({ name: "oauth-test", version: "1.0.0" })
+    const client = mcpClient("oauth-test")
     await client.connect(new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider }))
     clients.push(client)
     return client
@@ -213,7 +214,7 @@ describe.each(targets)("OAuth sign-in for the sharing MCP server on %s", (name) 
     scopes: ReadonlyArray<string>
   ) => {
     const transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider })
-    const first = new Client({ name: "oauth-test", version: "1.0.0" })
+    const first = mcpClient("oauth-test")
     await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError)
     expect(provider.authorizationUrl?.pathname).toBe("/oauth/authorize")
     const page = await browser.newPage()

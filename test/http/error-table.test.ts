@@ -74,7 +74,8 @@ import {
   VersionNotFound,
   WrongFormKind
 } from "@folio/domain"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { mcpClient } from "../support/mcp-client.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -173,7 +174,7 @@ const clients: Array<Client> = []
 const ajv = makeAjv2020()
 
 const connect = async (apiKey: string) => {
-  const client = new Client({ name: "folio-error-table", version: "1.0.0" })
+  const client = mcpClient("folio-error-table")
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${app.origin}/forms/mcp`), {
       requestInit: { headers: bearer(apiKey) }

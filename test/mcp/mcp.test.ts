@@ -8,7 +8,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PgliteStorageLive, PgStorageLive } from "@folio/adapters-storage"
 import { FORMS_SCOPES, issueApiKey, ResponseRepository } from "@folio/domain"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { compileOncePerSchema, mcpClient } from "../support/mcp-client.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -35,11 +36,13 @@ const definition = {
 let app: RunningApp
 let full: { key: string; workspaceId: string }
 const ajv = makeAjv2020()
+/** Every tool input schema must compile; a listing repeats the same ones, so each is compiled once. */
+const compileInput = compileOncePerSchema((schema) => ajv.compile(schema))
 const validators = new Map<string, ReturnType<typeof ajv.compile>>()
 const clients: Array<Client> = []
 
 const connect = async (key: string) => {
-  const client = new Client({ name: "folio-test", version: "1.0.0" })
+  const client = mcpClient("folio-test")
   const transport = new StreamableHTTPClientTransport(new URL(`${app.origin}/forms/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${key}` } }
   })
@@ -50,7 +53,7 @@ const connect = async (key: string) => {
   for (const tool of tools) {
     expect(tool.inputSchema.type).toBe("object")
     expect((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false)
-    ajv.compile(tool.inputSchema)
+    compileInput(tool.inputSchema)
     if (!validators.has(tool.name)) validators.set(tool.name, ajv.compile(tool.outputSchema ?? {}))
   }
   return client

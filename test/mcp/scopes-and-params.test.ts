@@ -3,7 +3,8 @@
 // params break the protocol's schema is -32602 Invalid params (not -32603), and error messages
 // carry the SDK's "MCP error <code>:" prefix once.
 import { FORMS_SCOPES, MAX_CURSOR_LENGTH } from "@folio/domain"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { mcpClient } from "../support/mcp-client.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startPartialResponse } from "../support/respondent.js"
@@ -25,7 +26,7 @@ let owner: { key: string; workspaceId: string }
 const clients: Array<Client> = []
 
 const connect = async (key: string) => {
-  const client = new Client({ name: "folio-test", version: "1.0.0" })
+  const client = mcpClient("folio-test")
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${app.origin}/forms/mcp`), {
       requestInit: { headers: { Authorization: `Bearer ${key}` } }

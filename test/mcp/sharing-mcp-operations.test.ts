@@ -4,7 +4,8 @@
 // a job read and retried, webhooks read, tested and their deliveries; scope refusals and errors
 // answered with the sharing error table's codes. Every structuredContent meets its outputSchema.
 import { randomBytes } from "node:crypto"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { mcpClient } from "../support/mcp-client.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Option } from "effect"
 import sharp from "sharp"
@@ -48,7 +49,7 @@ describe("the sharing MCP operations tools", () => {
   })
 
   const connect = async (key: string) => {
-    const client = new Client({ name: "folio-test", version: "1.0.0" })
+    const client = mcpClient("folio-test")
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${app.origin}/share/mcp`), {
         requestInit: { headers: { Authorization: `Bearer ${key}` } }

@@ -4,7 +4,8 @@
 // challenge naming the protected resource metadata, Origin, 405, non-key bearers without a token
 // authenticator). Every structuredContent is checked against its tool's declared outputSchema.
 import { ViewCounter, VisitRecorder } from "@folio/domain"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { compileOncePerSchema, mcpClient } from "../support/mcp-client.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -20,11 +21,13 @@ type Structured = Record<string, unknown> & {
 let app: RunningApp
 let full: { key: string; workspaceId: string }
 const ajv = makeAjv2020()
+/** Every tool input schema must compile; a listing repeats the same ones, so each is compiled once. */
+const compileInput = compileOncePerSchema((schema) => ajv.compile(schema))
 const validators = new Map<string, ReturnType<typeof ajv.compile>>()
 const clients: Array<Client> = []
 
 const connect = async (key: string) => {
-  const client = new Client({ name: "folio-test", version: "1.0.0" })
+  const client = mcpClient("folio-test")
   const transport = new StreamableHTTPClientTransport(new URL(`${app.origin}/share/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${key}` } }
   })
@@ -33,7 +36,7 @@ const connect = async (key: string) => {
   const { tools } = await client.listTools()
   for (const tool of tools) {
     expect(tool.inputSchema.type).toBe("object")
-    ajv.compile(tool.inputSchema)
+    compileInput(tool.inputSchema)
     if (!validators.has(tool.name)) validators.set(tool.name, ajv.compile(tool.outputSchema ?? {}))
   }
   return client
