@@ -49,7 +49,12 @@ export const freePort = async () => {
 export const serverNodeFlags = (): ReadonlyArray<string> => {
   const scripts = (JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: { start: string } })
     .scripts
-  const flags = /node ((?:--\S+ )*)packages\/app\/dist\/main\.js/.exec(scripts.start)?.[1] ?? ""
+  // The script runs the bundle; a start script this cannot read fails the benchmark rather than
+  // measuring a server without npm start's flags (which happened for a while when the script
+  // moved from dist/ to bundle/).
+  const matched = /node ((?:--\S+ )*)packages\/app\/bundle\/main\.js/.exec(scripts.start)
+  if (matched === null) throw new Error(`cannot find the server's node flags in npm start: ${scripts.start}`)
+  const flags = matched[1] ?? ""
   // BENCH_NODE_FLAGS adds flags for a look inside (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
   return [...flags.split(" "), ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ")].filter((f) => f !== "")
 }
