@@ -45,14 +45,17 @@ export const freePort = async () => {
   })
 }
 
+/** The server `npm start` runs (the bundle `npm run build` makes), which the benchmarks start. */
+const SERVER_ENTRY = "packages/app/bundle/main.js"
+
 /** The node flags `npm start` runs the server with (package.json is their one source). */
 export const serverNodeFlags = (): ReadonlyArray<string> => {
   const scripts = (JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: { start: string } })
     .scripts
-  // The script runs the bundle; a start script this cannot read fails the benchmark rather than
-  // measuring a server without npm start's flags (which happened for a while when the script
-  // moved from dist/ to bundle/).
-  const matched = /node ((?:--\S+ )*)packages\/app\/bundle\/main\.js/.exec(scripts.start)
+  // A start script that does not run SERVER_ENTRY fails the benchmark rather than measuring a
+  // server without npm start's flags (which happened for a while when the script moved from dist/
+  // to bundle/).
+  const matched = new RegExp(`node ((?:--\\S+ )*)${SERVER_ENTRY.replaceAll(".", "\\.")}`).exec(scripts.start)
   if (matched === null) throw new Error(`cannot find the server's node flags in npm start: ${scripts.start}`)
   const flags = matched[1] ?? ""
   // BENCH_NODE_FLAGS adds flags for a look inside (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
@@ -65,22 +68,18 @@ export const startServer = async (
   nodeFlags: ReadonlyArray<string> = []
 ): Promise<{ origin: string; child: ChildProcess }> => {
   const port = await freePort()
-  const child = spawn(
-    process.execPath,
-    [...serverNodeFlags(), ...nodeFlags, `${root}packages/app/bundle/main.js`],
-    {
-      env: {
-        ...process.env,
-        ...env,
-        PORT: String(port),
-        LOG_LEVEL: "warning",
-        RATE_LIMIT_PER_KEY: "1000000000",
-        AUTH_ATTEMPTS_PER_IP: "1000000000",
-        RESPONDENT_REQUESTS_PER_IP: "1000000000"
-      },
-      stdio: ["ignore", process.env.BENCH_SERVER_STDOUT === "1" ? "inherit" : "ignore", "inherit"]
-    }
-  )
+  const child = spawn(process.execPath, [...serverNodeFlags(), ...nodeFlags, `${root}${SERVER_ENTRY}`], {
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      LOG_LEVEL: "warning",
+      RATE_LIMIT_PER_KEY: "1000000000",
+      AUTH_ATTEMPTS_PER_IP: "1000000000",
+      RESPONDENT_REQUESTS_PER_IP: "1000000000"
+    },
+    stdio: ["ignore", process.env.BENCH_SERVER_STDOUT === "1" ? "inherit" : "ignore", "inherit"]
+  })
   const origin = `http://127.0.0.1:${port}`
   for (let i = 0; i < 300; i++) {
     try {
