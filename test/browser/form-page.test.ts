@@ -39,6 +39,16 @@ const tabInto = async (page: Page, selector: string) => {
 const q = (name: string) => `#q-${blk(name)}`
 
 /**
+ * Types into a question's input once the page has focused it. Without an intro the page focuses
+ * the first question only when its response has started (a request), after the input is shown:
+ * keys typed before then go nowhere, and a loaded machine once lost them so.
+ */
+const typeInto = async (page: Page, name: string, text: string) => {
+  await page.waitForFunction((id) => document.activeElement?.id === id, `in-${blk(name)}`)
+  await page.keyboard.type(text)
+}
+
+/**
  * The keyboard of one respondent, block by block. `continue` is Enter in the step modes; the
  * document mode moves on with Tab instead.
  */
@@ -271,7 +281,7 @@ describe("resume", () => {
     const problems = await collectProblems(page)
     await page.goto(`${app.origin}/f/resume-classic`)
     await page.locator(`#in-${blk("first")}`).waitFor()
-    await page.keyboard.type("Saved before reload")
+    await typeInto(page, "first", "Saved before reload")
     await page.keyboard.press("Enter")
     await page.locator(`#q-${blk("pick")}`).waitFor()
     await page.keyboard.press("Space")
@@ -321,13 +331,13 @@ describe("answers cleared after a save", () => {
     const problems = await collectProblems(page)
     await page.goto(`${app.origin}/f/cleared-answer`)
     await page.locator(`#in-${blk("nick")}`).waitFor()
-    await page.keyboard.type("Zed")
+    await typeInto(page, "nick", "Zed")
     await page.getByText("Saved", { exact: true }).waitFor()
     // Erased after the autosave kept it: the save and the completion say so.
     await page.locator(`#in-${blk("nick")}`).fill("")
     await page.keyboard.press("Enter")
     await page.locator(`#in-${blk("city")}`).waitFor()
-    await page.keyboard.type("Busan")
+    await typeInto(page, "city", "Busan")
     await page.keyboard.press("Enter")
     await page.locator("#done").waitFor({ state: "visible" })
     expect(await forms.completedAnswers(formId)).toEqual([{ [blk("city")]: "Busan" }])
@@ -483,7 +493,7 @@ describe("policies and screens", () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Let's go")
     await page.keyboard.press("Enter")
     await page.locator(`#in-${blk("only")}`).waitFor()
-    await page.keyboard.type("hello")
+    await typeInto(page, "only", "hello")
     await Promise.all([page.waitForURL(`${app.origin}/healthz`), page.keyboard.press("Enter")])
     expect(await problems.problems()).toEqual([])
   })
