@@ -11,6 +11,10 @@
 // BENCH_PATH=forms or =redirect runs only that path; BENCH_TRACE_RATIO sets the sampling ratio
 // (1: what a sampled request costs; 0: what tracing costs a request it does not sample);
 // BENCH_SCRAPE_SECONDS the scrape interval (default 5; 0: no scrapes).
+// BENCH_REFERENCE_ENV and BENCH_OBSERVED_ENV add environment (JSON) to the reference ("off") or the
+// observed server, to measure one step against the one before it in one run (e.g. metrics against
+// metrics and traces, or traces at 0% against 10%): the value "$SINK" is the OTLP receiver's URL,
+// and "$METRICS_PORT" a port of the server's own, scraped as the observed server's is.
 import type { ChildProcess } from "node:child_process"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -53,12 +57,15 @@ const OBSERVED =
 const TRACED = OBSERVED === "both" || OBSERVED === "traces"
 const MEASURED = OBSERVED === "both" || OBSERVED === "metrics"
 /** What the second server has on, in words. */
+const TRACED_LABEL = `traces ${Number(process.env.BENCH_TRACE_RATIO ?? "0.1") * 100}%`
 const OBSERVED_LABEL = {
-  both: "traces 10% + metrics",
-  traces: "traces 10%",
+  both: `${TRACED_LABEL} + metrics`,
+  traces: TRACED_LABEL,
   metrics: "metrics",
   none: "nothing (A/A check)"
 }[OBSERVED]
+/** What the reference server has on, in words: nothing, or what BENCH_REFERENCE_ENV adds. */
+const REFERENCE_LABEL = process.env.BENCH_REFERENCE_ENV === undefined ? "off" : "reference env"
 const SLUG = "bench-observed-link"
 /** BENCH_PATH=forms or =redirect measures only that one (to look into one figure faster). */
 const PATHS = ["GET /forms/{id}", "GET /s/{slug}"].filter(
@@ -159,6 +166,21 @@ export async function run(): Promise<void> {
     const sharing = await provision(env, "observed-sharing", "sharing")
     await insertBenchLink(db.url, sharing.ws, SLUG)
 
+    const metricsPorts = [metricsPort]
+    /** BENCH_REFERENCE_ENV or BENCH_OBSERVED_ENV, its placeholders filled in (the header says which). */
+    const extraEnv = async (name: string): Promise<Record<string, string>> => {
+      const extra = JSON.parse(process.env[name] ?? "{}") as Record<string, string>
+      const out: Record<string, string> = {}
+      for (const [key, value] of Object.entries(extra)) {
+        if (value === "$METRICS_PORT") {
+          const port = await freePort()
+          metricsPorts.push(port)
+          out[key] = String(port)
+        } else out[key] = value === "$SINK" ? sink.url : value
+      }
+      return out
+    }
+    const offEnv = { ...env, ...(await extraEnv("BENCH_REFERENCE_ENV")) }
     const onEnv = {
       ...env,
       ...(!TRACED
@@ -169,18 +191,22 @@ export async function run(): Promise<void> {
             OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
             OTEL_TRACES_SAMPLER_ARG: process.env.BENCH_TRACE_RATIO ?? "0.1"
           }),
-      ...(MEASURED ? { METRICS_PORT: String(metricsPort) } : {})
+      ...(MEASURED ? { METRICS_PORT: String(metricsPort) } : {}),
+      ...(await extraEnv("BENCH_OBSERVED_ENV"))
     }
+    // Scraped: the observed server's listener when metrics are on, and any listener the two
+    // environments above asked for.
+    const scraped = metricsPorts.slice(MEASURED ? 0 : 1)
     // A new pair of processes every round (started in alternating order): two identical servers
     // differ by several per cent in CPU per request for the life of their processes (where the
     // scheduler put them, what the JIT made of them), so one pair would stand for all rounds.
     const startPair = async (round: number) =>
       round % 2 === 0
-        ? { off: await startServer(env), on: await startServer(onEnv) }
-        : await startServer(onEnv).then(async (on) => ({ off: await startServer(env), on }))
-    const scrape = async () => {
+        ? { off: await startServer(offEnv), on: await startServer(onEnv) }
+        : await startServer(onEnv).then(async (on) => ({ off: await startServer(offEnv), on }))
+    const scrapeOne = async (port: number) => {
       try {
-        const r = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+        const r = await fetch(`http://127.0.0.1:${port}/metrics`)
         const text = await r.text()
         if (r.ok) {
           scrapes++
@@ -189,6 +215,9 @@ export async function run(): Promise<void> {
       } catch {
         scrapeFailures++
       }
+    }
+    const scrape = async () => {
+      await Promise.all(scraped.map(scrapeOne))
     }
     const headers = { authorization: `Bearer ${forms.key}`, "content-type": "application/json" }
     let formId = ""
@@ -221,7 +250,7 @@ export async function run(): Promise<void> {
             options,
             RATES[name as keyof typeof RATES],
             { off, on },
-            MEASURED ? scrape : undefined
+            scraped.length > 0 ? scrape : undefined
           )
           for (const which of ["off", "on"] as const) {
             const key = `${name} ${which}`
@@ -246,7 +275,7 @@ export async function run(): Promise<void> {
     for (const which of ["off", "on"])
       rows.push({
         path: name,
-        observability: which === "off" ? "off" : OBSERVED_LABEL,
+        observability: which === "off" ? REFERENCE_LABEL : OBSERVED_LABEL,
         "req/s (median)": Math.round(median(which, (r) => r.reqPerSec)),
         "p99 ms (median)": median(which, (r) => r.p99),
         "server cpu us/req (median)": median(which, (r) => r.cpu)
@@ -261,7 +290,7 @@ export async function run(): Promise<void> {
   const { spans, posts } = sink.counts()
   for (const [name, ratio] of Object.entries(ratios))
     process.stdout.write(
-      `\n${name} on PostgreSQL: server CPU per request with ${OBSERVED_LABEL} on = ${ratio.toFixed(3)}x off (target <= 1.10; the rounds: ${spread[name]})`
+      `\n${name} on PostgreSQL: server CPU per request with ${OBSERVED_LABEL} on = ${ratio.toFixed(3)}x ${REFERENCE_LABEL} (target <= 1.10; the rounds: ${spread[name]})`
     )
   process.stdout.write(
     `\n${spans} spans received in ${posts} OTLP exports; ${scrapes} scrapes of /metrics (last ${scrapeBytes} bytes, ${scrapeFailures} failed); ${ROUNDS} rounds (both servers loaded at once) of ${DURATION} s at ${CONNECTIONS} connections, offered ${RATES["GET /forms/{id}"]} and ${RATES["GET /s/{slug}"]} requests/s\n`
