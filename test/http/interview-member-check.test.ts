@@ -71,6 +71,7 @@ interface Stored {
   readonly interview: {
     readonly transcript: ReadonlyArray<{ role: string; content: string; turnId: string }>
     readonly extractedFields: Record<string, unknown>
+    readonly analysisStatus: string
     readonly keyInfo: ReadonlyArray<{
       label: string
       value: string
@@ -92,8 +93,17 @@ const modelReply = (body: unknown) => {
     messages: ReadonlyArray<{ role: string; content: string }>
     response_format?: { json_schema?: { name?: string } }
   }
-  if (request.response_format?.json_schema?.name !== "interviewer_output")
-    return { content: { summary: "s", sentiment: "neutral", keyInfo: [], insights: [] } }
+  if (request.response_format?.json_schema?.name !== "interviewer_output") {
+    // The analyst (a job after the interview ends, which may finish before a test reads the
+    // response): it names the corrected plan with the reply that states it, as the built-in
+    // analysis does, so a read sees the same key information before and after it ran.
+    const correction = /^\[([^\]]+)\] user: .*\bFree\b/mu.exec(request.messages.at(-1)?.content ?? "")
+    const keyInfo =
+      correction === null
+        ? []
+        : [{ label: "your plan", value: "Free", evidenceMessageIds: [correction[1] as string] }]
+    return { content: { summary: "s", sentiment: "neutral", keyInfo, insights: [] } }
+  }
   const system = request.messages[0]?.content ?? ""
   const reply = request.messages.at(-1)
   const asked = request.messages.findLast((m) => m.role === "assistant")?.content ?? ""
@@ -312,6 +322,24 @@ for (const target of storageTargets()) {
           value: "Free",
           evidenceMessageIds: [replyId]
         })
+        if (interviewer === "model") {
+          // Once the analyst's job has run, its key information names the same reply.
+          let analysed = stored
+          for (let n = 0; n < 100 && analysed.interview.analysisStatus !== "completed"; n++) {
+            await new Promise((r) => setTimeout(r, 100))
+            const again = await call(
+              "GET",
+              `/forms/api/v1/forms/${form.id}/responses/${responseId}`,
+              undefined,
+              true
+            )
+            analysed = again.body.data as Stored
+          }
+          expect(analysed.interview.analysisStatus).toBe("completed")
+          expect(analysed.interview.keyInfo).toEqual([
+            { label: "your plan", value: "Free", evidenceMessageIds: [replyId] }
+          ])
+        }
         // Replies to read-backs are counted as exchanges in quality, but not against maxExchanges.
         expect(i.quality.exchangeCount).toBe(5)
         const csv = await fetch(`${app().app.origin}/forms/api/v1/forms/${form.id}/responses.csv`, {
