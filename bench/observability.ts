@@ -166,7 +166,9 @@ export async function run(): Promise<void> {
     const sharing = await provision(env, "observed-sharing", "sharing")
     await insertBenchLink(db.url, sharing.ws, SLUG)
 
-    const metricsPorts = [metricsPort]
+    // Scraped: the observed server's listener when metrics are on, and any listener the two
+    // environments below ask for.
+    const scraped = MEASURED ? [metricsPort] : []
     /** BENCH_REFERENCE_ENV or BENCH_OBSERVED_ENV, its placeholders filled in (the header says which). */
     const extraEnv = async (name: string): Promise<Record<string, string>> => {
       const extra = JSON.parse(process.env[name] ?? "{}") as Record<string, string>
@@ -174,7 +176,7 @@ export async function run(): Promise<void> {
       for (const [key, value] of Object.entries(extra)) {
         if (value === "$METRICS_PORT") {
           const port = await freePort()
-          metricsPorts.push(port)
+          scraped.push(port)
           out[key] = String(port)
         } else out[key] = value === "$SINK" ? sink.url : value
       }
@@ -194,9 +196,6 @@ export async function run(): Promise<void> {
       ...(MEASURED ? { METRICS_PORT: String(metricsPort) } : {}),
       ...(await extraEnv("BENCH_OBSERVED_ENV"))
     }
-    // Scraped: the observed server's listener when metrics are on, and any listener the two
-    // environments above asked for.
-    const scraped = metricsPorts.slice(MEASURED ? 0 : 1)
     // A new pair of processes every round (started in alternating order): two identical servers
     // differ by several per cent in CPU per request for the life of their processes (where the
     // scheduler put them, what the JIT made of them), so one pair would stand for all rounds.

@@ -6,6 +6,7 @@ import { Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FakeChatCompletions, startFakeChatCompletions } from "../support/fake-chat-completions.js"
 import { bearer } from "../support/keys.js"
+import { until } from "../support/smtp.js"
 import { startAppOn, storageTargets } from "../support/storage.js"
 
 const label = (en: string) => ({ en })
@@ -323,18 +324,14 @@ for (const target of storageTargets()) {
           evidenceMessageIds: [replyId]
         })
         if (interviewer === "model") {
-          // Once the analyst's job has run, its key information names the same reply.
-          let analysed = stored
-          for (let n = 0; n < 100 && analysed.interview.analysisStatus !== "completed"; n++) {
-            await new Promise((r) => setTimeout(r, 100))
-            const again = await call(
-              "GET",
-              `/forms/api/v1/forms/${form.id}/responses/${responseId}`,
-              undefined,
-              true
-            )
-            analysed = again.body.data as Stored
-          }
+          // Once the analyst's job has run (the analysis settled past the built-in's `partial`), its
+          // key information names the same reply.
+          const analysed = await until(
+            async () =>
+              (await call("GET", `/forms/api/v1/forms/${form.id}/responses/${responseId}`, undefined, true))
+                .body.data as Stored,
+            (r) => r.interview.analysisStatus !== "pending" && r.interview.analysisStatus !== "partial"
+          )
           expect(analysed.interview.analysisStatus).toBe("completed")
           expect(analysed.interview.keyInfo).toEqual([
             { label: "your plan", value: "Free", evidenceMessageIds: [replyId] }
