@@ -104,12 +104,18 @@ export interface AxeViolation {
 
 /**
  * The serious and critical axe violations of the page as it is now (run it after the page has
- * rendered what is to be checked). `options` are axe's run options (rules, tags, ...).
+ * rendered what is to be checked), once its finite animations have ended: a question fading in
+ * (opacity rising from 0) has, mid-way, a contrast its settled colours do not, and a loaded
+ * machine once let axe measure it there. `options` are axe's run options (rules, tags, ...).
  */
 export const axeViolations = async (
   page: Page,
   options: RunOptions = {}
 ): Promise<ReadonlyArray<AxeViolation>> => {
+  // (A string: this file is compiled without the DOM's types.)
+  await page.evaluate(
+    "Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined)))"
+  )
   const loaded = await page.evaluate(() => "axe" in globalThis)
   if (!loaded) await page.evaluate(axeSource)
   const violations = await page.evaluate(async (runOptions) => {
