@@ -188,7 +188,8 @@ export async function run(): Promise<void> {
     const share = (xs: ReadonlyArray<number>) => `${(median(xs) * 100).toFixed(0)}% (rounds: ${pct(xs)})`
     const p99 = median(rounds.map((r) => Number(r[0]?.["p99 ms"]) / Math.max(1, Number(r[1]?.["p99 ms"]))))
     const cpu = (key: "server cpu us/req" | "of it kernel") =>
-      [0, 3, 2, 1].map((i) => rows[i]?.[key]).join(" / ")
+      // Two decimals: a median of an even count is a mean, whose binary sum can print 13.600000000000001.
+      [0, 3, 2, 1].map((i) => Number((rows[i]?.[key] ?? Number.NaN).toFixed(2))).join(" / ")
     printTable(rows)
     process.stdout.write(
       `\nredirect on PostgreSQL: ${(median(ofFixed) * 100).toFixed(0)}% of the raw server's req/s (target >= 70%; the rounds: ${pct(ofFixed)}), p99 ${rows[0]?.["p99 ms"]} ms vs ${rows[1]?.["p99 ms"]} ms raw (${p99.toFixed(2)}x, target < 3x) at ${CONNECTIONS} connections; ${viewsCounted} views written of ${requested} redirects answered (every request a new visitor); ${visitsRecorded} visits recorded for analytics in ${visitRows} rows\n` +
