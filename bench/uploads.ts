@@ -14,7 +14,7 @@ import { join } from "node:path"
 import { createTempDatabase } from "../test/storage/targets.js"
 import { spawn } from "node:child_process"
 import { cli, root, serverNodeFlags, startServer, stop } from "./_server.js"
-import { benchDatabaseUrl, printTable, writeResult } from "./_stats.js"
+import { benchDatabaseUrl, printTable, summarize, writeResult } from "./_stats.js"
 
 const MIB = 1024 * 1024
 const FILE_BYTES = 50 * MIB - 64 * 1024
@@ -96,15 +96,13 @@ const measure = async (
     growth.push((memoryKib(pid, "VmHWM") - before) / 1024)
     times.push(one.ms)
   }
-  const sorted = [...times].sort((a, b) => a - b)
-  const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
+  const median = summarize(times).median
   rows.push({
     case: `${name}: 1 at a time (${ROUNDS} rounds)`,
     "median s": median / 1000,
     "MiB/s": FILE_BYTES / MIB / (median / 1000),
     "peak RSS growth MiB (max)": Math.max(...growth),
-    "peak RSS growth MiB (median)":
-      [...growth].sort((a, b) => a - b)[Math.floor(growth.length / 2)] ?? Number.NaN
+    "peak RSS growth MiB (median)": summarize(growth).median
   })
   const before = memoryKib(pid, "VmRSS")
   resetPeak(pid)
